@@ -1,0 +1,23 @@
+import { Context, type Effect, Schema } from "effect";
+import type { ParsedTransaction } from "../parsed-transaction.ts";
+
+/** What the chain knows of a signature at `confirmed` commitment. */
+export type ChainLookup =
+  | { readonly kind: "found"; readonly transaction: ParsedTransaction }
+  /** Seen by the cluster but not yet confirmed. */
+  | { readonly kind: "pending" }
+  | { readonly kind: "missing" };
+
+/** The RPC could not give a trustworthy answer after its retries. */
+export class ChainUnavailable extends Schema.TaggedError<ChainUnavailable>()("ChainUnavailable", {
+  reason: Schema.Literals(["timeout", "unreachable", "rate-limited", "server-error", "malformed-reply"]),
+  message: Schema.String,
+}) {}
+
+export class ChainReader extends Context.Service<
+  ChainReader,
+  {
+    readonly lookup: (signature: string) => Effect.Effect<ChainLookup, ChainUnavailable>;
+    readonly ping: Effect.Effect<void, ChainUnavailable>;
+  }
+>()("core/ChainReader") {}

@@ -1,0 +1,25 @@
+import { Context, type Effect, Schema } from "effect";
+import type { QuotaView } from "../quota.ts";
+import type { StoreUnavailable } from "./store-errors.ts";
+
+/** The signature was claimed before (and is still remembered). */
+export class AlreadyClaimed extends Schema.TaggedError<AlreadyClaimed>()("AlreadyClaimed", {}) {}
+
+/**
+ * Signatures and grants. `claim` marks the signature used AND credits the identity in one
+ * atomic step, or does neither: two instances racing on one signature grant exactly once.
+ */
+export class PaymentStore extends Context.Service<
+  PaymentStore,
+  {
+    readonly isClaimed: (signature: string, now: number) => Effect.Effect<boolean, StoreUnavailable>;
+    readonly claim: (
+      signature: string,
+      identity: string,
+      queries: number,
+      now: number,
+    ) => Effect.Effect<QuotaView, AlreadyClaimed | StoreUnavailable>;
+    /** The payer-binding memo reference of an identity, created on first request and then stable. */
+    readonly referenceFor: (identity: string, now: number) => Effect.Effect<string, StoreUnavailable>;
+  }
+>()("core/PaymentStore") {}

@@ -1,0 +1,34 @@
+import { Context, type Effect } from "effect";
+import type { Hold, PaidDailyCapReached, QuotaExhausted, QuotaView } from "../quota.ts";
+import type { StoreUnavailable } from "./store-errors.ts";
+
+/**
+ * Per-identity quota, each method one atomic transition of core/quota.ts.
+ * `now` is passed in (epoch ms) so every instance and test agrees on the day.
+ */
+export class QuotaStore extends Context.Service<
+  QuotaStore,
+  {
+    readonly view: (identity: string, now: number) => Effect.Effect<QuotaView, StoreUnavailable>;
+    /** Holds one query; the store names the hold. */
+    readonly reserve: (
+      identity: string,
+      now: number,
+    ) => Effect.Effect<
+      { readonly hold: Hold; readonly view: QuotaView },
+      QuotaExhausted | PaidDailyCapReached | StoreUnavailable
+    >;
+    readonly commit: (
+      identity: string,
+      holdId: string,
+      now: number,
+    ) => Effect.Effect<QuotaView, StoreUnavailable>;
+    readonly release: (
+      identity: string,
+      holdId: string,
+      now: number,
+    ) => Effect.Effect<QuotaView, StoreUnavailable>;
+    /** Reachability, for /readyz. */
+    readonly ping: Effect.Effect<void, StoreUnavailable>;
+  }
+>()("core/QuotaStore") {}

@@ -1,0 +1,116 @@
+/**
+ * Pure verification of a USDC transfer to the service wallet, over a transaction fetched at
+ * `confirmed` commitment. Amounts are summed over every token account the wallet owns for the
+ * USDC mint (post - pre; an account created in the same transaction has no pre balance), so
+ * split transfers and several token accounts count exactly once each.
+ */
+import { Result } from "effect";
+import { type BaseUnits, formatUnits, minimumAccepted, USDC_DECIMALS } from "./money.ts";
+import { memosOf, type ParsedTransaction, type TokenBalance } from "./parsed-transaction.ts";
+import type { PaymentErrors, TransferError } from "./payment-errors.ts";
+import { isFreshEnough } from "./signature-ledger.ts";
+
+/** Our memo format: `<prefix><reference>`; foreign memos are ignored. */
+export interface MemoRule {
+  readonly prefix: string;
+  /** The reference issued to the claimant. */
+  readonly expected: string;
+  readonly required: boolean;
+}
+
+export interface TransferExpectation {
+  readonly usdcMint: string;
+  readonly wallet: string;
+  readonly claimed: BaseUnits;
+  readonly now: number;
+  readonly memo: MemoRule;
+}
+
+export interface VerifiedTransfer {
+  readonly received: bigint;
+  readonly blockTime: number;
+}
+
+/** Net change per token account, keyed by account index. */
+const tokenDeltas = (tx: ParsedTransaction) => {
+  const rows = new Map<
+    number,
+    { mint: string; owner: string | undefined; decimals: number; delta: bigint }
+  >();
+  const add = (balances: ReadonlyArray<TokenBalance> | null | undefined, sign: bigint) => {
+    for (const balance of balances ?? []) {
+      const row = rows.get(balance.accountIndex) ?? {
+        mint: balance.mint,
+        owner: balance.owner,
+        decimals: balance.uiTokenAmount.decimals,
+        delta: 0n,
+      };
+      rows.set(balance.accountIndex, {
+        ...row,
+        delta: row.delta + sign * BigInt(balance.uiTokenAmount.amount),
+      });
+    }
+  };
+  add(tx.meta?.preTokenBalances, -1n);
+  add(tx.meta?.postTokenBalances, 1n);
+  return [...rows.values()];
+};
+
+const lamportsGainedBy = (tx: ParsedTransaction, wallet: string): number => {
+  const index = tx.transaction.message.accountKeys.findIndex((key) => key.pubkey === wallet);
+  if (index < 0 || tx.meta === null) return 0;
+  return (tx.meta.postBalances[index] ?? 0) - (tx.meta.preBalances[index] ?? 0);
+};
+
+const checkMemo = (
+  tx: ParsedTransaction,
+  rule: MemoRule,
+  errors: PaymentErrors,
+): TransferError | undefined => {
+  const ours = memosOf(tx)
+    .map((memo) => memo.trim())
+    .filter((memo) => memo.startsWith(rule.prefix));
+  if (ours.length === 0) return rule.required ? errors.memoRequired() : undefined;
+  return ours.every((memo) => memo.slice(rule.prefix.length) === rule.expected)
+    ? undefined
+    : errors.memoMismatch();
+};
+
+/** Runs every on-chain check; `tx` is undefined when the RPC does not know the signature. */
+export const verifyTransfer = (
+  tx: ParsedTransaction | undefined,
+  expect: TransferExpectation,
+  errors: PaymentErrors,
+): Result.Result<VerifiedTransfer, TransferError> => {
+  if (tx === undefined) return Result.fail(errors.notFound());
+  if (tx.meta === null || tx.blockTime === null) return Result.fail(errors.notConfirmed());
+  if (tx.meta.err !== null && tx.meta.err !== undefined) return Result.fail(errors.failed());
+  if (!isFreshEnough(tx.blockTime, expect.now)) return Result.fail(errors.tooOld());
+
+  const deltas = tokenDeltas(tx);
+  const toWallet = deltas.filter((row) => row.owner === expect.wallet && row.mint === expect.usdcMint);
+  if (toWallet.some((row) => row.decimals !== USDC_DECIMALS)) {
+    return Result.fail(errors.wrongToken("the configured USDC mint does not have 6 decimals"));
+  }
+  const received = toWallet.reduce((sum, row) => sum + row.delta, 0n);
+  if (received <= 0n) {
+    if (deltas.some((row) => row.mint === expect.usdcMint && row.owner !== expect.wallet && row.delta > 0n)) {
+      return Result.fail(
+        errors.wrongRecipient("the USDC went to a token account not owned by the service wallet"),
+      );
+    }
+    if (deltas.some((row) => row.owner === expect.wallet && row.mint !== expect.usdcMint && row.delta > 0n)) {
+      return Result.fail(errors.wrongToken("the service wallet received another token, not USDC"));
+    }
+    if (lamportsGainedBy(tx, expect.wallet) > 0) {
+      return Result.fail(errors.wrongToken("this transaction sent SOL, not USDC"));
+    }
+    return Result.fail(errors.wrongRecipient("no USDC reached the service wallet in this transaction"));
+  }
+  if (received < minimumAccepted(expect.claimed)) {
+    return Result.fail(errors.insufficient(formatUnits(received), formatUnits(expect.claimed)));
+  }
+  const memoProblem = checkMemo(tx, expect.memo, errors);
+  if (memoProblem !== undefined) return Result.fail(memoProblem);
+  return Result.succeed({ received, blockTime: tx.blockTime });
+};

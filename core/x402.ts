@@ -1,0 +1,99 @@
+/**
+ * Data types of the HTTP 402 protocol (spec/x402-protocol.md): the payment request (402 body),
+ * the payment authorization (X-Payment-Authorization header, base64 of JSON) and the error
+ * object with its six codes.
+ */
+import { Result, Schema } from "effect";
+import * as Base64 from "effect/encoding/Base64";
+import { decodeBase58 } from "./base58.ts";
+import { parseDecimalUnits } from "./money.ts";
+
+const DecimalText = Schema.String.pipe(Schema.check(Schema.isPattern(/^\d{1,15}(\.\d{1,18})?$/)));
+const IsoTime = Schema.String.pipe(
+  Schema.check(Schema.isPattern(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/)),
+);
+const Base58Address = Schema.String.pipe(
+  Schema.check(
+    Schema.makeFilter((text: string) => decodeBase58(text)?.length === 32 || "a base58 address of 32 bytes"),
+  ),
+);
+const Network = Schema.Literals(["chain-devnet", "chain-testnet", "chain-mainnet"]);
+const Id = Schema.String.pipe(Schema.check(Schema.isPattern(/^[A-Za-z0-9_-]{8,128}$/)));
+
+export const PaymentRequest = Schema.Struct({
+  max_amount_required: DecimalText,
+  asset_type: Schema.Literal("SPL"),
+  asset_address: Base58Address,
+  payment_address: Base58Address,
+  network: Network,
+  expires_at: IsoTime,
+  nonce: Id,
+  payment_id: Id,
+  resource: Schema.String,
+  description: Schema.String,
+});
+export type PaymentRequest = typeof PaymentRequest.Type;
+
+export const PaymentAuthorization = Schema.Struct({
+  payment_id: Id,
+  actual_amount: DecimalText,
+  payment_address: Base58Address,
+  asset_address: Base58Address,
+  network: Network,
+  timestamp: IsoTime,
+  signature: Schema.String.pipe(Schema.check(Schema.isMaxLength(256))),
+  public_key: Base58Address,
+  transaction_hash: Schema.String.pipe(Schema.check(Schema.isBetweenLength(64, 88))),
+});
+export type PaymentAuthorization = typeof PaymentAuthorization.Type;
+
+/** Whether a payment request has expired at `now` (epoch ms). */
+export const isExpired = (request: Pick<PaymentRequest, "expires_at">, now: number): boolean =>
+  Date.parse(request.expires_at) <= now;
+
+/** The request's amount in base units (the schema guarantees the text is a decimal). */
+export const requiredUnits = (request: PaymentRequest) => parseDecimalUnits(request.max_amount_required);
+
+const PaymentRequestJson = Schema.fromJsonString(PaymentRequest);
+const AuthorizationJson = Schema.fromJsonString(PaymentAuthorization);
+
+/** Payment request <-> JSON text. */
+export const paymentRequestToJson = Schema.encodeSync(PaymentRequestJson);
+export const paymentRequestFromJson = Schema.decodeUnknownResult(PaymentRequestJson);
+
+/** Authorization -> header value (base64 of the JSON). */
+export const encodeAuthorizationHeader = (authorization: PaymentAuthorization): string =>
+  Base64.encode(Schema.encodeSync(AuthorizationJson)(authorization));
+
+/** Header value -> authorization; a string failure says what is wrong, never echoes the input. */
+export const decodeAuthorizationHeader = (header: string): Result.Result<PaymentAuthorization, string> => {
+  if (header.length > 4096) return Result.fail("header too long");
+  const text = Base64.decodeString(header.trim());
+  if (Result.isFailure(text)) return Result.fail("not valid base64");
+  return Result.mapError(
+    Schema.decodeUnknownResult(AuthorizationJson)(text.success),
+    (issue) => `invalid authorization: ${issue.message}`,
+  );
+};
+
+export const X402_CODES = {
+  PAYMENT_REQUIRED: 402,
+  PAYMENT_EXPIRED: 402,
+  INSUFFICIENT_FUNDS: 400,
+  PAYMENT_VERIFICATION_FAILED: 403,
+  TRANSACTION_BROADCAST_FAILED: 500,
+  INVALID_PAYMENT_REQUEST: 400,
+} as const;
+export type X402Code = keyof typeof X402_CODES;
+
+/** The protocol's error object. */
+export interface X402ErrorBody {
+  readonly Message: string;
+  readonly Code: X402Code;
+  readonly Details: Readonly<Record<string, unknown>>;
+}
+
+export const x402Error = (code: X402Code, message: string, details: Record<string, unknown> = {}) => ({
+  status: X402_CODES[code],
+  body: { Message: message, Code: code, Details: details } satisfies X402ErrorBody,
+});
