@@ -1,0 +1,50 @@
+/**
+ * Who is asking: the client address as the quota identity (DESIGN.md). The socket address by
+ * default; forwarded headers only when the peer is a trusted proxy. IPv6 counts per /64 so
+ * rotating addresses inside one allocation gains nothing.
+ */
+import { formatIp, inCidr, type Ip, parseIp } from "./ip.ts";
+import type { TrustProxy } from "./trust-proxy.ts";
+
+export interface AddressSources {
+  /** Address of the TCP peer. */
+  readonly socket: string | undefined;
+  readonly forwardedFor: string | undefined;
+  readonly realIp: string | undefined;
+}
+
+const isTrusted = (ip: Ip, trust: TrustProxy): boolean =>
+  trust.kind === "list" && trust.cidrs.some((cidr) => inCidr(ip, cidr));
+
+/** The client's address, following forwarded headers only through trusted proxies. */
+export const clientAddress = (sources: AddressSources, trust: TrustProxy): Ip | undefined => {
+  const socket = sources.socket === undefined ? undefined : parseIp(sources.socket);
+  if (trust.kind === "none" || socket === undefined) return socket;
+  if (trust.kind === "list" && !isTrusted(socket, trust)) return socket;
+  const chain = (sources.forwardedFor ?? "")
+    .split(",")
+    .map((part) => parseIp(part))
+    .filter((ip): ip is Ip => ip !== undefined);
+  if (chain.length === 0) {
+    const real = sources.realIp === undefined ? undefined : parseIp(sources.realIp);
+    return real ?? socket;
+  }
+  if (trust.kind === "hops") {
+    // The peer is hop 1; each further trusted hop appended one entry on the right.
+    return chain[Math.max(0, chain.length - trust.hops)] ?? socket;
+  }
+  // Walk from the right past our own proxies; the first untrusted address is the client.
+  for (let i = chain.length - 1; i >= 0; i--) {
+    const ip = chain[i];
+    if (ip !== undefined && !isTrusted(ip, trust)) return ip;
+  }
+  return chain[0] ?? socket;
+};
+
+/** The quota key of an address: the IPv4 address, or the IPv6 /64 prefix. */
+export const identityOf = (ip: Ip | undefined): string => {
+  if (ip === undefined) return "unknown";
+  if (ip.version === 4) return formatIp(ip);
+  const prefix = { version: 6 as const, value: (ip.value >> 64n) << 64n };
+  return `${formatIp(prefix).split(":").slice(0, 4).join(":")}::/64`;
+};

@@ -1,0 +1,38 @@
+/**
+ * CORS for the configured origins only (no wildcard). Preflights from allowed origins get 204
+ * with the allowed method/headers; from other origins 403 without CORS headers.
+ */
+import type { MiddlewareHandler } from "hono";
+import type { AppEnv } from "../app-env.ts";
+
+export interface CorsOptions {
+  readonly allowedOrigins: ReadonlyArray<string>;
+  readonly maxAgeSeconds?: number;
+}
+
+const ALLOW_HEADERS = "Content-Type, Accept, X-Payment-Authorization, X-Request-Id";
+const EXPOSE_HEADERS = "X-Request-Id, Retry-After, X-Payment-Required";
+
+export const cors =
+  ({ allowedOrigins, maxAgeSeconds = 600 }: CorsOptions): MiddlewareHandler<AppEnv> =>
+  async (c, next) => {
+    const origin = c.req.header("origin");
+    const allowed = origin !== undefined && allowedOrigins.includes(origin);
+    const preflight = c.req.method === "OPTIONS" && c.req.header("access-control-request-method") !== undefined;
+    if (preflight) {
+      if (!allowed) return c.body(null, 403, { Vary: "Origin" });
+      return c.body(null, 204, {
+        "Access-Control-Allow-Origin": origin,
+        "Access-Control-Allow-Methods": "GET, POST, OPTIONS",
+        "Access-Control-Allow-Headers": ALLOW_HEADERS,
+        "Access-Control-Max-Age": String(maxAgeSeconds),
+        Vary: "Origin",
+      });
+    }
+    await next();
+    c.header("Vary", "Origin", { append: true });
+    if (allowed) {
+      c.header("Access-Control-Allow-Origin", origin);
+      c.header("Access-Control-Expose-Headers", EXPOSE_HEADERS);
+    }
+  };

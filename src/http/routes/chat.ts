@@ -1,0 +1,75 @@
+/** POST /api/chat: JSON answers, or SSE when the client asks for a stream. */
+import { Effect } from "effect";
+import { type Context, Hono } from "hono";
+import { PaymentStore } from "../../../core/ports/payment-store.ts";
+import { QuotaStore } from "../../../core/ports/quota-store.ts";
+import { askQuestion } from "../../../core/use-cases/ask-question.ts";
+import type { Metrics } from "../../observability/metrics.ts";
+import type { AppEnv } from "../app-env.ts";
+import { parseChatRequest, publicSource } from "../chat-request.ts";
+import { errorResponse } from "../error-response.ts";
+import type { AppError } from "../error-status.ts";
+import { type PaymentDesk, paymentInfo } from "../payment-desk.ts";
+import { readJsonObject } from "../read-json.ts";
+import { type AppRuntime, nowMillis, runOutcome } from "../run-effect.ts";
+import { streamAnswer } from "./chat-stream.ts";
+
+/** The 402 body: the caller's rateLimit, the price and how to pay. */
+const paymentRequired = async (c: Context<AppEnv>, runtime: AppRuntime, desk: PaymentDesk, metrics: Metrics) => {
+  const identity = c.get("identity");
+  metrics.count("chat_payment_required_total");
+  c.get("log").info("quota exhausted", { identity });
+  const outcome = await runOutcome(
+    runtime,
+    Effect.gen(function* () {
+      const now = yield* nowMillis;
+      const rateLimit = yield* (yield* QuotaStore).view(identity, now);
+      const reference = yield* (yield* PaymentStore).referenceFor(identity, now);
+      return { rateLimit, reference };
+    }),
+  );
+  if (!outcome.ok) return errorResponse(c, outcome.error);
+  const { rateLimit, reference } = outcome.value;
+  return c.json(
+    {
+      success: false,
+      error: "Free queries used up for today: buy more queries to continue",
+      code: "PAYMENT_REQUIRED",
+      rateLimit,
+      payment: paymentInfo(desk, reference),
+    },
+    402,
+  );
+};
+
+export interface ChatDeps {
+  readonly runtime: AppRuntime;
+  readonly desk: PaymentDesk;
+  readonly metrics: Metrics;
+}
+
+/** Routes an expected chat error: 402 gets the payment body, the rest the shared mapping. */
+export const chatErrorResponse = (c: Context<AppEnv>, deps: ChatDeps, error: AppError) =>
+  error._tag === "QuotaExhausted" ? paymentRequired(c, deps.runtime, deps.desk, deps.metrics) : errorResponse(c, error);
+
+export const chatRoutes = (deps: ChatDeps) =>
+  new Hono<AppEnv>().post("/", async (c) => {
+    const parsed = await readJsonObject(c);
+    if (!parsed.ok) return parsed.response;
+    const request = parseChatRequest(parsed.body);
+    if (typeof request === "string") return c.json({ success: false, error: request, code: "INVALID_REQUEST" }, 400);
+    const question = { identity: c.get("identity"), message: request.message, conversationId: request.conversationId };
+    const wantsStream = request.stream || (c.req.header("accept") ?? "").includes("text/event-stream");
+    if (wantsStream) return streamAnswer(c, deps, question);
+    const outcome = await runOutcome(deps.runtime, askQuestion(question), c.req.raw.signal);
+    if (!outcome.ok) return chatErrorResponse(c, deps, outcome.error);
+    const { answer, sources, rateLimit } = outcome.value;
+    deps.metrics.count("answers_total");
+    return c.json({
+      success: true,
+      response: answer.text,
+      sources: sources.map(publicSource),
+      tokensUsed: answer.tokensUsed,
+      rateLimit,
+    });
+  });

@@ -1,0 +1,89 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { buildTestApp } from "../support/test-app.ts";
+
+let current: ReturnType<typeof buildTestApp> | undefined;
+const build = (options?: Parameters<typeof buildTestApp>[0]) => {
+  current = buildTestApp(options);
+  return current;
+};
+afterEach(async () => current?.dispose());
+
+describe("POST /api/chat", () => {
+  test("answers with response, five numbered sources, tokensUsed and the caller's rateLimit", async () => {
+    const t = build();
+    const res = await t.chat("How do I write a file?");
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body.success).toBe(true);
+    expect(body.response).toContain("[1]");
+    expect(body.tokensUsed).toBe(42);
+    expect(body.sources).toHaveLength(5);
+    expect(body.sources[0]).toMatchObject({ number: 1, id: "doc-1", title: "Doc 1", source: "doc-1.md", heading: "Doc 1 > Section" });
+    expect(body.sources[0].url).toStartWith("https://");
+    expect(typeof body.sources[0].snippet).toBe("string");
+    expect(body.rateLimit.remaining).toBe(2);
+    expect(body.rateLimit.requiresPayment).toBe(false);
+    expect(body.rateLimit.resetAt % 86_400_000).toBe(0);
+    expect(res.headers.get("x-request-id")).toBeTruthy();
+  });
+
+  test("counts one query per answer until the free quota is gone, then 402 with how to pay", async () => {
+    const t = build({ freeQueries: 2 });
+    expect((await t.chat("q1")).status).toBe(200);
+    const second = await (await t.chat("q2")).json();
+    expect(second.rateLimit).toMatchObject({ remaining: 0, requiresPayment: true });
+    const res = await t.chat("q3");
+    expect(res.status).toBe(402);
+    const body = await res.json();
+    expect(body.success).toBe(false);
+    expect(body.code).toBe("PAYMENT_REQUIRED");
+    expect(body.rateLimit).toMatchObject({ remaining: 0, requiresPayment: true });
+    expect(body.payment).toMatchObject({ token: "USDC", network: "devnet", pricePerQuery: "0.001" });
+    expect(body.payment.instructions.length).toBeGreaterThanOrEqual(4);
+    expect(body.payment.memo).toStartWith("docschat:");
+  });
+
+  test("each client has its own quota", async () => {
+    const t = build({ freeQueries: 1 });
+    expect((await t.chat("q", "198.51.100.1")).status).toBe(200);
+    expect((await t.chat("q", "198.51.100.1")).status).toBe(402);
+    expect((await t.chat("q", "198.51.100.2")).status).toBe(200);
+  });
+
+  test("a failed retrieval or generation is 503 and costs nothing", async () => {
+    const t = build({ freeQueries: 1 });
+    t.switches.failRetrieval = true;
+    const retrieval = await t.chat("q");
+    expect(retrieval.status).toBe(503);
+    expect((await retrieval.json()).code).toBe("RETRIEVAL_FAILED");
+    t.switches.failRetrieval = false;
+    t.switches.failGeneration = true;
+    expect((await t.chat("q")).status).toBe(503);
+    t.switches.failGeneration = false;
+    const status = await (await t.call("/api/status")).json();
+    expect(status.remaining).toBe(1);
+    expect((await t.chat("q")).status).toBe(200);
+  });
+
+  test("a follow-up in the same conversation is retrieved together with the previous question", async () => {
+    const t = build();
+    await t.chat("How do I write a file with fs?", undefined, { conversationId: "c-1" });
+    await t.chat("and how do I delete it?", undefined, { conversationId: "c-1" });
+    expect(t.switches.retrieved[1]).toBe("How do I write a file with fs?\nand how do I delete it?");
+    await t.chat("and how do I delete it?", "198.51.100.9", { conversationId: "c-1" });
+    expect(t.switches.retrieved[2]).toBe("and how do I delete it?");
+  });
+});
+
+describe("GET /api/status", () => {
+  test("returns the rateLimit fields, never 402", async () => {
+    const t = build({ freeQueries: 1 });
+    const fresh = await (await t.call("/api/status")).json();
+    expect(fresh).toMatchObject({ success: true, remaining: 1, requiresPayment: false });
+    expect(fresh.rateLimit).toEqual({ remaining: 1, resetAt: fresh.resetAt, requiresPayment: false });
+    await t.chat("q");
+    const res = await t.call("/api/status");
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ remaining: 0, requiresPayment: true });
+  });
+});

@@ -1,0 +1,65 @@
+/** Builds the real app (real middleware, routes, use cases, memory store) on scripted edges. */
+import { Layer, ManagedRuntime } from "effect";
+import { MemoryStore } from "../../adapters/store-memory/index.ts";
+import type { ChainLookup } from "../../core/ports/chain-reader.ts";
+import type { PaymentStore } from "../../core/ports/payment-store.ts";
+import type { QuotaStore } from "../../core/ports/quota-store.ts";
+import type { TrustProxy } from "../../core/trust-proxy.ts";
+import { createApp } from "../../src/app.ts";
+import { makePaymentDesk } from "../../src/http/payment-desk.ts";
+import { memoryLogger } from "../../src/observability/log.ts";
+import { makeMetrics } from "../../src/observability/metrics.ts";
+import { makeSwitches, scriptedChain, scriptedGenerator, scriptedRetriever, simpleConversations } from "./test-layers.ts";
+import type { ChainUnavailable } from "../../core/ports/chain-reader.ts";
+
+export const TEST_MINT = "4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU";
+export const TEST_WALLET = "9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin";
+
+export interface TestAppOptions {
+  readonly freeQueries?: number;
+  readonly paidDailyCap?: number;
+  readonly trustProxy?: TrustProxy;
+  readonly allowedOrigins?: ReadonlyArray<string>;
+  readonly protectionRps?: number;
+  readonly memoRequired?: boolean;
+  /** Another store (e.g. Redis) instead of a fresh memory store. */
+  readonly store?: Layer.Layer<QuotaStore | PaymentStore, unknown>;
+}
+
+export const buildTestApp = (options: TestAppOptions = {}) => {
+  const switches = makeSwitches();
+  const lookups = new Map<string, ChainLookup>();
+  const chainFailure: { value: ChainUnavailable | undefined } = { value: undefined };
+  const limits = { freePerDay: options.freeQueries ?? 3, paidDailyCap: options.paidDailyCap ?? 1000, holdTtlMs: 120_000 };
+  const store = options.store ?? MemoryStore.layer(limits);
+  const runtime = ManagedRuntime.make(
+    Layer.mergeAll(
+      store,
+      scriptedRetriever(switches),
+      scriptedGenerator(switches),
+      scriptedChain(lookups, chainFailure),
+      simpleConversations,
+    ).pipe(Layer.orDie),
+  );
+  const { logger, lines } = memoryLogger();
+  const metrics = makeMetrics();
+  const desk = makePaymentDesk({ network: "devnet", usdcMint: TEST_MINT, wallet: TEST_WALLET }, options.memoRequired ?? false);
+  const app = createApp({
+    runtime,
+    config: {
+      allowedOrigins: options.allowedOrigins ?? [],
+      trustProxy: options.trustProxy ?? { kind: "none" },
+      protectionRps: options.protectionRps ?? 100,
+    },
+    desk,
+    logger,
+    metrics,
+  });
+  /** Sends a request as if from `from` (the socket address). */
+  const call = (path: string, init: RequestInit = {}, from = "203.0.113.7") => app.request(path, init, { remoteAddress: from });
+  const chat = (message: unknown, from?: string, extra: Record<string, unknown> = {}) =>
+    call("/api/chat", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ message, ...extra }) }, from);
+  const pay = (body: unknown, from?: string) =>
+    call("/api/payment", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) }, from);
+  return { app, runtime, switches, lookups, chainFailure, lines, metrics, desk, call, chat, pay, dispose: () => runtime.dispose() };
+};

@@ -1,0 +1,93 @@
+/**
+ * Scripted layers for HTTP-edge tests (not for the real-component tests): a retriever over
+ * fixed chunks, a generator that cites [1], and a chain whose transactions the test supplies.
+ * Each can be told to fail so the edge's error paths are exercised.
+ */
+import { Effect, Layer, Stream } from "effect";
+import { type ChainLookup, ChainReader, ChainUnavailable } from "../../core/ports/chain-reader.ts";
+import { Conversations } from "../../core/ports/conversations.ts";
+import type { ChatTurn } from "../../core/ports/generator.ts";
+import { GenerationFailed, Generator } from "../../core/ports/generator.ts";
+import { type DocChunk, RetrievalFailed, Retriever } from "../../core/ports/retrieval.ts";
+
+export const SAMPLE_CHUNKS: ReadonlyArray<DocChunk> = Array.from({ length: 7 }, (_, i) => ({
+  id: `doc-${i + 1}`,
+  text: `Passage ${i + 1}: use fs.writeFile to write a file. It replaces the file if it exists.`,
+  title: `Doc ${i + 1}`,
+  heading: `Doc ${i + 1} > Section`,
+  source: `doc-${i + 1}.md`,
+  url: `https://docs.example.com/doc-${i + 1}.html#section`,
+}));
+
+export interface Switches {
+  failRetrieval: boolean;
+  failGeneration: boolean;
+  /** Delay before an answer, to hold requests in flight. */
+  generationDelayMs: number;
+  /** Questions the retriever saw, for follow-up rewriting tests. */
+  readonly retrieved: string[];
+}
+
+export const makeSwitches = (): Switches => ({ failRetrieval: false, failGeneration: false, generationDelayMs: 0, retrieved: [] });
+
+export const scriptedRetriever = (switches: Switches) =>
+  Layer.succeed(Retriever)(
+    Retriever.of({
+      retrieve: (question, k) =>
+        Effect.suspend(() => {
+          switches.retrieved.push(question);
+          return switches.failRetrieval
+            ? Effect.fail(new RetrievalFailed({ message: "index unreachable" }))
+            : Effect.succeed(SAMPLE_CHUNKS.slice(0, k).map((chunk, i) => ({ ...chunk, score: 1 - i / 10 })));
+        }),
+      ping: Effect.void,
+    }),
+  );
+
+export const scriptedGenerator = (switches: Switches) => {
+  const answer = (question: string) => ({ text: `You asked: ${question}. Use fs.writeFile [1].`, tokensUsed: 42 });
+  return Layer.succeed(Generator)(
+    Generator.of({
+      name: "scripted",
+      generate: (input) =>
+        Effect.suspend(() =>
+          switches.failGeneration
+            ? Effect.fail(new GenerationFailed({ message: "model down" }))
+            : Effect.as(Effect.sleep(switches.generationDelayMs), answer(input.question)),
+        ),
+      stream: (input) =>
+        Stream.suspend(() =>
+          switches.failGeneration
+            ? Stream.fail(new GenerationFailed({ message: "model down" }))
+            : Stream.fromIterable([
+                { type: "delta" as const, text: "You asked: " },
+                { type: "delta" as const, text: `${input.question}. Use fs.writeFile [1].` },
+                { type: "done" as const, answer: answer(input.question) },
+              ]),
+        ),
+    }),
+  );
+};
+
+/** A chain that answers from a map the test fills; `failWith` simulates an RPC outage. */
+export const scriptedChain = (lookups: Map<string, ChainLookup>, failWith?: { value: ChainUnavailable | undefined }) =>
+  Layer.succeed(ChainReader)(
+    ChainReader.of({
+      lookup: (signature) =>
+        Effect.suspend(() =>
+          failWith?.value !== undefined ? Effect.fail(failWith.value) : Effect.succeed(lookups.get(signature) ?? { kind: "missing" }),
+        ),
+      ping: Effect.void,
+    }),
+  );
+
+export const chainDown = () => new ChainUnavailable({ reason: "server-error", message: "HTTP 500 from RPC" });
+
+/** Plain bounded conversation memory for edge tests. */
+export const simpleConversations = Layer.sync(Conversations)(() => {
+  const turns = new Map<string, ChatTurn[]>();
+  return Conversations.of({
+    recent: (id) => Effect.sync(() => turns.get(id) ?? []),
+    append: (id, more) => Effect.sync(() => void turns.set(id, [...(turns.get(id) ?? []), ...more].slice(-6))),
+  });
+});
