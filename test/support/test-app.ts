@@ -11,9 +11,11 @@ import { memoryLogger } from "../../src/observability/log.ts";
 import { makeMetrics } from "../../src/observability/metrics.ts";
 import { makeSwitches, scriptedChain, scriptedGenerator, scriptedRetriever, simpleConversations } from "./test-layers.ts";
 import type { ChainUnavailable } from "../../core/ports/chain-reader.ts";
+import { USDC_MINT, WALLET } from "./parsed-tx.ts";
 
-export const TEST_MINT = "4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU";
-export const TEST_WALLET = "9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin";
+/** The scripted chain's mint and wallet are those of the parsed-transaction builders. */
+export const TEST_MINT = USDC_MINT;
+export const TEST_WALLET = WALLET;
 
 export interface TestAppOptions {
   readonly freeQueries?: number;

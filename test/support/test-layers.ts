@@ -22,13 +22,15 @@ export const SAMPLE_CHUNKS: ReadonlyArray<DocChunk> = Array.from({ length: 7 }, 
 export interface Switches {
   failRetrieval: boolean;
   failGeneration: boolean;
+  /** A bug (defect) inside generation, carrying a cause that must never reach the client. */
+  dieInGeneration: boolean;
   /** Delay before an answer, to hold requests in flight. */
   generationDelayMs: number;
   /** Questions the retriever saw, for follow-up rewriting tests. */
   readonly retrieved: string[];
 }
 
-export const makeSwitches = (): Switches => ({ failRetrieval: false, failGeneration: false, generationDelayMs: 0, retrieved: [] });
+export const makeSwitches = (): Switches => ({ failRetrieval: false, failGeneration: false, dieInGeneration: false, generationDelayMs: 0, retrieved: [] });
 
 export const scriptedRetriever = (switches: Switches) =>
   Layer.succeed(Retriever)(
@@ -51,7 +53,9 @@ export const scriptedGenerator = (switches: Switches) => {
       name: "scripted",
       generate: (input) =>
         Effect.suspend(() =>
-          switches.failGeneration
+          switches.dieInGeneration
+            ? Effect.die(new Error("secret-cause-xyz"))
+            : switches.failGeneration
             ? Effect.fail(new GenerationFailed({ message: "model down" }))
             : Effect.as(Effect.sleep(switches.generationDelayMs), answer(input.question)),
         ),

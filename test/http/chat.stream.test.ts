@@ -1,0 +1,68 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { buildTestApp } from "../support/test-app.ts";
+
+let current: ReturnType<typeof buildTestApp> | undefined;
+const build = (options?: Parameters<typeof buildTestApp>[0]) => {
+  current = buildTestApp(options);
+  return current;
+};
+afterEach(async () => current?.dispose());
+
+/** Parses an SSE body into [event, data] pairs. */
+const events = (text: string) =>
+  text
+    .split("\n\n")
+    .filter((block) => block.trim() !== "")
+    .map((block) => {
+      const event = /^event: (.*)$/m.exec(block)?.[1];
+      const data = /^data: (.*)$/m.exec(block)?.[1];
+      return [event, JSON.parse(data ?? "null")] as const;
+    });
+
+const streamChat = (t: ReturnType<typeof buildTestApp>, body: object, accept = "text/event-stream") =>
+  t.call("/api/chat", { method: "POST", headers: { "Content-Type": "application/json", Accept: accept }, body: JSON.stringify(body) });
+
+describe("POST /api/chat as Server-Sent Events", () => {
+  test("sources first, then deltas, then done with tokensUsed and rateLimit; proxy-safe headers", async () => {
+    const t = build();
+    const res = await streamChat(t, { message: "How do I write a file?" });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toStartWith("text/event-stream");
+    expect(res.headers.get("cache-control")).toContain("no-transform");
+    expect(res.headers.get("x-accel-buffering")).toBe("no");
+    expect(res.headers.get("x-request-id")).toBeTruthy();
+    const list = events(await res.text());
+    expect(list[0]?.[0]).toBe("sources");
+    expect(list[0]?.[1].sources).toHaveLength(5);
+    const deltas = list.filter(([name]) => name === "delta").map(([, data]) => data.text);
+    expect(deltas.join("")).toContain("[1]");
+    const done = list.at(-1);
+    expect(done?.[0]).toBe("done");
+    expect(done?.[1]).toMatchObject({ tokensUsed: 42, rateLimit: { remaining: 2, requiresPayment: false } });
+  });
+
+  test("stream: true in the body also streams", async () => {
+    const t = build();
+    const res = await streamChat(t, { message: "q", stream: true }, "application/json");
+    expect(res.headers.get("content-type")).toStartWith("text/event-stream");
+  });
+
+  test("errors before the stream starts are plain JSON (400, 402)", async () => {
+    const t = build({ freeQueries: 0 });
+    const empty = await streamChat(t, { message: " " });
+    expect(empty.status).toBe(400);
+    expect((await empty.json()).error).toBe("Message cannot be empty");
+    const exhausted = await streamChat(t, { message: "q" });
+    expect(exhausted.status).toBe(402);
+    expect((await exhausted.json()).code).toBe("PAYMENT_REQUIRED");
+  });
+
+  test("a generation failure mid-stream ends with an error event and charges nothing", async () => {
+    const t = build({ freeQueries: 1 });
+    t.switches.failGeneration = true;
+    const res = await streamChat(t, { message: "q" });
+    const list = events(await res.text());
+    expect(list.at(-1)?.[0]).toBe("error");
+    expect((await (await t.call("/api/status")).json()).remaining).toBe(1);
+  });
+});
