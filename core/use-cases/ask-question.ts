@@ -14,6 +14,12 @@ import { followUpQuery } from "./follow-up.ts";
 export const TOP_K = 5;
 export const MAX_MESSAGE_LENGTH = 2000;
 
+/** The uncharged answer when the index has no passage at all for a question. */
+export const NOTHING_FOUND: Answer = {
+  text: "I could not find anything about this in the documentation, so I cannot answer it. No query was charged.",
+  tokensUsed: 0,
+};
+
 export class EmptyMessage extends Schema.TaggedError<EmptyMessage>()("EmptyMessage", {}) {}
 export class MessageTooLong extends Schema.TaggedError<MessageTooLong>()("MessageTooLong", {
   limit: Schema.Number,
@@ -66,12 +72,20 @@ export const withChargedQuery = <E, R>(
     const giveBack = Effect.flatMap(Clock.currentTimeMillis, (now) =>
       Effect.ignore(quota.release(question.identity, hold.id, now)),
     );
-    const answered = yield* Effect.gen(function* () {
+    const found = yield* Effect.gen(function* () {
       const history = key === undefined ? [] : yield* conversations.recent(key);
       const sources = yield* retriever.retrieve(followUpQuery(message, history), TOP_K);
-      const answer = yield* answerWith({ question: message, sources, history });
-      return { answer, sources };
+      return { history, sources };
     }).pipe(Effect.onError(() => giveBack));
+    if (found.sources.length === 0) {
+      // Nothing to answer from: say so honestly and charge nothing.
+      const rateLimit = yield* quota.release(question.identity, hold.id, yield* Clock.currentTimeMillis);
+      return { answer: NOTHING_FOUND, sources: [], rateLimit } satisfies AnsweredQuestion;
+    }
+    const answered = yield* answerWith({ question: message, sources: found.sources, history: found.history }).pipe(
+      Effect.map((answer) => ({ answer, sources: found.sources })),
+      Effect.onError(() => giveBack),
+    );
     const rateLimit = yield* quota.commit(question.identity, hold.id, yield* Clock.currentTimeMillis);
     if (key !== undefined) {
       yield* conversations.append(key, [

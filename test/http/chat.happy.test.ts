@@ -65,6 +65,18 @@ describe("POST /api/chat", () => {
     expect((await t.chat("q")).status).toBe(200);
   });
 
+  test("when the docs have nothing at all, the answer says so and charges nothing", async () => {
+    const t = build({ freeQueries: 1 });
+    t.switches.noResults = true;
+    const res = await t.chat("What is the airspeed of a swallow?");
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body.sources).toEqual([]);
+    expect(body.tokensUsed).toBe(0);
+    expect(body.response).toContain("could not find");
+    expect(body.rateLimit.remaining).toBe(1);
+  });
+
   test("a follow-up in the same conversation is retrieved together with the previous question", async () => {
     const t = build();
     await t.chat("How do I write a file with fs?", undefined, { conversationId: "c-1" });

@@ -12,7 +12,7 @@ describe("client identity", () => {
   test("a spoofed X-Forwarded-For / X-Real-IP from an untrusted peer does not change the identity", async () => {
     const t = build({ freeQueries: 1 });
     expect((await t.chat("q", "198.51.100.5")).status).toBe(200);
-    for (const header of [{ "X-Forwarded-For": "192.0.2.99" }, { "X-Real-IP": "192.0.2.98" }]) {
+    for (const header of [{ "X-Forwarded-For": "192.0.2.99" }, { "X-Real-IP": "192.0.2.98" }] as Array<Record<string, string>>) {
       const res = await t.call(
         "/api/chat",
         { method: "POST", headers: { "Content-Type": "application/json", ...header }, body: '{"message":"q"}' },

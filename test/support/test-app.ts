@@ -58,7 +58,8 @@ export const buildTestApp = (options: TestAppOptions = {}) => {
     metrics,
   });
   /** Sends a request as if from `from` (the socket address). */
-  const call = (path: string, init: RequestInit = {}, from = "203.0.113.7") => app.request(path, init, { remoteAddress: from });
+  const call = async (path: string, init: RequestInit = {}, from = "203.0.113.7"): Promise<Response> =>
+    app.request(path, init, { remoteAddress: from });
   const chat = (message: unknown, from?: string, extra: Record<string, unknown> = {}) =>
     call("/api/chat", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ message, ...extra }) }, from);
   const pay = (body: unknown, from?: string) =>

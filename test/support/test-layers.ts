@@ -21,6 +21,8 @@ export const SAMPLE_CHUNKS: ReadonlyArray<DocChunk> = Array.from({ length: 7 }, 
 
 export interface Switches {
   failRetrieval: boolean;
+  /** The index has nothing for any question. */
+  noResults: boolean;
   failGeneration: boolean;
   /** A bug (defect) inside generation, carrying a cause that must never reach the client. */
   dieInGeneration: boolean;
@@ -30,7 +32,7 @@ export interface Switches {
   readonly retrieved: string[];
 }
 
-export const makeSwitches = (): Switches => ({ failRetrieval: false, failGeneration: false, dieInGeneration: false, generationDelayMs: 0, retrieved: [] });
+export const makeSwitches = (): Switches => ({ failRetrieval: false, noResults: false, failGeneration: false, dieInGeneration: false, generationDelayMs: 0, retrieved: [] });
 
 export const scriptedRetriever = (switches: Switches) =>
   Layer.succeed(Retriever)(
@@ -40,7 +42,7 @@ export const scriptedRetriever = (switches: Switches) =>
           switches.retrieved.push(question);
           return switches.failRetrieval
             ? Effect.fail(new RetrievalFailed({ message: "index unreachable" }))
-            : Effect.succeed(SAMPLE_CHUNKS.slice(0, k).map((chunk, i) => ({ ...chunk, score: 1 - i / 10 })));
+            : Effect.succeed(SAMPLE_CHUNKS.slice(0, switches.noResults ? 0 : k).map((chunk, i) => ({ ...chunk, score: 1 - i / 10 })));
         }),
       ping: Effect.void,
     }),
