@@ -107,7 +107,7 @@ const parseOrigins = (value: string | undefined, problems: string[]): ReadonlyAr
     .map((origin) => origin.trim().replace(/\/$/, ""))
     .filter((origin) => origin !== "");
   for (const origin of origins) {
-    const ok = origin !== "*" && URL.canParse(origin) && new URL(origin).origin === origin;
+    const ok = !origin.includes("*") && URL.canParse(origin) && new URL(origin).origin === origin;
     if (!ok)
       problems.push(
         `ALLOWED_ORIGINS: "${origin}" is not an origin like https://docs.example.com (no wildcard, no path)`,
@@ -153,6 +153,11 @@ const parseChain = (read: ReturnType<typeof reader>): ChainConfig | undefined =>
   if (network === undefined && usdcMint === undefined && wallet === undefined) {
     if (secret !== undefined)
       problems.push("PAYMENT_WALLET_SECRET_KEY: set without PAYMENT_WALLET_ADDRESS (value hidden)");
+    // A lone RPC URL would otherwise be ignored silently and the demo chain used instead.
+    if (text("SOLANA_RPC_URL") !== undefined)
+      problems.push(
+        "SOLANA_RPC_URL: set without CHAIN_NETWORK, USDC_MINT_ADDRESS and PAYMENT_WALLET_ADDRESS",
+      );
     return undefined;
   }
   if (network === undefined) problems.push("CHAIN_NETWORK: required when a payment wallet or mint is set");
@@ -178,7 +183,8 @@ const parseVector = (read: ReturnType<typeof reader>): VectorConfig => {
   const chromaUrl = read.url("CHROMA_URL");
   const apiKey = read.text("VECTOR_API_KEY");
   const collection = read.text("VECTOR_INDEX_NAME");
-  if (chromaUrl === undefined && apiKey === undefined) {
+  // Decided on presence, not validity, so a malformed CHROMA_URL still reports a missing index name.
+  if (read.text("CHROMA_URL") === undefined && apiKey === undefined) {
     return { kind: "local", indexPath: read.text("INDEX_PATH") ?? DEFAULT_INDEX_PATH };
   }
   if (collection === undefined)

@@ -56,7 +56,10 @@ export const inCidr = (ip: Ip, cidr: string): boolean => {
   const network = parseIp(base ?? "");
   if (network === undefined || network.version !== ip.version) return false;
   const width = ip.version === 4 ? 32 : 128;
-  const bits = bitsText === undefined ? width : Number(bitsText);
+  // "::ffff:10.0.0.0/104" parses as IPv4: its prefix counts from bit 96 of the mapped form.
+  const mapped = ip.version === 4 && (base ?? "").includes(":");
+  const bits = (bitsText === undefined ? (mapped ? 128 : width) : Number(bitsText)) - (mapped ? 96 : 0);
+  if (!Number.isInteger(bits) || bits < 0 || bits > width) return false;
   const shift = BigInt(width - bits);
   return ip.value >> shift === network.value >> shift;
 };

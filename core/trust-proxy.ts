@@ -3,6 +3,8 @@
  * A number N: the N nearest hops are proxies. Otherwise a comma list of addresses/CIDRs
  * (IPv4 or IPv6) of the proxies; "loopback" and "private" are accepted as shorthands.
  */
+import { parseIp } from "./ip.ts";
+
 export type TrustProxy =
   | { readonly kind: "none" }
   | { readonly kind: "hops"; readonly hops: number }
@@ -13,18 +15,14 @@ const SHORTHANDS: Record<string, ReadonlyArray<string>> = {
   private: ["10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "fc00::/7"],
 };
 
-const IPV4 = /^(25[0-5]|2[0-4]\d|1?\d?\d)(\.(25[0-5]|2[0-4]\d|1?\d?\d)){3}$/;
-const IPV6 = /^[0-9a-fA-F:.]+$/;
-
 const isCidr = (text: string): boolean => {
   const [address, bits, ...rest] = text.split("/");
-  if (address === undefined || rest.length > 0) return false;
-  const v4 = IPV4.test(address);
-  const v6 = !v4 && IPV6.test(address) && address.includes(":");
-  if (!v4 && !v6) return false;
+  const ip = parseIp(address ?? "");
+  // Zone ids and brackets are for connecting, not for naming proxies.
+  if (ip === undefined || rest.length > 0 || /[%[\]]/.test(text)) return false;
   if (bits === undefined) return true;
-  const n = Number(bits);
-  return /^\d{1,3}$/.test(bits) && n <= (v4 ? 32 : 128);
+  const width = (address ?? "").includes(":") ? 128 : 32;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= width;
 };
 
 /** Parses TRUST_PROXY; a string result is the problem found. */

@@ -49,7 +49,8 @@ export type PaymentAuthorization = typeof PaymentAuthorization.Type;
 
 /** Whether a payment request has expired at `now` (epoch ms). */
 export const isExpired = (request: Pick<PaymentRequest, "expires_at">, now: number): boolean =>
-  Date.parse(request.expires_at) <= now;
+  // Written so an unparseable date (NaN, e.g. month 13 passes the pattern) counts as expired.
+  !(Date.parse(request.expires_at) > now);
 
 /** The request's amount in base units (the schema guarantees the text is a decimal). */
 export const requiredUnits = (request: PaymentRequest) => parseDecimalUnits(request.max_amount_required);

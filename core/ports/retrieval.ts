@@ -50,3 +50,21 @@ export class Retriever extends Context.Service<
     readonly ping: Effect.Effect<void, RetrievalFailed>;
   }
 >()("core/Retriever") {}
+
+/** A chunk ready to be written to an index: content hash (to skip unchanged ones) and vector. */
+export interface IndexedChunk extends DocChunk {
+  readonly hash: string;
+  readonly vector: Float32Array;
+}
+
+/** Write side of an index, used by ingestion; `persist` makes the writes durable. */
+export class ChunkIndex extends Context.Service<
+  ChunkIndex,
+  {
+    /** Every stored chunk id with its content hash. */
+    readonly existing: Effect.Effect<ReadonlyMap<string, string>, RetrievalFailed>;
+    readonly upsert: (chunks: ReadonlyArray<IndexedChunk>) => Effect.Effect<void, RetrievalFailed>;
+    readonly remove: (ids: ReadonlyArray<string>) => Effect.Effect<void, RetrievalFailed>;
+    readonly persist: Effect.Effect<void, RetrievalFailed>;
+  }
+>()("core/ChunkIndex") {}

@@ -1,0 +1,147 @@
+/**
+ * In-process ports for testing the core use cases: a quota store that runs the pure machine
+ * (core/quota.ts) at a fixed time, and recording retriever, generator, conversations, chain
+ * and payment store. Each records what it was asked, so tests can assert the order of steps.
+ */
+import { Effect, Layer, Result, Stream } from "effect";
+import { type ChainLookup, ChainReader } from "../../core/ports/chain-reader.ts";
+import { Conversations } from "../../core/ports/conversations.ts";
+import { type ChatTurn, GenerationFailed, Generator } from "../../core/ports/generator.ts";
+import { AlreadyClaimed, PaymentStore } from "../../core/ports/payment-store.ts";
+import { QuotaStore } from "../../core/ports/quota-store.ts";
+import { RetrievalFailed, type RetrievedChunk, Retriever } from "../../core/ports/retrieval.ts";
+import {
+  commit,
+  emptyQuota,
+  grant,
+  type QuotaLimits,
+  type QuotaState,
+  release,
+  reserve,
+  view,
+} from "../../core/quota.ts";
+
+export const FIXED_NOW = Date.UTC(2025, 5, 1, 12, 0, 0);
+export const LIMITS: QuotaLimits = { freePerDay: 3, paidDailyCap: 1000, holdTtlMs: 60_000 };
+
+export interface World {
+  quota: QuotaState;
+  holdsIssued: number;
+  readonly calls: string[];
+  retrieval: "ok" | "fail" | "empty";
+  generation: "ok" | "fail" | "hang";
+  readonly conversations: Map<string, ChatTurn[]>;
+  lookup: ChainLookup;
+  readonly claimed: Map<string, { identity: string; queries: number }>;
+  /** Makes `claim` lose a race although `isClaimed` said no. */
+  raceLost: boolean;
+}
+
+export const makeWorld = (paid = 0): World => ({
+  quota: grant(emptyQuota(FIXED_NOW), FIXED_NOW, paid),
+  holdsIssued: 0,
+  calls: [],
+  retrieval: "ok",
+  generation: "ok",
+  conversations: new Map(),
+  lookup: { kind: "missing" },
+  claimed: new Map(),
+  raceLost: false,
+});
+
+export const CHUNKS: ReadonlyArray<RetrievedChunk> = Array.from({ length: 8 }, (_, i) => ({
+  id: `c${i}`,
+  text: `passage ${i}`,
+  title: `Doc ${i}`,
+  heading: `Doc ${i} > Part`,
+  source: `doc-${i}.md`,
+  url: "",
+  score: 1 - i / 10,
+}));
+
+const quotaLayer = (w: World) =>
+  Layer.succeed(QuotaStore, {
+    view: () => Effect.sync(() => view(w.quota, FIXED_NOW, LIMITS)),
+    reserve: () =>
+      Effect.suspend(() => {
+        w.calls.push("reserve");
+        const result = reserve(w.quota, FIXED_NOW, `hold-${w.holdsIssued++}`, LIMITS);
+        if (Result.isFailure(result)) return Effect.fail(result.failure);
+        w.quota = result.success[0];
+        return Effect.succeed({ hold: result.success[1], view: view(w.quota, FIXED_NOW, LIMITS) });
+      }),
+    commit: (_identity, holdId) =>
+      Effect.sync(() => {
+        w.calls.push("commit");
+        w.quota = commit(w.quota, FIXED_NOW, holdId);
+        return view(w.quota, FIXED_NOW, LIMITS);
+      }),
+    release: (_identity, holdId) =>
+      Effect.sync(() => {
+        w.calls.push("release");
+        w.quota = release(w.quota, FIXED_NOW, holdId);
+        return view(w.quota, FIXED_NOW, LIMITS);
+      }),
+    ping: Effect.void,
+  });
+
+const askLayers = (w: World) =>
+  Layer.mergeAll(
+    quotaLayer(w),
+    Layer.succeed(Retriever, {
+      retrieve: (question, k) =>
+        Effect.suspend(() => {
+          w.calls.push(`retrieve(${k}):${question}`);
+          if (w.retrieval === "fail") return Effect.fail(new RetrievalFailed({ message: "index down" }));
+          return Effect.succeed(w.retrieval === "empty" ? [] : CHUNKS.slice(0, k));
+        }),
+      ping: Effect.void,
+    }),
+    Layer.succeed(Generator, {
+      name: "test",
+      generate: (input) =>
+        Effect.suspend(() => {
+          w.calls.push(`generate:${input.chunks.length}:${input.history.length}`);
+          if (w.generation === "fail") return Effect.fail(new GenerationFailed({ message: "llm down" }));
+          if (w.generation === "hang") return Effect.never;
+          return Effect.succeed({ text: `answer to ${input.question} [1]`, tokensUsed: 42 });
+        }),
+      stream: () => Stream.fail(new GenerationFailed({ message: "not used" })),
+    }),
+    Layer.succeed(Conversations, {
+      recent: (id) => Effect.sync(() => w.conversations.get(id) ?? []),
+      append: (id, turns) =>
+        Effect.sync(() => void w.conversations.set(id, [...(w.conversations.get(id) ?? []), ...turns])),
+    }),
+  );
+
+const paymentLayers = (w: World) =>
+  Layer.mergeAll(
+    Layer.succeed(ChainReader, {
+      lookup: (signature) =>
+        Effect.sync(() => {
+          w.calls.push(`lookup:${signature.slice(0, 6)}`);
+          return w.lookup;
+        }),
+      ping: Effect.void,
+    }),
+    Layer.succeed(PaymentStore, {
+      isClaimed: (signature) =>
+        Effect.sync(() => {
+          w.calls.push("isClaimed");
+          return w.claimed.has(signature);
+        }),
+      claim: (signature, identity, queries) =>
+        Effect.suspend(() => {
+          w.calls.push(`claim:${queries}`);
+          if (w.raceLost || w.claimed.has(signature)) return Effect.fail(new AlreadyClaimed());
+          w.claimed.set(signature, { identity, queries });
+          w.quota = grant(w.quota, FIXED_NOW, queries);
+          return Effect.succeed(view(w.quota, FIXED_NOW, LIMITS));
+        }),
+      referenceFor: (identity) => Effect.succeed(`ref-${identity}`),
+    }),
+  );
+
+/** Every port a use case may need, backed by `w`. */
+export const worldLayer = (w: World) => Layer.mergeAll(askLayers(w), paymentLayers(w));

@@ -1,0 +1,105 @@
+import { describe, expect, test } from "bun:test";
+import { Effect, Exit, Option } from "effect";
+import { encodeBase58 } from "../../core/base58.ts";
+import type { RawClaim } from "../../core/payment-claim.ts";
+import { paymentErrors } from "../../core/payment-errors.ts";
+import { buyQueries, type PaymentSettings } from "../../core/use-cases/buy-queries.ts";
+import { parsedTx, payerUsdc, STRANGER, USDC_MINT, usdcPayment, WALLET } from "../support/parsed-tx.ts";
+import { makeWorld, type World, worldLayer } from "../support/use-case-layers.ts";
+
+const IDENTITY = "198.51.100.4";
+const SIGNATURE = encodeBase58(Uint8Array.from({ length: 64 }, (_, i) => (i * 7 + 9) & 0xff));
+const settings = (memoRequired = false): PaymentSettings => ({
+  usdcMint: USDC_MINT,
+  wallet: WALLET,
+  memoPrefix: "docs-chat:",
+  memoRequired,
+  errors: paymentErrors({ usdcMint: USDC_MINT, wallet: WALLET, network: "devnet" }),
+});
+const claim: RawClaim = { signature: SIGNATURE, amount: 0.05, token: "USDC" };
+
+// The built transactions have a block time in 2025; the use case reads the real clock, so
+// they are rebuilt with a recent block time.
+const recent = () => Math.floor(Date.now() / 1000) - 30;
+const run = (w: World, raw: RawClaim = claim, memoRequired = false) =>
+  Effect.runPromiseExit(
+    buyQueries(IDENTITY, raw, settings(memoRequired)).pipe(Effect.provide(worldLayer(w))),
+  );
+const tagOf = (exit: Exit.Exit<unknown, { readonly _tag: string }>) =>
+  Exit.isSuccess(exit) ? "success" : (Option.getOrUndefined(Exit.findErrorOption(exit))?._tag ?? "defect");
+
+describe("buyQueries", () => {
+  test("a verified transfer is claimed once: signature used and queries granted together", async () => {
+    const w = makeWorld();
+    w.lookup = { kind: "found", transaction: usdcPayment(50_000n, { blockTime: recent() }) };
+    const exit = await run(w);
+    if (Exit.isFailure(exit)) throw new Error("failed");
+    expect(exit.value.claim.queries).toBe(50);
+    expect(exit.value.received).toBe(50_000n);
+    expect(exit.value.rateLimit.remaining).toBe(53);
+    expect(w.claimed.get(SIGNATURE)).toEqual({ identity: IDENTITY, queries: 50 });
+    expect(w.calls).toEqual(["isClaimed", `lookup:${SIGNATURE.slice(0, 6)}`, "claim:50"]);
+  });
+
+  test("the same signature again is refused before any RPC call", async () => {
+    const w = makeWorld();
+    w.lookup = { kind: "found", transaction: usdcPayment(50_000n, { blockTime: recent() }) };
+    await run(w);
+    w.calls.length = 0;
+    expect(tagOf(await run(w))).toBe("SignatureAlreadyUsed");
+    expect(w.calls).toEqual(["isClaimed"]);
+  });
+
+  test("losing a claim race to another instance is SignatureAlreadyUsed, nothing granted", async () => {
+    const w = makeWorld();
+    w.lookup = { kind: "found", transaction: usdcPayment(50_000n, { blockTime: recent() }) };
+    w.raceLost = true;
+    expect(tagOf(await run(w))).toBe("SignatureAlreadyUsed");
+    expect(w.quota.paidCredits).toBe(0);
+  });
+
+  test("a bad claim fails before the store or chain are asked", async () => {
+    const w = makeWorld();
+    expect(tagOf(await run(w, { ...claim, amount: 2 }))).toBe("InvalidAmount");
+    expect(tagOf(await run(w, { ...claim, signature: "abc" }))).toBe("InvalidSignature");
+    expect(tagOf(await run(w, { ...claim, token: "SOL" }))).toBe("InvalidToken");
+    expect(w.calls).toEqual([]);
+  });
+
+  test("pending and unknown transactions are retryable refusals", async () => {
+    const w = makeWorld();
+    w.lookup = { kind: "pending" };
+    expect(tagOf(await run(w))).toBe("TransactionNotConfirmed");
+    w.lookup = { kind: "missing" };
+    expect(tagOf(await run(w))).toBe("TransactionNotFound");
+    expect(w.claimed.size).toBe(0);
+  });
+
+  test("a transfer that fails verification is never claimed", async () => {
+    const w = makeWorld();
+    const toStranger = parsedTx({
+      blockTime: recent(),
+      tokens: [payerUsdc(50_000n), { owner: STRANGER, mint: USDC_MINT, pre: 0n, post: 50_000n }],
+    });
+    w.lookup = { kind: "found", transaction: toStranger };
+    expect(tagOf(await run(w))).toBe("WrongRecipient");
+    w.lookup = { kind: "found", transaction: usdcPayment(40_000n, { blockTime: recent() }) };
+    expect(tagOf(await run(w))).toBe("InsufficientAmount");
+    expect(w.calls.filter((call) => call.startsWith("claim"))).toEqual([]);
+  });
+
+  test("the memo must carry this identity's reference", async () => {
+    const w = makeWorld();
+    w.lookup = {
+      kind: "found",
+      transaction: usdcPayment(50_000n, { blockTime: recent(), memos: ["docs-chat:ref-other"] }),
+    };
+    expect(tagOf(await run(w))).toBe("MemoMismatch");
+    expect(tagOf(await run(w, claim, true))).toBe("MemoMismatch");
+    w.lookup = {
+      kind: "found",
+      transaction: usdcPayment(50_000n, { blockTime: recent(), memos: [`docs-chat:ref-${IDENTITY}`] }),
+    };
+    expect(tagOf(await run(w, claim, true))).toBe("success");
+  });
+});

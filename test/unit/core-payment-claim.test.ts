@@ -1,0 +1,160 @@
+import { describe, expect, test } from "bun:test";
+import { Result } from "effect";
+import { encodeBase58 } from "../../core/base58.ts";
+import { checkUnits, parseSignature, type RawClaim, validateClaim } from "../../core/payment-claim.ts";
+import { isRetryable, paymentErrors } from "../../core/payment-errors.ts";
+import { USDC_MINT, WALLET } from "../support/parsed-tx.ts";
+
+const errors = paymentErrors({ usdcMint: USDC_MINT, wallet: WALLET, network: "devnet" });
+const sig64 = (seed: number, zeros = 0) =>
+  encodeBase58(Uint8Array.from({ length: 64 }, (_, i) => (i < zeros ? 0 : (seed * 29 + i * 101 + 1) & 0xff)));
+const SIGNATURE = sig64(7);
+const claim = (overrides: Partial<RawClaim>): RawClaim => ({
+  signature: SIGNATURE,
+  amount: 0.05,
+  token: "USDC",
+  ...overrides,
+});
+const tagOf = (raw: RawClaim) => {
+  const result = validateClaim(raw, errors);
+  return Result.isFailure(result) ? result.failure._tag : "ok";
+};
+
+describe("validateClaim amount", () => {
+  const accepted: ReadonlyArray<readonly [number, number]> = [
+    [0.01, 10],
+    [0.011, 11],
+    [0.05, 50],
+    [0.07, 70],
+    [0.3, 300],
+    [0.999, 999],
+    [1, 1000],
+    [1.0, 1000],
+  ];
+  for (const [amount, queries] of accepted) {
+    test(`${amount} USDC buys ${queries} queries`, () => {
+      const result = validateClaim(claim({ amount }), errors);
+      expect(Result.getOrUndefined(result)?.queries).toBe(queries);
+      expect<bigint | undefined>(Result.getOrUndefined(result)?.units).toBe(BigInt(queries) * 1000n);
+    });
+  }
+
+  const refused = [
+    0,
+    0.009,
+    0.0099,
+    1.001,
+    1.01,
+    2,
+    0.0105,
+    0.0115,
+    0.5005,
+    0.1 + 0.2,
+    1e-7,
+    -0.05,
+    Number.NaN,
+  ];
+  for (const amount of refused) {
+    test(`${amount} is refused as InvalidAmount`, () => {
+      const result = validateClaim(claim({ amount }), errors);
+      if (Result.isSuccess(result)) throw new Error("accepted");
+      expect(result.failure._tag).toBe("InvalidAmount");
+      expect(result.failure.error).toStartWith("Invalid payment amount: ");
+      expect(result.failure.details).toContain("0.01 to 1.00 USDC");
+    });
+  }
+
+  test("0.0105 is refused for the 0.001 step, 1.001 for the range", () => {
+    const step = validateClaim(claim({ amount: 0.0105 }), errors);
+    expect(Result.isFailure(step) && step.failure.error).toContain("multiple of 0.001");
+    const range = validateClaim(claim({ amount: 1.001 }), errors);
+    expect(Result.isFailure(range) && range.failure.error).toContain("from 0.01 to 1.00");
+  });
+
+  test("checkUnits bounds are inclusive", () => {
+    expect(checkUnits(10_000n)).toBeUndefined();
+    expect(checkUnits(1_000_000n)).toBeUndefined();
+    expect(checkUnits(9_999n)).toBeDefined();
+    expect(checkUnits(9_000n)).toBeDefined();
+    expect(checkUnits(1_001_000n)).toBeDefined();
+    expect(checkUnits(10_500n)).toBe("must be a multiple of 0.001 USDC");
+  });
+});
+
+describe("validateClaim signature", () => {
+  test("base58 of 64 bytes is accepted (and surrounding spaces are trimmed)", () => {
+    expect(tagOf(claim({ signature: SIGNATURE }))).toBe("ok");
+    expect(tagOf(claim({ signature: ` ${SIGNATURE}\n` }))).toBe("ok");
+    const result = validateClaim(claim({ signature: ` ${SIGNATURE} ` }), errors);
+    expect<string | undefined>(Result.getOrUndefined(result)?.signature).toBe(SIGNATURE);
+  });
+
+  test("64 bytes with leading zero bytes (shorter text) is accepted", () => {
+    const withZeros = sig64(3, 20);
+    expect(withZeros.length).toBeLessThan(87);
+    expect<string | undefined>(parseSignature(withZeros)).toBe(withZeros);
+    expect<string | undefined>(parseSignature("1".repeat(64))).toBe("1".repeat(64));
+  });
+
+  const bad: ReadonlyArray<readonly [string, string]> = [
+    ["a 32-byte address", encodeBase58(Uint8Array.from({ length: 32 }, (_, i) => i + 1))],
+    ["63 bytes", encodeBase58(Uint8Array.from({ length: 63 }, (_, i) => i + 1))],
+    ["65 bytes", encodeBase58(Uint8Array.from({ length: 65 }, (_, i) => i + 1))],
+    ["88 'z's (decodes to 65 bytes)", "z".repeat(88)],
+    ["a non-base58 character", `${SIGNATURE.slice(0, -1)}0`],
+    ["hex", "ab".repeat(44)],
+    ["empty", ""],
+    ["spaces only", "   "],
+    ["too long", `${SIGNATURE}${SIGNATURE}`],
+  ];
+  for (const [what, signature] of bad) {
+    test(`${what} is refused as InvalidSignature`, () => {
+      expect(parseSignature(signature.trim())).toBeUndefined();
+      expect(tagOf(claim({ signature }))).toBe("InvalidSignature");
+    });
+  }
+});
+
+describe("validateClaim token and rule order", () => {
+  test('token must be exactly "USDC"', () => {
+    expect(tagOf(claim({ token: "USDC" }))).toBe("ok");
+    for (const token of ["usdc", "SOL", "USDT", "USDC ", " USDC", "", "USD C"])
+      expect(tagOf(claim({ token }))).toBe("InvalidToken");
+  });
+
+  test("the amount is checked first, then the signature, then the token", () => {
+    expect(tagOf({ signature: "", amount: 5, token: "SOL" })).toBe("InvalidAmount");
+    expect(tagOf({ signature: "", amount: 0.05, token: "SOL" })).toBe("InvalidSignature");
+    expect(tagOf({ signature: SIGNATURE, amount: 0.05, token: "SOL" })).toBe("InvalidToken");
+  });
+});
+
+describe("payment error texts", () => {
+  const all = [
+    errors.invalidAmount("x"),
+    errors.invalidSignature(),
+    errors.invalidToken(),
+    errors.notFound(),
+    errors.notConfirmed(),
+    errors.failed(),
+    errors.tooOld(),
+    errors.wrongToken("x"),
+    errors.wrongRecipient("x"),
+    errors.insufficient("0.01", "0.02"),
+    errors.alreadyUsed(),
+    errors.memoMismatch(),
+    errors.memoRequired(),
+  ];
+  test("every error has a distinct tag, a short error and details naming what to check", () => {
+    expect(new Set(all.map((error) => error._tag)).size).toBe(all.length);
+    for (const error of all) {
+      expect(error.error.length).toBeGreaterThan(0);
+      for (const word of ["USDC", "SOL", "amount", "recipient", "confirmed", "devnet", WALLET, USDC_MINT])
+        expect(error.details).toContain(word);
+    }
+  });
+  test("only not-found and not-confirmed are retryable", () => {
+    const retryable = all.filter(isRetryable).map((error) => error._tag);
+    expect(retryable.sort()).toEqual(["TransactionNotConfirmed", "TransactionNotFound"]);
+  });
+});
