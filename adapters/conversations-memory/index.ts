@@ -1,0 +1,1 @@
+export { DEFAULTS, layer, type MemoryConversationsOptions, make } from "./memory-conversations.ts";

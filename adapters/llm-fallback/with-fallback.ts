@@ -1,0 +1,86 @@
+/**
+ * A generator that answers with `fallback` when `primary` fails. A stream falls back only if
+ * the primary failed before its first event: once text has reached the client, switching
+ * generators would splice two answers, so the stream fails and the caller gives the query back.
+ */
+import { Context, Effect, Layer, Stream } from "effect";
+import { type GenerationFailed, type GenerationInput, Generator } from "../../core/ports/generator.ts";
+
+export interface FallbackEvent {
+  readonly mode: "generate" | "stream";
+  readonly primary: string;
+  readonly fallback: string;
+  /** The primary's failure message (never contains secrets: ours are written without them). */
+  readonly reason: string;
+}
+
+export interface FallbackOptions {
+  /** Called on every fallback; without it a WARN goes to Effect's logger. */
+  readonly onFallback?: ((event: FallbackEvent) => void) | undefined;
+}
+
+type GeneratorShape = Context.Service.Shape<typeof Generator>;
+
+/** Combines two generator implementations. */
+export const combine = (
+  primary: GeneratorShape,
+  fallback: GeneratorShape,
+  options: FallbackOptions = {},
+): GeneratorShape => {
+  const notify = (mode: FallbackEvent["mode"], error: GenerationFailed) => {
+    const event = { mode, primary: primary.name, fallback: fallback.name, reason: error.message };
+    const { onFallback } = options;
+    return onFallback === undefined
+      ? Effect.logWarning("LLM failed; answering with the fallback generator").pipe(
+          Effect.annotateLogs(event),
+        )
+      : Effect.sync(() => onFallback(event));
+  };
+  return Generator.of({
+    name: `${primary.name} (fallback: ${fallback.name})`,
+    // With no passages every generator refuses the same way; that is no reason to warn.
+    generate: (input: GenerationInput) =>
+      input.chunks.length === 0
+        ? primary.generate(input)
+        : primary
+            .generate(input)
+            .pipe(
+              Effect.catchTag("GenerationFailed", (error) =>
+                Effect.andThen(notify("generate", error), fallback.generate(input)),
+              ),
+            ),
+    stream: (input: GenerationInput) =>
+      input.chunks.length === 0
+        ? primary.stream(input)
+        : Stream.suspend(() => {
+            let started = false;
+            return primary.stream(input).pipe(
+              Stream.tap(() =>
+                Effect.sync(() => {
+                  started = true;
+                }),
+              ),
+              Stream.catchTag("GenerationFailed", (error) =>
+                started
+                  ? Stream.fail(error)
+                  : Stream.unwrap(Effect.as(notify("stream", error), fallback.stream(input))),
+              ),
+            );
+          }),
+  });
+};
+
+/** The combined generator as a layer; both layers are built once, with this one. */
+export const withFallback = <E1, R1, E2, R2>(
+  primary: Layer.Layer<Generator, E1, R1>,
+  fallback: Layer.Layer<Generator, E2, R2>,
+  options: FallbackOptions = {},
+): Layer.Layer<Generator, E1 | E2, R1 | R2> =>
+  Layer.effect(
+    Generator,
+    Effect.gen(function* () {
+      const first = Context.get(yield* Layer.build(primary), Generator);
+      const second = Context.get(yield* Layer.build(fallback), Generator);
+      return combine(first, second, options);
+    }),
+  );

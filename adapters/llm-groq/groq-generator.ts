@@ -1,0 +1,118 @@
+/**
+ * The Generator port on Groq's chat-completions API through the official groq-sdk client.
+ * The SDK's own retries are off: ours are bounded, jittered and give up early so the
+ * extractive fallback can still answer within the latency budget.
+ */
+
+import { Clock, Effect, Layer, Redacted, Stream } from "effect";
+import { Groq } from "groq-sdk";
+import {
+  type AnswerEvent,
+  GenerationFailed,
+  type GenerationInput,
+  Generator,
+} from "../../core/ports/generator.ts";
+import { estimateTokens } from "../llm-extractive/tokens.ts";
+import { buildMessages } from "./prompt.ts";
+import { classify, type ProviderFailure, timedOut } from "./provider-failure.ts";
+import { readCompletion } from "./reply.ts";
+import { DEFAULT_RETRY, type RetryPolicy, withRetry } from "./retry.ts";
+import { answerEvents } from "./stream-events.ts";
+
+export const DEFAULT_BASE_URL = "https://api.groq.com";
+
+export interface GroqOptions {
+  readonly apiKey: Redacted.Redacted<string>;
+  readonly model: string;
+  /** Root of the API (the SDK appends /openai/v1/...). Default https://api.groq.com. */
+  readonly baseUrl?: string | undefined;
+  /** Per attempt; for streams also the longest silence between two chunks. Default 10 s. */
+  readonly timeoutMs?: number | undefined;
+  /** Default 512: bounds both cost and latency. */
+  readonly maxTokens?: number | undefined;
+  /** Default 0.1: answers should stay close to the passages. */
+  readonly temperature?: number | undefined;
+  readonly retry?: RetryPolicy | undefined;
+}
+
+// Same rule as the extractive generator: with nothing to cite there is no answer to charge for.
+const NO_PASSAGES = new GenerationFailed({
+  message: "no documentation passages were found for this question",
+});
+
+const failed = (what: { readonly failure: ProviderFailure; readonly attempts: number }) =>
+  new GenerationFailed({
+    message: `${what.failure.summary}${what.attempts > 1 ? ` after ${what.attempts} attempts` : ""}`,
+  });
+
+/** Builds the Groq generator; the client is created once, here. */
+export const make = (options: GroqOptions) =>
+  Effect.sync(() => {
+    const timeoutMs = options.timeoutMs ?? 10_000;
+    const policy = options.retry ?? DEFAULT_RETRY;
+    const client = new Groq({
+      apiKey: Redacted.value(options.apiKey),
+      baseURL: options.baseUrl ?? DEFAULT_BASE_URL,
+      maxRetries: 0,
+      timeout: timeoutMs,
+      // The SDK logs raw chunks on parse errors; our own log line says what failed.
+      logLevel: "off",
+    });
+    const request = (input: GenerationInput) => ({
+      model: options.model,
+      temperature: options.temperature ?? 0.1,
+      max_completion_tokens: options.maxTokens ?? 512,
+      messages: [...buildMessages(input)],
+    });
+
+    // One HTTP call: its failures classified, and bounded by our own clock as well as the SDK's.
+    const attempt = <A>(call: (signal: AbortSignal) => Promise<A>): Effect.Effect<A, ProviderFailure> =>
+      Effect.tryPromise({ try: call, catch: (error) => error }).pipe(
+        Effect.catch((error) =>
+          Effect.flatMap(Clock.currentTimeMillis, (now) => Effect.fail(classify(error, now))),
+        ),
+        Effect.timeoutOrElse({
+          duration: timeoutMs,
+          orElse: () => Effect.fail(timedOut("timed out")),
+        }),
+      );
+
+    const generate = Effect.fn("GroqGenerator.generate")(function* (input: GenerationInput) {
+      if (input.chunks.length === 0) return yield* NO_PASSAGES;
+      const body = request(input);
+      const completion = yield* withRetry(
+        policy,
+        attempt((signal) => client.chat.completions.create({ ...body, stream: false }, { signal })).pipe(
+          Effect.flatMap(readCompletion),
+        ),
+      ).pipe(Effect.mapError(failed));
+      return {
+        text: completion.text,
+        tokensUsed: completion.tokensUsed ?? estimateTokens(body.messages, completion.text),
+      };
+    });
+
+    const stream = (input: GenerationInput): Stream.Stream<AnswerEvent, GenerationFailed> => {
+      if (input.chunks.length === 0) return Stream.fail(NO_PASSAGES);
+      const body = request(input);
+      const open = withRetry(
+        policy,
+        attempt((signal) => client.chat.completions.create({ ...body, stream: true }, { signal })),
+      ).pipe(Effect.mapError(failed));
+      return Stream.unwrap(
+        Effect.map(open, (chunks) =>
+          answerEvents({
+            chunks,
+            idleMs: timeoutMs,
+            estimate: (text) => estimateTokens(body.messages, text),
+            abort: () => chunks.controller.abort(),
+          }).pipe(Stream.mapError((failure) => failed({ failure, attempts: 1 }))),
+        ),
+      ).pipe(Stream.withSpan("GroqGenerator.stream"));
+    };
+
+    return Generator.of({ name: `groq:${options.model}`, generate, stream });
+  });
+
+/** The Groq generator as a layer. */
+export const layer = (options: GroqOptions): Layer.Layer<Generator> => Layer.effect(Generator, make(options));

@@ -1,0 +1,52 @@
+/**
+ * A provider stream as the port's events: one delta per non-empty content piece, then one
+ * `done` with the whole text and the usage the final chunk reported (Groq puts it in
+ * `x_groq.usage`; OpenAI-style servers in `usage`). Silence longer than `idleMs` fails it.
+ */
+import { Effect, Stream } from "effect";
+import type { ChatCompletionChunk } from "groq-sdk/resources/chat/completions";
+import type { AnswerEvent } from "../../core/ports/generator.ts";
+import { classify, malformed, type ProviderFailure, streamError, timedOut } from "./provider-failure.ts";
+import { readUsage } from "./reply.ts";
+
+export interface StreamSource {
+  readonly chunks: AsyncIterable<ChatCompletionChunk>;
+  readonly idleMs: number;
+  /** Tokens to report when the provider sent no usage. */
+  readonly estimate: (text: string) => number;
+  /** Closes the HTTP response; called however the stream ends. */
+  readonly abort: () => void;
+}
+
+/** The events of one streamed answer. */
+export const answerEvents = (source: StreamSource): Stream.Stream<AnswerEvent, ProviderFailure> =>
+  Stream.suspend(() => {
+    let text = "";
+    let tokensUsed: number | undefined;
+    const deltas = Stream.fromAsyncIterable(source.chunks, (error) => classify(error, Date.now())).pipe(
+      Stream.timeoutOrElse({
+        duration: source.idleMs,
+        orElse: () => Stream.fail(timedOut("stopped sending mid-answer")),
+      }),
+      Stream.flatMap((chunk) => {
+        if (typeof chunk !== "object" || chunk === null || !Array.isArray(chunk.choices))
+          return Stream.fail(malformed("a malformed stream chunk"));
+        if (typeof chunk.x_groq?.error === "string") return Stream.fail(streamError());
+        tokensUsed =
+          readUsage(chunk.x_groq?.usage) ?? readUsage((chunk as { usage?: unknown }).usage) ?? tokensUsed;
+        const piece = chunk.choices[0]?.delta?.content;
+        if (typeof piece !== "string" || piece === "") return Stream.empty;
+        text += piece;
+        return Stream.succeed<AnswerEvent>({ type: "delta", text: piece });
+      }),
+    );
+    const done = Stream.suspend(() =>
+      text.trim() === ""
+        ? Stream.fail(malformed("an empty answer"))
+        : Stream.succeed<AnswerEvent>({
+            type: "done",
+            answer: { text, tokensUsed: tokensUsed ?? source.estimate(text) },
+          }),
+    );
+    return Stream.concat(deltas, done).pipe(Stream.ensuring(Effect.sync(source.abort)));
+  });

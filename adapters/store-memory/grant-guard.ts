@@ -1,0 +1,8 @@
+/** The one check both stores make on a grant before touching state. */
+import { Effect } from "effect";
+
+/** Refuses grants the payment rules can never produce: a bug upstream, not a client error. */
+export const checkQueries = (queries: number) =>
+  Number.isSafeInteger(queries) && queries > 0
+    ? Effect.void
+    : Effect.die(new RangeError(`queries must be a positive integer, got ${queries}`));

@@ -1,0 +1,2 @@
+/** The volatile in-memory QuotaStore + PaymentStore: `MemoryStore.layer(limits)`. */
+export * as MemoryStore from "./memory-store.ts";

@@ -1,0 +1,115 @@
+/**
+ * The in-process state behind the memory store. Every method is synchronous: the read and
+ * the write of one identity happen in the same turn of the event loop, so concurrent
+ * requests can never interleave inside a transition (no await between read and write).
+ *
+ * Memory stays bounded: `sweep` drops quota states that are back to "nothing to remember"
+ * (past day, no paid credits, no holds), signatures past their 30-day memory and memo
+ * references unused for 90 days. Transitions never store a blank state in the first place.
+ */
+import { Result } from "effect";
+import { AlreadyClaimed } from "../../core/ports/payment-store.ts";
+import * as Quota from "../../core/quota.ts";
+import { isRemembered, markUsed, type UsedSignature } from "../../core/signature-ledger.ts";
+import { REFERENCE_MEMORY_MS } from "./random-ids.ts";
+
+export interface MemoryIds {
+  readonly holdId: () => string;
+  readonly reference: () => string;
+}
+
+interface Reference {
+  readonly reference: string;
+  readonly lastUsed: number;
+}
+
+/** A state equal to a fresh identity's: nothing worth keeping. */
+const isBlank = (state: Quota.QuotaState): boolean =>
+  state.freeUsed === 0 && state.paidSpentToday === 0 && state.paidCredits === 0 && state.holds.length === 0;
+
+/** Creates an empty volatile store with the given limits and id sources. */
+export const makeMemoryState = (limits: Quota.QuotaLimits, ids: MemoryIds) => {
+  const quotas = new Map<string, Quota.QuotaState>();
+  const signatures = new Map<string, UsedSignature>();
+  const references = new Map<string, Reference>();
+  const owners = new Map<string, string>();
+  // The newest `now` callers passed in: the sweeper's clock, so it agrees with the callers'.
+  let latest = Number.NEGATIVE_INFINITY;
+
+  const load = (identity: string, now: number): Quota.QuotaState => {
+    latest = Math.max(latest, now);
+    return quotas.get(identity) ?? Quota.emptyQuota(now);
+  };
+  const save = (identity: string, state: Quota.QuotaState): Quota.QuotaState => {
+    if (isBlank(state)) quotas.delete(identity);
+    else quotas.set(identity, state);
+    return state;
+  };
+
+  return {
+    view: (identity: string, now: number): Quota.QuotaView => Quota.view(load(identity, now), now, limits),
+
+    reserve: (identity: string, now: number) =>
+      Result.map(Quota.reserve(load(identity, now), now, ids.holdId(), limits), ([state, hold]) => ({
+        hold,
+        view: Quota.view(save(identity, state), now, limits),
+      })),
+
+    commit: (identity: string, holdId: string, now: number): Quota.QuotaView =>
+      Quota.view(save(identity, Quota.commit(load(identity, now), now, holdId)), now, limits),
+
+    release: (identity: string, holdId: string, now: number): Quota.QuotaView =>
+      Quota.view(save(identity, Quota.release(load(identity, now), now, holdId)), now, limits),
+
+    isClaimed: (signature: string, now: number): boolean => isRemembered(signatures.get(signature), now),
+
+    /** Marks the signature used and credits the identity, or (already used) does neither. */
+    claim: (
+      signature: string,
+      identity: string,
+      queries: number,
+      now: number,
+    ): Result.Result<Quota.QuotaView, AlreadyClaimed> => {
+      const used = markUsed(signatures.get(signature), now, identity, queries);
+      if (used === undefined) return Result.fail(new AlreadyClaimed());
+      signatures.set(signature, used);
+      const state = save(identity, Quota.grant(load(identity, now), now, queries));
+      return Result.succeed(Quota.view(state, now, limits));
+    },
+
+    referenceFor: (identity: string, now: number): string => {
+      latest = Math.max(latest, now);
+      const known = references.get(identity);
+      const fresh = known !== undefined && now - known.lastUsed < REFERENCE_MEMORY_MS;
+      let reference = fresh ? known.reference : ids.reference();
+      if (!fresh) {
+        if (known !== undefined) owners.delete(known.reference);
+        while (owners.has(reference)) reference = ids.reference();
+        owners.set(reference, identity);
+      }
+      references.set(identity, { reference, lastUsed: now });
+      return reference;
+    },
+
+    /** Forgets everything the rules no longer need, judged at `now` (default: the newest time seen). */
+    sweep: (now: number = latest): void => {
+      for (const [identity, state] of quotas) {
+        if (isBlank(Quota.normalize(state, now))) quotas.delete(identity);
+      }
+      for (const [signature, entry] of signatures) {
+        if (!isRemembered(entry, now)) signatures.delete(signature);
+      }
+      for (const [identity, entry] of references) {
+        if (now - entry.lastUsed >= REFERENCE_MEMORY_MS) {
+          references.delete(identity);
+          owners.delete(entry.reference);
+        }
+      }
+    },
+
+    /** How many entries are held, for tests of the memory bound. */
+    sizes: () => ({ quotas: quotas.size, signatures: signatures.size, references: references.size }),
+  };
+};
+
+export type MemoryState = ReturnType<typeof makeMemoryState>;

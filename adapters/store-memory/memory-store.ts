@@ -1,0 +1,52 @@
+/**
+ * QuotaStore + PaymentStore in process memory. VOLATILE: a restart forgets free-query
+ * counters, paid credits, used signatures and memo references, and several instances do not
+ * share it. For local development, tests and single-instance demos; production uses Redis.
+ */
+import { Context, Effect, Layer } from "effect";
+import { PaymentStore } from "../../core/ports/payment-store.ts";
+import { QuotaStore } from "../../core/ports/quota-store.ts";
+import type { QuotaLimits } from "../../core/quota.ts";
+import { checkQueries } from "./grant-guard.ts";
+import { makeMemoryState } from "./memory-state.ts";
+import { newHoldId, newReference } from "./random-ids.ts";
+
+/** How often forgotten state is swept out. */
+const SWEEP_INTERVAL_MS = 60_000;
+
+/** Starts the sweeper without keeping the process alive on its account. */
+const startSweeper = (sweep: () => void) => {
+  const timer = setInterval(sweep, SWEEP_INTERVAL_MS);
+  // Bun and Node return an object with unref; Deno returns a number (and the scope clears it).
+  if (typeof timer === "object" && timer !== null && "unref" in timer) timer.unref();
+  return timer;
+};
+
+/** Both store ports over one in-memory state, with a sweeper living as long as the layer. */
+export const layer = (limits: QuotaLimits): Layer.Layer<QuotaStore | PaymentStore> =>
+  Layer.effectContext(
+    Effect.gen(function* () {
+      const state = makeMemoryState(limits, { holdId: newHoldId, reference: newReference });
+      yield* Effect.acquireRelease(
+        Effect.sync(() => startSweeper(() => state.sweep())),
+        (timer) => Effect.sync(() => clearInterval(timer)),
+      );
+      const quota = QuotaStore.of({
+        view: (identity, now) => Effect.sync(() => state.view(identity, now)),
+        reserve: (identity, now) => Effect.suspend(() => Effect.fromResult(state.reserve(identity, now))),
+        commit: (identity, holdId, now) => Effect.sync(() => state.commit(identity, holdId, now)),
+        release: (identity, holdId, now) => Effect.sync(() => state.release(identity, holdId, now)),
+        ping: Effect.void,
+      });
+      const payment = PaymentStore.of({
+        isClaimed: (signature, now) => Effect.sync(() => state.isClaimed(signature, now)),
+        claim: (signature, identity, queries, now) =>
+          Effect.andThen(
+            checkQueries(queries),
+            Effect.suspend(() => Effect.fromResult(state.claim(signature, identity, queries, now))),
+          ),
+        referenceFor: (identity, now) => Effect.sync(() => state.referenceFor(identity, now)),
+      });
+      return Context.make(QuotaStore, quota).pipe(Context.add(PaymentStore, payment));
+    }).pipe(Effect.withSpan("MemoryStore.layer")),
+  );

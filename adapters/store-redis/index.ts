@@ -1,0 +1,2 @@
+/** The shared, durable QuotaStore + PaymentStore on Redis: `RedisStore.layer({ url, limits, keyPrefix? })`. */
+export * as RedisStore from "./redis-store.ts";

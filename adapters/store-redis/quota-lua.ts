@@ -1,0 +1,101 @@
+/**
+ * The quota machine of core/quota.ts, in Lua, so each transition runs inside Redis as one
+ * atomic script (no other client can interleave between its read and its write).
+ *
+ * Every script gets KEYS = [day, credits, holds] of one identity and
+ * ARGV = [now, freePerDay, paidDailyCap, holdTtlMs, ...]. The day is computed from `now`
+ * (the caller's clock), never from Redis's, so instances and tests agree on it; TTLs are set
+ * relative to `now` for the same reason.
+ *
+ *   day     hash {day, free, spent}: counters of one UTC day; expires at the end of that day + 1 h
+ *   credits string: paid credits; no expiry, deleted when it reaches 0
+ *   holds   hash holdId -> "f|day|expiresAt" or "p|day|expiresAt"; expires 1 h after the last lease
+ */
+import { PRELUDE } from "./quota-lua-prelude.ts";
+
+/** view: {remaining, resetAt, requiresPayment}. */
+export const VIEW = `${PRELUDE}
+local s = load()
+save(s)
+return view(s)
+`;
+
+/**
+ * reserve, ARGV[5] = holdId: {0, bucket, day, expiresAt, remaining, resetAt, requiresPayment}
+ * or {1, resetAt} (QuotaExhausted) or {2, resetAt} (PaidDailyCapReached).
+ * A resent reserve with a hold id that is already held returns that hold (no second hold).
+ */
+export const RESERVE = `${PRELUDE}
+local s = load()
+local id = ARGV[5]
+local h = s.holds[id]
+if not h then
+  local free, paidOwned, paidToday = availability(s)
+  local bucket = nil
+  if free > 0 then bucket = 'f' elseif paidToday > 0 then bucket = 'p' end
+  if bucket == nil then
+    save(s)
+    if paidOwned > 0 then return { 2, (today + 1) * DAY } end
+    return { 1, (today + 1) * DAY }
+  end
+  h = { bucket = bucket, day = s.day, exp = now + holdTtl }
+  s.holds[id] = h; s.added[id] = h; s.holdsDirty = true
+  save(s)
+end
+local v = view(s)
+return { 0, h.bucket, h.day, h.exp, v[1], v[2], v[3] }
+`;
+
+/** commit, ARGV[5] = holdId: a view. Unknown holds change nothing, so commit is idempotent. */
+export const COMMIT = `${PRELUDE}
+local s = load()
+local h = take(s, ARGV[5])
+if h then
+  local sameDay = 0
+  if h.day == s.day then sameDay = 1; s.dayDirty = true end
+  if h.bucket == 'f' then
+    s.free = s.free + sameDay
+  else
+    s.credits = s.credits - 1; s.creditsDirty = true
+    s.spent = s.spent + sameDay
+  end
+end
+save(s)
+return view(s)
+`;
+
+/** release, ARGV[5] = holdId: a view. */
+export const RELEASE = `${PRELUDE}
+local s = load()
+take(s, ARGV[5])
+save(s)
+return view(s)
+`;
+
+/**
+ * claim, KEYS[4] = signature key, ARGV[5] = identity, ARGV[6] = queries,
+ * ARGV[7] = signature memory ms, ARGV[8] = claim id: {0, remaining, resetAt, requiresPayment}
+ * or {1} (AlreadyClaimed). The signature record and the credits are written together or
+ * not at all: every read and check runs before the first write, because Redis does not undo
+ * the earlier writes of a script that fails halfway. A resend of the same claim (same claim id, e.g. after a lost reply) is answered
+ * as the success it was instead of AlreadyClaimed.
+ */
+export const CLAIM = `${PRELUDE}
+local memory = num(ARGV[7])
+local s = load()
+local record = redis.call('GET', KEYS[4])
+if record then
+  local usedAt, claimId = string.match(record, '^(-?%d+)|([^|]*)|')
+  if usedAt == nil or now - tonumber(usedAt) < memory then
+    if claimId ~= ARGV[8] then return { 1 } end
+    save(s)
+    local v = view(s)
+    return { 0, v[1], v[2], v[3] }
+  end
+end
+redis.call('SET', KEYS[4], int(now) .. '|' .. ARGV[8] .. '|' .. ARGV[6] .. '|' .. ARGV[5], 'PX', int(memory))
+s.credits = s.credits + num(ARGV[6]); s.creditsDirty = true
+save(s)
+local v = view(s)
+return { 0, v[1], v[2], v[3] }
+`;

@@ -1,0 +1,118 @@
+/**
+ * QuotaStore + PaymentStore on Redis, shared by every service instance. Each transition is
+ * one Lua script (quota-lua.ts), so instances racing on one identity or one signature see
+ * exactly the rules of core/quota.ts and core/signature-ledger.ts. Durability is Redis's:
+ * run it with AOF (`appendonly yes`) so paid credits and used signatures survive a restart.
+ * Every failure (down, timeout, odd reply) is StoreUnavailable: the service fails closed.
+ */
+import { Context, Effect, Layer } from "effect";
+import { PaymentStore } from "../../core/ports/payment-store.ts";
+import { QuotaStore } from "../../core/ports/quota-store.ts";
+import { StoreUnavailable } from "../../core/ports/store-errors.ts";
+import type { QuotaLimits } from "../../core/quota.ts";
+import { isRemembered, SIGNATURE_MEMORY_MS } from "../../core/signature-ledger.ts";
+import { checkQueries } from "../store-memory/grant-guard.ts";
+import { newHoldId, newReference, REFERENCE_MEMORY_MS } from "../store-memory/random-ids.ts";
+import { DEFAULT_KEY_PREFIX, keyLayout } from "./keys.ts";
+import { CLAIM, COMMIT, RELEASE, RESERVE, VIEW } from "./quota-lua.ts";
+import { type ConnectOptions, close, connect, luaScript, runCommand, runScript } from "./redis-client.ts";
+import { REFERENCE } from "./reference-lua.ts";
+import { decodeClaim, decodeReserve, decodeView, usedAtOf } from "./replies.ts";
+
+export interface RedisStoreOptions extends ConnectOptions {
+  readonly limits: QuotaLimits;
+  /** Namespace of every key (default "docs-chat:"), so several deployments can share a Redis. */
+  readonly keyPrefix?: string;
+}
+
+const SCRIPTS = {
+  view: luaScript(VIEW),
+  reserve: luaScript(RESERVE),
+  commit: luaScript(COMMIT),
+  release: luaScript(RELEASE),
+  claim: luaScript(CLAIM),
+  reference: luaScript(REFERENCE),
+};
+
+/** A collision of two random 94-bit references is not expected to ever happen; five tries are plenty. */
+const REFERENCE_ATTEMPTS = 5;
+
+/** Both store ports over one Redis connection, closed when the layer's scope ends. */
+export const layer = (options: RedisStoreOptions): Layer.Layer<QuotaStore | PaymentStore, StoreUnavailable> =>
+  Layer.effectContext(
+    Effect.gen(function* () {
+      const client = yield* Effect.acquireRelease(connect(options), close);
+      const keys = keyLayout(options.keyPrefix ?? DEFAULT_KEY_PREFIX);
+      const { freePerDay, paidDailyCap, holdTtlMs } = options.limits;
+      const onQuota = (script: keyof typeof SCRIPTS, identity: string, now: number, extra: string[] = []) =>
+        runScript(client, SCRIPTS[script], keys.quota(identity), [
+          now,
+          freePerDay,
+          paidDailyCap,
+          holdTtlMs,
+          ...extra,
+        ]);
+
+      const quota = QuotaStore.of({
+        view: Effect.fn("RedisStore.view")(function* (identity, now) {
+          return yield* Effect.flatMap(onQuota("view", identity, now), decodeView);
+        }),
+        reserve: Effect.fn("RedisStore.reserve")(function* (identity, now) {
+          const holdId = newHoldId();
+          return yield* Effect.flatMap(onQuota("reserve", identity, now, [holdId]), decodeReserve(holdId));
+        }),
+        commit: Effect.fn("RedisStore.commit")(function* (identity, holdId, now) {
+          return yield* Effect.flatMap(onQuota("commit", identity, now, [holdId]), decodeView);
+        }),
+        release: Effect.fn("RedisStore.release")(function* (identity, holdId, now) {
+          return yield* Effect.flatMap(onQuota("release", identity, now, [holdId]), decodeView);
+        }),
+        ping: Effect.asVoid(runCommand(() => client.ping())).pipe(Effect.withSpan("RedisStore.ping")),
+      });
+
+      const payment = PaymentStore.of({
+        isClaimed: Effect.fn("RedisStore.isClaimed")(function* (signature, now) {
+          const record = yield* runCommand(() => client.get(keys.signature(signature)));
+          if (record === null) return false;
+          const usedAt = usedAtOf(record);
+          // An unreadable record counts as used: refusing a payment is recoverable, a double grant is not.
+          return usedAt === undefined || isRemembered({ usedAt, identity: "", queries: 0 }, now);
+        }),
+        claim: Effect.fn("RedisStore.claim")(function* (signature, identity, queries, now) {
+          yield* checkQueries(queries);
+          const reply = yield* runScript(
+            client,
+            SCRIPTS.claim,
+            [...keys.quota(identity), keys.signature(signature)],
+            // The claim id lets a resent claim recognise its own earlier success.
+            [
+              now,
+              freePerDay,
+              paidDailyCap,
+              holdTtlMs,
+              identity,
+              queries,
+              SIGNATURE_MEMORY_MS,
+              crypto.randomUUID(),
+            ],
+          );
+          return yield* decodeClaim(reply);
+        }),
+        referenceFor: Effect.fn("RedisStore.referenceFor")(function* (identity, _now) {
+          for (let attempt = 0; attempt < REFERENCE_ATTEMPTS; attempt++) {
+            const candidate = newReference();
+            const reply = yield* runScript(
+              client,
+              SCRIPTS.reference,
+              [keys.referenceOf(identity), `${keys.ownerPrefix}${candidate}`],
+              [candidate, identity, REFERENCE_MEMORY_MS, keys.ownerPrefix],
+            );
+            if (typeof reply === "string") return reply;
+            if (reply !== null) break;
+          }
+          return yield* new StoreUnavailable({ reason: "redis could not allocate a memo reference" });
+        }),
+      });
+      return Context.make(QuotaStore, quota).pipe(Context.add(PaymentStore, payment));
+    }),
+  );

@@ -1,0 +1,71 @@
+/**
+ * The HTTP app on a real Redis: two app instances (two runtimes, two connections) sharing one
+ * server behave as one service, and nothing is served free when Redis is down.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { RedisStore } from "../../adapters/store-redis/index.ts";
+import { type RedisServer, redisServerAvailable, startRedisServer } from "../support/redis-server.ts";
+import { buildTestApp } from "../support/test-app.ts";
+
+const limits = { freePerDay: 3, paidDailyCap: 1000, holdTtlMs: 120_000 };
+
+describe.skipIf(!redisServerAvailable())("HTTP on a shared Redis", () => {
+  let redis: RedisServer;
+  const apps: Array<ReturnType<typeof buildTestApp>> = [];
+  const instance = (keyPrefix: string) => {
+    const t = buildTestApp({ freeQueries: 3, store: RedisStore.layer({ url: redis.url, limits, keyPrefix }) });
+    apps.push(t);
+    return t;
+  };
+
+  beforeAll(async () => {
+    redis = await startRedisServer();
+  });
+  afterAll(async () => {
+    await Promise.all(apps.map((t) => t.dispose()));
+    await redis.stop();
+  });
+
+  test("50 simultaneous chats split over two instances -> exactly 3 answers, 47 x 402", async () => {
+    const [a, b] = [instance("race:"), instance("race:")];
+    a.switches.generationDelayMs = 15;
+    b.switches.generationDelayMs = 15;
+    const statuses = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => (i % 2 === 0 ? a : b).chat(`q${i}`).then((r) => r.status)),
+    );
+    expect(statuses.filter((s) => s === 200)).toHaveLength(3);
+    expect(statuses.filter((s) => s === 402)).toHaveLength(47);
+    expect((await (await b.call("/api/status")).json()).remaining).toBe(0);
+  });
+
+  test("queries used on one instance are seen by a new instance (restart of the app)", async () => {
+    const first = instance("restart:");
+    expect((await first.chat("q")).status).toBe(200);
+    await first.dispose();
+    const second = instance("restart:");
+    expect((await (await second.call("/api/status")).json()).remaining).toBe(2);
+  });
+
+  test("Redis down -> 503 on stateful endpoints (fail closed), never a free answer; back when Redis returns", async () => {
+    const t = instance("down:");
+    expect((await t.call("/api/status")).status).toBe(200); // the service is up and connected
+    await redis.down();
+    const chat = await t.chat("q");
+    expect(chat.status).toBe(503);
+    expect((await chat.json()).code).toBe("STORE_UNAVAILABLE");
+    expect((await t.call("/api/status")).status).toBe(503);
+    expect((await t.call("/api/payment/info")).status).toBe(503);
+    const ready = await t.call("/readyz");
+    expect(ready.status).toBe(503);
+    expect((await ready.json()).checks.store).toBe("unavailable");
+    expect((await t.call("/healthz")).status).toBe(200);
+    await redis.up();
+    let status = 0;
+    for (let i = 0; i < 40 && status !== 200; i++) {
+      await Bun.sleep(100);
+      status = (await t.call("/api/status")).status;
+    }
+    expect(status).toBe(200);
+    expect((await (await t.call("/api/status")).json()).remaining).toBe(3);
+  });
+});

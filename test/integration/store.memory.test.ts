@@ -1,0 +1,101 @@
+/**
+ * What only the memory store has: bounded memory (the sweep forgets exactly what the rules
+ * no longer need) and unique references even when the random source repeats itself.
+ */
+import { describe, expect, test } from "bun:test";
+import { Result } from "effect";
+import { makeMemoryState } from "../../adapters/store-memory/memory-state.ts";
+import { newReference, REFERENCE_MEMORY_MS } from "../../adapters/store-memory/random-ids.ts";
+import { SIGNATURE_MEMORY_MS } from "../../core/signature-ledger.ts";
+import { DAY_MS } from "../../core/time.ts";
+
+const LIMITS = { freePerDay: 3, paidDailyCap: 1000, holdTtlMs: 30_000 };
+const T0 = Date.UTC(2030, 0, 15, 12);
+const MIDNIGHT = Date.UTC(2030, 0, 16);
+
+const counter = () => {
+  let n = 0;
+  return () => `id-${n++}`;
+};
+const fresh = () => makeMemoryState(LIMITS, { holdId: counter(), reference: newReference });
+const reserveOk = (state: ReturnType<typeof fresh>, id: string, now: number) => {
+  const result = state.reserve(id, now);
+  if (Result.isFailure(result)) throw new Error(`reserve failed: ${result.failure._tag}`);
+  return result.success.hold.id;
+};
+
+describe("memory store bounds", () => {
+  test("a view of a fresh identity stores nothing", () => {
+    const state = fresh();
+    for (let i = 0; i < 100; i++) state.view(`v-${i}`, T0);
+    expect(state.sizes().quotas).toBe(0);
+  });
+
+  test("the sweep drops past days' counters but keeps today's, paid credits and open holds", () => {
+    const state = fresh();
+    state.commit("spent-free", reserveOk(state, "spent-free", T0), T0);
+    state.claim("sig", "paid", 5, T0);
+    reserveOk(state, "held", MIDNIGHT - 10_000);
+    state.sweep(T0);
+    expect(state.sizes().quotas).toBe(3);
+    state.sweep(MIDNIGHT);
+    // "held" still has a hold until MIDNIGHT + 20 s; "spent-free" is a past day's counter.
+    expect(state.sizes().quotas).toBe(2);
+    state.sweep(MIDNIGHT + 20_000);
+    expect(state.sizes().quotas).toBe(1);
+    expect(state.view("paid", MIDNIGHT + 365 * DAY_MS)).toMatchObject({ remaining: 8 });
+  });
+
+  test("a release leaves nothing behind; a spent-out identity is swept the next day", () => {
+    const state = fresh();
+    state.release("a", reserveOk(state, "a", T0), T0);
+    expect(state.sizes().quotas).toBe(0);
+    state.claim("sig", "b", 1, MIDNIGHT + 1);
+    for (let i = 0; i < 4; i++) state.commit("b", reserveOk(state, "b", MIDNIGHT + 1), MIDNIGHT + 1);
+    state.sweep(MIDNIGHT + DAY_MS);
+    expect(state.sizes().quotas).toBe(0);
+  });
+
+  test("signatures are forgotten exactly when their 30-day memory ends", () => {
+    const state = fresh();
+    state.claim("sig", "a", 1, T0);
+    state.sweep(T0 + SIGNATURE_MEMORY_MS - 1);
+    expect(state.sizes().signatures).toBe(1);
+    expect(Result.isFailure(state.claim("sig", "b", 1, T0 + SIGNATURE_MEMORY_MS - 1))).toBe(true);
+    state.sweep(T0 + SIGNATURE_MEMORY_MS);
+    expect(state.sizes().signatures).toBe(0);
+  });
+
+  test("the sweep without an argument uses the newest time callers passed", () => {
+    const state = fresh();
+    state.claim("sig", "a", 1, T0);
+    state.view("b", T0 + SIGNATURE_MEMORY_MS);
+    state.sweep();
+    expect(state.sizes().signatures).toBe(0);
+  });
+
+  test("references unused for 90 days are forgotten; used ones are refreshed", () => {
+    const state = fresh();
+    const kept = state.referenceFor("kept", T0);
+    state.referenceFor("idle", T0);
+    expect(state.referenceFor("kept", T0 + REFERENCE_MEMORY_MS - 1)).toBe(kept);
+    state.sweep(T0 + REFERENCE_MEMORY_MS);
+    expect(state.sizes().references).toBe(1);
+    expect(state.referenceFor("kept", T0 + REFERENCE_MEMORY_MS)).toBe(kept);
+  });
+
+  test("references stay unique even when the random source repeats", () => {
+    const draws = ["AAAAAAAAAAAAAAAA", "AAAAAAAAAAAAAAAA", "AAAAAAAAAAAAAAAA", "BBBBBBBBBBBBBBBB"];
+    const state = makeMemoryState(LIMITS, { holdId: counter(), reference: () => draws.shift() ?? "" });
+    expect(state.referenceFor("a", T0)).toBe("AAAAAAAAAAAAAAAA");
+    expect(state.referenceFor("b", T0)).toBe("BBBBBBBBBBBBBBBB");
+  });
+
+  test("newReference draws 16 uniform base58 characters", () => {
+    const refs = Array.from({ length: 2000 }, newReference);
+    expect(new Set(refs).size).toBe(2000);
+    for (const ref of refs) expect(ref).toMatch(/^[1-9A-HJ-NP-Za-km-z]{16}$/);
+    // Every one of the 58 characters turns up among 32 000 draws.
+    expect(new Set(refs.join("")).size).toBe(58);
+  });
+});

@@ -1,0 +1,153 @@
+/** The extractive generator: quotes relevant sentences with [n] citations, never invents text. */
+import { describe, expect, test } from "bun:test";
+import { Effect, Stream } from "effect";
+import { estimateTokens, extractiveGenerator } from "../../adapters/llm-extractive/index.ts";
+import type { GenerationInput } from "../../core/ports/generator.ts";
+import type { RetrievedChunk } from "../../core/ports/retrieval.ts";
+import { chunk, FS_CHUNKS } from "../support/llm-fixtures.ts";
+
+const ask = (question: string, chunks: ReadonlyArray<RetrievedChunk> = FS_CHUNKS) =>
+  Effect.runPromise(extractiveGenerator.generate({ question, chunks, history: [] }));
+
+/** Every "sentence [n]" of an answer, as quoted text and citation number. */
+const quotes = (text: string) =>
+  [...text.matchAll(/(?<=^|\] |\n)([^[\n][^\n]*?) \[(\d+)\]/g)].map((m) => ({
+    text: m[1] ?? "",
+    n: Number(m[2]),
+  }));
+const squash = (text: string) => text.replace(/\s+/g, " ").trim();
+
+describe("extractive generator", () => {
+  test("quotes the sentence that answers, cited with its passage's number", async () => {
+    const answer = await ask("What does fsPromises.readFile return when no encoding is given?");
+    expect(answer.text).toContain(
+      "If no encoding is specified, the data is returned as a Buffer object. [2]",
+    );
+    expect(answer.text).not.toContain("[1]");
+  });
+
+  test("every citation is in range and its sentence is in that very passage", async () => {
+    for (const question of [
+      "How do I write a file?",
+      "How do I remove a directory?",
+      "how does path.join handle empty segments",
+      "What is process.env?",
+    ]) {
+      const answer = await ask(question);
+      const found = quotes(answer.text);
+      expect(found.length).toBeGreaterThan(0);
+      for (const quote of found) {
+        expect(quote.n).toBeGreaterThanOrEqual(1);
+        expect(quote.n).toBeLessThanOrEqual(FS_CHUNKS.length);
+        expect(squash(FS_CHUNKS[quote.n - 1]?.text ?? "")).toContain(squash(quote.text));
+      }
+    }
+  });
+
+  test("citation numbers follow the order of the chunks given", async () => {
+    const reversed = [...FS_CHUNKS].reverse();
+    const answer = await ask("What is process.env?", reversed);
+    expect(answer.text).toContain(
+      "The process.env property returns an object containing the user environment. [1]",
+    );
+    expect(answer.text).not.toContain("[5]");
+  });
+
+  test("a code example that answers is kept whole, fence and all", async () => {
+    const answer = await ask("How do I write a file?");
+    expect(answer.text).toContain(
+      "```js\nimport { writeFile } from 'node:fs/promises';\nawait writeFile('message.txt', 'Hello Node.js');\n```\n[1]",
+    );
+  });
+
+  test("code is left out when the question does not ask for a way to do something", async () => {
+    const answer = await ask("Is the encoding option ignored for buffers?");
+    expect(answer.text).toContain("The encoding option is ignored if data is a buffer. [1]");
+    expect(answer.text).not.toContain("```");
+  });
+
+  test("a code block longer than the cap is never cut in half", async () => {
+    const long = [
+      "```js",
+      ...Array.from({ length: 200 }, (_, i) => `writeFile('f${i}.txt', data); // line ${i}`),
+      "```",
+    ];
+    const chunks = [chunk({ text: `Use writeFile to write.\n\n${long.join("\n")}` })];
+    const answer = await ask("How do I call writeFile?", chunks);
+    expect(answer.text).not.toContain("```");
+    expect(answer.text).toContain("Use writeFile to write. [1]");
+  });
+
+  test("an unclosed fence (cut by the chunker) is closed so it still renders", async () => {
+    const chunks = [chunk({ text: "Call connect() to open it.\n\n```ts\nconst db = connect(url);" })];
+    const answer = await ask("How do I call connect()?", chunks);
+    expect(answer.text).toContain("```ts\nconst db = connect(url);\n```\n[1]");
+  });
+
+  test("nothing relevant: says so plainly, quotes nothing, names the closest sections", async () => {
+    const answer = await ask("How do I configure a Kubernetes ingress controller?");
+    expect(answer.text).toStartWith("The documentation does not seem to cover this question.");
+    for (const c of FS_CHUNKS)
+      for (const sentence of c.text.split(". ")) expect(answer.text).not.toContain(sentence);
+    expect(answer.text).toContain(
+      "File system > Promises API > fsPromises.writeFile(file, data[, options]) [1]",
+    );
+    expect(answer.tokensUsed).toBeGreaterThan(0);
+  });
+
+  test("a question with no content words gets the plain answer too", async () => {
+    expect((await ask("hi?")).text).toStartWith("The documentation does not seem to cover this question.");
+  });
+
+  test("headings in passage text are not quoted as sentences", async () => {
+    const chunks = [chunk({ text: "## writeFile\n\nwriteFile replaces the file when it exists." })];
+    const answer = await ask("What does writeFile do?", chunks);
+    expect(answer.text).toBe("writeFile replaces the file when it exists. [1]");
+  });
+
+  test("the answer stays short whatever the passages hold", async () => {
+    const chunks = Array.from({ length: 5 }, (_, i) =>
+      chunk(
+        {
+          text: Array.from({ length: 40 }, (_, j) => `Tokens are counted per request number ${i}${j}.`).join(
+            " ",
+          ),
+        },
+        i,
+      ),
+    );
+    const answer = await ask("How are tokens counted per request?", chunks);
+    expect(quotes(answer.text).length).toBeLessThanOrEqual(4);
+    expect(answer.text.length).toBeLessThan(1600);
+  });
+
+  test("no chunks at all: GenerationFailed, so the query is not charged", async () => {
+    const input: GenerationInput = { question: "How do I write a file?", chunks: [], history: [] };
+    const error = await Effect.runPromise(Effect.flip(extractiveGenerator.generate(input)));
+    expect(error._tag).toBe("GenerationFailed");
+    expect(error.message).toContain("no documentation passages");
+    const streamed = await Effect.runPromise(
+      Effect.flip(Stream.runCollect(extractiveGenerator.stream(input))),
+    );
+    expect(streamed._tag).toBe("GenerationFailed");
+  });
+
+  test("tokensUsed is the documented estimate over question, passages and answer", async () => {
+    const question = "How do I write a file?";
+    const answer = await ask(question);
+    expect(answer.tokensUsed).toBe(estimateTokens([question, ...FS_CHUNKS.map((c) => c.text)], answer.text));
+    expect(answer.tokensUsed).toBeGreaterThan(0);
+    expect(estimateTokens(["abcd"], "efgh")).toBe(2);
+  });
+
+  test("stream: sentence deltas, then one done with the same text as generate", async () => {
+    const input: GenerationInput = { question: "What is process.env?", chunks: FS_CHUNKS, history: [] };
+    const events = [...(await Effect.runPromise(Stream.runCollect(extractiveGenerator.stream(input))))];
+    const whole = await Effect.runPromise(extractiveGenerator.generate(input));
+    const deltas = events.filter((e) => e.type === "delta");
+    expect(deltas.length).toBe(2);
+    expect(events.filter((e) => e.type === "done")).toHaveLength(1);
+    expect(events.at(-1)).toEqual({ type: "done", answer: whole });
+    expect(deltas.map((e) => (e.type === "delta" ? e.text : "")).join("")).toBe(whole.text);
+  });
+});
