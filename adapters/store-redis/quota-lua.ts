@@ -13,11 +13,12 @@
  */
 import { PRELUDE } from "./quota-lua-prelude.ts";
 
-/** view: {remaining, resetAt, requiresPayment}. */
+/**
+ * view: {remaining, resetAt, requiresPayment}. Read-only: what normalising would change (a
+ * rolled-over day, lapsed holds) is derived again by every script, and the next write stores it.
+ */
 export const VIEW = `${PRELUDE}
-local s = load()
-save(s)
-return view(s)
+return view(load())
 `;
 
 /**

@@ -22,7 +22,11 @@ export const parseChatRequest = (body: JsonObject): ChatRequest | string => {
   if (conversationId !== undefined && !CONVERSATION_ID.test(conversationId)) {
     return "conversationId must be 1-128 characters of letters, digits, '_', '-', '.', ':'";
   }
-  return { message: (body.message as string | undefined) ?? "", conversationId, stream: body.stream === true };
+  return {
+    message: (body.message as string | undefined) ?? "",
+    conversationId,
+    stream: body.stream === true,
+  };
 };
 
 const snippet = (text: string): string => {

@@ -6,7 +6,8 @@ import { type AppError, codeOf, statusOf } from "./error-status.ts";
 
 const UNAVAILABLE: Partial<Record<AppError["_tag"], string>> = {
   StoreUnavailable: "Service temporarily unavailable: state store unreachable",
-  ChainUnavailable: "Blockchain RPC temporarily unavailable; your transfer is safe, retry the same signature shortly",
+  ChainUnavailable:
+    "Blockchain RPC temporarily unavailable; your transfer is safe, retry the same signature shortly",
   RetrievalFailed: "Documentation search temporarily unavailable; no query was charged",
   EmbeddingFailed: "Documentation search temporarily unavailable; no query was charged",
   GenerationFailed: "Answer generation temporarily unavailable; no query was charged",
@@ -19,7 +20,10 @@ export const errorResponse = (c: Context<AppEnv>, error: AppError): Response => 
     case "EmptyMessage":
       return c.json({ success: false, error: "Message cannot be empty", code }, status);
     case "MessageTooLong":
-      return c.json({ success: false, error: `Message is too long (at most ${error.limit} characters)`, code }, status);
+      return c.json(
+        { success: false, error: `Message is too long (at most ${error.limit} characters)`, code },
+        status,
+      );
     case "QuotaExhausted":
     case "PaidDailyCapReached": {
       const retryAfter = Math.max(1, Math.ceil((error.resetAt - Date.now()) / 1000));
@@ -27,17 +31,26 @@ export const errorResponse = (c: Context<AppEnv>, error: AppError): Response => 
         error._tag === "QuotaExhausted"
           ? "Free queries used up for today: buy more queries to continue"
           : "Daily limit of 1000 paid queries reached; your remaining credits stay available after the reset";
-      return c.json({ success: false, error: text, code, resetAt: error.resetAt }, status, { "Retry-After": String(retryAfter) });
+      return c.json({ success: false, error: text, code, resetAt: error.resetAt }, status, {
+        "Retry-After": String(retryAfter),
+      });
     }
     case "StoreUnavailable":
     case "ChainUnavailable":
     case "RetrievalFailed":
     case "EmbeddingFailed":
     case "GenerationFailed":
-      c.get("log").warn("dependency unavailable", { code, reason: "reason" in error ? error.reason : error.message });
-      return c.json({ success: false, error: UNAVAILABLE[error._tag], code, requestId: c.get("requestId") }, status, {
-        "Retry-After": "5",
+      c.get("log").warn("dependency unavailable", {
+        code,
+        reason: "reason" in error ? error.reason : error.message,
       });
+      return c.json(
+        { success: false, error: UNAVAILABLE[error._tag], code, requestId: c.get("requestId") },
+        status,
+        {
+          "Retry-After": "5",
+        },
+      );
     default:
       return c.json(
         { success: false, error: error.error, details: error.details, code, retryable: isRetryable(error) },

@@ -2,11 +2,12 @@
  * The one map from error `_tag` to HTTP status. Adding an error to the union without a
  * status here fails the typecheck (`satisfies Record<...>`), so no error ships unmapped.
  */
+
+import type { PaymentError } from "../../core/payment-errors.ts";
 import type { ChainUnavailable } from "../../core/ports/chain-reader.ts";
 import type { GenerationFailed } from "../../core/ports/generator.ts";
 import type { EmbeddingFailed, RetrievalFailed } from "../../core/ports/retrieval.ts";
 import type { StoreUnavailable } from "../../core/ports/store-errors.ts";
-import type { PaymentError } from "../../core/payment-errors.ts";
 import type { PaidDailyCapReached, QuotaExhausted } from "../../core/quota.ts";
 import type { EmptyMessage, MessageTooLong } from "../../core/use-cases/ask-question.ts";
 

@@ -1,6 +1,7 @@
 /** What the edge knows about taking payments: the chain settings, error texts and the info body. */
-import { paymentErrors } from "../../core/payment-errors.ts";
+
 import type { ChainNetwork } from "../../core/network.ts";
+import { paymentErrors } from "../../core/payment-errors.ts";
 import type { PaymentSettings } from "../../core/use-cases/buy-queries.ts";
 
 /** Memos of ours look like `docschat:<reference>`; other memos on a transfer are ignored. */

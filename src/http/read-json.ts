@@ -6,10 +6,15 @@ export type JsonObject = Readonly<Record<string, unknown>>;
 
 export const readJsonObject = async (
   c: Context<AppEnv>,
-): Promise<{ readonly ok: true; readonly body: JsonObject } | { readonly ok: false; readonly response: Response }> => {
+): Promise<
+  { readonly ok: true; readonly body: JsonObject } | { readonly ok: false; readonly response: Response }
+> => {
   const type = c.req.header("content-type") ?? "";
   if (!/^application\/json\b/i.test(type)) {
-    return { ok: false, response: c.json({ success: false, error: "Content-Type must be application/json" }, 415) };
+    return {
+      ok: false,
+      response: c.json({ success: false, error: "Content-Type must be application/json" }, 415),
+    };
   }
   let body: unknown;
   try {
@@ -18,13 +23,21 @@ export const readJsonObject = async (
     return { ok: false, response: c.json({ success: false, error: "Request body is not valid JSON" }, 400) };
   }
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
-    return { ok: false, response: c.json({ success: false, error: "Request body must be a JSON object" }, 400) };
+    return {
+      ok: false,
+      response: c.json({ success: false, error: "Request body must be a JSON object" }, 400),
+    };
   }
   return { ok: true, body: body as JsonObject };
 };
 
 /** Describes a field whose type is wrong, or undefined when it is fine. */
-export const fieldTypeProblem = (body: JsonObject, field: string, type: "string" | "number" | "boolean", required: boolean) => {
+export const fieldTypeProblem = (
+  body: JsonObject,
+  field: string,
+  type: "string" | "number" | "boolean",
+  required: boolean,
+) => {
   const value = body[field];
   if (value === undefined || value === null) return required ? `${field} is required` : undefined;
   return typeof value === type ? undefined : `${field} must be a ${type}`;

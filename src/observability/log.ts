@@ -11,21 +11,38 @@ export interface Logger {
   readonly error: (msg: string, fields?: LogFields) => void;
 }
 
-const SECRET_KEY = /(secret|password|passwd|api[_-]?key|authorization|token$|private)/i;
+const SECRET_KEY = /(secret|password|passwd|api[_-]?key|authorization|private|credential)/i;
+/** Verdict per field name, cached: log fields come from a small fixed set of names. */
+const secretKeys = new Map<string, boolean>();
+const isSecretKey = (key: string): boolean => {
+  let secret = secretKeys.get(key);
+  if (secret === undefined) {
+    secret = SECRET_KEY.test(key);
+    if (secretKeys.size < 1000) secretKeys.set(key, secret);
+  }
+  return secret;
+};
 
-const scrub = (fields: LogFields): Record<string, unknown> =>
-  Object.fromEntries(
-    Object.entries(fields).map(([key, value]) => [key, SECRET_KEY.test(key) && key !== "tokensUsed" ? "[redacted]" : value]),
-  );
+const scrub = (fields: LogFields): LogFields => {
+  let clean: Record<string, unknown> | undefined;
+  for (const key in fields) {
+    const value = fields[key];
+    if (isSecretKey(key) || typeof value === "bigint") {
+      clean ??= { ...fields };
+      clean[key] = typeof value === "bigint" ? value.toString() : "[redacted]";
+    }
+  }
+  return clean ?? fields;
+};
 
 /** A logger writing one JSON object per line to `write` (stdout by default). */
 export const makeLogger = (write: (line: string) => void = (line) => console.log(line)): Logger => {
-  const emit = (level: Level) => (msg: string, fields: LogFields = {}) =>
-    write(JSON.stringify({ time: new Date().toISOString(), level, msg, ...scrub(fields) }, bigintToString));
+  const emit =
+    (level: Level) =>
+    (msg: string, fields: LogFields = {}) =>
+      write(JSON.stringify({ time: new Date().toISOString(), level, msg, ...scrub(fields) }));
   return { info: emit("INFO"), warn: emit("WARN"), error: emit("ERROR") };
 };
-
-const bigintToString = (_key: string, value: unknown) => (typeof value === "bigint" ? value.toString() : value);
 
 /** A logger that keeps lines in memory, for tests. */
 export const memoryLogger = () => {

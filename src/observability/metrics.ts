@@ -28,33 +28,45 @@ export type CounterName = keyof typeof COUNTERS;
 export const makeMetrics = (): Metrics => {
   const counters = new Map<string, number>();
   const requests = new Map<string, number>();
-  const histogram = new Map<string, { buckets: number[]; sum: number; count: number }>();
+  // Per route: count per bucket (not cumulative; summed when rendered), sum and count.
+  const histogram = new Map<string, { readonly buckets: number[]; sum: number; count: number }>();
   const bump = (map: Map<string, number>, key: string, by = 1) => map.set(key, (map.get(key) ?? 0) + by);
   return {
     countRequest: (route, method, status, seconds) => {
-      bump(requests, labelText({ route, method, status: String(status) }));
-      const key = labelText({ route });
-      const entry = histogram.get(key) ?? { buckets: BUCKETS.map(() => 0), sum: 0, count: 0 };
-      BUCKETS.forEach((bound, i) => {
-        if (seconds <= bound) entry.buckets[i] = (entry.buckets[i] ?? 0) + 1;
-      });
-      histogram.set(key, { buckets: entry.buckets, sum: entry.sum + seconds, count: entry.count + 1 });
+      bump(requests, `${route}\u0000${method}\u0000${status}`);
+      let entry = histogram.get(route);
+      if (entry === undefined) {
+        entry = { buckets: BUCKETS.map(() => 0), sum: 0, count: 0 };
+        histogram.set(route, entry);
+      }
+      let bucket = BUCKETS.findIndex((bound) => seconds <= bound);
+      if (bucket < 0) bucket = BUCKETS.length;
+      if (bucket < BUCKETS.length) entry.buckets[bucket] = (entry.buckets[bucket] ?? 0) + 1;
+      entry.sum += seconds;
+      entry.count += 1;
     },
     count: (name, labels = {}, by = 1) => bump(counters, `${name}${labelText(labels)}`, by),
     render: () => {
       const out: string[] = [
         "# HELP http_requests_total HTTP requests by route, method and status",
         "# TYPE http_requests_total counter",
-        ...[...requests].map(([labels, n]) => `http_requests_total${labels} ${n}`),
+        ...[...requests].map(([key, n]) => {
+          const [route = "", method = "", status = ""] = key.split("\u0000");
+          return `http_requests_total${labelText({ route, method, status })} ${n}`;
+        }),
         "# HELP http_request_duration_seconds Request latency by route",
         "# TYPE http_request_duration_seconds histogram",
       ];
-      for (const [labels, entry] of histogram) {
-        const inner = labels.slice(1, -1);
-        BUCKETS.forEach((bound, i) => out.push(`http_request_duration_seconds_bucket{${inner},le="${bound}"} ${entry.buckets[i]}`));
+      for (const [route, entry] of histogram) {
+        const inner = labelText({ route }).slice(1, -1);
+        let cumulative = 0;
+        BUCKETS.forEach((bound, i) => {
+          cumulative += entry.buckets[i] ?? 0;
+          out.push(`http_request_duration_seconds_bucket{${inner},le="${bound}"} ${cumulative}`);
+        });
         out.push(`http_request_duration_seconds_bucket{${inner},le="+Inf"} ${entry.count}`);
-        out.push(`http_request_duration_seconds_sum${labels} ${entry.sum}`);
-        out.push(`http_request_duration_seconds_count${labels} ${entry.count}`);
+        out.push(`http_request_duration_seconds_sum{${inner}} ${entry.sum}`);
+        out.push(`http_request_duration_seconds_count{${inner}} ${entry.count}`);
       }
       for (const [name, help] of Object.entries(COUNTERS)) {
         out.push(`# HELP ${name} ${help}`, `# TYPE ${name} counter`);

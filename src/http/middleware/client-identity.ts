@@ -8,9 +8,30 @@ export interface ClientIdentityOptions {
   readonly trustProxy?: TrustProxy;
 }
 
-export const clientIdentity =
-  ({ trustProxy = { kind: "none" } }: ClientIdentityOptions = {}): MiddlewareHandler<AppEnv> =>
-  async (c, next) => {
+/** Identities of plain socket addresses, memoised: parsing an address is the costly part. */
+const MEMO_LIMIT = 10_000;
+
+export const clientIdentity = ({
+  trustProxy = { kind: "none" },
+}: ClientIdentityOptions = {}): MiddlewareHandler<AppEnv> => {
+  let memo = new Map<string, string>();
+  const socketIdentity = (socket: string | undefined) => {
+    if (socket === undefined) return identityOf(undefined);
+    let identity = memo.get(socket);
+    if (identity === undefined) {
+      identity = identityOf(
+        clientAddress({ socket, forwardedFor: undefined, realIp: undefined }, { kind: "none" }),
+      );
+      if (memo.size >= MEMO_LIMIT) memo = new Map();
+      memo.set(socket, identity);
+    }
+    return identity;
+  };
+  return async (c, next) => {
+    if (trustProxy.kind === "none") {
+      c.set("identity", socketIdentity(c.env?.remoteAddress));
+      return next();
+    }
     const address = clientAddress(
       {
         socket: c.env?.remoteAddress,
@@ -22,3 +43,4 @@ export const clientIdentity =
     c.set("identity", identityOf(address));
     await next();
   };
+};

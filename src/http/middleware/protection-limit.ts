@@ -31,8 +31,11 @@ export const protectionLimit = ({
     counts.set(key, count);
     if (count > perSecond) {
       metrics?.count("protection_rate_limited_total");
-      if (count === perSecond + 1) c.get("log").warn("protection rate limit hit", { identity: c.get("identity"), path: c.req.path });
-      return c.json({ success: false, error: "Too many requests, slow down", code: "RATE_LIMITED" }, 429, { "Retry-After": "1" });
+      if (count === perSecond + 1)
+        c.get("log").warn("protection rate limit hit", { identity: c.get("identity"), path: c.req.path });
+      return c.json({ success: false, error: "Too many requests, slow down", code: "RATE_LIMITED" }, 429, {
+        "Retry-After": "1",
+      });
     }
     await next();
   };

@@ -21,11 +21,14 @@ export const requestContext =
     const incoming = c.req.header("x-request-id");
     const requestId = incoming !== undefined && INCOMING_ID.test(incoming) ? incoming : crypto.randomUUID();
     c.set("requestId", requestId);
+    // Set before the handler runs: headers prepared now are applied when the response is built.
+    c.header("X-Request-Id", requestId);
     const bound = (level: keyof Logger) => (msg: string, fields?: Record<string, unknown>) =>
       logger[level](msg, { requestId, ...fields });
     c.set("log", { info: bound("info"), warn: bound("warn"), error: bound("error") });
     await next();
-    c.header("X-Request-Id", requestId);
+    // Errors answered by onError get a fresh response without prepared headers.
+    if (!c.res.headers.has("X-Request-Id")) c.header("X-Request-Id", requestId);
     const seconds = (performance.now() - started) / 1000;
     const route = c.req.routePath === "/*" || c.res.status === 404 ? "unmatched" : c.req.routePath;
     metrics.countRequest(route, c.req.method, c.res.status, seconds);
@@ -38,6 +41,7 @@ export const requestContext =
       identity: c.get("identity"),
     };
     if (c.res.status >= 500) logger.error("request", line);
-    else if (c.res.status >= 400 && c.res.status !== 402 && c.res.status !== 404) logger.warn("request", line);
+    else if (c.res.status >= 400 && c.res.status !== 402 && c.res.status !== 404)
+      logger.warn("request", line);
     else logger.info("request", line);
   };

@@ -6,7 +6,7 @@
  */
 import { Effect, Stream } from "effect";
 import type { Context } from "hono";
-import { type Answer, Generator, GenerationFailed } from "../../../core/ports/generator.ts";
+import { type Answer, GenerationFailed, Generator } from "../../../core/ports/generator.ts";
 import { type Question, withChargedQuery } from "../../../core/use-cases/ask-question.ts";
 import type { AppEnv } from "../app-env.ts";
 import { publicSource } from "../chat-request.ts";
@@ -29,7 +29,8 @@ export const streamAnswer = (c: Context<AppEnv>, deps: ChatDeps, question: Quest
     c.req.raw.signal.addEventListener("abort", () => abort.abort(), { once: true });
     let controller: ReadableStreamDefaultController<Uint8Array> | undefined;
     const send = (event: string, data: unknown) => {
-      if (!abort.signal.aborted) controller?.enqueue(encoder.encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`));
+      if (!abort.signal.aborted)
+        controller?.enqueue(encoder.encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`));
     };
     const open = () => {
       const body = new ReadableStream<Uint8Array>({
@@ -53,27 +54,45 @@ export const streamAnswer = (c: Context<AppEnv>, deps: ChatDeps, question: Quest
             else answer = event.answer;
           }),
         );
-        return answer ?? (yield* Effect.fail(new GenerationFailed({ message: "the answer stream ended early" })));
+        return (
+          answer ?? (yield* Effect.fail(new GenerationFailed({ message: "the answer stream ended early" })))
+        );
       }),
     );
 
     runOutcome(deps.runtime, program, abort.signal).then(
       async (outcome) => {
         if (controller === undefined) {
-          resolve(outcome.ok ? c.json({ success: false, error: "Internal server error" }, 500) : await chatErrorResponse(c, deps, outcome.error));
+          resolve(
+            outcome.ok
+              ? c.json({ success: false, error: "Internal server error" }, 500)
+              : await chatErrorResponse(c, deps, outcome.error),
+          );
           return;
         }
         if (outcome.ok) {
           deps.metrics.count("answers_total");
-          send("done", { success: true, tokensUsed: outcome.value.answer.tokensUsed, rateLimit: outcome.value.rateLimit });
+          send("done", {
+            success: true,
+            tokensUsed: outcome.value.answer.tokensUsed,
+            rateLimit: outcome.value.rateLimit,
+          });
         } else {
-          send("error", { success: false, error: "The answer could not be completed; no query was charged", code: codeOf(outcome.error._tag) });
+          send("error", {
+            success: false,
+            error: "The answer could not be completed; no query was charged",
+            code: codeOf(outcome.error._tag),
+          });
         }
         if (!abort.signal.aborted) controller.close();
       },
       (defect: unknown) => {
         if (controller === undefined) return reject(defect);
-        c.get("log").error("stream failed", { cause: String(defect instanceof Error ? ((defect as { detail?: string }).detail ?? defect.message) : defect) });
+        c.get("log").error("stream failed", {
+          cause: String(
+            defect instanceof Error ? ((defect as { detail?: string }).detail ?? defect.message) : defect,
+          ),
+        });
         send("error", { success: false, error: "Internal server error", requestId: c.get("requestId") });
         if (!abort.signal.aborted) controller.close();
       },

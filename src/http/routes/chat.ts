@@ -15,7 +15,12 @@ import { type AppRuntime, nowMillis, runOutcome } from "../run-effect.ts";
 import { streamAnswer } from "./chat-stream.ts";
 
 /** The 402 body: the caller's rateLimit, the price and how to pay. */
-const paymentRequired = async (c: Context<AppEnv>, runtime: AppRuntime, desk: PaymentDesk, metrics: Metrics) => {
+const paymentRequired = async (
+  c: Context<AppEnv>,
+  runtime: AppRuntime,
+  desk: PaymentDesk,
+  metrics: Metrics,
+) => {
   const identity = c.get("identity");
   metrics.count("chat_payment_required_total");
   c.get("log").info("quota exhausted", { identity });
@@ -50,15 +55,22 @@ export interface ChatDeps {
 
 /** Routes an expected chat error: 402 gets the payment body, the rest the shared mapping. */
 export const chatErrorResponse = (c: Context<AppEnv>, deps: ChatDeps, error: AppError) =>
-  error._tag === "QuotaExhausted" ? paymentRequired(c, deps.runtime, deps.desk, deps.metrics) : errorResponse(c, error);
+  error._tag === "QuotaExhausted"
+    ? paymentRequired(c, deps.runtime, deps.desk, deps.metrics)
+    : errorResponse(c, error);
 
 export const chatRoutes = (deps: ChatDeps) =>
   new Hono<AppEnv>().post("/", async (c) => {
     const parsed = await readJsonObject(c);
     if (!parsed.ok) return parsed.response;
     const request = parseChatRequest(parsed.body);
-    if (typeof request === "string") return c.json({ success: false, error: request, code: "INVALID_REQUEST" }, 400);
-    const question = { identity: c.get("identity"), message: request.message, conversationId: request.conversationId };
+    if (typeof request === "string")
+      return c.json({ success: false, error: request, code: "INVALID_REQUEST" }, 400);
+    const question = {
+      identity: c.get("identity"),
+      message: request.message,
+      conversationId: request.conversationId,
+    };
     const wantsStream = request.stream || (c.req.header("accept") ?? "").includes("text/event-stream");
     if (wantsStream) return streamAnswer(c, deps, question);
     const outcome = await runOutcome(deps.runtime, askQuestion(question), c.req.raw.signal);

@@ -24,9 +24,18 @@ export const opsRoutes = (runtime: AppRuntime, metrics: Metrics) =>
         runtime,
         Effect.all(
           [
-            check("store", Effect.flatMap(QuotaStore, (store) => store.ping)),
-            check("chain", Effect.flatMap(ChainReader, (chain) => chain.ping)),
-            check("retrieval", Effect.flatMap(Retriever, (retriever) => retriever.ping)),
+            check(
+              "store",
+              Effect.flatMap(QuotaStore, (store) => store.ping),
+            ),
+            check(
+              "chain",
+              Effect.flatMap(ChainReader, (chain) => chain.ping),
+            ),
+            check(
+              "retrieval",
+              Effect.flatMap(Retriever, (retriever) => retriever.ping),
+            ),
           ],
           { concurrency: "unbounded" },
         ),
@@ -35,5 +44,7 @@ export const opsRoutes = (runtime: AppRuntime, metrics: Metrics) =>
       const ready = outcome.ok && outcome.value.every(([, state]) => state === "ok");
       return c.json({ status: ready ? "ready" : "not ready", checks }, ready ? 200 : 503);
     })
-    .get("/metrics", (c) => c.text(metrics.render(), 200, { "Content-Type": "text/plain; version=0.0.4; charset=utf-8" }))
+    .get("/metrics", (c) =>
+      c.text(metrics.render(), 200, { "Content-Type": "text/plain; version=0.0.4; charset=utf-8" }),
+    )
     .get("/openapi.json", (c) => c.json(openApiDocument));

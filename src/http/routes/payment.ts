@@ -17,7 +17,9 @@ export const paymentRoutes = (runtime: AppRuntime, desk: PaymentDesk, metrics: M
       const identity = c.get("identity");
       const outcome = await runOutcome(
         runtime,
-        Effect.flatMap(PaymentStore, (store) => Effect.flatMap(nowMillis, (now) => store.referenceFor(identity, now))),
+        Effect.flatMap(PaymentStore, (store) =>
+          Effect.flatMap(nowMillis, (now) => store.referenceFor(identity, now)),
+        ),
       );
       if (!outcome.ok) return errorResponse(c, outcome.error);
       return c.json(paymentInfo(desk, outcome.value));
@@ -44,19 +46,34 @@ export const paymentRoutes = (runtime: AppRuntime, desk: PaymentDesk, metrics: M
       }
       const identity = c.get("identity");
       const log = c.get("log");
-      const raw = { signature: body.signature as string, amount: body.amount as number, token: body.token as string };
+      const raw = {
+        signature: body.signature as string,
+        amount: body.amount as number,
+        token: body.token as string,
+      };
       const outcome = await runOutcome(runtime, buyQueries(identity, raw, desk));
       if (!outcome.ok) {
         const { error } = outcome;
         const reason = codeOf(error._tag);
         metrics.count("payment_rejections_total", { reason });
-        log.warn("payment rejected", { identity, signature: raw.signature.slice(0, 100), amount: raw.amount, reason });
+        log.warn("payment rejected", {
+          identity,
+          signature: raw.signature.slice(0, 100),
+          amount: raw.amount,
+          reason,
+        });
         return errorResponse(c, error);
       }
       const { claim, received, rateLimit } = outcome.value;
       metrics.count("payment_grants_total");
       metrics.count("payment_queries_granted_total", {}, claim.queries);
-      log.info("payment granted", { identity, signature: claim.signature, units: claim.units, received, queries: claim.queries });
+      log.info("payment granted", {
+        identity,
+        signature: claim.signature,
+        units: claim.units,
+        received,
+        queries: claim.queries,
+      });
       return c.json({
         success: true,
         message: `Payment verified: ${claim.queries} queries granted`,

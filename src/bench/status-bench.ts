@@ -1,0 +1,60 @@
+/**
+ * GET /api/status of the real app against bare Hono baselines, side by side in one run:
+ * memory store vs hello-world, Redis store vs a route doing one Redis GET. Prints req/s,
+ * p99 and the ratios (goal: status >= 0.8x its baseline's req/s). Loopback only; stops itself.
+ */
+import { join } from "node:path";
+import { freePort, waitFor } from "../../test/support/free-port.ts";
+import { startRedisServer } from "../../test/support/redis-server.ts";
+import { type LoadResult, runWrk } from "./load.ts";
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+const LOAD = { seconds: SECONDS, connections: 32, threads: 1 };
+
+const serve = async (script: string, args: string[]) => {
+  const port = await freePort();
+  const proc = Bun.spawn([process.execPath, join(import.meta.dir, "servers", script), String(port), ...args], {
+    stdout: "ignore",
+    stderr: "inherit",
+  });
+  const url = `http://127.0.0.1:${port}/api/status`;
+  await waitFor(async () => (await fetch(url)).ok, 15_000, script);
+  return { url, stop: () => proc.kill() };
+};
+
+/** Alternates the two servers ROUNDS times so drift on the machine hits both alike; keeps the best round of each. */
+const compare = async (name: string, baseline: { url: string }, subject: { url: string }) => {
+  const best = (a: LoadResult | undefined, b: LoadResult) => (a === undefined || b.rps > a.rps ? b : a);
+  let base: LoadResult | undefined;
+  let app: LoadResult | undefined;
+  for (let round = 0; round < ROUNDS; round++) {
+    base = best(base, await runWrk(baseline.url, LOAD));
+    app = best(app, await runWrk(subject.url, LOAD));
+  }
+  if (base === undefined || app === undefined) throw new Error("no rounds ran");
+  const row = (label: string, r: LoadResult) =>
+    `  ${label.padEnd(28)} ${r.rps.toFixed(0).padStart(8)} req/s   p50 ${r.p50Ms.toFixed(2)} ms   p99 ${r.p99Ms.toFixed(2)} ms   non-2xx ${r.errors}`;
+  console.log(`\n${name}`);
+  console.log(row("baseline (bare Hono)", base));
+  console.log(row("GET /api/status (the app)", app));
+  console.log(`  ratio req/s ${(app.rps / base.rps).toFixed(2)}x   p99 +${(app.p99Ms - base.p99Ms).toFixed(2)} ms   (goal >= 0.80x)`);
+  return app.rps / base.rps;
+};
+
+const redis = await startRedisServer();
+const servers = await Promise.all([
+  serve("bare-hono.ts", []),
+  serve("status-app.ts", []),
+  serve("bare-hono.ts", [redis.url]),
+  serve("status-app.ts", [redis.url]),
+]);
+try {
+  const [bareMem, appMem, bareRedis, appRedis] = servers as [(typeof servers)[0], (typeof servers)[0], (typeof servers)[0], (typeof servers)[0]];
+  console.log(`wrk ${LOAD.threads} thread, ${LOAD.connections} connections, ${SECONDS} s x ${ROUNDS} rounds each, loopback`);
+  await compare("Memory store", bareMem, appMem);
+  await compare("Redis store (baseline does one Redis GET)", bareRedis, appRedis);
+} finally {
+  for (const server of servers) server.stop();
+  await redis.stop();
+}
