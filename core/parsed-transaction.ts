@@ -58,6 +58,8 @@ export type ParsedTransaction = typeof ParsedTransaction.Type;
 export const MEMO_PROGRAM_IDS: ReadonlyArray<string> = [
   "MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr",
   "Memo1UhkJRfHyvLMcVucJwxXeuD728EqVDDwQDxFMNo",
+  // v4, the default of @solana-program/memo 0.15.
+  "Memo4c2pN8afCj432Lb7RMVKi9PbQnnW7ewFFaV3oAH",
 ];
 
 /** Memo texts carried by the transaction's top-level and inner instructions. */

@@ -10,7 +10,7 @@ import { makePaymentDesk } from "../../src/http/payment-desk.ts";
 import { memoryLogger } from "../../src/observability/log.ts";
 import { makeMetrics } from "../../src/observability/metrics.ts";
 import { makeSwitches, scriptedChain, scriptedGenerator, scriptedRetriever, simpleConversations } from "./test-layers.ts";
-import type { ChainUnavailable } from "../../core/ports/chain-reader.ts";
+import type { ChainReader, ChainUnavailable } from "../../core/ports/chain-reader.ts";
 import { USDC_MINT, WALLET } from "./parsed-tx.ts";
 
 /** The scripted chain's mint and wallet are those of the parsed-transaction builders. */
@@ -24,6 +24,12 @@ export interface TestAppOptions {
   readonly allowedOrigins?: ReadonlyArray<string>;
   readonly protectionRps?: number;
   readonly memoRequired?: boolean;
+  /** A real chain reader (e.g. ChainSolana on the local chain) and the mint/wallet it pays to. */
+  readonly chain?: {
+    readonly layer: Layer.Layer<ChainReader, unknown>;
+    readonly usdcMint: string;
+    readonly wallet: string;
+  };
   /** Another store (e.g. Redis) instead of a fresh memory store. */
   readonly store?: Layer.Layer<QuotaStore | PaymentStore, unknown>;
 }
@@ -39,13 +45,16 @@ export const buildTestApp = (options: TestAppOptions = {}) => {
       store,
       scriptedRetriever(switches),
       scriptedGenerator(switches),
-      scriptedChain(lookups, chainFailure),
+      options.chain?.layer ?? scriptedChain(lookups, chainFailure),
       simpleConversations,
     ).pipe(Layer.orDie),
   );
   const { logger, lines } = memoryLogger();
   const metrics = makeMetrics();
-  const desk = makePaymentDesk({ network: "devnet", usdcMint: TEST_MINT, wallet: TEST_WALLET }, options.memoRequired ?? false);
+  const desk = makePaymentDesk(
+    { network: "devnet", usdcMint: options.chain?.usdcMint ?? TEST_MINT, wallet: options.chain?.wallet ?? TEST_WALLET },
+    options.memoRequired ?? false,
+  );
   const app = createApp({
     runtime,
     config: {

@@ -1,0 +1,136 @@
+/**
+ * `npm run pay -- --amount 0.10 [--to ADDRESS] [--rpc URL] [--keypair FILE] [--mint ADDRESS] [--memo TEXT]`
+ * Sends USDC (an SPL transferChecked, creating the recipient's token account if missing) and
+ * prints the signature on stdout (details on stderr, or one JSON object with --json).
+ * Defaults come from the local chain's state file; with --rpc/--keypair/--mint/--to it pays on
+ * any cluster (devnet...).
+ */
+import { readFile } from "node:fs/promises";
+import { parseArgs } from "node:util";
+import { type Address, createSolanaRpc, isAddress, type KeyPairSigner } from "@solana/kit";
+import { fetchMaybeMint, fetchMaybeToken } from "@solana-program/token";
+import { Result } from "effect";
+import { formatUnits, parseDecimalUnits, USDC_DECIMALS } from "../../core/money.ts";
+import {
+  associatedTokenAccount,
+  signAndSend,
+  usdcTransferInstructions,
+  waitForStatus,
+} from "../localnet/client.ts";
+import { signerFromJson } from "../localnet/keys.ts";
+import { DEFAULT_STATE_FILE, readStateFile } from "../localnet/state-file.ts";
+
+const USAGE = `usage: npm run pay -- --amount 0.10 [options]
+  --amount USDC        amount in USDC, up to 6 decimals (required)
+  --to ADDRESS         recipient wallet (default: the local chain's service wallet)
+  --rpc URL            JSON-RPC endpoint (default: the local chain's URL)
+  --keypair FILE       payer keypair, Solana CLI JSON format (default: the local demo payer)
+  --mint ADDRESS       USDC mint (default: the local chain's mint)
+  --memo TEXT          add a memo instruction (e.g. the reference the service gave you)
+  --state-file PATH    local chain state file (default ${DEFAULT_STATE_FILE})
+  --json               print one JSON object instead of the bare signature`;
+
+const usageError = (message: string): never => {
+  throw new Error(`${message}\n${USAGE}`);
+};
+
+const options = () =>
+  parseArgs({
+    options: {
+      amount: { type: "string" },
+      to: { type: "string" },
+      rpc: { type: "string" },
+      keypair: { type: "string" },
+      mint: { type: "string" },
+      memo: { type: "string" },
+      "state-file": { type: "string" },
+      json: { type: "boolean" },
+      help: { type: "boolean" },
+    },
+    strict: true,
+  }).values;
+
+const addressOption = (value: string | undefined, fallback: Address | undefined, name: string): Address => {
+  const chosen =
+    value ?? fallback ?? usageError(`--${name} is required when there is no local chain state file`);
+  return isAddress(chosen) ? chosen : usageError(`--${name} is not a valid address: ${chosen}`);
+};
+
+const loadKeypair = async (path: string): Promise<KeyPairSigner> => {
+  const text = await readFile(path, "utf8").catch(() => usageError(`cannot read keypair file ${path}`));
+  try {
+    return await signerFromJson(JSON.parse(text));
+  } catch (cause) {
+    throw new Error(`keypair file ${path}: ${cause instanceof Error ? cause.message : "not valid JSON"}`);
+  }
+};
+
+const pay = async () => {
+  const args = options();
+  if (args.help) return void console.log(USAGE);
+  const units = Result.getOrElse(
+    parseDecimalUnits(args.amount ?? usageError("--amount is required")),
+    (problem) => usageError(`--amount ${args.amount}: ${problem}`),
+  );
+  if (units <= 0n) usageError("--amount must be more than zero");
+  const state = await readStateFile(args["state-file"] ?? DEFAULT_STATE_FILE);
+  const rpcUrl =
+    args.rpc ?? state?.rpcUrl ?? usageError("--rpc is required when there is no local chain state file");
+  const payer =
+    args.keypair !== undefined
+      ? await loadKeypair(args.keypair)
+      : (state?.payer ?? usageError("--keypair is required when there is no local chain state file"));
+  const mint = addressOption(args.mint, state?.mint, "mint");
+  const to = addressOption(args.to, state?.serviceWallet, "to");
+  const rpc = createSolanaRpc(rpcUrl);
+
+  const mintAccount = await fetchMaybeMint(rpc, mint);
+  if (!mintAccount.exists) throw new Error(`mint ${mint} does not exist on ${rpcUrl}`);
+  if (mintAccount.data.decimals !== USDC_DECIMALS) {
+    throw new Error(`mint ${mint} has ${mintAccount.data.decimals} decimals; USDC has ${USDC_DECIMALS}`);
+  }
+  const tokenProgram = mintAccount.programAddress;
+  const source = await fetchMaybeToken(rpc, await associatedTokenAccount(payer.address, mint, tokenProgram));
+  const balance = source.exists ? source.data.amount : 0n;
+  if (balance < units) {
+    throw new Error(
+      `payer ${payer.address} holds ${formatUnits(balance)} USDC, less than ${formatUnits(units)}`,
+    );
+  }
+  const instructions = await usdcTransferInstructions({
+    payer,
+    from: payer,
+    to,
+    mint,
+    units,
+    decimals: USDC_DECIMALS,
+    memo: args.memo,
+    tokenProgram,
+  });
+  const signature = await signAndSend(rpc, payer, instructions);
+  const err = await waitForStatus(rpc, signature, { commitment: "confirmed" });
+  if (err !== null) throw new Error(`transaction ${signature} failed on chain: ${JSON.stringify(err)}`);
+  const amount = formatUnits(units);
+  if (args.json) {
+    console.log(
+      JSON.stringify({
+        signature,
+        amount,
+        units: units.toString(),
+        from: payer.address,
+        to,
+        mint,
+        rpcUrl,
+        memo: args.memo ?? null,
+      }),
+    );
+  } else {
+    console.error(`sent ${amount} USDC from ${payer.address} to ${to} (confirmed)`);
+    console.log(signature);
+  }
+};
+
+pay().catch((cause: unknown) => {
+  console.error(`pay: ${cause instanceof Error ? cause.message : String(cause)}`);
+  process.exit(1);
+});

@@ -1,0 +1,78 @@
+/**
+ * The demo world created at start: a USDC-like mint (6 decimals), its mint authority, a payer
+ * with SOL and test USDC, and a service wallet (the receiving address) with no token account
+ * yet, so the first payment also creates it, as a first real payment would.
+ */
+import type { Address, KeyPairSigner } from "@solana/kit";
+import { getCreateAccountInstruction } from "@solana-program/system";
+import {
+  getCreateAssociatedTokenIdempotentInstruction,
+  getInitializeMint2Instruction,
+  getMintSize,
+  getMintToCheckedInstruction,
+  TOKEN_PROGRAM_ADDRESS,
+} from "@solana-program/token";
+import type { Chain } from "./chain.ts";
+import { associatedTokenAccount } from "./client.ts";
+import { type Faucet, submitLocal } from "./faucet.ts";
+import { type Keypair, newKeypair } from "./keys.ts";
+
+export const USDC_DECIMALS = 6;
+export const LAMPORTS_PER_SOL = 1_000_000_000n;
+/** What the demo payer starts with. */
+export const PAYER_START = { lamports: 100n * LAMPORTS_PER_SOL, usdcUnits: 1000n * 1_000_000n } as const;
+
+export interface DemoWorld {
+  readonly mint: Address;
+  readonly mintAuthority: Keypair;
+  readonly payer: Keypair;
+  readonly serviceWallet: Address;
+}
+
+/** Creates a mint with `authority` (which pays) and returns its address. */
+export const createMint = async (
+  chain: Chain,
+  authority: KeyPairSigner,
+  decimals: number,
+): Promise<Address> => {
+  const mint = (await newKeypair()).signer;
+  const space = getMintSize();
+  await submitLocal(chain, authority, [
+    getCreateAccountInstruction({
+      payer: authority,
+      newAccount: mint,
+      lamports: chain.svm.minimumBalanceForRentExemption(BigInt(space)),
+      space,
+      programAddress: TOKEN_PROGRAM_ADDRESS,
+    }),
+    getInitializeMint2Instruction({ mint: mint.address, decimals, mintAuthority: authority.address }),
+  ]);
+  return mint.address;
+};
+
+/** Mints `units` to `owner`'s associated token account (created if missing). */
+export const mintTo = async (
+  chain: Chain,
+  authority: KeyPairSigner,
+  mint: Address,
+  owner: Address,
+  units: bigint,
+  decimals: number,
+): Promise<void> => {
+  const ata = await associatedTokenAccount(owner, mint);
+  await submitLocal(chain, authority, [
+    getCreateAssociatedTokenIdempotentInstruction({ payer: authority, ata, owner, mint }),
+    getMintToCheckedInstruction({ mint, token: ata, mintAuthority: authority, amount: units, decimals }),
+  ]);
+};
+
+export const bootstrap = async (chain: Chain, faucet: Faucet): Promise<DemoWorld> => {
+  const mintAuthority = await newKeypair();
+  const payer = await newKeypair();
+  const serviceWallet = (await newKeypair()).signer.address;
+  await faucet.airdrop(mintAuthority.signer.address, 10n * LAMPORTS_PER_SOL);
+  await faucet.airdrop(payer.signer.address, PAYER_START.lamports);
+  const mint = await createMint(chain, mintAuthority.signer, USDC_DECIMALS);
+  await mintTo(chain, mintAuthority.signer, mint, payer.signer.address, PAYER_START.usdcUnits, USDC_DECIMALS);
+  return { mint, mintAuthority, payer, serviceWallet };
+};

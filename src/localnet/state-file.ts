@@ -1,0 +1,78 @@
+/**
+ * The local chain's state file: where it listens and the demo keys, so `npm run pay` and the
+ * service find them. It holds secret keys of a throwaway local chain; it is written 0600.
+ */
+import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
+import { dirname } from "node:path";
+import { type Address, isAddress, type KeyPairSigner } from "@solana/kit";
+import { type Keypair, keypairJson, signerFromJson } from "./keys.ts";
+
+export const DEFAULT_STATE_FILE = ".data/localnet.json";
+
+export interface LocalnetState {
+  readonly rpcUrl: string;
+  readonly mint: Address;
+  readonly decimals: number;
+  readonly serviceWallet: Address;
+  readonly payer: KeyPairSigner;
+  readonly mintAuthority: KeyPairSigner;
+}
+
+/** Writes the state file (creating its folder). */
+export const writeStateFile = async (
+  path: string,
+  state: {
+    rpcUrl: string;
+    mint: Address;
+    decimals: number;
+    serviceWallet: Address;
+    payer: Keypair;
+    mintAuthority: Keypair;
+  },
+): Promise<void> => {
+  await mkdir(dirname(path), { recursive: true });
+  const body = {
+    network: "localnet",
+    rpcUrl: state.rpcUrl,
+    mint: state.mint,
+    decimals: state.decimals,
+    serviceWallet: state.serviceWallet,
+    payerAddress: state.payer.signer.address,
+    mintAuthorityAddress: state.mintAuthority.signer.address,
+    // Solana CLI keypair format (64-byte lists): `jq .payer` gives a usable keypair file.
+    payer: keypairJson(state.payer),
+    mintAuthority: keypairJson(state.mintAuthority),
+  };
+  await writeFile(path, `${JSON.stringify(body, null, 2)}\n`, { mode: 0o600 });
+  await chmod(path, 0o600);
+};
+
+const field = (body: Record<string, unknown>, key: string): string => {
+  const value = body[key];
+  if (typeof value !== "string") throw new Error(`state file: "${key}" is missing`);
+  return value;
+};
+
+const addressField = (body: Record<string, unknown>, key: string): Address => {
+  const value = field(body, key);
+  if (!isAddress(value)) throw new Error(`state file: "${key}" is not an address`);
+  return value;
+};
+
+/** Reads and checks a state file; undefined when there is none. */
+export const readStateFile = async (path: string): Promise<LocalnetState | undefined> => {
+  const text = await readFile(path, "utf8").catch((cause: NodeJS.ErrnoException) => {
+    if (cause.code === "ENOENT") return undefined;
+    throw cause;
+  });
+  if (text === undefined) return undefined;
+  const body = JSON.parse(text) as Record<string, unknown>;
+  return {
+    rpcUrl: field(body, "rpcUrl"),
+    mint: addressField(body, "mint"),
+    decimals: typeof body.decimals === "number" ? body.decimals : 6,
+    serviceWallet: addressField(body, "serviceWallet"),
+    payer: await signerFromJson(body.payer),
+    mintAuthority: await signerFromJson(body.mintAuthority),
+  };
+};
