@@ -5,7 +5,6 @@
  * anything that does not fit is a malformed reply, never a grant.
  */
 import {
-  createSolanaRpc,
   type GetSignatureStatusesApi,
   type GetSlotApi,
   type GetTransactionApi,
@@ -15,6 +14,7 @@ import {
 import { Effect, Layer, Result, Schema } from "effect";
 import { ParsedTransaction } from "../../core/parsed-transaction.ts";
 import { type ChainLookup, ChainReader } from "../../core/ports/chain-reader.ts";
+import { createReaderRpc } from "./json-transport.ts";
 import { toPlainJson } from "./plain-json.ts";
 import { type CallPolicy, callRpc, malformedReply } from "./rpc-call.ts";
 
@@ -95,7 +95,7 @@ export const make = (rpc: ReaderRpc, policy: CallPolicy = DEFAULTS): ChainReader
 /** ChainReader over the JSON-RPC endpoint at `rpcUrl`. */
 export const layer = (options: ChainSolanaOptions) =>
   Layer.sync(ChainReader, () =>
-    make(createSolanaRpc(options.rpcUrl), {
+    make(createReaderRpc(options.rpcUrl), {
       timeoutMs: options.timeoutMs ?? DEFAULTS.timeoutMs,
       attempts: options.attempts ?? DEFAULTS.attempts,
       baseDelayMs: options.baseDelayMs ?? DEFAULTS.baseDelayMs,

@@ -9,7 +9,10 @@ export interface LoadResult {
 const toMs = (value: string, unit: string): number =>
   Number(value) * ({ us: 0.001, ms: 1, s: 1000, m: 60_000 }[unit] ?? Number.NaN);
 
-export const runWrk = async (url: string, options: { seconds: number; connections: number; threads: number }): Promise<LoadResult> => {
+export const runWrk = async (
+  url: string,
+  options: { seconds: number; connections: number; threads: number },
+): Promise<LoadResult> => {
   const proc = Bun.spawn(
     ["wrk", `-t${options.threads}`, `-c${options.connections}`, `-d${options.seconds}s`, "--latency", url],
     { stdout: "pipe", stderr: "pipe" },

@@ -14,10 +14,13 @@ const LOAD = { seconds: SECONDS, connections: 32, threads: 1 };
 
 const serve = async (script: string, args: string[]) => {
   const port = await freePort();
-  const proc = Bun.spawn([process.execPath, join(import.meta.dir, "servers", script), String(port), ...args], {
-    stdout: "ignore",
-    stderr: "inherit",
-  });
+  const proc = Bun.spawn(
+    [process.execPath, join(import.meta.dir, "servers", script), String(port), ...args],
+    {
+      stdout: "ignore",
+      stderr: "inherit",
+    },
+  );
   const url = `http://127.0.0.1:${port}/api/status`;
   await waitFor(async () => (await fetch(url)).ok, 15_000, script);
   return { url, stop: () => proc.kill() };
@@ -38,7 +41,9 @@ const compare = async (name: string, baseline: { url: string }, subject: { url: 
   console.log(`\n${name}`);
   console.log(row("baseline (bare Hono)", base));
   console.log(row("GET /api/status (the app)", app));
-  console.log(`  ratio req/s ${(app.rps / base.rps).toFixed(2)}x   p99 +${(app.p99Ms - base.p99Ms).toFixed(2)} ms   (goal >= 0.80x)`);
+  console.log(
+    `  ratio req/s ${(app.rps / base.rps).toFixed(2)}x   p99 +${(app.p99Ms - base.p99Ms).toFixed(2)} ms   (goal >= 0.80x)`,
+  );
   return app.rps / base.rps;
 };
 
@@ -50,8 +55,15 @@ const servers = await Promise.all([
   serve("status-app.ts", [redis.url]),
 ]);
 try {
-  const [bareMem, appMem, bareRedis, appRedis] = servers as [(typeof servers)[0], (typeof servers)[0], (typeof servers)[0], (typeof servers)[0]];
-  console.log(`wrk ${LOAD.threads} thread, ${LOAD.connections} connections, ${SECONDS} s x ${ROUNDS} rounds each, loopback`);
+  const [bareMem, appMem, bareRedis, appRedis] = servers as [
+    (typeof servers)[0],
+    (typeof servers)[0],
+    (typeof servers)[0],
+    (typeof servers)[0],
+  ];
+  console.log(
+    `wrk ${LOAD.threads} thread, ${LOAD.connections} connections, ${SECONDS} s x ${ROUNDS} rounds each, loopback`,
+  );
   await compare("Memory store", bareMem, appMem);
   await compare("Redis store (baseline does one Redis GET)", bareRedis, appRedis);
 } finally {

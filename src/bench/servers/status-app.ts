@@ -22,10 +22,18 @@ const unused = (what: string) => Effect.die(new Error(`${what} is not part of th
 const others = Layer.mergeAll(
   Layer.succeed(ChainReader)({ lookup: () => unused("chain"), ping: unused("chain") }),
   Layer.succeed(Retriever)({ retrieve: () => unused("retriever"), ping: unused("retriever") }),
-  Layer.succeed(Generator)({ name: "none", generate: () => unused("generator"), stream: () => Stream.die("unused") }),
-  Layer.succeed(Conversations)({ recent: () => unused("conversations"), append: () => unused("conversations") }),
+  Layer.succeed(Generator)({
+    name: "none",
+    generate: () => unused("generator"),
+    stream: () => Stream.die("unused"),
+  }),
+  Layer.succeed(Conversations)({
+    recent: () => unused("conversations"),
+    append: () => unused("conversations"),
+  }),
 );
-const store = redisUrl === undefined ? MemoryStore.layer(limits) : RedisStore.layer({ url: redisUrl, limits });
+const store =
+  redisUrl === undefined ? MemoryStore.layer(limits) : RedisStore.layer({ url: redisUrl, limits });
 const runtime = ManagedRuntime.make(Layer.mergeAll(store, others).pipe(Layer.orDie));
 await runtime.runPromise(Effect.void);
 // Request logs go to /dev/null-like sink: the benchmark measures the service, not the terminal.
@@ -33,7 +41,11 @@ const app = createApp({
   runtime,
   config: { allowedOrigins: [], trustProxy: { kind: "none" }, protectionRps: 1_000_000_000 },
   desk: makePaymentDesk(
-    { network: "devnet", usdcMint: "4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU", wallet: "9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin" },
+    {
+      network: "devnet",
+      usdcMint: "4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU",
+      wallet: "9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin",
+    },
     false,
   ),
   logger: makeLogger(() => undefined),

@@ -1,0 +1,95 @@
+/**
+ * Verification latency: POST /api/payment of the real app (over loopback HTTP, memory store,
+ * ChainSolana on the local chain) beside the raw getTransaction call it makes, measured in the
+ * same run on fresh transfers. Goal: p99 overhead <= 5 ms above the RPC call.
+ */
+import { Effect, Layer, ManagedRuntime } from "effect";
+import { ChainSolana } from "../../adapters/chain-solana/index.ts";
+import * as MemoryConversations from "../../adapters/conversations-memory/index.ts";
+import * as ExtractiveGenerator from "../../adapters/llm-extractive/index.ts";
+import { MemoryStore } from "../../adapters/store-memory/index.ts";
+import { startTestChain } from "../../test/support/localnet.ts";
+import { makeSwitches, scriptedRetriever } from "../../test/support/test-layers.ts";
+import { createApp } from "../app.ts";
+import { makePaymentDesk } from "../http/payment-desk.ts";
+import { makeLogger } from "../observability/log.ts";
+import { makeMetrics } from "../observability/metrics.ts";
+import { fmt, summary } from "./stats.ts";
+
+const N = Number(process.env.BENCH_PAYMENTS ?? 300);
+const chain = await startTestChain();
+const runtime = ManagedRuntime.make(
+  Layer.mergeAll(
+    MemoryStore.layer({ freePerDay: 3, paidDailyCap: 1000, holdTtlMs: 120_000 }),
+    ChainSolana.layer({ rpcUrl: chain.url }),
+    scriptedRetriever(makeSwitches()),
+    ExtractiveGenerator.layer,
+    MemoryConversations.layer(),
+  ),
+);
+await runtime.runPromise(Effect.void);
+const app = createApp({
+  runtime,
+  config: { allowedOrigins: [], trustProxy: { kind: "none" }, protectionRps: 1_000_000 },
+  desk: makePaymentDesk({ network: "localnet", usdcMint: chain.mint, wallet: chain.serviceWallet }, false),
+  logger: makeLogger(() => undefined),
+  metrics: makeMetrics(),
+});
+const server = Bun.serve({
+  port: 0,
+  hostname: "127.0.0.1",
+  fetch: (req, srv) => app.fetch(req, { remoteAddress: srv.requestIP(req)?.address }),
+});
+
+console.log(`preparing ${N} transfers on the local chain...`);
+const signatures: string[] = [];
+for (let i = 0; i < N; i++) signatures.push(await chain.sendUsdc({ units: 10_000n }));
+
+const rpcCall = async (signature: string) => {
+  const started = performance.now();
+  const res = await fetch(chain.url, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "getTransaction",
+      params: [
+        signature,
+        { encoding: "jsonParsed", commitment: "confirmed", maxSupportedTransactionVersion: 0 },
+      ],
+    }),
+  });
+  await res.json();
+  return performance.now() - started;
+};
+const payCall = async (signature: string, i: number) => {
+  const started = performance.now();
+  const res = await fetch(`${server.url}api/payment`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ signature, amount: 0.01, token: "USDC" }),
+  });
+  if (res.status !== 200) throw new Error(`payment ${i} failed: ${res.status} ${await res.text()}`);
+  return performance.now() - started;
+};
+
+// Warm both paths, then interleave them so machine noise hits both alike.
+for (const signature of signatures.slice(0, 20)) await rpcCall(signature);
+const rpc: number[] = [];
+const pay: number[] = [];
+for (const [i, signature] of signatures.entries()) {
+  rpc.push(await rpcCall(signature));
+  pay.push(await payCall(signature, i));
+}
+const r = summary(rpc);
+const p = summary(pay);
+console.log(`\nPayment verification, ${N} fresh transfers, sequential, loopback`);
+console.log(`  raw getTransaction (jsonParsed)   p50 ${fmt(r.p50)}   p99 ${fmt(r.p99)}`);
+console.log(`  POST /api/payment (whole service)  p50 ${fmt(p.p50)}   p99 ${fmt(p.p99)}`);
+console.log(
+  `  overhead                          p50 +${fmt(p.p50 - r.p50)}   p99 +${fmt(p.p99 - r.p99)}   (goal p99 <= +5 ms)`,
+);
+server.stop(true);
+await runtime.dispose();
+await chain.stop();

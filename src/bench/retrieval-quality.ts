@@ -1,0 +1,199 @@
+/**
+ * Retrieval quality on the Node.js API docs: recall@5 by file (a top-5 chunk comes from the
+ * expected file) and by phrase (a top-5 chunk's text contains the expected phrase), for the
+ * embedded local index and for a real Chroma server, plus ingest time, index load time and
+ * memory. The docs come from Debian's nodejs-doc package, fetched with `apt-get download`
+ * and unpacked with `dpkg -x` (never installed: that would remove Node).
+ *
+ *   bun src/bench/retrieval-quality.ts [--docs DIR] [--questions FILE]... [--no-chroma] [--model ID|PATH]
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { gunzipSync } from "node:zlib";
+import { Effect, Layer } from "effect";
+import { ingest } from "../../adapters/docs-ingest/index.ts";
+import { ChromaIndex, ChromaRetriever } from "../../adapters/retrieval-chroma/index.ts";
+import { startLocalChroma } from "../../adapters/retrieval-chroma/local-server.ts";
+import { embedderLayerFromConfig } from "../../adapters/retrieval-config/index.ts";
+import { LocalIndex, LocalRetriever } from "../../adapters/retrieval-local/index.ts";
+import { Retriever } from "../../core/ports/retrieval.ts";
+
+const { values } = parseArgs({
+  options: {
+    docs: { type: "string", default: join(tmpdir(), "nodejs-api-md") },
+    questions: { type: "string", multiple: true },
+    "no-chroma": { type: "boolean", default: false },
+    model: { type: "string" },
+    "eval-local": { type: "string" },
+  },
+});
+const questionFiles = values.questions ?? [
+  "test/fixtures/docs/node-docs-dev.tsv",
+  "test/fixtures/docs/node-docs-extra.tsv",
+];
+const embedderLayer = embedderLayerFromConfig({ embeddingModel: values.model });
+
+/** Unpacks the Markdown API docs of Debian's nodejs-doc into `dir` unless already there. */
+const ensureNodeDocs = (dir: string) => {
+  if (existsSync(dir) && readdirSync(dir).some((name) => name.endsWith(".md"))) return;
+  const work = mkdtempSync(join(tmpdir(), "nodejs-doc-"));
+  const run = (command: string, args: ReadonlyArray<string>) => {
+    const result = spawnSync(command, args, { cwd: work, stdio: "inherit" });
+    if (result.status !== 0) throw new Error(`${command} ${args.join(" ")} failed (${result.status})`);
+  };
+  run("apt-get", ["download", "nodejs-doc"]);
+  const deb = readdirSync(work).find((name) => name.startsWith("nodejs-doc_") && name.endsWith(".deb"));
+  if (deb === undefined) throw new Error("apt-get download nodejs-doc gave no .deb");
+  run("dpkg", ["-x", deb, "extracted"]);
+  const api = join(work, "extracted/usr/share/doc/nodejs/api");
+  spawnSync("mkdir", ["-p", dir]);
+  for (const name of readdirSync(api)) {
+    if (name.endsWith(".md.gz"))
+      writeFileSync(join(dir, name.slice(0, -3)), gunzipSync(readFileSync(join(api, name))));
+    else if (name.endsWith(".md")) writeFileSync(join(dir, name), readFileSync(join(api, name)));
+  }
+  rmSync(work, { recursive: true, force: true });
+};
+
+interface Question {
+  readonly question: string;
+  readonly file: string;
+  readonly phrase: string;
+}
+
+const readQuestions = (path: string): ReadonlyArray<Question> =>
+  readFileSync(path, "utf8")
+    .trim()
+    .split("\n")
+    .slice(1)
+    .map((line) => line.split("\t"))
+    .filter((cells) => cells.length >= 3)
+    .map(([question, file, phrase]) => ({ question: question!, file: file!, phrase: phrase! }));
+
+/** recall@5 by file and by phrase over one question set, with the misses. */
+const evaluate = (questions: ReadonlyArray<Question>) =>
+  Effect.gen(function* () {
+    const retriever = yield* Retriever;
+    let byFile = 0;
+    let byPhrase = 0;
+    const misses: string[] = [];
+    for (const q of questions) {
+      const top = yield* retriever.retrieve(q.question, 5);
+      const fileHit = top.some((chunk) => chunk.source === q.file);
+      const phraseHit = top.some((chunk) => chunk.text.includes(q.phrase));
+      byFile += fileHit ? 1 : 0;
+      byPhrase += phraseHit ? 1 : 0;
+      if (!fileHit || !phraseHit)
+        misses.push(
+          `${fileHit ? "F" : "-"}${phraseHit ? "P" : "-"} ${q.question} -> ${top.map((c) => c.source).join(" ")}`,
+        );
+    }
+    return {
+      questions: questions.length,
+      fileRecall: byFile / questions.length,
+      phraseRecall: byPhrase / questions.length,
+      misses,
+    };
+  });
+
+const evaluateAll = Effect.forEach(questionFiles, (path) =>
+  Effect.map(evaluate(readQuestions(path)), (result) => ({ set: path, ...result })),
+);
+
+const mb = (bytes: number) => Math.round(bytes / 1e6);
+const seconds = (since: number) => Number(((performance.now() - since) / 1000).toFixed(2));
+
+// Child mode: load the local index in a fresh process, so load time and RSS are its own.
+if (values["eval-local"] !== undefined) {
+  const before = process.memoryUsage().rss;
+  const started = performance.now();
+  const program = Effect.gen(function* () {
+    yield* Retriever;
+    const loadSeconds = seconds(started);
+    const rss = process.memoryUsage().rss;
+    return { loadSeconds, rssMb: mb(rss), rssIncreaseMb: mb(rss - before), sets: yield* evaluateAll };
+  });
+  const layer = Layer.provide(LocalRetriever.layer({ indexPath: values["eval-local"] }), embedderLayer);
+  console.log(JSON.stringify(await Effect.runPromise(Effect.provide(program, layer))));
+  process.exit(0);
+}
+
+const report = (
+  label: string,
+  sets: ReadonlyArray<{
+    set: string;
+    questions: number;
+    fileRecall: number;
+    phraseRecall: number;
+    misses: ReadonlyArray<string>;
+  }>,
+) => {
+  for (const s of sets) {
+    console.log(
+      `${label} ${s.set} (${s.questions} questions): recall@5 file ${s.fileRecall.toFixed(2)}, phrase ${s.phraseRecall.toFixed(2)}`,
+    );
+    for (const miss of s.misses) console.log(`    ${miss}`);
+  }
+};
+
+ensureNodeDocs(values.docs);
+const work = mkdtempSync(join(tmpdir(), "retrieval-bench-"));
+const indexPath = join(work, "index.json");
+let started = performance.now();
+const first = await Effect.runPromise(
+  ingest([values.docs]).pipe(
+    Effect.provide(Layer.provideMerge(LocalIndex.layer({ indexPath }), embedderLayer)),
+  ),
+);
+const ingestSeconds = seconds(started);
+started = performance.now();
+await Effect.runPromise(
+  ingest([values.docs]).pipe(
+    Effect.provide(Layer.provideMerge(LocalIndex.layer({ indexPath }), embedderLayer)),
+  ),
+);
+const reingestSeconds = seconds(started);
+console.log(
+  `local: ${first.files} files, ${first.chunks} chunks; ingest ${ingestSeconds} s, unchanged re-ingest ${reingestSeconds} s, index file ${mb(Bun.file(indexPath).size)} MB`,
+);
+const child = spawnSync(
+  process.execPath,
+  [
+    process.argv[1]!,
+    "--eval-local",
+    indexPath,
+    ...questionFiles.flatMap((f) => ["--questions", f]),
+    ...(values.model ? ["--model", values.model] : []),
+  ],
+  { encoding: "utf8" },
+);
+if (child.status !== 0) throw new Error(`local evaluation failed: ${child.stderr}`);
+const local = JSON.parse(child.stdout);
+console.log(
+  `local: index load ${local.loadSeconds} s, RSS ${local.rssMb} MB (+${local.rssIncreaseMb} MB for the index)`,
+);
+report("local", local.sets);
+
+if (!values["no-chroma"]) {
+  const chroma = await startLocalChroma();
+  try {
+    const options = { url: chroma.url, apiKey: undefined, collection: "node-docs-bench" };
+    started = performance.now();
+    await Effect.runPromise(
+      ingest([values.docs]).pipe(
+        Effect.provide(Layer.provideMerge(ChromaIndex.layer(options), embedderLayer)),
+      ),
+    );
+    console.log(`chroma: ingest ${seconds(started)} s into ${chroma.url}`);
+    const sets = await Effect.runPromise(
+      Effect.provide(evaluateAll, Layer.provide(ChromaRetriever.layer(options), embedderLayer)),
+    );
+    report("chroma", sets);
+  } finally {
+    await chroma.stop();
+  }
+}
+rmSync(work, { recursive: true, force: true });
