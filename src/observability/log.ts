@@ -35,12 +35,24 @@ const scrub = (fields: LogFields): LogFields => {
   return clean ?? fields;
 };
 
+/** ISO time of the current millisecond, formatted once per millisecond (busy servers log many lines per ms). */
+let lastMs = 0;
+let lastIso = "";
+const isoNow = (): string => {
+  const now = Date.now();
+  if (now !== lastMs) {
+    lastMs = now;
+    lastIso = new Date(now).toISOString();
+  }
+  return lastIso;
+};
+
 /** A logger writing one JSON object per line to `write` (stdout by default). */
 export const makeLogger = (write: (line: string) => void = (line) => console.log(line)): Logger => {
   const emit =
     (level: Level) =>
     (msg: string, fields: LogFields = {}) =>
-      write(JSON.stringify({ time: new Date().toISOString(), level, msg, ...scrub(fields) }));
+      write(JSON.stringify({ time: isoNow(), level, msg, ...scrub(fields) }));
   return { info: emit("INFO"), warn: emit("WARN"), error: emit("ERROR") };
 };
 
