@@ -3,7 +3,7 @@
  * default; forwarded headers only when the peer is a trusted proxy. IPv6 counts per /64 so
  * rotating addresses inside one allocation gains nothing.
  */
-import { formatIp, inCidr, type Ip, parseIp } from "./ip.ts";
+import { formatIp, type Ip, inCidr, parseIp } from "./ip.ts";
 import type { TrustProxy } from "./trust-proxy.ts";
 
 export interface AddressSources {

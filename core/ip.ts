@@ -21,7 +21,9 @@ const parseV6 = (raw: string): bigint | undefined => {
   const dotted = raw.includes(".") ? parseV4(raw.slice(lastColon + 1)) : undefined;
   if (raw.includes(".") && dotted === undefined) return undefined;
   const text =
-    dotted === undefined ? raw : `${raw.slice(0, lastColon + 1)}${(dotted >> 16n).toString(16)}:${(dotted & 0xffffn).toString(16)}`;
+    dotted === undefined
+      ? raw
+      : `${raw.slice(0, lastColon + 1)}${(dotted >> 16n).toString(16)}:${(dotted & 0xffffn).toString(16)}`;
   const halves = text.split("::");
   if (halves.length > 2) return undefined;
   const toGroups = (part: string | undefined) => (part === undefined || part === "" ? [] : part.split(":"));
@@ -41,7 +43,10 @@ const MAPPED_PREFIX = 0xffffn << 32n;
 
 /** Parses an address (brackets, zone ids and IPv4-mapped IPv6 handled); undefined if not an IP. */
 export const parseIp = (raw: string): Ip | undefined => {
-  const text = raw.trim().replace(/^\[(.*)\]$/, "$1").replace(/%.*$/, "");
+  const text = raw
+    .trim()
+    .replace(/^\[(.*)\]$/, "$1")
+    .replace(/%.*$/, "");
   const v4 = parseV4(text);
   if (v4 !== undefined) return { version: 4, value: v4 };
   if (!text.includes(":")) return undefined;

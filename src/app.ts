@@ -35,7 +35,8 @@ export const createApp = ({ runtime, config, desk, logger, metrics }: AppDeps) =
     .use(
       bodyLimit({
         maxSize: MAX_BODY_BYTES,
-        onError: (c) => c.json({ success: false, error: `Request body too large (at most ${MAX_BODY_BYTES} bytes)` }, 413),
+        onError: (c) =>
+          c.json({ success: false, error: `Request body too large (at most ${MAX_BODY_BYTES} bytes)` }, 413),
       }),
     )
     .route("/chat", chatRoutes({ runtime, desk, metrics }))
@@ -50,7 +51,7 @@ export const createApp = ({ runtime, config, desk, logger, metrics }: AppDeps) =
     .route("/", opsRoutes(runtime, metrics))
     .notFound((c) => c.json({ success: false, error: `Not found: ${c.req.method} ${c.req.path}` }, 404))
     .onError((error, c) => {
-      const cause = error instanceof Defect ? error.detail : error.stack ?? String(error);
+      const cause = error instanceof Defect ? error.detail : (error.stack ?? String(error));
       (c.get("log") ?? logger).error("unhandled error", { requestId: c.get("requestId"), cause });
       return c.json({ success: false, error: "Internal server error", requestId: c.get("requestId") }, 500);
     });

@@ -2,7 +2,7 @@
  * Bun entry point: read config (fail with every problem at once), start the demo chain when no
  * chain is configured, build the runtime once, serve, and shut down gracefully.
  */
-import { Effect, ManagedRuntime, Result } from "effect";
+import { Effect, Layer, ManagedRuntime, Result } from "effect";
 import { parseConfig } from "../core/config.ts";
 import { createApp } from "./app.ts";
 import { makePaymentDesk } from "./http/payment-desk.ts";
@@ -22,7 +22,8 @@ const config = parsed.success;
 warnAboutDefaults(config, logger);
 await ensureDemoIndex(config, logger);
 const { chain, stop: stopChain } = await resolveChain(config, logger);
-const runtime = ManagedRuntime.make(appLayer(config, chain, logger));
+// Layer errors (Redis unreachable, unreadable index) surface at the start-up check below.
+const runtime = ManagedRuntime.make(appLayer(config, chain, logger).pipe(Layer.orDie));
 // Build every layer now: a bad Redis URL or unreadable index fails the start, not the first request.
 await runtime.runPromise(Effect.void).catch(async (error: unknown) => {
   logger.error("startup failed", { cause: String(error) });
@@ -30,12 +31,23 @@ await runtime.runPromise(Effect.void).catch(async (error: unknown) => {
   process.exit(1);
 });
 
-const app = createApp({ runtime, config, desk: makePaymentDesk(chain, config.memoRequired), logger, metrics: makeMetrics() });
+const app = createApp({
+  runtime,
+  config,
+  desk: makePaymentDesk(chain, config.memoRequired),
+  logger,
+  metrics: makeMetrics(),
+});
 const server = Bun.serve({
   port: config.port,
   fetch: (request, srv) => app.fetch(request, { remoteAddress: srv.requestIP(request)?.address }),
 });
-logger.info("listening", { url: server.url.href, network: chain.network, wallet: chain.wallet, usdcMint: chain.usdcMint });
+logger.info("listening", {
+  url: server.url.href,
+  network: chain.network,
+  wallet: chain.wallet,
+  usdcMint: chain.usdcMint,
+});
 
 let stopping = false;
 const shutdown = async (signal: string) => {

@@ -3,7 +3,11 @@ const rateLimit = {
   type: "object",
   required: ["remaining", "resetAt", "requiresPayment"],
   properties: {
-    remaining: { type: "integer", minimum: 0, description: "queries left (free today + usable paid credits)" },
+    remaining: {
+      type: "integer",
+      minimum: 0,
+      description: "queries left (free today + usable paid credits)",
+    },
     resetAt: { type: "integer", description: "epoch ms of the next free-quota reset (00:00 UTC)" },
     requiresPayment: { type: "boolean" },
   },
@@ -26,7 +30,11 @@ const errors = (...codes: number[]) =>
 
 export const openApiDocument = {
   openapi: "3.1.0",
-  info: { title: "Docs chat service", version: "1.0.0", description: "Paid documentation assistant: answers with citations, USDC payments on Solana." },
+  info: {
+    title: "Docs chat service",
+    version: "1.0.0",
+    description: "Paid documentation assistant: answers with citations, USDC payments on Solana.",
+  },
   paths: {
     "/api/chat": {
       post: {
@@ -37,7 +45,10 @@ export const openApiDocument = {
           properties: {
             message: { type: "string", minLength: 1, maxLength: 2000 },
             conversationId: { type: "string", pattern: "^[A-Za-z0-9_.:-]{1,128}$" },
-            stream: { type: "boolean", description: "answer as Server-Sent Events (also: Accept: text/event-stream)" },
+            stream: {
+              type: "boolean",
+              description: "answer as Server-Sent Events (also: Accept: text/event-stream)",
+            },
           },
         }),
         responses: {
@@ -58,7 +69,12 @@ export const openApiDocument = {
         },
       },
     },
-    "/api/status": { get: { summary: "Rate-limit state of the caller", responses: { "200": { description: "state", ...json(rateLimit) }, ...errors(503) } } },
+    "/api/status": {
+      get: {
+        summary: "Rate-limit state of the caller",
+        responses: { "200": { description: "state", ...json(rateLimit) }, ...errors(503) },
+      },
+    },
     "/api/payment/info": {
       get: {
         summary: "How to pay",

@@ -82,7 +82,11 @@ export const withChargedQuery = <E, R>(
       const rateLimit = yield* quota.release(question.identity, hold.id, yield* Clock.currentTimeMillis);
       return { answer: NOTHING_FOUND, sources: [], rateLimit } satisfies AnsweredQuestion;
     }
-    const answered = yield* answerWith({ question: message, sources: found.sources, history: found.history }).pipe(
+    const answered = yield* answerWith({
+      question: message,
+      sources: found.sources,
+      history: found.history,
+    }).pipe(
       Effect.map((answer) => ({ answer, sources: found.sources })),
       Effect.onError(() => giveBack),
     );

@@ -10,7 +10,8 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { gunzipSync } from "node:zlib";
 import { Effect, Layer } from "effect";
@@ -30,9 +31,10 @@ const { values } = parseArgs({
     "eval-local": { type: "string" },
   },
 });
+const fixtures = fileURLToPath(new URL("../../test/fixtures/docs/", import.meta.url));
 const questionFiles = values.questions ?? [
-  "test/fixtures/docs/node-docs-dev.tsv",
-  "test/fixtures/docs/node-docs-extra.tsv",
+  join(fixtures, "node-docs-dev.tsv"),
+  join(fixtures, "node-docs-extra.tsv"),
 ];
 const embedderLayer = embedderLayerFromConfig({ embeddingModel: values.model });
 
@@ -100,7 +102,7 @@ const evaluate = (questions: ReadonlyArray<Question>) =>
   });
 
 const evaluateAll = Effect.forEach(questionFiles, (path) =>
-  Effect.map(evaluate(readQuestions(path)), (result) => ({ set: path, ...result })),
+  Effect.map(evaluate(readQuestions(path)), (result) => ({ set: basename(path), ...result })),
 );
 
 const mb = (bytes: number) => Math.round(bytes / 1e6);
@@ -114,7 +116,9 @@ if (values["eval-local"] !== undefined) {
     yield* Retriever;
     const loadSeconds = seconds(started);
     const rss = process.memoryUsage().rss;
-    return { loadSeconds, rssMb: mb(rss), rssIncreaseMb: mb(rss - before), sets: yield* evaluateAll };
+    Bun.gc(true);
+    const heapMb = mb(process.memoryUsage().heapUsed);
+    return { loadSeconds, rssMb: mb(rss), rssIncreaseMb: mb(rss - before), heapMb, sets: yield* evaluateAll };
   });
   const layer = Layer.provide(LocalRetriever.layer({ indexPath: values["eval-local"] }), embedderLayer);
   console.log(JSON.stringify(await Effect.runPromise(Effect.provide(program, layer))));
@@ -173,7 +177,7 @@ const child = spawnSync(
 if (child.status !== 0) throw new Error(`local evaluation failed: ${child.stderr}`);
 const local = JSON.parse(child.stdout);
 console.log(
-  `local: index load ${local.loadSeconds} s, RSS ${local.rssMb} MB (+${local.rssIncreaseMb} MB for the index)`,
+  `local: index load ${local.loadSeconds} s, RSS ${local.rssMb} MB (+${local.rssIncreaseMb} MB while loading), JS heap ${local.heapMb} MB after GC`,
 );
 report("local", local.sets);
 

@@ -36,11 +36,19 @@ export const resolveChain = async (config: AppConfig, logger: Logger): Promise<R
 
 /** One WARN per embedded default in use, so operators see what is not configured. */
 export const warnAboutDefaults = (config: AppConfig, logger: Logger) => {
-  if (config.llm === undefined) logger.warn("no LLM_API_KEY: answers are composed extractively from the docs (no language model)");
-  if (config.vector.kind === "local") logger.warn("no vector database configured: using the local index", { indexPath: config.vector.indexPath });
-  if (config.redisUrl === undefined) logger.warn("no REDIS_URL: quota and payments are kept in memory and lost on restart");
+  if (config.llm === undefined)
+    logger.warn("no LLM_API_KEY: answers are composed extractively from the docs (no language model)");
+  if (config.vector.kind === "local")
+    logger.warn("no vector database configured: using the local index", {
+      indexPath: config.vector.indexPath,
+    });
+  if (config.redisUrl === undefined)
+    logger.warn("no REDIS_URL: quota and payments are kept in memory and lost on restart");
   if (config.chain?.walletSecretKey !== undefined) {
-    logger.warn("PAYMENT_WALLET_SECRET_KEY is set but never needed to receive payments; consider removing it from this service");
+    logger.warn(
+      "PAYMENT_WALLET_SECRET_KEY is set but never needed to receive payments; consider removing it from this service",
+    );
   }
-  if (config.allowedOrigins.length === 0) logger.warn("ALLOWED_ORIGINS is empty: browsers on other origins cannot call the API");
+  if (config.allowedOrigins.length === 0)
+    logger.warn("ALLOWED_ORIGINS is empty: browsers on other origins cannot call the API");
 };

@@ -13,7 +13,11 @@ const app = (options: Parameters<typeof buildTestApp>[0] = {}) => {
   const t = buildTestApp({
     freeQueries: 0,
     ...options,
-    chain: { layer: ChainSolana.layer({ rpcUrl: chain.url, baseDelayMs: 20, timeoutMs: 400 }), usdcMint: chain.mint, wallet: chain.serviceWallet },
+    chain: {
+      layer: ChainSolana.layer({ rpcUrl: chain.url, baseDelayMs: 20, timeoutMs: 400 }),
+      usdcMint: chain.mint,
+      wallet: chain.serviceWallet,
+    },
   });
   apps.push(t);
   return t;
@@ -34,17 +38,25 @@ describe("paying with USDC on the local chain", () => {
     [0.1, 100_000n, 100],
     [0.5, 500_000n, 500],
     [1, 1_000_000n, 1000],
-  ])("%p USDC grants %p units -> %p queries, visible in /api/status and usable", async (amount, units, queries) => {
-    const t = app();
-    const signature = await chain.sendUsdc({ units });
-    const res = await t.pay({ signature, amount, token: "USDC" });
-    expect(res.status).toBe(200);
-    const body = await res.json();
-    expect(body).toMatchObject({ success: true, signature, queriesGranted: queries, rateLimit: { remaining: queries, requiresPayment: false } });
-    expect((await (await t.call("/api/status")).json()).remaining).toBe(queries);
-    expect((await t.chat("what now?")).status).toBe(200);
-    expect((await (await t.call("/api/status")).json()).remaining).toBe(queries - 1);
-  });
+  ])(
+    "%p USDC grants %p units -> %p queries, visible in /api/status and usable",
+    async (amount, units, queries) => {
+      const t = app();
+      const signature = await chain.sendUsdc({ units });
+      const res = await t.pay({ signature, amount, token: "USDC" });
+      expect(res.status).toBe(200);
+      const body = await res.json();
+      expect(body).toMatchObject({
+        success: true,
+        signature,
+        queriesGranted: queries,
+        rateLimit: { remaining: queries, requiresPayment: false },
+      });
+      expect((await (await t.call("/api/status")).json()).remaining).toBe(queries);
+      expect((await t.chat("what now?")).status).toBe(200);
+      expect((await (await t.call("/api/status")).json()).remaining).toBe(queries - 1);
+    },
+  );
 
   test("a payment within the 1% tolerance is accepted", async () => {
     const t = app();
@@ -59,7 +71,9 @@ describe("paying with USDC on the local chain", () => {
     const withMemo = await chain.sendUsdc({ units: 10_000n, memo: info.memo });
     expect((await t.pay({ signature: withMemo, amount: 0.01, token: "USDC" })).status).toBe(200);
     const split = await chain.sendUsdcSplit({ parts: [20_000n, 30_000n], separateAccount: true });
-    expect((await (await t.pay({ signature: split, amount: 0.05, token: "USDC" })).json()).queriesGranted).toBe(50);
+    expect(
+      (await (await t.pay({ signature: split, amount: 0.05, token: "USDC" })).json()).queriesGranted,
+    ).toBe(50);
   });
 
   test("not confirmed yet -> 400 'not confirmed', then success after the delay, as the widget retries", async () => {

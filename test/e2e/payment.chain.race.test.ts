@@ -19,7 +19,11 @@ describe.skipIf(!redisServerAvailable())("double-spend race on a shared Redis", 
       buildTestApp({
         freeQueries: 0,
         store: RedisStore.layer({ url: redis.url, limits }),
-        chain: { layer: ChainSolana.layer({ rpcUrl: chain.url, baseDelayMs: 20 }), usdcMint: chain.mint, wallet: chain.serviceWallet },
+        chain: {
+          layer: ChainSolana.layer({ rpcUrl: chain.url, baseDelayMs: 20 }),
+          usdcMint: chain.mint,
+          wallet: chain.serviceWallet,
+        },
       }),
     );
   });
@@ -32,18 +36,24 @@ describe.skipIf(!redisServerAvailable())("double-spend race on a shared Redis", 
     const signature = await chain.sendUsdc({ units: 100_000n });
     const responses = await Promise.all(
       Array.from({ length: 100 }, (_, i) =>
-        apps[i % 2]!.pay({ signature, amount: 0.1, token: "USDC" }, `198.51.100.${i + 1}`).then(async (res) => ({
-          status: res.status,
-          body: await res.json(),
-          client: `198.51.100.${i + 1}`,
-        })),
+        apps[i % 2]!.pay({ signature, amount: 0.1, token: "USDC" }, `198.51.100.${i + 1}`).then(
+          async (res) => ({
+            status: res.status,
+            body: await res.json(),
+            client: `198.51.100.${i + 1}`,
+          }),
+        ),
       ),
     );
     const granted = responses.filter((r) => r.status === 200);
     expect(granted).toHaveLength(1);
-    expect(responses.filter((r) => r.status === 400 && r.body.code === "SIGNATURE_ALREADY_USED")).toHaveLength(99);
+    expect(
+      responses.filter((r) => r.status === 400 && r.body.code === "SIGNATURE_ALREADY_USED"),
+    ).toHaveLength(99);
     const remaining = await Promise.all(
-      responses.map(async (r) => (await (await apps[0]!.call("/api/status", {}, r.client)).json()).remaining as number),
+      responses.map(
+        async (r) => (await (await apps[0]!.call("/api/status", {}, r.client)).json()).remaining as number,
+      ),
     );
     expect(remaining.reduce((sum, n) => sum + n, 0)).toBe(100);
     expect(remaining.filter((n) => n === 100)).toHaveLength(1);

@@ -11,7 +11,11 @@ beforeAll(async () => {
   chain = await startTestChain();
   t = buildTestApp({
     freeQueries: 0,
-    chain: { layer: ChainSolana.layer({ rpcUrl: chain.url, baseDelayMs: 20, timeoutMs: 400 }), usdcMint: chain.mint, wallet: chain.serviceWallet },
+    chain: {
+      layer: ChainSolana.layer({ rpcUrl: chain.url, baseDelayMs: 20, timeoutMs: 400 }),
+      usdcMint: chain.mint,
+      wallet: chain.serviceWallet,
+    },
   });
 });
 afterAll(async () => {
@@ -32,7 +36,9 @@ const remaining = async (from?: string) => (await (await t.call("/api/status", {
 describe("rejected payments grant nothing", () => {
   test("SOL instead of USDC", async () => {
     const signature = await chain.sendSol(chain.serviceWallet, 10_000_000n);
-    expect((await rejected({ signature, amount: 0.01, token: "USDC" }, "WRONG_TOKEN")).error).toContain("SOL");
+    expect((await rejected({ signature, amount: 0.01, token: "USDC" }, "WRONG_TOKEN")).error).toContain(
+      "SOL",
+    );
   });
 
   test("another token mint", async () => {
@@ -51,17 +57,26 @@ describe("rejected payments grant nothing", () => {
   });
 
   test("failed transaction", async () => {
-    await rejected({ signature: await chain.sendFailingUsdc(), amount: 0.01, token: "USDC" }, "TRANSACTION_FAILED");
+    await rejected(
+      { signature: await chain.sendFailingUsdc(), amount: 0.01, token: "USDC" },
+      "TRANSACTION_FAILED",
+    );
   });
 
   test("unknown signature", async () => {
-    const body = await rejected({ signature: chain.randomSignature(), amount: 0.01, token: "USDC" }, "TRANSACTION_NOT_FOUND");
+    const body = await rejected(
+      { signature: chain.randomSignature(), amount: 0.01, token: "USDC" },
+      "TRANSACTION_NOT_FOUND",
+    );
     expect(body.retryable).toBe(true);
   });
 
-  test.each([["not-a-signature"], ["1111"], [`${"z".repeat(90)}`]])("malformed signature %j", async (signature) => {
-    await rejected({ signature, amount: 0.01, token: "USDC" }, "INVALID_SIGNATURE");
-  });
+  test.each([["not-a-signature"], ["1111"], [`${"z".repeat(90)}`]])(
+    "malformed signature %j",
+    async (signature) => {
+      await rejected({ signature, amount: 0.01, token: "USDC" }, "INVALID_SIGNATURE");
+    },
+  );
 
   test.each([[0.005], [1.5], [0.0123]])("amount %p out of range or step", async (amount) => {
     await rejected({ signature: chain.randomSignature(), amount, token: "USDC" }, "INVALID_AMOUNT");

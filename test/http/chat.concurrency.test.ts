@@ -9,7 +9,9 @@ describe("quota under concurrency (memory store)", () => {
     current = buildTestApp({ freeQueries: 3 });
     const t = current;
     t.switches.generationDelayMs = 20;
-    const statuses = await Promise.all(Array.from({ length: 50 }, (_, i) => t.chat(`question ${i}`).then((r) => r.status)));
+    const statuses = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => t.chat(`question ${i}`).then((r) => r.status)),
+    );
     expect(statuses.filter((s) => s === 200)).toHaveLength(3);
     expect(statuses.filter((s) => s === 402)).toHaveLength(47);
     expect((await (await t.call("/api/status")).json()).remaining).toBe(0);

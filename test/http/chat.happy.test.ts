@@ -18,7 +18,13 @@ describe("POST /api/chat", () => {
     expect(body.response).toContain("[1]");
     expect(body.tokensUsed).toBe(42);
     expect(body.sources).toHaveLength(5);
-    expect(body.sources[0]).toMatchObject({ number: 1, id: "doc-1", title: "Doc 1", source: "doc-1.md", heading: "Doc 1 > Section" });
+    expect(body.sources[0]).toMatchObject({
+      number: 1,
+      id: "doc-1",
+      title: "Doc 1",
+      source: "doc-1.md",
+      heading: "Doc 1 > Section",
+    });
     expect(body.sources[0].url).toStartWith("https://");
     expect(typeof body.sources[0].snippet).toBe("string");
     expect(body.rateLimit.remaining).toBe(2);

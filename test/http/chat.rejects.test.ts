@@ -12,13 +12,16 @@ const post = (t: ReturnType<typeof buildTestApp>, body: string, type = "applicat
   t.call("/api/chat", { method: "POST", headers: { "Content-Type": type }, body });
 
 describe("POST /api/chat bad input", () => {
-  test.each([[""], ["   "], ["\n\t"]])("empty message %j -> 400 Message cannot be empty, nothing charged", async (message) => {
-    const t = build({ freeQueries: 1 });
-    const res = await t.chat(message);
-    expect(res.status).toBe(400);
-    expect(await res.json()).toMatchObject({ success: false, error: "Message cannot be empty" });
-    expect((await (await t.call("/api/status")).json()).remaining).toBe(1);
-  });
+  test.each([[""], ["   "], ["\n\t"]])(
+    "empty message %j -> 400 Message cannot be empty, nothing charged",
+    async (message) => {
+      const t = build({ freeQueries: 1 });
+      const res = await t.chat(message);
+      expect(res.status).toBe(400);
+      expect(await res.json()).toMatchObject({ success: false, error: "Message cannot be empty" });
+      expect((await (await t.call("/api/status")).json()).remaining).toBe(1);
+    },
+  );
 
   test("missing message is an empty message", async () => {
     const t = build();
@@ -83,7 +86,9 @@ describe("POST /api/chat bad input", () => {
     // Grant paid credits through the store, as a verified payment would.
     const { PaymentStore } = await import("../../core/ports/payment-store.ts");
     const { Effect } = await import("effect");
-    await t.runtime.runPromise(Effect.flatMap(PaymentStore, (s) => s.claim("sig-for-cap-test", "203.0.113.7", 10, Date.now())));
+    await t.runtime.runPromise(
+      Effect.flatMap(PaymentStore, (s) => s.claim("sig-for-cap-test", "203.0.113.7", 10, Date.now())),
+    );
     expect((await t.chat("q")).status).toBe(200);
     const res = await t.chat("q");
     expect(res.status).toBe(429);

@@ -20,7 +20,11 @@ const events = (text: string) =>
     });
 
 const streamChat = (t: ReturnType<typeof buildTestApp>, body: object, accept = "text/event-stream") =>
-  t.call("/api/chat", { method: "POST", headers: { "Content-Type": "application/json", Accept: accept }, body: JSON.stringify(body) });
+  t.call("/api/chat", {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Accept: accept },
+    body: JSON.stringify(body),
+  });
 
 describe("POST /api/chat as Server-Sent Events", () => {
   test("sources first, then deltas, then done with tokensUsed and rateLimit; proxy-safe headers", async () => {

@@ -12,10 +12,16 @@ describe("client identity", () => {
   test("a spoofed X-Forwarded-For / X-Real-IP from an untrusted peer does not change the identity", async () => {
     const t = build({ freeQueries: 1 });
     expect((await t.chat("q", "198.51.100.5")).status).toBe(200);
-    for (const header of [{ "X-Forwarded-For": "192.0.2.99" }, { "X-Real-IP": "192.0.2.98" }] as Array<Record<string, string>>) {
+    for (const header of [{ "X-Forwarded-For": "192.0.2.99" }, { "X-Real-IP": "192.0.2.98" }] as Array<
+      Record<string, string>
+    >) {
       const res = await t.call(
         "/api/chat",
-        { method: "POST", headers: { "Content-Type": "application/json", ...header }, body: '{"message":"q"}' },
+        {
+          method: "POST",
+          headers: { "Content-Type": "application/json", ...header },
+          body: '{"message":"q"}',
+        },
         "198.51.100.5",
       );
       expect(res.status).toBe(402);
@@ -26,20 +32,40 @@ describe("client identity", () => {
     const t = build({ freeQueries: 1, trustProxy: { kind: "list", cidrs: ["10.0.0.0/8"] } });
     const via = (xff: string) =>
       t.call("/api/status", { headers: { "X-Forwarded-For": xff } }, "10.0.0.2").then((r) => r.json());
-    await t.call("/api/chat", { method: "POST", headers: { "Content-Type": "application/json", "X-Forwarded-For": "192.0.2.10" }, body: '{"message":"q"}' }, "10.0.0.2");
+    await t.call(
+      "/api/chat",
+      {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "X-Forwarded-For": "192.0.2.10" },
+        body: '{"message":"q"}',
+      },
+      "10.0.0.2",
+    );
     expect((await via("192.0.2.10")).remaining).toBe(0);
     // A client-supplied left part cannot pick someone else's identity.
     expect((await via("192.0.2.77, 192.0.2.10")).remaining).toBe(0);
     expect((await via("192.0.2.11")).remaining).toBe(1);
     // The same header from a peer outside the trusted list is ignored.
-    const direct = await t.call("/api/status", { headers: { "X-Forwarded-For": "192.0.2.10" } }, "198.51.100.200").then((r) => r.json());
+    const direct = await t
+      .call("/api/status", { headers: { "X-Forwarded-For": "192.0.2.10" } }, "198.51.100.200")
+      .then((r) => r.json());
     expect(direct.remaining).toBe(1);
   });
 
   test("a hop count trusts exactly that many proxies; X-Real-IP is used when there is no X-Forwarded-For", async () => {
     const t = build({ freeQueries: 1, trustProxy: { kind: "hops", hops: 1 } });
-    await t.call("/api/chat", { method: "POST", headers: { "Content-Type": "application/json", "X-Real-IP": "192.0.2.20" }, body: '{"message":"q"}' }, "10.1.1.1");
-    const viaXff = await t.call("/api/status", { headers: { "X-Forwarded-For": "1.1.1.1, 192.0.2.20" } }, "10.1.1.1").then((r) => r.json());
+    await t.call(
+      "/api/chat",
+      {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "X-Real-IP": "192.0.2.20" },
+        body: '{"message":"q"}',
+      },
+      "10.1.1.1",
+    );
+    const viaXff = await t
+      .call("/api/status", { headers: { "X-Forwarded-For": "1.1.1.1, 192.0.2.20" } }, "10.1.1.1")
+      .then((r) => r.json());
     expect(viaXff.remaining).toBe(0);
   });
 
@@ -64,7 +90,14 @@ describe("CORS", () => {
   test("preflight from an allowed origin -> 204 with methods and headers; from others -> 403", async () => {
     const t = build({ allowedOrigins: [origin] });
     const preflight = (from: string) =>
-      t.call("/api/chat", { method: "OPTIONS", headers: { Origin: from, "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "content-type" } });
+      t.call("/api/chat", {
+        method: "OPTIONS",
+        headers: {
+          Origin: from,
+          "Access-Control-Request-Method": "POST",
+          "Access-Control-Request-Headers": "content-type",
+        },
+      });
     const ok = await preflight(origin);
     expect(ok.status).toBe(204);
     expect(ok.headers.get("access-control-allow-origin")).toBe(origin);
@@ -85,7 +118,9 @@ describe("CORS", () => {
 describe("protection rate limit", () => {
   test("over the per-second limit -> 429 with Retry-After, per identity and endpoint", async () => {
     const t = build({ protectionRps: 5 });
-    const statuses = await Promise.all(Array.from({ length: 8 }, () => t.call("/api/status").then((r) => r.status)));
+    const statuses = await Promise.all(
+      Array.from({ length: 8 }, () => t.call("/api/status").then((r) => r.status)),
+    );
     expect(statuses.filter((s) => s === 200).length).toBeLessThanOrEqual(5);
     const limited = await t.call("/api/status");
     if (limited.status === 429) expect(limited.headers.get("retry-after")).toBe("1");
@@ -112,8 +147,12 @@ describe("edge responses", () => {
 
   test("incoming X-Request-Id is kept when well-formed, replaced otherwise", async () => {
     const t = build();
-    expect((await t.call("/healthz", { headers: { "X-Request-Id": "abc-12345678" } })).headers.get("x-request-id")).toBe("abc-12345678");
-    expect((await t.call("/healthz", { headers: { "X-Request-Id": "<script>" } })).headers.get("x-request-id")).not.toBe("<script>");
+    expect(
+      (await t.call("/healthz", { headers: { "X-Request-Id": "abc-12345678" } })).headers.get("x-request-id"),
+    ).toBe("abc-12345678");
+    expect(
+      (await t.call("/healthz", { headers: { "X-Request-Id": "<script>" } })).headers.get("x-request-id"),
+    ).not.toBe("<script>");
   });
 
   test("/healthz, /readyz, /metrics and /openapi.json", async () => {
@@ -128,7 +167,12 @@ describe("edge responses", () => {
     expect(metrics).toContain("chat_payment_required_total 1");
     expect(metrics).toContain("http_request_duration_seconds_bucket");
     const spec = await (await t.call("/openapi.json")).json();
-    expect(Object.keys(spec.paths).sort()).toEqual(["/api/chat", "/api/payment", "/api/payment/info", "/api/status"]);
+    expect(Object.keys(spec.paths).sort()).toEqual([
+      "/api/chat",
+      "/api/payment",
+      "/api/payment/info",
+      "/api/status",
+    ]);
   });
 
   test("every request is logged as a JSON line with level and request id", async () => {
@@ -146,7 +190,11 @@ describe("unexpected failures", () => {
     const res = await t.chat("q");
     expect(res.status).toBe(500);
     const body = await res.json();
-    expect(body).toEqual({ success: false, error: "Internal server error", requestId: res.headers.get("x-request-id") });
+    expect(body).toEqual({
+      success: false,
+      error: "Internal server error",
+      requestId: res.headers.get("x-request-id"),
+    });
     const logged = t.lines.find((l) => l.level === "ERROR" && l.msg === "unhandled error");
     expect(logged?.requestId).toBe(body.requestId);
     expect(JSON.stringify(body)).not.toContain("secret-cause-xyz");

@@ -4,7 +4,16 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { encodeBase58 } from "../../core/base58.ts";
-import { lamportsTo, OTHER_MINT, STRANGER, USDC_MINT, WALLET, parsedTx, payerUsdc, usdcPayment } from "../support/payment-fixtures.ts";
+import {
+  lamportsTo,
+  OTHER_MINT,
+  parsedTx,
+  payerUsdc,
+  STRANGER,
+  USDC_MINT,
+  usdcPayment,
+  WALLET,
+} from "../support/payment-fixtures.ts";
 import { buildTestApp } from "../support/test-app.ts";
 import { chainDown } from "../support/test-layers.ts";
 
@@ -17,7 +26,8 @@ afterEach(async () => current?.dispose());
 
 let seed = 1;
 /** A fresh, well-formed 64-byte signature. */
-const newSignature = () => encodeBase58(Uint8Array.from({ length: 64 }, (_, i) => (i * 7 + seed++ * 13) % 256 || 1));
+const newSignature = () =>
+  encodeBase58(Uint8Array.from({ length: 64 }, (_, i) => (i * 7 + seed++ * 13) % 256 || 1));
 const recent = () => Math.floor(Date.now() / 1000) - 30;
 
 const expectPaymentError = async (res: Response, code: string) => {
@@ -26,7 +36,8 @@ const expectPaymentError = async (res: Response, code: string) => {
   expect(body.success).toBe(false);
   expect(body.code).toBe(code);
   expect(body.error.length).toBeGreaterThan(5);
-  for (const word of ["USDC", "SOL", "amount", "recipient", "confirmed"]) expect(body.details).toContain(word);
+  for (const word of ["USDC", "SOL", "amount", "recipient", "confirmed"])
+    expect(body.details).toContain(word);
   return body;
 };
 
@@ -38,25 +49,42 @@ describe("POST /api/payment", () => {
     const res = await t.pay({ signature, amount: 0.1, token: "USDC" });
     expect(res.status).toBe(200);
     const body = await res.json();
-    expect(body).toMatchObject({ success: true, signature, queriesGranted: 100, rateLimit: { remaining: 100, requiresPayment: false } });
+    expect(body).toMatchObject({
+      success: true,
+      signature,
+      queriesGranted: 100,
+      rateLimit: { remaining: 100, requiresPayment: false },
+    });
     expect(body.message).toContain("100");
     expect((await (await t.call("/api/status")).json()).remaining).toBe(100);
     expect((await t.chat("now paid")).status).toBe(200);
   });
 
-  test.each([[0.001], [0.009], [1.01], [2], [0], [-0.5], [0.0105]])("amount %p outside 0.01-1.00 or not a 0.001 step -> 400", async (amount) => {
-    const t = build();
-    await expectPaymentError(await t.pay({ signature: newSignature(), amount, token: "USDC" }), "INVALID_AMOUNT");
-  });
+  test.each([[0.001], [0.009], [1.01], [2], [0], [-0.5], [0.0105]])(
+    "amount %p outside 0.01-1.00 or not a 0.001 step -> 400",
+    async (amount) => {
+      const t = build();
+      await expectPaymentError(
+        await t.pay({ signature: newSignature(), amount, token: "USDC" }),
+        "INVALID_AMOUNT",
+      );
+    },
+  );
 
-  test.each([["abc"], ["0OIl" + "1".repeat(80)], [encodeBase58(new Uint8Array(32).fill(9))], [""]])("invalid signature format %j -> 400", async (signature) => {
-    const t = build();
-    await expectPaymentError(await t.pay({ signature, amount: 0.01, token: "USDC" }), "INVALID_SIGNATURE");
-  });
+  test.each([["abc"], ["0OIl" + "1".repeat(80)], [encodeBase58(new Uint8Array(32).fill(9))], [""]])(
+    "invalid signature format %j -> 400",
+    async (signature) => {
+      const t = build();
+      await expectPaymentError(await t.pay({ signature, amount: 0.01, token: "USDC" }), "INVALID_SIGNATURE");
+    },
+  );
 
   test("token other than USDC -> 400", async () => {
     const t = build();
-    await expectPaymentError(await t.pay({ signature: newSignature(), amount: 0.01, token: "SOL" }), "INVALID_TOKEN");
+    await expectPaymentError(
+      await t.pay({ signature: newSignature(), amount: 0.01, token: "SOL" }),
+      "INVALID_TOKEN",
+    );
   });
 
   test.each([
@@ -72,7 +100,10 @@ describe("POST /api/payment", () => {
 
   test("transaction not found yet -> 400, retryable", async () => {
     const t = build();
-    const body = await expectPaymentError(await t.pay({ signature: newSignature(), amount: 0.01, token: "USDC" }), "TRANSACTION_NOT_FOUND");
+    const body = await expectPaymentError(
+      await t.pay({ signature: newSignature(), amount: 0.01, token: "USDC" }),
+      "TRANSACTION_NOT_FOUND",
+    );
     expect(body.retryable).toBe(true);
   });
 
@@ -80,7 +111,10 @@ describe("POST /api/payment", () => {
     const t = build();
     const signature = newSignature();
     t.lookups.set(signature, { kind: "pending" });
-    const body = await expectPaymentError(await t.pay({ signature, amount: 0.01, token: "USDC" }), "TRANSACTION_NOT_CONFIRMED");
+    const body = await expectPaymentError(
+      await t.pay({ signature, amount: 0.01, token: "USDC" }),
+      "TRANSACTION_NOT_CONFIRMED",
+    );
     expect(body.retryable).toBe(true);
     t.lookups.set(signature, { kind: "found", transaction: usdcPayment(10_000n, { blockTime: recent() }) });
     expect((await t.pay({ signature, amount: 0.01, token: "USDC" })).status).toBe(200);
@@ -89,8 +123,14 @@ describe("POST /api/payment", () => {
   test("SOL instead of USDC -> 400 wrong token", async () => {
     const t = build();
     const signature = newSignature();
-    t.lookups.set(signature, { kind: "found", transaction: parsedTx({ blockTime: recent(), lamports: [lamportsTo(WALLET, 10_000_000)] }) });
-    const body = await expectPaymentError(await t.pay({ signature, amount: 0.01, token: "USDC" }), "WRONG_TOKEN");
+    t.lookups.set(signature, {
+      kind: "found",
+      transaction: parsedTx({ blockTime: recent(), lamports: [lamportsTo(WALLET, 10_000_000)] }),
+    });
+    const body = await expectPaymentError(
+      await t.pay({ signature, amount: 0.01, token: "USDC" }),
+      "WRONG_TOKEN",
+    );
     expect(body.error).toContain("SOL");
   });
 
@@ -99,7 +139,10 @@ describe("POST /api/payment", () => {
     const signature = newSignature();
     t.lookups.set(signature, {
       kind: "found",
-      transaction: parsedTx({ blockTime: recent(), tokens: [{ owner: WALLET, mint: OTHER_MINT, pre: 0n, post: 10_000n }] }),
+      transaction: parsedTx({
+        blockTime: recent(),
+        tokens: [{ owner: WALLET, mint: OTHER_MINT, pre: 0n, post: 10_000n }],
+      }),
     });
     await expectPaymentError(await t.pay({ signature, amount: 0.01, token: "USDC" }), "WRONG_TOKEN");
   });
@@ -109,7 +152,10 @@ describe("POST /api/payment", () => {
     const signature = newSignature();
     t.lookups.set(signature, {
       kind: "found",
-      transaction: parsedTx({ blockTime: recent(), tokens: [payerUsdc(10_000n), { owner: STRANGER, mint: USDC_MINT, pre: 0n, post: 10_000n }] }),
+      transaction: parsedTx({
+        blockTime: recent(),
+        tokens: [payerUsdc(10_000n), { owner: STRANGER, mint: USDC_MINT, pre: 0n, post: 10_000n }],
+      }),
     });
     await expectPaymentError(await t.pay({ signature, amount: 0.01, token: "USDC" }), "WRONG_RECIPIENT");
   });
@@ -118,16 +164,24 @@ describe("POST /api/payment", () => {
     const t = build();
     const short = newSignature();
     t.lookups.set(short, { kind: "found", transaction: usdcPayment(98_999n, { blockTime: recent() }) });
-    await expectPaymentError(await t.pay({ signature: short, amount: 0.1, token: "USDC" }), "INSUFFICIENT_AMOUNT");
+    await expectPaymentError(
+      await t.pay({ signature: short, amount: 0.1, token: "USDC" }),
+      "INSUFFICIENT_AMOUNT",
+    );
     const close = newSignature();
     t.lookups.set(close, { kind: "found", transaction: usdcPayment(99_000n, { blockTime: recent() }) });
-    expect((await (await t.pay({ signature: close, amount: 0.1, token: "USDC" })).json()).queriesGranted).toBe(100);
+    expect(
+      (await (await t.pay({ signature: close, amount: 0.1, token: "USDC" })).json()).queriesGranted,
+    ).toBe(100);
   });
 
   test("failed transaction -> 400", async () => {
     const t = build();
     const signature = newSignature();
-    t.lookups.set(signature, { kind: "found", transaction: usdcPayment(10_000n, { blockTime: recent(), err: { InstructionError: [0, "Custom"] } }) });
+    t.lookups.set(signature, {
+      kind: "found",
+      transaction: usdcPayment(10_000n, { blockTime: recent(), err: { InstructionError: [0, "Custom"] } }),
+    });
     await expectPaymentError(await t.pay({ signature, amount: 0.01, token: "USDC" }), "TRANSACTION_FAILED");
   });
 
@@ -136,8 +190,14 @@ describe("POST /api/payment", () => {
     const signature = newSignature();
     t.lookups.set(signature, { kind: "found", transaction: usdcPayment(10_000n, { blockTime: recent() }) });
     expect((await t.pay({ signature, amount: 0.01, token: "USDC" })).status).toBe(200);
-    await expectPaymentError(await t.pay({ signature, amount: 0.01, token: "USDC" }), "SIGNATURE_ALREADY_USED");
-    await expectPaymentError(await t.pay({ signature, amount: 0.01, token: "USDC" }, "198.51.100.60"), "SIGNATURE_ALREADY_USED");
+    await expectPaymentError(
+      await t.pay({ signature, amount: 0.01, token: "USDC" }),
+      "SIGNATURE_ALREADY_USED",
+    );
+    await expectPaymentError(
+      await t.pay({ signature, amount: 0.01, token: "USDC" }, "198.51.100.60"),
+      "SIGNATURE_ALREADY_USED",
+    );
     expect((await (await t.call("/api/status")).json()).remaining).toBe(10);
     expect((await (await t.call("/api/status", {}, "198.51.100.60")).json()).remaining).toBe(0);
   });
@@ -146,8 +206,14 @@ describe("POST /api/payment", () => {
     const t = build();
     const victim = await (await t.call("/api/payment/info", {}, "198.51.100.70")).json();
     const signature = newSignature();
-    t.lookups.set(signature, { kind: "found", transaction: usdcPayment(10_000n, { blockTime: recent(), memos: [victim.memo] }) });
-    await expectPaymentError(await t.pay({ signature, amount: 0.01, token: "USDC" }, "198.51.100.71"), "MEMO_MISMATCH");
+    t.lookups.set(signature, {
+      kind: "found",
+      transaction: usdcPayment(10_000n, { blockTime: recent(), memos: [victim.memo] }),
+    });
+    await expectPaymentError(
+      await t.pay({ signature, amount: 0.01, token: "USDC" }, "198.51.100.71"),
+      "MEMO_MISMATCH",
+    );
     expect((await t.pay({ signature, amount: 0.01, token: "USDC" }, "198.51.100.70")).status).toBe(200);
   });
 
@@ -174,7 +240,9 @@ describe("POST /api/payment", () => {
     const t = build();
     await t.pay({ signature: newSignature(), amount: 5, token: "USDC" });
     expect(t.lines.some((l) => l.msg === "payment rejected" && l.reason === "INVALID_AMOUNT")).toBe(true);
-    expect(await (await t.call("/metrics")).text()).toContain('payment_rejections_total{reason="INVALID_AMOUNT"} 1');
+    expect(await (await t.call("/metrics")).text()).toContain(
+      'payment_rejections_total{reason="INVALID_AMOUNT"} 1',
+    );
   });
 });
 
@@ -182,7 +250,13 @@ describe("GET /api/payment/info", () => {
   test("returns the spec's fields, ordered instructions and a stable per-client memo", async () => {
     const t = build();
     const info = await (await t.call("/api/payment/info")).json();
-    expect(info).toMatchObject({ amount: 0.01, token: "USDC", network: "devnet", recipient: WALLET, usdcMint: USDC_MINT });
+    expect(info).toMatchObject({
+      amount: 0.01,
+      token: "USDC",
+      network: "devnet",
+      recipient: WALLET,
+      usdcMint: USDC_MINT,
+    });
     expect(info.instructions[0]).toContain("0.01");
     expect(info.instructions.join(" ")).toContain(WALLET);
     expect(info.instructions.join(" ")).toContain("/api/payment");

@@ -13,7 +13,10 @@ describe.skipIf(!redisServerAvailable())("HTTP on a shared Redis", () => {
   let redis: RedisServer;
   const apps: Array<ReturnType<typeof buildTestApp>> = [];
   const instance = (keyPrefix: string) => {
-    const t = buildTestApp({ freeQueries: 3, store: RedisStore.layer({ url: redis.url, limits, keyPrefix }) });
+    const t = buildTestApp({
+      freeQueries: 3,
+      store: RedisStore.layer({ url: redis.url, limits, keyPrefix }),
+    });
     apps.push(t);
     return t;
   };

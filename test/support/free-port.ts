@@ -14,7 +14,11 @@ export const freePort = (): Promise<number> =>
   });
 
 /** Polls `probe` until it resolves true or `timeoutMs` passes. */
-export const waitFor = async (probe: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> => {
+export const waitFor = async (
+  probe: () => Promise<boolean>,
+  timeoutMs: number,
+  what: string,
+): Promise<void> => {
   const deadline = performance.now() + timeoutMs;
   while (performance.now() < deadline) {
     if (await probe().catch(() => false)) return;

@@ -1,7 +1,7 @@
 /** Builds the real app (real middleware, routes, use cases, memory store) on scripted edges. */
 import { Layer, ManagedRuntime } from "effect";
 import { MemoryStore } from "../../adapters/store-memory/index.ts";
-import type { ChainLookup } from "../../core/ports/chain-reader.ts";
+import type { ChainLookup, ChainReader, ChainUnavailable } from "../../core/ports/chain-reader.ts";
 import type { PaymentStore } from "../../core/ports/payment-store.ts";
 import type { QuotaStore } from "../../core/ports/quota-store.ts";
 import type { TrustProxy } from "../../core/trust-proxy.ts";
@@ -9,9 +9,14 @@ import { createApp } from "../../src/app.ts";
 import { makePaymentDesk } from "../../src/http/payment-desk.ts";
 import { memoryLogger } from "../../src/observability/log.ts";
 import { makeMetrics } from "../../src/observability/metrics.ts";
-import { makeSwitches, scriptedChain, scriptedGenerator, scriptedRetriever, simpleConversations } from "./test-layers.ts";
-import type { ChainReader, ChainUnavailable } from "../../core/ports/chain-reader.ts";
 import { USDC_MINT, WALLET } from "./parsed-tx.ts";
+import {
+  makeSwitches,
+  scriptedChain,
+  scriptedGenerator,
+  scriptedRetriever,
+  simpleConversations,
+} from "./test-layers.ts";
 
 /** The scripted chain's mint and wallet are those of the parsed-transaction builders. */
 export const TEST_MINT = USDC_MINT;
@@ -38,7 +43,11 @@ export const buildTestApp = (options: TestAppOptions = {}) => {
   const switches = makeSwitches();
   const lookups = new Map<string, ChainLookup>();
   const chainFailure: { value: ChainUnavailable | undefined } = { value: undefined };
-  const limits = { freePerDay: options.freeQueries ?? 3, paidDailyCap: options.paidDailyCap ?? 1000, holdTtlMs: 120_000 };
+  const limits = {
+    freePerDay: options.freeQueries ?? 3,
+    paidDailyCap: options.paidDailyCap ?? 1000,
+    holdTtlMs: 120_000,
+  };
   const store = options.store ?? MemoryStore.layer(limits);
   const runtime = ManagedRuntime.make(
     Layer.mergeAll(
@@ -52,7 +61,11 @@ export const buildTestApp = (options: TestAppOptions = {}) => {
   const { logger, lines } = memoryLogger();
   const metrics = makeMetrics();
   const desk = makePaymentDesk(
-    { network: "devnet", usdcMint: options.chain?.usdcMint ?? TEST_MINT, wallet: options.chain?.wallet ?? TEST_WALLET },
+    {
+      network: "devnet",
+      usdcMint: options.chain?.usdcMint ?? TEST_MINT,
+      wallet: options.chain?.wallet ?? TEST_WALLET,
+    },
     options.memoRequired ?? false,
   );
   const app = createApp({
@@ -70,8 +83,33 @@ export const buildTestApp = (options: TestAppOptions = {}) => {
   const call = async (path: string, init: RequestInit = {}, from = "203.0.113.7"): Promise<Response> =>
     app.request(path, init, { remoteAddress: from });
   const chat = (message: unknown, from?: string, extra: Record<string, unknown> = {}) =>
-    call("/api/chat", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ message, ...extra }) }, from);
+    call(
+      "/api/chat",
+      {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ message, ...extra }),
+      },
+      from,
+    );
   const pay = (body: unknown, from?: string) =>
-    call("/api/payment", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) }, from);
-  return { app, runtime, switches, lookups, chainFailure, lines, metrics, desk, call, chat, pay, dispose: () => runtime.dispose() };
+    call(
+      "/api/payment",
+      { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) },
+      from,
+    );
+  return {
+    app,
+    runtime,
+    switches,
+    lookups,
+    chainFailure,
+    lines,
+    metrics,
+    desk,
+    call,
+    chat,
+    pay,
+    dispose: () => runtime.dispose(),
+  };
 };

@@ -32,7 +32,14 @@ export interface Switches {
   readonly retrieved: string[];
 }
 
-export const makeSwitches = (): Switches => ({ failRetrieval: false, noResults: false, failGeneration: false, dieInGeneration: false, generationDelayMs: 0, retrieved: [] });
+export const makeSwitches = (): Switches => ({
+  failRetrieval: false,
+  noResults: false,
+  failGeneration: false,
+  dieInGeneration: false,
+  generationDelayMs: 0,
+  retrieved: [],
+});
 
 export const scriptedRetriever = (switches: Switches) =>
   Layer.succeed(Retriever)(
@@ -42,14 +49,22 @@ export const scriptedRetriever = (switches: Switches) =>
           switches.retrieved.push(question);
           return switches.failRetrieval
             ? Effect.fail(new RetrievalFailed({ message: "index unreachable" }))
-            : Effect.succeed(SAMPLE_CHUNKS.slice(0, switches.noResults ? 0 : k).map((chunk, i) => ({ ...chunk, score: 1 - i / 10 })));
+            : Effect.succeed(
+                SAMPLE_CHUNKS.slice(0, switches.noResults ? 0 : k).map((chunk, i) => ({
+                  ...chunk,
+                  score: 1 - i / 10,
+                })),
+              );
         }),
       ping: Effect.void,
     }),
   );
 
 export const scriptedGenerator = (switches: Switches) => {
-  const answer = (question: string) => ({ text: `You asked: ${question}. Use fs.writeFile [1].`, tokensUsed: 42 });
+  const answer = (question: string) => ({
+    text: `You asked: ${question}. Use fs.writeFile [1].`,
+    tokensUsed: 42,
+  });
   return Layer.succeed(Generator)(
     Generator.of({
       name: "scripted",
@@ -58,8 +73,8 @@ export const scriptedGenerator = (switches: Switches) => {
           switches.dieInGeneration
             ? Effect.die(new Error("secret-cause-xyz"))
             : switches.failGeneration
-            ? Effect.fail(new GenerationFailed({ message: "model down" }))
-            : Effect.as(Effect.sleep(switches.generationDelayMs), answer(input.question)),
+              ? Effect.fail(new GenerationFailed({ message: "model down" }))
+              : Effect.as(Effect.sleep(switches.generationDelayMs), answer(input.question)),
         ),
       stream: (input) =>
         Stream.suspend(() =>
@@ -76,12 +91,17 @@ export const scriptedGenerator = (switches: Switches) => {
 };
 
 /** A chain that answers from a map the test fills; `failWith` simulates an RPC outage. */
-export const scriptedChain = (lookups: Map<string, ChainLookup>, failWith?: { value: ChainUnavailable | undefined }) =>
+export const scriptedChain = (
+  lookups: Map<string, ChainLookup>,
+  failWith?: { value: ChainUnavailable | undefined },
+) =>
   Layer.succeed(ChainReader)(
     ChainReader.of({
       lookup: (signature) =>
         Effect.suspend(() =>
-          failWith?.value !== undefined ? Effect.fail(failWith.value) : Effect.succeed(lookups.get(signature) ?? { kind: "missing" }),
+          failWith?.value !== undefined
+            ? Effect.fail(failWith.value)
+            : Effect.succeed(lookups.get(signature) ?? { kind: "missing" }),
         ),
       ping: Effect.void,
     }),
@@ -94,6 +114,7 @@ export const simpleConversations = Layer.sync(Conversations)(() => {
   const turns = new Map<string, ChatTurn[]>();
   return Conversations.of({
     recent: (id) => Effect.sync(() => turns.get(id) ?? []),
-    append: (id, more) => Effect.sync(() => void turns.set(id, [...(turns.get(id) ?? []), ...more].slice(-6))),
+    append: (id, more) =>
+      Effect.sync(() => void turns.set(id, [...(turns.get(id) ?? []), ...more].slice(-6))),
   });
 });

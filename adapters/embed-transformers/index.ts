@@ -1,0 +1,2 @@
+/** A real sentence-embedding model through @huggingface/transformers: `TransformersEmbedder.layer({ model })`. */
+export * as TransformersEmbedder from "./transformers-embedder.ts";

@@ -1,0 +1,87 @@
+/**
+ * `npm run ingest -- <files or folders> [--base-url URL] [--rebuild]`: chunks the docs, embeds
+ * new and changed chunks, removes gone ones, and prints what changed. Exit 0 on success, 1 when
+ * ingestion fails, 2 on bad usage or configuration.
+ */
+import { parseArgs } from "node:util";
+import { Effect, Result } from "effect";
+import { ingest } from "../../adapters/docs-ingest/index.ts";
+import { describeIndex, indexLayerFromConfig } from "../../adapters/retrieval-config/index.ts";
+import { parseConfig } from "../../core/config.ts";
+
+const USAGE = `Usage: npm run ingest -- <file or folder>... [--base-url URL] [--rebuild]
+
+Splits Markdown (.md, .markdown), HTML (.html, .htm) and text (.txt) files into chunks,
+embeds them and writes them to the configured index. Re-runs embed only new or changed
+chunks and remove the chunks of files and sections that are gone: the index mirrors the
+inputs of the latest run. Sources are paths relative to each folder given.
+
+Options:
+  --base-url URL  public URL of the docs root: a chunk of guide/setup.md links to
+                  URL/guide/setup.html#<heading anchor>
+  --rebuild       empty the index first and embed everything again
+  -h, --help      show this text
+
+Index (environment): INDEX_PATH (default .data/index.json); or Chroma when CHROMA_URL or
+VECTOR_API_KEY is set, collection VECTOR_INDEX_NAME. EMBEDDING_MODEL picks a
+transformers model (e.g. Xenova/all-MiniLM-L6-v2); unset: hashed lexical vectors.`;
+
+const fail = (message: string, code: number): never => {
+  console.error(code === 2 ? `ingest: ${message}\n\n${USAGE}` : `ingest: ${message}`);
+  process.exit(code);
+};
+
+const parse = () => {
+  try {
+    return parseArgs({
+      args: process.argv.slice(2),
+      allowPositionals: true,
+      options: {
+        "base-url": { type: "string" },
+        rebuild: { type: "boolean", default: false },
+        help: { type: "boolean", short: "h", default: false },
+      },
+    });
+  } catch (error) {
+    return fail(error instanceof Error ? error.message : String(error), 2);
+  }
+};
+
+/** A one-line progress bar on stderr, only when a person is watching. */
+const progressBar = () => {
+  if (!process.stderr.isTTY) return undefined;
+  return (done: number, total: number) => {
+    const width = 30;
+    const filled = Math.round((done / total) * width);
+    process.stderr.write(
+      `\r[${"#".repeat(filled)}${".".repeat(width - filled)}] ${done}/${total} chunks embedded`,
+    );
+    if (done === total) process.stderr.write("\n");
+  };
+};
+
+const { values, positionals } = parse();
+if (values.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+if (positionals.length === 0) fail("give at least one file or folder", 2);
+const baseUrl = values["base-url"] ?? "";
+if (baseUrl !== "" && !/^https?:\/\//.test(baseUrl))
+  fail(`--base-url must be an http(s) URL (got "${baseUrl}")`, 2);
+const parsed = parseConfig(process.env);
+if (Result.isFailure(parsed)) fail(parsed.failure.message, 2);
+const config = Result.getOrThrow(parsed);
+
+const started = performance.now();
+const program = ingest(positionals, { baseUrl, onProgress: progressBar() }).pipe(
+  Effect.provide(indexLayerFromConfig(config, { rebuild: values.rebuild })),
+);
+const outcome = await Effect.runPromise(Effect.result(program));
+if (Result.isFailure(outcome)) fail(outcome.failure.message, 1);
+const report = Result.getOrThrow(outcome);
+const seconds = ((performance.now() - started) / 1000).toFixed(1);
+console.log(
+  `Ingested ${report.files} files into ${describeIndex(config.vector)}: ${report.chunks} chunks ` +
+    `(${report.added} added, ${report.updated} updated, ${report.removed} removed, ${report.unchanged} unchanged) in ${seconds} s`,
+);

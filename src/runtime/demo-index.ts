@@ -1,0 +1,28 @@
+/**
+ * First start on embedded defaults: with no index yet, the service indexes its own README so
+ * a new user can ask it something at once ("how do I pay for more questions?"). Real docs
+ * replace it with `npm run ingest -- <docs folder>`.
+ */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { Effect } from "effect";
+import { ingest } from "../../adapters/docs-ingest/index.ts";
+import { indexLayerFromConfig } from "../../adapters/retrieval-config/index.ts";
+import type { AppConfig } from "../../core/config.ts";
+import type { Logger } from "../observability/log.ts";
+
+const DEMO_DOCS = join(import.meta.dir, "..", "..", "README.md");
+
+export const ensureDemoIndex = async (config: AppConfig, logger: Logger): Promise<void> => {
+  if (config.vector.kind !== "local" || existsSync(config.vector.indexPath)) return;
+  const report = await Effect.runPromise(
+    ingest([DEMO_DOCS], {}).pipe(Effect.provide(indexLayerFromConfig(config))),
+  );
+  logger.warn(
+    "no index found: indexed this project's README as demo docs; run `npm run ingest -- <your docs>`",
+    {
+      indexPath: config.vector.indexPath,
+      chunks: report.chunks,
+    },
+  );
+};

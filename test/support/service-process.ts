@@ -1,0 +1,178 @@
+/**
+ * The real service as a child process (`bun src/main.ts`, or the Deno entry) on a free port,
+ * with exactly the env given (plus PATH/HOME), ready once /healthz answers. Its stdout JSON
+ * log lines and its raw output are captured; it can be stopped (SIGTERM), killed (SIGKILL)
+ * and restarted on the same port, cwd and env.
+ *
+ *   const service = await startService({ env: { INDEX_PATH: index } }); // afterAll(() => service.kill())
+ *   await fetch(`${service.url}/api/status`);
+ */
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { freePort } from "./free-port.ts";
+
+export const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
+/** `bun src/main.ts`, run by the Bun running the tests. */
+export const BUN_ENTRY: ReadonlyArray<string> = [process.execPath, join(REPO_ROOT, "src/main.ts")];
+/** The Deno entry under the `deno` npm package; node_modules resolved as npm left them. */
+export const DENO_ENTRY: ReadonlyArray<string> = [
+  join(REPO_ROOT, "node_modules/.bin/deno"),
+  "run",
+  "--allow-all",
+  "--no-prompt",
+  "--node-modules-dir=manual",
+  "--unstable-sloppy-imports",
+  "--config",
+  join(REPO_ROOT, "src/deno.json"),
+  join(REPO_ROOT, "src/deno.ts"),
+];
+
+export interface ServiceOptions {
+  /** Service variables (PORT is set here); the parent's env is NOT inherited beyond PATH/HOME. */
+  readonly env?: Readonly<Record<string, string>>;
+  /** Working dir (where .data/ goes); default a fresh temp dir. */
+  readonly cwd?: string;
+  /** The command to run; default BUN_ENTRY. */
+  readonly command?: ReadonlyArray<string>;
+  readonly readyTimeoutMs?: number;
+}
+
+export type LogLine = Readonly<Record<string, unknown>>;
+
+export interface ServiceProcess {
+  /** http://127.0.0.1:<port> (no trailing slash). */
+  readonly url: string;
+  readonly port: number;
+  readonly pid: number;
+  readonly cwd: string;
+  /** Parsed JSON lines of stdout so far. */
+  readonly logs: () => ReadonlyArray<LogLine>;
+  /** stdout and stderr so far, interleaved by arrival. */
+  readonly output: () => string;
+  /** Exit code (a signal death counts as 128 + signal number). */
+  readonly exited: Promise<number>;
+  /** SIGTERM, then waits for the exit code. */
+  readonly stop: () => Promise<number>;
+  /** SIGKILL, then waits for the exit code. */
+  readonly kill: () => Promise<number>;
+  /** Kills the process if still running, then starts it again with the same port, cwd and env. */
+  readonly restart: () => Promise<ServiceProcess>;
+}
+
+interface Spawned {
+  readonly proc: ReturnType<typeof Bun.spawn>;
+  readonly logs: () => ReadonlyArray<LogLine>;
+  readonly output: () => string;
+  readonly exited: Promise<number>;
+}
+
+const SIGNAL_NUMBERS: Record<string, number> = { SIGTERM: 15, SIGKILL: 9, SIGINT: 2 };
+
+/** Only what a process needs to run: the service must see no variable the test did not give it. */
+const childEnv = (env: Readonly<Record<string, string>>, port: number) => ({
+  PATH: process.env.PATH ?? "/usr/bin:/bin",
+  HOME: process.env.HOME ?? tmpdir(),
+  NO_COLOR: "1",
+  ...env,
+  ...(port === 0 ? {} : { PORT: String(port) }),
+});
+
+const drain = async (stream: ReadableStream<Uint8Array>, onText: (text: string) => void) => {
+  const decoder = new TextDecoder();
+  for await (const bytes of stream) onText(decoder.decode(bytes, { stream: true }));
+};
+
+const spawn = (command: ReadonlyArray<string>, cwd: string, env: Record<string, string>): Spawned => {
+  const proc = Bun.spawn([...command], { cwd, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  let output = "";
+  let partial = "";
+  const logs: LogLine[] = [];
+  const onStdout = (text: string) => {
+    output += text;
+    const lines = (partial + text).split("\n");
+    partial = lines.pop() ?? "";
+    for (const line of lines) {
+      if (!line.startsWith("{")) continue;
+      try {
+        logs.push(JSON.parse(line));
+      } catch {
+        // not a log line (a stray print): kept in output() only
+      }
+    }
+  };
+  const streams = Promise.all([
+    drain(proc.stdout as ReadableStream<Uint8Array>, onStdout),
+    drain(proc.stderr as ReadableStream<Uint8Array>, (text) => {
+      output += text;
+    }),
+  ]);
+  const exited = proc.exited.then(async (code) => {
+    await streams.catch(() => undefined);
+    return proc.signalCode === null ? code : 128 + (SIGNAL_NUMBERS[proc.signalCode] ?? 0);
+  });
+  return { proc, logs: () => logs, output: () => output, exited };
+};
+
+/** Runs the service command to its exit (for start-up failures): exit code and all output. */
+export const runToExit = async (
+  options: ServiceOptions & { readonly timeoutMs?: number },
+): Promise<{ code: number; output: string; logs: ReadonlyArray<LogLine> }> => {
+  const cwd = options.cwd ?? mkdtempSync(join(tmpdir(), "service-"));
+  const child = spawn(options.command ?? BUN_ENTRY, cwd, childEnv(options.env ?? {}, await freePort()));
+  const timer = setTimeout(() => child.proc.kill("SIGKILL"), options.timeoutMs ?? 20_000);
+  const code = await child.exited;
+  clearTimeout(timer);
+  return { code, output: child.output(), logs: child.logs() };
+};
+
+const launch = async (options: ServiceOptions, port: number, cwd: string): Promise<ServiceProcess> => {
+  const command = options.command ?? BUN_ENTRY;
+  const child = spawn(command, cwd, childEnv(options.env ?? {}, port));
+  const url = `http://127.0.0.1:${port}`;
+  let exitCode: number | undefined;
+  void child.exited.then((code) => {
+    exitCode = code;
+  });
+  // Polls /healthz, but gives up at once when the process dies (a config error, a port clash).
+  const deadline = performance.now() + (options.readyTimeoutMs ?? 30_000);
+  let ready = false;
+  while (!ready && exitCode === undefined && performance.now() < deadline) {
+    ready = await fetch(`${url}/healthz`).then(
+      (res) => res.ok,
+      () => false,
+    );
+    if (!ready) await Bun.sleep(50);
+  }
+  if (!ready || exitCode !== undefined) {
+    child.proc.kill("SIGKILL");
+    const code = await child.exited;
+    throw new Error(
+      `${command.join(" ")} did not become ready on port ${port} (exit ${code}):\n${child.output()}`,
+    );
+  }
+  const signal = async (name: "SIGTERM" | "SIGKILL") => {
+    if (exitCode === undefined) child.proc.kill(name);
+    return child.exited;
+  };
+  return {
+    url,
+    port,
+    pid: child.proc.pid,
+    cwd,
+    logs: child.logs,
+    output: child.output,
+    exited: child.exited,
+    stop: () => signal("SIGTERM"),
+    kill: () => signal("SIGKILL"),
+    restart: async () => {
+      await signal("SIGKILL");
+      return launch(options, port, cwd);
+    },
+  };
+};
+
+/** Starts the service on a free port and waits until /healthz answers 200. */
+export const startService = async (options: ServiceOptions = {}): Promise<ServiceProcess> =>
+  launch(options, await freePort(), options.cwd ?? mkdtempSync(join(tmpdir(), "service-")));
