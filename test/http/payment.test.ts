@@ -71,7 +71,7 @@ describe("POST /api/payment", () => {
     },
   );
 
-  test.each([["abc"], ["0OIl" + "1".repeat(80)], [encodeBase58(new Uint8Array(32).fill(9))], [""]])(
+  test.each([["abc"], [`0OIl${"1".repeat(80)}`], [encodeBase58(new Uint8Array(32).fill(9))], [""]])(
     "invalid signature format %j -> 400",
     async (signature) => {
       const t = build();
