@@ -61,14 +61,19 @@ export const emptyQuota = (now: number): QuotaState => ({
 /** Rolls the day counters forward and drops lapsed holds. Idempotent. */
 export const normalize = (state: QuotaState, now: number): QuotaState => {
   const today = utcDay(now);
-  const holds = state.holds.filter((hold) => hold.expiresAt > now);
+  // Most states have no open hold: skip the copy then (status reads are the hot path).
+  const holds = state.holds.length === 0 ? state.holds : state.holds.filter((hold) => hold.expiresAt > now);
   if (today > state.day)
     return { day: today, freeUsed: 0, paidSpentToday: 0, paidCredits: state.paidCredits, holds };
   return holds.length === state.holds.length ? state : { ...state, holds };
 };
 
-const countHolds = (state: QuotaState, bucket: Bucket, day?: number): number =>
-  state.holds.filter((hold) => hold.bucket === bucket && (day === undefined || hold.day === day)).length;
+const countHolds = (state: QuotaState, bucket: Bucket, day?: number): number => {
+  let count = 0;
+  for (const hold of state.holds)
+    if (hold.bucket === bucket && (day === undefined || hold.day === day)) count++;
+  return count;
+};
 
 interface Availability {
   readonly free: number;

@@ -32,7 +32,10 @@ export interface AppDeps {
 export const createApp = ({ runtime, config, desk, logger, metrics }: AppDeps) => {
   const api = new Hono<AppEnv>()
     .use(protectionLimit({ perSecond: config.protectionRps, metrics }))
-    .use(
+    // Only requests that carry a body pay for the size check.
+    .on(
+      ["POST", "PUT", "PATCH"],
+      "*",
       bodyLimit({
         maxSize: MAX_BODY_BYTES,
         onError: (c) =>
