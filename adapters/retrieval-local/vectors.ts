@@ -44,11 +44,16 @@ export const nearest = (
   limit: number,
 ): ReadonlyArray<readonly [number, number]> => {
   const { dimensions, values, scales } = rows;
+  // Only the query's non-zero dimensions can add to a dot product, and a hashed question vector
+  // has a few dozen of 1024: skipping the zeros makes the scan ~20x cheaper with the same sums.
+  const dims: number[] = [];
+  for (let d = 0; d < dimensions; d++) if (query[d] !== 0) dims.push(d);
+  const weights = Float64Array.from(dims, (d) => query[d]!);
   const scored: Array<readonly [number, number]> = [];
   for (let r = 0; r < rows.count; r++) {
     let dot = 0;
     const offset = r * dimensions;
-    for (let d = 0; d < dimensions; d++) dot += values[offset + d]! * query[d]!;
+    for (let i = 0; i < dims.length; i++) dot += values[offset + dims[i]!]! * weights[i]!;
     if (dot > 0) scored.push([r, dot * scales[r]!]);
   }
   return scored.sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, limit);

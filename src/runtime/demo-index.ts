@@ -4,14 +4,15 @@
  * replace it with `npm run ingest -- <docs folder>`.
  */
 import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { Effect } from "effect";
 import { ingest } from "../../adapters/docs-ingest/index.ts";
 import { indexLayerFromConfig } from "../../adapters/retrieval-config/index.ts";
 import type { AppConfig } from "../../core/config.ts";
 import type { Logger } from "../observability/log.ts";
 
-const DEMO_DOCS = join(import.meta.dir, "..", "..", "README.md");
+// A file URL, not Bun's import.meta.dir, so the Deno entry point finds the README too.
+const DEMO_DOCS = fileURLToPath(new URL("../../README.md", import.meta.url));
 
 export const ensureDemoIndex = async (config: AppConfig, logger: Logger): Promise<void> => {
   if (config.vector.kind !== "local" || existsSync(config.vector.indexPath)) return;

@@ -7,30 +7,34 @@
  *   const service = await startService({ env: { INDEX_PATH: index } }); // afterAll(() => service.kill())
  *   await fetch(`${service.url}/api/status`);
  */
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { Effect } from "effect";
+import { ingest } from "../../adapters/docs-ingest/index.ts";
+import { indexLayerFromConfig } from "../../adapters/retrieval-config/index.ts";
 import { freePort } from "./free-port.ts";
 
 export const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 /** `bun src/main.ts`, run by the Bun running the tests. */
 export const BUN_ENTRY: ReadonlyArray<string> = [process.execPath, join(REPO_ROOT, "src/main.ts")];
-/** The Deno entry under the `deno` npm package; node_modules resolved as npm left them. */
+/**
+ * `deno run src/deno.ts` with the `deno` npm package, resolving packages from the node_modules
+ * npm installed (manual) and writing no deno.lock into the repo.
+ */
 export const DENO_ENTRY: ReadonlyArray<string> = [
   join(REPO_ROOT, "node_modules/.bin/deno"),
   "run",
   "--allow-all",
   "--no-prompt",
+  "--no-lock",
   "--node-modules-dir=manual",
-  "--unstable-sloppy-imports",
-  "--config",
-  join(REPO_ROOT, "src/deno.json"),
   join(REPO_ROOT, "src/deno.ts"),
 ];
 
 export interface ServiceOptions {
-  /** Service variables (PORT is set here); the parent's env is NOT inherited beyond PATH/HOME. */
+  /** Service variables; the parent's env is NOT inherited beyond PATH/HOME. PORT is the free port found (a given PORT wins: only for start-up failures). */
   readonly env?: Readonly<Record<string, string>>;
   /** Working dir (where .data/ goes); default a fresh temp dir. */
   readonly cwd?: string;
@@ -59,6 +63,8 @@ export interface ServiceProcess {
   readonly kill: () => Promise<number>;
   /** Kills the process if still running, then starts it again with the same port, cwd and env. */
   readonly restart: () => Promise<ServiceProcess>;
+  /** SIGKILL, then deletes the working dir if this helper made it (for afterAll). */
+  readonly dispose: () => Promise<void>;
 }
 
 interface Spawned {
@@ -75,8 +81,8 @@ const childEnv = (env: Readonly<Record<string, string>>, port: number) => ({
   PATH: process.env.PATH ?? "/usr/bin:/bin",
   HOME: process.env.HOME ?? tmpdir(),
   NO_COLOR: "1",
+  PORT: String(port),
   ...env,
-  ...(port === 0 ? {} : { PORT: String(port) }),
 });
 
 const drain = async (stream: ReadableStream<Uint8Array>, onText: (text: string) => void) => {
@@ -124,10 +130,16 @@ export const runToExit = async (
   const timer = setTimeout(() => child.proc.kill("SIGKILL"), options.timeoutMs ?? 20_000);
   const code = await child.exited;
   clearTimeout(timer);
+  if (options.cwd === undefined) rmSync(cwd, { recursive: true, force: true });
   return { code, output: child.output(), logs: child.logs() };
 };
 
-const launch = async (options: ServiceOptions, port: number, cwd: string): Promise<ServiceProcess> => {
+const launch = async (
+  options: ServiceOptions,
+  port: number,
+  cwd: string,
+  ownsCwd: boolean,
+): Promise<ServiceProcess> => {
   const command = options.command ?? BUN_ENTRY;
   const child = spawn(command, cwd, childEnv(options.env ?? {}, port));
   const url = `http://127.0.0.1:${port}`;
@@ -168,11 +180,36 @@ const launch = async (options: ServiceOptions, port: number, cwd: string): Promi
     kill: () => signal("SIGKILL"),
     restart: async () => {
       await signal("SIGKILL");
-      return launch(options, port, cwd);
+      return launch(options, port, cwd, ownsCwd);
+    },
+    dispose: async () => {
+      await signal("SIGKILL");
+      if (ownsCwd) rmSync(cwd, { recursive: true, force: true });
     },
   };
 };
 
 /** Starts the service on a free port and waits until /healthz answers 200. */
 export const startService = async (options: ServiceOptions = {}): Promise<ServiceProcess> =>
-  launch(options, await freePort(), options.cwd ?? mkdtempSync(join(tmpdir(), "service-")));
+  launch(
+    options,
+    await freePort(),
+    options.cwd ?? mkdtempSync(join(tmpdir(), "service-")),
+    options.cwd === undefined,
+  );
+
+/** The small Widgetron docs site of the fixtures. */
+export const FIXTURE_DOCS = join(REPO_ROOT, "test/fixtures/docs/site");
+
+/** Ingests `docs` into a new local index (hashed vectors) in a temp dir; returns its path for INDEX_PATH (delete its dir after). */
+export const buildIndex = async (docs: string = FIXTURE_DOCS): Promise<string> => {
+  const indexPath = join(mkdtempSync(join(tmpdir(), "service-index-")), "index.json");
+  await Effect.runPromise(
+    ingest([docs]).pipe(
+      Effect.provide(
+        indexLayerFromConfig({ vector: { kind: "local", indexPath }, embeddingModel: undefined }),
+      ),
+    ),
+  );
+  return indexPath;
+};
