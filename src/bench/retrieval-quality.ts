@@ -8,12 +8,11 @@
  *   bun src/bench/retrieval-quality.ts [--docs DIR] [--questions FILE]... [--no-chroma] [--model ID|PATH]
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { gunzipSync } from "node:zlib";
 import { Effect, Layer } from "effect";
 import { ingest } from "../../adapters/docs-ingest/index.ts";
 import { ChromaIndex, ChromaRetriever } from "../../adapters/retrieval-chroma/index.ts";
@@ -21,6 +20,7 @@ import { startLocalChroma } from "../../adapters/retrieval-chroma/local-server.t
 import { embedderLayerFromConfig } from "../../adapters/retrieval-config/index.ts";
 import { LocalIndex, LocalRetriever } from "../../adapters/retrieval-local/index.ts";
 import { Retriever } from "../../core/ports/retrieval.ts";
+import { ensureNodeDocs, type EvalQuestion as Question, readQuestions } from "./node-docs.ts";
 
 const { values } = parseArgs({
   options: {
@@ -37,43 +37,6 @@ const questionFiles = values.questions ?? [
   join(fixtures, "node-docs-extra.tsv"),
 ];
 const embedderLayer = embedderLayerFromConfig({ embeddingModel: values.model });
-
-/** Unpacks the Markdown API docs of Debian's nodejs-doc into `dir` unless already there. */
-const ensureNodeDocs = (dir: string) => {
-  if (existsSync(dir) && readdirSync(dir).some((name) => name.endsWith(".md"))) return;
-  const work = mkdtempSync(join(tmpdir(), "nodejs-doc-"));
-  const run = (command: string, args: ReadonlyArray<string>) => {
-    const result = spawnSync(command, args, { cwd: work, stdio: "inherit" });
-    if (result.status !== 0) throw new Error(`${command} ${args.join(" ")} failed (${result.status})`);
-  };
-  run("apt-get", ["download", "nodejs-doc"]);
-  const deb = readdirSync(work).find((name) => name.startsWith("nodejs-doc_") && name.endsWith(".deb"));
-  if (deb === undefined) throw new Error("apt-get download nodejs-doc gave no .deb");
-  run("dpkg", ["-x", deb, "extracted"]);
-  const api = join(work, "extracted/usr/share/doc/nodejs/api");
-  spawnSync("mkdir", ["-p", dir]);
-  for (const name of readdirSync(api)) {
-    if (name.endsWith(".md.gz"))
-      writeFileSync(join(dir, name.slice(0, -3)), gunzipSync(readFileSync(join(api, name))));
-    else if (name.endsWith(".md")) writeFileSync(join(dir, name), readFileSync(join(api, name)));
-  }
-  rmSync(work, { recursive: true, force: true });
-};
-
-interface Question {
-  readonly question: string;
-  readonly file: string;
-  readonly phrase: string;
-}
-
-const readQuestions = (path: string): ReadonlyArray<Question> =>
-  readFileSync(path, "utf8")
-    .trim()
-    .split("\n")
-    .slice(1)
-    .map((line) => line.split("\t"))
-    .filter((cells) => cells.length >= 3)
-    .map(([question, file, phrase]) => ({ question: question!, file: file!, phrase: phrase! }));
 
 /** recall@5 by file and by phrase over one question set, with the misses. */
 const evaluate = (questions: ReadonlyArray<Question>) =>
