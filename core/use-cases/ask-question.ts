@@ -3,7 +3,7 @@
  * query), retrieve 5 passages, generate, count the query (commit), answer. The hold is
  * released on any failure or interruption, so a failed answer costs nothing.
  */
-import { Clock, Effect, Schema } from "effect";
+import { Cause, Clock, Effect, Schema } from "effect";
 import { Conversations } from "../ports/conversations.ts";
 import { type Answer, type ChatTurn, Generator } from "../ports/generator.ts";
 import { QuotaStore } from "../ports/quota-store.ts";
@@ -60,6 +60,11 @@ export const withChargedQuery = <E, R>(
     readonly sources: ReadonlyArray<RetrievedChunk>;
     readonly history: ReadonlyArray<ChatTurn>;
   }) => Effect.Effect<Answer, E, R>,
+  /**
+   * Whether answer text has already reached the client (streaming). A client that then hangs
+   * up has been served and is charged; before that, or on our own failure, nothing is charged.
+   */
+  delivered: () => boolean = () => false,
 ) =>
   Effect.gen(function* () {
     const message = yield* validateMessage(question.message);
@@ -72,6 +77,12 @@ export const withChargedQuery = <E, R>(
     const giveBack = Effect.flatMap(Clock.currentTimeMillis, (now) =>
       Effect.ignore(quota.release(question.identity, hold.id, now)),
     );
+    const settleAbandoned = <X>(cause: Cause.Cause<X>) =>
+      Cause.hasInterruptsOnly(cause) && delivered()
+        ? Effect.flatMap(Clock.currentTimeMillis, (now) =>
+            Effect.ignore(quota.commit(question.identity, hold.id, now)),
+          )
+        : giveBack;
     const found = yield* Effect.gen(function* () {
       const history = key === undefined ? [] : yield* conversations.recent(key);
       const sources = yield* retriever.retrieve(followUpQuery(message, history), TOP_K);
@@ -88,7 +99,7 @@ export const withChargedQuery = <E, R>(
       history: found.history,
     }).pipe(
       Effect.map((answer) => ({ answer, sources: found.sources })),
-      Effect.onError(() => giveBack),
+      Effect.onError(settleAbandoned),
     );
     const rateLimit = yield* quota.commit(question.identity, hold.id, yield* Clock.currentTimeMillis);
     if (key !== undefined) {

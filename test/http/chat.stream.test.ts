@@ -70,3 +70,54 @@ describe("POST /api/chat as Server-Sent Events", () => {
     expect((await (await t.call("/api/status")).json()).remaining).toBe(1);
   });
 });
+
+describe("hanging up mid-stream", () => {
+  /** Reads the SSE body until `until` appears, then hangs up. */
+  const readUntilThenHangUp = async (res: Response, until: string) => {
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = "";
+    while (!text.includes(until)) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value);
+    }
+    await reader.cancel();
+    return text;
+  };
+  const remaining = async (t: ReturnType<typeof buildTestApp>) =>
+    (await (await t.call("/api/status")).json()).remaining;
+
+  test("after answer text was delivered, hanging up still charges the query", async () => {
+    const t = build({ freeQueries: 1 });
+    t.switches.generationDelayMs = 50;
+    const text = await readUntilThenHangUp(await streamChat(t, { message: "q" }), "event: delta");
+    expect(text).toContain("event: delta");
+    expect(text).not.toContain("event: done");
+    await Bun.sleep(150);
+    expect(await remaining(t)).toBe(0);
+    expect((await streamChat(t, { message: "again" })).status).toBe(402);
+  });
+
+  test("hanging up before any answer text costs nothing", async () => {
+    const t = build({ freeQueries: 1 });
+    t.switches.generationDelayMs = 50;
+    const text = await readUntilThenHangUp(await streamChat(t, { message: "q" }), "event: sources");
+    expect(text).not.toContain("event: delta");
+    await Bun.sleep(150);
+    expect(await remaining(t)).toBe(1);
+  });
+});
+
+describe("nothing found", () => {
+  test("streams the honest no-answer text with done, charging nothing", async () => {
+    const t = build({ freeQueries: 1 });
+    t.switches.noResults = true;
+    const res = await streamChat(t, { message: "unknown topic" });
+    expect(res.status).toBe(200);
+    const list = events(await res.text());
+    expect(list.map(([name]) => name)).toEqual(["sources", "delta", "done"]);
+    expect(list[1]?.[1].text).toContain("could not find");
+    expect(list[2]?.[1].rateLimit.remaining).toBe(1);
+  });
+});

@@ -84,7 +84,10 @@ export const scriptedGenerator = (switches: Switches) => {
                 { type: "delta" as const, text: "You asked: " },
                 { type: "delta" as const, text: `${input.question}. Use fs.writeFile [1].` },
                 { type: "done" as const, answer: answer(input.question) },
-              ]),
+              ]).pipe(
+                // With a delay, each event waits for it: a test can hang up between them.
+                Stream.tap(() => Effect.sleep(switches.generationDelayMs)),
+              ),
         ),
     }),
   );

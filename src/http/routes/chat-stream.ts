@@ -1,8 +1,9 @@
 /**
  * SSE answers: `sources` first, then `delta` events, then `done` with tokensUsed and rateLimit.
- * Errors before the first byte (empty message, 402, ...) are ordinary JSON responses; the
- * query is committed only after the answer completed, and a client that disconnects mid-way
- * interrupts the program, which releases the held query.
+ * Errors before the first byte (empty message, 402, ...) are ordinary JSON responses. The query
+ * is committed when the answer completes; a failure of ours gives it back. A client that hangs
+ * up before any answer text is not charged; one that hangs up after reading text is, so an
+ * answer cannot be read for free by disconnecting before `done`.
  */
 import { Effect, Stream } from "effect";
 import type { Context } from "hono";
@@ -11,7 +12,7 @@ import { type Question, withChargedQuery } from "../../../core/use-cases/ask-que
 import type { AppEnv } from "../app-env.ts";
 import { publicSource } from "../chat-request.ts";
 import { codeOf } from "../error-status.ts";
-import { runOutcome } from "../run-effect.ts";
+import { Defect, runOutcome } from "../run-effect.ts";
 import { type ChatDeps, chatErrorResponse } from "./chat.ts";
 
 const SSE_HEADERS = {
@@ -22,79 +23,112 @@ const SSE_HEADERS = {
   Connection: "keep-alive",
 };
 
-export const streamAnswer = (c: Context<AppEnv>, deps: ChatDeps, question: Question): Promise<Response> =>
-  new Promise<Response>((resolve, reject) => {
-    const encoder = new TextEncoder();
-    const abort = new AbortController();
-    c.req.raw.signal.addEventListener("abort", () => abort.abort(), { once: true });
-    let controller: ReadableStreamDefaultController<Uint8Array> | undefined;
-    const send = (event: string, data: unknown) => {
-      if (!abort.signal.aborted)
+/** One SSE response, opened on demand; writes stop once the client is gone. */
+const sseChannel = (signal: AbortSignal, onCancel: () => void) => {
+  const encoder = new TextEncoder();
+  let controller: ReadableStreamDefaultController<Uint8Array> | undefined;
+  let response: Response | undefined;
+  return {
+    /** The response, creating the stream the first time. */
+    open: (): Response => {
+      response ??= new Response(
+        new ReadableStream<Uint8Array>({
+          start: (ctrl) => {
+            controller = ctrl;
+          },
+          cancel: onCancel,
+        }),
+        { status: 200, headers: SSE_HEADERS },
+      );
+      return response;
+    },
+    isOpen: () => response !== undefined,
+    send: (event: string, data: unknown) => {
+      if (!signal.aborted)
         controller?.enqueue(encoder.encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`));
-    };
-    const open = () => {
-      const body = new ReadableStream<Uint8Array>({
-        start: (ctrl) => {
-          controller = ctrl;
-        },
-        cancel: () => abort.abort(),
-      });
-      resolve(new Response(body, { status: 200, headers: SSE_HEADERS }));
-    };
+    },
+    close: () => {
+      if (!signal.aborted) controller?.close();
+    },
+  };
+};
 
-    const program = withChargedQuery(question, ({ question: text, sources, history }) =>
+export const streamAnswer = async (
+  c: Context<AppEnv>,
+  deps: ChatDeps,
+  question: Question,
+): Promise<Response> => {
+  const abort = new AbortController();
+  c.req.raw.signal.addEventListener("abort", () => abort.abort(), { once: true });
+  const channel = sseChannel(abort.signal, () => abort.abort());
+  let delivered = false;
+  let opened: (response: Response) => void = () => undefined;
+  const streamStarted = new Promise<Response>((resolve) => {
+    opened = resolve;
+  });
+
+  const program = withChargedQuery(
+    question,
+    ({ question: text, sources, history }) =>
       Effect.gen(function* () {
-        open();
-        send("sources", { sources: sources.map(publicSource) });
+        opened(channel.open());
+        channel.send("sources", { sources: sources.map(publicSource) });
         const generator = yield* Generator;
         let answer: Answer | undefined;
         yield* Stream.runForEach(generator.stream({ question: text, chunks: sources, history }), (event) =>
           Effect.sync(() => {
-            if (event.type === "delta") send("delta", { text: event.text });
-            else answer = event.answer;
+            if (event.type === "done") answer = event.answer;
+            else {
+              channel.send("delta", { text: event.text });
+              delivered = true;
+            }
           }),
         );
         return (
           answer ?? (yield* Effect.fail(new GenerationFailed({ message: "the answer stream ended early" })))
         );
       }),
-    );
+    () => delivered,
+  );
 
-    runOutcome(deps.runtime, program, abort.signal).then(
-      async (outcome) => {
-        if (controller === undefined) {
-          resolve(
-            outcome.ok
-              ? c.json({ success: false, error: "Internal server error" }, 500)
-              : await chatErrorResponse(c, deps, outcome.error),
-          );
-          return;
+  const finished = runOutcome(deps.runtime, program, abort.signal).then(
+    async (outcome): Promise<Response | undefined> => {
+      if (!outcome.ok && !channel.isOpen()) return chatErrorResponse(c, deps, outcome.error);
+      const response = channel.open();
+      if (outcome.ok) {
+        const { answer, sources, rateLimit } = outcome.value;
+        // Answered without generating (nothing found): sources and text were not sent yet.
+        if (sources.length === 0) {
+          channel.send("sources", { sources: [] });
+          channel.send("delta", { text: answer.text });
         }
-        if (outcome.ok) {
-          deps.metrics.count("answers_total");
-          send("done", {
-            success: true,
-            tokensUsed: outcome.value.answer.tokensUsed,
-            rateLimit: outcome.value.rateLimit,
-          });
-        } else {
-          send("error", {
-            success: false,
-            error: "The answer could not be completed; no query was charged",
-            code: codeOf(outcome.error._tag),
-          });
-        }
-        if (!abort.signal.aborted) controller.close();
-      },
-      (defect: unknown) => {
-        if (controller === undefined) return reject(defect);
-        c.get("log").error("stream failed", {
-          cause: String(
-            defect instanceof Error ? ((defect as { detail?: string }).detail ?? defect.message) : defect,
-          ),
+        deps.metrics.count("answers_total");
+        channel.send("done", { success: true, tokensUsed: answer.tokensUsed, rateLimit });
+      } else {
+        channel.send("error", {
+          success: false,
+          error: "The answer could not be completed; no query was charged",
+          code: codeOf(outcome.error._tag),
         });
-        send("error", { success: false, error: "Internal server error", requestId: c.get("requestId") });
-        if (!abort.signal.aborted) controller.close();
-      },
-    );
-  });
+      }
+      channel.close();
+      return response;
+    },
+    (defect: unknown) => {
+      if (!channel.isOpen()) throw defect;
+      c.get("log").error("stream failed", {
+        cause: defect instanceof Defect ? defect.detail : String(defect),
+      });
+      channel.send("error", {
+        success: false,
+        error: "Internal server error",
+        requestId: c.get("requestId"),
+      });
+      channel.close();
+      return undefined;
+    },
+  );
+  // Whichever comes first: the stream opening, or the program ending without it (JSON error).
+  const first = await Promise.race([streamStarted, finished]);
+  return first ?? channel.open();
+};
