@@ -36,8 +36,9 @@ export const ParsedTransaction = Schema.Struct({
       fee: Schema.Int,
       preBalances: Schema.Array(Schema.Int),
       postBalances: Schema.Array(Schema.Int),
-      preTokenBalances: Schema.optional(Schema.NullOr(Schema.Array(TokenBalance))),
-      postTokenBalances: Schema.optional(Schema.NullOr(Schema.Array(TokenBalance))),
+      // Required: without the pre balances a new-looking row could pass off a whole balance as received.
+      preTokenBalances: Schema.Array(TokenBalance),
+      postTokenBalances: Schema.Array(TokenBalance),
       innerInstructions: Schema.optional(
         Schema.NullOr(
           Schema.Array(Schema.Struct({ index: Schema.Int, instructions: Schema.Array(Instruction) })),

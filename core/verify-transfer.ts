@@ -31,29 +31,56 @@ export interface VerifiedTransfer {
   readonly blockTime: number;
 }
 
-/** Net change per token account, keyed by account index. */
-const tokenDeltas = (tx: ParsedTransaction) => {
-  const rows = new Map<
-    number,
-    { mint: string; owner: string | undefined; decimals: number; delta: bigint }
-  >();
-  const add = (balances: ReadonlyArray<TokenBalance> | null | undefined, sign: bigint) => {
-    for (const balance of balances ?? []) {
-      const row = rows.get(balance.accountIndex) ?? {
-        mint: balance.mint,
-        owner: balance.owner,
-        decimals: balance.uiTokenAmount.decimals,
-        delta: 0n,
-      };
-      rows.set(balance.accountIndex, {
-        ...row,
-        delta: row.delta + sign * BigInt(balance.uiTokenAmount.amount),
-      });
+interface TokenDelta {
+  readonly mint: string;
+  readonly owner: string | undefined;
+  readonly decimals: number;
+  readonly delta: bigint;
+}
+
+const byAccount = (balances: ReadonlyArray<TokenBalance>): Map<number, TokenBalance> | undefined => {
+  const rows = new Map<number, TokenBalance>();
+  for (const balance of balances) {
+    if (rows.has(balance.accountIndex)) return undefined;
+    rows.set(balance.accountIndex, balance);
+  }
+  return rows;
+};
+
+/**
+ * Net change per token account (post - pre). Undefined when the balances contradict
+ * themselves: an account listed twice, a mint or owner that changes, or an account with no
+ * pre balance that already existed (held lamports before), which an honest node never reports.
+ */
+const tokenDeltas = (tx: ParsedTransaction): ReadonlyArray<TokenDelta> | undefined => {
+  const meta = tx.meta;
+  if (meta === null) return [];
+  const pre = byAccount(meta.preTokenBalances);
+  const post = byAccount(meta.postTokenBalances);
+  if (pre === undefined || post === undefined) return undefined;
+  const deltas: TokenDelta[] = [];
+  for (const index of new Set([...pre.keys(), ...post.keys()])) {
+    const before = pre.get(index);
+    const after = post.get(index);
+    const row = after ?? before;
+    if (row === undefined) continue;
+    if (
+      before !== undefined &&
+      after !== undefined &&
+      (before.mint !== after.mint || before.owner !== after.owner)
+    ) {
+      return undefined;
     }
-  };
-  add(tx.meta?.preTokenBalances, -1n);
-  add(tx.meta?.postTokenBalances, 1n);
-  return [...rows.values()];
+    if (before === undefined && (meta.preBalances[index] ?? 0) !== 0) return undefined;
+    const amount = (balance: TokenBalance | undefined) => BigInt(balance?.uiTokenAmount.amount ?? "0");
+    deltas.push({
+      mint: row.mint,
+      owner: row.owner,
+      decimals: row.uiTokenAmount.decimals,
+      delta: amount(after) - amount(before),
+    });
+  }
+  return deltas;
 };
 
 const lamportsGainedBy = (tx: ParsedTransaction, wallet: string): number => {
@@ -88,6 +115,8 @@ export const verifyTransfer = (
   if (!isFreshEnough(tx.blockTime, expect.now)) return Result.fail(errors.tooOld());
 
   const deltas = tokenDeltas(tx);
+  if (deltas === undefined)
+    return Result.fail(errors.wrongRecipient("the token balances of this transaction are inconsistent"));
   const toWallet = deltas.filter((row) => row.owner === expect.wallet && row.mint === expect.usdcMint);
   if (toWallet.some((row) => row.decimals !== USDC_DECIMALS)) {
     return Result.fail(errors.wrongToken("the configured USDC mint does not have 6 decimals"));

@@ -94,7 +94,8 @@ export const rawTx = (spec: TxSpec): Record<string, unknown> => {
   const preBalances = [
     1_000_000_000,
     ...lamports.map((row) => row.pre),
-    ...tokens.map(() => 2_039_280),
+    // A token account created by this transaction held no lamports before it.
+    ...tokens.map((row) => (row.pre === undefined ? 0 : 2_039_280)),
     1,
     1,
     1,
