@@ -13,6 +13,7 @@ import type { QuotaLimits } from "../../core/quota.ts";
 import { isRemembered, SIGNATURE_MEMORY_MS } from "../../core/signature-ledger.ts";
 import { checkQueries } from "../store-memory/grant-guard.ts";
 import { newHoldId, newReference, REFERENCE_MEMORY_MS } from "../store-memory/random-ids.ts";
+import { requireNoEviction } from "./eviction-check.ts";
 import { DEFAULT_KEY_PREFIX, keyLayout } from "./keys.ts";
 import { CLAIM, COMMIT, RELEASE, RESERVE, VIEW } from "./quota-lua.ts";
 import { type ConnectOptions, close, connect, luaScript, runCommand, runScript } from "./redis-client.ts";
@@ -23,6 +24,8 @@ export interface RedisStoreOptions extends ConnectOptions {
   readonly limits: QuotaLimits;
   /** Namespace of every key (default "docs-chat:"), so several deployments can share a Redis. */
   readonly keyPrefix?: string;
+  /** Called when the eviction policy cannot be read (CONFIG disabled), so the app can warn. */
+  readonly onUnverifiedEviction?: () => void;
 }
 
 const SCRIPTS = {
@@ -42,6 +45,7 @@ export const layer = (options: RedisStoreOptions): Layer.Layer<QuotaStore | Paym
   Layer.effectContext(
     Effect.gen(function* () {
       const client = yield* Effect.acquireRelease(connect(options), close);
+      yield* requireNoEviction(client, options.onUnverifiedEviction);
       const keys = keyLayout(options.keyPrefix ?? DEFAULT_KEY_PREFIX);
       const { freePerDay, paidDailyCap, holdTtlMs } = options.limits;
       const onQuota = (script: keyof typeof SCRIPTS, identity: string, now: number, extra: string[] = []) =>

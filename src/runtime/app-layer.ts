@@ -22,15 +22,20 @@ export const quotaLimits = (config: AppConfig): QuotaLimits => ({
   holdTtlMs: HOLD_TTL_MS,
 });
 
-const storeLayer = (config: AppConfig) =>
+const storeLayer = (config: AppConfig, logger: Logger) =>
   config.redisUrl === undefined
     ? MemoryStore.layer(quotaLimits(config))
-    : RedisStore.layer({ url: config.redisUrl, limits: quotaLimits(config) });
+    : RedisStore.layer({
+        url: config.redisUrl,
+        limits: quotaLimits(config),
+        onUnverifiedEviction: () =>
+          logger.warn("cannot read Redis maxmemory-policy (CONFIG disabled): make sure it is noeviction"),
+      });
 
 /** Every service the app needs, for the given config and the chain it takes payments on. */
 export const appLayer = (config: AppConfig, chain: ChainConfig, logger: Logger) =>
   Layer.mergeAll(
-    storeLayer(config),
+    storeLayer(config, logger),
     ChainSolana.layer({ rpcUrl: chain.rpcUrl }),
     retrievalLayerFromConfig(config),
     generatorLayerFromConfig(config, {

@@ -44,9 +44,9 @@ const answersPing = async (url: string): Promise<boolean> => {
   }
 };
 
-/** Starts redis-server; `password` turns on AUTH (the URL then carries it). */
+/** Starts redis-server; `password` turns on AUTH (the URL then carries it); `args` are extra server flags. */
 export const startRedisServer = async (
-  options: { readonly password?: string } = {},
+  options: { readonly password?: string; readonly args?: ReadonlyArray<string> } = {},
 ): Promise<RedisServer> => {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), "redis-test-"));
@@ -70,6 +70,7 @@ export const startRedisServer = async (
     "--dir",
     dir,
     ...auth,
+    ...(options.args ?? []),
   ];
   let child: ReturnType<typeof Bun.spawn> | undefined;
   const up = async () => {
