@@ -21,12 +21,15 @@ export const clientAddress = (sources: AddressSources, trust: TrustProxy): Ip | 
   const socket = sources.socket === undefined ? undefined : parseIp(sources.socket);
   if (trust.kind === "none" || socket === undefined) return socket;
   if (trust.kind === "list" && !isTrusted(socket, trust)) return socket;
+  // Unparseable entries stay in place (as undefined): skipping them would let the walk below
+  // step past our own proxy's entry to a client-written one.
   const chain = (sources.forwardedFor ?? "")
     .split(",")
-    .map((part) => parseIp(part))
-    .filter((ip): ip is Ip => ip !== undefined);
+    .map((part) => part.trim())
+    .filter((part) => part !== "")
+    .map(parseForwardedEntry);
   if (chain.length === 0) {
-    const real = sources.realIp === undefined ? undefined : parseIp(sources.realIp);
+    const real = sources.realIp === undefined ? undefined : parseForwardedEntry(sources.realIp);
     return real ?? socket;
   }
   if (trust.kind === "hops") {
@@ -34,11 +37,22 @@ export const clientAddress = (sources: AddressSources, trust: TrustProxy): Ip | 
     return chain[Math.max(0, chain.length - trust.hops)] ?? socket;
   }
   // Walk from the right past our own proxies; the first untrusted address is the client.
+  // An entry we cannot read ends the walk at the socket address: fail safe, never guess.
   for (let i = chain.length - 1; i >= 0; i--) {
     const ip = chain[i];
-    if (ip !== undefined && !isTrusted(ip, trust)) return ip;
+    if (ip === undefined) return socket;
+    if (!isTrusted(ip, trust)) return ip;
   }
   return chain[0] ?? socket;
+};
+
+/** An address as proxies write it: plain, "[v6]", "1.2.3.4:port" or "[v6]:port". */
+const parseForwardedEntry = (entry: string): Ip | undefined => {
+  const text = entry.trim();
+  const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(text);
+  if (bracketed !== null) return parseIp(bracketed[1] ?? "");
+  const v4WithPort = /^(\d{1,3}(?:\.\d{1,3}){3}):\d+$/.exec(text);
+  return parseIp(v4WithPort === null ? text : (v4WithPort[1] ?? ""));
 };
 
 /** The quota key of an address: the IPv4 address, or the IPv6 /64 prefix. */

@@ -103,6 +103,11 @@ export const paymentErrors = (context: PaymentContext) => {
         error: "Transaction is too old to be claimed",
         details: `Only transfers from the last 29 days can be claimed. ${details}`,
       }),
+    beforeLedgerStart: () =>
+      new TransactionTooOld({
+        error: "Transaction predates this service's payment records",
+        details: `This service keeps used signatures in memory only, so it accepts only transfers made since it last started. ${details}`,
+      }),
     wrongToken: (what: string) => new WrongToken({ error: `Wrong token: ${what}`, details }),
     wrongRecipient: (what: string) => new WrongRecipient({ error: `Wrong recipient: ${what}`, details }),
     insufficient: (received: string, claimed: string) =>
@@ -113,12 +118,12 @@ export const paymentErrors = (context: PaymentContext) => {
     alreadyUsed: () =>
       new SignatureAlreadyUsed({
         error: "Transaction signature already used",
-        details: `Each transfer buys queries once. Send a new transfer to buy more. ${details}`,
+        details: `Each transfer buys queries once. If you submitted it before, its queries were granted then (see GET /api/status); a lost reply does not lose them. To buy more, send a new transfer. ${details}`,
       }),
     memoMismatch: () =>
       new MemoMismatch({
         error: "Payment memo belongs to another client",
-        details: `The transfer carries the payment reference of another client. Use the reference from GET /api/payment/info. ${details}`,
+        details: `The transfer carries a payment reference issued to another client. A reference can only be claimed from the network address that asked for it (GET /api/payment/info); if your address changed, submit from the original one. ${details}`,
       }),
     memoRequired: () =>
       new MemoRequired({

@@ -24,6 +24,11 @@ export interface TransferExpectation {
   readonly claimed: BaseUnits;
   readonly now: number;
   readonly memo: MemoRule;
+  /**
+   * Epoch ms before which transfers are refused. Set when used signatures are kept only in
+   * memory: after a restart the ledger is empty, so older transfers could be claimed again.
+   */
+  readonly notBefore?: number | undefined;
 }
 
 export interface VerifiedTransfer {
@@ -113,6 +118,9 @@ export const verifyTransfer = (
   if (tx.meta === null || tx.blockTime === null) return Result.fail(errors.notConfirmed());
   if (tx.meta.err !== null && tx.meta.err !== undefined) return Result.fail(errors.failed());
   if (!isFreshEnough(tx.blockTime, expect.now)) return Result.fail(errors.tooOld());
+  if (expect.notBefore !== undefined && tx.blockTime * 1000 < expect.notBefore) {
+    return Result.fail(errors.beforeLedgerStart());
+  }
 
   const deltas = tokenDeltas(tx);
   if (deltas === undefined)

@@ -13,7 +13,7 @@ import { makeLogger } from "./observability/log.ts";
 import { makeMetrics } from "./observability/metrics.ts";
 import { appLayer } from "./runtime/app-layer.ts";
 import { ensureDemoIndex } from "./runtime/demo-index.ts";
-import { resolveChain, warnAboutDefaults } from "./runtime/resolve-chain.ts";
+import { resolveChain, volatileLedgerSince, warnAboutDefaults } from "./runtime/resolve-chain.ts";
 
 /** The few Deno APIs used here (the project typechecks against Bun's types, not Deno's). */
 interface DenoApi {
@@ -30,6 +30,7 @@ interface DenoApi {
 }
 declare const Deno: DenoApi;
 
+const startedAt = Date.now();
 const logger = makeLogger();
 const parsed = parseConfig(Deno.env.toObject());
 if (Result.isFailure(parsed)) {
@@ -51,7 +52,7 @@ await runtime.runPromise(Effect.void).catch(async (error: unknown) => {
 const app = createApp({
   runtime,
   config,
-  desk: makePaymentDesk(chain, config.memoRequired),
+  desk: makePaymentDesk(chain, config.memoRequired, volatileLedgerSince(config, startedAt)),
   logger,
   metrics: makeMetrics(),
 });

@@ -10,8 +10,9 @@ import { makeLogger } from "./observability/log.ts";
 import { makeMetrics } from "./observability/metrics.ts";
 import { appLayer } from "./runtime/app-layer.ts";
 import { ensureDemoIndex } from "./runtime/demo-index.ts";
-import { resolveChain, warnAboutDefaults } from "./runtime/resolve-chain.ts";
+import { resolveChain, volatileLedgerSince, warnAboutDefaults } from "./runtime/resolve-chain.ts";
 
+const startedAt = Date.now();
 const logger = makeLogger();
 const parsed = parseConfig(process.env);
 if (Result.isFailure(parsed)) {
@@ -34,7 +35,7 @@ await runtime.runPromise(Effect.void).catch(async (error: unknown) => {
 const app = createApp({
   runtime,
   config,
-  desk: makePaymentDesk(chain, config.memoRequired),
+  desk: makePaymentDesk(chain, config.memoRequired, volatileLedgerSince(config, startedAt)),
   logger,
   metrics: makeMetrics(),
 });

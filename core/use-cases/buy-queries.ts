@@ -18,6 +18,8 @@ export interface PaymentSettings {
   readonly memoPrefix: string;
   readonly memoRequired: boolean;
   readonly errors: PaymentErrors;
+  /** See TransferExpectation.notBefore. */
+  readonly notBefore?: number | undefined;
 }
 
 export interface QueriesBought {
@@ -52,6 +54,7 @@ export const buyQueries = Effect.fn("buyQueries")(function* (
       claimed: claim.units,
       now,
       memo: { prefix: settings.memoPrefix, expected: reference, required: settings.memoRequired },
+      notBefore: settings.notBefore,
     },
     errors,
   );

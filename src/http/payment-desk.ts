@@ -15,7 +15,9 @@ export interface PaymentDesk extends PaymentSettings {
 export const makePaymentDesk = (
   chain: { readonly network: ChainNetwork; readonly usdcMint: string; readonly wallet: string },
   memoRequired: boolean,
+  notBefore?: number,
 ): PaymentDesk => ({
+  notBefore,
   network: chain.network,
   usdcMint: chain.usdcMint,
   wallet: chain.wallet,

@@ -1,0 +1,32 @@
+/** With a volatile ledger, transfers from before the ledger started are refused (no replay after restart). */
+import { describe, expect, test } from "bun:test";
+import { Result } from "effect";
+import { BaseUnits } from "../../core/money.ts";
+import { paymentErrors } from "../../core/payment-errors.ts";
+import { verifyTransfer } from "../../core/verify-transfer.ts";
+import { BLOCK_TIME, NOW, USDC_MINT, usdcPayment, WALLET } from "../support/parsed-tx.ts";
+
+const errors = paymentErrors({ usdcMint: USDC_MINT, wallet: WALLET, network: "devnet" });
+const expectation = (notBefore: number | undefined) => ({
+  usdcMint: USDC_MINT,
+  wallet: WALLET,
+  claimed: BaseUnits(10_000n),
+  now: NOW,
+  memo: { prefix: "docschat:", expected: "ref", required: false },
+  notBefore,
+});
+
+describe("notBefore (volatile ledger)", () => {
+  test("a transfer made before the ledger started is refused as too old, with the reason", () => {
+    const result = verifyTransfer(usdcPayment(10_000n), expectation(BLOCK_TIME * 1000 + 1), errors);
+    expect(Result.isFailure(result) && result.failure._tag).toBe("TransactionTooOld");
+    expect(Result.isFailure(result) && result.failure.details).toContain("since it last started");
+  });
+
+  test("a transfer made at or after the start is accepted; no limit without notBefore", () => {
+    expect(
+      Result.isSuccess(verifyTransfer(usdcPayment(10_000n), expectation(BLOCK_TIME * 1000), errors)),
+    ).toBe(true);
+    expect(Result.isSuccess(verifyTransfer(usdcPayment(10_000n), expectation(undefined), errors))).toBe(true);
+  });
+});
