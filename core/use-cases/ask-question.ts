@@ -3,9 +3,9 @@
  * query), retrieve 5 passages, generate, count the query (commit), answer. The hold is
  * released on any failure or interruption, so a failed answer costs nothing.
  */
-import { Cause, Clock, Effect, Schema } from "effect";
+import { Cause, Clock, Duration, Effect, Schema } from "effect";
 import { Conversations } from "../ports/conversations.ts";
-import { type Answer, type ChatTurn, Generator } from "../ports/generator.ts";
+import { type Answer, type ChatTurn, GenerationFailed, Generator } from "../ports/generator.ts";
 import { QuotaStore } from "../ports/quota-store.ts";
 import { type RetrievedChunk, Retriever } from "../ports/retrieval.ts";
 import type { QuotaView } from "../quota.ts";
@@ -13,6 +13,11 @@ import { followUpQuery } from "./follow-up.ts";
 
 export const TOP_K = 5;
 export const MAX_MESSAGE_LENGTH = 2000;
+/**
+ * An answer (streamed or not) must finish within this; it stays below the hold lease of the
+ * stores (120 s), so a reservation can never lapse while its answer is still being produced.
+ */
+export const ANSWER_DEADLINE = Duration.seconds(90);
 
 /** The uncharged answer when the index has no passage at all for a question. */
 export const NOTHING_FOUND: Answer = {
@@ -98,6 +103,10 @@ export const withChargedQuery = <E, R>(
       sources: found.sources,
       history: found.history,
     }).pipe(
+      Effect.timeoutOrElse({
+        duration: ANSWER_DEADLINE,
+        orElse: () => Effect.fail(new GenerationFailed({ message: "the answer took too long" })),
+      }),
       Effect.map((answer) => ({ answer, sources: found.sources })),
       Effect.onError(settleAbandoned),
     );
