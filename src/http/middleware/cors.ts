@@ -30,8 +30,9 @@ export const cors =
         Vary: "Origin",
       });
     }
-    // Prepared before the handler: cheaper than editing the finished response.
-    c.header("Vary", "Origin");
+    // Responses vary by Origin only when some origin is allowed. Prepared before the handler:
+    // cheaper than editing the finished response.
+    if (allowedOrigins.length > 0) c.header("Vary", "Origin");
     if (allowed) {
       c.header("Access-Control-Allow-Origin", origin);
       c.header("Access-Control-Expose-Headers", EXPOSE_HEADERS);
