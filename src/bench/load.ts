@@ -11,12 +11,17 @@ const toMs = (value: string, unit: string): number =>
 
 export const runWrk = async (
   url: string,
-  options: { seconds: number; connections: number; threads: number },
+  options: { seconds: number; connections: number; threads: number; wrap?: (command: string[]) => string[] },
 ): Promise<LoadResult> => {
-  const proc = Bun.spawn(
-    ["wrk", `-t${options.threads}`, `-c${options.connections}`, `-d${options.seconds}s`, "--latency", url],
-    { stdout: "pipe", stderr: "pipe" },
-  );
+  const command = [
+    "wrk",
+    `-t${options.threads}`,
+    `-c${options.connections}`,
+    `-d${options.seconds}s`,
+    "--latency",
+    url,
+  ];
+  const proc = Bun.spawn(options.wrap?.(command) ?? command, { stdout: "pipe", stderr: "pipe" });
   const text = await new Response(proc.stdout).text();
   if ((await proc.exited) !== 0) throw new Error(`wrk failed: ${await new Response(proc.stderr).text()}`);
   const latency = (pct: string) => {

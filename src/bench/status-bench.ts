@@ -10,12 +10,23 @@ import { type LoadResult, runWrk } from "./load.ts";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
-const LOAD = { seconds: SECONDS, connections: 32, threads: 1 };
+/** Servers on the last CPU, wrk on the first (when taskset exists): less scheduler noise, alike for both sides. */
+const pin = (side: "server" | "load", command: string[]) => {
+  const cpus = navigator.hardwareConcurrency;
+  if (Bun.which("taskset") === null || cpus < 2) return command;
+  return ["taskset", "-c", String(side === "server" ? cpus - 1 : 0), ...command];
+};
+const LOAD = {
+  seconds: SECONDS,
+  connections: 32,
+  threads: 1,
+  wrap: (command: string[]) => pin("load", command),
+};
 
 const serve = async (script: string, args: string[]) => {
   const port = await freePort();
   const proc = Bun.spawn(
-    [process.execPath, join(import.meta.dir, "servers", script), String(port), ...args],
+    pin("server", [process.execPath, join(import.meta.dir, "servers", script), String(port), ...args]),
     {
       stdout: "ignore",
       stderr: "inherit",

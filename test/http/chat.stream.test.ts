@@ -45,6 +45,22 @@ describe("POST /api/chat as Server-Sent Events", () => {
     expect(done?.[1]).toMatchObject({ tokensUsed: 42, rateLimit: { remaining: 2, requiresPayment: false } });
   });
 
+  test("a cross-origin stream from an allowed origin carries the CORS headers", async () => {
+    const t = build({ allowedOrigins: ["https://docs.example.com"] });
+    const res = await t.call("/api/chat", {
+      method: "POST",
+      headers: {
+        "Content-Type": "application/json",
+        Accept: "text/event-stream",
+        Origin: "https://docs.example.com",
+      },
+      body: JSON.stringify({ message: "q" }),
+    });
+    expect(res.headers.get("content-type")).toStartWith("text/event-stream");
+    expect(res.headers.get("access-control-allow-origin")).toBe("https://docs.example.com");
+    await res.text();
+  });
+
   test("stream: true in the body also streams", async () => {
     const t = build();
     const res = await streamChat(t, { message: "q", stream: true }, "application/json");

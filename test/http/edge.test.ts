@@ -202,3 +202,47 @@ describe("unexpected failures", () => {
     expect((await (await t.call("/api/status")).json()).remaining).toBe(3);
   });
 });
+
+describe("X-Request-Id", () => {
+  test("is on every response, whatever the status", async () => {
+    const statuses = new Map<number, string | null>();
+    const record = (res: Response) => statuses.set(res.status, res.headers.get("x-request-id"));
+    const t = build({ freeQueries: 1, allowedOrigins: ["https://docs.example.com"] });
+    record(await t.chat("q"));
+    record(await t.chat(""));
+    record(await t.chat("q"));
+    record(await t.call("/nope"));
+    record(
+      await t.call("/api/chat", { method: "POST", headers: { "Content-Type": "text/plain" }, body: "x" }),
+    );
+    record(
+      await t.call("/api/chat", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: "x".repeat(20_000),
+      }),
+    );
+    record(
+      await t.call("/api/chat", {
+        method: "OPTIONS",
+        headers: { Origin: "https://docs.example.com", "Access-Control-Request-Method": "POST" },
+      }),
+    );
+    record(
+      await t.call("/api/chat", {
+        method: "OPTIONS",
+        headers: { Origin: "https://evil.example", "Access-Control-Request-Method": "POST" },
+      }),
+    );
+    t.switches.failRetrieval = true;
+    record(await t.call("/api/payment/info"));
+    const dying = build();
+    dying.switches.dieInGeneration = true;
+    record(await dying.chat("q"));
+    const limited = build({ protectionRps: 1 });
+    await limited.call("/api/status");
+    record(await limited.call("/api/status"));
+    expect([...statuses.keys()].sort()).toEqual([200, 204, 400, 402, 403, 404, 413, 415, 429, 500]);
+    for (const id of statuses.values()) expect(id).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});

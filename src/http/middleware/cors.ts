@@ -15,20 +15,23 @@ const EXPOSE_HEADERS = "X-Request-Id, Retry-After, X-Payment-Required";
 
 export const cors =
   ({ allowedOrigins, maxAgeSeconds = 600 }: CorsOptions): MiddlewareHandler<AppEnv> =>
-  async (c, next) => {
+  // Not async: nothing runs after the handler, so no extra async frame per request.
+  (c, next) => {
     const origin = c.req.header("origin");
     const allowed = origin !== undefined && allowedOrigins.includes(origin);
     const preflight =
       c.req.method === "OPTIONS" && c.req.header("access-control-request-method") !== undefined;
     if (preflight) {
-      if (!allowed) return c.body(null, 403, { Vary: "Origin" });
-      return c.body(null, 204, {
-        "Access-Control-Allow-Origin": origin,
-        "Access-Control-Allow-Methods": "GET, POST, OPTIONS",
-        "Access-Control-Allow-Headers": ALLOW_HEADERS,
-        "Access-Control-Max-Age": String(maxAgeSeconds),
-        Vary: "Origin",
-      });
+      if (!allowed) return Promise.resolve(c.body(null, 403, { Vary: "Origin" }));
+      return Promise.resolve(
+        c.body(null, 204, {
+          "Access-Control-Allow-Origin": origin,
+          "Access-Control-Allow-Methods": "GET, POST, OPTIONS",
+          "Access-Control-Allow-Headers": ALLOW_HEADERS,
+          "Access-Control-Max-Age": String(maxAgeSeconds),
+          Vary: "Origin",
+        }),
+      );
     }
     // Responses vary by Origin only when some origin is allowed. Prepared before the handler:
     // cheaper than editing the finished response.
@@ -37,5 +40,5 @@ export const cors =
       c.header("Access-Control-Allow-Origin", origin);
       c.header("Access-Control-Expose-Headers", EXPOSE_HEADERS);
     }
-    await next();
+    return next();
   };

@@ -27,8 +27,6 @@ export const requestContext =
       logger[level](msg, { requestId, ...fields });
     c.set("log", { info: bound("info"), warn: bound("warn"), error: bound("error") });
     await next();
-    // Errors answered by onError get a fresh response without prepared headers.
-    if (!c.res.headers.has("X-Request-Id")) c.header("X-Request-Id", requestId);
     const seconds = (performance.now() - started) / 1000;
     const route = c.req.routePath === "/*" || c.res.status === 404 ? "unmatched" : c.req.routePath;
     metrics.countRequest(route, c.req.method, c.res.status, seconds);

@@ -23,22 +23,29 @@ const SSE_HEADERS = {
   Connection: "keep-alive",
 };
 
-/** One SSE response, opened on demand; writes stop once the client is gone. */
-const sseChannel = (signal: AbortSignal, onCancel: () => void) => {
+/**
+ * One SSE response, opened on demand; writes stop once the client is gone. The response is
+ * made by `respond` (Hono's c.body) so the headers prepared by middleware (request id, CORS)
+ * are on it too.
+ */
+const sseChannel = (
+  signal: AbortSignal,
+  onCancel: () => void,
+  respond: (body: ReadableStream<Uint8Array>) => Response,
+) => {
   const encoder = new TextEncoder();
   let controller: ReadableStreamDefaultController<Uint8Array> | undefined;
   let response: Response | undefined;
   return {
     /** The response, creating the stream the first time. */
     open: (): Response => {
-      response ??= new Response(
+      response ??= respond(
         new ReadableStream<Uint8Array>({
           start: (ctrl) => {
             controller = ctrl;
           },
           cancel: onCancel,
         }),
-        { status: 200, headers: SSE_HEADERS },
       );
       return response;
     },
@@ -60,7 +67,11 @@ export const streamAnswer = async (
 ): Promise<Response> => {
   const abort = new AbortController();
   c.req.raw.signal.addEventListener("abort", () => abort.abort(), { once: true });
-  const channel = sseChannel(abort.signal, () => abort.abort());
+  const channel = sseChannel(
+    abort.signal,
+    () => abort.abort(),
+    (body) => c.body(body, 200, SSE_HEADERS),
+  );
   let delivered = false;
   let opened: (response: Response) => void = () => undefined;
   const streamStarted = new Promise<Response>((resolve) => {
