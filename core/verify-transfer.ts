@@ -118,7 +118,9 @@ export const verifyTransfer = (
   if (tx.meta === null || tx.blockTime === null) return Result.fail(errors.notConfirmed());
   if (tx.meta.err !== null && tx.meta.err !== undefined) return Result.fail(errors.failed());
   if (!isFreshEnough(tx.blockTime, expect.now)) return Result.fail(errors.tooOld());
-  if (expect.notBefore !== undefined && tx.blockTime * 1000 < expect.notBefore) {
+  // Block times are whole seconds: compare at that granularity, or a transfer made in the
+  // second the service started would look older than the start.
+  if (expect.notBefore !== undefined && tx.blockTime < Math.floor(expect.notBefore / 1000)) {
     return Result.fail(errors.beforeLedgerStart());
   }
 

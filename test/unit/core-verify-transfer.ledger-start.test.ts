@@ -18,7 +18,7 @@ const expectation = (notBefore: number | undefined) => ({
 
 describe("notBefore (volatile ledger)", () => {
   test("a transfer made before the ledger started is refused as too old, with the reason", () => {
-    const result = verifyTransfer(usdcPayment(10_000n), expectation(BLOCK_TIME * 1000 + 1), errors);
+    const result = verifyTransfer(usdcPayment(10_000n), expectation((BLOCK_TIME + 1) * 1000), errors);
     expect(Result.isFailure(result) && result.failure._tag).toBe("TransactionTooOld");
     expect(Result.isFailure(result) && result.failure.details).toContain("since it last started");
   });
