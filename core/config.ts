@@ -7,19 +7,12 @@
  * answers extractively; with no vector settings it uses the local on-disk index.
  */
 import { Redacted, Result, Schema } from "effect";
-import { decodeBase58, encodeBase58 } from "./base58.ts";
-import { CHAIN_NETWORKS, type ChainNetwork, DEFAULT_RPC_URL } from "./network.ts";
+import { type ChainConfig, parseChain } from "./config-chain.ts";
+import { type Env, type Reader, reader } from "./config-reader.ts";
 import { parseTrustProxy, type TrustProxy } from "./trust-proxy.ts";
 
-export type Env = Readonly<Record<string, string | undefined>>;
-
-export interface ChainConfig {
-  readonly network: ChainNetwork;
-  readonly usdcMint: string;
-  readonly wallet: string;
-  readonly rpcUrl: string;
-  readonly walletSecretKey: Redacted.Redacted<Uint8Array> | undefined;
-}
+export type { ChainConfig } from "./config-chain.ts";
+export type { Env } from "./config-reader.ts";
 
 export type VectorConfig =
   | { readonly kind: "local"; readonly indexPath: string }
@@ -65,42 +58,6 @@ export class ConfigError extends Schema.TaggedError<ConfigError>()("ConfigError"
 export const DEFAULT_LLM_MODEL = "llama-3.1-8b-instant";
 export const DEFAULT_INDEX_PATH = ".data/index.json";
 
-const BASE58_ADDRESS = (text: string): boolean => decodeBase58(text)?.length === 32;
-
-/** Collects problems while reading variables, so all of them are reported at once. */
-const reader = (env: Env) => {
-  const problems: string[] = [];
-  const text = (name: string): string | undefined => {
-    const value = env[name]?.trim();
-    return value === undefined || value === "" ? undefined : value;
-  };
-  const integer = (name: string, fallback: number, min: number, max: number): number => {
-    const value = text(name);
-    if (value === undefined) return fallback;
-    const n = Number(value);
-    if (/^\d+$/.test(value) && n >= min && n <= max) return n;
-    problems.push(`${name}: must be a whole number from ${min} to ${max} (got "${value}")`);
-    return fallback;
-  };
-  const flag = (name: string): boolean => {
-    const value = text(name)?.toLowerCase();
-    if (value === undefined || value === "false" || value === "0") return false;
-    if (value === "true" || value === "1") return true;
-    problems.push(`${name}: must be true or false (got "${value}")`);
-    return false;
-  };
-  const url = (name: string, secret = false): string | undefined => {
-    const value = text(name);
-    if (value === undefined) return undefined;
-    if (URL.canParse(value)) return value;
-    problems.push(
-      secret ? `${name}: is not a valid URL (value hidden)` : `${name}: is not a valid URL (got "${value}")`,
-    );
-    return undefined;
-  };
-  return { problems, text, integer, flag, url };
-};
-
 const parseOrigins = (value: string | undefined, problems: string[]): ReadonlyArray<string> => {
   const origins = (value ?? "")
     .split(",")
@@ -116,70 +73,7 @@ const parseOrigins = (value: string | undefined, problems: string[]): ReadonlyAr
   return origins;
 };
 
-/** A Solana secret key: JSON list of 64 byte values whose last 32 are the wallet's public key. */
-const parseSecretKey = (value: string, wallet: string | undefined, problems: string[]) => {
-  const bad = (why: string) => {
-    problems.push(`PAYMENT_WALLET_SECRET_KEY: ${why} (value hidden)`);
-    return undefined;
-  };
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(value);
-  } catch {
-    return bad("must be a JSON list of 64 numbers from 0 to 255");
-  }
-  if (
-    !Array.isArray(parsed) ||
-    parsed.length !== 64 ||
-    !parsed.every((b) => Number.isInteger(b) && b >= 0 && b <= 255)
-  ) {
-    return bad("must be a JSON list of 64 numbers from 0 to 255");
-  }
-  const bytes = Uint8Array.from(parsed as number[]);
-  if (wallet !== undefined && encodeBase58(bytes.slice(32)) !== wallet) {
-    return bad("does not belong to PAYMENT_WALLET_ADDRESS");
-  }
-  return Redacted.make(bytes);
-};
-
-const parseChain = (read: ReturnType<typeof reader>): ChainConfig | undefined => {
-  const { problems, text } = read;
-  const network = text("CHAIN_NETWORK");
-  const usdcMint = text("USDC_MINT_ADDRESS");
-  const wallet = text("PAYMENT_WALLET_ADDRESS");
-  const rpcUrl = read.url("SOLANA_RPC_URL", true);
-  const secret = text("PAYMENT_WALLET_SECRET_KEY");
-  const before = problems.length;
-  if (network === undefined && usdcMint === undefined && wallet === undefined) {
-    if (secret !== undefined)
-      problems.push("PAYMENT_WALLET_SECRET_KEY: set without PAYMENT_WALLET_ADDRESS (value hidden)");
-    // A lone RPC URL would otherwise be ignored silently and the demo chain used instead.
-    if (text("SOLANA_RPC_URL") !== undefined)
-      problems.push(
-        "SOLANA_RPC_URL: set without CHAIN_NETWORK, USDC_MINT_ADDRESS and PAYMENT_WALLET_ADDRESS",
-      );
-    return undefined;
-  }
-  if (network === undefined) problems.push("CHAIN_NETWORK: required when a payment wallet or mint is set");
-  else if (!CHAIN_NETWORKS.includes(network as ChainNetwork))
-    problems.push(`CHAIN_NETWORK: must be one of ${CHAIN_NETWORKS.join(", ")} (got "${network}")`);
-  if (usdcMint === undefined) problems.push("USDC_MINT_ADDRESS: required with CHAIN_NETWORK");
-  else if (!BASE58_ADDRESS(usdcMint))
-    problems.push(`USDC_MINT_ADDRESS: not a base58 address (got "${usdcMint}")`);
-  if (wallet === undefined) problems.push("PAYMENT_WALLET_ADDRESS: required with CHAIN_NETWORK");
-  else if (!BASE58_ADDRESS(wallet))
-    problems.push(`PAYMENT_WALLET_ADDRESS: not a base58 address (got "${wallet}")`);
-  const chainNetwork = network as ChainNetwork;
-  const resolvedRpc = rpcUrl ?? DEFAULT_RPC_URL[chainNetwork];
-  if (network === "localnet" && rpcUrl === undefined)
-    problems.push("SOLANA_RPC_URL: required when CHAIN_NETWORK=localnet");
-  const walletSecretKey = secret === undefined ? undefined : parseSecretKey(secret, wallet, problems);
-  if (problems.length > before || usdcMint === undefined || wallet === undefined || resolvedRpc === undefined)
-    return undefined;
-  return { network: chainNetwork, usdcMint, wallet, rpcUrl: resolvedRpc, walletSecretKey };
-};
-
-const parseVector = (read: ReturnType<typeof reader>): VectorConfig => {
+const parseVector = (read: Reader): VectorConfig => {
   const chromaUrl = read.url("CHROMA_URL");
   const apiKey = read.text("VECTOR_API_KEY");
   const collection = read.text("VECTOR_INDEX_NAME");
