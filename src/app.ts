@@ -47,7 +47,7 @@ export const createApp = ({ runtime, config, desk, logger, metrics }: AppDeps) =
     .route("/payment", paymentRoutes(runtime, desk, metrics));
 
   return new Hono<AppEnv>()
-    .use(requestContext({ logger, metrics }))
+    .use(requestContext({ logger, metrics, acceptIncomingId: config.trustProxy.kind !== "none" }))
     .use(clientIdentity({ trustProxy: config.trustProxy }))
     .use(cors({ allowedOrigins: config.allowedOrigins }))
     .route("/api", api)

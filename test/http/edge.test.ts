@@ -145,14 +145,14 @@ describe("edge responses", () => {
     expect((await t.call("/api/chat")).status).toBe(404);
   });
 
-  test("incoming X-Request-Id is kept when well-formed, replaced otherwise", async () => {
-    const t = build();
-    expect(
-      (await t.call("/healthz", { headers: { "X-Request-Id": "abc-12345678" } })).headers.get("x-request-id"),
-    ).toBe("abc-12345678");
-    expect(
-      (await t.call("/healthz", { headers: { "X-Request-Id": "<script>" } })).headers.get("x-request-id"),
-    ).not.toBe("<script>");
+  test("an incoming X-Request-Id is kept only behind a trusted proxy, and only when well-formed", async () => {
+    const idOf = async (t: ReturnType<typeof buildTestApp>, sent: string, from?: string) =>
+      (await t.call("/healthz", { headers: { "X-Request-Id": sent } }, from)).headers.get("x-request-id");
+    const proxied = build({ trustProxy: { kind: "list", cidrs: ["10.0.0.0/8"] } });
+    expect(await idOf(proxied, "abc-12345678", "10.0.0.2")).toBe("abc-12345678");
+    expect(await idOf(proxied, "<script>", "10.0.0.2")).toMatch(/^[0-9a-f-]{36}$/);
+    const direct = build();
+    expect(await idOf(direct, "abc-12345678")).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   test("/healthz, /readyz, /metrics and /openapi.json", async () => {
