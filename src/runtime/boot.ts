@@ -1,0 +1,62 @@
+/**
+ * What both entry points (Bun, Deno) do around serving: read config (failing with every
+ * problem at once), index the demo docs and start the demo chain when nothing is configured,
+ * build the runtime once (so a bad Redis URL fails the start, not the first request), create
+ * the app; and the graceful shutdown. Only listening and signals are runtime-specific.
+ */
+import { Effect, Layer, ManagedRuntime, Result } from "effect";
+import { type Env, parseConfig } from "../../core/config.ts";
+import { createApp } from "../app.ts";
+import { makePaymentDesk } from "../http/payment-desk.ts";
+import { makeLogger } from "../observability/log.ts";
+import { makeMetrics } from "../observability/metrics.ts";
+import { appLayer } from "./app-layer.ts";
+import { ensureDemoIndex } from "./demo-index.ts";
+import { resolveChain, volatileLedgerSince, warnAboutDefaults } from "./resolve-chain.ts";
+
+/** Upper bound on waiting for in-flight requests at shutdown (the answer deadline is 90 s). */
+const DRAIN_MS = 25_000;
+
+export const boot = async (env: Env, exit: (code: number) => never) => {
+  const startedAt = Date.now();
+  const logger = makeLogger();
+  const parsed = parseConfig(env);
+  if (Result.isFailure(parsed)) {
+    console.error(parsed.failure.message);
+    return exit(1);
+  }
+  const config = parsed.success;
+  warnAboutDefaults(config, logger);
+  await ensureDemoIndex(config, logger);
+  const { chain, stop: stopChain } = await resolveChain(config, logger);
+  const runtime = ManagedRuntime.make(appLayer(config, chain, logger).pipe(Layer.orDie));
+  await runtime.runPromise(Effect.void).catch(async (error: unknown) => {
+    logger.error("startup failed", { cause: String(error) });
+    await stopChain();
+    exit(1);
+  });
+  const app = createApp({
+    runtime,
+    config,
+    desk: makePaymentDesk(chain, config.memoRequired, volatileLedgerSince(config, startedAt)),
+    logger,
+    metrics: makeMetrics(),
+  });
+
+  /** A once-only signal handler: stop accepting, let in-flight requests finish, close everything. */
+  const onSignal = (stopServer: () => Promise<void>) => {
+    let stopping = false;
+    return async (signal: string) => {
+      if (stopping) return;
+      stopping = true;
+      logger.info("shutting down", { signal });
+      await Promise.race([stopServer(), new Promise((resolve) => setTimeout(resolve, DRAIN_MS))]);
+      await runtime.dispose();
+      await stopChain();
+      logger.info("stopped");
+      exit(0);
+    };
+  };
+
+  return { app, config, chain, logger, onSignal };
+};
