@@ -88,7 +88,8 @@ export const layer = (options: RedisStoreOptions): Layer.Layer<QuotaStore | Paym
             client,
             SCRIPTS.claim,
             [...keys.quota(identity), keys.signature(signature)],
-            // The claim id lets a resent claim recognise its own earlier success.
+            // A fresh id per call: were this exact command ever resent (ioredis is set not to resend
+            // after a reconnect), the script would answer it as the success it was, not "already used".
             [
               now,
               freePerDay,
