@@ -6,6 +6,7 @@
  * to build for the same corpus, and sums per-field BM25 instead of BM25F.)
  */
 import { terms } from "../embed-hash/analyze.ts";
+import { topK } from "./top-k.ts";
 
 export const FIELDS = ["heading", "parents", "title", "text"] as const;
 export type Field = (typeof FIELDS)[number];
@@ -90,7 +91,7 @@ export const buildBm25 = (records: ReadonlyArray<FieldTexts>, params: Bm25Params
           scores[r]! += (idf * tf * (k1 + 1)) / (tf + k1);
         }
       }
-      return touched.sort((a, b) => scores[b]! - scores[a]! || a - b).slice(0, limit);
+      return topK(touched, limit, (a, b) => scores[b]! - scores[a]! || a - b);
     },
   };
 };

@@ -3,6 +3,7 @@
  * float32, and for unit-length embeddings the ranking is practically unchanged (each value
  * is off by at most half a step of max|v| / 127).
  */
+import { topK } from "./top-k.ts";
 
 export interface VectorRows {
   readonly dimensions: number;
@@ -56,5 +57,5 @@ export const nearest = (
     for (let i = 0; i < dims.length; i++) dot += values[offset + dims[i]!]! * weights[i]!;
     if (dot > 0) scored.push([r, dot * scales[r]!]);
   }
-  return scored.sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, limit);
+  return topK(scored, limit, (a, b) => b[1] - a[1] || a[0] - b[0]);
 };
