@@ -55,18 +55,40 @@ export const parseIp = (raw: string): Ip | undefined => {
   return v6 >> 32n === 0xffffn ? { version: 4, value: v6 - MAPPED_PREFIX } : { version: 6, value: v6 };
 };
 
-/** Whether `ip` lies inside `cidr` ("10.0.0.0/8", "::1", "2001:db8::/32"). */
-export const inCidr = (ip: Ip, cidr: string): boolean => {
+interface Range {
+  readonly version: 4 | 6;
+  readonly shift: bigint;
+  readonly prefix: bigint;
+}
+
+/** "10.0.0.0/8" -> the network prefix to compare; undefined when not a range. */
+const parseRange = (cidr: string): Range | undefined => {
   const [base, bitsText] = cidr.split("/");
   const network = parseIp(base ?? "");
-  if (network === undefined || network.version !== ip.version) return false;
-  const width = ip.version === 4 ? 32 : 128;
+  if (network === undefined) return undefined;
+  const width = network.version === 4 ? 32 : 128;
   // "::ffff:10.0.0.0/104" parses as IPv4: its prefix counts from bit 96 of the mapped form.
-  const mapped = ip.version === 4 && (base ?? "").includes(":");
+  const mapped = network.version === 4 && (base ?? "").includes(":");
   const bits = (bitsText === undefined ? (mapped ? 128 : width) : Number(bitsText)) - (mapped ? 96 : 0);
-  if (!Number.isInteger(bits) || bits < 0 || bits > width) return false;
+  if (!Number.isInteger(bits) || bits < 0 || bits > width) return undefined;
   const shift = BigInt(width - bits);
-  return ip.value >> shift === network.value >> shift;
+  return { version: network.version, shift, prefix: network.value >> shift };
+};
+
+/**
+ * Parsed ranges by their text. The ranges come from configuration (a handful), and matching
+ * runs for every proxied request: parsing each once keeps that to a few bigint shifts.
+ */
+const ranges = new Map<string, Range | null>();
+
+/** Whether `ip` lies inside `cidr` ("10.0.0.0/8", "::1", "2001:db8::/32"). */
+export const inCidr = (ip: Ip, cidr: string): boolean => {
+  let range = ranges.get(cidr);
+  if (range === undefined) {
+    range = parseRange(cidr) ?? null;
+    if (ranges.size < 1000) ranges.set(cidr, range);
+  }
+  return range !== null && range.version === ip.version && ip.value >> range.shift === range.prefix;
 };
 
 /** Canonical text: dotted IPv4, or IPv6 as 8 full hex groups. */

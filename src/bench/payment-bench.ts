@@ -31,7 +31,7 @@ await runtime.runPromise(Effect.void);
 const app = createApp({
   runtime,
   config: { allowedOrigins: [], trustProxy: { kind: "none" }, protectionRps: 1_000_000 },
-  desk: makePaymentDesk({ network: "localnet", usdcMint: chain.mint, wallet: chain.serviceWallet }, false),
+  desk: makePaymentDesk({ network: "localnet", usdcMint: chain.mint, wallet: chain.serviceWallet }),
   logger: makeLogger(() => undefined),
   metrics: makeMetrics(),
 });

@@ -13,7 +13,10 @@ const UNAVAILABLE: Partial<Record<AppError["_tag"], string>> = {
   GenerationFailed: "Answer generation temporarily unavailable; no query was charged",
 };
 
-export const errorResponse = (c: Context<AppEnv>, error: AppError): Response => {
+export const QUOTA_EXHAUSTED_TEXT = "Free queries used up for today: buy more queries to continue";
+
+/** `paidDailyCap` is only named in the text of PaidDailyCapReached. */
+export const errorResponse = (c: Context<AppEnv>, error: AppError, paidDailyCap?: number): Response => {
   const status = statusOf(error);
   const code = codeOf(error._tag);
   switch (error._tag) {
@@ -29,8 +32,8 @@ export const errorResponse = (c: Context<AppEnv>, error: AppError): Response => 
       const retryAfter = Math.max(1, Math.ceil((error.resetAt - Date.now()) / 1000));
       const text =
         error._tag === "QuotaExhausted"
-          ? "Free queries used up for today: buy more queries to continue"
-          : "Daily limit of 1000 paid queries reached; your remaining credits stay available after the reset";
+          ? QUOTA_EXHAUSTED_TEXT
+          : `Daily limit of ${paidDailyCap ?? "your"} paid queries reached; your remaining credits stay available after the reset`;
       return c.json({ success: false, error: text, code, resetAt: error.resetAt }, status, {
         "Retry-After": String(retryAfter),
       });

@@ -10,14 +10,23 @@ export const WIDGET_AMOUNTS = [0.01, 0.05, 0.1, 0.5, 1] as const;
 
 export interface PaymentDesk extends PaymentSettings {
   readonly network: ChainNetwork;
+  /** Paid queries a client can spend per UTC day (PAID_DAILY_CAP), for the texts. */
+  readonly paidDailyCap: number;
+}
+
+export interface DeskOptions {
+  readonly memoRequired?: boolean;
+  /** See PaymentSettings.notBefore (volatile ledger). */
+  readonly notBefore?: number | undefined;
+  readonly paidDailyCap?: number;
 }
 
 export const makePaymentDesk = (
   chain: { readonly network: ChainNetwork; readonly usdcMint: string; readonly wallet: string },
-  memoRequired: boolean,
-  notBefore?: number,
+  { memoRequired = false, notBefore, paidDailyCap = 1000 }: DeskOptions = {},
 ): PaymentDesk => ({
   notBefore,
+  paidDailyCap,
   network: chain.network,
   usdcMint: chain.usdcMint,
   wallet: chain.wallet,
@@ -41,7 +50,7 @@ export const paymentInfo = (desk: PaymentDesk, reference: string) => {
       `Add the memo "${memo}" to the transfer: it binds the payment to you so nobody else can claim it${desk.memoRequired ? " (required by this service)" : ""}.`,
       "Wait until the transfer is confirmed: usually a few seconds, sometimes 30-60 seconds.",
       'Submit it: POST /api/payment with {"signature": "<transaction signature>", "amount": <amount sent>, "token": "USDC"}. If the answer says the transaction is not confirmed yet, retry in 5 seconds.',
-      "Paid queries never expire and are used after the daily free queries; at most 1000 paid queries can be used per day.",
+      `Paid queries never expire and are used after the daily free queries; at most ${desk.paidDailyCap} paid queries can be used per day.`,
     ],
     pricePerQuery: "0.001",
     amounts: WIDGET_AMOUNTS,

@@ -38,7 +38,11 @@ export const boot = async (env: Env, exit: (code: number) => never) => {
   const app = createApp({
     runtime,
     config,
-    desk: makePaymentDesk(chain, config.memoRequired, volatileLedgerSince(config, startedAt)),
+    desk: makePaymentDesk(chain, {
+      memoRequired: config.memoRequired,
+      notBefore: volatileLedgerSince(config, startedAt),
+      paidDailyCap: config.paidDailyCap,
+    }),
     logger,
     metrics: makeMetrics(),
   });

@@ -93,6 +93,8 @@ describe("POST /api/chat bad input", () => {
     const res = await t.chat("q");
     expect(res.status).toBe(429);
     expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
-    expect((await res.json()).code).toBe("PAID_DAILY_CAP_REACHED");
+    const body = await res.json();
+    expect(body.code).toBe("PAID_DAILY_CAP_REACHED");
+    expect(body.error).toContain("Daily limit of 1 paid queries");
   });
 });

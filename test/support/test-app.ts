@@ -66,7 +66,10 @@ export const buildTestApp = (options: TestAppOptions = {}) => {
       usdcMint: options.chain?.usdcMint ?? TEST_MINT,
       wallet: options.chain?.wallet ?? TEST_WALLET,
     },
-    options.memoRequired ?? false,
+    {
+      memoRequired: options.memoRequired ?? false,
+      paidDailyCap: options.paidDailyCap ?? 1000,
+    },
   );
   const app = createApp({
     runtime,

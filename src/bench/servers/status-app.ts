@@ -40,14 +40,11 @@ await runtime.runPromise(Effect.void);
 const app = createApp({
   runtime,
   config: { allowedOrigins: [], trustProxy: { kind: "none" }, protectionRps: 1_000_000_000 },
-  desk: makePaymentDesk(
-    {
-      network: "devnet",
-      usdcMint: "4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU",
-      wallet: "9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin",
-    },
-    false,
-  ),
+  desk: makePaymentDesk({
+    network: "devnet",
+    usdcMint: "4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU",
+    wallet: "9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin",
+  }),
   logger: makeLogger(() => undefined),
   metrics: makeMetrics(),
 });

@@ -2,12 +2,12 @@
 import { Effect } from "effect";
 import { type Context, Hono } from "hono";
 import { PaymentStore } from "../../../core/ports/payment-store.ts";
-import { QuotaStore } from "../../../core/ports/quota-store.ts";
+import type { QuotaExhausted, QuotaView } from "../../../core/quota.ts";
 import { askQuestion } from "../../../core/use-cases/ask-question.ts";
 import type { Metrics } from "../../observability/metrics.ts";
 import type { AppEnv } from "../app-env.ts";
 import { parseChatRequest, publicSource } from "../chat-request.ts";
-import { errorResponse } from "../error-response.ts";
+import { errorResponse, QUOTA_EXHAUSTED_TEXT } from "../error-response.ts";
 import type { AppError } from "../error-status.ts";
 import { type PaymentDesk, paymentInfo } from "../payment-desk.ts";
 import { readJsonObject } from "../read-json.ts";
@@ -15,33 +15,26 @@ import { type AppRuntime, nowMillis, runOutcome } from "../run-effect.ts";
 import { streamAnswer } from "./chat-stream.ts";
 
 /** The 402 body: the caller's rateLimit, the price and how to pay. */
-const paymentRequired = async (
-  c: Context<AppEnv>,
-  runtime: AppRuntime,
-  desk: PaymentDesk,
-  metrics: Metrics,
-) => {
+const paymentRequired = async (c: Context<AppEnv>, deps: ChatDeps, exhausted: QuotaExhausted) => {
   const identity = c.get("identity");
-  metrics.count("chat_payment_required_total");
+  deps.metrics.count("chat_payment_required_total");
   c.get("log").info("quota exhausted", { identity });
   const outcome = await runOutcome(
-    runtime,
-    Effect.gen(function* () {
-      const now = yield* nowMillis;
-      const rateLimit = yield* (yield* QuotaStore).view(identity, now);
-      const reference = yield* (yield* PaymentStore).referenceFor(identity, now);
-      return { rateLimit, reference };
-    }),
+    deps.runtime,
+    Effect.flatMap(PaymentStore, (store) =>
+      Effect.flatMap(nowMillis, (now) => store.referenceFor(identity, now)),
+    ),
   );
   if (!outcome.ok) return errorResponse(c, outcome.error);
-  const { rateLimit, reference } = outcome.value;
+  // The store raises QuotaExhausted only when nothing at all is left: no second read needed.
+  const rateLimit: QuotaView = { remaining: 0, resetAt: exhausted.resetAt, requiresPayment: true };
   return c.json(
     {
       success: false,
-      error: "Free queries used up for today: buy more queries to continue",
+      error: QUOTA_EXHAUSTED_TEXT,
       code: "PAYMENT_REQUIRED",
       rateLimit,
-      payment: paymentInfo(desk, reference),
+      payment: paymentInfo(deps.desk, outcome.value),
     },
     402,
   );
@@ -56,8 +49,8 @@ export interface ChatDeps {
 /** Routes an expected chat error: 402 gets the payment body, the rest the shared mapping. */
 export const chatErrorResponse = (c: Context<AppEnv>, deps: ChatDeps, error: AppError) =>
   error._tag === "QuotaExhausted"
-    ? paymentRequired(c, deps.runtime, deps.desk, deps.metrics)
-    : errorResponse(c, error);
+    ? paymentRequired(c, deps, error)
+    : errorResponse(c, error, deps.desk.paidDailyCap);
 
 export const chatRoutes = (deps: ChatDeps) =>
   new Hono<AppEnv>().post("/", async (c) => {
