@@ -1,5 +1,6 @@
 /** Bitcoin-alphabet base58, as used for Solana addresses and signatures. */
-const ALPHABET = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
+export const BASE58_ALPHABET = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
+const ALPHABET = BASE58_ALPHABET;
 const INDEX = new Map([...ALPHABET].map((char, i) => [char, i] as const));
 
 /** Decodes base58 text; undefined when a character is outside the alphabet. */
@@ -49,3 +50,6 @@ export const encodeBase58 = (bytes: Uint8Array): string => {
   for (let i = digits.length - 1; i >= 0; i--) out += ALPHABET[digits[i] ?? 0];
   return out;
 };
+
+/** A Solana address: base58 text of exactly 32 bytes. */
+export const isBase58Address = (text: string): boolean => decodeBase58(text)?.length === 32;

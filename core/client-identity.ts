@@ -1,5 +1,5 @@
 /**
- * Who is asking: the client address as the quota identity (DESIGN.md). The socket address by
+ * Who is asking: the client address as the quota identity (design decisions in the README). The socket address by
  * default; forwarded headers only when the peer is a trusted proxy. IPv6 counts per /64 so
  * rotating addresses inside one allocation gains nothing.
  */

@@ -4,7 +4,7 @@
  * wallet secret key is validated (and proven to belong to the wallet) but never shown.
  */
 import { Redacted } from "effect";
-import { decodeBase58, encodeBase58 } from "./base58.ts";
+import { encodeBase58, isBase58Address } from "./base58.ts";
 import type { Reader } from "./config-reader.ts";
 import { CHAIN_NETWORKS, type ChainNetwork, DEFAULT_RPC_URL } from "./network.ts";
 
@@ -15,8 +15,6 @@ export interface ChainConfig {
   readonly rpcUrl: string;
   readonly walletSecretKey: Redacted.Redacted<Uint8Array> | undefined;
 }
-
-const BASE58_ADDRESS = (text: string): boolean => decodeBase58(text)?.length === 32;
 
 /** A Solana secret key: JSON list of 64 byte values whose last 32 are the wallet's public key. */
 const parseSecretKey = (value: string, wallet: string | undefined, problems: string[]) => {
@@ -67,10 +65,10 @@ export const parseChain = (read: Reader): ChainConfig | undefined => {
   else if (!CHAIN_NETWORKS.includes(network as ChainNetwork))
     problems.push(`CHAIN_NETWORK: must be one of ${CHAIN_NETWORKS.join(", ")} (got "${network}")`);
   if (usdcMint === undefined) problems.push("USDC_MINT_ADDRESS: required with CHAIN_NETWORK");
-  else if (!BASE58_ADDRESS(usdcMint))
+  else if (!isBase58Address(usdcMint))
     problems.push(`USDC_MINT_ADDRESS: not a base58 address (got "${usdcMint}")`);
   if (wallet === undefined) problems.push("PAYMENT_WALLET_ADDRESS: required with CHAIN_NETWORK");
-  else if (!BASE58_ADDRESS(wallet))
+  else if (!isBase58Address(wallet))
     problems.push(`PAYMENT_WALLET_ADDRESS: not a base58 address (got "${wallet}")`);
   const chainNetwork = network as ChainNetwork;
   const resolvedRpc = rpcUrl ?? DEFAULT_RPC_URL[chainNetwork];

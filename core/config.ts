@@ -42,7 +42,6 @@ export interface AppConfig {
         readonly baseUrl: string | undefined;
       }
     | undefined;
-  readonly llmModel: string;
   readonly vector: VectorConfig;
   readonly embeddingModel: string | undefined;
 }
@@ -115,7 +114,6 @@ export const parseConfig = (env: Env): Result.Result<AppConfig, ConfigError> => 
       apiKey === undefined
         ? undefined
         : { apiKey: Redacted.make(apiKey), model: llmModel, baseUrl: read.url("LLM_BASE_URL") },
-    llmModel,
     vector: parseVector(read),
     embeddingModel: text("EMBEDDING_MODEL"),
   };

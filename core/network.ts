@@ -9,7 +9,7 @@ export const DEFAULT_RPC_URL: Record<ChainNetwork, string | undefined> = {
   localnet: undefined,
 };
 
-/** The x402 protocol's network constants (spec/x402-protocol.md section 8). */
+/** The x402 protocol's network constants (x402 protocol reference, section 8). */
 export const X402_NETWORKS = {
   devnet: "chain-devnet",
   testnet: "chain-testnet",

@@ -1,5 +1,5 @@
 /**
- * The quota of one identity as a pure state machine (rules in DESIGN.md):
+ * The quota of one identity as a pure state machine (rules: "Quota" in the README's design decisions):
  * free queries per UTC day, paid credits that never expire, at most `paidDailyCap` paid
  * queries spent per UTC day, and reserve -> commit | release of single queries.
  *

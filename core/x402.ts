@@ -1,11 +1,11 @@
 /**
- * Data types of the HTTP 402 protocol (spec/x402-protocol.md): the payment request (402 body),
+ * Data types of the HTTP 402 protocol (the project's x402 protocol reference, ../shared/spec/x402-protocol.md): the payment request (402 body),
  * the payment authorization (X-Payment-Authorization header, base64 of JSON) and the error
  * object with its six codes.
  */
 import { Result, Schema } from "effect";
 import * as Base64 from "effect/encoding/Base64";
-import { decodeBase58 } from "./base58.ts";
+import { isBase58Address } from "./base58.ts";
 import { parseDecimalUnits } from "./money.ts";
 
 const DecimalText = Schema.String.pipe(Schema.check(Schema.isPattern(/^\d{1,15}(\.\d{1,18})?$/)));
@@ -13,9 +13,7 @@ const IsoTime = Schema.String.pipe(
   Schema.check(Schema.isPattern(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/)),
 );
 const Base58Address = Schema.String.pipe(
-  Schema.check(
-    Schema.makeFilter((text: string) => decodeBase58(text)?.length === 32 || "a base58 address of 32 bytes"),
-  ),
+  Schema.check(Schema.makeFilter((text: string) => isBase58Address(text) || "a base58 address of 32 bytes")),
 );
 const Network = Schema.Literals(["chain-devnet", "chain-testnet", "chain-mainnet"]);
 const Id = Schema.String.pipe(Schema.check(Schema.isPattern(/^[A-Za-z0-9_-]{8,128}$/)));

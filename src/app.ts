@@ -39,7 +39,14 @@ export const createApp = ({ runtime, config, desk, logger, metrics }: AppDeps) =
       bodyLimit({
         maxSize: MAX_BODY_BYTES,
         onError: (c) =>
-          c.json({ success: false, error: `Request body too large (at most ${MAX_BODY_BYTES} bytes)` }, 413),
+          c.json(
+            {
+              success: false,
+              error: `Request body too large (at most ${MAX_BODY_BYTES} bytes)`,
+              code: "BODY_TOO_LARGE",
+            },
+            413,
+          ),
       }),
     )
     .route("/chat", chatRoutes({ runtime, desk, metrics }))
@@ -52,11 +59,21 @@ export const createApp = ({ runtime, config, desk, logger, metrics }: AppDeps) =
     .use(cors({ allowedOrigins: config.allowedOrigins }))
     .route("/api", api)
     .route("/", opsRoutes(runtime, metrics))
-    .notFound((c) => c.json({ success: false, error: `Not found: ${c.req.method} ${c.req.path}` }, 404))
+    .notFound((c) =>
+      c.json({ success: false, error: `Not found: ${c.req.method} ${c.req.path}`, code: "NOT_FOUND" }, 404),
+    )
     .onError((error, c) => {
       const cause = error instanceof Defect ? error.detail : (error.stack ?? String(error));
       (c.get("log") ?? logger).error("unhandled error", { requestId: c.get("requestId"), cause });
-      return c.json({ success: false, error: "Internal server error", requestId: c.get("requestId") }, 500);
+      return c.json(
+        {
+          success: false,
+          error: "Internal server error",
+          code: "INTERNAL_ERROR",
+          requestId: c.get("requestId"),
+        },
+        500,
+      );
     });
 };
 

@@ -2,9 +2,11 @@
  * Random names the stores hand out: hold ids and payer-binding memo references. Randomness
  * lives here, in the adapters, because core never touches it.
  */
+
+import { BASE58_ALPHABET } from "../../core/base58.ts";
 import { DAY_MS } from "../../core/time.ts";
 
-const ALPHABET = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
+const ALPHABET = BASE58_ALPHABET;
 /** 16 base58 characters: about 94 bits, short enough to type into a wallet's memo field. */
 export const REFERENCE_LENGTH = 16;
 /** A reference not asked for in this long is forgotten (each request refreshes it). */

@@ -13,19 +13,31 @@ export const readJsonObject = async (
   if (!/^application\/json\b/i.test(type)) {
     return {
       ok: false,
-      response: c.json({ success: false, error: "Content-Type must be application/json" }, 415),
+      response: c.json(
+        { success: false, error: "Content-Type must be application/json", code: "UNSUPPORTED_MEDIA_TYPE" },
+        415,
+      ),
     };
   }
   let body: unknown;
   try {
     body = JSON.parse(await c.req.text());
   } catch {
-    return { ok: false, response: c.json({ success: false, error: "Request body is not valid JSON" }, 400) };
+    return {
+      ok: false,
+      response: c.json(
+        { success: false, error: "Request body is not valid JSON", code: "INVALID_JSON" },
+        400,
+      ),
+    };
   }
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
     return {
       ok: false,
-      response: c.json({ success: false, error: "Request body must be a JSON object" }, 400),
+      response: c.json(
+        { success: false, error: "Request body must be a JSON object", code: "INVALID_JSON" },
+        400,
+      ),
     };
   }
   return { ok: true, body: body as JsonObject };

@@ -5,16 +5,14 @@
  * `{programId, accounts, data}` with base58 data.
  */
 import { getAddressDecoder, getBase58Decoder } from "@solana/kit";
+import { MEMO_PROGRAM_IDS } from "../../core/parsed-transaction.ts";
 import { TOKEN_PROGRAMS, uiTokenAmount } from "./token-accounts.ts";
 
 const SYSTEM_PROGRAM = "11111111111111111111111111111111";
 const ASSOCIATED_TOKEN_PROGRAM = "ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL";
 /** Every memo program address (v1, v3, v4). */
-export const MEMO_PROGRAMS: ReadonlyArray<string> = [
-  "Memo1UhkJRfHyvLMcVucJwxXeuD728EqVDDwQDxFMNo",
-  "MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr",
-  "Memo4c2pN8afCj432Lb7RMVKi9PbQnnW7ewFFaV3oAH",
-];
+/** The verifier's list, so the local chain parses exactly the memos the service reads. */
+export const MEMO_PROGRAMS = MEMO_PROGRAM_IDS;
 
 type Info = Record<string, unknown>;
 type Parsed = { readonly program: string; readonly parsed: unknown } | undefined;

@@ -20,7 +20,7 @@ export const COUNTERS = {
   payment_queries_granted_total: "Queries granted by payments",
   payment_rejections_total: "Payments rejected, by reason",
   protection_rate_limited_total: "Requests refused by the per-identity protection limit",
-  answers_total: "Answers served, by generator",
+  answers_total: "Answers served",
 } as const;
 export type CounterName = keyof typeof COUNTERS;
 

@@ -13,8 +13,7 @@ import type { AppConfig, ChainConfig } from "../../core/config.ts";
 import type { QuotaLimits } from "../../core/quota.ts";
 import type { Logger } from "../observability/log.ts";
 
-/** Holds lapse well after the slowest answer (LLM timeout x retries), so none lapses mid-answer. */
-// Above ANSWER_DEADLINE (core/use-cases/ask-question.ts), so no hold lapses mid-answer.
+/** Reservation lease: above ANSWER_DEADLINE (core/use-cases/ask-question.ts), so no hold lapses mid-answer. */
 export const HOLD_TTL_MS = 120_000;
 
 export const quotaLimits = (config: AppConfig): QuotaLimits => ({

@@ -4,10 +4,8 @@
  * `npm run pay` (its state file holds the demo payer's key and the mint).
  */
 import type { AppConfig, ChainConfig } from "../../core/config.ts";
-import { startLocalnet } from "../localnet/index.ts";
+import { DEFAULT_STATE_FILE, startLocalnet } from "../localnet/index.ts";
 import type { Logger } from "../observability/log.ts";
-
-export const DEMO_STATE_FILE = ".data/localnet.json";
 
 export interface ResolvedChain {
   readonly chain: ChainConfig;
@@ -16,10 +14,10 @@ export interface ResolvedChain {
 
 export const resolveChain = async (config: AppConfig, logger: Logger): Promise<ResolvedChain> => {
   if (config.chain !== undefined) return { chain: config.chain, stop: async () => {} };
-  const localnet = await startLocalnet({ stateFile: DEMO_STATE_FILE });
+  const localnet = await startLocalnet({ stateFile: DEFAULT_STATE_FILE });
   logger.warn("no CHAIN_NETWORK configured: payments go to a local demo chain (no real money)", {
     rpcUrl: localnet.url,
-    stateFile: DEMO_STATE_FILE,
+    stateFile: DEFAULT_STATE_FILE,
     payWith: "npm run pay -- --amount 0.05",
   });
   return {

@@ -193,6 +193,7 @@ describe("unexpected failures", () => {
     expect(body).toEqual({
       success: false,
       error: "Internal server error",
+      code: "INTERNAL_ERROR",
       requestId: res.headers.get("x-request-id"),
     });
     const logged = t.lines.find((l) => l.level === "ERROR" && l.msg === "unhandled error");

@@ -1,12 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { Redacted, Result } from "effect";
-import {
-  type AppConfig,
-  DEFAULT_INDEX_PATH,
-  DEFAULT_LLM_MODEL,
-  type Env,
-  parseConfig,
-} from "../../core/config.ts";
+import { type AppConfig, DEFAULT_INDEX_PATH, type Env, parseConfig } from "../../core/config.ts";
 
 const ok = (env: Env): AppConfig => {
   const result = parseConfig(env);
@@ -35,7 +29,6 @@ describe("parseConfig defaults", () => {
       chain: undefined,
       memoRequired: false,
       llm: undefined,
-      llmModel: DEFAULT_LLM_MODEL,
       vector: { kind: "local", indexPath: DEFAULT_INDEX_PATH },
       embeddingModel: undefined,
     });

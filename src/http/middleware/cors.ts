@@ -10,8 +10,8 @@ export interface CorsOptions {
   readonly maxAgeSeconds?: number;
 }
 
-const ALLOW_HEADERS = "Content-Type, Accept, X-Payment-Authorization, X-Request-Id";
-const EXPOSE_HEADERS = "X-Request-Id, Retry-After, X-Payment-Required";
+const ALLOW_HEADERS = "Content-Type, Accept";
+const EXPOSE_HEADERS = "X-Request-Id, Retry-After";
 
 export const cors =
   ({ allowedOrigins, maxAgeSeconds = 600 }: CorsOptions): MiddlewareHandler<AppEnv> =>
@@ -37,9 +37,8 @@ export const cors =
         }),
       );
     }
-    // Responses vary by Origin only when some origin is allowed. Prepared before the handler:
-    // cheaper than editing the finished response.
-    if (allowedOrigins.length > 0) c.header("Vary", "Origin");
+    // Prepared before the handler: cheaper than editing the finished response.
+    c.header("Vary", "Origin");
     if (allowed) {
       c.header("Access-Control-Allow-Origin", origin);
       c.header("Access-Control-Expose-Headers", EXPOSE_HEADERS);

@@ -133,6 +133,7 @@ export const streamAnswer = async (
       channel.send("error", {
         success: false,
         error: "Internal server error",
+        code: "INTERNAL_ERROR",
         requestId: c.get("requestId"),
       });
       channel.close();
