@@ -16,10 +16,10 @@ import { parseArgs } from "node:util";
 import { Effect, Layer } from "effect";
 import { ingest } from "../../adapters/docs-ingest/index.ts";
 import { ChromaIndex, ChromaRetriever } from "../../adapters/retrieval-chroma/index.ts";
-import { startLocalChroma } from "../../adapters/retrieval-chroma/local-server.ts";
 import { embedderLayerFromConfig } from "../../adapters/retrieval-config/index.ts";
 import { LocalIndex, LocalRetriever } from "../../adapters/retrieval-local/index.ts";
 import { Retriever } from "../../core/ports/retrieval.ts";
+import { startLocalChroma } from "../../test/support/chroma-server.ts";
 import { ensureNodeDocs, type EvalQuestion as Question, readQuestions } from "./node-docs.ts";
 
 const { values } = parseArgs({

@@ -10,15 +10,11 @@ import { join } from "node:path";
 import { AutoTokenizer } from "@huggingface/transformers";
 import { Effect, Layer, Result } from "effect";
 import { ingest } from "../../adapters/docs-ingest/ingest.ts";
-import {
-  TINY_VOCABULARY,
-  tinyWeights,
-  writeTinyModel,
-} from "../../adapters/embed-transformers/tiny-model.ts";
 import * as TransformersEmbedder from "../../adapters/embed-transformers/transformers-embedder.ts";
 import * as LocalIndex from "../../adapters/retrieval-local/local-index.ts";
 import * as LocalRetriever from "../../adapters/retrieval-local/local-retriever.ts";
 import { Embedder, Retriever } from "../../core/ports/retrieval.ts";
+import { TINY_VOCABULARY, tinyWeights, writeTinyModel } from "../support/tiny-model/tiny-model.ts";
 
 const HIDDEN = 24;
 let work: string;

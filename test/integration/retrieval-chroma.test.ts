@@ -8,8 +8,8 @@ import { chunkDocument } from "../../adapters/docs-ingest/document.ts";
 import { ingest } from "../../adapters/docs-ingest/ingest.ts";
 import * as HashEmbedder from "../../adapters/embed-hash/hash-embedder.ts";
 import { ChromaIndex, ChromaRetriever } from "../../adapters/retrieval-chroma/index.ts";
-import { type LocalChroma, startLocalChroma } from "../../adapters/retrieval-chroma/local-server.ts";
 import { ChunkIndex, Embedder, Retriever } from "../../core/ports/retrieval.ts";
+import { type LocalChroma, startLocalChroma } from "../support/chroma-server.ts";
 import { freePort } from "../support/free-port.ts";
 
 let chroma: LocalChroma;

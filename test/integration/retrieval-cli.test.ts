@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type LocalChroma, startLocalChroma } from "../../adapters/retrieval-chroma/local-server.ts";
+import { type LocalChroma, startLocalChroma } from "../support/chroma-server.ts";
 
 let work: string;
 let docs: string;
