@@ -3,11 +3,10 @@
  * new and changed chunks, removes gone ones, and prints what changed. Exit 0 on success, 1 when
  * ingestion fails, 2 on bad usage or configuration.
  */
-import { parseArgs } from "node:util";
 import { Effect, Result } from "effect";
 import { ingest } from "../../adapters/docs-ingest/index.ts";
 import { describeIndex, indexLayerFromConfig } from "../../adapters/retrieval-config/index.ts";
-import { parseConfig } from "../../core/config.ts";
+import { commandLine } from "./command-line.ts";
 
 const USAGE = `Usage: npm run ingest -- <file or folder>... [--base-url URL] [--rebuild]
 
@@ -26,27 +25,6 @@ Index (environment): INDEX_PATH (default .data/index.json); or Chroma when CHROM
 VECTOR_API_KEY is set, collection VECTOR_INDEX_NAME. EMBEDDING_MODEL picks a
 transformers model (e.g. Xenova/all-MiniLM-L6-v2); unset: hashed lexical vectors.`;
 
-const fail = (message: string, code: number): never => {
-  console.error(code === 2 ? `ingest: ${message}\n\n${USAGE}` : `ingest: ${message}`);
-  process.exit(code);
-};
-
-const parse = () => {
-  try {
-    return parseArgs({
-      args: process.argv.slice(2),
-      allowPositionals: true,
-      options: {
-        "base-url": { type: "string" },
-        rebuild: { type: "boolean", default: false },
-        help: { type: "boolean", short: "h", default: false },
-      },
-    });
-  } catch (error) {
-    return fail(error instanceof Error ? error.message : String(error), 2);
-  }
-};
-
 /** A one-line progress bar on stderr, only when a person is watching. */
 const progressBar = () => {
   if (!process.stderr.isTTY) return undefined;
@@ -60,18 +38,20 @@ const progressBar = () => {
   };
 };
 
-const { values, positionals } = parse();
-if (values.help) {
-  console.log(USAGE);
-  process.exit(0);
-}
+const {
+  values,
+  positionals,
+  fail,
+  config: readConfig,
+} = commandLine("ingest", USAGE, {
+  "base-url": { type: "string" },
+  rebuild: { type: "boolean", default: false },
+});
 if (positionals.length === 0) fail("give at least one file or folder", 2);
 const baseUrl = values["base-url"] ?? "";
 if (baseUrl !== "" && !/^https?:\/\//.test(baseUrl))
   fail(`--base-url must be an http(s) URL (got "${baseUrl}")`, 2);
-const parsed = parseConfig(process.env);
-if (Result.isFailure(parsed)) fail(parsed.failure.message, 2);
-const config = Result.getOrThrow(parsed);
+const config = readConfig();
 
 const started = performance.now();
 const program = ingest(positionals, { baseUrl, onProgress: progressBar() }).pipe(

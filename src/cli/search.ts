@@ -3,11 +3,10 @@
  * JSON array of {id, source, url, heading, score, text}. Exit 0 on success, 1 when retrieval
  * fails (e.g. no index yet), 2 on bad usage or configuration.
  */
-import { parseArgs } from "node:util";
 import { Effect, Result } from "effect";
 import { retrievalLayerFromConfig } from "../../adapters/retrieval-config/index.ts";
-import { parseConfig } from "../../core/config.ts";
 import { Retriever } from "../../core/ports/retrieval.ts";
+import { commandLine } from "./command-line.ts";
 
 const USAGE = `Usage: npm run search -- "question" [-k 5]
 
@@ -16,39 +15,20 @@ Prints the k best chunks (default 5, at most 100) for the question as JSON:
 embedder settings as the service (INDEX_PATH or CHROMA_URL / VECTOR_API_KEY /
 VECTOR_INDEX_NAME, EMBEDDING_MODEL).`;
 
-const fail = (message: string, code: number): never => {
-  console.error(code === 2 ? `search: ${message}\n\n${USAGE}` : `search: ${message}`);
-  process.exit(code);
-};
-
-const parse = () => {
-  try {
-    return parseArgs({
-      args: process.argv.slice(2),
-      allowPositionals: true,
-      options: {
-        k: { type: "string", short: "k", default: "5" },
-        help: { type: "boolean", short: "h", default: false },
-      },
-    });
-  } catch (error) {
-    return fail(error instanceof Error ? error.message : String(error), 2);
-  }
-};
-
-const { values, positionals } = parse();
-if (values.help) {
-  console.log(USAGE);
-  process.exit(0);
-}
+const {
+  values,
+  positionals,
+  fail,
+  config: readConfig,
+} = commandLine("search", USAGE, {
+  k: { type: "string", short: "k", default: "5" },
+});
 const question = positionals.join(" ").trim();
 if (question === "") fail("the question is empty", 2);
 const k = Number(values.k);
 if (!/^\d+$/.test(values.k) || k < 1 || k > 100)
   fail(`-k must be a whole number from 1 to 100 (got "${values.k}")`, 2);
-const parsed = parseConfig(process.env);
-if (Result.isFailure(parsed)) fail(parsed.failure.message, 2);
-const config = Result.getOrThrow(parsed);
+const config = readConfig();
 
 const program = Effect.gen(function* () {
   const retriever = yield* Retriever;
