@@ -2,7 +2,7 @@
  * Bridges Effect programs to Hono handlers: run on the process-wide runtime, turn expected
  * errors into responses through `respond`, and let defects surface as 500 (logged, never echoed).
  */
-import { Cause, Effect, Exit, type ManagedRuntime, Option } from "effect";
+import { Cause, type Effect, Exit, type ManagedRuntime, Option } from "effect";
 import type { ChainReader } from "../../core/ports/chain-reader.ts";
 import type { Conversations } from "../../core/ports/conversations.ts";
 import type { Generator } from "../../core/ports/generator.ts";
@@ -32,6 +32,3 @@ export const runOutcome = async <A, E>(
   if (Option.isSome(error)) return { ok: false, error: error.value };
   throw new Defect(Cause.pretty(exit.cause));
 };
-
-/** Effect.clockWith shortcut used by routes: the current epoch ms from Effect's Clock. */
-export const nowMillis = Effect.clockWith((clock) => clock.currentTimeMillis);

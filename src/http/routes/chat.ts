@@ -1,5 +1,5 @@
 /** POST /api/chat: JSON answers, or SSE when the client asks for a stream. */
-import { Effect } from "effect";
+import { Clock, Effect } from "effect";
 import { type Context, Hono } from "hono";
 import { PaymentStore } from "../../../core/ports/payment-store.ts";
 import type { QuotaExhausted, QuotaView } from "../../../core/quota.ts";
@@ -11,7 +11,7 @@ import { errorResponse, QUOTA_EXHAUSTED_TEXT } from "../error-response.ts";
 import type { AppError } from "../error-status.ts";
 import { type PaymentDesk, paymentInfo } from "../payment-desk.ts";
 import { readJsonObject } from "../read-json.ts";
-import { type AppRuntime, nowMillis, runOutcome } from "../run-effect.ts";
+import { type AppRuntime, runOutcome } from "../run-effect.ts";
 import { streamAnswer } from "./chat-stream.ts";
 
 /** The 402 body: the caller's rateLimit, the price and how to pay. */
@@ -22,7 +22,7 @@ const paymentRequired = async (c: Context<AppEnv>, deps: ChatDeps, exhausted: Qu
   const outcome = await runOutcome(
     deps.runtime,
     Effect.flatMap(PaymentStore, (store) =>
-      Effect.flatMap(nowMillis, (now) => store.referenceFor(identity, now)),
+      Effect.flatMap(Clock.currentTimeMillis, (now) => store.referenceFor(identity, now)),
     ),
   );
   if (!outcome.ok) return errorResponse(c, outcome.error);

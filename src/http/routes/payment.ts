@@ -1,5 +1,5 @@
 /** GET /api/payment/info and POST /api/payment. */
-import { Effect } from "effect";
+import { Clock, Effect } from "effect";
 import { Hono } from "hono";
 import { PaymentStore } from "../../../core/ports/payment-store.ts";
 import { buyQueries } from "../../../core/use-cases/buy-queries.ts";
@@ -9,7 +9,7 @@ import { errorResponse } from "../error-response.ts";
 import { codeOf } from "../error-status.ts";
 import { type PaymentDesk, paymentInfo } from "../payment-desk.ts";
 import { fieldTypeProblem, readJsonObject } from "../read-json.ts";
-import { type AppRuntime, nowMillis, runOutcome } from "../run-effect.ts";
+import { type AppRuntime, runOutcome } from "../run-effect.ts";
 
 export const paymentRoutes = (runtime: AppRuntime, desk: PaymentDesk, metrics: Metrics) =>
   new Hono<AppEnv>()
@@ -18,7 +18,7 @@ export const paymentRoutes = (runtime: AppRuntime, desk: PaymentDesk, metrics: M
       const outcome = await runOutcome(
         runtime,
         Effect.flatMap(PaymentStore, (store) =>
-          Effect.flatMap(nowMillis, (now) => store.referenceFor(identity, now)),
+          Effect.flatMap(Clock.currentTimeMillis, (now) => store.referenceFor(identity, now)),
         ),
       );
       if (!outcome.ok) return errorResponse(c, outcome.error);
