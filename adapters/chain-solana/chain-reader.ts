@@ -15,9 +15,12 @@ import { Effect, Layer, Result, Schema } from "effect";
 import { ParsedTransaction } from "../../core/parsed-transaction.ts";
 import { type ChainLookup, ChainReader } from "../../core/ports/chain-reader.ts";
 import { createReaderRpc } from "./json-transport.ts";
-import { toPlainJson } from "./plain-json.ts";
 import { type CallPolicy, callRpc, malformedReply } from "./rpc-call.ts";
 
+/**
+ * The three methods the reader needs. Replies must carry integers as JSON numbers (bigints only
+ * beyond 2^53), as the client of json-transport.ts gives them; kit's default client does not.
+ */
 export type ReaderRpc = Rpc<GetTransactionApi & GetSignatureStatusesApi & GetSlotApi>;
 
 export interface ChainSolanaOptions {
@@ -54,7 +57,7 @@ export const make = (rpc: ReaderRpc, policy: CallPolicy = DEFAULTS): ChainReader
         .send({ abortSignal }),
     );
     if (raw !== null) {
-      const decoded = decodeTransaction(toPlainJson(raw));
+      const decoded = decodeTransaction(raw);
       if (Result.isFailure(decoded)) {
         return yield* Effect.fail(
           malformedReply("getTransaction", "the transaction does not have the expected shape"),
@@ -69,7 +72,7 @@ export const make = (rpc: ReaderRpc, policy: CallPolicy = DEFAULTS): ChainReader
     const statuses = yield* callRpc("getSignatureStatuses", policy, (abortSignal) =>
       rpc.getSignatureStatuses([signature]).send({ abortSignal }),
     );
-    const decoded = decodeStatuses(toPlainJson(statuses));
+    const decoded = decodeStatuses(statuses);
     if (Result.isFailure(decoded) || decoded.success.value.length !== 1) {
       return yield* Effect.fail(
         malformedReply("getSignatureStatuses", "the statuses do not have the expected shape"),

@@ -7,9 +7,9 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { SolanaError } from "@solana/kit";
 import { Effect, Result } from "effect";
 import { make, type ReaderRpc } from "../../adapters/chain-solana/chain-reader.ts";
-import { toPlainJson } from "../../adapters/chain-solana/plain-json.ts";
 import { classifyRpcFailure } from "../../adapters/chain-solana/rpc-problem.ts";
 import { startTestChain, type TestChain } from "../support/localnet.ts";
+import { toPlainJson } from "../support/plain-json.ts";
 
 let chain: TestChain;
 beforeAll(async () => {
@@ -23,8 +23,9 @@ const POLICY = { timeoutMs: 1000, attempts: 1, baseDelayMs: 1 };
 const readerAnswering = (reply: unknown) =>
   make(
     {
-      getTransaction: () => ({ send: async () => reply }),
-      getSignatureStatuses: () => ({ send: async () => ({ context: { slot: 1n }, value: [null] }) }),
+      // The reader's own transport gives plain numbers (bigints only beyond 2^53): mimic it.
+      getTransaction: () => ({ send: async () => toPlainJson(reply) }),
+      getSignatureStatuses: () => ({ send: async () => ({ context: { slot: 1 }, value: [null] }) }),
       getSlot: () => ({ send: async () => 1n }),
     } as unknown as ReaderRpc,
     POLICY,

@@ -1,7 +1,7 @@
 /**
- * kit parses every JSON integer of a reply as a bigint. The core schemas speak JSON numbers, so
- * bigints become numbers where that is exact; an unsafe one stays a bigint and then fails the
- * schema (a malformed reply), rather than being rounded into a wrong amount.
+ * kit's default RPC client turns every JSON integer of a reply into a bigint; the reader's own
+ * client (adapters/chain-solana/json-transport.ts) does so only beyond 2^53. Tests that feed
+ * the reader replies from kit's default client convert them to that shape here.
  */
 
 /** A copy of `value` with safe-integer bigints turned into numbers. */
