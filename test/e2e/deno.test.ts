@@ -20,12 +20,7 @@ let chain: TestChain | undefined;
 let service: ServiceProcess | undefined;
 let indexPath: string | undefined;
 
-const call = (path: string, body?: unknown) =>
-  fetch(`${service!.url}${path}`, {
-    method: body === undefined ? "GET" : "POST",
-    headers: { "Content-Type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+const call = (path: string, body?: unknown) => service!.call(path, body);
 
 describe("the app under Deno", () => {
   beforeAll(async () => {

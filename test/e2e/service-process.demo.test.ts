@@ -10,12 +10,7 @@ import { REPO_ROOT, type ServiceProcess, startService } from "../support/service
 
 let service: ServiceProcess | undefined;
 
-const call = (path: string, body?: unknown) =>
-  fetch(`${service!.url}${path}`, {
-    method: body === undefined ? "GET" : "POST",
-    headers: { "Content-Type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+const call = (path: string, body?: unknown) => service!.call(path, body);
 
 /** `bun src/cli/pay.ts ...args`: its exit code, stdout and stderr. */
 const pay = async (args: ReadonlyArray<string>) => {

@@ -48,6 +48,8 @@ export type LogLine = Readonly<Record<string, unknown>>;
 export interface ServiceProcess {
   /** http://127.0.0.1:<port> (no trailing slash). */
   readonly url: string;
+  /** GET `path`, or POST `body` as JSON when given. */
+  readonly call: (path: string, body?: unknown) => Promise<Response>;
   readonly port: number;
   readonly pid: number;
   readonly cwd: string;
@@ -170,6 +172,12 @@ const launch = async (
   };
   return {
     url,
+    call: (path, body) =>
+      fetch(`${url}${path}`, {
+        method: body === undefined ? "GET" : "POST",
+        headers: { "Content-Type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }),
     port,
     pid: child.proc.pid,
     cwd,
