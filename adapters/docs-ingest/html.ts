@@ -3,7 +3,7 @@
  * footers are dropped, and <main> (or <article>) is used when the page has one. Headings
  * open sections (their id, when present, is the anchor); <pre> becomes a code block.
  */
-import { type Block, headingTracker, type ParsedDocument, type Section } from "./parsed.ts";
+import { type ParsedDocument, sectionBuilder } from "./parsed.ts";
 import { slugger } from "./slug.ts";
 
 const DROPPED =
@@ -77,21 +77,14 @@ const innerUntilClose = (
 export const parseHtml = (html: string, fallbackTitle: string): ParsedDocument => {
   const pageTitle = /<title\b[^>]*>([\s\S]*?)<\/title\s*>/i.exec(html)?.[1];
   const body = mainPart(html);
-  const sections: Section[] = [];
-  const headings = headingTracker();
+  const doc = sectionBuilder();
   const slug = slugger();
-  let title: string | undefined;
-  let current: { headings: ReadonlyArray<string>; anchor: string; blocks: Block[] } = {
-    headings: [],
-    anchor: "",
-    blocks: [],
-  };
   let text = "";
   const flush = () => {
     const prose = decodeEntities(text)
       .replace(/[ \t\r\n]+/g, " ")
       .trim();
-    if (prose !== "") current.blocks.push({ kind: "prose", text: prose });
+    if (prose !== "") doc.add({ kind: "prose", text: prose });
     text = "";
   };
   const tagPattern = /<(\/?)([a-zA-Z][a-zA-Z0-9]*)\b[^>]*>/g;
@@ -109,17 +102,12 @@ export const parseHtml = (html: string, fallbackTitle: string): ParsedDocument =
         .trim();
       position = next;
       tagPattern.lastIndex = position;
-      const level = Number(name[1]);
-      if (current.blocks.length > 0) sections.push(current);
-      const isTitle = level === 1 && title === undefined;
-      if (isTitle) title = heading;
-      const anchor = attribute(tag, "id") ?? slug(heading);
-      current = { headings: headings.enter(level, heading), anchor: isTitle ? "" : anchor, blocks: [] };
+      doc.heading(Number(name[1]), heading, attribute(tag, "id") ?? slug(heading));
     } else if (closing === "" && name === "pre") {
       flush();
       const { inner, next } = innerUntilClose(body, "pre", position, "end");
       const code = decodeEntities(inner.replace(/<[^>]*>/g, "")).replace(/^\n+|\s+$/g, "");
-      if (code !== "") current.blocks.push({ kind: "code", text: `\`\`\`\n${code}\n\`\`\`` });
+      if (code !== "") doc.add({ kind: "code", text: `\`\`\`\n${code}\n\`\`\`` });
       position = next;
       tagPattern.lastIndex = position;
     } else if (BLOCK_TAGS.has(name)) {
@@ -131,7 +119,6 @@ export const parseHtml = (html: string, fallbackTitle: string): ParsedDocument =
   }
   text += body.slice(position);
   flush();
-  if (current.blocks.length > 0) sections.push(current);
   const fromTitleTag = pageTitle === undefined ? "" : decodeEntities(pageTitle).replace(/\s+/g, " ").trim();
-  return { title: title ?? (fromTitleTag || fallbackTitle), sections };
+  return doc.finish(fromTitleTag || fallbackTitle);
 };

@@ -3,7 +3,7 @@
  * whole, front matter, HTML comments and link reference definitions are dropped, and inline
  * links keep only their text.
  */
-import { type Block, headingTracker, type ParsedDocument, type Section } from "./parsed.ts";
+import { type ParsedDocument, sectionBuilder } from "./parsed.ts";
 import { slugger } from "./slug.ts";
 
 const FRONT_MATTER =
@@ -38,29 +38,17 @@ const proseText = (lines: ReadonlyArray<string>): string =>
 /** Parses a Markdown document; `fallbackTitle` is used when it has no h1. */
 export const parseMarkdown = (source: string, fallbackTitle: string): ParsedDocument => {
   const lines = source.replace(FRONT_MATTER, "").split(/\r?\n/);
-  const sections: Section[] = [];
-  const headings = headingTracker();
+  const doc = sectionBuilder();
   const slug = slugger();
-  let title: string | undefined;
-  let current: { headings: ReadonlyArray<string>; anchor: string; blocks: Block[] } = {
-    headings: [],
-    anchor: "",
-    blocks: [],
-  };
   let paragraph: string[] = [];
   const flush = () => {
     const text = proseText(paragraph);
-    if (text !== "") current.blocks.push({ kind: "prose", text });
+    if (text !== "") doc.add({ kind: "prose", text });
     paragraph = [];
   };
   const openSection = (level: number, raw: string) => {
     const text = inlineText(raw);
-    if (current.blocks.length > 0) sections.push(current);
-    // The first h1 is the page itself: its chunks link to the page, not to an anchor.
-    const isTitle = level === 1 && title === undefined;
-    if (isTitle) title = text;
-    const anchor = slug(text);
-    current = { headings: headings.enter(level, text), anchor: isTitle ? "" : anchor, blocks: [] };
+    doc.heading(level, text, slug(text));
   };
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
@@ -78,7 +66,7 @@ export const parseMarkdown = (source: string, fallbackTitle: string): ParsedDocu
         )
           break;
       }
-      current.blocks.push({ kind: "code", text: code.join("\n") });
+      doc.add({ kind: "code", text: code.join("\n") });
       continue;
     }
     if (line.trimStart().startsWith("<!--")) {
@@ -103,6 +91,5 @@ export const parseMarkdown = (source: string, fallbackTitle: string): ParsedDocu
     else if (!LINK_DEFINITION.test(line)) paragraph.push(line);
   }
   flush();
-  if (current.blocks.length > 0) sections.push(current);
-  return { title: title ?? fallbackTitle, sections };
+  return doc.finish(fallbackTitle);
 };

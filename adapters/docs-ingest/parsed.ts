@@ -31,3 +31,36 @@ export const headingTracker = () => {
     },
   };
 };
+
+/**
+ * Collects the sections of one document as a parser meets headings and blocks. The first h1
+ * is the page itself: it becomes the title, and its chunks link to the page, not an anchor.
+ */
+export const sectionBuilder = () => {
+  const sections: Section[] = [];
+  const headings = headingTracker();
+  let title: string | undefined;
+  let current: { headings: ReadonlyArray<string>; anchor: string; blocks: Block[] } = {
+    headings: [],
+    anchor: "",
+    blocks: [],
+  };
+  const close = () => {
+    if (current.blocks.length > 0) sections.push(current);
+  };
+  return {
+    add: (block: Block) => {
+      current.blocks.push(block);
+    },
+    heading: (level: number, text: string, anchor: string) => {
+      close();
+      const isTitle = level === 1 && title === undefined;
+      if (isTitle) title = text;
+      current = { headings: headings.enter(level, text), anchor: isTitle ? "" : anchor, blocks: [] };
+    },
+    finish: (fallbackTitle: string): ParsedDocument => {
+      close();
+      return { title: title ?? fallbackTitle, sections };
+    },
+  };
+};
