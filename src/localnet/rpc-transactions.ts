@@ -77,14 +77,11 @@ const sendTransaction = (chain: Chain, params: Params): string => {
     if (simulated.err === "SignatureFailure")
       throw rpcFailure(-32003, "Transaction signature verification failure");
     if (simulated.err !== null) {
-      throw rpcFailure(-32002, `Transaction simulation failed: ${describeTransactionError(simulated.err)}`, {
-        err: simulated.err,
-        logs: simulated.logs,
-        accounts: null,
-        unitsConsumed: simulated.unitsConsumed,
-        returnData: null,
-        innerInstructions: null,
-      });
+      throw rpcFailure(
+        -32002,
+        `Transaction simulation failed: ${describeTransactionError(simulated.err)}`,
+        simulationResult(simulated),
+      );
     }
   }
   const outcome = chain.execute(wire);
@@ -98,6 +95,16 @@ const sendTransaction = (chain: Chain, params: Params): string => {
   return wire.signatures[0] ?? "";
 };
 
+/** The result fields of a simulation, as validators report them (preflight errors carry them too). */
+const simulationResult = (simulated: ReturnType<Chain["simulate"]>) => ({
+  err: simulated.err,
+  logs: simulated.logs,
+  accounts: null,
+  unitsConsumed: simulated.unitsConsumed,
+  returnData: null,
+  innerInstructions: null,
+});
+
 const simulateTransaction = (chain: Chain, params: Params) => {
   const config = configParam(params, 1);
   const wire = decodeWire(params[0], choiceOption(config, "encoding", WIRE_ENCODINGS, "base58"));
@@ -106,12 +113,7 @@ const simulateTransaction = (chain: Chain, params: Params) => {
   if (sigVerify && replace) throw invalidParams("sigVerify may not be used with replaceRecentBlockhash");
   const simulated = chain.simulate(wire, { sigVerify, checkBlockhash: !replace });
   return withContext(chain.slot(), {
-    err: simulated.err,
-    logs: simulated.logs,
-    accounts: null,
-    unitsConsumed: simulated.unitsConsumed,
-    returnData: null,
-    innerInstructions: null,
+    ...simulationResult(simulated),
     replacementBlockhash: replace ? chain.latestBlockhash() : null,
   });
 };
