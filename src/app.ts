@@ -1,22 +1,20 @@
 /**
- * The HTTP edge: `createApp` wires middleware and routes around a runtime built once per
- * process. No Bun- or Deno-specific API here, so both entry points serve the same app.
+ * The HTTP service: `createApp` wires the routes (a Hono router) behind the edge (request id,
+ * identity, CORS, protection limit, access log), around a runtime built once per process. No
+ * Bun- or Deno-specific API here, so both entry points serve the same app.
  */
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { AppConfig } from "../core/config.ts";
 import type { AppEnv } from "./http/app-env.ts";
-import { clientIdentity } from "./http/middleware/client-identity.ts";
-import { cors } from "./http/middleware/cors.ts";
-import { protectionLimit } from "./http/middleware/protection-limit.ts";
-import { requestContext } from "./http/middleware/request-context.ts";
+import { createEdge } from "./http/edge/edge.ts";
 import type { PaymentDesk } from "./http/payment-desk.ts";
 import { chatRoutes } from "./http/routes/chat.ts";
 import { opsRoutes } from "./http/routes/ops.ts";
 import { paymentRoutes } from "./http/routes/payment.ts";
 import { statusRoutes } from "./http/routes/status.ts";
 import { type AppRuntime, Defect } from "./http/run-effect.ts";
-import type { Logger } from "./observability/log.ts";
+import type { ServiceLogger } from "./observability/log.ts";
 import type { Metrics } from "./observability/metrics.ts";
 
 export const MAX_BODY_BYTES = 16 * 1024;
@@ -25,13 +23,13 @@ export interface AppDeps {
   readonly runtime: AppRuntime;
   readonly config: Pick<AppConfig, "allowedOrigins" | "trustProxy" | "protectionRps">;
   readonly desk: PaymentDesk;
-  readonly logger: Logger;
+  readonly logger: ServiceLogger;
   readonly metrics: Metrics;
 }
 
-export const createApp = ({ runtime, config, desk, logger, metrics }: AppDeps) => {
+/** The routes, as Hono sees them; every request reaches them through the edge. */
+const createRouter = ({ runtime, desk, logger, metrics }: AppDeps) => {
   const api = new Hono<AppEnv>()
-    .use(protectionLimit({ perSecond: config.protectionRps, metrics }))
     // Only requests that carry a body pay for the size check.
     .on(
       ["POST", "PUT", "PATCH"],
@@ -54,9 +52,6 @@ export const createApp = ({ runtime, config, desk, logger, metrics }: AppDeps) =
     .route("/payment", paymentRoutes(runtime, desk, metrics));
 
   return new Hono<AppEnv>()
-    .use(requestContext({ logger, metrics, acceptIncomingId: config.trustProxy.kind !== "none" }))
-    .use(clientIdentity({ trustProxy: config.trustProxy }))
-    .use(cors({ allowedOrigins: config.allowedOrigins }))
     .route("/api", api)
     .route("/", opsRoutes(runtime, metrics))
     .notFound((c) =>
@@ -64,17 +59,39 @@ export const createApp = ({ runtime, config, desk, logger, metrics }: AppDeps) =
     )
     .onError((error, c) => {
       const cause = error instanceof Defect ? error.detail : (error.stack ?? String(error));
-      (c.get("log") ?? logger).error("unhandled error", { requestId: c.get("requestId"), cause });
+      (c.env?.log ?? logger).error("unhandled error", { cause });
       return c.json(
         {
           success: false,
           error: "Internal server error",
           code: "INTERNAL_ERROR",
-          requestId: c.get("requestId"),
+          requestId: c.env?.requestId,
         },
         500,
       );
     });
+};
+
+/** The address a request came from, as the entry point (Bun, Deno) or a test knows it. */
+export interface Peer {
+  readonly remoteAddress?: string | undefined;
+}
+
+export const createApp = (deps: AppDeps) => {
+  const edge = createEdge({
+    router: createRouter(deps),
+    logger: deps.logger,
+    metrics: deps.metrics,
+    trustProxy: deps.config.trustProxy,
+    allowedOrigins: deps.config.allowedOrigins,
+    protectionRps: deps.config.protectionRps,
+  });
+  return {
+    fetch: (request: Request, peer: Peer = {}) => edge(request, peer.remoteAddress),
+    /** For tests: a request to `path` on this app, as `fetch` would get it. */
+    request: async (path: string, init?: RequestInit, peer: Peer = {}): Promise<Response> =>
+      edge(new Request(new URL(path, "http://localhost"), init), peer.remoteAddress),
+  };
 };
 
 export type App = ReturnType<typeof createApp>;

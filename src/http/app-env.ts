@@ -1,15 +1,17 @@
 import type { Logger } from "../observability/log.ts";
 
-/** Hono environment: what the runtime entry point passes, and what middleware sets. */
+/** What the edge (src/http/edge/edge.ts) hands every route as `c.env`. */
+export interface Bindings {
+  /** Address of the TCP peer, supplied by the Bun/Deno entry point (or a test). */
+  readonly remoteAddress: string | undefined;
+  readonly requestId: string;
+  /** Quota identity (client IP, IPv6 per /64). */
+  readonly identity: string;
+  /** Logger whose lines carry the request id. */
+  readonly log: Logger;
+}
+
+/** Hono environment of the router. */
 export interface AppEnv {
-  Bindings: {
-    /** Address of the TCP peer, supplied by the Bun/Deno entry point (or a test). */
-    readonly remoteAddress?: string | undefined;
-  };
-  Variables: {
-    requestId: string;
-    /** Quota identity (client IP, IPv6 per /64). */
-    identity: string;
-    log: Logger;
-  };
+  Bindings: Bindings;
 }

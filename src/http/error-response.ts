@@ -43,12 +43,12 @@ export const errorResponse = (c: Context<AppEnv>, error: AppError, paidDailyCap?
     case "RetrievalFailed":
     case "EmbeddingFailed":
     case "GenerationFailed":
-      c.get("log").warn("dependency unavailable", {
+      c.env.log.warn("dependency unavailable", {
         code,
         reason: "reason" in error ? error.reason : error.message,
       });
       return c.json(
-        { success: false, error: UNAVAILABLE[error._tag], code, requestId: c.get("requestId") },
+        { success: false, error: UNAVAILABLE[error._tag], code, requestId: c.env.requestId },
         status,
         {
           "Retry-After": "5",

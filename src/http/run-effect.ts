@@ -20,15 +20,41 @@ export class Defect extends Error {
   }
 }
 
-/** Runs `effect`; resolves to its value or its expected error, throws a Defect otherwise. */
-export const runOutcome = async <A, E>(
-  runtime: AppRuntime,
-  effect: Effect.Effect<A, E, Services>,
-  signal?: AbortSignal,
-): Promise<{ readonly ok: true; readonly value: A } | { readonly ok: false; readonly error: E }> => {
-  const exit = await runtime.runPromiseExit(effect, signal === undefined ? undefined : { signal });
+export type Outcome<A, E> =
+  | { readonly ok: true; readonly value: A }
+  | { readonly ok: false; readonly error: E };
+
+const outcomeOf = <A, E>(exit: Exit.Exit<A, E>): Outcome<A, E> => {
   if (Exit.isSuccess(exit)) return { ok: true, value: exit.value };
   const error = Cause.findErrorOption(exit.cause);
   if (Option.isSome(error)) return { ok: false, error: error.value };
   throw new Defect(Cause.pretty(exit.cause));
 };
+
+/**
+ * Runs `effect`: its value or its expected error; throws (or rejects with) a Defect otherwise.
+ * Synchronous when the effect finishes without waiting (the memory store), so a route built on
+ * it makes no promise then; a promise otherwise.
+ */
+export const runOutcome = <A, E>(
+  runtime: AppRuntime,
+  effect: Effect.Effect<A, E, Services>,
+  signal?: AbortSignal,
+): Outcome<A, E> | Promise<Outcome<A, E>> => {
+  const fiber = runtime.runFork(effect, signal === undefined ? undefined : { signal });
+  const exit = fiber.pollUnsafe();
+  if (exit !== undefined) return outcomeOf(exit);
+  return new Promise((resolve, reject) =>
+    fiber.addObserver((done) => {
+      try {
+        resolve(outcomeOf(done));
+      } catch (defect) {
+        reject(defect);
+      }
+    }),
+  );
+};
+
+/** Applies `then` to a value now, or once its promise settles: keeps a synchronous path synchronous. */
+export const whenReady = <A, B>(value: A | Promise<A>, then: (value: A) => B): B | Promise<B> =>
+  value instanceof Promise ? value.then(then) : then(value);

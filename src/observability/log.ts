@@ -11,6 +11,25 @@ export interface Logger {
   readonly error: (msg: string, fields?: LogFields) => void;
 }
 
+/** The access log entry of one request. */
+export interface AccessEntry {
+  readonly requestId: string;
+  readonly method: string;
+  readonly path: string;
+  readonly status: number;
+  readonly ms: number;
+  readonly identity: string;
+}
+
+/** A logger that also writes access lines. */
+export interface ServiceLogger extends Logger {
+  /** The "request" line: ERROR for 5xx, WARN for other 4xx but 402/404, INFO otherwise. */
+  readonly access: (entry: AccessEntry) => void;
+}
+
+const accessLevel = (status: number): Level =>
+  status >= 500 ? "ERROR" : status >= 400 && status !== 402 && status !== 404 ? "WARN" : "INFO";
+
 const SECRET_KEY = /(secret|password|passwd|api[_-]?key|authorization|private|credential)/i;
 /** Verdict per field name, cached: log fields come from a small fixed set of names. */
 const secretKeys = new Map<string, boolean>();
@@ -48,12 +67,22 @@ const isoNow = (): string => {
 };
 
 /** A logger writing one JSON object per line to `write` (stdout by default). */
-export const makeLogger = (write: (line: string) => void = (line) => console.log(line)): Logger => {
+export const makeLogger = (write: (line: string) => void = (line) => console.log(line)): ServiceLogger => {
   const emit =
     (level: Level) =>
     (msg: string, fields: LogFields = {}) =>
       write(JSON.stringify({ time: isoNow(), level, msg, ...scrub(fields) }));
-  return { info: emit("INFO"), warn: emit("WARN"), error: emit("ERROR") };
+  return {
+    info: emit("INFO"),
+    warn: emit("WARN"),
+    error: emit("ERROR"),
+    // One line per request, so it is put together by hand: the same JSON as `emit` would write
+    // (fields of known names and types; strings escaped by JSON.stringify) at a third of the cost.
+    access: ({ requestId, method, path, status, ms, identity }) =>
+      write(
+        `{"time":"${isoNow()}","level":"${accessLevel(status)}","msg":"request","requestId":${JSON.stringify(requestId)},"method":${JSON.stringify(method)},"path":${JSON.stringify(path)},"status":${status},"ms":${ms},"identity":${JSON.stringify(identity)}}`,
+      ),
+  };
 };
 
 /** A logger that keeps lines in memory, for tests. */

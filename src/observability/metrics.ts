@@ -24,40 +24,64 @@ export const COUNTERS = {
 } as const;
 export type CounterName = keyof typeof COUNTERS;
 
+/** Counts and latency histogram of one route label. */
+interface RouteStats {
+  /** Request count per method and status, keyed `status * 1000 + method index` (no string per request). */
+  readonly counts: Map<number, number>;
+  /** Count per bucket (not cumulative; summed when rendered). */
+  readonly buckets: number[];
+  sum: number;
+  count: number;
+}
+
+/** Methods get small indices for the numeric keys; anything else is counted as "OTHER". */
+const METHODS = ["GET", "POST", "HEAD", "OPTIONS", "PUT", "PATCH", "DELETE", "OTHER"];
+const methodIndex = (method: string): number => {
+  const index = METHODS.indexOf(method);
+  return index < 0 ? METHODS.length - 1 : index;
+};
+
+const bucketOf = (seconds: number): number => {
+  let bucket = 0;
+  while (bucket < BUCKETS.length && seconds > (BUCKETS[bucket] as number)) bucket++;
+  return bucket;
+};
+
 /** Creates an empty registry. */
 export const makeMetrics = (): Metrics => {
   const counters = new Map<string, number>();
-  const requests = new Map<string, number>();
-  // Per route: count per bucket (not cumulative; summed when rendered), sum and count.
-  const histogram = new Map<string, { readonly buckets: number[]; sum: number; count: number }>();
+  const routes = new Map<string, RouteStats>();
   const bump = (map: Map<string, number>, key: string, by = 1) => map.set(key, (map.get(key) ?? 0) + by);
   return {
     countRequest: (route, method, status, seconds) => {
-      bump(requests, `${route}\u0000${method}\u0000${status}`);
-      let entry = histogram.get(route);
-      if (entry === undefined) {
-        entry = { buckets: BUCKETS.map(() => 0), sum: 0, count: 0 };
-        histogram.set(route, entry);
+      let stats = routes.get(route);
+      if (stats === undefined) {
+        stats = { counts: new Map(), buckets: BUCKETS.map(() => 0), sum: 0, count: 0 };
+        routes.set(route, stats);
       }
-      let bucket = BUCKETS.findIndex((bound) => seconds <= bound);
-      if (bucket < 0) bucket = BUCKETS.length;
-      if (bucket < BUCKETS.length) entry.buckets[bucket] = (entry.buckets[bucket] ?? 0) + 1;
-      entry.sum += seconds;
-      entry.count += 1;
+      const key = status * 1000 + methodIndex(method);
+      stats.counts.set(key, (stats.counts.get(key) ?? 0) + 1);
+      const bucket = bucketOf(seconds);
+      if (bucket < BUCKETS.length) stats.buckets[bucket] = (stats.buckets[bucket] ?? 0) + 1;
+      stats.sum += seconds;
+      stats.count += 1;
     },
     count: (name, labels = {}, by = 1) => bump(counters, `${name}${labelText(labels)}`, by),
     render: () => {
       const out: string[] = [
         "# HELP http_requests_total HTTP requests by route, method and status",
         "# TYPE http_requests_total counter",
-        ...[...requests].map(([key, n]) => {
-          const [route = "", method = "", status = ""] = key.split("\u0000");
-          return `http_requests_total${labelText({ route, method, status })} ${n}`;
-        }),
+        ...[...routes].flatMap(([route, stats]) =>
+          [...stats.counts].map(([key, n]) => {
+            const method = METHODS[key % 1000] ?? "OTHER";
+            const status = String(Math.floor(key / 1000));
+            return `http_requests_total${labelText({ route, method, status })} ${n}`;
+          }),
+        ),
         "# HELP http_request_duration_seconds Request latency by route",
         "# TYPE http_request_duration_seconds histogram",
       ];
-      for (const [route, entry] of histogram) {
+      for (const [route, entry] of routes) {
         const inner = labelText({ route }).slice(1, -1);
         let cumulative = 0;
         BUCKETS.forEach((bound, i) => {

@@ -24,9 +24,8 @@ const SSE_HEADERS = {
 };
 
 /**
- * One SSE response, opened on demand; writes stop once the client is gone. The response is
- * made by `respond` (Hono's c.body) so the headers prepared by middleware (request id, CORS)
- * are on it too.
+ * One SSE response, opened on demand; writes stop once the client is gone. The edge adds the
+ * request id and CORS headers to it like to any other response.
  */
 const sseChannel = (
   signal: AbortSignal,
@@ -102,7 +101,7 @@ export const streamAnswer = async (
     () => delivered,
   );
 
-  const finished = runOutcome(deps.runtime, program, abort.signal).then(
+  const finished = Promise.resolve(runOutcome(deps.runtime, program, abort.signal)).then(
     async (outcome): Promise<Response | undefined> => {
       if (!outcome.ok && !channel.isOpen()) return chatErrorResponse(c, deps, outcome.error);
       const response = channel.open();
@@ -127,14 +126,14 @@ export const streamAnswer = async (
     },
     (defect: unknown) => {
       if (!channel.isOpen()) throw defect;
-      c.get("log").error("stream failed", {
+      c.env.log.error("stream failed", {
         cause: defect instanceof Defect ? defect.detail : String(defect),
       });
       channel.send("error", {
         success: false,
         error: "Internal server error",
         code: "INTERNAL_ERROR",
-        requestId: c.get("requestId"),
+        requestId: c.env.requestId,
       });
       channel.close();
       return undefined;

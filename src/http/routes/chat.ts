@@ -16,9 +16,9 @@ import { streamAnswer } from "./chat-stream.ts";
 
 /** The 402 body: the caller's rateLimit, the price and how to pay. */
 const paymentRequired = async (c: Context<AppEnv>, deps: ChatDeps, exhausted: QuotaExhausted) => {
-  const identity = c.get("identity");
+  const identity = c.env.identity;
   deps.metrics.count("chat_payment_required_total");
-  c.get("log").info("quota exhausted", { identity });
+  c.env.log.info("quota exhausted", { identity });
   const outcome = await runOutcome(
     deps.runtime,
     Effect.flatMap(PaymentStore, (store) =>
@@ -60,7 +60,7 @@ export const chatRoutes = (deps: ChatDeps) =>
     if (typeof request === "string")
       return c.json({ success: false, error: request, code: "INVALID_REQUEST" }, 400);
     const question = {
-      identity: c.get("identity"),
+      identity: c.env.identity,
       message: request.message,
       conversationId: request.conversationId,
     };

@@ -14,7 +14,7 @@ import { type AppRuntime, runOutcome } from "../run-effect.ts";
 export const paymentRoutes = (runtime: AppRuntime, desk: PaymentDesk, metrics: Metrics) =>
   new Hono<AppEnv>()
     .get("/info", async (c) => {
-      const identity = c.get("identity");
+      const identity = c.env.identity;
       const outcome = await runOutcome(
         runtime,
         Effect.flatMap(PaymentStore, (store) =>
@@ -44,8 +44,8 @@ export const paymentRoutes = (runtime: AppRuntime, desk: PaymentDesk, metrics: M
           400,
         );
       }
-      const identity = c.get("identity");
-      const log = c.get("log");
+      const identity = c.env.identity;
+      const log = c.env.log;
       const raw = {
         signature: body.signature as string,
         amount: body.amount as number,
