@@ -5,8 +5,9 @@
  */
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
+import { getPath } from "hono/utils/url";
 import type { AppConfig } from "../core/config.ts";
-import type { AppEnv } from "./http/app-env.ts";
+import type { AppEnv, Bindings } from "./http/app-env.ts";
 import { createEdge } from "./http/edge/edge.ts";
 import type { PaymentDesk } from "./http/payment-desk.ts";
 import { chatRoutes } from "./http/routes/chat.ts";
@@ -51,7 +52,10 @@ const createRouter = ({ runtime, desk, logger, metrics }: AppDeps) => {
     .route("/status", statusRoutes(runtime))
     .route("/payment", paymentRoutes(runtime, desk, metrics));
 
-  return new Hono<AppEnv>()
+  // The edge has decoded the path already: the router takes it from the bindings.
+  return new Hono<AppEnv>({
+    getPath: (request, options) => (options?.env as Bindings | undefined)?.path ?? getPath(request),
+  })
     .route("/api", api)
     .route("/", opsRoutes(runtime, metrics))
     .notFound((c) =>

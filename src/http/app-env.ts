@@ -5,6 +5,8 @@ export interface Bindings {
   /** Address of the TCP peer, supplied by the Bun/Deno entry point (or a test). */
   readonly remoteAddress: string | undefined;
   readonly requestId: string;
+  /** The request's path, decoded once by the edge (the router reads it from here). */
+  readonly path: string;
   /** Quota identity (client IP, IPv6 per /64). */
   readonly identity: string;
   /** Logger whose lines carry the request id. */

@@ -76,11 +76,12 @@ export const makeLogger = (write: (line: string) => void = (line) => console.log
     info: emit("INFO"),
     warn: emit("WARN"),
     error: emit("ERROR"),
-    // One line per request, so it is put together by hand: the same JSON as `emit` would write
-    // (fields of known names and types; strings escaped by JSON.stringify) at a third of the cost.
+    // One line per request, so it is put together by hand: the same JSON as `emit` would write.
+    // The request id and identity are made by the edge from characters JSON never escapes;
+    // method and path come from the client and are escaped.
     access: ({ requestId, method, path, status, ms, identity }) =>
       write(
-        `{"time":"${isoNow()}","level":"${accessLevel(status)}","msg":"request","requestId":${JSON.stringify(requestId)},"method":${JSON.stringify(method)},"path":${JSON.stringify(path)},"status":${status},"ms":${ms},"identity":${JSON.stringify(identity)}}`,
+        `{"time":"${isoNow()}","level":"${accessLevel(status)}","msg":"request","requestId":"${requestId}","method":${JSON.stringify(method)},"path":${JSON.stringify(path)},"status":${status},"ms":${ms},"identity":"${identity}"}`,
       ),
   };
 };

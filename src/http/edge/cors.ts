@@ -5,7 +5,7 @@
 
 export interface CorsPolicy {
   /** The answer to a preflight (or any OPTIONS when no origin is allowed); undefined for other requests. */
-  readonly preflight: (request: Request) => Response | undefined;
+  readonly preflight: (method: string, request: Request) => Response | undefined;
   /** Headers to add to the response of a non-preflight request; undefined when there are none. */
   readonly responseHeaders: (request: Request) => Readonly<Record<string, string>> | undefined;
 }
@@ -18,15 +18,13 @@ export const corsPolicy = (allowedOrigins: ReadonlyArray<string>, maxAgeSeconds 
   // With no origin allowed there is nothing to look up: no header is ever read (cheaper on Bun).
   if (allowedOrigins.length === 0)
     return {
-      preflight: (request) =>
-        request.method === "OPTIONS" ? new Response(null, { status: 403 }) : undefined,
+      preflight: (method) => (method === "OPTIONS" ? new Response(null, { status: 403 }) : undefined),
       responseHeaders: () => undefined,
     };
   const allowed = new Set(allowedOrigins);
   return {
-    preflight: (request) => {
-      if (request.method !== "OPTIONS" || !request.headers.has("access-control-request-method"))
-        return undefined;
+    preflight: (method, request) => {
+      if (method !== "OPTIONS" || !request.headers.has("access-control-request-method")) return undefined;
       const origin = request.headers.get("origin");
       if (origin === null || !allowed.has(origin))
         return new Response(null, { status: 403, headers: VARY_ONLY });

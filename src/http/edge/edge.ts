@@ -47,7 +47,13 @@ export const createEdge = (options: EdgeOptions): Edge => {
   const { router, logger, metrics, trustProxy } = options;
   // Route labels for metrics and limiter keys: the router's own fixed paths, so a scan of random
   // URLs cannot grow either.
-  const routes = new Set(router.routes.map((route) => route.path).filter((path) => !path.includes("*")));
+  // Mapped to themselves so every request uses the same label string (its hash is computed once).
+  const labels = new Map(
+    router.routes
+      .map((route) => route.path)
+      .filter((path) => !path.includes("*"))
+      .map((path) => [path, path]),
+  );
   const identify = clientIdentity(trustProxy);
   const cors = corsPolicy(options.allowedOrigins);
   const overLimit = protectionLimit(options.protectionRps, options.now);
@@ -66,11 +72,12 @@ export const createEdge = (options: EdgeOptions): Edge => {
 
   return (request, remoteAddress) => {
     const started = performance.now();
+    const method = request.method;
     const incoming = acceptIncomingId ? request.headers.get("x-request-id") : null;
     const requestId = incoming !== null && INCOMING_ID.test(incoming) ? incoming : crypto.randomUUID();
     const identity = identify(request, remoteAddress);
     const path = getPath(request);
-    const route = routes.has(path) ? path : UNMATCHED;
+    const route = labels.get(path) ?? UNMATCHED;
     const log = new RequestLog(logger, requestId);
 
     const finish = (response: Response): Response => {
@@ -80,23 +87,23 @@ export const createEdge = (options: EdgeOptions): Edge => {
       if (extra !== undefined) for (const name in extra) headers.set(name, extra[name] as string);
       const seconds = (performance.now() - started) / 1000;
       const label = status === 404 ? UNMATCHED : route;
-      metrics.countRequest(label, request.method, status, seconds);
+      metrics.countRequest(label, method, status, seconds);
       const ms = Math.round(seconds * 10000) / 10;
-      logger.access({ requestId, method: request.method, path, status, ms, identity });
+      logger.access({ requestId, method, path, status, ms, identity });
       return response;
     };
 
-    const preflight = cors.preflight(request);
+    const preflight = cors.preflight(method, request);
     if (preflight !== undefined) return finish(preflight);
     if (path.startsWith("/api/")) {
-      const verdict = overLimit(`${identity} ${request.method} ${route}`);
+      const verdict = overLimit(route, identity);
       if (verdict !== "ok") {
         metrics.count("protection_rate_limited_total");
         if (verdict === "first-over") log.warn("protection rate limit hit", { identity, path });
         return finish(tooManyRequests());
       }
     }
-    const bindings: Bindings = { remoteAddress, requestId, identity, log };
+    const bindings: Bindings = { remoteAddress, requestId, identity, path, log };
     const response = router.fetch(request, bindings);
     return response instanceof Promise ? response.then(finish) : finish(response);
   };
