@@ -58,26 +58,29 @@ const compare = async (name: string, baseline: { url: string }, subject: { url: 
   return app.rps / base.rps;
 };
 
-const redis = await startRedisServer();
-const servers = await Promise.all([
-  serve("bare-hono.ts", []),
-  serve("status-app.ts", []),
-  serve("bare-hono.ts", [redis.url]),
-  serve("status-app.ts", [redis.url]),
-]);
-try {
-  const [bareMem, appMem, bareRedis, appRedis] = servers as [
-    (typeof servers)[0],
-    (typeof servers)[0],
-    (typeof servers)[0],
-    (typeof servers)[0],
-  ];
-  console.log(
-    `wrk ${LOAD.threads} thread, ${LOAD.connections} connections, ${SECONDS} s x ${ROUNDS} rounds each, loopback`,
-  );
-  await compare("Memory store", bareMem, appMem);
-  await compare("Redis store (baseline does one Redis GET)", bareRedis, appRedis);
-} finally {
-  for (const server of servers) server.stop();
-  await redis.stop();
+/** BENCH_STORES=memory or =redis runs one side only (default: both). */
+const STORES = (process.env.BENCH_STORES ?? "memory,redis").split(",");
+console.log(
+  `wrk ${LOAD.threads} thread, ${LOAD.connections} connections, ${SECONDS} s x ${ROUNDS} rounds each, loopback`,
+);
+if (STORES.includes("memory")) {
+  const servers = await Promise.all([serve("bare-hono.ts", []), serve("status-app.ts", [])]);
+  try {
+    await compare("Memory store", servers[0], servers[1]);
+  } finally {
+    for (const server of servers) server.stop();
+  }
+}
+if (STORES.includes("redis")) {
+  const redis = await startRedisServer();
+  const servers = await Promise.all([
+    serve("bare-hono.ts", [redis.url]),
+    serve("status-app.ts", [redis.url]),
+  ]);
+  try {
+    await compare("Redis store (baseline does one Redis GET)", servers[0], servers[1]);
+  } finally {
+    for (const server of servers) server.stop();
+    await redis.stop();
+  }
 }

@@ -2,6 +2,8 @@
  * JSON-line logs (INFO/WARN/ERROR). Callers pass plain fields; values under keys that look
  * secret are masked anyway, as a second line of defence.
  */
+import { batchingSink, directSink } from "./log-sink.ts";
+
 export type Level = "INFO" | "WARN" | "ERROR";
 export type LogFields = Readonly<Record<string, unknown>>;
 
@@ -25,6 +27,8 @@ export interface AccessEntry {
 export interface ServiceLogger extends Logger {
   /** The "request" line: ERROR for 5xx, WARN for other 4xx but 402/404, INFO otherwise. */
   readonly access: (entry: AccessEntry) => void;
+  /** Writes any batched lines now (shutdown, exit). */
+  readonly flush: () => void;
 }
 
 const accessLevel = (status: number): Level =>
@@ -66,13 +70,18 @@ const isoNow = (): string => {
   return lastIso;
 };
 
-/** A logger writing one JSON object per line to `write` (stdout by default). */
-export const makeLogger = (write: (line: string) => void = (line) => console.log(line)): ServiceLogger => {
+/**
+ * A logger writing one JSON object per line: to `write` at once when given one (tests, tools),
+ * else to stdout with access lines batched (see log-sink.ts).
+ */
+export const makeLogger = (write?: (line: string) => void): ServiceLogger => {
+  const sink = write === undefined ? batchingSink((text) => console.log(text)) : directSink(write);
   const emit =
     (level: Level) =>
     (msg: string, fields: LogFields = {}) =>
-      write(JSON.stringify({ time: isoNow(), level, msg, ...scrub(fields) }));
+      sink.immediate(JSON.stringify({ time: isoNow(), level, msg, ...scrub(fields) }));
   return {
+    flush: sink.flush,
     info: emit("INFO"),
     warn: emit("WARN"),
     error: emit("ERROR"),
@@ -80,7 +89,7 @@ export const makeLogger = (write: (line: string) => void = (line) => console.log
     // The request id and identity are made by the edge from characters JSON never escapes;
     // method and path come from the client and are escaped.
     access: ({ requestId, method, path, status, ms, identity }) =>
-      write(
+      sink.batched(
         `{"time":"${isoNow()}","level":"${accessLevel(status)}","msg":"request","requestId":"${requestId}","method":${JSON.stringify(method)},"path":${JSON.stringify(path)},"status":${status},"ms":${ms},"identity":"${identity}"}`,
       ),
   };

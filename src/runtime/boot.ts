@@ -17,9 +17,15 @@ import { resolveChain, volatileLedgerSince, warnAboutDefaults } from "./resolve-
 /** Upper bound on waiting for in-flight requests at shutdown (the answer deadline is 90 s). */
 const DRAIN_MS = 25_000;
 
-export const boot = async (env: Env, exit: (code: number) => never) => {
+export const boot = async (env: Env, exitProcess: (code: number) => never) => {
   const startedAt = Date.now();
   const logger = makeLogger();
+  // Batched access lines reach stdout before the process ends, however it ends short of SIGKILL.
+  process.on("exit", () => logger.flush());
+  const exit = (code: number): never => {
+    logger.flush();
+    return exitProcess(code);
+  };
   const parsed = parseConfig(env);
   if (Result.isFailure(parsed)) {
     console.error(parsed.failure.message);

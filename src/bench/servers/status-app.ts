@@ -36,7 +36,8 @@ const store =
   redisUrl === undefined ? MemoryStore.layer(limits) : RedisStore.layer({ url: redisUrl, limits });
 const runtime = ManagedRuntime.make(Layer.mergeAll(store, others).pipe(Layer.orDie));
 await runtime.runPromise(Effect.void);
-// Request logs go to /dev/null-like sink: the benchmark measures the service, not the terminal.
+// The real logger, as `npm start` has it: every request writes its access line to stdout (the
+// benchmark sends stdout to /dev/null, so it measures the service, not a terminal).
 const app = createApp({
   runtime,
   config: { allowedOrigins: [], trustProxy: { kind: "none" }, protectionRps: 1_000_000_000 },
@@ -45,7 +46,7 @@ const app = createApp({
     usdcMint: "4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU",
     wallet: "9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin",
   }),
-  logger: makeLogger(() => undefined),
+  logger: makeLogger(),
   metrics: makeMetrics(),
 });
 Bun.serve({
