@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { dirname } from "node:path";
+import { waitFor } from "../support/free-port.ts";
 import { startTestChain, type TestChain } from "../support/localnet.ts";
 import {
   buildIndex,
@@ -56,8 +57,11 @@ describe("the app under Deno", () => {
     const res = await call("/api/status");
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ success: true, remaining: 3, requiresPayment: false });
-    const logged = service!.logs().find((line) => line.msg === "request" && line.path === "/api/status");
-    expect(logged).toMatchObject({ status: 200, identity: "127.0.0.1" });
+    // Access lines are written in batches (at most 25 ms late).
+    const accessLine = () =>
+      service!.logs().find((line) => line.msg === "request" && line.path === "/api/status");
+    await waitFor(async () => accessLine() !== undefined, 2000, "the access line");
+    expect(accessLine()).toMatchObject({ status: 200, identity: "127.0.0.1" });
   });
 
   test("GET /api/payment/info: the configured chain", async () => {

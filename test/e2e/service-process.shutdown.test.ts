@@ -122,6 +122,12 @@ test.each([
     expect(body.sources.length).toBeGreaterThan(0);
     expect(await running.exited).toBe(0);
     expect(running.logs().at(-1)).toMatchObject({ level: "INFO", msg: "stopped" });
+    // The in-flight request's access line (batched) was written before the process ended.
+    expect(
+      running
+        .logs()
+        .find((line) => line.msg === "request" && line.path === "/api/chat" && line.status === 200),
+    ).toBeDefined();
     expect(await accepts(running.port)).toBe(false);
   },
   90_000,
