@@ -1,6 +1,6 @@
 /**
  * Redis must never evict our keys: an evicted `sig:` record would let one transfer be claimed
- * twice, an evicted `quota:credits:` key would lose paid queries. Many managed Redis default
+ * twice, an evicted `quota:` hash would lose paid queries. Many managed Redis default
  * to an LRU policy, so the store refuses to start unless `maxmemory-policy` is `noeviction`.
  * Where CONFIG is disabled (some managed services) the policy cannot be read: that is
  * reported through `onUnverifiable` and the operator's documentation must cover it.

@@ -1,17 +1,25 @@
 /**
  * Key layout of the Redis store (README documents it). The identity or signature always
  * ends the key, so two different identities can never map to one key.
+ *
+ *   quota:<identity>  hash, all the quota state of one identity:
+ *       day, free, spent  counters of UTC day `day` (free queries used, paid queries spent)
+ *       credits           paid credits; they survive day changes
+ *       h:<holdId>        one field per open hold: "f|<day>|<expiresAt>" or "p|<day>|<expiresAt>"
+ *     A non-empty hash always has all four of day, free, spent, credits; every number is a
+ *     non-negative integer of at most 15 digits; any other field is corrupt state.
+ *     TTL, set by every script that writes it: credits > 0 -> PERSIST (paid credits never
+ *     expire); nothing left (free = 0, spent = 0, credits = 0, no holds) -> DEL; otherwise it
+ *     expires at the end of UTC day `day` + 1 h (holds last 120 s, well inside that margin).
+ *   sig:<signature>   "usedAt|claimId|queries|identity", 30 days
+ *   ref:id:<identity> / ref:of:<reference>  memo references, 90 days
  */
 export const DEFAULT_KEY_PREFIX = "docs-chat:";
 
 /** The key names under one prefix. */
 export const keyLayout = (prefix: string) => ({
-  /** [day counters, paid credits, holds] of one identity, in the order the quota scripts take them. */
-  quota: (identity: string): [string, string, string] => [
-    `${prefix}quota:day:${identity}`,
-    `${prefix}quota:credits:${identity}`,
-    `${prefix}quota:holds:${identity}`,
-  ],
+  /** The one hash holding an identity's whole quota state. */
+  quota: (identity: string) => `${prefix}quota:${identity}`,
   signature: (signature: string) => `${prefix}sig:${signature}`,
   referenceOf: (identity: string) => `${prefix}ref:id:${identity}`,
   ownerPrefix: `${prefix}ref:of:`,

@@ -1,6 +1,8 @@
 /**
  * The shared part of the quota scripts (quota-lua.ts): arguments, load + normalize, the
- * availability rule, the view and the write-back with TTLs. Mirrors core/quota.ts line for line.
+ * availability rule, the view and the write-back with the TTL rule. Mirrors core/quota.ts
+ * line for line; the hash is decoded by the same strict rules as quota-hash.ts (the view's
+ * decoder in JS), so a state one of them refuses the other refuses too.
  */
 export const PRELUDE = `
 local DAY = 86400000
@@ -15,31 +17,45 @@ local today = math.floor(now / DAY)
 local function int(x) return string.format('%d', x) end
 
 -- A value we did not write: stop before any write (a script error does not undo writes).
+local function corrupt() error('corrupt quota state') end
 local function num(x)
   local n = tonumber(x)
-  if n == nil then error('corrupt quota state') end
+  if n == nil then corrupt() end
   return n
 end
+-- A stored number: a non-negative integer of at most 15 digits, exactly as quota-hash.ts reads it.
+local function nat(x)
+  if #x > 15 or not string.find(x, '^%d+$') then corrupt() end
+  return tonumber(x)
+end
 
--- Reads the identity's state and normalizes it: lapsed holds out, day counters rolled over.
+-- Reads the identity's hash and normalizes it: lapsed holds out, day counters rolled over.
 -- Every script calls it before its first write, so a corrupt state fails the script cleanly.
 local function load()
-  local s = { day = today, free = 0, spent = 0, credits = 0, holds = {}, added = {}, removed = {},
-              dayDirty = false, creditsDirty = false, holdsDirty = false }
-  local d = redis.call('HMGET', KEYS[1], 'day', 'free', 'spent')
-  if d[1] then s.day = num(d[1]); s.free = num(d[2] or 0); s.spent = num(d[3] or 0) end
-  s.credits = num(redis.call('GET', KEYS[2]) or 0)
-  local raw = redis.call('HGETALL', KEYS[3])
+  local s = { day = today, free = 0, spent = 0, credits = 0, holds = {}, count = 0,
+              added = {}, removed = {}, dirty = false }
+  local raw = redis.call('HGETALL', KEYS[1])
+  if #raw == 0 then return s end
+  local seen = 0
   for i = 1, #raw, 2 do
-    local bucket, day, exp = string.match(raw[i + 1], '^([fp])|(-?%d+)|(-?%d+)$')
-    if bucket == nil then error('corrupt quota state') end
-    if num(exp) > now then
-      s.holds[raw[i]] = { bucket = bucket, day = num(day), exp = num(exp) }
+    local field, value = raw[i], raw[i + 1]
+    if field == 'day' or field == 'free' or field == 'spent' or field == 'credits' then
+      s[field] = nat(value); seen = seen + 1
+    elseif string.sub(field, 1, 2) == 'h:' then
+      local bucket, day, exp = string.match(value, '^([fp])|(%d+)|(%d+)$')
+      if bucket == nil then corrupt() end
+      local id = string.sub(field, 3)
+      if nat(exp) > now then
+        s.holds[id] = { bucket = bucket, day = nat(day), exp = nat(exp) }; s.count = s.count + 1
+      else
+        nat(day); s.removed[#s.removed + 1] = id; s.dirty = true
+      end
     else
-      s.removed[#s.removed + 1] = raw[i]; s.holdsDirty = true
+      corrupt()
     end
   end
-  if today > s.day then s.day = today; s.free = 0; s.spent = 0; s.dayDirty = true end
+  if seen ~= 4 then corrupt() end
+  if today > s.day then s.day = today; s.free = 0; s.spent = 0; s.dirty = true end
   return s
 end
 
@@ -68,35 +84,38 @@ local function view(s)
   return { free + paidToday, (today + 1) * DAY, requires }
 end
 
--- Writes back only what changed, with the TTLs of the key layout above.
+-- Writes back what changed, then applies the TTL rule of the key layout (keys.ts).
 local function save(s)
-  if s.dayDirty then
-    if s.free == 0 and s.spent == 0 then
-      redis.call('DEL', KEYS[1])
-    else
-      redis.call('HSET', KEYS[1], 'day', int(s.day), 'free', int(s.free), 'spent', int(s.spent))
-      redis.call('PEXPIRE', KEYS[1], int((s.day + 1) * DAY - now + MARGIN))
-    end
+  if not s.dirty then return end
+  if s.credits == 0 and s.free == 0 and s.spent == 0 and s.count == 0 then
+    redis.call('DEL', KEYS[1])
+    return
   end
-  if s.creditsDirty then
-    if s.credits > 0 then redis.call('SET', KEYS[2], int(s.credits)) else redis.call('DEL', KEYS[2]) end
+  -- One HDEL per hold: unpack() of thousands of ids would overflow Lua's C stack.
+  for _, id in ipairs(s.removed) do redis.call('HDEL', KEYS[1], 'h:' .. id) end
+  for id, h in pairs(s.added) do
+    redis.call('HSET', KEYS[1], 'h:' .. id, h.bucket .. '|' .. int(h.day) .. '|' .. int(h.exp))
   end
-  if s.holdsDirty then
-    -- One HDEL per hold: unpack() of thousands of ids would overflow Lua's C stack.
-    for _, id in ipairs(s.removed) do redis.call('HDEL', KEYS[3], id) end
-    for id, h in pairs(s.added) do
-      redis.call('HSET', KEYS[3], id, h.bucket .. '|' .. int(h.day) .. '|' .. int(h.exp))
-    end
-    local last = nil
-    for _, h in pairs(s.holds) do if last == nil or h.exp > last then last = h.exp end end
-    if last ~= nil then redis.call('PEXPIRE', KEYS[3], int(last - now + MARGIN)) end
+  redis.call('HSET', KEYS[1], 'day', int(s.day), 'free', int(s.free), 'spent', int(s.spent),
+    'credits', int(s.credits))
+  if s.credits > 0 then
+    redis.call('PERSIST', KEYS[1])
+  else
+    redis.call('PEXPIRE', KEYS[1], int((s.day + 1) * DAY - now + MARGIN))
   end
 end
 
 -- Takes a hold out of the state (commit and release); nil when it is unknown or lapsed.
 local function take(s, id)
   local h = s.holds[id]
-  if h then s.holds[id] = nil; s.removed[#s.removed + 1] = id; s.holdsDirty = true end
+  if h then
+    s.holds[id] = nil; s.count = s.count - 1; s.removed[#s.removed + 1] = id; s.dirty = true
+  end
   return h
+end
+
+-- Adds a hold (reserve).
+local function put(s, id, h)
+  s.holds[id] = h; s.count = s.count + 1; s.added[id] = h; s.dirty = true
 end
 `;

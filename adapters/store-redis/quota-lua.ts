@@ -1,25 +1,25 @@
 /**
- * The quota machine of core/quota.ts, in Lua, so each transition runs inside Redis as one
- * atomic script (no other client can interleave between its read and its write).
+ * The writing transitions of core/quota.ts, in Lua, so each runs inside Redis as one atomic
+ * script (no other client can interleave between its read and its write). The view needs no
+ * script: it is one HGETALL (quota-hash.ts).
  *
- * Every script gets KEYS = [day, credits, holds] of one identity and
+ * Every script gets KEYS[1] = the identity's quota hash and
  * ARGV = [now, freePerDay, paidDailyCap, holdTtlMs, ...]. The day is computed from `now`
  * (the caller's clock), never from Redis's, so instances and tests agree on it; TTLs are set
  * relative to `now` for the same reason.
  *
- *   day     hash {day, free, spent}: counters of one UTC day; expires at the end of that day + 1 h
- *   credits string: paid credits; no expiry, deleted when it reaches 0
- *   holds   hash holdId -> "f|day|expiresAt" or "p|day|expiresAt"; expires 1 h after the last lease
+ *   quota:<identity>  hash {day, free, spent, credits, h:<holdId>...}
+ *     day, free, spent  counters of UTC day `day`
+ *     credits           paid credits, survive day changes
+ *     h:<holdId>        an open hold, "f|<day>|<expiresAt>" or "p|<day>|<expiresAt>"
+ *   After its writes a script applies the TTL rule: credits > 0 -> PERSIST; nothing left
+ *   (free = spent = credits = 0, no holds) -> DEL; otherwise the hash expires at the end of
+ *   UTC day `day` + 1 h (holds last 120 s, so they are covered).
+ *
+ * Every read and check runs before the first write, and a hash with a value we did not write
+ * (not a number, an unparseable hold, an unknown field) fails the script before any write.
  */
 import { PRELUDE } from "./quota-lua-prelude.ts";
-
-/**
- * view: {remaining, resetAt, requiresPayment}. Read-only: what normalising would change (a
- * rolled-over day, lapsed holds) is derived again by every script, and the next write stores it.
- */
-export const VIEW = `${PRELUDE}
-return view(load())
-`;
 
 /**
  * reserve, ARGV[5] = holdId: {0, bucket, day, expiresAt, remaining, resetAt, requiresPayment}
@@ -40,7 +40,7 @@ if not h then
     return { 1, (today + 1) * DAY }
   end
   h = { bucket = bucket, day = s.day, exp = now + holdTtl }
-  s.holds[id] = h; s.added[id] = h; s.holdsDirty = true
+  put(s, id, h)
   save(s)
 end
 local v = view(s)
@@ -53,11 +53,11 @@ local s = load()
 local h = take(s, ARGV[5])
 if h then
   local sameDay = 0
-  if h.day == s.day then sameDay = 1; s.dayDirty = true end
+  if h.day == s.day then sameDay = 1 end
   if h.bucket == 'f' then
     s.free = s.free + sameDay
   else
-    s.credits = s.credits - 1; s.creditsDirty = true
+    s.credits = s.credits - 1
     s.spent = s.spent + sameDay
   end
 end
@@ -74,17 +74,18 @@ return view(s)
 `;
 
 /**
- * claim, KEYS[4] = signature key, ARGV[5] = identity, ARGV[6] = queries,
+ * claim, KEYS[2] = signature key, ARGV[5] = identity, ARGV[6] = queries,
  * ARGV[7] = signature memory ms, ARGV[8] = claim id: {0, remaining, resetAt, requiresPayment}
  * or {1} (AlreadyClaimed). The signature record and the credits are written together or
  * not at all: every read and check runs before the first write, because Redis does not undo
- * the earlier writes of a script that fails halfway. A resend of the same claim (same claim id, e.g. after a lost reply) is answered
- * as the success it was instead of AlreadyClaimed.
+ * the earlier writes of a script that fails halfway. A resend of the same claim (same claim
+ * id, e.g. after a lost reply) is answered as the success it was instead of AlreadyClaimed.
  */
 export const CLAIM = `${PRELUDE}
 local memory = num(ARGV[7])
+local queries = num(ARGV[6])
 local s = load()
-local record = redis.call('GET', KEYS[4])
+local record = redis.call('GET', KEYS[2])
 if record then
   local usedAt, claimId = string.match(record, '^(-?%d+)|([^|]*)|')
   if usedAt == nil or now - tonumber(usedAt) < memory then
@@ -94,8 +95,8 @@ if record then
     return { 0, v[1], v[2], v[3] }
   end
 end
-redis.call('SET', KEYS[4], int(now) .. '|' .. ARGV[8] .. '|' .. ARGV[6] .. '|' .. ARGV[5], 'PX', int(memory))
-s.credits = s.credits + num(ARGV[6]); s.creditsDirty = true
+redis.call('SET', KEYS[2], int(now) .. '|' .. ARGV[8] .. '|' .. ARGV[6] .. '|' .. ARGV[5], 'PX', int(memory))
+s.credits = s.credits + queries; s.dirty = true
 save(s)
 local v = view(s)
 return { 0, v[1], v[2], v[3] }

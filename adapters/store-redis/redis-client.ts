@@ -19,7 +19,9 @@ export interface ConnectOptions {
 export const describeFailure = (cause: unknown): string => {
   const message = cause instanceof Error ? cause.message : "";
   if (cause instanceof Error && cause.name === "ReplyError") {
-    // Only Redis's error code (ERR, NOAUTH, READONLY, OOM, ...), never the rest of the text.
+    // The quota scripts' own refusal of a hash they did not write (quota-lua-prelude.ts).
+    if (message.includes("corrupt quota state")) return "corrupt quota state";
+    // Otherwise only Redis's error code (ERR, NOAUTH, READONLY, OOM, ...), never the rest of the text.
     const code = /^[A-Z]+/.exec(message)?.[0] ?? "error";
     return `redis replied ${code}`;
   }

@@ -1,27 +1,29 @@
 /**
- * QuotaStore + PaymentStore on Redis, shared by every service instance. Each transition is
- * one Lua script (quota-lua.ts), so instances racing on one identity or one signature see
- * exactly the rules of core/quota.ts and core/signature-ledger.ts. Durability is Redis's:
- * run it with AOF (`appendonly yes`) so paid credits and used signatures survive a restart.
+ * QuotaStore + PaymentStore on Redis, shared by every service instance. Each writing
+ * transition is one Lua script (quota-lua.ts), so instances racing on one identity or one
+ * signature see exactly the rules of core/quota.ts and core/signature-ledger.ts. The view is
+ * one HGETALL of the identity's quota hash, computed in JS by core/quota.ts (quota-hash.ts).
+ * Durability is Redis's: run it with AOF (`appendonly yes`) so paid credits and used signatures survive a restart.
  * Every failure (down, timeout, odd reply) is StoreUnavailable: the service fails closed.
  */
 import { Context, Effect, Layer } from "effect";
 import { PaymentStore } from "../../core/ports/payment-store.ts";
 import { QuotaStore } from "../../core/ports/quota-store.ts";
 import { StoreUnavailable } from "../../core/ports/store-errors.ts";
-import type { QuotaLimits } from "../../core/quota.ts";
+import * as Quota from "../../core/quota.ts";
 import { isRemembered, SIGNATURE_MEMORY_MS } from "../../core/signature-ledger.ts";
 import { checkQueries } from "../store-memory/grant-guard.ts";
 import { newHoldId, newReference, REFERENCE_MEMORY_MS } from "../store-memory/random-ids.ts";
 import { requireNoEviction } from "./eviction-check.ts";
 import { DEFAULT_KEY_PREFIX, keyLayout } from "./keys.ts";
-import { CLAIM, COMMIT, RELEASE, RESERVE, VIEW } from "./quota-lua.ts";
+import { decodeQuotaHash } from "./quota-hash.ts";
+import { CLAIM, COMMIT, RELEASE, RESERVE } from "./quota-lua.ts";
 import { type ConnectOptions, close, connect, luaScript, runCommand, runScript } from "./redis-client.ts";
 import { REFERENCE } from "./reference-lua.ts";
 import { decodeClaim, decodeReserve, decodeView, usedAtOf } from "./replies.ts";
 
 export interface RedisStoreOptions extends ConnectOptions {
-  readonly limits: QuotaLimits;
+  readonly limits: Quota.QuotaLimits;
   /** Namespace of every key (default "docs-chat:"), so several deployments can share a Redis. */
   readonly keyPrefix?: string;
   /** Called when the eviction policy cannot be read (CONFIG disabled), so the app can warn. */
@@ -29,13 +31,15 @@ export interface RedisStoreOptions extends ConnectOptions {
 }
 
 const SCRIPTS = {
-  view: luaScript(VIEW),
   reserve: luaScript(RESERVE),
   commit: luaScript(COMMIT),
   release: luaScript(RELEASE),
   claim: luaScript(CLAIM),
   reference: luaScript(REFERENCE),
 };
+
+/** The view's answer to a hash our scripts did not write (a fixed, secret-free reason). */
+const corrupt = Effect.fail(new StoreUnavailable({ reason: "corrupt quota state" }));
 
 /** A collision of two random 94-bit references is not expected to ever happen; five tries are plenty. */
 const REFERENCE_ATTEMPTS = 5;
@@ -47,20 +51,26 @@ export const layer = (options: RedisStoreOptions): Layer.Layer<QuotaStore | Paym
       const client = yield* Effect.acquireRelease(connect(options), close);
       yield* requireNoEviction(client, options.onUnverifiedEviction);
       const keys = keyLayout(options.keyPrefix ?? DEFAULT_KEY_PREFIX);
-      const { freePerDay, paidDailyCap, holdTtlMs } = options.limits;
+      const { limits } = options;
+      const { freePerDay, paidDailyCap, holdTtlMs } = limits;
       const onQuota = (script: keyof typeof SCRIPTS, identity: string, now: number, extra: string[] = []) =>
-        runScript(client, SCRIPTS[script], keys.quota(identity), [
-          now,
-          freePerDay,
-          paidDailyCap,
-          holdTtlMs,
-          ...extra,
-        ]);
+        runScript(
+          client,
+          SCRIPTS[script],
+          [keys.quota(identity)],
+          [now, freePerDay, paidDailyCap, holdTtlMs, ...extra],
+        );
 
       const quota = QuotaStore.of({
-        view: Effect.fn("RedisStore.view")(function* (identity, now) {
-          return yield* Effect.flatMap(onQuota("view", identity, now), decodeView);
-        }),
+        // The hot path (GET /api/status): one plain read, no script, and no Effect.fn (a span per call).
+        view: (identity, now) =>
+          Effect.flatMap(
+            runCommand(() => client.hgetall(keys.quota(identity))),
+            (hash) => {
+              const state = decodeQuotaHash(hash, now);
+              return state === undefined ? corrupt : Effect.succeed(Quota.view(state, now, limits));
+            },
+          ),
         reserve: Effect.fn("RedisStore.reserve")(function* (identity, now) {
           const holdId = newHoldId();
           return yield* Effect.flatMap(onQuota("reserve", identity, now, [holdId]), decodeReserve(holdId));
@@ -87,7 +97,7 @@ export const layer = (options: RedisStoreOptions): Layer.Layer<QuotaStore | Paym
           const reply = yield* runScript(
             client,
             SCRIPTS.claim,
-            [...keys.quota(identity), keys.signature(signature)],
+            [keys.quota(identity), keys.signature(signature)],
             // A fresh id per call: were this exact command ever resent (ioredis is set not to resend
             // after a reconnect), the script would answer it as the success it was, not "already used".
             [

@@ -1,8 +1,10 @@
 /**
  * The HTTP app on a real Redis: two app instances (two runtimes, two connections) sharing one
- * server behave as one service, and nothing is served free when Redis is down.
+ * server behave as one service, and nothing is served free when Redis is down or holds a
+ * quota state the store did not write.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { Redis } from "ioredis";
 import { RedisStore } from "../../adapters/store-redis/index.ts";
 import { type RedisServer, redisServerAvailable, startRedisServer } from "../support/redis-server.ts";
 import { buildTestApp } from "../support/test-app.ts";
@@ -47,6 +49,25 @@ describe.skipIf(!redisServerAvailable())("HTTP on a shared Redis", () => {
     await first.dispose();
     const second = instance("restart:");
     expect((await (await second.call("/api/status")).json()).remaining).toBe(2);
+  });
+
+  test("a corrupt quota hash -> 503 on status and chat, never a guess or a free answer", async () => {
+    const t = instance("corrupt:");
+    expect((await t.chat("q")).status).toBe(200);
+    const raw = new Redis(redis.url);
+    try {
+      const keys = await raw.keys("corrupt:quota:*");
+      expect(keys).toHaveLength(1);
+      await raw.hset(keys[0]!, "unexpected", "1");
+      for (const response of [await t.call("/api/status"), await t.chat("q2")]) {
+        expect(response.status).toBe(503);
+        expect((await response.json()).code).toBe("STORE_UNAVAILABLE");
+      }
+      await raw.hdel(keys[0]!, "unexpected");
+      expect((await (await t.call("/api/status")).json()).remaining).toBe(2);
+    } finally {
+      raw.disconnect();
+    }
   });
 
   test("Redis down -> 503 on stateful endpoints (fail closed), never a free answer; back when Redis returns", async () => {

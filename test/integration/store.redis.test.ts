@@ -1,7 +1,7 @@
 /**
  * What only the Redis store has: durability across reconnects and a redis-server restart
- * (AOF), failing closed when Redis is down or answers oddly, secret-free errors, and the key
- * TTLs of the documented layout.
+ * (AOF), failing closed when Redis is down or answers oddly, secret-free errors, the view as
+ * one plain read, and the key layout and TTLs (adapters/store-redis/keys.ts).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Cause, Effect, Exit, ManagedRuntime, Redacted } from "effect";
@@ -105,21 +105,54 @@ describe.skipIf(!redisServerAvailable())("redis store", () => {
 
   test("a foreign value under our keys is StoreUnavailable, never a grant or a free query", async () => {
     const rt = open(server.url, "odd:");
-    await raw.set("odd:quota:holds:a", "not a hash");
-    await raw.hset("odd:quota:day:b", "day", "not a number", "free", "x");
-    for (const id of ["a", "b"]) {
+    const valid = { day: String(Math.floor(T0 / DAY_MS)), free: "1", spent: "0", credits: "2" };
+    const hold = `f|${valid.day}|${T0 + 10_000}`;
+    const corrupt: Record<string, Record<string, string>> = {
+      credits: { ...valid, credits: "not a number" },
+      fraction: { ...valid, credits: "1.5" },
+      negative: { ...valid, free: "-1" },
+      huge: { ...valid, credits: "1234567890123456" },
+      hold: { ...valid, "h:x": "f|1|" },
+      bucket: { ...valid, "h:x": `q|${valid.day}|${T0 + 10_000}` },
+      lapsed: { ...valid, "h:x": "f|1234567890123456|1" },
+      unknown: { ...valid, "h:x": hold, extra: "1" },
+      // A literal `{ __proto__: ... }` would set the prototype, not a field: defined as a field.
+      proto: Object.defineProperty({ ...valid }, "__proto__", { value: "1", enumerable: true }),
+      missing: { credits: "2", "h:x": hold },
+      partial: { day: valid.day, free: "1", spent: "0" },
+    };
+    await raw.set("odd:quota:string", "not a hash");
+    for (const [id, fields] of Object.entries(corrupt))
+      await raw.hset(`odd:quota:${id}`, ...Object.entries(fields).flat());
+    expect(Object.keys(await raw.hgetall("odd:quota:proto"))).toContain("__proto__");
+    for (const id of ["string", ...Object.keys(corrupt)]) {
+      const before =
+        id === "string" ? await raw.get("odd:quota:string") : await raw.hgetall(`odd:quota:${id}`);
       const operations: ReadonlyArray<Effect.Effect<unknown, unknown, QuotaStore | PaymentStore>> = [
-        QuotaStore.use((q) => q.reserve(id, T0)),
         QuotaStore.use((q) => q.view(id, T0)),
+        QuotaStore.use((q) => q.reserve(id, T0)),
+        QuotaStore.use((q) => q.commit(id, "x", T0)),
+        QuotaStore.use((q) => q.release(id, "x", T0)),
         PaymentStore.use((p) => p.claim(`sig-${id}`, id, 5, T0)),
       ];
       for (const operation of operations) {
-        expect(await failureOf(await rt.runPromiseExit(operation))).toMatchObject({
+        const exit = await rt.runPromiseExit(operation);
+        expect(Exit.isFailure(exit), id).toBe(true);
+        expect(await failureOf(exit), id).toMatchObject({
           _tag: "StoreUnavailable",
+          reason: id === "string" ? "redis replied WRONGTYPE" : "corrupt quota state",
         });
       }
-      expect(await rt.runPromise(PaymentStore.use((p) => p.isClaimed(`sig-${id}`, T0)))).toBe(false);
+      // Refused before any write: the state, its TTL and the signature are untouched.
+      const after =
+        id === "string" ? await raw.get("odd:quota:string") : await raw.hgetall(`odd:quota:${id}`);
+      expect(after, id).toEqual(before);
+      expect(await raw.pttl(`odd:quota:${id}`), id).toBe(-1);
+      expect(await rt.runPromise(PaymentStore.use((p) => p.isClaimed(`sig-${id}`, T0))), id).toBe(false);
     }
+    // The same fields, well formed, are a valid state.
+    await raw.hset("odd:quota:fine", { ...valid, "h:x": hold });
+    expect(await view(rt, "fine")).toMatchObject({ remaining: 3 });
     await raw.set("odd:sig:garbled", "garbage");
     expect(await rt.runPromise(PaymentStore.use((p) => p.isClaimed("garbled", T0)))).toBe(true);
     const garbled = await rt.runPromiseExit(PaymentStore.use((p) => p.claim("garbled", "c", 5, T0)));
@@ -127,48 +160,101 @@ describe.skipIf(!redisServerAvailable())("redis store", () => {
     await rt.dispose();
   });
 
-  test("keys follow the documented layout and TTLs", async () => {
+  test("the view is one HGETALL and nothing else: no script, no write", async () => {
+    const rt = open(server.url, "one:");
+    await rt.runPromise(PaymentStore.use((p) => p.claim("sig-o", "a", 5, T0)));
+    await rt.runPromise(QuotaStore.use((q) => q.reserve("a", T0)));
+    const stored = await raw.hgetall("one:quota:a");
+    await raw.config("RESETSTAT");
+    // A later day and a lapsed hold: the view derives both without writing them back.
+    expect(await rt.runPromise(QuotaStore.use((q) => q.view("a", T0 + DAY_MS)))).toEqual({
+      remaining: 3 + 5,
+      resetAt: Date.UTC(2030, 0, 17),
+      requiresPayment: false,
+    });
+    expect(await view(rt, "nobody")).toEqual({
+      remaining: 3,
+      resetAt: Date.UTC(2030, 0, 16),
+      requiresPayment: false,
+    });
+    const stats = String(await raw.info("commandstats"));
+    const commands = [...stats.matchAll(/^cmdstat_([a-z|]+):calls=(\d+)/gm)].map(
+      ([, name, calls]) => `${name}=${calls}`,
+    );
+    // Besides the raw client's RESETSTAT (its INFO counts once it has answered).
+    expect(commands.sort()).toEqual(["config|resetstat=1", "hgetall=2"]);
+    expect(await raw.hgetall("one:quota:a")).toEqual(stored);
+    await rt.dispose();
+  });
+
+  test("one hash per identity, with the documented fields and TTLs", async () => {
     const rt = open(server.url, "ttl:");
     const endOfDay = Date.UTC(2030, 0, 16) - T0;
-    await rt.runPromise(
-      QuotaStore.use((q) => Effect.flatMap(q.reserve("a", T0), ({ hold }) => q.commit("a", hold.id, T0))),
-    );
-    await rt.runPromise(QuotaStore.use((q) => q.reserve("a", T0)));
-    await rt.runPromise(PaymentStore.use((p) => p.claim("sig-t", "a", 5, T0)));
-    const reference = await rt.runPromise(PaymentStore.use((p) => p.referenceFor("a", T0)));
+    const day = String(Math.floor(T0 / DAY_MS));
+    const spend = (id: string, now = T0) =>
+      rt.runPromise(
+        QuotaStore.use((q) => Effect.flatMap(q.reserve(id, now), ({ hold }) => q.commit(id, hold.id, now))),
+      );
     const ttl = (key: string) => raw.pttl(key);
     const near = (value: number, expected: number) => expect(Math.abs(value - expected)).toBeLessThan(60_000);
-    near(await ttl("ttl:quota:day:a"), endOfDay + 3_600_000);
-    near(await ttl("ttl:quota:holds:a"), 30_000 + 3_600_000);
-    expect(await ttl("ttl:quota:credits:a")).toBe(-1);
-    expect(await raw.get("ttl:quota:credits:a")).toBe("5");
+
+    // Paid credits: no expiry, whatever else the hash holds.
+    await spend("a");
+    const { hold } = await rt.runPromise(QuotaStore.use((q) => q.reserve("a", T0)));
+    await rt.runPromise(PaymentStore.use((p) => p.claim("sig-t", "a", 5, T0)));
+    expect(await raw.hgetall("ttl:quota:a")).toEqual({
+      day,
+      free: "1",
+      spent: "0",
+      credits: "5",
+      [`h:${hold.id}`]: `f|${day}|${T0 + 30_000}`,
+    });
+    expect(await ttl("ttl:quota:a")).toBe(-1);
+
+    // No credits: the end of the counters' UTC day + 1 h, for counters and for open holds alike.
+    await spend("n");
+    near(await ttl("ttl:quota:n"), endOfDay + 3_600_000);
+    await rt.runPromise(QuotaStore.use((q) => q.reserve("h", T0)));
+    near(await ttl("ttl:quota:h"), endOfDay + 3_600_000);
+    // Credits bought later lift the expiry; spending the last one sets it again.
+    await rt.runPromise(PaymentStore.use((p) => p.claim("sig-n", "n", 1, T0)));
+    expect(await ttl("ttl:quota:n")).toBe(-1);
+    for (let i = 0; i < 3; i++) await spend("n");
+    expect(await raw.hgetall("ttl:quota:n")).toEqual({ day, free: "3", spent: "1", credits: "0" });
+    near(await ttl("ttl:quota:n"), endOfDay + 3_600_000);
+
+    // Nothing left to remember: the key is deleted.
+    const released = await rt.runPromise(QuotaStore.use((q) => q.reserve("e", T0)));
+    await rt.runPromise(QuotaStore.use((q) => q.release("e", released.hold.id, T0)));
+    expect(await raw.exists("ttl:quota:e")).toBe(0);
+    // The next day, any write finds only yesterday's counters and a lapsed hold: deleted too.
+    await rt.runPromise(QuotaStore.use((q) => q.release("h", "none", T0 + DAY_MS)));
+    await rt.runPromise(QuotaStore.use((q) => q.commit("n", "none", T0 + DAY_MS)));
+    expect(await raw.exists("ttl:quota:h", "ttl:quota:n")).toBe(0);
+
+    const reference = await rt.runPromise(PaymentStore.use((p) => p.referenceFor("a", T0)));
     near(await ttl("ttl:sig:sig-t"), 30 * DAY_MS);
     near(await ttl("ttl:ref:id:a"), 90 * DAY_MS);
     near(await ttl(`ttl:ref:of:${reference}`), 90 * DAY_MS);
     expect(await raw.get(`ttl:ref:of:${reference}`)).toBe("a");
-    // Spending the last credit deletes the key: nothing of an idle identity stays forever.
-    await rt.runPromise(PaymentStore.use((p) => p.claim("sig-t2", "z", 1, T0)));
-    for (let i = 0; i < 4; i++)
-      await rt.runPromise(
-        QuotaStore.use((q) => Effect.flatMap(q.reserve("z", T0), ({ hold }) => q.commit("z", hold.id, T0))),
-      );
-    expect(await raw.exists("ttl:quota:credits:z", "ttl:quota:holds:z")).toBe(0);
-    near(await ttl("ttl:quota:day:z"), endOfDay + 3_600_000);
+    expect((await raw.keys("ttl:quota:*")).sort()).toEqual(["ttl:quota:a"]);
     await rt.dispose();
   });
 
   test("a resent script (reply lost, sent again) neither grants nor holds twice", async () => {
-    const keys = ["re:quota:day:a", "re:quota:credits:a", "re:quota:holds:a"];
+    const key = "re:quota:a";
     const limits = [T0, LIMITS.freePerDay, LIMITS.paidDailyCap, LIMITS.holdTtlMs];
     const claim = (claimId: string) =>
-      raw.eval(CLAIM, 4, ...keys, "re:sig:s", ...limits, "a", 5, 30 * DAY_MS, claimId);
+      raw.eval(CLAIM, 2, key, "re:sig:s", ...limits, "a", 5, 30 * DAY_MS, claimId);
     expect(await claim("claim-1")).toEqual([0, 8, Date.UTC(2030, 0, 16), 0]);
     expect(await claim("claim-1")).toEqual([0, 8, Date.UTC(2030, 0, 16), 0]);
     expect(await claim("claim-2")).toEqual([1]);
-    expect(await raw.get("re:quota:credits:a")).toBe("5");
-    const first = await raw.eval(RESERVE, 3, ...keys, ...limits, "hold-1");
-    expect(await raw.eval(RESERVE, 3, ...keys, ...limits, "hold-1")).toEqual(first);
-    expect(await raw.hlen("re:quota:holds:a")).toBe(1);
+    expect(await raw.hget(key, "credits")).toBe("5");
+    const first = await raw.eval(RESERVE, 1, key, ...limits, "hold-1");
+    expect(await raw.eval(RESERVE, 1, key, ...limits, "hold-1")).toEqual(first);
+    expect(Object.keys(await raw.hgetall(key)).filter((field) => field.startsWith("h:"))).toEqual([
+      "h:hold-1",
+    ]);
   });
 
   test("a reference already owned by another identity is never handed out twice", async () => {
