@@ -33,6 +33,7 @@ export const layer = (limits: QuotaLimits): Layer.Layer<QuotaStore | PaymentStor
       );
       const quota = QuotaStore.of({
         view: (identity, now) => Effect.sync(() => state.view(identity, now)),
+        viewNow: state.view,
         reserve: (identity, now) => Effect.suspend(() => Effect.fromResult(state.reserve(identity, now))),
         commit: (identity, holdId, now) => Effect.sync(() => state.commit(identity, holdId, now)),
         release: (identity, holdId, now) => Effect.sync(() => state.release(identity, holdId, now)),

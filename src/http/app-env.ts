@@ -9,6 +9,8 @@ export interface Bindings {
   readonly path: string;
   /** Quota identity (client IP, IPv6 per /64). */
   readonly identity: string;
+  /** CORS headers this request's response gets (none without an allowed Origin). */
+  readonly corsHeaders: Readonly<Record<string, string>> | undefined;
   /** Logger whose lines carry the request id. */
   readonly log: Logger;
 }

@@ -58,17 +58,28 @@ const scrub = (fields: LogFields): LogFields => {
   return clean ?? fields;
 };
 
-/** ISO time of the current millisecond, formatted once per millisecond (busy servers log many lines per ms). */
+/** ISO time of a millisecond, formatted once per millisecond (busy servers log many lines per ms). */
 let lastMs = 0;
 let lastIso = "";
-const isoNow = (): string => {
-  const now = Date.now();
-  if (now !== lastMs) {
-    lastMs = now;
-    lastIso = new Date(now).toISOString();
+const isoOf = (ms: number): string => {
+  if (ms !== lastMs) {
+    lastMs = ms;
+    lastIso = new Date(ms).toISOString();
   }
   return lastIso;
 };
+const isoNow = (): string => isoOf(Date.now());
+
+/** Methods as JSON strings: the usual ones need no escaping work per line. */
+const QUOTED_METHODS = new Map(
+  ["GET", "POST", "HEAD", "OPTIONS", "PUT", "PATCH", "DELETE"].map((m) => [m, JSON.stringify(m)]),
+);
+
+/** The access line: the same JSON as the generic logger would write for these fields. */
+const accessLine = (time: number, { requestId, method, path, status, ms, identity }: AccessEntry): string =>
+  // The request id and identity are made by the edge from characters JSON never escapes;
+  // method and path come from the client and are escaped.
+  `{"time":"${isoOf(time)}","level":"${accessLevel(status)}","msg":"request","requestId":"${requestId}","method":${QUOTED_METHODS.get(method) ?? JSON.stringify(method)},"path":${JSON.stringify(path)},"status":${status},"ms":${ms},"identity":"${identity}"}`;
 
 /**
  * A logger writing one JSON object per line: to `write` at once when given one (tests, tools),
@@ -85,13 +96,11 @@ export const makeLogger = (write?: (line: string) => void): ServiceLogger => {
     info: emit("INFO"),
     warn: emit("WARN"),
     error: emit("ERROR"),
-    // One line per request, so it is put together by hand: the same JSON as `emit` would write.
-    // The request id and identity are made by the edge from characters JSON never escapes;
-    // method and path come from the client and are escaped.
-    access: ({ requestId, method, path, status, ms, identity }) =>
-      sink.batched(
-        `{"time":"${isoNow()}","level":"${accessLevel(status)}","msg":"request","requestId":"${requestId}","method":${JSON.stringify(method)},"path":${JSON.stringify(path)},"status":${status},"ms":${ms},"identity":"${identity}"}`,
-      ),
+    // One line per request, so it is put together by hand, and only when its batch is written.
+    access: (entry) => {
+      const time = Date.now();
+      sink.batched(() => accessLine(time, entry));
+    },
   };
 };
 

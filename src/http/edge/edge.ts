@@ -11,9 +11,11 @@ import type { TrustProxy } from "../../../core/trust-proxy.ts";
 import type { LogFields, Logger, ServiceLogger } from "../../observability/log.ts";
 import type { Metrics } from "../../observability/metrics.ts";
 import type { AppEnv, Bindings } from "../app-env.ts";
+import { isPrepared } from "../prepared-response.ts";
 import { clientIdentity } from "./client-identity.ts";
 import { corsPolicy } from "./cors.ts";
 import { protectionLimit } from "./protection-limit.ts";
+import { requestIds } from "./request-id.ts";
 
 const INCOMING_ID = /^[A-Za-z0-9._-]{8,64}$/;
 const UNMATCHED = "unmatched";
@@ -55,6 +57,7 @@ export const createEdge = (options: EdgeOptions): Edge => {
       .map((path) => [path, path]),
   );
   const identify = clientIdentity(trustProxy);
+  const nextRequestId = requestIds();
   const cors = corsPolicy(options.allowedOrigins);
   const overLimit = protectionLimit(options.protectionRps, options.now);
   // A proxy we trust may pass its request id on, so ids follow a request through it. Otherwise a
@@ -74,17 +77,22 @@ export const createEdge = (options: EdgeOptions): Edge => {
     const started = performance.now();
     const method = request.method;
     const incoming = acceptIncomingId ? request.headers.get("x-request-id") : null;
-    const requestId = incoming !== null && INCOMING_ID.test(incoming) ? incoming : crypto.randomUUID();
+    const requestId = incoming !== null && INCOMING_ID.test(incoming) ? incoming : nextRequestId();
     const identity = identify(request, remoteAddress);
     const path = getPath(request);
     const route = labels.get(path) ?? UNMATCHED;
     const log = new RequestLog(logger, requestId);
 
+    const corsHeaders = cors.responseHeaders(request);
+
     const finish = (response: Response): Response => {
-      const { headers, status } = response;
-      headers.set("X-Request-Id", requestId);
-      const extra = cors.responseHeaders(request);
-      if (extra !== undefined) for (const name in extra) headers.set(name, extra[name] as string);
+      if (!isPrepared(response)) {
+        const { headers } = response;
+        headers.set("X-Request-Id", requestId);
+        if (corsHeaders !== undefined)
+          for (const name in corsHeaders) headers.set(name, corsHeaders[name] as string);
+      }
+      const status = response.status;
       const seconds = (performance.now() - started) / 1000;
       const label = status === 404 ? UNMATCHED : route;
       metrics.countRequest(label, method, status, seconds);
@@ -103,7 +111,7 @@ export const createEdge = (options: EdgeOptions): Edge => {
         return finish(tooManyRequests());
       }
     }
-    const bindings: Bindings = { remoteAddress, requestId, identity, path, log };
+    const bindings: Bindings = { remoteAddress, requestId, identity, path, corsHeaders, log };
     const response = router.fetch(request, bindings);
     return response instanceof Promise ? response.then(finish) : finish(response);
   };

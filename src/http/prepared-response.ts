@@ -1,0 +1,22 @@
+/**
+ * Responses built with the edge's headers (X-Request-Id, CORS) already in them. The edge adds
+ * those headers to every other response afterwards, but Bun serves a response whose headers
+ * were never touched after construction measurably faster, which counts on the busiest route.
+ */
+import type { Context } from "hono";
+import type { AppEnv } from "./app-env.ts";
+
+const prepared = new WeakSet<Response>();
+
+/** A JSON response (`body` already serialised) carrying the edge's headers. */
+export const preparedJson = (c: Context<AppEnv>, body: string, status = 200): Response => {
+  const { requestId, corsHeaders } = c.env;
+  const headers: Record<string, string> = { "Content-Type": "application/json", "X-Request-Id": requestId };
+  if (corsHeaders !== undefined) Object.assign(headers, corsHeaders);
+  const response = new Response(body, { status, headers });
+  prepared.add(response);
+  return response;
+};
+
+/** Whether the edge's headers are on `response` already. */
+export const isPrepared = (response: Response): boolean => prepared.has(response);
