@@ -87,6 +87,27 @@ describe("CORS", () => {
     expect(other.headers.get("access-control-allow-origin")).toBeNull();
   });
 
+  test("status responses, built with the edge's headers, carry them on the first and later requests", async () => {
+    const t = build({ allowedOrigins: ["https://docs.example.com"], freeQueries: 3 });
+    const status = () => t.call("/api/status", { headers: { Origin: "https://docs.example.com" } });
+    const ids = new Set<string | null>();
+    for (const expected of [3, 3, 2]) {
+      if (expected === 2) expect((await t.chat("q")).status).toBe(200);
+      const res = await status();
+      expect(res.headers.get("access-control-allow-origin")).toBe("https://docs.example.com");
+      expect(res.headers.get("vary")).toBe("Origin");
+      expect(res.headers.get("content-type")).toBe("application/json");
+      ids.add(res.headers.get("x-request-id"));
+      expect(await res.json()).toMatchObject({
+        success: true,
+        remaining: expected,
+        rateLimit: { remaining: expected },
+      });
+    }
+    expect(ids.size).toBe(3);
+    expect(ids.has(null)).toBe(false);
+  });
+
   test("preflight from an allowed origin -> 204 with methods and headers; from others -> 403", async () => {
     const t = build({ allowedOrigins: [origin] });
     const preflight = (from: string) =>

@@ -35,7 +35,14 @@ const client = (runtime: ManagedRuntime.ManagedRuntime<Stores, StoreUnavailable>
   const outcome = async <A, E extends { readonly _tag: string }>(effect: Effect.Effect<A, E, Stores>) =>
     outcomeOf(await runtime.runPromiseExit(effect));
   return {
-    view: (id: string, now: number) => run(QuotaStore.use((q) => q.view(id, now))),
+    // A store that also answers at once (viewNow) must give the same view every time.
+    view: async (id: string, now: number) => {
+      const [view, atOnce] = await run(
+        QuotaStore.use((q) => Effect.map(q.view(id, now), (v) => [v, q.viewNow?.(id, now)] as const)),
+      );
+      if (atOnce !== undefined) expect(atOnce).toEqual(view);
+      return view;
+    },
     reserve: (id: string, now: number) => run(QuotaStore.use((q) => q.reserve(id, now))),
     tryReserve: (id: string, now: number) => outcome(QuotaStore.use((q) => q.reserve(id, now))),
     reserveError: (id: string, now: number) => run(Effect.flip(QuotaStore.use((q) => q.reserve(id, now)))),
