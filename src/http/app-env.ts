@@ -13,6 +13,8 @@ export interface Bindings {
   readonly corsHeaders: Readonly<Record<string, string>> | undefined;
   /** Logger whose lines carry the request id. */
   readonly log: Logger;
+  /** The response built with the edge's headers already in it (src/http/prepared-response.ts). */
+  preparedResponse: Response | undefined;
 }
 
 /** Hono environment of the router. */

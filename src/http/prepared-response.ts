@@ -6,17 +6,13 @@
 import type { Context } from "hono";
 import type { AppEnv } from "./app-env.ts";
 
-const prepared = new WeakSet<Response>();
-
 /** A JSON response (`body` already serialised) carrying the edge's headers. */
 export const preparedJson = (c: Context<AppEnv>, body: string, status = 200): Response => {
   const { requestId, corsHeaders } = c.env;
   const headers: Record<string, string> = { "Content-Type": "application/json", "X-Request-Id": requestId };
   if (corsHeaders !== undefined) Object.assign(headers, corsHeaders);
   const response = new Response(body, { status, headers });
-  prepared.add(response);
+  // The edge leaves exactly this response's headers alone (compared by identity).
+  c.env.preparedResponse = response;
   return response;
 };
-
-/** Whether the edge's headers are on `response` already. */
-export const isPrepared = (response: Response): boolean => prepared.has(response);

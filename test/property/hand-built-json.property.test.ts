@@ -6,7 +6,7 @@ import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { identityOf } from "../../core/client-identity.ts";
 import { parseIp } from "../../core/ip.ts";
-import { statusBody } from "../../src/http/routes/status.ts";
+import { statusBodies, statusBody } from "../../src/http/routes/status.ts";
 import { makeLogger } from "../../src/observability/log.ts";
 
 const view = fc.record({
@@ -24,6 +24,31 @@ describe("hand-built JSON", () => {
     fc.assert(
       fc.property(view, (v) => {
         expect(statusBody(v)).toBe(JSON.stringify({ success: true, ...v, rateLimit: v }));
+      }),
+    );
+  });
+
+  test("reused status bodies are always the body of the view asked for", () => {
+    const views = fc.array(
+      fc.oneof(
+        view,
+        // Few distinct views, across a day change, to exercise reuse and the reset.
+        fc.record({
+          remaining: fc.integer({ min: 0, max: 3 }),
+          resetAt: fc.constantFrom(86_400_000, 172_800_000),
+          requiresPayment: fc.boolean(),
+        }),
+      ),
+      { maxLength: 200 },
+    );
+    fc.assert(
+      fc.property(views, fc.integer({ min: 1, max: 8 }), (sequence, limit) => {
+        const bodyOf = statusBodies(limit);
+        for (const v of sequence) {
+          // A view with requiresPayment always has remaining 0 (see core/quota.ts).
+          const real = v.requiresPayment ? { ...v, remaining: 0 } : v;
+          expect(bodyOf(real)).toBe(statusBody(real));
+        }
       }),
     );
   });

@@ -11,7 +11,6 @@ import type { TrustProxy } from "../../../core/trust-proxy.ts";
 import type { LogFields, Logger, ServiceLogger } from "../../observability/log.ts";
 import type { Metrics } from "../../observability/metrics.ts";
 import type { AppEnv, Bindings } from "../app-env.ts";
-import { isPrepared } from "../prepared-response.ts";
 import { clientIdentity } from "./client-identity.ts";
 import { corsPolicy } from "./cors.ts";
 import { protectionLimit } from "./protection-limit.ts";
@@ -29,6 +28,24 @@ export interface EdgeOptions {
   /** Requests per second per identity per /api endpoint. */
   readonly protectionRps: number;
   readonly now?: () => number;
+}
+
+/** What the router gets as `c.env`; the request's logger is made only if a route logs. */
+class RequestBindings implements Bindings {
+  preparedResponse: Response | undefined = undefined;
+  #log: Logger | undefined;
+  constructor(
+    private readonly logger: Logger,
+    readonly remoteAddress: string | undefined,
+    readonly requestId: string,
+    readonly identity: string,
+    readonly path: string,
+    readonly corsHeaders: Readonly<Record<string, string>> | undefined,
+  ) {}
+  get log(): Logger {
+    this.#log ??= new RequestLog(this.logger, this.requestId);
+    return this.#log;
+  }
 }
 
 /** The request's logger: every line carries its request id. */
@@ -81,12 +98,11 @@ export const createEdge = (options: EdgeOptions): Edge => {
     const identity = identify(request, remoteAddress);
     const path = getPath(request);
     const route = labels.get(path) ?? UNMATCHED;
-    const log = new RequestLog(logger, requestId);
-
     const corsHeaders = cors.responseHeaders(request);
+    const bindings = new RequestBindings(logger, remoteAddress, requestId, identity, path, corsHeaders);
 
     const finish = (response: Response): Response => {
-      if (!isPrepared(response)) {
+      if (response !== bindings.preparedResponse) {
         const { headers } = response;
         headers.set("X-Request-Id", requestId);
         if (corsHeaders !== undefined)
@@ -107,11 +123,10 @@ export const createEdge = (options: EdgeOptions): Edge => {
       const verdict = overLimit(route, identity);
       if (verdict !== "ok") {
         metrics.count("protection_rate_limited_total");
-        if (verdict === "first-over") log.warn("protection rate limit hit", { identity, path });
+        if (verdict === "first-over") bindings.log.warn("protection rate limit hit", { identity, path });
         return finish(tooManyRequests());
       }
     }
-    const bindings: Bindings = { remoteAddress, requestId, identity, path, corsHeaders, log };
     const response = router.fetch(request, bindings);
     return response instanceof Promise ? response.then(finish) : finish(response);
   };

@@ -1,6 +1,6 @@
 /**
  * Request ids for logs and the X-Request-Id header: a random prefix per process and a counter,
- * e.g. `k2f9x0ab-1z3`. Unique within the process and, with 40 random bits, across instances for
+ * e.g. `k2f9x0ab-1043`. Unique within the process and, with 40 random bits, across instances for
  * correlating logs; they are no secret and grant nothing. Cheaper than a UUID per request
  * (measured: about 3% of a status request).
  */
@@ -14,5 +14,5 @@ const prefix = (): string => {
 export const requestIds = (): (() => string) => {
   const start = prefix();
   let counter = 0;
-  return () => `${start}-${(++counter).toString(36)}`;
+  return () => `${start}-${++counter}`;
 };
