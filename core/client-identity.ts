@@ -16,6 +16,14 @@ export interface AddressSources {
 const isTrusted = (ip: Ip, trust: TrustProxy): boolean =>
   trust.kind === "list" && trust.cidrs.some((cidr) => inCidr(ip, cidr));
 
+/** Whether the TCP peer is one of our proxies (with a hop count, the peer is hop 1 by configuration). */
+export const peerIsTrustedProxy = (socket: string | undefined, trust: TrustProxy): boolean => {
+  if (trust.kind === "none" || socket === undefined) return false;
+  if (trust.kind === "hops") return true;
+  const ip = parseIp(socket);
+  return ip !== undefined && isTrusted(ip, trust);
+};
+
 /** The client's address, following forwarded headers only through trusted proxies. */
 export const clientAddress = (sources: AddressSources, trust: TrustProxy): Ip | undefined => {
   const socket = sources.socket === undefined ? undefined : parseIp(sources.socket);

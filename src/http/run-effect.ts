@@ -24,17 +24,18 @@ export type Outcome<A, E> =
   | { readonly ok: true; readonly value: A }
   | { readonly ok: false; readonly error: E };
 
-const outcomeOf = <A, E>(exit: Exit.Exit<A, E>): Outcome<A, E> => {
+/** The value or expected error; a defect becomes a rejection, never a synchronous throw. */
+const settle = <A, E>(exit: Exit.Exit<A, E>): Outcome<A, E> | Promise<never> => {
   if (Exit.isSuccess(exit)) return { ok: true, value: exit.value };
   const error = Cause.findErrorOption(exit.cause);
   if (Option.isSome(error)) return { ok: false, error: error.value };
-  throw new Defect(Cause.pretty(exit.cause));
+  return Promise.reject(new Defect(Cause.pretty(exit.cause)));
 };
 
 /**
- * Runs `effect`: its value or its expected error; throws (or rejects with) a Defect otherwise.
- * Synchronous when the effect finishes without waiting (the memory store), so a route built on
- * it makes no promise then; a promise otherwise.
+ * Runs `effect`: its value or its expected error; a promise rejected with a Defect otherwise.
+ * Synchronous when the effect finishes without waiting and without a defect (the memory
+ * store), so a route built on it makes no promise then; a promise otherwise.
  */
 export const runOutcome = <A, E>(
   runtime: AppRuntime,
@@ -43,16 +44,8 @@ export const runOutcome = <A, E>(
 ): Outcome<A, E> | Promise<Outcome<A, E>> => {
   const fiber = runtime.runFork(effect, signal === undefined ? undefined : { signal });
   const exit = fiber.pollUnsafe();
-  if (exit !== undefined) return outcomeOf(exit);
-  return new Promise((resolve, reject) =>
-    fiber.addObserver((done) => {
-      try {
-        resolve(outcomeOf(done));
-      } catch (defect) {
-        reject(defect);
-      }
-    }),
-  );
+  if (exit !== undefined) return settle(exit);
+  return new Promise((resolve) => fiber.addObserver((done) => resolve(settle(done))));
 };
 
 /** Applies `then` to a value now, or once its promise settles: keeps a synchronous path synchronous. */

@@ -87,6 +87,32 @@ describe("POST /api/chat as Server-Sent Events", () => {
   });
 });
 
+describe("defects while streaming", () => {
+  test("a defect after some text ends the open stream with an error event: request id, no cause, logged", async () => {
+    const t = build({ freeQueries: 1 });
+    t.switches.dieInGeneration = true;
+    const res = await streamChat(t, { message: "q" });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toContain("text/event-stream");
+    const text = await res.text();
+    expect(text).not.toContain("secret-cause-xyz");
+    const list = events(text);
+    expect(list.map(([event]) => event)).toEqual(["sources", "delta", "error"]);
+    expect(list.at(-1)).toEqual([
+      "error",
+      {
+        success: false,
+        error: "Internal server error",
+        code: "INTERNAL_ERROR",
+        requestId: res.headers.get("x-request-id"),
+      },
+    ]);
+    const logged = t.lines.find((line) => line.msg === "stream failed");
+    expect(logged).toMatchObject({ requestId: res.headers.get("x-request-id") });
+    expect(String(logged?.cause)).toContain("secret-cause-xyz");
+  });
+});
+
 describe("hanging up mid-stream", () => {
   /** Reads the SSE body until `until` appears, then hangs up. */
   const readUntilThenHangUp = async (res: Response, until: string) => {

@@ -172,6 +172,8 @@ describe("edge responses", () => {
     const proxied = build({ trustProxy: { kind: "list", cidrs: ["10.0.0.0/8"] } });
     expect(await idOf(proxied, "abc-12345678", "10.0.0.2")).toBe("abc-12345678");
     expect(await idOf(proxied, "<script>", "10.0.0.2")).toMatch(/^[0-9a-z]{8}-[0-9a-z]+$/);
+    // A client reaching us directly cannot choose its id, even with a proxy configured.
+    expect(await idOf(proxied, "abc-12345678", "203.0.113.9")).toMatch(/^[0-9a-z]{8}-[0-9a-z]+$/);
     const direct = build();
     expect(await idOf(direct, "abc-12345678")).toMatch(/^[0-9a-z]{8}-[0-9a-z]+$/);
   });

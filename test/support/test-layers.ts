@@ -78,16 +78,22 @@ export const scriptedGenerator = (switches: Switches) => {
         ),
       stream: (input) =>
         Stream.suspend(() =>
-          switches.failGeneration
-            ? Stream.fail(new GenerationFailed({ message: "model down" }))
-            : Stream.fromIterable([
-                { type: "delta" as const, text: "You asked: " },
-                { type: "delta" as const, text: `${input.question}. Use fs.writeFile [1].` },
-                { type: "done" as const, answer: answer(input.question) },
-              ]).pipe(
-                // With a delay, each event waits for it: a test can hang up between them.
-                Stream.tap(() => Effect.sleep(switches.generationDelayMs)),
-              ),
+          switches.dieInGeneration
+            ? // Some text, then a defect, all without waiting.
+              Stream.concat(
+                Stream.make({ type: "delta" as const, text: "Partial answer " }),
+                Stream.die(new Error("secret-cause-xyz")),
+              )
+            : switches.failGeneration
+              ? Stream.fail(new GenerationFailed({ message: "model down" }))
+              : Stream.fromIterable([
+                  { type: "delta" as const, text: "You asked: " },
+                  { type: "delta" as const, text: `${input.question}. Use fs.writeFile [1].` },
+                  { type: "done" as const, answer: answer(input.question) },
+                ]).pipe(
+                  // With a delay, each event waits for it: a test can hang up between them.
+                  Stream.tap(() => Effect.sleep(switches.generationDelayMs)),
+                ),
         ),
     }),
   );

@@ -7,6 +7,7 @@
  */
 import type { Hono } from "hono";
 import { getPath } from "hono/utils/url";
+import { peerIsTrustedProxy } from "../../../core/client-identity.ts";
 import type { TrustProxy } from "../../../core/trust-proxy.ts";
 import type { LogFields, Logger, ServiceLogger } from "../../observability/log.ts";
 import type { Metrics } from "../../observability/metrics.ts";
@@ -92,7 +93,10 @@ export const createEdge = (options: EdgeOptions): Edge => {
   return (request, remoteAddress) => {
     const started = performance.now();
     const method = request.method;
-    const incoming = acceptIncomingId ? request.headers.get("x-request-id") : null;
+    const incoming =
+      acceptIncomingId && peerIsTrustedProxy(remoteAddress, trustProxy)
+        ? request.headers.get("x-request-id")
+        : null;
     const requestId = incoming !== null && INCOMING_ID.test(incoming) ? incoming : nextRequestId();
     const identity = identify(request, remoteAddress);
     const path = getPath(request);
