@@ -1,5 +1,5 @@
 /**
- * The real app (middleware, routes, store) for the status benchmark. Only the store is
+ * The real app (edge, routes, store) for the status benchmark. Only the store is
  * exercised by GET /api/status; the other ports are not reachable from that route, so they are
  * bound to layers that fail loudly if a request ever touches them.
  */
