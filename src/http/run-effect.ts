@@ -1,6 +1,7 @@
 /**
- * Bridges Effect programs to Hono handlers: run on the process-wide runtime, turn expected
- * errors into responses through `respond`, and let defects surface as 500 (logged, never echoed).
+ * Bridges Effect programs to Hono handlers: run on the process-wide runtime, hand back the value
+ * or the expected error (the route turns it into a response), and let defects surface as 500
+ * (logged, never echoed).
  */
 import { Cause, type Effect, Exit, type ManagedRuntime, Option } from "effect";
 import type { ChainReader } from "../../core/ports/chain-reader.ts";

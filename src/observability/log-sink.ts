@@ -40,9 +40,7 @@ export const batchingSink = (
     if (pending.length === 0) return;
     const lines = pending;
     pending = [];
-    let text = lines[0]?.() ?? "";
-    for (let i = 1; i < lines.length; i++) text += `\n${(lines[i] as () => string)()}`;
-    write(text);
+    write(lines.map((render) => render()).join("\n"));
   };
   return {
     batched: (render) => {

@@ -2,6 +2,7 @@
  * JSON-line logs (INFO/WARN/ERROR). Callers pass plain fields; values under keys that look
  * secret are masked anyway, as a second line of defence.
  */
+import { KNOWN_METHODS } from "./http-methods.ts";
 import { batchingSink, directSink } from "./log-sink.ts";
 
 export type Level = "INFO" | "WARN" | "ERROR";
@@ -71,9 +72,7 @@ const isoOf = (ms: number): string => {
 const isoNow = (): string => isoOf(Date.now());
 
 /** Methods as JSON strings: the usual ones need no escaping work per line. */
-const QUOTED_METHODS = new Map(
-  ["GET", "POST", "HEAD", "OPTIONS", "PUT", "PATCH", "DELETE"].map((m) => [m, JSON.stringify(m)]),
-);
+const QUOTED_METHODS = new Map<string, string>(KNOWN_METHODS.map((m) => [m, JSON.stringify(m)]));
 
 /** The access line: the same JSON as the generic logger would write for these fields. */
 const accessLine = (time: number, { requestId, method, path, status, ms, identity }: AccessEntry): string =>

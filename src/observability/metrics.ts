@@ -1,4 +1,6 @@
 /** A small Prometheus text-format registry: counters and one latency histogram. */
+import { KNOWN_METHODS } from "./http-methods.ts";
+
 const BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 type Labels = Readonly<Record<string, string>>;
@@ -35,7 +37,7 @@ interface RouteStats {
 }
 
 /** Methods get small indices for the numeric keys; anything else is counted as "OTHER". */
-const METHODS = ["GET", "POST", "HEAD", "OPTIONS", "PUT", "PATCH", "DELETE", "OTHER"];
+const METHODS: ReadonlyArray<string> = [...KNOWN_METHODS, "OTHER"];
 const methodIndex = (method: string): number => {
   const index = METHODS.indexOf(method);
   return index < 0 ? METHODS.length - 1 : index;

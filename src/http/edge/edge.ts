@@ -77,9 +77,6 @@ export const createEdge = (options: EdgeOptions): Edge => {
   const nextRequestId = requestIds();
   const cors = corsPolicy(options.allowedOrigins);
   const overLimit = protectionLimit(options.protectionRps, options.now);
-  // A proxy we trust may pass its request id on, so ids follow a request through it. Otherwise a
-  // client does not choose the ids of our logs (and Bun is spared materialising the headers).
-  const acceptIncomingId = trustProxy.kind !== "none";
 
   const tooManyRequests = () =>
     new Response(
@@ -93,10 +90,11 @@ export const createEdge = (options: EdgeOptions): Edge => {
   return (request, remoteAddress) => {
     const started = performance.now();
     const method = request.method;
-    const incoming =
-      acceptIncomingId && peerIsTrustedProxy(remoteAddress, trustProxy)
-        ? request.headers.get("x-request-id")
-        : null;
+    // A proxy we trust may pass its request id on, so ids follow a request through it. Otherwise
+    // a client does not choose the ids of our logs (and Bun is spared materialising the headers).
+    const incoming = peerIsTrustedProxy(remoteAddress, trustProxy)
+      ? request.headers.get("x-request-id")
+      : null;
     const requestId = incoming !== null && INCOMING_ID.test(incoming) ? incoming : nextRequestId();
     const identity = identify(request, remoteAddress);
     const path = getPath(request);
