@@ -14,13 +14,14 @@ import { createApp } from "../app.ts";
 import { makePaymentDesk } from "../http/payment-desk.ts";
 import { makeLogger } from "../observability/log.ts";
 import { makeMetrics } from "../observability/metrics.ts";
+import { HOLD_TTL_MS } from "../runtime/app-layer.ts";
 import { fmt, summary } from "./stats.ts";
 
 const N = Number(process.env.BENCH_PAYMENTS ?? 300);
 const chain = await startTestChain();
 const runtime = ManagedRuntime.make(
   Layer.mergeAll(
-    MemoryStore.layer({ freePerDay: 3, paidDailyCap: 1000, holdTtlMs: 120_000 }),
+    MemoryStore.layer({ freePerDay: 3, paidDailyCap: 1000, holdTtlMs: HOLD_TTL_MS }),
     ChainSolana.layer({ rpcUrl: chain.url }),
     scriptedRetriever(makeSwitches()),
     ExtractiveGenerator.layer,

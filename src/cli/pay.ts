@@ -90,7 +90,8 @@ const pay = async () => {
     throw new Error(`mint ${mint} has ${mintAccount.data.decimals} decimals; USDC has ${USDC_DECIMALS}`);
   }
   const tokenProgram = mintAccount.programAddress;
-  const source = await fetchMaybeToken(rpc, await associatedTokenAccount(payer.address, mint, tokenProgram));
+  const sourceAddress = await associatedTokenAccount(payer.address, mint, tokenProgram);
+  const source = await fetchMaybeToken(rpc, sourceAddress);
   const balance = source.exists ? source.data.amount : 0n;
   if (balance < units) {
     throw new Error(
@@ -106,6 +107,7 @@ const pay = async () => {
     decimals: USDC_DECIMALS,
     memo: args.memo,
     tokenProgram,
+    source: sourceAddress,
   });
   const signature = await signAndSend(rpc, payer, instructions);
   const err = await waitForStatus(rpc, signature, { commitment: "confirmed" });

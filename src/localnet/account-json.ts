@@ -2,7 +2,7 @@
 import { type EncodedAccount, getBase58Decoder, getBase64Decoder } from "@solana/kit";
 import type { LiteSVM } from "litesvm";
 import { choiceOption } from "./rpc-params.ts";
-import { type AnyAccount, readMint, readTokenAccount, uiTokenAmount } from "./token-accounts.ts";
+import { type AnyAccount, readMint, readTokenBalance } from "./token-accounts.ts";
 
 export const ACCOUNT_ENCODINGS = ["base64", "base58", "jsonParsed"] as const;
 export type AccountEncoding = (typeof ACCOUNT_ENCODINGS)[number];
@@ -15,19 +15,16 @@ export const accountEncoding = (config: Record<string, unknown>): AccountEncodin
   choiceOption(config, "encoding", ACCOUNT_ENCODINGS, "base64");
 
 const parsedData = (svm: LiteSVM, account: EncodedAccount) => {
-  const token = readTokenAccount(account);
+  const token = readTokenBalance(svm, account);
   if (token !== undefined) {
-    const mint = readMint(svm.getAccount(token.mint));
-    if (mint !== undefined) {
-      const info = {
-        isNative: false,
-        mint: token.mint,
-        owner: token.owner,
-        state: token.state,
-        tokenAmount: uiTokenAmount(token.amount, mint.decimals),
-      };
-      return { program: "spl-token", parsed: { type: "account", info }, space: account.data.length };
-    }
+    const info = {
+      isNative: false,
+      mint: token.mint,
+      owner: token.owner,
+      state: token.state,
+      tokenAmount: token.uiTokenAmount,
+    };
+    return { program: "spl-token", parsed: { type: "account", info }, space: account.data.length };
   }
   const mint = readMint(account);
   if (mint !== undefined) {

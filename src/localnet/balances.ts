@@ -5,7 +5,7 @@
  */
 import type { Address } from "@solana/kit";
 import type { LiteSVM } from "litesvm";
-import { readMint, readTokenAccount, uiTokenAmount } from "./token-accounts.ts";
+import { readTokenBalance } from "./token-accounts.ts";
 import type { TokenBalanceJson } from "./tx-record.ts";
 
 export interface BalanceSnapshot {
@@ -18,15 +18,14 @@ export const snapshotBalances = (svm: LiteSVM, keys: ReadonlyArray<Address>): Ba
   const tokens: Array<TokenBalanceJson> = [];
   const lamports = keys.map((key, accountIndex) => {
     const account = svm.getAccount(key);
-    const token = readTokenAccount(account);
-    const mint = token === undefined ? undefined : readMint(svm.getAccount(token.mint));
-    if (token !== undefined && mint !== undefined) {
+    const token = readTokenBalance(svm, account);
+    if (token !== undefined) {
       tokens.push({
         accountIndex,
         mint: token.mint,
         owner: token.owner,
         programId: token.programId,
-        uiTokenAmount: uiTokenAmount(token.amount, mint.decimals),
+        uiTokenAmount: token.uiTokenAmount,
       });
     }
     return account.exists ? account.lamports : 0n;

@@ -12,15 +12,15 @@ import {
   getMintToCheckedInstruction,
   TOKEN_PROGRAM_ADDRESS,
 } from "@solana-program/token";
+import { UNITS_PER_USDC, USDC_DECIMALS } from "../../core/money.ts";
 import type { Chain } from "./chain.ts";
 import { associatedTokenAccount } from "./client.ts";
 import { type Faucet, submitLocal } from "./faucet.ts";
 import { type Keypair, newKeypair } from "./keys.ts";
 
-export const USDC_DECIMALS = 6;
-export const LAMPORTS_PER_SOL = 1_000_000_000n;
+const LAMPORTS_PER_SOL = 1_000_000_000n;
 /** What the demo payer starts with. */
-export const PAYER_START = { lamports: 100n * LAMPORTS_PER_SOL, usdcUnits: 1000n * 1_000_000n } as const;
+const PAYER_START = { lamports: 100n * LAMPORTS_PER_SOL, usdcUnits: 1000n * UNITS_PER_USDC } as const;
 
 export interface DemoWorld {
   readonly mint: Address;

@@ -155,11 +155,8 @@ export const makeChain = (settings: ChainSettings, now: () => number = Date.now)
 
   return {
     svm,
-    settings,
     genesisHash: genesisHash as string,
     slot: () => slot,
-    nowMs: now,
-    blockTime,
     latestBlockhash,
     isBlockhashValid,
     execute,

@@ -45,6 +45,8 @@ export interface UsdcTransfer {
   readonly decimals: number;
   readonly memo?: string | undefined;
   readonly tokenProgram?: Address | undefined;
+  /** The source token account when the caller already derived it (default: `from`'s associated one). */
+  readonly source?: Address | undefined;
 }
 
 /** The associated token account of `owner` for `mint`. */
@@ -63,7 +65,8 @@ export const usdcTransferInstructions = async (
   transfer: UsdcTransfer,
 ): Promise<ReadonlyArray<Instruction>> => {
   const tokenProgram = transfer.tokenProgram ?? TOKEN_PROGRAM_ADDRESS;
-  const source = await associatedTokenAccount(transfer.from.address, transfer.mint, tokenProgram);
+  const source =
+    transfer.source ?? (await associatedTokenAccount(transfer.from.address, transfer.mint, tokenProgram));
   const destination = await associatedTokenAccount(transfer.to, transfer.mint, tokenProgram);
   return [
     getCreateAssociatedTokenIdempotentInstruction({

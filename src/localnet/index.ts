@@ -4,7 +4,8 @@
  * exactly as to devnet. Started with a demo mint, payer and service wallet.
  */
 import type { Address, KeyPairSigner } from "@solana/kit";
-import { bootstrap, createMint, mintTo, USDC_DECIMALS } from "./bootstrap.ts";
+import { USDC_DECIMALS } from "../../core/money.ts";
+import { bootstrap, createMint, mintTo } from "./bootstrap.ts";
 import { makeChain } from "./chain.ts";
 import { makeFaucet } from "./faucet.ts";
 import { type FaultPlan, makeFaults } from "./faults.ts";
@@ -16,7 +17,7 @@ import { writeStateFile } from "./state-file.ts";
 import { readMint } from "./token-accounts.ts";
 
 export type { Fault, FaultKind, FaultPlan } from "./faults.ts";
-export { DEFAULT_STATE_FILE, type LocalnetState, readStateFile } from "./state-file.ts";
+export { DEFAULT_STATE_FILE } from "./state-file.ts";
 
 export interface LocalnetOptions {
   /** 0 or absent: any free port. */

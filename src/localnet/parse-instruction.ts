@@ -5,14 +5,12 @@
  * `{programId, accounts, data}` with base58 data.
  */
 import { getAddressDecoder, getBase58Decoder } from "@solana/kit";
+// The verifier's memo programs (v1, v3, v4), so the local chain parses exactly the memos the service reads.
 import { MEMO_PROGRAM_IDS } from "../../core/parsed-transaction.ts";
 import { TOKEN_PROGRAMS, uiTokenAmount } from "./token-accounts.ts";
 
 const SYSTEM_PROGRAM = "11111111111111111111111111111111";
 const ASSOCIATED_TOKEN_PROGRAM = "ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL";
-/** Every memo program address (v1, v3, v4). */
-/** The verifier's list, so the local chain parses exactly the memos the service reads. */
-export const MEMO_PROGRAMS = MEMO_PROGRAM_IDS;
 
 type Info = Record<string, unknown>;
 type Parsed = { readonly program: string; readonly parsed: unknown } | undefined;
@@ -106,7 +104,7 @@ const parse = (programId: string, data: Uint8Array, keys: ReadonlyArray<string>)
   if (TOKEN_PROGRAMS.includes(programId as (typeof TOKEN_PROGRAMS)[number])) return parseToken(data, keys);
   if (programId === SYSTEM_PROGRAM) return parseSystem(data, keys);
   if (programId === ASSOCIATED_TOKEN_PROGRAM) return parseAssociated(data, keys);
-  if (MEMO_PROGRAMS.includes(programId)) {
+  if (MEMO_PROGRAM_IDS.includes(programId)) {
     const text = new TextDecoder("utf-8", { fatal: true }).decode(data);
     return { program: "spl-memo", parsed: text };
   }

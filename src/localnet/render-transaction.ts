@@ -2,6 +2,7 @@
 import { getBase58Decoder, getBase64Decoder } from "@solana/kit";
 import { parsedInstruction } from "./parse-instruction.ts";
 import { invalidParams } from "./rpc-failure.ts";
+import { statusOf } from "./tx-error.ts";
 import type { TxRecord } from "./tx-record.ts";
 
 export const TRANSACTION_ENCODINGS = ["json", "jsonParsed", "base64", "base58"] as const;
@@ -61,7 +62,7 @@ const meta = (record: TxRecord, parsed: boolean) => {
   const keys = record.wire.accountKeys;
   return {
     err: record.err,
-    status: record.err === null ? { Ok: null } : { Err: record.err },
+    status: statusOf(record.err),
     fee: record.fee,
     preBalances: record.preBalances,
     postBalances: record.postBalances,

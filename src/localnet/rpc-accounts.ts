@@ -1,5 +1,5 @@
 /** Account methods: balances, account data, token accounts, rent. */
-import { type Address, isAddress } from "@solana/kit";
+import type { Address } from "@solana/kit";
 import { accountEncoding, accountJson } from "./account-json.ts";
 import type { Chain } from "./chain.ts";
 import { invalidParams } from "./rpc-failure.ts";
@@ -11,15 +11,14 @@ import {
   type Params,
   withContext,
 } from "./rpc-params.ts";
-import { readMint, readTokenAccount, TOKEN_PROGRAMS, uiTokenAmount } from "./token-accounts.ts";
+import { readTokenAccount, readTokenBalance, TOKEN_PROGRAMS } from "./token-accounts.ts";
 
 const tokenAccountsByOwner = (chain: Chain, params: Params) => {
   const owner = addressParam(params, 0);
   const filter = configParam(params, 1);
-  const mint = filter.mint;
+  // The mint filter is checked as an address param is (same error).
+  const mint = filter.mint === undefined ? undefined : addressParam([filter.mint], 0);
   const programId = filter.programId;
-  if (mint !== undefined && (typeof mint !== "string" || !isAddress(mint)))
-    throw invalidParams("Invalid param: Invalid");
   if (programId !== undefined && !TOKEN_PROGRAMS.includes(programId as Address)) {
     throw invalidParams("Invalid param: unrecognized Token program id");
   }
@@ -38,10 +37,9 @@ const tokenAccountsByOwner = (chain: Chain, params: Params) => {
 };
 
 const tokenAccountBalance = (chain: Chain, params: Params) => {
-  const token = readTokenAccount(chain.svm.getAccount(addressParam(params, 0)));
-  const mint = token === undefined ? undefined : readMint(chain.svm.getAccount(token.mint));
-  if (token === undefined || mint === undefined) throw invalidParams("Invalid param: not a Token account");
-  return withContext(chain.slot(), uiTokenAmount(token.amount, mint.decimals));
+  const token = readTokenBalance(chain.svm, chain.svm.getAccount(addressParam(params, 0)));
+  if (token === undefined) throw invalidParams("Invalid param: not a Token account");
+  return withContext(chain.slot(), token.uiTokenAmount);
 };
 
 const multipleAccounts = (chain: Chain, params: Params) => {

@@ -10,7 +10,7 @@ import { type Methods, methodNotFound } from "./rpc-params.ts";
 
 const MAX_BODY_BYTES = 1_000_000;
 /** What a `wrong-shape` fault puts in `result`: valid JSON-RPC, nonsense for every method. */
-export const WRONG_SHAPE_RESULT = { value: "wrong-shape", slot: "not-a-number", meta: 42 };
+const WRONG_SHAPE_RESULT = { value: "wrong-shape", slot: "not-a-number", meta: 42 };
 
 type Reply =
   | { readonly kind: "json"; readonly status: number; readonly text: string }
@@ -64,7 +64,7 @@ const faultReply = (kind: FaultKind, request: unknown): Reply => {
 };
 
 /** The reply to one HTTP body (a single call or a batch). */
-export const answer = async (body: string, methods: Methods, faults: Faults): Promise<Reply> => {
+const answer = async (body: string, methods: Methods, faults: Faults): Promise<Reply> => {
   let request: unknown;
   try {
     request = JSON.parse(body);

@@ -1,7 +1,7 @@
 /** Transaction methods: send, simulate, fetch, statuses, history per address. */
 import { isSignature } from "@solana/kit";
+import { MEMO_PROGRAM_IDS } from "../../core/parsed-transaction.ts";
 import type { Chain } from "./chain.ts";
-import { MEMO_PROGRAMS } from "./parse-instruction.ts";
 import { renderTransaction, TRANSACTION_ENCODINGS } from "./render-transaction.ts";
 import { invalidParams, rpcFailure } from "./rpc-failure.ts";
 import {
@@ -13,7 +13,7 @@ import {
   type Params,
   withContext,
 } from "./rpc-params.ts";
-import { describeTransactionError } from "./tx-error.ts";
+import { describeTransactionError, statusOf } from "./tx-error.ts";
 import type { TxRecord } from "./tx-record.ts";
 import { decodeWire } from "./wire.ts";
 
@@ -24,13 +24,17 @@ const signatureParam = (value: unknown): string => {
   return value;
 };
 
+/** The transaction at `params[0]`, in the wire encoding the config names (default base58). */
+const wireParam = (params: Params, config: Record<string, unknown>) =>
+  decodeWire(params[0], choiceOption(config, "encoding", WIRE_ENCODINGS, "base58"));
+
 const status = (chain: Chain, record: TxRecord) => {
   const confirmed = chain.isConfirmed(record);
   return {
     slot: record.slot,
     confirmations: confirmed ? null : 0,
     err: record.err,
-    status: record.err === null ? { Ok: null } : { Err: record.err },
+    status: statusOf(record.err),
     confirmationStatus: confirmed ? "finalized" : "processed",
   };
 };
@@ -39,7 +43,7 @@ const status = (chain: Chain, record: TxRecord) => {
 const memoField = (record: TxRecord): string | null => {
   const keys = record.wire.accountKeys;
   const memos = record.wire.message.instructions
-    .filter((ix) => MEMO_PROGRAMS.includes(keys[ix.programAddressIndex] ?? ""))
+    .filter((ix) => MEMO_PROGRAM_IDS.includes(keys[ix.programAddressIndex] ?? ""))
     .map((ix) => `[${ix.data?.length ?? 0}] ${new TextDecoder().decode(new Uint8Array(ix.data ?? []))}`);
   return memos.length === 0 ? null : memos.join("; ");
 };
@@ -71,7 +75,7 @@ const signaturesForAddress = (chain: Chain, params: Params) => {
 
 const sendTransaction = (chain: Chain, params: Params): string => {
   const config = configParam(params, 1);
-  const wire = decodeWire(params[0], choiceOption(config, "encoding", WIRE_ENCODINGS, "base58"));
+  const wire = wireParam(params, config);
   if (config.skipPreflight !== true) {
     const simulated = chain.simulate(wire, { sigVerify: true, checkBlockhash: true });
     if (simulated.err === "SignatureFailure")
@@ -107,7 +111,7 @@ const simulationResult = (simulated: ReturnType<Chain["simulate"]>) => ({
 
 const simulateTransaction = (chain: Chain, params: Params) => {
   const config = configParam(params, 1);
-  const wire = decodeWire(params[0], choiceOption(config, "encoding", WIRE_ENCODINGS, "base58"));
+  const wire = wireParam(params, config);
   const sigVerify = config.sigVerify === true;
   const replace = config.replaceRecentBlockhash === true;
   if (sigVerify && replace) throw invalidParams("sigVerify may not be used with replaceRecentBlockhash");

@@ -11,8 +11,9 @@ import {
   unwrapOption,
 } from "@solana/kit";
 import { AccountState, getMintDecoder, getTokenDecoder, TOKEN_PROGRAM_ADDRESS } from "@solana-program/token";
+import type { LiteSVM } from "litesvm";
 
-export const TOKEN_2022_PROGRAM_ADDRESS = "TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb" as Address;
+const TOKEN_2022_PROGRAM_ADDRESS = "TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb" as Address;
 export const TOKEN_PROGRAMS: ReadonlyArray<Address> = [TOKEN_PROGRAM_ADDRESS, TOKEN_2022_PROGRAM_ADDRESS];
 
 const TOKEN_ACCOUNT_SIZE = 165;
@@ -102,4 +103,18 @@ export const uiAmountString = (amount: bigint, decimals: number): string => {
 export const uiTokenAmount = (amount: bigint, decimals: number): UiTokenAmount => {
   const text = uiAmountString(amount, decimals);
   return { amount: amount.toString(), decimals, uiAmount: Number(text), uiAmountString: text };
+};
+
+/** A token account with its amount as `uiTokenAmount` (the decimals read from its mint). */
+export interface TokenBalance extends TokenAccountInfo {
+  readonly uiTokenAmount: UiTokenAmount;
+}
+
+/** The token account held at `account` and its balance, if it is one and its mint can be read. */
+export const readTokenBalance = (svm: LiteSVM, account: AnyAccount): TokenBalance | undefined => {
+  const token = readTokenAccount(account);
+  const mint = token === undefined ? undefined : readMint(svm.getAccount(token.mint));
+  return token === undefined || mint === undefined
+    ? undefined
+    : { ...token, uiTokenAmount: uiTokenAmount(token.amount, mint.decimals) };
 };

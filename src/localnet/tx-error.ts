@@ -135,6 +135,9 @@ export const transactionErrorJson = (err: LiteSvmError): TransactionErrorJson =>
   return TRANSACTION_ERRORS[err] ?? "SanitizeFailure";
 };
 
+/** The `status` field of a signature status or transaction meta: `{Ok: null}` or `{Err: err}`. */
+export const statusOf = (err: TransactionErrorJson | null) => (err === null ? { Ok: null } : { Err: err });
+
 const DESCRIPTIONS: Readonly<Record<string, string>> = {
   AccountNotFound: "Attempt to debit an account but found no record of a prior credit.",
   AlreadyProcessed: "This transaction has already been processed",

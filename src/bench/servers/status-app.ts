@@ -14,10 +14,11 @@ import { createApp } from "../../app.ts";
 import { makePaymentDesk } from "../../http/payment-desk.ts";
 import { makeLogger } from "../../observability/log.ts";
 import { makeMetrics } from "../../observability/metrics.ts";
+import { HOLD_TTL_MS } from "../../runtime/app-layer.ts";
 
 const port = Number(process.argv[2]);
 const redisUrl = process.argv[3];
-const limits = { freePerDay: 3, paidDailyCap: 1000, holdTtlMs: 120_000 };
+const limits = { freePerDay: 3, paidDailyCap: 1000, holdTtlMs: HOLD_TTL_MS };
 const unused = (what: string) => Effect.die(new Error(`${what} is not part of the status benchmark`));
 const others = Layer.mergeAll(
   Layer.succeed(ChainReader)({ lookup: () => unused("chain"), ping: unused("chain") }),
