@@ -28,7 +28,7 @@ const exactIntegers = (_key: string, value: unknown, context?: { source?: string
     : value;
 
 /** Parses JSON, keeping integers beyond 2^53 exact (as bigints). */
-export const parseRpcJson = (text: string): unknown =>
+const parseRpcJson = (text: string): unknown =>
   LONG_DIGITS.test(text)
     ? JSON.parse(text, exactIntegers as (key: string, value: unknown) => unknown)
     : JSON.parse(text);
@@ -37,7 +37,7 @@ const bigintsAsNumbers = (_key: string, value: unknown) =>
   typeof value === "bigint" ? Number(value) : value;
 
 /** POSTs each request to `url`; HTTP errors become kit's transport error so retries classify them. */
-export const jsonTransport =
+const jsonTransport =
   (url: string): RpcTransport =>
   async <TResponse>({ payload, signal }: Parameters<RpcTransport>[0]): Promise<TResponse> => {
     const response = await fetch(url, {

@@ -28,7 +28,7 @@ export const parseDocument = (source: string, content: string): ParsedDocument =
 };
 
 /** The public page of a source: base URL + path, with Markdown pages served as .html. */
-export const pageUrl = (baseUrl: string, source: string): string => {
+const pageUrl = (baseUrl: string, source: string): string => {
   if (baseUrl === "") return "";
   const path = source
     .replace(/\.(md|markdown)$/i, ".html")

@@ -14,12 +14,16 @@ const ATX = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/;
 const SETEXT = /^ {0,3}(=+|-+)[ \t]*$/;
 const LINK_DEFINITION = /^ {0,3}\[[^\]]+\]:\s*\S+/;
 
-/** Inline Markdown to plain text: links and images keep their text, emphasis marks go. */
-export const inlineText = (markdown: string): string =>
+/** Links and images keep their text (inline and reference style); HTML tags go. */
+const dropLinksAndTags = (markdown: string): string =>
   markdown
     .replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1")
     .replace(/\[([^\]]+)\]\[[^\]]*\]/g, "$1")
-    .replace(/<\/?[A-Za-z][^>]*>/g, "")
+    .replace(/<\/?[A-Za-z][^>]*>/g, "");
+
+/** Inline Markdown to plain text: links and images keep their text, emphasis marks go. */
+export const inlineText = (markdown: string): string =>
+  dropLinksAndTags(markdown)
     .replace(/`([^`]*)`/g, "$1")
     .replace(/(\*\*|__)(.+?)\1/g, "$2")
     .replace(/\\([\\`*_{}[\]()#+\-.!])/g, "$1")
@@ -27,13 +31,7 @@ export const inlineText = (markdown: string): string =>
 
 /** Prose keeps backticks (they mark code for the reader) but loses link targets and tags. */
 const proseText = (lines: ReadonlyArray<string>): string =>
-  lines
-    .join("\n")
-    .replace(/<!--[\s\S]*?-->/g, "")
-    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1")
-    .replace(/\[([^\]]+)\]\[[^\]]*\]/g, "$1")
-    .replace(/<\/?[A-Za-z][^>]*>/g, "")
-    .trim();
+  dropLinksAndTags(lines.join("\n").replace(/<!--[\s\S]*?-->/g, "")).trim();
 
 /** Parses a Markdown document; `fallbackTitle` is used when it has no h1. */
 export const parseMarkdown = (source: string, fallbackTitle: string): ParsedDocument => {

@@ -67,6 +67,3 @@ export const make = (dimensions: number = DEFAULT_DIMENSIONS): Embedder["Service
 
 /** The hashed embedder with the default number of dimensions. */
 export const layer = Layer.succeed(Embedder, make());
-
-/** Same as `layer`; tests use it to say they want no model. */
-export const layerTest = layer;

@@ -89,7 +89,7 @@ const step1 = (input: string): string => {
       w = stem;
       if (/(at|bl|iz)$/.test(w)) w += "e";
       else if (/([^aeiouylsz])\1$/.test(w)) w = w.slice(0, -1);
-      else if (new RegExp(`^${CS}${V}[^aeiouwxy]$`).test(w)) w += "e";
+      else if (CVC.test(w)) w += "e";
     }
   }
   if (w.endsWith("y") && HAS_VOWEL.test(w.slice(0, -1))) w = `${w.slice(0, -1)}i`;

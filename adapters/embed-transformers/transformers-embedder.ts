@@ -7,7 +7,7 @@
  */
 import { existsSync, statSync } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
-import { Effect, Layer } from "effect";
+import { Array as Arr, Effect, Layer } from "effect";
 import { Embedder, EmbeddingFailed } from "../../core/ports/retrieval.ts";
 
 export interface TransformersOptions {
@@ -83,15 +83,7 @@ export const make = Effect.fn("TransformersEmbedder.make")(function* (options: T
       catch: failed(`embedding with ${options.model} failed`),
     });
   const embed = (texts: ReadonlyArray<string>) =>
-    Effect.map(
-      Effect.forEach(
-        Array.from({ length: Math.ceil(texts.length / batchSize) }, (_, i) =>
-          texts.slice(i * batchSize, (i + 1) * batchSize),
-        ),
-        embedBatch,
-      ),
-      (parts) => parts.flat(),
-    );
+    Effect.map(Effect.forEach(Arr.chunksOf(texts, batchSize), embedBatch), (parts) => parts.flat());
   // The width is a property of the model; one probe tells it without parsing its config.
   const [probe] = yield* embed(["dimension probe"]);
   return Embedder.of({ name: `transformers:${located.id}`, dimensions: probe!.length, embed });

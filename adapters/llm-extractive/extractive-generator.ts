@@ -15,11 +15,11 @@ import { estimateTokens } from "./tokens.ts";
 
 const NO_PASSAGES = "no documentation passages were found for this question";
 
-/** The answer as text pieces (deltas) plus its token estimate. */
-export const compose = (
+/** The answer as text pieces (deltas), joined, and its token estimate. */
+const compose = (
   input: GenerationInput,
 ): Effect.Effect<
-  { readonly parts: ReadonlyArray<string>; readonly tokensUsed: number },
+  { readonly parts: ReadonlyArray<string>; readonly text: string; readonly tokensUsed: number },
   GenerationFailed
 > => {
   // Nothing retrieved means nothing to quote: a failure, so the use case does not charge.
@@ -28,22 +28,22 @@ export const compose = (
   const parts = pieces.length === 0 ? [noAnswer(input.chunks)] : renderPieces(pieces);
   const text = parts.join("");
   const read = [input.question, ...input.chunks.map((chunk) => chunk.text)];
-  return Effect.succeed({ parts, tokensUsed: estimateTokens(read, text) });
+  return Effect.succeed({ parts, text, tokensUsed: estimateTokens(read, text) });
 };
 
 /** The extractive generator. */
 export const extractiveGenerator = Generator.of({
   name: "extractive",
   generate: Effect.fn("ExtractiveGenerator.generate")(function* (input: GenerationInput) {
-    const { parts, tokensUsed } = yield* compose(input);
-    return { text: parts.join(""), tokensUsed };
+    const { text, tokensUsed } = yield* compose(input);
+    return { text, tokensUsed };
   }),
   stream: (input) =>
     Stream.unwrap(
-      Effect.map(compose(input), ({ parts, tokensUsed }) =>
+      Effect.map(compose(input), ({ parts, text, tokensUsed }) =>
         Stream.concat(
-          Stream.fromIterable(parts.map((text): AnswerEvent => ({ type: "delta", text }))),
-          Stream.succeed<AnswerEvent>({ type: "done", answer: { text: parts.join(""), tokensUsed } }),
+          Stream.fromIterable(parts.map((part): AnswerEvent => ({ type: "delta", text: part }))),
+          Stream.succeed<AnswerEvent>({ type: "done", answer: { text, tokensUsed } }),
         ),
       ),
     ),

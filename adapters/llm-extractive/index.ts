@@ -1,2 +1,2 @@
-export { compose, extractiveGenerator, layer } from "./extractive-generator.ts";
-export { CHARS_PER_TOKEN, estimateTokens } from "./tokens.ts";
+export { extractiveGenerator, layer } from "./extractive-generator.ts";
+export { estimateTokens } from "./tokens.ts";

@@ -3,7 +3,7 @@
  * provider reply without `usage`): about 4 characters per token, the usual rule of thumb for
  * English text with BPE tokenizers. It is an estimate, documented as such, never billed on.
  */
-export const CHARS_PER_TOKEN = 4;
+const CHARS_PER_TOKEN = 4;
 
 /** Estimated tokens of everything read (inputs) plus everything written (output). */
 export const estimateTokens = (

@@ -1,2 +1,2 @@
 export { type GeneratorSettings, generatorLayerFromConfig } from "./from-config.ts";
-export { combine, type FallbackEvent, type FallbackOptions, withFallback } from "./with-fallback.ts";
+export { type FallbackEvent, type FallbackOptions, withFallback } from "./with-fallback.ts";

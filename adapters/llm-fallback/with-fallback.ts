@@ -22,7 +22,7 @@ export interface FallbackOptions {
 type GeneratorShape = Context.Service.Shape<typeof Generator>;
 
 /** Combines two generator implementations. */
-export const combine = (
+const combine = (
   primary: GeneratorShape,
   fallback: GeneratorShape,
   options: FallbackOptions = {},

@@ -19,7 +19,7 @@ import { readCompletion } from "./reply.ts";
 import { DEFAULT_RETRY, type RetryPolicy, withRetry } from "./retry.ts";
 import { answerEvents } from "./stream-events.ts";
 
-export const DEFAULT_BASE_URL = "https://api.groq.com";
+const DEFAULT_BASE_URL = "https://api.groq.com";
 
 export interface GroqOptions {
   readonly apiKey: Redacted.Redacted<string>;

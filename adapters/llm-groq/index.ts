@@ -1,3 +1,3 @@
-export { DEFAULT_BASE_URL, type GroqOptions, layer, make } from "./groq-generator.ts";
+export { type GroqOptions, layer, make } from "./groq-generator.ts";
 export { buildMessages, PROMPT_LIMITS, systemPrompt } from "./prompt.ts";
 export { DEFAULT_RETRY, type RetryPolicy } from "./retry.ts";

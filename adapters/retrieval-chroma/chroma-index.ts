@@ -4,12 +4,13 @@
  * collection built with another embedder is refused instead of silently mixing vectors.
  */
 import type { Collection } from "chromadb";
-import { Effect, Layer } from "effect";
-import { ChunkIndex, Embedder, type IndexedChunk, RetrievalFailed } from "../../core/ports/retrieval.ts";
+import { Array as Arr, Effect, Layer } from "effect";
+import { ChunkIndex, Embedder, type IndexedChunk } from "../../core/ports/retrieval.ts";
 import {
   type ChromaOptions,
   type ChunkMetadata,
   checkCollectionName,
+  checkEmbedder,
   chromaCall,
   makeClient,
 } from "./client.ts";
@@ -20,9 +21,6 @@ export interface ChromaIndexOptions extends ChromaOptions {
 }
 
 const BATCH = 500;
-
-const batches = <A>(items: ReadonlyArray<A>): ReadonlyArray<ReadonlyArray<A>> =>
-  Array.from({ length: Math.ceil(items.length / BATCH) }, (_, i) => items.slice(i * BATCH, (i + 1) * BATCH));
 
 const metadataOf = (chunk: IndexedChunk): ChunkMetadata => ({
   title: chunk.title,
@@ -67,16 +65,12 @@ export const make = Effect.fn("ChromaIndex.make")(function* (options: ChromaInde
       metadata: { embedder: embedder.name, dimensions: embedder.dimensions },
     }),
   );
-  const stored = collection.metadata?.embedder;
-  if (stored !== embedder.name)
-    return yield* new RetrievalFailed({
-      message: `Chroma collection "${name}" holds vectors of embedder ${String(stored)}, not ${embedder.name}: ingest with --rebuild or use another VECTOR_INDEX_NAME`,
-    });
+  yield* checkEmbedder(collection, embedder.name, "ingest with --rebuild or use another VECTOR_INDEX_NAME");
   return ChunkIndex.of({
     existing: existingHashes(options, collection),
     upsert: (chunks) =>
       Effect.forEach(
-        batches(chunks),
+        Arr.chunksOf(chunks, BATCH),
         (batch) =>
           chromaCall(options, "upserting chunks", () =>
             collection.upsert({
@@ -90,7 +84,7 @@ export const make = Effect.fn("ChromaIndex.make")(function* (options: ChromaInde
       ),
     remove: (ids) =>
       Effect.forEach(
-        batches(ids),
+        Arr.chunksOf(ids, BATCH),
         (batch) => chromaCall(options, "deleting chunks", () => collection.delete({ ids: [...batch] })),
         { discard: true },
       ),

@@ -7,15 +7,17 @@
  */
 import type { Collection } from "chromadb";
 import { Effect, Layer } from "effect";
-import {
-  type DocChunk,
-  Embedder,
-  RetrievalFailed,
-  type RetrievedChunk,
-  Retriever,
-} from "../../core/ports/retrieval.ts";
+import { type DocChunk, Embedder, type RetrievedChunk, Retriever } from "../../core/ports/retrieval.ts";
+import { questionVector } from "../retrieval-local/question-vector.ts";
 import { rerankWithLexical } from "../retrieval-local/rerank.ts";
-import { type ChromaOptions, checkCollectionName, chromaCall, makeClient, openCollection } from "./client.ts";
+import {
+  type ChromaOptions,
+  checkCollectionName,
+  checkEmbedder,
+  chromaCall,
+  makeClient,
+  openCollection,
+} from "./client.ts";
 
 const text = (value: unknown): string => (typeof value === "string" ? value : "");
 
@@ -37,33 +39,22 @@ export const make = Effect.fn("ChromaRetriever.make")(function* (options: Chroma
     opened !== undefined
       ? Effect.succeed(opened)
       : openCollection(client, options).pipe(
-          Effect.flatMap((found) => {
-            const stored = found.metadata?.embedder;
-            if (stored !== embedder.name)
-              return Effect.fail(
-                new RetrievalFailed({
-                  message: `Chroma collection "${options.collection}" holds vectors of embedder ${String(stored)}, but ${embedder.name} is configured: re-run ingest`,
-                }),
-              );
-            opened = found;
-            return Effect.succeed(found);
-          }),
+          Effect.flatMap((found) => checkEmbedder(found, embedder.name, "re-run ingest")),
+          Effect.tap((found) =>
+            Effect.sync(() => {
+              opened = found;
+            }),
+          ),
         ),
   );
   const retrieve = Effect.fn("ChromaRetriever.retrieve")(function* (question: string, k: number) {
-    const limit = Math.floor(k);
-    if (question.trim() === "" || !(limit > 0)) return [];
-    const [vector] = yield* embedder
-      .embed([question])
-      .pipe(
-        Effect.mapError(
-          (error) => new RetrievalFailed({ message: `embedding the question failed: ${error.message}` }),
-        ),
-      );
+    const asked = yield* questionVector(embedder, question, k);
+    if (asked === undefined) return [];
+    const { limit, vector } = asked;
     const found = yield* collection;
     const result = yield* chromaCall(options, "query", () =>
       found.query({
-        queryEmbeddings: [Array.from(vector!)],
+        queryEmbeddings: [Array.from(vector)],
         nResults: Math.max(limit, candidates),
         include: ["documents", "metadatas", "distances"],
       }),

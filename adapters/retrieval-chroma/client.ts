@@ -31,6 +31,25 @@ export interface ChromaOptions {
 const COLLECTION_NAME = /^[a-zA-Z0-9](?:[a-zA-Z0-9._-]{1,510})[a-zA-Z0-9]$/;
 
 /** Checks the collection name against Chroma's rules, so a bad name fails with a clear message. */
+/**
+ * Refuses a collection whose vectors came from another embedder than the configured one
+ * (recorded in its metadata at ingest), instead of silently mixing vector spaces.
+ */
+export const checkEmbedder = (
+  collection: Collection,
+  embedderName: string,
+  whatToDo: string,
+): Effect.Effect<Collection, RetrievalFailed> => {
+  const stored = collection.metadata?.embedder;
+  return stored === embedderName
+    ? Effect.succeed(collection)
+    : Effect.fail(
+        new RetrievalFailed({
+          message: `Chroma collection "${collection.name}" holds vectors of embedder ${String(stored)}, but ${embedderName} is configured: ${whatToDo}`,
+        }),
+      );
+};
+
 export const checkCollectionName = (name: string): Effect.Effect<string, RetrievalFailed> =>
   COLLECTION_NAME.test(name) && !name.includes("..")
     ? Effect.succeed(name)

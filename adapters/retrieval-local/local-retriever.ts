@@ -9,13 +9,14 @@ import type { Bm25Params } from "./bm25.ts";
 import { reciprocalRankFusion } from "./fusion.ts";
 import { type IndexData, readIndexFile } from "./index-file.ts";
 import { buildLexical, CHUNK_BM25 } from "./lexical.ts";
+import { questionVector } from "./question-vector.ts";
 import { nearest } from "./vectors.ts";
 
 export interface LocalRetrieverOptions {
   readonly indexPath: string;
 }
 
-export interface SearchTuning {
+interface SearchTuning {
   readonly bm25: Bm25Params;
   /** How many candidates each ranking contributes to the fusion. */
   readonly candidates: number;
@@ -23,7 +24,7 @@ export interface SearchTuning {
   readonly vectorWeight: number;
 }
 
-export const DEFAULT_TUNING: SearchTuning = {
+const TUNING: SearchTuning = {
   bm25: CHUNK_BM25,
   candidates: 50,
   lexicalWeight: 1,
@@ -31,26 +32,16 @@ export const DEFAULT_TUNING: SearchTuning = {
 };
 
 /** The Retriever over already-loaded index data. */
-export const fromIndexData = (
-  data: IndexData,
-  embedder: Embedder["Service"],
-  tuning: SearchTuning = DEFAULT_TUNING,
-): Retriever["Service"] => {
-  const lexical = buildLexical(data.chunks, tuning.bm25);
+const fromIndexData = (data: IndexData, embedder: Embedder["Service"]): Retriever["Service"] => {
+  const lexical = buildLexical(data.chunks, TUNING.bm25);
   const retrieve = Effect.fn("LocalRetriever.retrieve")(function* (question: string, k: number) {
-    const limit = Math.floor(k);
-    if (question.trim() === "" || !(limit > 0)) return [];
-    const [queryVector] = yield* embedder
-      .embed([question])
-      .pipe(
-        Effect.mapError(
-          (error) => new RetrievalFailed({ message: `embedding the question failed: ${error.message}` }),
-        ),
-      );
-    const byVector = nearest(data.vectors, queryVector!, tuning.candidates);
+    const asked = yield* questionVector(embedder, question, k);
+    if (asked === undefined) return [];
+    const { limit, vector } = asked;
+    const byVector = nearest(data.vectors, vector, TUNING.candidates);
     const fused = reciprocalRankFusion([
-      { ranked: lexical.search(question, tuning.candidates), weight: tuning.lexicalWeight },
-      { ranked: byVector.map(([row]) => row), weight: tuning.vectorWeight },
+      { ranked: lexical.search(question, TUNING.candidates), weight: TUNING.lexicalWeight },
+      { ranked: byVector.map(([row]) => row), weight: TUNING.vectorWeight },
     ]);
     return fused.slice(0, limit).map(([row, score]): RetrievedChunk => {
       const { hash: _hash, ...chunk } = data.chunks[row]!;
@@ -61,7 +52,7 @@ export const fromIndexData = (
 };
 
 /** Loads the index file and checks that it was built with the same embedder. */
-export const loadIndex = Effect.fn("LocalRetriever.load")(function* (
+const loadIndex = Effect.fn("LocalRetriever.load")(function* (
   indexPath: string,
   embedder: Embedder["Service"],
 ) {

@@ -50,12 +50,20 @@ export const nearest = (
   const dims: number[] = [];
   for (let d = 0; d < dimensions; d++) if (query[d] !== 0) dims.push(d);
   const weights = Float64Array.from(dims, (d) => query[d]!);
-  const scored: Array<readonly [number, number]> = [];
+  // Scores in one typed array and the matching rows as numbers (as bm25.ts does): no pair is
+  // made per row, only for the winners.
+  const scores = new Float64Array(rows.count);
+  const matching: number[] = [];
   for (let r = 0; r < rows.count; r++) {
     let dot = 0;
     const offset = r * dimensions;
     for (let i = 0; i < dims.length; i++) dot += values[offset + dims[i]!]! * weights[i]!;
-    if (dot > 0) scored.push([r, dot * scales[r]!]);
+    if (dot > 0) {
+      scores[r] = dot * scales[r]!;
+      matching.push(r);
+    }
   }
-  return topK(scored, limit, (a, b) => b[1] - a[1] || a[0] - b[0]);
+  return topK(matching, limit, (a, b) => scores[b]! - scores[a]! || a - b).map(
+    (r) => [r, scores[r]!] as const,
+  );
 };

@@ -11,7 +11,7 @@ const DEPENDENT =
 
 /** The text to retrieve with: the message, plus the previous user question when it depends on it. */
 export const followUpQuery = (message: string, history: ReadonlyArray<ChatTurn>): string => {
-  const previous = [...history].reverse().find((turn) => turn.role === "user");
+  const previous = history.findLast((turn) => turn.role === "user");
   if (previous === undefined) return message;
   const words = message.split(/\s+/).filter((word) => word !== "").length;
   return words <= 12 && DEPENDENT.test(message) ? `${previous.content}\n${message}` : message;
