@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { ChainSolana } from "../../adapters/chain-solana/index.ts";
+import { waitFor } from "../support/free-port.ts";
 import { startTestChain } from "../support/localnet.ts";
 import { buildTestApp } from "../support/test-app.ts";
 
@@ -87,10 +88,14 @@ describe("paying with USDC on the local chain", () => {
       expect(body.code).toBe("TRANSACTION_NOT_CONFIRMED");
       expect(body.retryable).toBe(true);
       let status = 400;
-      for (let attempt = 0; attempt < 30 && status !== 200; attempt++) {
-        await Bun.sleep(200);
-        status = (await t.pay({ signature, amount: 0.01, token: "USDC" })).status;
-      }
+      await waitFor(
+        async () => {
+          status = (await t.pay({ signature, amount: 0.01, token: "USDC" })).status;
+          return status === 200;
+        },
+        6000,
+        "the payment to be accepted once confirmed",
+      );
       expect(status).toBe(200);
     } finally {
       chain.localnet.setConfirmationDelay(0);

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { connect } from "node:net";
 import { dirname } from "node:path";
-import { freePort } from "../support/free-port.ts";
+import { freePort, waitFor } from "../support/free-port.ts";
 import {
   BUN_ENTRY,
   buildIndex,
@@ -103,9 +103,11 @@ test.each([
     });
     await held.arrived; // the request is now inside the service, waiting on the LLM
     process.kill(running.pid, "SIGTERM");
-    const deadline = Date.now() + 10_000;
-    while (!running.logs().some((line) => line.msg === "shutting down") && Date.now() < deadline)
-      await Bun.sleep(20);
+    await waitFor(
+      async () => running.logs().some((line) => line.msg === "shutting down"),
+      10_000,
+      "the 'shutting down' log line",
+    );
     expect(running.logs().find((line) => line.msg === "shutting down")).toMatchObject({ signal: "SIGTERM" });
     expect(await accepts(running.port)).toBe(false);
     const exitedEarly = await Promise.race([

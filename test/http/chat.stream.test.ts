@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
+import { waitFor } from "../support/free-port.ts";
 import { buildTestApp } from "../support/test-app.ts";
 
 let current: ReturnType<typeof buildTestApp> | undefined;
@@ -136,7 +137,7 @@ describe("hanging up mid-stream", () => {
     const text = await readUntilThenHangUp(await streamChat(t, { message: "q" }), "event: delta");
     expect(text).toContain("event: delta");
     expect(text).not.toContain("event: done");
-    await Bun.sleep(150);
+    await waitFor(async () => (await remaining(t)) === 0, 2000, "the hung-up answer to be charged");
     expect(await remaining(t)).toBe(0);
     expect((await streamChat(t, { message: "again" })).status).toBe(402);
   });

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Redis } from "ioredis";
 import { RedisStore } from "../../adapters/store-redis/index.ts";
+import { waitFor } from "../support/free-port.ts";
 import { type RedisServer, redisServerAvailable, startRedisServer } from "../support/redis-server.ts";
 import { buildTestApp } from "../support/test-app.ts";
 
@@ -84,12 +85,12 @@ describe.skipIf(!redisServerAvailable())("HTTP on a shared Redis", () => {
     expect((await ready.json()).checks.store).toBe("unavailable");
     expect((await t.call("/healthz")).status).toBe(200);
     await redis.up();
-    let status = 0;
-    for (let i = 0; i < 40 && status !== 200; i++) {
-      await Bun.sleep(100);
-      status = (await t.call("/api/status")).status;
-    }
-    expect(status).toBe(200);
+    await waitFor(
+      async () => (await t.call("/api/status")).status === 200,
+      4000,
+      "the status endpoint to recover with Redis",
+    );
+    expect((await t.call("/api/status")).status).toBe(200);
     expect((await (await t.call("/api/status")).json()).remaining).toBe(3);
   });
 });
