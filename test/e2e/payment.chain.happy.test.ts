@@ -6,12 +6,12 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { ChainSolana } from "../../adapters/chain-solana/index.ts";
 import { waitFor } from "../support/free-port.ts";
 import { startTestChain } from "../support/localnet.ts";
-import { buildTestApp } from "../support/test-app.ts";
+import { type TestAppOptions, testApps } from "../support/test-app.ts";
 
 let chain: Awaited<ReturnType<typeof startTestChain>>;
-const apps: Array<ReturnType<typeof buildTestApp>> = [];
-const app = (options: Parameters<typeof buildTestApp>[0] = {}) => {
-  const t = buildTestApp({
+const build = testApps();
+const app = (options: TestAppOptions = {}) =>
+  build({
     freeQueries: 0,
     ...options,
     chain: {
@@ -20,17 +20,11 @@ const app = (options: Parameters<typeof buildTestApp>[0] = {}) => {
       wallet: chain.serviceWallet,
     },
   });
-  apps.push(t);
-  return t;
-};
 
 beforeAll(async () => {
   chain = await startTestChain();
 });
-afterAll(async () => {
-  await Promise.all(apps.map((t) => t.dispose()));
-  await chain.stop();
-});
+afterAll(() => chain.stop());
 
 describe("paying with USDC on the local chain", () => {
   test.each([

@@ -4,19 +4,21 @@ import { ChainSolana } from "../../adapters/chain-solana/index.ts";
 import { RedisStore } from "../../adapters/store-redis/index.ts";
 import { startTestChain } from "../support/localnet.ts";
 import { type RedisServer, redisServerAvailable, startRedisServer } from "../support/redis-server.ts";
-import { buildTestApp } from "../support/test-app.ts";
+import { type TestApp, testApps } from "../support/test-app.ts";
 
 const limits = { freePerDay: 0, paidDailyCap: 1000, holdTtlMs: 120_000 };
 
 describe.skipIf(!redisServerAvailable())("double-spend race on a shared Redis", () => {
   let chain: Awaited<ReturnType<typeof startTestChain>>;
   let redis: RedisServer;
-  let apps: Array<ReturnType<typeof buildTestApp>> = [];
+  // Built once for the whole block, so disposed after all its tests (before the servers stop).
+  const build = testApps(afterAll);
+  let apps: TestApp[] = [];
 
   beforeAll(async () => {
     [chain, redis] = await Promise.all([startTestChain(), startRedisServer()]);
     apps = [0, 1].map(() =>
-      buildTestApp({
+      build({
         freeQueries: 0,
         store: RedisStore.layer({ url: redis.url, limits }),
         chain: {
@@ -27,10 +29,7 @@ describe.skipIf(!redisServerAvailable())("double-spend race on a shared Redis", 
       }),
     );
   });
-  afterAll(async () => {
-    await Promise.all(apps.map((t) => t.dispose()));
-    await Promise.all([chain.stop(), redis.stop()]);
-  });
+  afterAll(() => Promise.all([chain.stop(), redis.stop()]));
 
   test("100 concurrent claims from 100 clients -> exactly 1 grant, 99 'already used'", async () => {
     const signature = await chain.sendUsdc({ units: 100_000n });

@@ -2,14 +2,15 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { ChainSolana } from "../../adapters/chain-solana/index.ts";
 import { startTestChain } from "../support/localnet.ts";
-import { buildTestApp } from "../support/test-app.ts";
+import { type TestApp, testApps } from "../support/test-app.ts";
 
 let chain: Awaited<ReturnType<typeof startTestChain>>;
-let t: ReturnType<typeof buildTestApp>;
+const build = testApps(afterAll);
+let t: TestApp;
 
 beforeAll(async () => {
   chain = await startTestChain();
-  t = buildTestApp({
+  t = build({
     freeQueries: 0,
     chain: {
       layer: ChainSolana.layer({ rpcUrl: chain.url, baseDelayMs: 20, timeoutMs: 400 }),
@@ -18,10 +19,7 @@ beforeAll(async () => {
     },
   });
 });
-afterAll(async () => {
-  await t.dispose();
-  await chain.stop();
-});
+afterAll(() => chain.stop());
 
 const rejected = async (body: unknown, code: string, from?: string) => {
   const res = await t.pay(body, from);

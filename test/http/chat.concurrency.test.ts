@@ -1,13 +1,11 @@
-import { afterEach, describe, expect, test } from "bun:test";
-import { buildTestApp } from "../support/test-app.ts";
+import { describe, expect, test } from "bun:test";
+import { testApps } from "../support/test-app.ts";
 
-let current: ReturnType<typeof buildTestApp> | undefined;
-afterEach(async () => current?.dispose());
+const build = testApps();
 
 describe("quota under concurrency (memory store)", () => {
   test("50 simultaneous chats with 3 free queries -> exactly 3 answers and 47 x 402", async () => {
-    current = buildTestApp({ freeQueries: 3 });
-    const t = current;
+    const t = build({ freeQueries: 3 });
     t.switches.generationDelayMs = 20;
     const statuses = await Promise.all(
       Array.from({ length: 50 }, (_, i) => t.chat(`question ${i}`).then((r) => r.status)),

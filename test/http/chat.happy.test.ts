@@ -1,12 +1,7 @@
-import { afterEach, describe, expect, test } from "bun:test";
-import { buildTestApp } from "../support/test-app.ts";
+import { describe, expect, test } from "bun:test";
+import { testApps } from "../support/test-app.ts";
 
-let current: ReturnType<typeof buildTestApp> | undefined;
-const build = (options?: Parameters<typeof buildTestApp>[0]) => {
-  current = buildTestApp(options);
-  return current;
-};
-afterEach(async () => current?.dispose());
+const build = testApps();
 
 describe("POST /api/chat", () => {
   test("answers with response, five numbered sources, tokensUsed and the caller's rateLimit", async () => {

@@ -1,14 +1,9 @@
-import { afterEach, describe, expect, test } from "bun:test";
-import { buildTestApp } from "../support/test-app.ts";
+import { describe, expect, test } from "bun:test";
+import { type TestApp, testApps } from "../support/test-app.ts";
 
-let current: ReturnType<typeof buildTestApp> | undefined;
-const build = (options?: Parameters<typeof buildTestApp>[0]) => {
-  current = buildTestApp(options);
-  return current;
-};
-afterEach(async () => current?.dispose());
+const build = testApps();
 
-const post = (t: ReturnType<typeof buildTestApp>, body: string, type = "application/json") =>
+const post = (t: TestApp, body: string, type = "application/json") =>
   t.call("/api/chat", { method: "POST", headers: { "Content-Type": type }, body });
 
 describe("POST /api/chat bad input", () => {

@@ -1,13 +1,8 @@
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { waitFor } from "../support/free-port.ts";
-import { buildTestApp } from "../support/test-app.ts";
+import { type TestApp, testApps } from "../support/test-app.ts";
 
-let current: ReturnType<typeof buildTestApp> | undefined;
-const build = (options?: Parameters<typeof buildTestApp>[0]) => {
-  current = buildTestApp(options);
-  return current;
-};
-afterEach(async () => current?.dispose());
+const build = testApps();
 
 /** Parses an SSE body into [event, data] pairs. */
 const events = (text: string) =>
@@ -20,7 +15,7 @@ const events = (text: string) =>
       return [event, JSON.parse(data ?? "null")] as const;
     });
 
-const streamChat = (t: ReturnType<typeof buildTestApp>, body: object, accept = "text/event-stream") =>
+const streamChat = (t: TestApp, body: object, accept = "text/event-stream") =>
   t.call("/api/chat", {
     method: "POST",
     headers: { "Content-Type": "application/json", Accept: accept },
@@ -128,8 +123,7 @@ describe("hanging up mid-stream", () => {
     await reader.cancel();
     return text;
   };
-  const remaining = async (t: ReturnType<typeof buildTestApp>) =>
-    (await (await t.call("/api/status")).json()).remaining;
+  const remaining = async (t: TestApp) => (await (await t.call("/api/status")).json()).remaining;
 
   test("after answer text was delivered, hanging up still charges the query", async () => {
     const t = build({ freeQueries: 1 });

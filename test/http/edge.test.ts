@@ -1,12 +1,7 @@
-import { afterEach, describe, expect, test } from "bun:test";
-import { buildTestApp } from "../support/test-app.ts";
+import { describe, expect, test } from "bun:test";
+import { type TestApp, testApps } from "../support/test-app.ts";
 
-let current: ReturnType<typeof buildTestApp> | undefined;
-const build = (options?: Parameters<typeof buildTestApp>[0]) => {
-  current = buildTestApp(options);
-  return current;
-};
-afterEach(async () => current?.dispose());
+const build = testApps();
 
 describe("client identity", () => {
   test("a spoofed X-Forwarded-For / X-Real-IP from an untrusted peer does not change the identity", async () => {
@@ -167,7 +162,7 @@ describe("edge responses", () => {
   });
 
   test("an incoming X-Request-Id is kept only behind a trusted proxy, and only when well-formed", async () => {
-    const idOf = async (t: ReturnType<typeof buildTestApp>, sent: string, from?: string) =>
+    const idOf = async (t: TestApp, sent: string, from?: string) =>
       (await t.call("/healthz", { headers: { "X-Request-Id": sent } }, from)).headers.get("x-request-id");
     const proxied = build({ trustProxy: { kind: "list", cidrs: ["10.0.0.0/8"] } });
     expect(await idOf(proxied, "abc-12345678", "10.0.0.2")).toBe("abc-12345678");

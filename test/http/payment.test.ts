@@ -2,7 +2,7 @@
  * POST /api/payment and GET /api/payment/info at the HTTP edge, one test per row of the
  * spec's error table, over a scripted chain (the real chain is in test/integration).
  */
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { encodeBase58 } from "../../core/base58.ts";
 import {
   lamportsTo,
@@ -14,15 +14,10 @@ import {
   usdcPayment,
   WALLET,
 } from "../support/payment-fixtures.ts";
-import { buildTestApp } from "../support/test-app.ts";
+import { testApps } from "../support/test-app.ts";
 import { chainDown } from "../support/test-layers.ts";
 
-let current: ReturnType<typeof buildTestApp> | undefined;
-const build = (options?: Parameters<typeof buildTestApp>[0]) => {
-  current = buildTestApp(options);
-  return current;
-};
-afterEach(async () => current?.dispose());
+const build = testApps();
 
 let seed = 1;
 /** A fresh, well-formed 64-byte signature. */

@@ -8,29 +8,23 @@ import { Redis } from "ioredis";
 import { RedisStore } from "../../adapters/store-redis/index.ts";
 import { waitFor } from "../support/free-port.ts";
 import { type RedisServer, redisServerAvailable, startRedisServer } from "../support/redis-server.ts";
-import { buildTestApp } from "../support/test-app.ts";
+import { testApps } from "../support/test-app.ts";
 
 const limits = { freePerDay: 3, paidDailyCap: 1000, holdTtlMs: 120_000 };
 
 describe.skipIf(!redisServerAvailable())("HTTP on a shared Redis", () => {
   let redis: RedisServer;
-  const apps: Array<ReturnType<typeof buildTestApp>> = [];
-  const instance = (keyPrefix: string) => {
-    const t = buildTestApp({
+  const build = testApps();
+  const instance = (keyPrefix: string) =>
+    build({
       freeQueries: 3,
       store: RedisStore.layer({ url: redis.url, limits, keyPrefix }),
     });
-    apps.push(t);
-    return t;
-  };
 
   beforeAll(async () => {
     redis = await startRedisServer();
   });
-  afterAll(async () => {
-    await Promise.all(apps.map((t) => t.dispose()));
-    await redis.stop();
-  });
+  afterAll(() => redis.stop());
 
   test("50 simultaneous chats split over two instances -> exactly 3 answers, 47 x 402", async () => {
     const [a, b] = [instance("race:"), instance("race:")];

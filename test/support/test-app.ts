@@ -1,4 +1,5 @@
 /** Builds the real app (real middleware, routes, use cases, memory store) on scripted edges. */
+import { afterEach } from "bun:test";
 import { Layer, ManagedRuntime } from "effect";
 import { MemoryStore } from "../../adapters/store-memory/index.ts";
 import type { ChainLookup, ChainReader, ChainUnavailable } from "../../core/ports/chain-reader.ts";
@@ -114,5 +115,22 @@ export const buildTestApp = (options: TestAppOptions = {}) => {
     chat,
     pay,
     dispose: () => runtime.dispose(),
+  };
+};
+
+export type TestApp = ReturnType<typeof buildTestApp>;
+
+/**
+ * A `build` for a test file or describe block: each app it builds is disposed by the hook
+ * (after each test by default; pass `afterAll` for apps built in `beforeAll`), however many a
+ * test builds.
+ */
+export const testApps = (disposeAfter: (hook: () => Promise<unknown>) => void = afterEach) => {
+  const apps: TestApp[] = [];
+  disposeAfter(() => Promise.all(apps.splice(0).map((t) => t.dispose())));
+  return (options?: TestAppOptions): TestApp => {
+    const t = buildTestApp(options);
+    apps.push(t);
+    return t;
   };
 };
