@@ -31,18 +31,9 @@ const readerAnswering = (reply: unknown) =>
     POLICY,
   );
 
-const realReply = async (signature: string) =>
-  chain.rpc
-    .getTransaction(signature as never, {
-      encoding: "jsonParsed",
-      commitment: "confirmed",
-      maxSupportedTransactionVersion: 0,
-    })
-    .send();
-
 describe("replies that must not be trusted", () => {
   test("a reply about another transaction is malformed-reply", async () => {
-    const other = await realReply(await chain.sendUsdc({ units: 10_000n }));
+    const other = await chain.parsedTransaction(await chain.sendUsdc({ units: 10_000n }));
     const asked = await chain.sendUsdc({ units: 20_000n });
     const result = await Effect.runPromise(Effect.result(readerAnswering(other).lookup(asked)));
     expect(Result.isFailure(result) && result.failure.reason).toBe("malformed-reply");
@@ -54,7 +45,7 @@ describe("replies that must not be trusted", () => {
 
   test("an amount or slot beyond 2^53 is refused, not rounded", async () => {
     const signature = await chain.sendUsdc({ units: 10_000n });
-    const reply = (await realReply(signature)) as unknown as { slot: bigint };
+    const reply = (await chain.parsedTransaction(signature)) as unknown as { slot: bigint };
     const huge = { ...reply, slot: 2n ** 60n };
     const result = await Effect.runPromise(Effect.result(readerAnswering(huge).lookup(signature)));
     expect(Result.isFailure(result) && result.failure.reason).toBe("malformed-reply");

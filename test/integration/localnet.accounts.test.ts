@@ -1,8 +1,7 @@
 /** The local chain's cluster and account methods, through the @solana/kit client. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { type Address, isSolanaError, lamports } from "@solana/kit";
+import { isSolanaError, lamports } from "@solana/kit";
 import { associatedTokenAccount } from "../../src/localnet/client.ts";
-import { newKeypair } from "../../src/localnet/keys.ts";
 import { startTestChain, type TestChain } from "../support/localnet.ts";
 
 let chain: TestChain;
@@ -11,8 +10,6 @@ beforeAll(async () => {
 });
 afterAll(() => chain.stop());
 
-const fresh = async (): Promise<Address> => (await newKeypair()).signer.address;
-
 describe("cluster methods", () => {
   test("health, version, genesis hash and slots", async () => {
     expect(await chain.rpc.getHealth().send()).toBe("ok");
@@ -20,7 +17,7 @@ describe("cluster methods", () => {
     const genesis = await chain.rpc.getGenesisHash().send();
     expect(await chain.rpc.getGenesisHash().send()).toBe(genesis);
     const slot = await chain.rpc.getSlot().send();
-    await chain.sendSol(await fresh());
+    await chain.sendSol(await chain.freshAddress());
     expect(await chain.rpc.getSlot().send()).toBeGreaterThan(slot);
     expect(await chain.rpc.getBlockHeight().send()).toBeGreaterThan(0n);
   });
@@ -39,7 +36,7 @@ describe("cluster methods", () => {
   });
 
   test("airdrops are real transfers that show in the balance", async () => {
-    const to = await fresh();
+    const to = await chain.freshAddress();
     expect<unknown>((await chain.rpc.getBalance(to).send()).value).toBe(0n);
     const signature = await chain.rpc.requestAirdrop(to, lamports(2_000_000_000n)).send();
     expect<unknown>((await chain.rpc.getBalance(to).send()).value).toBe(2_000_000_000n);
@@ -48,7 +45,7 @@ describe("cluster methods", () => {
   });
 
   test("an airdrop too small to be rent-exempt is refused and changes nothing", async () => {
-    const to = await fresh();
+    const to = await chain.freshAddress();
     const refused = await chain.rpc
       .requestAirdrop(to, lamports(1n))
       .send()
@@ -89,9 +86,11 @@ describe("account methods", () => {
       program: "spl-token",
       parsed: { type: "mint", info: { decimals: 6 } },
     });
-    expect((await chain.rpc.getAccountInfo(await fresh(), { encoding: "base64" }).send()).value).toBeNull();
+    expect(
+      (await chain.rpc.getAccountInfo(await chain.freshAddress(), { encoding: "base64" }).send()).value,
+    ).toBeNull();
     const many = await chain.rpc
-      .getMultipleAccounts([chain.mint, await fresh()], { encoding: "base64" })
+      .getMultipleAccounts([chain.mint, await chain.freshAddress()], { encoding: "base64" })
       .send();
     expect(many.value.map((account) => account === null)).toEqual([false, true]);
   });
@@ -108,7 +107,7 @@ describe("account methods", () => {
   test("a wallet without token accounts lists none", async () => {
     const value = (
       await chain.rpc
-        .getTokenAccountsByOwner(await fresh(), { mint: chain.mint }, { encoding: "jsonParsed" })
+        .getTokenAccountsByOwner(await chain.freshAddress(), { mint: chain.mint }, { encoding: "jsonParsed" })
         .send()
     ).value;
     expect(value).toEqual([]);

@@ -28,14 +28,7 @@ describe("confirmation delay", () => {
     for (const signature of [pending, soon]) {
       const status = (await chain.rpc.getSignatureStatuses([signature]).send()).value[0];
       expect(status).toMatchObject({ confirmationStatus: "processed", confirmations: 0n, err: null });
-      const tx = await chain.rpc
-        .getTransaction(signature, {
-          encoding: "jsonParsed",
-          commitment: "confirmed",
-          maxSupportedTransactionVersion: 0,
-        })
-        .send();
-      expect(tx).toBeNull();
+      expect(await chain.parsedTransaction(signature)).toBeNull();
     }
     expect(
       (await chain.rpc.getSignaturesForAddress(chain.serviceWallet).send()).map((e) => e.signature),

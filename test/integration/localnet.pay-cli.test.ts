@@ -3,11 +3,11 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createSolanaRpc, type Signature } from "@solana/kit";
-import { associatedTokenAccount } from "../../src/localnet/client.ts";
+import { type Address, createSolanaRpc, type Signature } from "@solana/kit";
 import { type Localnet, startLocalnet } from "../../src/localnet/index.ts";
 import { keypairJson, newKeypair } from "../../src/localnet/keys.ts";
 import { freePort } from "../support/free-port.ts";
+import { freshAddress, parsedTransaction, tokenBalance } from "../support/localnet.ts";
 
 let dir: string;
 let stateFile: string;
@@ -32,15 +32,8 @@ const pay = async (...args: Array<string>) => {
   return { stdout: stdout.trim(), stderr, code };
 };
 
-const usdcOf = async (owner: string): Promise<bigint> => {
-  const rpc = createSolanaRpc(localnet.url);
-  const ata = await associatedTokenAccount(owner as never, localnet.mint);
-  const reply = await rpc
-    .getTokenAccountBalance(ata)
-    .send()
-    .catch(() => undefined);
-  return reply === undefined ? 0n : BigInt(reply.value.amount);
-};
+const usdcOf = (owner: Address): Promise<bigint> =>
+  tokenBalance(createSolanaRpc(localnet.url), localnet.mint, owner);
 
 describe("pay CLI", () => {
   test("with only --amount it pays the local service wallet from the state file, and --json reports it", async () => {
@@ -56,13 +49,7 @@ describe("pay CLI", () => {
       memo: "docs-chat:abc",
     });
     expect(await usdcOf(localnet.serviceWallet)).toBe(before + 100_000n);
-    const tx = await createSolanaRpc(localnet.url)
-      .getTransaction(report.signature as Signature, {
-        encoding: "jsonParsed",
-        commitment: "confirmed",
-        maxSupportedTransactionVersion: 0,
-      })
-      .send();
+    const tx = await parsedTransaction(createSolanaRpc(localnet.url), report.signature as Signature);
     expect(
       tx?.transaction.message.instructions.some(
         (ix) => (ix as { parsed?: unknown }).parsed === "docs-chat:abc",
@@ -81,7 +68,7 @@ describe("pay CLI", () => {
     await localnet.mintTokens(payer.signer.address, 2_000_000n);
     const keypairFile = join(dir, "payer.json");
     await writeFile(keypairFile, JSON.stringify(keypairJson(payer)));
-    const to = (await newKeypair()).signer.address;
+    const to = await freshAddress();
     const run = await pay(
       "--amount",
       "1.5",

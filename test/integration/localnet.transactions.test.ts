@@ -2,7 +2,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { type Address, getBase58Encoder, isSolanaError, type Signature } from "@solana/kit";
 import { associatedTokenAccount } from "../../src/localnet/client.ts";
-import { newKeypair } from "../../src/localnet/keys.ts";
 import { startTestChain, type TestChain } from "../support/localnet.ts";
 
 let chain: TestChain;
@@ -11,29 +10,19 @@ beforeAll(async () => {
 });
 afterAll(() => chain.stop());
 
-const fresh = async (): Promise<Address> => (await newKeypair()).signer.address;
 const TOKEN_PROGRAM = "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA";
 const MEMO_V3 = "MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr";
-
-const parsedTx = (signature: Signature) =>
-  chain.rpc
-    .getTransaction(signature, {
-      encoding: "jsonParsed",
-      commitment: "confirmed",
-      maxSupportedTransactionVersion: 0,
-    })
-    .send();
 
 describe("a USDC transfer that creates the recipient's token account", () => {
   let to: Address;
   let signature: Signature;
   beforeAll(async () => {
-    to = await fresh();
+    to = await chain.freshAddress();
     signature = await chain.sendUsdc({ to, units: 123_456n, memo: "ref-42" });
   });
 
   test("jsonParsed: pre/post token balances, with no pre balance for the new account", async () => {
-    const tx = await parsedTx(signature);
+    const tx = await chain.parsedTransaction(signature);
     expect(tx?.meta?.err).toBeNull();
     const keys = tx?.transaction.message.accountKeys.map((key) => key.pubkey) ?? [];
     const recipientAta = await associatedTokenAccount(to, chain.mint);
@@ -59,7 +48,7 @@ describe("a USDC transfer that creates the recipient's token account", () => {
   });
 
   test("jsonParsed: account keys, parsed transferChecked and memo, fee, block time", async () => {
-    const tx = await parsedTx(signature);
+    const tx = await chain.parsedTransaction(signature);
     const first = tx?.transaction.message.accountKeys[0];
     expect(first).toEqual({
       pubkey: chain.payer.address,
@@ -147,8 +136,8 @@ describe("a USDC transfer that creates the recipient's token account", () => {
 
 describe("failures", () => {
   test("a transfer that fails on chain is recorded with meta.err and its fee", async () => {
-    const signature = await chain.sendFailingUsdc({ to: await fresh() });
-    const tx = await parsedTx(signature);
+    const signature = await chain.sendFailingUsdc({ to: await chain.freshAddress() });
+    const tx = await chain.parsedTransaction(signature);
     // kit reads every JSON integer as a bigint.
     expect<unknown>(tx?.meta?.err).toEqual({ InstructionError: [1n, { Custom: 1n }] });
     expect((tx?.meta?.preBalances[0] ?? 0n) - (tx?.meta?.postBalances[0] ?? 0n)).toBe(tx?.meta?.fee ?? -1n);
@@ -159,7 +148,9 @@ describe("failures", () => {
 
   test("with preflight the same failure is refused and nothing is recorded", async () => {
     const before = await chain.usdcBalance(chain.payer.address);
-    const error = await chain.sendUsdc({ to: await fresh(), units: 10n ** 15n }).catch((e: unknown) => e);
+    const error = await chain
+      .sendUsdc({ to: await chain.freshAddress(), units: 10n ** 15n })
+      .catch((e: unknown) => e);
     expect(isSolanaError(error)).toBe(true);
     expect(String(error)).toMatch(/simulation failed/i);
     expect(await chain.usdcBalance(chain.payer.address)).toBe(before);
@@ -168,8 +159,8 @@ describe("failures", () => {
 
 describe("other transfers", () => {
   test("a SOL transfer is parsed as a system transfer and moves no tokens", async () => {
-    const to = await fresh();
-    const tx = await parsedTx(await chain.sendSol(to, 5_000_000n));
+    const to = await chain.freshAddress();
+    const tx = await chain.parsedTransaction(await chain.sendSol(to, 5_000_000n));
     expect(tx?.transaction.message.instructions[0]).toMatchObject({
       program: "system",
       parsed: {
@@ -181,16 +172,16 @@ describe("other transfers", () => {
   });
 
   test("another mint is reported with its own mint address", async () => {
-    const to = await fresh();
-    const tx = await parsedTx(await chain.sendOtherMint(to, 70_000n));
+    const to = await chain.freshAddress();
+    const tx = await chain.parsedTransaction(await chain.sendOtherMint(to, 70_000n));
     const received = tx?.meta?.postTokenBalances?.find((b) => b.owner === to);
     expect(received?.mint).not.toBe(chain.mint);
     expect<unknown>(received?.uiTokenAmount.amount).toBe("70000");
   });
 
   test("a split transfer into two token accounts of one wallet shows both", async () => {
-    const to = await fresh();
-    const tx = await parsedTx(
+    const to = await chain.freshAddress();
+    const tx = await chain.parsedTransaction(
       await chain.sendUsdcSplit({ to, parts: [30_000n, 20_000n], separateAccount: true }),
     );
     const mine = tx?.meta?.postTokenBalances?.filter((b) => b.owner === to) ?? [];
@@ -199,7 +190,7 @@ describe("other transfers", () => {
 
   test("a funded extra payer can pay", async () => {
     const payer = await chain.fundPayer({ usdcUnits: 5_000_000n });
-    const to = await fresh();
+    const to = await chain.freshAddress();
     await chain.sendUsdc({ to, units: 4_000_000n, from: payer });
     expect(await chain.usdcBalance(to)).toBe(4_000_000n);
     expect(await chain.usdcBalance(payer.address)).toBe(1_000_000n);

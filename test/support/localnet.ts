@@ -30,6 +30,31 @@ import { freePort } from "./free-port.ts";
 const USDC_DECIMALS = 6;
 const TOKEN_ACCOUNT_SIZE = 165;
 
+type ChainRpc = ReturnType<typeof createSolanaRpc>;
+
+/** `getTransaction` as the payment verifier asks for it: jsonParsed, at confirmed, v0 allowed. */
+export const parsedTransaction = (rpc: ChainRpc, signature: Signature) =>
+  rpc
+    .getTransaction(signature, {
+      encoding: "jsonParsed",
+      commitment: "confirmed",
+      maxSupportedTransactionVersion: 0,
+    })
+    .send();
+
+/** Tokens of `mint` held by `owner`'s associated token account (0 when it has none). */
+export const tokenBalance = async (rpc: ChainRpc, mint: Address, owner: Address): Promise<bigint> => {
+  const ata = await associatedTokenAccount(owner, mint);
+  const reply = await rpc
+    .getTokenAccountBalance(ata)
+    .send()
+    .catch(() => undefined);
+  return reply === undefined ? 0n : BigInt(reply.value.amount);
+};
+
+/** The address of a new keypair, owning nothing on chain yet. */
+export const freshAddress = async (): Promise<Address> => (await newKeypair()).signer.address;
+
 export interface UsdcSend {
   /** Receiving wallet (owner); default: the service wallet. */
   readonly to?: Address;
@@ -176,14 +201,10 @@ export const startTestChain = async (options: Omit<LocalnetOptions, "port" | "st
       return signAndSend(rpc, from, [...extra, ...base, ...transfers]);
     },
     /** Test USDC held by `owner`'s associated token account (0 when it has none). */
-    usdcBalance: async (owner: Address): Promise<bigint> => {
-      const ata = await associatedTokenAccount(owner, localnet.mint);
-      const reply = await rpc
-        .getTokenAccountBalance(ata)
-        .send()
-        .catch(() => undefined);
-      return reply === undefined ? 0n : BigInt(reply.value.amount);
-    },
+    usdcBalance: (owner: Address) => tokenBalance(rpc, localnet.mint, owner),
+    /** The transaction as the payment verifier reads it (null until confirmed). */
+    parsedTransaction: (signature: Signature) => parsedTransaction(rpc, signature),
+    freshAddress,
     /** A well-formed signature no transaction has. */
     randomSignature: (): Signature =>
       getBase58Decoder().decode(crypto.getRandomValues(new Uint8Array(64))) as Signature,
