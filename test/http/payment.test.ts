@@ -9,11 +9,12 @@ import {
   OTHER_MINT,
   parsedTx,
   payerUsdc,
+  recentBlockTime,
   STRANGER,
   USDC_MINT,
   usdcPayment,
   WALLET,
-} from "../support/payment-fixtures.ts";
+} from "../support/parsed-tx.ts";
 import { testApps } from "../support/test-app.ts";
 import { chainDown } from "../support/test-layers.ts";
 
@@ -23,7 +24,6 @@ let seed = 1;
 /** A fresh, well-formed 64-byte signature. */
 const newSignature = () =>
   encodeBase58(Uint8Array.from({ length: 64 }, (_, i) => (i * 7 + seed++ * 13) % 256 || 1));
-const recent = () => Math.floor(Date.now() / 1000) - 30;
 
 const expectPaymentError = async (res: Response, code: string) => {
   expect(res.status).toBe(400);
@@ -40,7 +40,10 @@ describe("POST /api/payment", () => {
   test("a verified transfer grants amount*1000 queries, shown by /api/status", async () => {
     const t = build({ freeQueries: 0 });
     const signature = newSignature();
-    t.lookups.set(signature, { kind: "found", transaction: usdcPayment(100_000n, { blockTime: recent() }) });
+    t.lookups.set(signature, {
+      kind: "found",
+      transaction: usdcPayment(100_000n, { blockTime: recentBlockTime() }),
+    });
     const res = await t.pay({ signature, amount: 0.1, token: "USDC" });
     expect(res.status).toBe(200);
     const body = await res.json();
@@ -111,7 +114,10 @@ describe("POST /api/payment", () => {
       "TRANSACTION_NOT_CONFIRMED",
     );
     expect(body.retryable).toBe(true);
-    t.lookups.set(signature, { kind: "found", transaction: usdcPayment(10_000n, { blockTime: recent() }) });
+    t.lookups.set(signature, {
+      kind: "found",
+      transaction: usdcPayment(10_000n, { blockTime: recentBlockTime() }),
+    });
     expect((await t.pay({ signature, amount: 0.01, token: "USDC" })).status).toBe(200);
   });
 
@@ -120,7 +126,7 @@ describe("POST /api/payment", () => {
     const signature = newSignature();
     t.lookups.set(signature, {
       kind: "found",
-      transaction: parsedTx({ blockTime: recent(), lamports: [lamportsTo(WALLET, 10_000_000)] }),
+      transaction: parsedTx({ blockTime: recentBlockTime(), lamports: [lamportsTo(WALLET, 10_000_000)] }),
     });
     const body = await expectPaymentError(
       await t.pay({ signature, amount: 0.01, token: "USDC" }),
@@ -135,7 +141,7 @@ describe("POST /api/payment", () => {
     t.lookups.set(signature, {
       kind: "found",
       transaction: parsedTx({
-        blockTime: recent(),
+        blockTime: recentBlockTime(),
         tokens: [{ owner: WALLET, mint: OTHER_MINT, pre: 0n, post: 10_000n }],
       }),
     });
@@ -148,7 +154,7 @@ describe("POST /api/payment", () => {
     t.lookups.set(signature, {
       kind: "found",
       transaction: parsedTx({
-        blockTime: recent(),
+        blockTime: recentBlockTime(),
         tokens: [payerUsdc(10_000n), { owner: STRANGER, mint: USDC_MINT, pre: 0n, post: 10_000n }],
       }),
     });
@@ -158,13 +164,19 @@ describe("POST /api/payment", () => {
   test("amount received more than 1% below the claim -> 400; within 1% -> granted", async () => {
     const t = build();
     const short = newSignature();
-    t.lookups.set(short, { kind: "found", transaction: usdcPayment(98_999n, { blockTime: recent() }) });
+    t.lookups.set(short, {
+      kind: "found",
+      transaction: usdcPayment(98_999n, { blockTime: recentBlockTime() }),
+    });
     await expectPaymentError(
       await t.pay({ signature: short, amount: 0.1, token: "USDC" }),
       "INSUFFICIENT_AMOUNT",
     );
     const close = newSignature();
-    t.lookups.set(close, { kind: "found", transaction: usdcPayment(99_000n, { blockTime: recent() }) });
+    t.lookups.set(close, {
+      kind: "found",
+      transaction: usdcPayment(99_000n, { blockTime: recentBlockTime() }),
+    });
     expect(
       (await (await t.pay({ signature: close, amount: 0.1, token: "USDC" })).json()).queriesGranted,
     ).toBe(100);
@@ -175,7 +187,10 @@ describe("POST /api/payment", () => {
     const signature = newSignature();
     t.lookups.set(signature, {
       kind: "found",
-      transaction: usdcPayment(10_000n, { blockTime: recent(), err: { InstructionError: [0, "Custom"] } }),
+      transaction: usdcPayment(10_000n, {
+        blockTime: recentBlockTime(),
+        err: { InstructionError: [0, "Custom"] },
+      }),
     });
     await expectPaymentError(await t.pay({ signature, amount: 0.01, token: "USDC" }), "TRANSACTION_FAILED");
   });
@@ -183,7 +198,10 @@ describe("POST /api/payment", () => {
   test("signature already used -> 400, by this or any other client, and no second grant", async () => {
     const t = build({ freeQueries: 0 });
     const signature = newSignature();
-    t.lookups.set(signature, { kind: "found", transaction: usdcPayment(10_000n, { blockTime: recent() }) });
+    t.lookups.set(signature, {
+      kind: "found",
+      transaction: usdcPayment(10_000n, { blockTime: recentBlockTime() }),
+    });
     expect((await t.pay({ signature, amount: 0.01, token: "USDC" })).status).toBe(200);
     await expectPaymentError(
       await t.pay({ signature, amount: 0.01, token: "USDC" }),
@@ -203,7 +221,7 @@ describe("POST /api/payment", () => {
     const signature = newSignature();
     t.lookups.set(signature, {
       kind: "found",
-      transaction: usdcPayment(10_000n, { blockTime: recent(), memos: [victim.memo] }),
+      transaction: usdcPayment(10_000n, { blockTime: recentBlockTime(), memos: [victim.memo] }),
     });
     await expectPaymentError(
       await t.pay({ signature, amount: 0.01, token: "USDC" }, "198.51.100.71"),
@@ -215,14 +233,20 @@ describe("POST /api/payment", () => {
   test("with the memo made mandatory, a transfer without our memo is refused", async () => {
     const t = build({ memoRequired: true });
     const signature = newSignature();
-    t.lookups.set(signature, { kind: "found", transaction: usdcPayment(10_000n, { blockTime: recent() }) });
+    t.lookups.set(signature, {
+      kind: "found",
+      transaction: usdcPayment(10_000n, { blockTime: recentBlockTime() }),
+    });
     await expectPaymentError(await t.pay({ signature, amount: 0.01, token: "USDC" }), "MEMO_REQUIRED");
   });
 
   test("RPC outage -> 503 with Retry-After; the signature stays claimable", async () => {
     const t = build();
     const signature = newSignature();
-    t.lookups.set(signature, { kind: "found", transaction: usdcPayment(10_000n, { blockTime: recent() }) });
+    t.lookups.set(signature, {
+      kind: "found",
+      transaction: usdcPayment(10_000n, { blockTime: recentBlockTime() }),
+    });
     t.chainFailure.value = chainDown();
     const res = await t.pay({ signature, amount: 0.01, token: "USDC" });
     expect(res.status).toBe(503);

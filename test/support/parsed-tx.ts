@@ -1,11 +1,17 @@
 /**
  * Builds `getTransaction` replies in the real `jsonParsed` shape (with the fields the verifier
  * ignores, such as `status`, `logMessages`, `uiAmountString`) and decodes them through the
- * core schema, so tests exercise the same path as an RPC reply.
+ * core schema, so tests exercise the same path as an RPC reply. Also the expectation and
+ * error texts that payment-verification tests check them against.
  */
-import { Schema } from "effect";
+import { expect } from "bun:test";
+import { TOKEN_PROGRAM_ADDRESS } from "@solana-program/token";
+import { Result, Schema } from "effect";
 import { encodeBase58 } from "../../core/base58.ts";
+import { BaseUnits } from "../../core/money.ts";
 import { ParsedTransaction } from "../../core/parsed-transaction.ts";
+import { paymentErrors, type TransferError } from "../../core/payment-errors.ts";
+import type { TransferExpectation, verifyTransfer } from "../../core/verify-transfer.ts";
 
 /** A deterministic 32-byte base58 address per seed. */
 export const addressOf = (seed: number): string =>
@@ -16,12 +22,16 @@ export const WALLET = addressOf(2);
 export const PAYER = addressOf(3);
 export const OTHER_MINT = addressOf(4);
 export const STRANGER = addressOf(5);
-export const TOKEN_PROGRAM = "TokenkegQfeZyiNwAJbNbGCPFXCWuBvf9Ss623VQ5DA";
 export const SYSTEM_PROGRAM = "11111111111111111111111111111111";
 export const MEMO_PROGRAM = "MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr";
 /** Block time (epoch seconds) of built transactions, and a `now` 20 s later. */
 export const BLOCK_TIME = 1_750_000_000;
 export const NOW = BLOCK_TIME * 1000 + 20_000;
+/**
+ * A block time (epoch seconds) 30 s ago, for transactions checked against the real clock
+ * (BLOCK_TIME is in 2025).
+ */
+export const recentBlockTime = () => Math.floor(Date.now() / 1000) - 30;
 
 /** One token account touched by the transaction; `pre` undefined = created in this transaction. */
 export interface TokenAccount {
@@ -57,7 +67,7 @@ const tokenBalance = (accountIndex: number, account: TokenAccount, amount: bigin
     accountIndex,
     mint: account.mint,
     owner: account.owner,
-    programId: TOKEN_PROGRAM,
+    programId: TOKEN_PROGRAM_ADDRESS,
     uiTokenAmount: { amount: amount.toString(), decimals, uiAmount: ui, uiAmountString: String(ui) },
   };
 };
@@ -83,7 +93,7 @@ export const rawTx = (spec: TxSpec): Record<string, unknown> => {
       source: "transaction",
       writable: true,
     })),
-    ...[TOKEN_PROGRAM, SYSTEM_PROGRAM, MEMO_PROGRAM].map((pubkey) => ({
+    ...[TOKEN_PROGRAM_ADDRESS, SYSTEM_PROGRAM, MEMO_PROGRAM].map((pubkey) => ({
       pubkey,
       signer: false,
       source: "transaction",
@@ -125,7 +135,7 @@ export const rawTx = (spec: TxSpec): Record<string, unknown> => {
       type: "transferChecked",
     },
     program: "spl-token",
-    programId: TOKEN_PROGRAM,
+    programId: TOKEN_PROGRAM_ADDRESS,
     stackHeight: null,
   });
   const solIx = lamports.map((row) => ({
@@ -196,3 +206,40 @@ export const usdcPayment = (amount: bigint, extra: Omit<TxSpec, "tokens"> = {}):
     ...extra,
     tokens: [payerUsdc(amount), { owner: WALLET, mint: USDC_MINT, pre: 250_000n, post: 250_000n + amount }],
   });
+
+/** A SOL movement of `lamports` into `account`. */
+export const lamportsTo = (account: string, lamports: number) => ({
+  account,
+  pre: 1_000_000,
+  post: 1_000_000 + lamports,
+});
+
+/** The error texts for payments to WALLET in USDC_MINT. */
+export const PAYMENT_ERRORS = paymentErrors({ usdcMint: USDC_MINT, wallet: WALLET, network: "devnet" });
+export const MEMO_PREFIX = "docs-chat:";
+
+/** What the verifier expects: `claimed` base units of USDC_MINT to WALLET, checked at NOW. */
+export const expectation = (
+  claimed: bigint,
+  memo: Partial<TransferExpectation["memo"]> = {},
+): TransferExpectation => ({
+  usdcMint: USDC_MINT,
+  wallet: WALLET,
+  claimed: BaseUnits(claimed),
+  now: NOW,
+  memo: { prefix: MEMO_PREFIX, expected: "ref-abc123", required: false, ...memo },
+});
+
+/** Asserts the failure's tag and that its texts explain what to check. */
+export const failure = (
+  result: ReturnType<typeof verifyTransfer>,
+  tag: TransferError["_tag"],
+): TransferError => {
+  if (Result.isSuccess(result)) throw new Error(`expected ${tag}, got success`);
+  const error = result.failure;
+  expect(error._tag).toBe(tag);
+  expect(error.error.length).toBeGreaterThan(0);
+  for (const word of ["USDC", "SOL", "amount", "recipient", "confirm", WALLET, USDC_MINT])
+    expect(error.details).toContain(word);
+  return error;
+};

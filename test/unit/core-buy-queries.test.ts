@@ -4,7 +4,15 @@ import { encodeBase58 } from "../../core/base58.ts";
 import type { RawClaim } from "../../core/payment-claim.ts";
 import { paymentErrors } from "../../core/payment-errors.ts";
 import { buyQueries, type PaymentSettings } from "../../core/use-cases/buy-queries.ts";
-import { parsedTx, payerUsdc, STRANGER, USDC_MINT, usdcPayment, WALLET } from "../support/parsed-tx.ts";
+import {
+  parsedTx,
+  payerUsdc,
+  recentBlockTime,
+  STRANGER,
+  USDC_MINT,
+  usdcPayment,
+  WALLET,
+} from "../support/parsed-tx.ts";
 import { makeWorld, type World, worldLayer } from "../support/use-case-layers.ts";
 
 const IDENTITY = "198.51.100.4";
@@ -20,7 +28,6 @@ const claim: RawClaim = { signature: SIGNATURE, amount: 0.05, token: "USDC" };
 
 // The built transactions have a block time in 2025; the use case reads the real clock, so
 // they are rebuilt with a recent block time.
-const recent = () => Math.floor(Date.now() / 1000) - 30;
 const run = (w: World, raw: RawClaim = claim, memoRequired = false) =>
   Effect.runPromiseExit(
     buyQueries(IDENTITY, raw, settings(memoRequired)).pipe(Effect.provide(worldLayer(w))),
@@ -31,7 +38,7 @@ const tagOf = (exit: Exit.Exit<unknown, { readonly _tag: string }>) =>
 describe("buyQueries", () => {
   test("a verified transfer is claimed once: signature used and queries granted together", async () => {
     const w = makeWorld();
-    w.lookup = { kind: "found", transaction: usdcPayment(50_000n, { blockTime: recent() }) };
+    w.lookup = { kind: "found", transaction: usdcPayment(50_000n, { blockTime: recentBlockTime() }) };
     const exit = await run(w);
     if (Exit.isFailure(exit)) throw new Error("failed");
     expect(exit.value.claim.queries).toBe(50);
@@ -43,7 +50,7 @@ describe("buyQueries", () => {
 
   test("the same signature again is refused before any RPC call", async () => {
     const w = makeWorld();
-    w.lookup = { kind: "found", transaction: usdcPayment(50_000n, { blockTime: recent() }) };
+    w.lookup = { kind: "found", transaction: usdcPayment(50_000n, { blockTime: recentBlockTime() }) };
     await run(w);
     w.calls.length = 0;
     expect(tagOf(await run(w))).toBe("SignatureAlreadyUsed");
@@ -52,7 +59,7 @@ describe("buyQueries", () => {
 
   test("losing a claim race to another instance is SignatureAlreadyUsed, nothing granted", async () => {
     const w = makeWorld();
-    w.lookup = { kind: "found", transaction: usdcPayment(50_000n, { blockTime: recent() }) };
+    w.lookup = { kind: "found", transaction: usdcPayment(50_000n, { blockTime: recentBlockTime() }) };
     w.raceLost = true;
     expect(tagOf(await run(w))).toBe("SignatureAlreadyUsed");
     expect(w.quota.paidCredits).toBe(0);
@@ -78,12 +85,12 @@ describe("buyQueries", () => {
   test("a transfer that fails verification is never claimed", async () => {
     const w = makeWorld();
     const toStranger = parsedTx({
-      blockTime: recent(),
+      blockTime: recentBlockTime(),
       tokens: [payerUsdc(50_000n), { owner: STRANGER, mint: USDC_MINT, pre: 0n, post: 50_000n }],
     });
     w.lookup = { kind: "found", transaction: toStranger };
     expect(tagOf(await run(w))).toBe("WrongRecipient");
-    w.lookup = { kind: "found", transaction: usdcPayment(40_000n, { blockTime: recent() }) };
+    w.lookup = { kind: "found", transaction: usdcPayment(40_000n, { blockTime: recentBlockTime() }) };
     expect(tagOf(await run(w))).toBe("InsufficientAmount");
     expect(w.calls.filter((call) => call.startsWith("claim"))).toEqual([]);
   });
@@ -92,13 +99,16 @@ describe("buyQueries", () => {
     const w = makeWorld();
     w.lookup = {
       kind: "found",
-      transaction: usdcPayment(50_000n, { blockTime: recent(), memos: ["docs-chat:ref-other"] }),
+      transaction: usdcPayment(50_000n, { blockTime: recentBlockTime(), memos: ["docs-chat:ref-other"] }),
     };
     expect(tagOf(await run(w))).toBe("MemoMismatch");
     expect(tagOf(await run(w, claim, true))).toBe("MemoMismatch");
     w.lookup = {
       kind: "found",
-      transaction: usdcPayment(50_000n, { blockTime: recent(), memos: [`docs-chat:ref-${IDENTITY}`] }),
+      transaction: usdcPayment(50_000n, {
+        blockTime: recentBlockTime(),
+        memos: [`docs-chat:ref-${IDENTITY}`],
+      }),
     };
     expect(tagOf(await run(w, claim, true))).toBe("success");
   });

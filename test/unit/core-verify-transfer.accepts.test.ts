@@ -1,31 +1,18 @@
 import { describe, expect, test } from "bun:test";
 import { Result } from "effect";
-import { BaseUnits } from "../../core/money.ts";
-import { paymentErrors, type TransferError } from "../../core/payment-errors.ts";
 import { DAY_MS } from "../../core/time.ts";
-import { type TransferExpectation, verifyTransfer } from "../../core/verify-transfer.ts";
+import { verifyTransfer } from "../../core/verify-transfer.ts";
 import {
   BLOCK_TIME,
-  NOW,
+  expectation,
+  failure,
+  PAYMENT_ERRORS,
   parsedTx,
   payerUsdc,
   USDC_MINT,
   usdcPayment,
   WALLET,
 } from "../support/parsed-tx.ts";
-
-const errors = paymentErrors({ usdcMint: USDC_MINT, wallet: WALLET, network: "devnet" });
-const PREFIX = "docs-chat:";
-const expectation = (
-  claimed: bigint,
-  memo: Partial<TransferExpectation["memo"]> = {},
-): TransferExpectation => ({
-  usdcMint: USDC_MINT,
-  wallet: WALLET,
-  claimed: BaseUnits(claimed),
-  now: NOW,
-  memo: { prefix: PREFIX, expected: "ref-abc123", required: false, ...memo },
-});
 
 type Verified = ReturnType<typeof verifyTransfer>;
 
@@ -34,20 +21,9 @@ const received = (result: Verified): bigint => {
   return result.success.received;
 };
 
-/** Asserts the failure's tag and that its texts explain what to check. */
-const failure = (result: Verified, tag: TransferError["_tag"]): TransferError => {
-  if (Result.isSuccess(result)) throw new Error(`expected ${tag}, got success`);
-  const error = result.failure;
-  expect(error._tag).toBe(tag);
-  expect(error.error.length).toBeGreaterThan(0);
-  for (const word of ["USDC", "SOL", "amount", "recipient", "confirm", WALLET, USDC_MINT])
-    expect(error.details).toContain(word);
-  return error;
-};
-
 describe("verifyTransfer accepts", () => {
   test("a USDC transfer of the claimed amount to the wallet", () => {
-    const result = verifyTransfer(usdcPayment(100_000n), expectation(100_000n), errors);
+    const result = verifyTransfer(usdcPayment(100_000n), expectation(100_000n), PAYMENT_ERRORS);
     expect(received(result)).toBe(100_000n);
     expect(Result.getOrUndefined(result)?.blockTime).toBe(BLOCK_TIME);
   });
@@ -57,7 +33,7 @@ describe("verifyTransfer accepts", () => {
       tokens: [payerUsdc(50_000n), { owner: WALLET, mint: USDC_MINT, pre: undefined, post: 50_000n }],
     });
     expect(tx.meta?.preTokenBalances?.some((b) => b.owner === WALLET)).toBe(false);
-    expect(received(verifyTransfer(tx, expectation(50_000n), errors))).toBe(50_000n);
+    expect(received(verifyTransfer(tx, expectation(50_000n), PAYMENT_ERRORS))).toBe(50_000n);
   });
 
   test("two transfers into one account in one transaction, summed", () => {
@@ -69,7 +45,7 @@ describe("verifyTransfer accepts", () => {
       ],
     });
     expect(tx.transaction.message.instructions.length).toBe(2);
-    expect(received(verifyTransfer(tx, expectation(100_000n), errors))).toBe(100_000n);
+    expect(received(verifyTransfer(tx, expectation(100_000n), PAYMENT_ERRORS))).toBe(100_000n);
   });
 
   test("several token accounts of the wallet, summed", () => {
@@ -80,18 +56,20 @@ describe("verifyTransfer accepts", () => {
         { owner: WALLET, mint: USDC_MINT, pre: undefined, post: 49_500n },
       ],
     });
-    expect(received(verifyTransfer(tx, expectation(100_000n), errors))).toBe(99_000n);
+    expect(received(verifyTransfer(tx, expectation(100_000n), PAYMENT_ERRORS))).toBe(99_000n);
   });
 
   test("more than claimed", () => {
-    expect(received(verifyTransfer(usdcPayment(250_000n), expectation(100_000n), errors))).toBe(250_000n);
+    expect(received(verifyTransfer(usdcPayment(250_000n), expectation(100_000n), PAYMENT_ERRORS))).toBe(
+      250_000n,
+    );
   });
 
   test("a transaction exactly 29 days old, not one millisecond older", () => {
     const tx = usdcPayment(10_000n);
     const atLimit = { ...expectation(10_000n), now: BLOCK_TIME * 1000 + 29 * DAY_MS };
-    expect(received(verifyTransfer(tx, atLimit, errors))).toBe(10_000n);
-    failure(verifyTransfer(tx, { ...atLimit, now: atLimit.now + 1 }, errors), "TransactionTooOld");
+    expect(received(verifyTransfer(tx, atLimit, PAYMENT_ERRORS))).toBe(10_000n);
+    failure(verifyTransfer(tx, { ...atLimit, now: atLimit.now + 1 }, PAYMENT_ERRORS), "TransactionTooOld");
   });
 });
 
@@ -108,7 +86,7 @@ describe("verifyTransfer tolerance (claim minus 1%, rounded up)", () => {
   ];
   for (const [claimed, sent, ok] of cases) {
     test(`claim ${claimed}, received ${sent}: ${ok ? "accepted" : "refused"}`, () => {
-      const result = verifyTransfer(usdcPayment(sent), expectation(claimed), errors);
+      const result = verifyTransfer(usdcPayment(sent), expectation(claimed), PAYMENT_ERRORS);
       if (ok) expect(received(result)).toBe(sent);
       else expect(failure(result, "InsufficientAmount").error).toContain("lower than claimed");
     });
@@ -116,7 +94,7 @@ describe("verifyTransfer tolerance (claim minus 1%, rounded up)", () => {
 
   test("the refusal names both amounts in USDC", () => {
     const error = failure(
-      verifyTransfer(usdcPayment(98_999n), expectation(100_000n), errors),
+      verifyTransfer(usdcPayment(98_999n), expectation(100_000n), PAYMENT_ERRORS),
       "InsufficientAmount",
     );
     expect(error.error).toContain("0.098999");

@@ -7,11 +7,9 @@ import { describe, expect, test } from "bun:test";
 import { Result, Schema } from "effect";
 import { BaseUnits } from "../../core/money.ts";
 import { ParsedTransaction } from "../../core/parsed-transaction.ts";
-import { paymentErrors } from "../../core/payment-errors.ts";
 import { verifyTransfer } from "../../core/verify-transfer.ts";
-import { NOW, payerUsdc, rawTx, STRANGER, USDC_MINT, WALLET } from "../support/parsed-tx.ts";
+import { NOW, PAYMENT_ERRORS, payerUsdc, rawTx, STRANGER, USDC_MINT, WALLET } from "../support/parsed-tx.ts";
 
-const errors = paymentErrors({ usdcMint: USDC_MINT, wallet: WALLET, network: "devnet" });
 const expect1Usdc = {
   usdcMint: USDC_MINT,
   wallet: WALLET,
@@ -33,7 +31,7 @@ const decode = (raw: unknown) => Schema.decodeUnknownResult(ParsedTransaction)(r
 const verify = (raw: unknown) => {
   const tx = decode(raw);
   if (Result.isFailure(tx)) throw new Error("fixture does not decode");
-  return verifyTransfer(tx.success, expect1Usdc, errors);
+  return verifyTransfer(tx.success, expect1Usdc, PAYMENT_ERRORS);
 };
 
 describe("inconsistent token balances", () => {

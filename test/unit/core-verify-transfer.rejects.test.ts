@@ -1,14 +1,16 @@
 import { describe, expect, test } from "bun:test";
 import { Result } from "effect";
-import { BaseUnits } from "../../core/money.ts";
-import { paymentErrors, type TransferError } from "../../core/payment-errors.ts";
 import { DAY_MS } from "../../core/time.ts";
-import { type TransferExpectation, verifyTransfer } from "../../core/verify-transfer.ts";
+import { verifyTransfer } from "../../core/verify-transfer.ts";
 import {
   BLOCK_TIME,
+  expectation,
+  failure,
+  MEMO_PREFIX,
   NOW,
   OTHER_MINT,
   PAYER,
+  PAYMENT_ERRORS,
   parsedTx,
   payerUsdc,
   STRANGER,
@@ -17,35 +19,13 @@ import {
   WALLET,
 } from "../support/parsed-tx.ts";
 
-const errors = paymentErrors({ usdcMint: USDC_MINT, wallet: WALLET, network: "devnet" });
-const PREFIX = "docs-chat:";
-const expectation = (
-  claimed: bigint,
-  memo: Partial<TransferExpectation["memo"]> = {},
-): TransferExpectation => ({
-  usdcMint: USDC_MINT,
-  wallet: WALLET,
-  claimed: BaseUnits(claimed),
-  now: NOW,
-  memo: { prefix: PREFIX, expected: "ref-abc123", required: false, ...memo },
-});
-
-/** Asserts the failure's tag and that its texts explain what to check. */
-const failure = (result: ReturnType<typeof verifyTransfer>, tag: TransferError["_tag"]): TransferError => {
-  if (Result.isSuccess(result)) throw new Error(`expected ${tag}, got success`);
-  const error = result.failure;
-  expect(error._tag).toBe(tag);
-  expect(error.error.length).toBeGreaterThan(0);
-  for (const word of ["USDC", "SOL", "amount", "recipient", "confirm", WALLET, USDC_MINT])
-    expect(error.details).toContain(word);
-  return error;
-};
-
 describe("verifyTransfer refuses the wrong transfer", () => {
   test("SOL sent to the wallet instead of USDC", () => {
     const tx = parsedTx({ lamports: [{ account: WALLET, pre: 1_000_000, post: 11_000_000 }] });
     expect(tx.meta?.postTokenBalances).toEqual([]);
-    expect(failure(verifyTransfer(tx, expectation(10_000n), errors), "WrongToken").error).toContain("SOL");
+    expect(failure(verifyTransfer(tx, expectation(10_000n), PAYMENT_ERRORS), "WrongToken").error).toContain(
+      "SOL",
+    );
   });
 
   test("another token to the wallet", () => {
@@ -55,7 +35,7 @@ describe("verifyTransfer refuses the wrong transfer", () => {
         { owner: WALLET, mint: OTHER_MINT, pre: 0n, post: 100_000n },
       ],
     });
-    expect(failure(verifyTransfer(tx, expectation(100_000n), errors), "WrongToken").error).toContain(
+    expect(failure(verifyTransfer(tx, expectation(100_000n), PAYMENT_ERRORS), "WrongToken").error).toContain(
       "not USDC",
     );
   });
@@ -64,13 +44,13 @@ describe("verifyTransfer refuses the wrong transfer", () => {
     const tx = parsedTx({
       tokens: [payerUsdc(100_000n), { owner: STRANGER, mint: USDC_MINT, pre: 0n, post: 100_000n }],
     });
-    expect(failure(verifyTransfer(tx, expectation(100_000n), errors), "WrongRecipient").error).toContain(
-      "not owned by the service wallet",
-    );
+    expect(
+      failure(verifyTransfer(tx, expectation(100_000n), PAYMENT_ERRORS), "WrongRecipient").error,
+    ).toContain("not owned by the service wallet");
   });
 
   test("a transaction that moves nothing to the wallet", () => {
-    failure(verifyTransfer(parsedTx({ tokens: [] }), expectation(10_000n), errors), "WrongRecipient");
+    failure(verifyTransfer(parsedTx({ tokens: [] }), expectation(10_000n), PAYMENT_ERRORS), "WrongRecipient");
   });
 
   test("USDC moved between two accounts of the wallet itself counts as nothing", () => {
@@ -80,7 +60,7 @@ describe("verifyTransfer refuses the wrong transfer", () => {
         { owner: WALLET, mint: USDC_MINT, pre: 0n, post: 100_000n },
       ],
     });
-    failure(verifyTransfer(tx, expectation(100_000n), errors), "WrongRecipient");
+    failure(verifyTransfer(tx, expectation(100_000n), PAYMENT_ERRORS), "WrongRecipient");
   });
 
   test("split over two wallet accounts but short in total", () => {
@@ -91,7 +71,7 @@ describe("verifyTransfer refuses the wrong transfer", () => {
         { owner: WALLET, mint: USDC_MINT, pre: 1n, post: 50_000n },
       ],
     });
-    failure(verifyTransfer(tx, expectation(100_000n), errors), "InsufficientAmount");
+    failure(verifyTransfer(tx, expectation(100_000n), PAYMENT_ERRORS), "InsufficientAmount");
   });
 
   test("a mint with other than 6 decimals posing as the configured USDC mint", () => {
@@ -101,7 +81,7 @@ describe("verifyTransfer refuses the wrong transfer", () => {
         { owner: WALLET, mint: USDC_MINT, pre: 0n, post: 100_000n, decimals: 9 },
       ],
     });
-    expect(failure(verifyTransfer(tx, expectation(100_000n), errors), "WrongToken").error).toContain(
+    expect(failure(verifyTransfer(tx, expectation(100_000n), PAYMENT_ERRORS), "WrongToken").error).toContain(
       "6 decimals",
     );
   });
@@ -110,70 +90,76 @@ describe("verifyTransfer refuses the wrong transfer", () => {
 describe("verifyTransfer refuses transactions in the wrong state", () => {
   test("unknown signature (RPC returned null)", () => {
     expect(
-      failure(verifyTransfer(undefined, expectation(10_000n), errors), "TransactionNotFound").details,
+      failure(verifyTransfer(undefined, expectation(10_000n), PAYMENT_ERRORS), "TransactionNotFound").details,
     ).toContain("retry");
   });
 
   test("meta null: not confirmed", () => {
     failure(
-      verifyTransfer(usdcPayment(10_000n, { noMeta: true }), expectation(10_000n), errors),
+      verifyTransfer(usdcPayment(10_000n, { noMeta: true }), expectation(10_000n), PAYMENT_ERRORS),
       "TransactionNotConfirmed",
     );
   });
 
   test("blockTime null: not confirmed", () => {
     failure(
-      verifyTransfer(usdcPayment(10_000n, { blockTime: null }), expectation(10_000n), errors),
+      verifyTransfer(usdcPayment(10_000n, { blockTime: null }), expectation(10_000n), PAYMENT_ERRORS),
       "TransactionNotConfirmed",
     );
   });
 
   test("meta.err set: failed, even though the balances claim a transfer", () => {
     const tx = usdcPayment(10_000n, { err: { InstructionError: [0, { Custom: 1 }] } });
-    failure(verifyTransfer(tx, expectation(10_000n), errors), "TransactionFailed");
+    failure(verifyTransfer(tx, expectation(10_000n), PAYMENT_ERRORS), "TransactionFailed");
   });
 
   test("older than 29 days", () => {
     const tx = usdcPayment(10_000n, { blockTime: BLOCK_TIME - 30 * 86_400 });
     expect(NOW - (BLOCK_TIME - 30 * 86_400) * 1000).toBeGreaterThan(29 * DAY_MS);
-    failure(verifyTransfer(tx, expectation(10_000n), errors), "TransactionTooOld");
+    failure(verifyTransfer(tx, expectation(10_000n), PAYMENT_ERRORS), "TransactionTooOld");
   });
 });
 
 describe("verifyTransfer memo rule", () => {
   const claim = 10_000n;
   test("our memo with the caller's reference is accepted", () => {
-    const tx = usdcPayment(claim, { memos: [`${PREFIX}ref-abc123`] });
-    expect(Result.isSuccess(verifyTransfer(tx, expectation(claim, { required: true }), errors))).toBe(true);
+    const tx = usdcPayment(claim, { memos: [`${MEMO_PREFIX}ref-abc123`] });
+    expect(Result.isSuccess(verifyTransfer(tx, expectation(claim, { required: true }), PAYMENT_ERRORS))).toBe(
+      true,
+    );
   });
 
   test("our memo inside an inner instruction counts too", () => {
-    const tx = usdcPayment(claim, { innerMemos: [`${PREFIX}ref-abc123`] });
-    expect(Result.isSuccess(verifyTransfer(tx, expectation(claim, { required: true }), errors))).toBe(true);
-    const other = usdcPayment(claim, { innerMemos: [`${PREFIX}ref-other`] });
-    failure(verifyTransfer(other, expectation(claim), errors), "MemoMismatch");
+    const tx = usdcPayment(claim, { innerMemos: [`${MEMO_PREFIX}ref-abc123`] });
+    expect(Result.isSuccess(verifyTransfer(tx, expectation(claim, { required: true }), PAYMENT_ERRORS))).toBe(
+      true,
+    );
+    const other = usdcPayment(claim, { innerMemos: [`${MEMO_PREFIX}ref-other`] });
+    failure(verifyTransfer(other, expectation(claim), PAYMENT_ERRORS), "MemoMismatch");
   });
 
   test("our memo with another client's reference is refused, required or not", () => {
-    const tx = usdcPayment(claim, { memos: [`${PREFIX}ref-someone-else`] });
-    failure(verifyTransfer(tx, expectation(claim), errors), "MemoMismatch");
-    failure(verifyTransfer(tx, expectation(claim, { required: true }), errors), "MemoMismatch");
+    const tx = usdcPayment(claim, { memos: [`${MEMO_PREFIX}ref-someone-else`] });
+    failure(verifyTransfer(tx, expectation(claim), PAYMENT_ERRORS), "MemoMismatch");
+    failure(verifyTransfer(tx, expectation(claim, { required: true }), PAYMENT_ERRORS), "MemoMismatch");
   });
 
   test("a foreign memo (no prefix) is ignored", () => {
     const tx = usdcPayment(claim, { memos: ["thanks for the docs!", "ref-someone-else"] });
-    expect(Result.isSuccess(verifyTransfer(tx, expectation(claim), errors))).toBe(true);
-    failure(verifyTransfer(tx, expectation(claim, { required: true }), errors), "MemoRequired");
+    expect(Result.isSuccess(verifyTransfer(tx, expectation(claim), PAYMENT_ERRORS))).toBe(true);
+    failure(verifyTransfer(tx, expectation(claim, { required: true }), PAYMENT_ERRORS), "MemoRequired");
   });
 
   test("memo required but absent", () => {
     failure(
-      verifyTransfer(usdcPayment(claim), expectation(claim, { required: true }), errors),
+      verifyTransfer(usdcPayment(claim), expectation(claim, { required: true }), PAYMENT_ERRORS),
       "MemoRequired",
     );
   });
 
   test("no memo when not required is fine", () => {
-    expect(Result.isSuccess(verifyTransfer(usdcPayment(claim), expectation(claim), errors))).toBe(true);
+    expect(Result.isSuccess(verifyTransfer(usdcPayment(claim), expectation(claim), PAYMENT_ERRORS))).toBe(
+      true,
+    );
   });
 });
