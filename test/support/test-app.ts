@@ -1,6 +1,7 @@
 /** Builds the real app (real middleware, routes, use cases, memory store) on scripted edges. */
 import { afterEach } from "bun:test";
 import { Layer, ManagedRuntime } from "effect";
+import * as MemoryConversations from "../../adapters/conversations-memory/index.ts";
 import { MemoryStore } from "../../adapters/store-memory/index.ts";
 import type { ChainLookup, ChainReader, ChainUnavailable } from "../../core/ports/chain-reader.ts";
 import type { PaymentStore } from "../../core/ports/payment-store.ts";
@@ -11,13 +12,7 @@ import { makePaymentDesk } from "../../src/http/payment-desk.ts";
 import { memoryLogger } from "../../src/observability/log.ts";
 import { makeMetrics } from "../../src/observability/metrics.ts";
 import { USDC_MINT, WALLET } from "./parsed-tx.ts";
-import {
-  makeSwitches,
-  scriptedChain,
-  scriptedGenerator,
-  scriptedRetriever,
-  simpleConversations,
-} from "./test-layers.ts";
+import { makeSwitches, scriptedChain, scriptedGenerator, scriptedRetriever } from "./test-layers.ts";
 
 /** The scripted chain's mint and wallet are those of the parsed-transaction builders. */
 export const TEST_MINT = USDC_MINT;
@@ -56,7 +51,7 @@ export const buildTestApp = (options: TestAppOptions = {}) => {
       scriptedRetriever(switches),
       scriptedGenerator(switches),
       options.chain?.layer ?? scriptedChain(lookups, chainFailure),
-      simpleConversations,
+      MemoryConversations.layer(),
     ).pipe(Layer.orDie),
   );
   const { logger, lines } = memoryLogger();

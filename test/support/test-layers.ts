@@ -5,8 +5,6 @@
  */
 import { Effect, Layer, Stream } from "effect";
 import { type ChainLookup, ChainReader, ChainUnavailable } from "../../core/ports/chain-reader.ts";
-import { Conversations } from "../../core/ports/conversations.ts";
-import type { ChatTurn } from "../../core/ports/generator.ts";
 import { GenerationFailed, Generator } from "../../core/ports/generator.ts";
 import { type DocChunk, RetrievalFailed, Retriever } from "../../core/ports/retrieval.ts";
 
@@ -117,13 +115,3 @@ export const scriptedChain = (
   );
 
 export const chainDown = () => new ChainUnavailable({ reason: "server-error", message: "HTTP 500 from RPC" });
-
-/** Plain bounded conversation memory for edge tests. */
-export const simpleConversations = Layer.sync(Conversations)(() => {
-  const turns = new Map<string, ChatTurn[]>();
-  return Conversations.of({
-    recent: (id) => Effect.sync(() => turns.get(id) ?? []),
-    append: (id, more) =>
-      Effect.sync(() => void turns.set(id, [...(turns.get(id) ?? []), ...more].slice(-6))),
-  });
-});
