@@ -21,7 +21,7 @@ const BASE58_16 = /^[1-9A-HJ-NP-Za-km-z]{16}$/;
 
 type Stores = QuotaStore | PaymentStore;
 /** Two layers made with the same namespace share state when the store is shared (Redis). */
-export type MakeLayer = (namespace: string) => Layer.Layer<Stores, StoreUnavailable>;
+type MakeLayer = (namespace: string) => Layer.Layer<Stores, StoreUnavailable>;
 
 /** "ok", the error's tag, or "defect". */
 const outcomeOf = <A, E extends { readonly _tag: string }>(exit: Exit.Exit<A, E>): string => {
@@ -60,7 +60,7 @@ const client = (runtime: ManagedRuntime.ManagedRuntime<Stores, StoreUnavailable>
 type Client = ReturnType<typeof client>;
 
 /** Runs the whole contract against stores built by `makeLayer`. */
-export const storeContract = (name: string, makeLayer: MakeLayer, options: { readonly shared: boolean }) =>
+const storeContract = (name: string, makeLayer: MakeLayer, options: { readonly shared: boolean }) =>
   describe(`${name} store contract`, () => {
     const runtimes: Array<ManagedRuntime.ManagedRuntime<Stores, StoreUnavailable>> = [];
     afterAll(() => Promise.all(runtimes.map((runtime) => runtime.dispose())));

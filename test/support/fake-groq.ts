@@ -46,7 +46,7 @@ export interface FakeGroq {
   readonly baseUrl: string;
   readonly apiKey: string;
   readonly requests: ReadonlyArray<RecordedRequest>;
-  /** Queues replies for the next requests; when the queue is empty `fallbackReply` is used. */
+  /** Queues replies for the next requests; when the queue is empty `DEFAULT_REPLY` is used. */
   readonly script: (...replies: ReadonlyArray<FakeReply>) => void;
   readonly reset: () => void;
   readonly stop: () => Promise<void>;
@@ -54,6 +54,8 @@ export interface FakeGroq {
 
 export const CHAT_PATH = "/openai/v1/chat/completions";
 export const DEFAULT_USAGE: FakeUsage = { prompt_tokens: 120, completion_tokens: 30, total_tokens: 150 };
+/** The answer to a request nothing was scripted for. */
+const DEFAULT_REPLY: FakeReply = { kind: "answer", text: "Default answer [1]." };
 
 const json = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", ...headers } });
@@ -150,11 +152,8 @@ const completion = (model: string, text: string, usage: FakeUsage) => ({
 });
 
 /** Starts the fake on a free loopback port. Requests with another key get a 401. */
-export const startFakeGroq = async (
-  options: { readonly apiKey?: string; readonly fallbackReply?: FakeReply } = {},
-): Promise<FakeGroq> => {
+export const startFakeGroq = async (options: { readonly apiKey?: string } = {}): Promise<FakeGroq> => {
   const apiKey = options.apiKey ?? "gsk_test_fake_key";
-  const fallbackReply: FakeReply = options.fallbackReply ?? { kind: "answer", text: "Default answer [1]." };
   const requests: RecordedRequest[] = [];
   let queue: FakeReply[] = [];
   const port = await freePort();
@@ -176,7 +175,7 @@ export const startFakeGroq = async (
       if (request.method !== "POST" || url.pathname !== CHAT_PATH)
         return json({ error: { message: "not found" } }, 404);
       if (authorization !== `Bearer ${apiKey}`) return json(errorBody(401), 401);
-      const reply = queue.shift() ?? fallbackReply;
+      const reply = queue.shift() ?? DEFAULT_REPLY;
       const fields = typeof body === "object" && body !== null ? (body as Record<string, unknown>) : {};
       const model = typeof fields.model === "string" ? fields.model : "unknown";
       if (reply.kind === "status") return json(errorBody(reply.status), reply.status, reply.headers);

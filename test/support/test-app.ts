@@ -14,10 +14,6 @@ import { makeMetrics } from "../../src/observability/metrics.ts";
 import { USDC_MINT, WALLET } from "./parsed-tx.ts";
 import { makeSwitches, scriptedChain, scriptedGenerator, scriptedRetriever } from "./test-layers.ts";
 
-/** The scripted chain's mint and wallet are those of the parsed-transaction builders. */
-export const TEST_MINT = USDC_MINT;
-export const TEST_WALLET = WALLET;
-
 export interface TestAppOptions {
   readonly freeQueries?: number;
   readonly paidDailyCap?: number;
@@ -59,8 +55,9 @@ export const buildTestApp = (options: TestAppOptions = {}) => {
   const desk = makePaymentDesk(
     {
       network: "devnet",
-      usdcMint: options.chain?.usdcMint ?? TEST_MINT,
-      wallet: options.chain?.wallet ?? TEST_WALLET,
+      // The scripted chain's mint and wallet are those of the parsed-transaction builders.
+      usdcMint: options.chain?.usdcMint ?? USDC_MINT,
+      wallet: options.chain?.wallet ?? WALLET,
     },
     {
       memoRequired: options.memoRequired ?? false,
