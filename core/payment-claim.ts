@@ -9,7 +9,7 @@ import {
   queriesFor,
   UNITS_PER_QUERY,
 } from "./money.ts";
-import type { ClaimError, PaymentErrors } from "./payment-errors.ts";
+import { type PaymentRejected, rejected } from "./payment-rejected.ts";
 
 export type TxSignature = string & Brand.Brand<"TxSignature">;
 const TxSignature = Brand.nominal<TxSignature>();
@@ -22,9 +22,9 @@ export const parseSignature = (text: string): TxSignature | undefined => {
 };
 
 /** Checks a base-unit amount against the allowed range and the 0.001 step. */
-export const checkUnits = (units: bigint): string | undefined => {
-  if (units < MIN_PAYMENT_UNITS || units > MAX_PAYMENT_UNITS) return "must be from 0.01 to 1.00 USDC";
-  if (units % UNITS_PER_QUERY !== 0n) return "must be a multiple of 0.001 USDC";
+export const checkUnits = (units: bigint): "amount-out-of-range" | "amount-not-a-step" | undefined => {
+  if (units < MIN_PAYMENT_UNITS || units > MAX_PAYMENT_UNITS) return "amount-out-of-range";
+  if (units % UNITS_PER_QUERY !== 0n) return "amount-not-a-step";
   return undefined;
 };
 
@@ -41,16 +41,13 @@ export interface RawClaim {
 }
 
 /** Validates a claim; the first failing rule wins, in the order amount, signature, token. */
-export const validateClaim = (
-  raw: RawClaim,
-  errors: PaymentErrors,
-): Result.Result<PaymentClaim, ClaimError> => {
+export const validateClaim = (raw: RawClaim): Result.Result<PaymentClaim, PaymentRejected> => {
   const units = numberToUnits(raw.amount);
-  if (Result.isFailure(units)) return Result.fail(errors.invalidAmount(units.failure));
+  if (Result.isFailure(units)) return Result.fail(rejected("amount-not-decimal"));
   const rangeProblem = checkUnits(units.success);
-  if (rangeProblem !== undefined) return Result.fail(errors.invalidAmount(rangeProblem));
+  if (rangeProblem !== undefined) return Result.fail(rejected(rangeProblem, { claimed: units.success }));
   const signature = parseSignature(raw.signature.trim());
-  if (signature === undefined) return Result.fail(errors.invalidSignature());
-  if (raw.token !== "USDC") return Result.fail(errors.invalidToken());
+  if (signature === undefined) return Result.fail(rejected("signature-malformed"));
+  if (raw.token !== "USDC") return Result.fail(rejected("token-not-usdc"));
   return Result.succeed({ signature, units: units.success, queries: queriesFor(units.success) });
 };

@@ -5,9 +5,9 @@
  * split transfers and several token accounts count exactly once each.
  */
 import { Result } from "effect";
-import { type BaseUnits, formatUnits, minimumAccepted, USDC_DECIMALS } from "./money.ts";
+import { type BaseUnits, minimumAccepted, USDC_DECIMALS } from "./money.ts";
 import { memosOf, type ParsedTransaction, type TokenBalance } from "./parsed-transaction.ts";
-import type { PaymentErrors, TransferError } from "./payment-errors.ts";
+import { type PaymentRejected, rejected } from "./payment-rejected.ts";
 import { isFreshEnough } from "./signature-ledger.ts";
 
 /** Our memo format: `<prefix><reference>`; foreign memos are ignored. */
@@ -94,62 +94,57 @@ const lamportsGainedBy = (tx: ParsedTransaction, wallet: string): number => {
   return (tx.meta.postBalances[index] ?? 0) - (tx.meta.preBalances[index] ?? 0);
 };
 
-const checkMemo = (
-  tx: ParsedTransaction,
-  rule: MemoRule,
-  errors: PaymentErrors,
-): TransferError | undefined => {
+const checkMemo = (tx: ParsedTransaction, rule: MemoRule): PaymentRejected | undefined => {
   const ours = memosOf(tx)
     .map((memo) => memo.trim())
     .filter((memo) => memo.startsWith(rule.prefix));
-  if (ours.length === 0) return rule.required ? errors.memoRequired() : undefined;
+  if (ours.length === 0) return rule.required ? rejected("memo-required") : undefined;
   return ours.every((memo) => memo.slice(rule.prefix.length) === rule.expected)
     ? undefined
-    : errors.memoMismatch();
+    : rejected("memo-mismatch");
 };
 
 /** Runs every on-chain check; `tx` is undefined when the RPC does not know the signature. */
 export const verifyTransfer = (
   tx: ParsedTransaction | undefined,
   expect: TransferExpectation,
-  errors: PaymentErrors,
-): Result.Result<VerifiedTransfer, TransferError> => {
-  if (tx === undefined) return Result.fail(errors.notFound());
-  if (tx.meta === null || tx.blockTime === null) return Result.fail(errors.notConfirmed());
-  if (tx.meta.err !== null && tx.meta.err !== undefined) return Result.fail(errors.failed());
-  if (!isFreshEnough(tx.blockTime, expect.now)) return Result.fail(errors.tooOld());
+): Result.Result<VerifiedTransfer, PaymentRejected> => {
+  const claimed = expect.claimed;
+  const refuse = (reason: PaymentRejected["reason"], received?: bigint) =>
+    Result.fail(rejected(reason, received === undefined ? { claimed } : { claimed, received }));
+  if (tx === undefined) return refuse("transaction-not-found");
+  if (tx.meta === null || tx.blockTime === null) return refuse("transaction-not-confirmed");
+  if (tx.meta.err !== null && tx.meta.err !== undefined) return refuse("transaction-failed");
+  if (!isFreshEnough(tx.blockTime, expect.now)) return refuse("transaction-too-old");
   // Block times are whole seconds: compare at that granularity, or a transfer made in the
   // second the service started would look older than the start.
   if (expect.notBefore !== undefined && tx.blockTime < Math.floor(expect.notBefore / 1000)) {
-    return Result.fail(errors.beforeLedgerStart());
+    return refuse("transaction-before-ledger-start");
   }
 
   const deltas = tokenDeltas(tx);
-  if (deltas === undefined)
-    return Result.fail(errors.wrongRecipient("the token balances of this transaction are inconsistent"));
+  if (deltas === undefined) return refuse("balances-inconsistent");
   const toWallet = deltas.filter((row) => row.owner === expect.wallet && row.mint === expect.usdcMint);
   if (toWallet.some((row) => row.decimals !== USDC_DECIMALS)) {
-    return Result.fail(errors.wrongToken("the configured USDC mint does not have 6 decimals"));
+    return refuse("mint-not-6-decimals");
   }
   const received = toWallet.reduce((sum, row) => sum + row.delta, 0n);
   if (received <= 0n) {
     if (deltas.some((row) => row.mint === expect.usdcMint && row.owner !== expect.wallet && row.delta > 0n)) {
-      return Result.fail(
-        errors.wrongRecipient("the USDC went to a token account not owned by the service wallet"),
-      );
+      return refuse("paid-other-owner");
     }
     if (deltas.some((row) => row.owner === expect.wallet && row.mint !== expect.usdcMint && row.delta > 0n)) {
-      return Result.fail(errors.wrongToken("the service wallet received another token, not USDC"));
+      return refuse("sent-other-token");
     }
     if (lamportsGainedBy(tx, expect.wallet) > 0) {
-      return Result.fail(errors.wrongToken("this transaction sent SOL, not USDC"));
+      return refuse("sent-sol");
     }
-    return Result.fail(errors.wrongRecipient("no USDC reached the service wallet in this transaction"));
+    return refuse("nothing-received");
   }
   if (received < minimumAccepted(expect.claimed)) {
-    return Result.fail(errors.insufficient(formatUnits(received), formatUnits(expect.claimed)));
+    return refuse("amount-insufficient", received);
   }
-  const memoProblem = checkMemo(tx, expect.memo, errors);
+  const memoProblem = checkMemo(tx, expect.memo);
   if (memoProblem !== undefined) return Result.fail(memoProblem);
   return Result.succeed({ received, blockTime: tx.blockTime });
 };

@@ -1,15 +1,15 @@
 /**
  * The HTTP service: `createApp` wires the routes (a Hono router) behind the edge (request id,
- * identity, CORS, protection limit, access log), around a runtime built once per process. No
- * Bun- or Deno-specific API here, so both entry points serve the same app.
+ * identity, CORS, protection limit, access log), around a runtime built once per process. It
+ * returns the Hono app itself (so `hc<App>` types a client), whose `fetch` enters through the
+ * edge. No Bun- or Deno-specific API here, so both entry points serve the same app.
  */
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { getPath } from "hono/utils/url";
 import type { AppConfig } from "../core/config.ts";
-import type { AppEnv, Bindings } from "./http/app-env.ts";
+import type { AppEnv } from "./http/app-env.ts";
 import { createEdge } from "./http/edge/edge.ts";
-import type { PaymentDesk } from "./http/payment-desk.ts";
 import { chatRoutes } from "./http/routes/chat.ts";
 import { opsRoutes } from "./http/routes/ops.ts";
 import { paymentRoutes } from "./http/routes/payment.ts";
@@ -22,40 +22,49 @@ export const MAX_BODY_BYTES = 16 * 1024;
 
 export interface AppDeps {
   readonly runtime: AppRuntime;
-  readonly config: Pick<AppConfig, "allowedOrigins" | "trustProxy" | "protectionRps">;
-  readonly desk: PaymentDesk;
+  readonly config: Pick<AppConfig, "allowedOrigins" | "trustProxy" | "protectionRps" | "paidDailyCap">;
   readonly logger: ServiceLogger;
   readonly metrics: Metrics;
 }
 
+/** The address a request came from, as the entry point (Bun, Deno) or a test knows it. */
+export interface Peer {
+  readonly remoteAddress?: string | undefined;
+}
+
+const tooLarge = {
+  success: false,
+  error: `Request body too large (at most ${MAX_BODY_BYTES} bytes)`,
+  code: "BODY_TOO_LARGE",
+};
+
 /** The routes, as Hono sees them; every request reaches them through the edge. */
-const createRouter = ({ runtime, desk, logger, metrics }: AppDeps) => {
+const createRouter = ({ runtime, config, logger, metrics }: AppDeps) => {
+  const { paidDailyCap } = config;
   const api = new Hono<AppEnv>()
     // Only requests that carry a body pay for the size check.
     .on(
       ["POST", "PUT", "PATCH"],
       "*",
-      bodyLimit({
-        maxSize: MAX_BODY_BYTES,
-        onError: (c) =>
-          c.json(
-            {
-              success: false,
-              error: `Request body too large (at most ${MAX_BODY_BYTES} bytes)`,
-              code: "BODY_TOO_LARGE",
-            },
-            413,
-          ),
-      }),
+      bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.json(tooLarge, 413) }),
     )
-    .route("/chat", chatRoutes({ runtime, desk, metrics }))
-    .route("/status", statusRoutes(runtime))
-    .route("/payment", paymentRoutes(runtime, desk, metrics));
+    .route("/chat", chatRoutes({ runtime, metrics, paidDailyCap }))
+    .route("/status", statusRoutes(runtime, paidDailyCap))
+    .route("/payment", paymentRoutes(runtime, metrics, paidDailyCap));
 
-  // The edge has decoded the path already: the router takes it from the bindings.
+  // The edge has decoded the path already: the router takes it from the edge's facts.
   return new Hono<AppEnv>({
-    getPath: (request, options) => (options?.env as Bindings | undefined)?.path ?? getPath(request),
+    getPath: (request, options) => (options?.env as AppEnv["Bindings"] | undefined)?.path ?? getPath(request),
   })
+    .use((c, next) => {
+      // The edge's facts become the typed Variables routes read.
+      const facts = c.env;
+      c.set("requestId", facts.requestId);
+      c.set("identity", facts.identity);
+      c.set("corsHeaders", facts.corsHeaders);
+      c.set("log", facts.log);
+      return next();
+    })
     .route("/api", api)
     .route("/", opsRoutes(runtime, metrics))
     .notFound((c) =>
@@ -76,26 +85,23 @@ const createRouter = ({ runtime, desk, logger, metrics }: AppDeps) => {
     });
 };
 
-/** The address a request came from, as the entry point (Bun, Deno) or a test knows it. */
-export interface Peer {
-  readonly remoteAddress?: string | undefined;
-}
-
 export const createApp = (deps: AppDeps) => {
+  const router = createRouter(deps);
+  const dispatch = router.fetch;
   const edge = createEdge({
-    router: createRouter(deps),
+    routePaths: router.routes.map((route) => route.path),
+    dispatch: (request, facts) => dispatch(request, facts),
     logger: deps.logger,
     metrics: deps.metrics,
     trustProxy: deps.config.trustProxy,
     allowedOrigins: deps.config.allowedOrigins,
     protectionRps: deps.config.protectionRps,
   });
-  return {
-    fetch: (request: Request, peer: Peer = {}) => edge(request, peer.remoteAddress),
-    /** For tests: a request to `path` on this app, as `fetch` would get it. */
-    request: async (path: string, init?: RequestInit, peer: Peer = {}): Promise<Response> =>
-      edge(new Request(new URL(path, "http://localhost"), init), peer.remoteAddress),
-  };
+  // Every request, from a server or from `app.request(path, init, peer)` in a test, enters
+  // through the edge; the second argument is the peer, not Hono bindings.
+  router.fetch = (request, peer?: Peer | object) =>
+    edge(request, peer !== undefined && "remoteAddress" in peer ? peer.remoteAddress : undefined);
+  return router;
 };
 
 export type App = ReturnType<typeof createApp>;

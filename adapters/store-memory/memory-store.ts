@@ -3,12 +3,13 @@
  * counters, paid credits, used signatures and memo references, and several instances do not
  * share it. For local development, tests and single-instance demos; production uses Redis.
  */
-import { Context, Effect, Layer } from "effect";
+import { Clock, Context, Effect, Layer } from "effect";
 import { PaymentStore } from "../../core/ports/payment-store.ts";
 import { QuotaStore } from "../../core/ports/quota-store.ts";
 import type { QuotaLimits } from "../../core/quota.ts";
 import { checkQueries } from "./grant-guard.ts";
 import { makeMemoryState } from "./memory-state.ts";
+import { MemoryQuotaView } from "./quota-view.ts";
 import { newHoldId, newReference } from "./random-ids.ts";
 
 /** How often forgotten state is swept out. */
@@ -22,8 +23,11 @@ const startSweeper = (sweep: () => void) => {
   return timer;
 };
 
-/** Both store ports over one in-memory state, with a sweeper living as long as the layer. */
-export const layer = (limits: QuotaLimits): Layer.Layer<QuotaStore | PaymentStore> =>
+/**
+ * Both store ports over one in-memory state, with a sweeper living as long as the layer; and
+ * the synchronous view of that state for GET /api/status (quota-view.ts).
+ */
+export const layer = (limits: QuotaLimits): Layer.Layer<QuotaStore | PaymentStore | MemoryQuotaView> =>
   Layer.effectContext(
     Effect.gen(function* () {
       const state = makeMemoryState(limits, { holdId: newHoldId, reference: newReference });
@@ -33,13 +37,13 @@ export const layer = (limits: QuotaLimits): Layer.Layer<QuotaStore | PaymentStor
       );
       const quota = QuotaStore.of({
         view: (identity, now) => Effect.sync(() => state.view(identity, now)),
-        viewNow: state.view,
         reserve: (identity, now) => Effect.suspend(() => Effect.fromResult(state.reserve(identity, now))),
         commit: (identity, holdId, now) => Effect.sync(() => state.commit(identity, holdId, now)),
         release: (identity, holdId, now) => Effect.sync(() => state.release(identity, holdId, now)),
         ping: Effect.void,
       });
       const payment = PaymentStore.of({
+        durable: false,
         isClaimed: (signature, now) => Effect.sync(() => state.isClaimed(signature, now)),
         claim: (signature, identity, queries, now) =>
           Effect.andThen(
@@ -48,6 +52,13 @@ export const layer = (limits: QuotaLimits): Layer.Layer<QuotaStore | PaymentStor
           ),
         referenceFor: (identity, now) => Effect.sync(() => state.referenceFor(identity, now)),
       });
-      return Context.make(QuotaStore, quota).pipe(Context.add(PaymentStore, payment));
+      const clock = yield* Clock.Clock;
+      const views = MemoryQuotaView.of({
+        view: (identity) => state.view(identity, clock.currentTimeMillisUnsafe()),
+      });
+      return Context.make(QuotaStore, quota).pipe(
+        Context.add(PaymentStore, payment),
+        Context.add(MemoryQuotaView, views),
+      );
     }).pipe(Effect.withSpan("MemoryStore.layer")),
   );

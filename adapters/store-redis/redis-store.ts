@@ -85,6 +85,7 @@ export const layer = (options: RedisStoreOptions): Layer.Layer<QuotaStore | Paym
       });
 
       const payment = PaymentStore.of({
+        durable: true,
         isClaimed: Effect.fn("RedisStore.isClaimed")(function* (signature, now) {
           const record = yield* runCommand(() => client.get(keys.signature(signature)));
           if (record === null) return false;

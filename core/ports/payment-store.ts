@@ -12,6 +12,11 @@ export class AlreadyClaimed extends Schema.TaggedError<AlreadyClaimed>()("Alread
 export class PaymentStore extends Context.Service<
   PaymentStore,
   {
+    /**
+     * Whether used signatures outlive a restart of this process (Redis: yes; memory: no). The
+     * payment settings refuse older transfers when they do not.
+     */
+    readonly durable: boolean;
     readonly isClaimed: (signature: string, now: number) => Effect.Effect<boolean, StoreUnavailable>;
     readonly claim: (
       signature: string,

@@ -10,11 +10,6 @@ export class QuotaStore extends Context.Service<
   QuotaStore,
   {
     readonly view: (identity: string, now: number) => Effect.Effect<QuotaView, StoreUnavailable>;
-    /**
-     * The same view, answered at once: offered only by a store that needs no I/O for it (the
-     * memory store). GET /api/status, the busiest route, then runs no effect at all.
-     */
-    readonly viewNow?: (identity: string, now: number) => QuotaView;
     /** Holds one query; the store names the hold. */
     readonly reserve: (
       identity: string,

@@ -6,21 +6,12 @@
 import { Clock, Effect, Result } from "effect";
 import type { PaymentClaim, RawClaim } from "../payment-claim.ts";
 import { validateClaim } from "../payment-claim.ts";
-import type { PaymentErrors } from "../payment-errors.ts";
+import { rejected } from "../payment-rejected.ts";
+import { PaymentSettings } from "../payment-settings.ts";
 import { ChainReader } from "../ports/chain-reader.ts";
 import { PaymentStore } from "../ports/payment-store.ts";
 import type { QuotaView } from "../quota.ts";
 import { verifyTransfer } from "../verify-transfer.ts";
-
-export interface PaymentSettings {
-  readonly usdcMint: string;
-  readonly wallet: string;
-  readonly memoPrefix: string;
-  readonly memoRequired: boolean;
-  readonly errors: PaymentErrors;
-  /** See TransferExpectation.notBefore. */
-  readonly notBefore?: number | undefined;
-}
 
 export interface QueriesBought {
   readonly claim: PaymentClaim;
@@ -28,39 +19,30 @@ export interface QueriesBought {
   readonly rateLimit: QuotaView;
 }
 
-export const buyQueries = Effect.fn("buyQueries")(function* (
-  identity: string,
-  raw: RawClaim,
-  settings: PaymentSettings,
-) {
-  const { errors } = settings;
-  const claim = yield* Result.match(validateClaim(raw, errors), {
-    onSuccess: Effect.succeed,
-    onFailure: Effect.fail,
-  });
+export const buyQueries = Effect.fn("buyQueries")(function* (identity: string, raw: RawClaim) {
+  const claim = yield* Effect.fromResult(validateClaim(raw));
+  const alreadyUsed = rejected("signature-already-used", { claimed: claim.units });
+  const settings = yield* PaymentSettings;
   const store = yield* PaymentStore;
   const chain = yield* ChainReader;
   if (yield* store.isClaimed(claim.signature, yield* Clock.currentTimeMillis))
-    return yield* Effect.fail(errors.alreadyUsed());
+    return yield* Effect.fail(alreadyUsed);
   const lookup = yield* chain.lookup(claim.signature);
-  if (lookup.kind === "pending") return yield* Effect.fail(errors.notConfirmed());
+  if (lookup.kind === "pending")
+    return yield* Effect.fail(rejected("transaction-not-confirmed", { claimed: claim.units }));
   const now = yield* Clock.currentTimeMillis;
   const reference = yield* store.referenceFor(identity, now);
-  const verified = verifyTransfer(
-    lookup.kind === "found" ? lookup.transaction : undefined,
-    {
-      usdcMint: settings.usdcMint,
-      wallet: settings.wallet,
-      claimed: claim.units,
-      now,
-      memo: { prefix: settings.memoPrefix, expected: reference, required: settings.memoRequired },
-      notBefore: settings.notBefore,
-    },
-    errors,
-  );
+  const verified = verifyTransfer(lookup.kind === "found" ? lookup.transaction : undefined, {
+    usdcMint: settings.usdcMint,
+    wallet: settings.wallet,
+    claimed: claim.units,
+    now,
+    memo: { prefix: settings.memoPrefix, expected: reference, required: settings.memoRequired },
+    notBefore: settings.notBefore,
+  });
   if (Result.isFailure(verified)) return yield* Effect.fail(verified.failure);
   const rateLimit = yield* store
     .claim(claim.signature, identity, claim.queries, yield* Clock.currentTimeMillis)
-    .pipe(Effect.catchTag("AlreadyClaimed", () => Effect.fail(errors.alreadyUsed())));
+    .pipe(Effect.catchTag("AlreadyClaimed", () => Effect.fail(alreadyUsed)));
   return { claim, received: verified.success.received, rateLimit } satisfies QueriesBought;
 });

@@ -4,38 +4,30 @@
  * same run on fresh transfers. Goal: p99 overhead <= 5 ms above the RPC call.
  */
 import { Effect, Layer, ManagedRuntime } from "effect";
-import { ChainSolana } from "../../adapters/chain-solana/index.ts";
-import * as MemoryConversations from "../../adapters/conversations-memory/index.ts";
-import * as ExtractiveGenerator from "../../adapters/llm-extractive/index.ts";
-import { MemoryStore } from "../../adapters/store-memory/index.ts";
 import { startTestChain } from "../../test/support/localnet.ts";
 import { makeSwitches, scriptedRetriever } from "../../test/support/test-layers.ts";
 import { createApp } from "../app.ts";
-import { makePaymentDesk } from "../http/payment-desk.ts";
 import { makeLogger } from "../observability/log.ts";
 import { makeMetrics } from "../observability/metrics.ts";
-import { HOLD_TTL_MS } from "../runtime/app-layer.ts";
+import { appLayer, defaultConfig } from "../runtime/app-layer.ts";
 import { fmt, summary } from "./stats.ts";
 
 const N = Number(process.env.BENCH_PAYMENTS ?? 300);
 const chain = await startTestChain();
+const config = defaultConfig({ protectionRps: 1_000_000 });
+const logger = makeLogger(() => undefined);
+const paidChain = {
+  network: "localnet" as const,
+  usdcMint: chain.mint,
+  wallet: chain.serviceWallet,
+  rpcUrl: chain.url,
+  walletSecretKey: undefined,
+};
 const runtime = ManagedRuntime.make(
-  Layer.mergeAll(
-    MemoryStore.layer({ freePerDay: 3, paidDailyCap: 1000, holdTtlMs: HOLD_TTL_MS }),
-    ChainSolana.layer({ rpcUrl: chain.url }),
-    scriptedRetriever(makeSwitches()),
-    ExtractiveGenerator.layer,
-    MemoryConversations.layer(),
-  ),
+  appLayer(config, paidChain, logger, { retrieval: scriptedRetriever(makeSwitches()) }).pipe(Layer.orDie),
 );
 await runtime.runPromise(Effect.void);
-const app = createApp({
-  runtime,
-  config: { allowedOrigins: [], trustProxy: { kind: "none" }, protectionRps: 1_000_000 },
-  desk: makePaymentDesk({ network: "localnet", usdcMint: chain.mint, wallet: chain.serviceWallet }),
-  logger: makeLogger(() => undefined),
-  metrics: makeMetrics(),
-});
+const app = createApp({ runtime, config, logger, metrics: makeMetrics() });
 const server = Bun.serve({
   port: 0,
   hostname: "127.0.0.1",

@@ -1,7 +1,11 @@
 import type { Logger } from "../observability/log.ts";
 
-/** What the edge (src/http/edge/edge.ts) hands every route as `c.env`. */
-export interface Bindings {
+/**
+ * What the edge (src/http/edge/edge.ts) learned about a request before routing. It reaches the
+ * router as Hono's `env`, the one argument Hono's fetch carries in; the router's first step
+ * (src/app.ts) turns it into typed Variables, and routes read only those.
+ */
+export interface EdgeRequest {
   /** Address of the TCP peer, supplied by the Bun/Deno entry point (or a test). */
   readonly remoteAddress: string | undefined;
   readonly requestId: string;
@@ -13,11 +17,18 @@ export interface Bindings {
   readonly corsHeaders: Readonly<Record<string, string>> | undefined;
   /** Logger whose lines carry the request id. */
   readonly log: Logger;
-  /** The response built with the edge's headers already in it (src/http/prepared-response.ts). */
-  preparedResponse: Response | undefined;
+}
+
+/** Per-request values, as routes read them: `c.get("identity")`. */
+export interface RequestVariables {
+  readonly requestId: string;
+  readonly identity: string;
+  readonly corsHeaders: Readonly<Record<string, string>> | undefined;
+  readonly log: Logger;
 }
 
 /** Hono environment of the router. */
 export interface AppEnv {
-  Bindings: Bindings;
+  Bindings: EdgeRequest;
+  Variables: RequestVariables;
 }

@@ -1,32 +1,21 @@
 /** Shapes of POST /api/chat: request fields and the public form of a source. */
-import type { RetrievedChunk } from "../../core/ports/retrieval.ts";
-import { fieldTypeProblem, type JsonObject } from "./read-json.ts";
 
-const CONVERSATION_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
+import type { Context } from "hono";
+import type { RetrievedChunk } from "../../core/ports/retrieval.ts";
+import type { AppEnv } from "./app-env.ts";
+import { readBody } from "./read-json.ts";
+import { ChatRequest } from "./schemas/requests.ts";
+
 const SNIPPET_LENGTH = 240;
 
-export interface ChatRequest {
-  readonly message: string;
-  readonly conversationId: string | undefined;
-  readonly stream: boolean;
-}
-
-/** Field types only; emptiness is the use case's rule (step 1 of the spec). */
-export const parseChatRequest = (body: JsonObject): ChatRequest | string => {
-  const problem =
-    fieldTypeProblem(body, "message", "string", false) ??
-    fieldTypeProblem(body, "conversationId", "string", false) ??
-    fieldTypeProblem(body, "stream", "boolean", false);
-  if (problem !== undefined) return problem;
-  const conversationId = body.conversationId as string | undefined;
-  if (conversationId !== undefined && !CONVERSATION_ID.test(conversationId)) {
-    return "conversationId must be 1-128 characters of letters, digits, '_', '-', '.', ':'";
-  }
-  return {
-    message: (body.message as string | undefined) ?? "",
-    conversationId,
-    stream: body.stream === true,
-  };
+/** The chat request, decoded; field types only (emptiness is the use case's rule, step 1 of the spec). */
+export const decodeChatRequest = async (c: Context<AppEnv>) => {
+  const decoded = await readBody(c, ChatRequest, ([first]) =>
+    c.json({ success: false, error: first ?? "Invalid chat request", code: "INVALID_REQUEST" }, 400),
+  );
+  if (!decoded.ok) return decoded;
+  const { message = "", conversationId, stream = false } = decoded.value;
+  return { ok: true as const, value: { message, conversationId, stream } };
 };
 
 const snippet = (text: string): string => {

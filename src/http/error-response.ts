@@ -1,24 +1,35 @@
-/** Turns an expected error into its HTTP response (status from the exhaustive map). */
+/** Turns an expected error into its HTTP response (status and code from the exhaustive map). */
 import type { Context } from "hono";
-import { isRetryable } from "../../core/payment-errors.ts";
+import type { PaymentRejected } from "../../core/payment-rejected.ts";
 import type { AppEnv } from "./app-env.ts";
-import { type AppError, codeOf, statusOf } from "./error-status.ts";
+import { type AppError, codeOf, statusOf, type Unavailable } from "./error-status.ts";
+import { paymentInfo } from "./payment-info.ts";
 
-const UNAVAILABLE: Partial<Record<AppError["_tag"], string>> = {
+/** What each unavailable dependency means for the client; total over the 503 errors. */
+const UNAVAILABLE = {
   StoreUnavailable: "Service temporarily unavailable: state store unreachable",
   ChainUnavailable:
     "Blockchain RPC temporarily unavailable; your transfer is safe, retry the same signature shortly",
   RetrievalFailed: "Documentation search temporarily unavailable; no query was charged",
   EmbeddingFailed: "Documentation search temporarily unavailable; no query was charged",
   GenerationFailed: "Answer generation temporarily unavailable; no query was charged",
-};
+} as const satisfies Record<Unavailable["_tag"], string>;
 
 export const QUOTA_EXHAUSTED_TEXT = "Free queries used up for today: buy more queries to continue";
 
-/** `paidDailyCap` is only named in the text of PaidDailyCapReached. */
-export const errorResponse = (c: Context<AppEnv>, error: AppError, paidDailyCap?: number): Response => {
+const secondsUntil = (at: number) => String(Math.max(1, Math.ceil((at - Date.now()) / 1000)));
+
+/**
+ * Every expected error but a payment rejection (rendered with the payment terms by the payment
+ * route). `paidDailyCap` is named in the text of PaidDailyCapReached.
+ */
+export const errorResponse = (
+  c: Context<AppEnv>,
+  error: Exclude<AppError, PaymentRejected>,
+  paidDailyCap: number,
+): Response => {
   const status = statusOf(error);
-  const code = codeOf(error._tag);
+  const code = codeOf(error);
   switch (error._tag) {
     case "EmptyMessage":
       return c.json({ success: false, error: "Message cannot be empty", code }, status);
@@ -28,37 +39,38 @@ export const errorResponse = (c: Context<AppEnv>, error: AppError, paidDailyCap?
         status,
       );
     case "QuotaExhausted":
-    case "PaidDailyCapReached": {
-      const retryAfter = Math.max(1, Math.ceil((error.resetAt - Date.now()) / 1000));
-      const text =
-        error._tag === "QuotaExhausted"
-          ? QUOTA_EXHAUSTED_TEXT
-          : `Daily limit of ${paidDailyCap ?? "your"} paid queries reached; your remaining credits stay available after the reset`;
-      return c.json({ success: false, error: text, code, resetAt: error.resetAt }, status, {
-        "Retry-After": String(retryAfter),
-      });
-    }
-    case "StoreUnavailable":
-    case "ChainUnavailable":
-    case "RetrievalFailed":
-    case "EmbeddingFailed":
-    case "GenerationFailed":
-      c.env.log.warn("dependency unavailable", {
+      c.get("log").info("quota exhausted", { identity: c.get("identity") });
+      return c.json(
+        {
+          success: false,
+          error: QUOTA_EXHAUSTED_TEXT,
+          code: "PAYMENT_REQUIRED",
+          // The store raises QuotaExhausted only when nothing at all is left.
+          rateLimit: { remaining: 0, resetAt: error.resetAt, requiresPayment: true },
+          payment: paymentInfo(error.terms, error.reference),
+        },
+        status,
+      );
+    case "PaidDailyCapReached":
+      return c.json(
+        {
+          success: false,
+          error: `Daily limit of ${paidDailyCap} paid queries reached; your remaining credits stay available after the reset`,
+          code,
+          resetAt: error.resetAt,
+        },
+        status,
+        { "Retry-After": secondsUntil(error.resetAt) },
+      );
+    default:
+      c.get("log").warn("dependency unavailable", {
         code,
         reason: "reason" in error ? error.reason : error.message,
       });
       return c.json(
-        { success: false, error: UNAVAILABLE[error._tag], code, requestId: c.env.requestId },
+        { success: false, error: UNAVAILABLE[error._tag], code, requestId: c.get("requestId") },
         status,
-        {
-          "Retry-After": "5",
-        },
-      );
-    default:
-      return c.json(
-        { success: false, error: error.error, details: error.details, code, retryable: isRetryable(error) },
-        status,
-        isRetryable(error) ? { "Retry-After": "5" } : {},
+        { "Retry-After": "5" },
       );
   }
 };

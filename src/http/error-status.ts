@@ -1,46 +1,40 @@
 /**
- * The one map from error `_tag` to HTTP status. Adding an error to the union without a
- * status here fails the typecheck (`satisfies Record<...>`), so no error ships unmapped.
+ * The one map from an expected error's `_tag` to its HTTP status and code. Adding an error to
+ * the union without a status here fails the typecheck (`satisfies Record<...>`), so no error
+ * ships unmapped. Payment rejections carry a reason and are rendered by payment-rejections.ts.
  */
 
-import type { PaymentError } from "../../core/payment-errors.ts";
+import type { PaymentRejected } from "../../core/payment-rejected.ts";
 import type { ChainUnavailable } from "../../core/ports/chain-reader.ts";
 import type { GenerationFailed } from "../../core/ports/generator.ts";
 import type { EmbeddingFailed, RetrievalFailed } from "../../core/ports/retrieval.ts";
 import type { StoreUnavailable } from "../../core/ports/store-errors.ts";
-import type { PaidDailyCapReached, QuotaExhausted } from "../../core/quota.ts";
-import type { EmptyMessage, MessageTooLong } from "../../core/use-cases/ask-question.ts";
+import type { PaidDailyCapReached } from "../../core/quota.ts";
+import type { EmptyMessage, MessageTooLong, QuotaExhausted } from "../../core/use-cases/prepare-answer.ts";
+import { REJECTIONS } from "./payment-rejections.ts";
 
-export type AppError =
-  | EmptyMessage
-  | MessageTooLong
-  | QuotaExhausted
-  | PaidDailyCapReached
-  | PaymentError
+/** A dependency we could not reach: 503, nothing charged. */
+export type Unavailable =
   | StoreUnavailable
   | ChainUnavailable
   | RetrievalFailed
   | EmbeddingFailed
   | GenerationFailed;
 
+export type AppError =
+  | EmptyMessage
+  | MessageTooLong
+  | QuotaExhausted
+  | PaidDailyCapReached
+  | PaymentRejected
+  | Unavailable;
+
 export const STATUS_OF = {
   EmptyMessage: 400,
   MessageTooLong: 400,
   QuotaExhausted: 402,
   PaidDailyCapReached: 429,
-  InvalidAmount: 400,
-  InvalidSignature: 400,
-  InvalidToken: 400,
-  TransactionNotFound: 400,
-  TransactionNotConfirmed: 400,
-  TransactionFailed: 400,
-  TransactionTooOld: 400,
-  WrongToken: 400,
-  WrongRecipient: 400,
-  InsufficientAmount: 400,
-  SignatureAlreadyUsed: 400,
-  MemoMismatch: 400,
-  MemoRequired: 400,
+  PaymentRejected: 400,
   StoreUnavailable: 503,
   ChainUnavailable: 503,
   RetrievalFailed: 503,
@@ -51,5 +45,9 @@ export const STATUS_OF = {
 /** HTTP status of an expected error. */
 export const statusOf = (error: AppError) => STATUS_OF[error._tag];
 
-/** A stable machine-readable code: "TransactionNotFound" -> "TRANSACTION_NOT_FOUND". */
-export const codeOf = (tag: string): string => tag.replace(/([a-z])([A-Z])/g, "$1_$2").toUpperCase();
+/** "TransactionNotFound" -> "TRANSACTION_NOT_FOUND". */
+const constantCase = (tag: string): string => tag.replace(/([a-z])([A-Z])/g, "$1_$2").toUpperCase();
+
+/** A stable machine-readable code; a payment rejection's is its reason's. */
+export const codeOf = (error: AppError): string =>
+  error._tag === "PaymentRejected" ? REJECTIONS[error.reason].code : constantCase(error._tag);

@@ -6,13 +6,19 @@
 import type { Context } from "hono";
 import type { AppEnv } from "./app-env.ts";
 
+/** Responses the edge must leave alone (recognised by identity). */
+const prepared = new WeakSet<Response>();
+
+/** Whether `response` already carries the edge's headers. */
+export const isPrepared = (response: Response): boolean => prepared.has(response);
+
 /** A JSON response (`body` already serialised) carrying the edge's headers. */
 export const preparedJson = (c: Context<AppEnv>, body: string, status = 200): Response => {
-  const { requestId, corsHeaders } = c.env;
+  const requestId = c.get("requestId");
+  const corsHeaders = c.get("corsHeaders");
   const headers: Record<string, string> = { "Content-Type": "application/json", "X-Request-Id": requestId };
   if (corsHeaders !== undefined) Object.assign(headers, corsHeaders);
   const response = new Response(body, { status, headers });
-  // The edge leaves exactly this response's headers alone (compared by identity).
-  c.env.preparedResponse = response;
+  prepared.add(response);
   return response;
 };

@@ -1,56 +1,51 @@
-/** Reads a JSON object body; failures become 400/415 responses with a clear message. */
+/**
+ * Reads a JSON object body and decodes it with a request schema; every failure becomes a
+ * 400/415 response with a clear message, listing each bad field.
+ */
+import { Result, Schema, SchemaIssue } from "effect";
 import type { Context } from "hono";
 import type { AppEnv } from "./app-env.ts";
 
-export type JsonObject = Readonly<Record<string, unknown>>;
+type Decoded<A> =
+  | { readonly ok: true; readonly value: A }
+  | { readonly ok: false; readonly response: Response };
 
-export const readJsonObject = async (
+const formatter = SchemaIssue.makeFormatterStandardSchemaV1();
+
+/** Absent and null mean the same to every route: null fields are dropped before decoding. */
+const withoutNulls = (body: object) => Object.fromEntries(Object.entries(body).filter(([, v]) => v !== null));
+
+/**
+ * The body, decoded with `schema`. `invalid` renders the field problems (in schema order) as
+ * the route's 400 response.
+ */
+export const readBody = async <S extends Schema.Decoder<unknown>>(
   c: Context<AppEnv>,
-): Promise<
-  { readonly ok: true; readonly body: JsonObject } | { readonly ok: false; readonly response: Response }
-> => {
+  schema: S,
+  invalid: (problems: ReadonlyArray<string>) => Response,
+): Promise<Decoded<S["Type"]>> => {
   const type = c.req.header("content-type") ?? "";
   if (!/^application\/json\b/i.test(type)) {
-    return {
-      ok: false,
-      response: c.json(
-        { success: false, error: "Content-Type must be application/json", code: "UNSUPPORTED_MEDIA_TYPE" },
-        415,
-      ),
+    const body = {
+      success: false,
+      error: "Content-Type must be application/json",
+      code: "UNSUPPORTED_MEDIA_TYPE",
     };
+    return { ok: false, response: c.json(body, 415) };
   }
   let body: unknown;
   try {
     body = JSON.parse(await c.req.text());
   } catch {
-    return {
-      ok: false,
-      response: c.json(
-        { success: false, error: "Request body is not valid JSON", code: "INVALID_JSON" },
-        400,
-      ),
-    };
+    const error = { success: false, error: "Request body is not valid JSON", code: "INVALID_JSON" };
+    return { ok: false, response: c.json(error, 400) };
   }
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
-    return {
-      ok: false,
-      response: c.json(
-        { success: false, error: "Request body must be a JSON object", code: "INVALID_JSON" },
-        400,
-      ),
-    };
+    const error = { success: false, error: "Request body must be a JSON object", code: "INVALID_JSON" };
+    return { ok: false, response: c.json(error, 400) };
   }
-  return { ok: true, body: body as JsonObject };
-};
-
-/** Describes a field whose type is wrong, or undefined when it is fine. */
-export const fieldTypeProblem = (
-  body: JsonObject,
-  field: string,
-  type: "string" | "number" | "boolean",
-  required: boolean,
-) => {
-  const value = body[field];
-  if (value === undefined || value === null) return required ? `${field} is required` : undefined;
-  return typeof value === type ? undefined : `${field} must be a ${type}`;
+  const decoded = Schema.decodeUnknownResult(schema)(withoutNulls(body), { errors: "all" });
+  if (Result.isSuccess(decoded)) return { ok: true, value: decoded.success };
+  const problems = formatter(decoded.failure.issue).issues.map((issue) => issue.message);
+  return { ok: false, response: invalid(problems) };
 };

@@ -4,6 +4,7 @@
  * (logged, never echoed).
  */
 import { Cause, type Effect, Exit, type ManagedRuntime, Option } from "effect";
+import type { PaymentSettings } from "../../core/payment-settings.ts";
 import type { ChainReader } from "../../core/ports/chain-reader.ts";
 import type { Conversations } from "../../core/ports/conversations.ts";
 import type { Generator } from "../../core/ports/generator.ts";
@@ -11,7 +12,14 @@ import type { PaymentStore } from "../../core/ports/payment-store.ts";
 import type { QuotaStore } from "../../core/ports/quota-store.ts";
 import type { Retriever } from "../../core/ports/retrieval.ts";
 
-export type Services = QuotaStore | PaymentStore | ChainReader | Retriever | Generator | Conversations;
+export type Services =
+  | QuotaStore
+  | PaymentStore
+  | PaymentSettings
+  | ChainReader
+  | Retriever
+  | Generator
+  | Conversations;
 export type AppRuntime = ManagedRuntime.ManagedRuntime<Services, never>;
 
 /** Thrown to reach Hono's onError (500 + request id) with the real cause attached. */

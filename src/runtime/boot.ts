@@ -7,18 +7,16 @@
 import { Effect, Layer, ManagedRuntime, Result } from "effect";
 import { type Env, parseConfig } from "../../core/config.ts";
 import { createApp } from "../app.ts";
-import { makePaymentDesk } from "../http/payment-desk.ts";
 import { makeLogger } from "../observability/log.ts";
 import { makeMetrics } from "../observability/metrics.ts";
 import { appLayer } from "./app-layer.ts";
 import { ensureDemoIndex } from "./demo-index.ts";
-import { resolveChain, volatileLedgerSince, warnAboutDefaults } from "./resolve-chain.ts";
+import { resolveChain, warnAboutDefaults } from "./resolve-chain.ts";
 
 /** Upper bound on waiting for in-flight requests at shutdown (the answer deadline is 90 s). */
 const DRAIN_MS = 25_000;
 
 export const boot = async (env: Env, exitProcess: (code: number) => never) => {
-  const startedAt = Date.now();
   const logger = makeLogger();
   // Batched access lines reach stdout before the process ends, however it ends short of SIGKILL.
   process.on("exit", () => logger.flush());
@@ -44,11 +42,6 @@ export const boot = async (env: Env, exitProcess: (code: number) => never) => {
   const app = createApp({
     runtime,
     config,
-    desk: makePaymentDesk(chain, {
-      memoRequired: config.memoRequired,
-      notBefore: volatileLedgerSince(config, startedAt),
-      paidDailyCap: config.paidDailyCap,
-    }),
     logger,
     metrics: makeMetrics(),
   });

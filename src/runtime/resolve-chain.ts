@@ -50,10 +50,3 @@ export const warnAboutDefaults = (config: AppConfig, logger: Logger) => {
   if (config.allowedOrigins.length === 0)
     logger.warn("ALLOWED_ORIGINS is empty: browsers on other origins cannot call the API");
 };
-
-/**
- * With the memory store, used signatures are forgotten on restart; transfers older than this
- * start are then refused, so none can be claimed twice. Redis remembers them: no limit.
- */
-export const volatileLedgerSince = (config: AppConfig, startedAt: number): number | undefined =>
-  config.redisUrl === undefined ? startedAt : undefined;

@@ -7,11 +7,11 @@ import { Effect, Result } from "effect";
 import { ChainSolana } from "../../adapters/chain-solana/index.ts";
 import { BaseUnits } from "../../core/money.ts";
 import type { ParsedTransaction } from "../../core/parsed-transaction.ts";
-import { paymentErrors } from "../../core/payment-errors.ts";
 import { ChainReader } from "../../core/ports/chain-reader.ts";
 import { verifyTransfer } from "../../core/verify-transfer.ts";
 import { newKeypair } from "../../src/localnet/keys.ts";
 import { startTestChain, type TestChain } from "../support/localnet.ts";
+import { kindOf } from "../support/rejection-kind.ts";
 
 let chain: TestChain;
 beforeAll(async () => {
@@ -32,22 +32,17 @@ const read = async (signature: string): Promise<ParsedTransaction | undefined> =
 };
 
 const verify = async (signature: string, claimed: bigint, memo = { expected: "ref-1", required: false }) => {
-  const errors = paymentErrors({ usdcMint: chain.mint, wallet: chain.serviceWallet, network: "localnet" });
-  return verifyTransfer(
-    await read(signature),
-    {
-      usdcMint: chain.mint,
-      wallet: chain.serviceWallet,
-      claimed: BaseUnits(claimed),
-      now: Date.now(),
-      memo: { prefix: PREFIX, ...memo },
-    },
-    errors,
-  );
+  return verifyTransfer(await read(signature), {
+    usdcMint: chain.mint,
+    wallet: chain.serviceWallet,
+    claimed: BaseUnits(claimed),
+    now: Date.now(),
+    memo: { prefix: PREFIX, ...memo },
+  });
 };
 
 const failureTag = (result: Awaited<ReturnType<typeof verify>>) =>
-  Result.isFailure(result) ? result.failure._tag : "accepted";
+  Result.isFailure(result) ? kindOf(result.failure) : "accepted";
 
 describe("verifyTransfer on real transactions", () => {
   test("accepts a real USDC transfer to the service wallet, with our memo", async () => {

@@ -10,8 +10,9 @@ import { Result, Schema } from "effect";
 import { encodeBase58 } from "../../core/base58.ts";
 import { BaseUnits } from "../../core/money.ts";
 import { ParsedTransaction } from "../../core/parsed-transaction.ts";
-import { paymentErrors, type TransferError } from "../../core/payment-errors.ts";
+import type { PaymentRejected } from "../../core/payment-rejected.ts";
 import type { TransferExpectation, verifyTransfer } from "../../core/verify-transfer.ts";
+import { kindOf, renderedTexts } from "./rejection-kind.ts";
 
 /** A deterministic 32-byte base58 address per seed. */
 export const addressOf = (seed: number): string =>
@@ -31,7 +32,8 @@ export const NOW = BLOCK_TIME * 1000 + 20_000;
  * A block time (epoch seconds) 30 s ago, for transactions checked against the real clock
  * (BLOCK_TIME is in 2025).
  */
-export const recentBlockTime = () => Math.floor(Date.now() / 1000) - 30;
+/** A block time of this second: recent, and not before an app started earlier in the test. */
+export const recentBlockTime = () => Math.floor(Date.now() / 1000);
 
 /** One token account touched by the transaction; `pre` undefined = created in this transaction. */
 export interface TokenAccount {
@@ -214,8 +216,6 @@ export const lamportsTo = (account: string, lamports: number) => ({
   post: 1_000_000 + lamports,
 });
 
-/** The error texts for payments to WALLET in USDC_MINT. */
-export const PAYMENT_ERRORS = paymentErrors({ usdcMint: USDC_MINT, wallet: WALLET, network: "devnet" });
 export const MEMO_PREFIX = "docs-chat:";
 
 /** What the verifier expects: `claimed` base units of USDC_MINT to WALLET, checked at NOW. */
@@ -230,16 +230,17 @@ export const expectation = (
   memo: { prefix: MEMO_PREFIX, expected: "ref-abc123", required: false, ...memo },
 });
 
-/** Asserts the failure's tag and that its texts explain what to check. */
-export const failure = (
-  result: ReturnType<typeof verifyTransfer>,
-  tag: TransferError["_tag"],
-): TransferError => {
-  if (Result.isSuccess(result)) throw new Error(`expected ${tag}, got success`);
-  const error = result.failure;
-  expect(error._tag).toBe(tag);
-  expect(error.error.length).toBeGreaterThan(0);
+/**
+ * Asserts the failure's kind (its public code, as kindOf names it) and that its texts explain
+ * what to check; returns the texts a client reads.
+ */
+export const failure = (result: ReturnType<typeof verifyTransfer>, kind: string) => {
+  if (Result.isSuccess(result)) throw new Error(`expected ${kind}, got success`);
+  const error: PaymentRejected = result.failure;
+  expect(kindOf(error)).toBe(kind);
+  const texts = renderedTexts(error);
+  expect(texts.error.length).toBeGreaterThan(0);
   for (const word of ["USDC", "SOL", "amount", "recipient", "confirm", WALLET, USDC_MINT])
-    expect(error.details).toContain(word);
-  return error;
+    expect(texts.details).toContain(word);
+  return texts;
 };

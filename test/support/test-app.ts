@@ -1,16 +1,15 @@
 /** Builds the real app (real middleware, routes, use cases, memory store) on scripted edges. */
 import { afterEach } from "bun:test";
 import { Layer, ManagedRuntime } from "effect";
-import * as MemoryConversations from "../../adapters/conversations-memory/index.ts";
 import { MemoryStore } from "../../adapters/store-memory/index.ts";
 import type { ChainLookup, ChainReader, ChainUnavailable } from "../../core/ports/chain-reader.ts";
 import type { PaymentStore } from "../../core/ports/payment-store.ts";
 import type { QuotaStore } from "../../core/ports/quota-store.ts";
 import type { TrustProxy } from "../../core/trust-proxy.ts";
 import { createApp } from "../../src/app.ts";
-import { makePaymentDesk } from "../../src/http/payment-desk.ts";
 import { memoryLogger } from "../../src/observability/log.ts";
 import { makeMetrics } from "../../src/observability/metrics.ts";
+import { appLayer, defaultConfig } from "../../src/runtime/app-layer.ts";
 import { USDC_MINT, WALLET } from "./parsed-tx.ts";
 import { makeSwitches, scriptedChain, scriptedGenerator, scriptedRetriever } from "./test-layers.ts";
 
@@ -40,41 +39,33 @@ export const buildTestApp = (options: TestAppOptions = {}) => {
     paidDailyCap: options.paidDailyCap ?? 1000,
     holdTtlMs: 120_000,
   };
-  const store = options.store ?? MemoryStore.layer(limits);
-  const runtime = ManagedRuntime.make(
-    Layer.mergeAll(
-      store,
-      scriptedRetriever(switches),
-      scriptedGenerator(switches),
-      options.chain?.layer ?? scriptedChain(lookups, chainFailure),
-      MemoryConversations.layer(),
-    ).pipe(Layer.orDie),
-  );
-  const { logger, lines } = memoryLogger();
-  const metrics = makeMetrics();
-  const desk = makePaymentDesk(
-    {
-      network: "devnet",
-      // The scripted chain's mint and wallet are those of the parsed-transaction builders.
-      usdcMint: options.chain?.usdcMint ?? USDC_MINT,
-      wallet: options.chain?.wallet ?? WALLET,
-    },
-    {
-      memoRequired: options.memoRequired ?? false,
-      paidDailyCap: options.paidDailyCap ?? 1000,
-    },
-  );
-  const app = createApp({
-    runtime,
-    config: {
-      allowedOrigins: options.allowedOrigins ?? [],
-      trustProxy: options.trustProxy ?? { kind: "none" },
-      protectionRps: options.protectionRps ?? 100,
-    },
-    desk,
-    logger,
-    metrics,
+  const config = defaultConfig({
+    freeQueries: limits.freePerDay,
+    paidDailyCap: limits.paidDailyCap,
+    memoRequired: options.memoRequired ?? false,
+    allowedOrigins: options.allowedOrigins ?? [],
+    trustProxy: options.trustProxy ?? { kind: "none" },
+    protectionRps: options.protectionRps ?? 100,
   });
+  const chain = {
+    network: "devnet" as const,
+    // The scripted chain's mint and wallet are those of the parsed-transaction builders.
+    usdcMint: options.chain?.usdcMint ?? USDC_MINT,
+    wallet: options.chain?.wallet ?? WALLET,
+    rpcUrl: "http://127.0.0.1:9/unused",
+    walletSecretKey: undefined,
+  };
+  const { logger, lines } = memoryLogger();
+  const runtime = ManagedRuntime.make(
+    appLayer(config, chain, logger, {
+      store: options.store ?? MemoryStore.layer(limits),
+      retrieval: scriptedRetriever(switches),
+      generator: scriptedGenerator(switches),
+      chain: options.chain?.layer ?? scriptedChain(lookups, chainFailure),
+    }).pipe(Layer.orDie),
+  );
+  const metrics = makeMetrics();
+  const app = createApp({ runtime, config, logger, metrics });
   /** Sends a request as if from `from` (the socket address). */
   const call = async (path: string, init: RequestInit = {}, from = "203.0.113.7"): Promise<Response> =>
     app.request(path, init, { remoteAddress: from });
@@ -102,7 +93,6 @@ export const buildTestApp = (options: TestAppOptions = {}) => {
     chainFailure,
     lines,
     metrics,
-    desk,
     call,
     chat,
     pay,

@@ -4,6 +4,7 @@
  * and payment store. Each records what it was asked, so tests can assert the order of steps.
  */
 import { Effect, Layer, Result, Stream } from "effect";
+import { PaymentSettings } from "../../core/payment-settings.ts";
 import { type ChainLookup, ChainReader } from "../../core/ports/chain-reader.ts";
 import { Conversations } from "../../core/ports/conversations.ts";
 import { type ChatTurn, GenerationFailed, Generator } from "../../core/ports/generator.ts";
@@ -20,6 +21,7 @@ import {
   reserve,
   view,
 } from "../../core/quota.ts";
+import { USDC_MINT, WALLET } from "./parsed-tx.ts";
 
 export const FIXED_NOW = Date.UTC(2025, 5, 1, 12, 0, 0);
 export const LIMITS: QuotaLimits = { freePerDay: 3, paidDailyCap: 1000, holdTtlMs: 60_000 };
@@ -126,6 +128,7 @@ const paymentLayers = (w: World) =>
       ping: Effect.void,
     }),
     Layer.succeed(PaymentStore, {
+      durable: true,
       isClaimed: (signature) =>
         Effect.sync(() => {
           w.calls.push("isClaimed");
@@ -143,5 +146,17 @@ const paymentLayers = (w: World) =>
     }),
   );
 
+/** The payment terms of the use-case tests: USDC_MINT to WALLET on devnet, a durable ledger. */
+export const SETTINGS = PaymentSettings.of({
+  network: "devnet",
+  usdcMint: USDC_MINT,
+  wallet: WALLET,
+  memoPrefix: "docs-chat:",
+  memoRequired: false,
+  paidDailyCap: LIMITS.paidDailyCap,
+  notBefore: undefined,
+});
+
 /** Every port a use case may need, backed by `w`. */
-export const worldLayer = (w: World) => Layer.mergeAll(askLayers(w), paymentLayers(w));
+export const worldLayer = (w: World, settings: PaymentSettings["Service"] = SETTINGS) =>
+  Layer.mergeAll(askLayers(w), paymentLayers(w), Layer.succeed(PaymentSettings, settings));

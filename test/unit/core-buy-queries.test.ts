@@ -2,8 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { Effect, Exit, Option } from "effect";
 import { encodeBase58 } from "../../core/base58.ts";
 import type { RawClaim } from "../../core/payment-claim.ts";
-import { paymentErrors } from "../../core/payment-errors.ts";
-import { buyQueries, type PaymentSettings } from "../../core/use-cases/buy-queries.ts";
+import { buyQueries } from "../../core/use-cases/buy-queries.ts";
 import {
   parsedTx,
   payerUsdc,
@@ -11,29 +10,25 @@ import {
   STRANGER,
   USDC_MINT,
   usdcPayment,
-  WALLET,
 } from "../support/parsed-tx.ts";
-import { makeWorld, type World, worldLayer } from "../support/use-case-layers.ts";
+import { kindOf } from "../support/rejection-kind.ts";
+import { makeWorld, SETTINGS, type World, worldLayer } from "../support/use-case-layers.ts";
 
 const IDENTITY = "198.51.100.4";
 const SIGNATURE = encodeBase58(Uint8Array.from({ length: 64 }, (_, i) => (i * 7 + 9) & 0xff));
-const settings = (memoRequired = false): PaymentSettings => ({
-  usdcMint: USDC_MINT,
-  wallet: WALLET,
-  memoPrefix: "docs-chat:",
-  memoRequired,
-  errors: paymentErrors({ usdcMint: USDC_MINT, wallet: WALLET, network: "devnet" }),
-});
+const settings = (memoRequired = false) => ({ ...SETTINGS, memoRequired });
 const claim: RawClaim = { signature: SIGNATURE, amount: 0.05, token: "USDC" };
 
 // The built transactions have a block time in 2025; the use case reads the real clock, so
 // they are rebuilt with a recent block time.
 const run = (w: World, raw: RawClaim = claim, memoRequired = false) =>
   Effect.runPromiseExit(
-    buyQueries(IDENTITY, raw, settings(memoRequired)).pipe(Effect.provide(worldLayer(w))),
+    buyQueries(IDENTITY, raw).pipe(Effect.provide(worldLayer(w, settings(memoRequired)))),
   );
 const tagOf = (exit: Exit.Exit<unknown, { readonly _tag: string }>) =>
-  Exit.isSuccess(exit) ? "success" : (Option.getOrUndefined(Exit.findErrorOption(exit))?._tag ?? "defect");
+  Exit.isSuccess(exit)
+    ? "success"
+    : kindOf(Option.getOrUndefined(Exit.findErrorOption(exit)) ?? { _tag: "defect" });
 
 describe("buyQueries", () => {
   test("a verified transfer is claimed once: signature used and queries granted together", async () => {

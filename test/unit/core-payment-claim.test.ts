@@ -2,10 +2,11 @@ import { describe, expect, test } from "bun:test";
 import { Result } from "effect";
 import { encodeBase58 } from "../../core/base58.ts";
 import { checkUnits, parseSignature, type RawClaim, validateClaim } from "../../core/payment-claim.ts";
-import { isRetryable, paymentErrors } from "../../core/payment-errors.ts";
+import { PaymentRejectionReason, rejected } from "../../core/payment-rejected.ts";
+import { REJECTIONS } from "../../src/http/payment-rejections.ts";
 import { USDC_MINT, WALLET } from "../support/parsed-tx.ts";
+import { kindOf, renderedTexts } from "../support/rejection-kind.ts";
 
-const errors = paymentErrors({ usdcMint: USDC_MINT, wallet: WALLET, network: "devnet" });
 const sig64 = (seed: number, zeros = 0) =>
   encodeBase58(Uint8Array.from({ length: 64 }, (_, i) => (i < zeros ? 0 : (seed * 29 + i * 101 + 1) & 0xff)));
 const SIGNATURE = sig64(7);
@@ -16,8 +17,8 @@ const claim = (overrides: Partial<RawClaim>): RawClaim => ({
   ...overrides,
 });
 const tagOf = (raw: RawClaim) => {
-  const result = validateClaim(raw, errors);
-  return Result.isFailure(result) ? result.failure._tag : "ok";
+  const result = validateClaim(raw);
+  return Result.isFailure(result) ? kindOf(result.failure) : "ok";
 };
 
 describe("validateClaim amount", () => {
@@ -33,7 +34,7 @@ describe("validateClaim amount", () => {
   ];
   for (const [amount, queries] of accepted) {
     test(`${amount} USDC buys ${queries} queries`, () => {
-      const result = validateClaim(claim({ amount }), errors);
+      const result = validateClaim(claim({ amount }));
       expect(Result.getOrUndefined(result)?.queries).toBe(queries);
       expect<bigint | undefined>(Result.getOrUndefined(result)?.units).toBe(BigInt(queries) * 1000n);
     });
@@ -56,19 +57,19 @@ describe("validateClaim amount", () => {
   ];
   for (const amount of refused) {
     test(`${amount} is refused as InvalidAmount`, () => {
-      const result = validateClaim(claim({ amount }), errors);
+      const result = validateClaim(claim({ amount }));
       if (Result.isSuccess(result)) throw new Error("accepted");
-      expect(result.failure._tag).toBe("InvalidAmount");
-      expect(result.failure.error).toStartWith("Invalid payment amount: ");
-      expect(result.failure.details).toContain("0.01 to 1.00 USDC");
+      expect(kindOf(result.failure)).toBe("InvalidAmount");
+      expect(renderedTexts(result.failure).error).toStartWith("Invalid payment amount: ");
+      expect(renderedTexts(result.failure).details).toContain("0.01 to 1.00 USDC");
     });
   }
 
   test("0.0105 is refused for the 0.001 step, 1.001 for the range", () => {
-    const step = validateClaim(claim({ amount: 0.0105 }), errors);
-    expect(Result.isFailure(step) && step.failure.error).toContain("multiple of 0.001");
-    const range = validateClaim(claim({ amount: 1.001 }), errors);
-    expect(Result.isFailure(range) && range.failure.error).toContain("from 0.01 to 1.00");
+    const step = validateClaim(claim({ amount: 0.0105 }));
+    expect(Result.isFailure(step) && renderedTexts(step.failure).error).toContain("multiple of 0.001");
+    const range = validateClaim(claim({ amount: 1.001 }));
+    expect(Result.isFailure(range) && renderedTexts(range.failure).error).toContain("from 0.01 to 1.00");
   });
 
   test("checkUnits bounds are inclusive", () => {
@@ -77,7 +78,8 @@ describe("validateClaim amount", () => {
     expect(checkUnits(9_999n)).toBeDefined();
     expect(checkUnits(9_000n)).toBeDefined();
     expect(checkUnits(1_001_000n)).toBeDefined();
-    expect(checkUnits(10_500n)).toBe("must be a multiple of 0.001 USDC");
+    expect(checkUnits(10_500n)).toBe("amount-not-a-step");
+    expect(renderedTexts(rejected("amount-not-a-step")).error).toContain("must be a multiple of 0.001 USDC");
   });
 });
 
@@ -85,7 +87,7 @@ describe("validateClaim signature", () => {
   test("base58 of 64 bytes is accepted (and surrounding spaces are trimmed)", () => {
     expect(tagOf(claim({ signature: SIGNATURE }))).toBe("ok");
     expect(tagOf(claim({ signature: ` ${SIGNATURE}\n` }))).toBe("ok");
-    const result = validateClaim(claim({ signature: ` ${SIGNATURE} ` }), errors);
+    const result = validateClaim(claim({ signature: ` ${SIGNATURE} ` }));
     expect<string | undefined>(Result.getOrUndefined(result)?.signature).toBe(SIGNATURE);
   });
 
@@ -129,32 +131,25 @@ describe("validateClaim token and rule order", () => {
   });
 });
 
-describe("payment error texts", () => {
-  const all = [
-    errors.invalidAmount("x"),
-    errors.invalidSignature(),
-    errors.invalidToken(),
-    errors.notFound(),
-    errors.notConfirmed(),
-    errors.failed(),
-    errors.tooOld(),
-    errors.wrongToken("x"),
-    errors.wrongRecipient("x"),
-    errors.insufficient("0.01", "0.02"),
-    errors.alreadyUsed(),
-    errors.memoMismatch(),
-    errors.memoRequired(),
-  ];
-  test("every error has a distinct tag, a short error and details naming what to check", () => {
-    expect(new Set(all.map((error) => error._tag)).size).toBe(all.length);
+describe("payment rejection texts", () => {
+  const all = PaymentRejectionReason.literals.map((reason) =>
+    rejected(reason, { claimed: 20_000n, received: 10_000n }),
+  );
+  test("every reason has a short error and details naming what to check", () => {
     for (const error of all) {
-      expect(error.error.length).toBeGreaterThan(0);
+      const texts = renderedTexts(error);
+      expect(texts.error.length).toBeGreaterThan(0);
       for (const word of ["USDC", "SOL", "amount", "recipient", "confirmed", "devnet", WALLET, USDC_MINT])
-        expect(error.details).toContain(word);
+        expect(texts.details).toContain(word);
     }
   });
+  test("the insufficient amount names both amounts", () => {
+    expect(
+      renderedTexts(rejected("amount-insufficient", { claimed: 20_000n, received: 10_000n })).error,
+    ).toBe("Amount received (0.01 USDC) is lower than claimed (0.02 USDC)");
+  });
   test("only not-found and not-confirmed are retryable", () => {
-    const retryable = all.filter(isRetryable).map((error) => error._tag);
+    const retryable = all.filter((error) => REJECTIONS[error.reason].retryable).map(kindOf);
     expect(retryable.sort()).toEqual(["TransactionNotConfirmed", "TransactionNotFound"]);
   });
 });

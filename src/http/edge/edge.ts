@@ -1,17 +1,17 @@
 /**
  * The per-request work around the router, in one synchronous function instead of a chain of
  * Hono middleware: request id (echoed in X-Request-Id), client identity, CORS, the protection
- * limit, the access log line and request metrics. The router gets the results as bindings
+ * limit, the access log line and request metrics. The router gets the results as its `env`
  * (`c.env`). When a route answers synchronously (a status read on the memory store) no promise
  * is made at all; each async middleware frame cost more than the status route's own work.
  */
-import type { Hono } from "hono";
 import { getPath } from "hono/utils/url";
 import { peerIsTrustedProxy } from "../../../core/client-identity.ts";
 import type { TrustProxy } from "../../../core/trust-proxy.ts";
 import type { LogFields, Logger, ServiceLogger } from "../../observability/log.ts";
 import type { Metrics } from "../../observability/metrics.ts";
-import type { AppEnv, Bindings } from "../app-env.ts";
+import type { EdgeRequest } from "../app-env.ts";
+import { isPrepared } from "../prepared-response.ts";
 import { clientIdentity } from "./client-identity.ts";
 import { corsPolicy } from "./cors.ts";
 import { protectionLimit } from "./protection-limit.ts";
@@ -21,7 +21,9 @@ const INCOMING_ID = /^[A-Za-z0-9._-]{8,64}$/;
 const UNMATCHED = "unmatched";
 
 export interface EdgeOptions {
-  readonly router: Hono<AppEnv>;
+  /** The router's paths (metric labels) and its own dispatch, which the edge calls. */
+  readonly routePaths: ReadonlyArray<string>;
+  readonly dispatch: (request: Request, facts: EdgeRequest) => Response | Promise<Response>;
   readonly logger: ServiceLogger;
   readonly metrics: Metrics;
   readonly trustProxy: TrustProxy;
@@ -32,8 +34,7 @@ export interface EdgeOptions {
 }
 
 /** What the router gets as `c.env`; the request's logger is made only if a route logs. */
-class RequestBindings implements Bindings {
-  preparedResponse: Response | undefined = undefined;
+class RequestFacts implements EdgeRequest {
   #log: Logger | undefined;
   constructor(
     private readonly logger: Logger,
@@ -55,20 +56,25 @@ class RequestLog implements Logger {
     private readonly logger: Logger,
     private readonly requestId: string,
   ) {}
-  info = (msg: string, fields?: LogFields) => this.logger.info(msg, { requestId: this.requestId, ...fields });
-  warn = (msg: string, fields?: LogFields) => this.logger.warn(msg, { requestId: this.requestId, ...fields });
-  error = (msg: string, fields?: LogFields) =>
+  info(msg: string, fields?: LogFields) {
+    this.logger.info(msg, { requestId: this.requestId, ...fields });
+  }
+  warn(msg: string, fields?: LogFields) {
+    this.logger.warn(msg, { requestId: this.requestId, ...fields });
+  }
+  error(msg: string, fields?: LogFields) {
     this.logger.error(msg, { requestId: this.requestId, ...fields });
+  }
 }
 
 export type Edge = (request: Request, remoteAddress: string | undefined) => Response | Promise<Response>;
 
 export const createEdge = (options: EdgeOptions): Edge => {
-  const { router, logger, metrics, trustProxy } = options;
+  const { dispatch, logger, metrics, trustProxy } = options;
   // Route labels for metrics and limiter keys: the router's own fixed paths, so a scan of random
   // URLs cannot grow either. A scan comparing strings beats a Map here: hashing the request's
   // fresh path string cost more than comparing it with the few routes (mostly by length).
-  const labels = [...new Set(router.routes.map((route) => route.path).filter((path) => !path.includes("*")))];
+  const labels = [...new Set(options.routePaths.filter((path) => !path.includes("*")))];
   const routeOf = (path: string): string => {
     for (const label of labels) if (label === path) return label;
     return UNMATCHED;
@@ -100,10 +106,10 @@ export const createEdge = (options: EdgeOptions): Edge => {
     const path = getPath(request);
     const route = routeOf(path);
     const corsHeaders = cors.responseHeaders(request);
-    const bindings = new RequestBindings(logger, remoteAddress, requestId, identity, path, corsHeaders);
+    const facts = new RequestFacts(logger, remoteAddress, requestId, identity, path, corsHeaders);
 
     const finish = (response: Response): Response => {
-      if (response !== bindings.preparedResponse) {
+      if (!isPrepared(response)) {
         const { headers } = response;
         headers.set("X-Request-Id", requestId);
         if (corsHeaders !== undefined)
@@ -124,11 +130,11 @@ export const createEdge = (options: EdgeOptions): Edge => {
       const verdict = overLimit(route, identity);
       if (verdict !== "ok") {
         metrics.count("protection_rate_limited_total");
-        if (verdict === "first-over") bindings.log.warn("protection rate limit hit", { identity, path });
+        if (verdict === "first-over") facts.log.warn("protection rate limit hit", { identity, path });
         return finish(tooManyRequests());
       }
     }
-    const response = router.fetch(request, bindings);
+    const response = dispatch(request, facts);
     return response instanceof Promise ? response.then(finish) : finish(response);
   };
 };

@@ -1,62 +1,105 @@
 /**
- * SSE answers: `sources` first, then `delta` events, then `done` with tokensUsed and rateLimit.
- * Errors before the first byte (empty message, 402, ...) are ordinary JSON responses. The query
- * is committed when the answer completes; a failure of ours gives it back. A client that hangs
- * up before any answer text is not charged; one that hangs up after reading text is, so an
- * answer cannot be read for free by disconnecting before `done`.
+ * SSE answers, between the chat's two phases: prepare (errors before the first byte, such as
+ * an empty message or 402, are ordinary JSON responses), then `sources`, `delta` events and
+ * `done` with tokensUsed and rateLimit, then charge or release. A client that hangs up before
+ * any answer text reached it is not charged; one that hangs up after is, so an answer cannot
+ * be read for free by disconnecting before `done`.
  */
 import { Effect, Stream } from "effect";
 import type { Context } from "hono";
+import { type SSEStreamingApi, streamSSE } from "hono/streaming";
 import { type Answer, GenerationFailed, Generator } from "../../../core/ports/generator.ts";
-import { type Question, withChargedQuery } from "../../../core/use-cases/ask-question.ts";
+import { withinDeadline } from "../../../core/use-cases/ask-question.ts";
+import { chargeAnswer, releaseAnswer } from "../../../core/use-cases/finish-answer.ts";
+import { type PreparedAnswer, prepareAnswer, type Question } from "../../../core/use-cases/prepare-answer.ts";
 import type { AppEnv } from "../app-env.ts";
 import { publicSource } from "../chat-request.ts";
+import { errorResponse } from "../error-response.ts";
 import { codeOf } from "../error-status.ts";
 import { Defect, runOutcome } from "../run-effect.ts";
-import { type ChatDeps, chatErrorResponse } from "./chat.ts";
+import type { ChatDeps } from "./chat.ts";
 
-const SSE_HEADERS = {
-  "Content-Type": "text/event-stream; charset=utf-8",
-  // no-transform + X-Accel-Buffering keep proxies (nginx, CDNs) from buffering the stream.
-  "Cache-Control": "no-cache, no-transform",
-  "X-Accel-Buffering": "no",
-  Connection: "keep-alive",
-};
+type Send = (event: "sources" | "delta" | "done" | "error", data: unknown) => Promise<void>;
 
-/**
- * One SSE response, opened on demand; writes stop once the client is gone. The edge adds the
- * request id and CORS headers to it like to any other response.
- */
-const sseChannel = (
-  signal: AbortSignal,
-  onCancel: () => void,
-  respond: (body: ReadableStream<Uint8Array>) => Response,
+const sender =
+  (stream: SSEStreamingApi): Send =>
+  (event, data) =>
+    stream.writeSSE({ event, data: JSON.stringify(data) });
+
+/** The generator's stream written out as `delta` events; its whole answer at the end. */
+const streamGenerated = (prepared: PreparedAnswer, sendDelta: (text: string) => Promise<void>) =>
+  Effect.gen(function* () {
+    const generator = yield* Generator;
+    let answer: Answer | undefined;
+    const input = { question: prepared.question, chunks: prepared.sources, history: prepared.history };
+    yield* Stream.runForEach(generator.stream(input), (event) =>
+      event.type === "done"
+        ? Effect.sync(() => {
+            answer = event.answer;
+          })
+        : Effect.promise(() => sendDelta(event.text)),
+    );
+    return answer ?? (yield* Effect.fail(new GenerationFailed({ message: "the answer stream ended early" })));
+  });
+
+/** Generates into the open stream, then charges (text reached the client) or releases. */
+const answerInto = async (
+  c: Context<AppEnv>,
+  deps: ChatDeps,
+  prepared: PreparedAnswer,
+  stream: SSEStreamingApi,
 ) => {
-  const encoder = new TextEncoder();
-  let controller: ReadableStreamDefaultController<Uint8Array> | undefined;
-  let response: Response | undefined;
-  return {
-    /** The response, creating the stream the first time. */
-    open: (): Response => {
-      response ??= respond(
-        new ReadableStream<Uint8Array>({
-          start: (ctrl) => {
-            controller = ctrl;
-          },
-          cancel: onCancel,
-        }),
-      );
-      return response;
-    },
-    isOpen: () => response !== undefined,
-    send: (event: string, data: unknown) => {
-      if (!signal.aborted)
-        controller?.enqueue(encoder.encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`));
-    },
-    close: () => {
-      if (!signal.aborted) controller?.close();
-    },
+  const send = sender(stream);
+  const hangUp = new AbortController();
+  stream.onAbort(() => hangUp.abort());
+  c.req.raw.signal.addEventListener("abort", () => hangUp.abort(), { once: true });
+  let delivered = false;
+  // Text handed to an open stream counts as delivered (the client may read it and hang up
+  // before our write even resolves); text for a stream already cut does not.
+  const sendDelta = (text: string) => {
+    if (hangUp.signal.aborted) return Promise.resolve();
+    delivered = true;
+    return send("delta", { text });
   };
+  await send("sources", { sources: prepared.sources.map(publicSource) });
+  const generated = await Promise.resolve(
+    runOutcome(deps.runtime, withinDeadline(streamGenerated(prepared, sendDelta)), hangUp.signal),
+  ).catch((defect: unknown) => ({ ok: "defect" as const, defect }));
+
+  if (generated.ok === true) {
+    const charged = await runOutcome(deps.runtime, chargeAnswer(prepared, generated.value));
+    if (!charged.ok)
+      return send("error", {
+        success: false,
+        error: "The answer could not be recorded",
+        code: codeOf(charged.error),
+      });
+    deps.metrics.count("answers_total");
+    return send("done", { success: true, tokensUsed: generated.value.tokensUsed, rateLimit: charged.value });
+  }
+  // Cut off: the client hung up (charged only if text reached it), or we failed (never charged).
+  const served = hangUp.signal.aborted && delivered;
+  await runOutcome(
+    deps.runtime,
+    served ? Effect.ignore(chargeAnswer(prepared, undefined)) : releaseAnswer(prepared),
+  );
+  if (hangUp.signal.aborted) return;
+  if (generated.ok === false) {
+    return send("error", {
+      success: false,
+      error: "The answer could not be completed; no query was charged",
+      code: codeOf(generated.error),
+    });
+  }
+  c.get("log").error("stream failed", {
+    cause: generated.defect instanceof Defect ? generated.defect.detail : String(generated.defect),
+  });
+  return send("error", {
+    success: false,
+    error: "Internal server error",
+    code: "INTERNAL_ERROR",
+    requestId: c.get("requestId"),
+  });
 };
 
 export const streamAnswer = async (
@@ -64,82 +107,24 @@ export const streamAnswer = async (
   deps: ChatDeps,
   question: Question,
 ): Promise<Response> => {
-  const abort = new AbortController();
-  c.req.raw.signal.addEventListener("abort", () => abort.abort(), { once: true });
-  const channel = sseChannel(
-    abort.signal,
-    () => abort.abort(),
-    (body) => c.body(body, 200, SSE_HEADERS),
-  );
-  let delivered = false;
-  let opened: (response: Response) => void = () => undefined;
-  const streamStarted = new Promise<Response>((resolve) => {
-    opened = resolve;
+  const prepared = await runOutcome(deps.runtime, prepareAnswer(question), c.req.raw.signal);
+  if (!prepared.ok) {
+    if (prepared.error._tag === "QuotaExhausted") deps.metrics.count("chat_payment_required_total");
+    return errorResponse(c, prepared.error, deps.paidDailyCap);
+  }
+  const ready = prepared.value;
+  const response = streamSSE(c, async (stream) => {
+    if (ready.kind === "ready") return answerInto(c, deps, ready, stream);
+    const send = sender(stream);
+    // Answered without generating (nothing found), already uncharged.
+    await send("sources", { sources: [] });
+    await send("delta", { text: ready.answer.text });
+    deps.metrics.count("answers_total");
+    await send("done", { success: true, tokensUsed: ready.answer.tokensUsed, rateLimit: ready.rateLimit });
   });
-
-  const program = withChargedQuery(
-    question,
-    ({ question: text, sources, history }) =>
-      Effect.gen(function* () {
-        opened(channel.open());
-        channel.send("sources", { sources: sources.map(publicSource) });
-        const generator = yield* Generator;
-        let answer: Answer | undefined;
-        yield* Stream.runForEach(generator.stream({ question: text, chunks: sources, history }), (event) =>
-          Effect.sync(() => {
-            if (event.type === "done") answer = event.answer;
-            else {
-              channel.send("delta", { text: event.text });
-              delivered = true;
-            }
-          }),
-        );
-        return (
-          answer ?? (yield* Effect.fail(new GenerationFailed({ message: "the answer stream ended early" })))
-        );
-      }),
-    () => delivered,
-  );
-
-  const finished = Promise.resolve(runOutcome(deps.runtime, program, abort.signal)).then(
-    async (outcome): Promise<Response | undefined> => {
-      if (!outcome.ok && !channel.isOpen()) return chatErrorResponse(c, deps, outcome.error);
-      const response = channel.open();
-      if (outcome.ok) {
-        const { answer, sources, rateLimit } = outcome.value;
-        // Answered without generating (nothing found): sources and text were not sent yet.
-        if (sources.length === 0) {
-          channel.send("sources", { sources: [] });
-          channel.send("delta", { text: answer.text });
-        }
-        deps.metrics.count("answers_total");
-        channel.send("done", { success: true, tokensUsed: answer.tokensUsed, rateLimit });
-      } else {
-        channel.send("error", {
-          success: false,
-          error: "The answer could not be completed; no query was charged",
-          code: codeOf(outcome.error._tag),
-        });
-      }
-      channel.close();
-      return response;
-    },
-    (defect: unknown) => {
-      if (!channel.isOpen()) throw defect;
-      c.env.log.error("stream failed", {
-        cause: defect instanceof Defect ? defect.detail : String(defect),
-      });
-      channel.send("error", {
-        success: false,
-        error: "Internal server error",
-        code: "INTERNAL_ERROR",
-        requestId: c.env.requestId,
-      });
-      channel.close();
-      return undefined;
-    },
-  );
-  // Whichever comes first: the stream opening, or the program ending without it (JSON error).
-  const first = await Promise.race([streamStarted, finished]);
-  return first ?? channel.open();
+  // no-transform + X-Accel-Buffering keep proxies (nginx, CDNs) from buffering the stream.
+  response.headers.set("Cache-Control", "no-cache, no-transform");
+  response.headers.set("X-Accel-Buffering", "no");
+  response.headers.set("Content-Type", "text/event-stream; charset=utf-8");
+  return response;
 };

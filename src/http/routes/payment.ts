@@ -1,40 +1,42 @@
 /** GET /api/payment/info and POST /api/payment. */
 import { Clock, Effect } from "effect";
 import { Hono } from "hono";
+import { PaymentSettings } from "../../../core/payment-settings.ts";
 import { PaymentStore } from "../../../core/ports/payment-store.ts";
 import { buyQueries } from "../../../core/use-cases/buy-queries.ts";
 import type { Metrics } from "../../observability/metrics.ts";
 import type { AppEnv } from "../app-env.ts";
 import { errorResponse } from "../error-response.ts";
 import { codeOf } from "../error-status.ts";
-import { type PaymentDesk, paymentInfo } from "../payment-desk.ts";
-import { fieldTypeProblem, readJsonObject } from "../read-json.ts";
+import { paymentInfo } from "../payment-info.ts";
+import { renderRejection } from "../payment-rejections.ts";
+import { readBody } from "../read-json.ts";
 import { type AppRuntime, runOutcome } from "../run-effect.ts";
+import { PaymentRequest } from "../schemas/requests.ts";
 
-export const paymentRoutes = (runtime: AppRuntime, desk: PaymentDesk, metrics: Metrics) =>
+/** The caller's payment info: the terms and their own memo reference. */
+const infoFor = (identity: string) =>
+  Effect.gen(function* () {
+    const terms = yield* PaymentSettings;
+    const store = yield* PaymentStore;
+    return paymentInfo(terms, yield* store.referenceFor(identity, yield* Clock.currentTimeMillis));
+  });
+
+/** Buys queries; the terms come along so a rejection can be explained with them. */
+const buyFor = (identity: string, request: PaymentRequest) =>
+  Effect.flatMap(PaymentSettings, (terms) =>
+    Effect.map(Effect.result(buyQueries(identity, request)), (bought) => ({ terms, bought })),
+  );
+
+export const paymentRoutes = (runtime: AppRuntime, metrics: Metrics, paidDailyCap: number) =>
   new Hono<AppEnv>()
     .get("/info", async (c) => {
-      const identity = c.env.identity;
-      const outcome = await runOutcome(
-        runtime,
-        Effect.flatMap(PaymentStore, (store) =>
-          Effect.flatMap(Clock.currentTimeMillis, (now) => store.referenceFor(identity, now)),
-        ),
-      );
-      if (!outcome.ok) return errorResponse(c, outcome.error);
-      return c.json(paymentInfo(desk, outcome.value));
+      const outcome = await runOutcome(runtime, infoFor(c.get("identity")));
+      return outcome.ok ? c.json(outcome.value) : errorResponse(c, outcome.error, paidDailyCap);
     })
     .post("/", async (c) => {
-      const parsed = await readJsonObject(c);
-      if (!parsed.ok) return parsed.response;
-      const { body } = parsed;
-      const problems = [
-        fieldTypeProblem(body, "signature", "string", true),
-        fieldTypeProblem(body, "amount", "number", true),
-        fieldTypeProblem(body, "token", "string", true),
-      ].filter((problem) => problem !== undefined);
-      if (problems.length > 0) {
-        return c.json(
+      const request = await readBody(c, PaymentRequest, (problems) =>
+        c.json(
           {
             success: false,
             error: "Invalid payment request",
@@ -42,29 +44,31 @@ export const paymentRoutes = (runtime: AppRuntime, desk: PaymentDesk, metrics: M
             code: "INVALID_REQUEST",
           },
           400,
-        );
-      }
-      const identity = c.env.identity;
-      const log = c.env.log;
-      const raw = {
-        signature: body.signature as string,
-        amount: body.amount as number,
-        token: body.token as string,
-      };
-      const outcome = await runOutcome(runtime, buyQueries(identity, raw, desk));
-      if (!outcome.ok) {
-        const { error } = outcome;
-        const reason = codeOf(error._tag);
+        ),
+      );
+      if (!request.ok) return request.response;
+      const identity = c.get("identity");
+      const log = c.get("log");
+      const raw = request.value;
+      const outcome = await runOutcome(runtime, buyFor(identity, raw));
+      if (!outcome.ok) return errorResponse(c, outcome.error, paidDailyCap);
+      const { terms, bought } = outcome.value;
+      if (bought._tag === "Failure") {
+        const error = bought.failure;
+        if (error._tag !== "PaymentRejected") return errorResponse(c, error, paidDailyCap);
+        const reason = codeOf(error);
         metrics.count("payment_rejections_total", { reason });
         log.warn("payment rejected", {
           identity,
           signature: raw.signature.slice(0, 100),
           amount: raw.amount,
           reason,
+          detail: error.reason,
         });
-        return errorResponse(c, error);
+        const rendered = renderRejection(error, terms);
+        return c.json(rendered.body, rendered.status, rendered.retryable ? { "Retry-After": "5" } : {});
       }
-      const { claim, received, rateLimit } = outcome.value;
+      const { claim, received, rateLimit } = bought.success;
       metrics.count("payment_grants_total");
       metrics.count("payment_queries_granted_total", {}, claim.queries);
       log.info("payment granted", {

@@ -1,0 +1,32 @@
+/**
+ * Phase two of POST /api/chat: the answer is out (or is not), so the reserved query is
+ * counted (commit, and the exchange joins the conversation) or given back (release).
+ * Charging rule: a client is charged once answer text has reached it, so the edge calls
+ * `chargeAnswer` when an answer completed or when a stream was cut after sending text, and
+ * `releaseAnswer` otherwise.
+ */
+import { Clock, Effect } from "effect";
+import { Conversations } from "../ports/conversations.ts";
+import type { Answer } from "../ports/generator.ts";
+import { QuotaStore } from "../ports/quota-store.ts";
+import { type PreparedAnswer, releaseHold } from "./prepare-answer.ts";
+
+/** Counts the query; with the whole answer, the exchange is remembered for follow-ups. */
+export const chargeAnswer = Effect.fn("chargeAnswer")(function* (
+  prepared: PreparedAnswer,
+  answer: Answer | undefined,
+) {
+  const quota = yield* QuotaStore;
+  const rateLimit = yield* quota.commit(prepared.identity, prepared.hold.id, yield* Clock.currentTimeMillis);
+  if (answer !== undefined && prepared.conversationKey !== undefined) {
+    const conversations = yield* Conversations;
+    yield* conversations.append(prepared.conversationKey, [
+      { role: "user", content: prepared.question },
+      { role: "assistant", content: answer.text },
+    ]);
+  }
+  return rateLimit;
+});
+
+/** Gives the query back: nothing reached the client, or we failed. */
+export const releaseAnswer = (prepared: PreparedAnswer) => releaseHold(prepared.identity, prepared.hold);

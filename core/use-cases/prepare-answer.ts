@@ -1,0 +1,123 @@
+/**
+ * Phase one of POST /api/chat, in the spec's order: validate the message, check the quota
+ * (reserve one query), load the conversation and retrieve 5 passages. It ends holding a
+ * reserved query, which phase two (finish-answer.ts) commits or releases once the answer is
+ * out; between the two the edge answers in JSON or streams. Any failure here gives the query
+ * back; a question the index knows nothing about is answered here, uncharged.
+ */
+import { Clock, Effect, Schema } from "effect";
+import { PaymentSettings, PaymentTerms } from "../payment-settings.ts";
+import { Conversations } from "../ports/conversations.ts";
+import type { Answer, ChatTurn } from "../ports/generator.ts";
+import { PaymentStore } from "../ports/payment-store.ts";
+import { QuotaStore } from "../ports/quota-store.ts";
+import { type RetrievedChunk, Retriever } from "../ports/retrieval.ts";
+import type { Hold, QuotaView } from "../quota.ts";
+import { followUpQuery } from "./follow-up.ts";
+
+export const TOP_K = 5;
+export const MAX_MESSAGE_LENGTH = 2000;
+
+/** The uncharged answer when the index has no passage at all for a question. */
+export const NOTHING_FOUND: Answer = {
+  text: "I could not find anything about this in the documentation, so I cannot answer it. No query was charged.",
+  tokensUsed: 0,
+};
+
+export class EmptyMessage extends Schema.TaggedError<EmptyMessage>()("EmptyMessage", {}) {}
+export class MessageTooLong extends Schema.TaggedError<MessageTooLong>()("MessageTooLong", {
+  limit: Schema.Number,
+}) {}
+
+/**
+ * Nothing left to spend (the store's QuotaExhausted), with what the 402 needs to offer a
+ * payment: the terms and the caller's memo reference.
+ */
+export class QuotaExhausted extends Schema.TaggedError<QuotaExhausted>()("QuotaExhausted", {
+  resetAt: Schema.Number,
+  reference: Schema.String,
+  terms: PaymentTerms,
+}) {}
+
+export interface Question {
+  readonly identity: string;
+  readonly message: string;
+  readonly conversationId: string | undefined;
+}
+
+/** A question holding one reserved query, with what the answer is written from. */
+export interface PreparedAnswer {
+  readonly kind: "ready";
+  readonly identity: string;
+  readonly hold: Hold;
+  /** The message as the model gets it (trimmed). */
+  readonly question: string;
+  readonly sources: ReadonlyArray<RetrievedChunk>;
+  readonly history: ReadonlyArray<ChatTurn>;
+  /** Where the exchange is remembered, when the client keeps a conversation. */
+  readonly conversationKey: string | undefined;
+}
+
+/** Answered without the model (nothing found) and already given back. */
+export interface NothingFound {
+  readonly kind: "nothing-found";
+  readonly answer: Answer;
+  readonly rateLimit: QuotaView;
+}
+
+/** Step 1: the message rules. */
+export const validateMessage = (message: string) =>
+  message.trim() === ""
+    ? Effect.fail(new EmptyMessage())
+    : message.length > MAX_MESSAGE_LENGTH
+      ? Effect.fail(new MessageTooLong({ limit: MAX_MESSAGE_LENGTH }))
+      : Effect.succeed(message.trim());
+
+/** Conversations are namespaced by identity, so one client can never read another's. */
+const conversationKeyOf = (question: Question) =>
+  question.conversationId === undefined ? undefined : `${question.identity}:${question.conversationId}`;
+
+/** The payment offer that goes with an exhausted quota. */
+const offerPayment = (identity: string, resetAt: number) =>
+  Effect.gen(function* () {
+    const terms = yield* PaymentSettings;
+    const store = yield* PaymentStore;
+    const reference = yield* store.referenceFor(identity, yield* Clock.currentTimeMillis);
+    return yield* Effect.fail(new QuotaExhausted({ resetAt, reference, terms }));
+  });
+
+export const prepareAnswer = Effect.fn("prepareAnswer")(function* (question: Question) {
+  const message = yield* validateMessage(question.message);
+  const quota = yield* QuotaStore;
+  const retriever = yield* Retriever;
+  const conversations = yield* Conversations;
+  const conversationKey = conversationKeyOf(question);
+  const { hold } = yield* quota
+    .reserve(question.identity, yield* Clock.currentTimeMillis)
+    .pipe(Effect.catchTag("QuotaExhausted", ({ resetAt }) => offerPayment(question.identity, resetAt)));
+  const found = yield* Effect.gen(function* () {
+    const history = conversationKey === undefined ? [] : yield* conversations.recent(conversationKey);
+    const sources = yield* retriever.retrieve(followUpQuery(message, history), TOP_K);
+    return { history, sources };
+  }).pipe(Effect.onError(() => releaseHold(question.identity, hold)));
+  if (found.sources.length === 0) {
+    // Nothing to answer from: say so honestly and charge nothing.
+    const rateLimit = yield* quota.release(question.identity, hold.id, yield* Clock.currentTimeMillis);
+    return { kind: "nothing-found", answer: NOTHING_FOUND, rateLimit } satisfies NothingFound;
+  }
+  return {
+    kind: "ready",
+    identity: question.identity,
+    hold,
+    question: message,
+    sources: found.sources,
+    history: found.history,
+    conversationKey,
+  } satisfies PreparedAnswer;
+});
+
+/** Gives a reserved query back; a failure to do so only delays it (the hold lapses). */
+export const releaseHold = (identity: string, hold: Hold) =>
+  Effect.flatMap(QuotaStore, (quota) =>
+    Effect.flatMap(Clock.currentTimeMillis, (now) => Effect.ignore(quota.release(identity, hold.id, now))),
+  );

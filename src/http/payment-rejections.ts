@@ -1,0 +1,157 @@
+/**
+ * The one place a payment rejection becomes words: for each reason its stable `code`, HTTP
+ * status, whether the same signature may succeed later, the short `error` and the hint that
+ * opens `details`. Exhaustive (`satisfies Record<reason, ...>`): a new reason cannot ship
+ * without its texts. Both payment dialects render from here.
+ */
+import { formatUnits } from "../../core/money.ts";
+import type { PaymentRejected, PaymentRejectionReason } from "../../core/payment-rejected.ts";
+import type { PaymentTerms } from "../../core/payment-settings.ts";
+
+interface Rendering {
+  readonly code: string;
+  readonly status: 400;
+  readonly retryable: boolean;
+  readonly error: (facts: PaymentRejected) => string;
+  /** What to do about this reason; the checklist of the spec follows it. */
+  readonly hint: string;
+}
+
+const usdc = (units: bigint | undefined) => (units === undefined ? "?" : formatUnits(units));
+
+const AMOUNT_HINT = "Send an amount from 0.01 to 1.00 USDC in steps of 0.001.";
+const invalidAmount = (why: string): Rendering => ({
+  code: "INVALID_AMOUNT",
+  status: 400,
+  retryable: false,
+  error: () => `Invalid payment amount: ${why}`,
+  hint: AMOUNT_HINT,
+});
+const wrongToken = (what: string): Rendering => ({
+  code: "WRONG_TOKEN",
+  status: 400,
+  retryable: false,
+  error: () => `Wrong token: ${what}`,
+  hint: "",
+});
+const wrongRecipient = (what: string): Rendering => ({
+  code: "WRONG_RECIPIENT",
+  status: 400,
+  retryable: false,
+  error: () => `Wrong recipient: ${what}`,
+  hint: "",
+});
+
+export const REJECTIONS = {
+  "amount-not-decimal": invalidAmount("not a plain decimal number with at most 6 decimal places"),
+  "amount-out-of-range": invalidAmount("must be from 0.01 to 1.00 USDC"),
+  "amount-not-a-step": invalidAmount("must be a multiple of 0.001 USDC"),
+  "signature-malformed": {
+    code: "INVALID_SIGNATURE",
+    status: 400,
+    retryable: false,
+    error: () => "Invalid transaction signature format",
+    hint: "A signature is the base58 text of 64 bytes (87 or 88 characters), as your wallet shows it.",
+  },
+  "token-not-usdc": {
+    code: "INVALID_TOKEN",
+    status: 400,
+    retryable: false,
+    error: () => "Unsupported token: only USDC is accepted",
+    hint: 'Set token to "USDC".',
+  },
+  "transaction-not-found": {
+    code: "TRANSACTION_NOT_FOUND",
+    status: 400,
+    retryable: true,
+    error: () => "Transaction not found on chain yet",
+    hint: "The transaction is not visible at 'confirmed' commitment. If you just sent it, wait a few seconds and retry.",
+  },
+  "transaction-not-confirmed": {
+    code: "TRANSACTION_NOT_CONFIRMED",
+    status: 400,
+    retryable: true,
+    error: () => "Transaction not confirmed yet",
+    hint: "The transaction is known but not yet confirmed; retry in a few seconds.",
+  },
+  "transaction-failed": {
+    code: "TRANSACTION_FAILED",
+    status: 400,
+    retryable: false,
+    error: () => "Transaction failed on chain",
+    hint: "The transaction ended with an error, so no tokens moved.",
+  },
+  "transaction-too-old": {
+    code: "TRANSACTION_TOO_OLD",
+    status: 400,
+    retryable: false,
+    error: () => "Transaction is too old to be claimed",
+    hint: "Only transfers from the last 29 days can be claimed.",
+  },
+  "transaction-before-ledger-start": {
+    code: "TRANSACTION_TOO_OLD",
+    status: 400,
+    retryable: false,
+    error: () => "Transaction predates this service's payment records",
+    hint: "This service keeps used signatures in memory only, so it accepts only transfers made since it last started.",
+  },
+  "sent-sol": wrongToken("this transaction sent SOL, not USDC"),
+  "sent-other-token": wrongToken("the service wallet received another token, not USDC"),
+  "mint-not-6-decimals": wrongToken("the configured USDC mint does not have 6 decimals"),
+  "balances-inconsistent": wrongRecipient("the token balances of this transaction are inconsistent"),
+  "paid-other-owner": wrongRecipient("the USDC went to a token account not owned by the service wallet"),
+  "nothing-received": wrongRecipient("no USDC reached the service wallet in this transaction"),
+  "amount-insufficient": {
+    code: "INSUFFICIENT_AMOUNT",
+    status: 400,
+    retryable: false,
+    error: ({ received, claimed }) =>
+      `Amount received (${usdc(received)} USDC) is lower than claimed (${usdc(claimed)} USDC)`,
+    hint: "Up to 1% below the claimed amount is tolerated.",
+  },
+  "memo-mismatch": {
+    code: "MEMO_MISMATCH",
+    status: 400,
+    retryable: false,
+    error: () => "Payment memo belongs to another client",
+    hint: "The transfer carries a payment reference issued to another client. A reference can only be claimed from the network address that asked for it (GET /api/payment/info); if your address changed, submit from the original one.",
+  },
+  "memo-required": {
+    code: "MEMO_REQUIRED",
+    status: 400,
+    retryable: false,
+    error: () => "Payment memo required",
+    hint: "This service requires the memo reference from GET /api/payment/info in the transfer.",
+  },
+  "signature-already-used": {
+    code: "SIGNATURE_ALREADY_USED",
+    status: 400,
+    retryable: false,
+    error: () => "Transaction signature already used",
+    hint: "Each transfer buys queries once. If you submitted it before, its queries were granted then (see GET /api/status); a lost reply does not lose them. To buy more, send a new transfer.",
+  },
+} as const satisfies Record<PaymentRejectionReason, Rendering>;
+
+/** The spec's list of things to check, with this service's mint, wallet and network. */
+const checklist = (terms: PaymentTerms): string =>
+  `Check that: (1) you sent USDC (mint ${terms.usdcMint}), not SOL or another token; ` +
+  `(2) the amount sent is at least the amount you claim (0.01 to 1.00 USDC, in steps of 0.001); ` +
+  `(3) the recipient is the service wallet ${terms.wallet}; ` +
+  `(4) the transaction is confirmed on ${terms.network} (this can take 30-60 seconds; retry then).`;
+
+/** The rejection as the spec's payment error body plus our `code` and `retryable`. */
+export const renderRejection = (rejection: PaymentRejected, terms: PaymentTerms) => {
+  const rendering: Rendering = REJECTIONS[rejection.reason];
+  const details = rendering.hint === "" ? checklist(terms) : `${rendering.hint} ${checklist(terms)}`;
+  return {
+    status: rendering.status,
+    retryable: rendering.retryable,
+    body: {
+      success: false as const,
+      error: rendering.error(rejection),
+      details,
+      code: rendering.code,
+      retryable: rendering.retryable,
+    },
+  };
+};

@@ -1,0 +1,51 @@
+/**
+ * Request bodies as Effect Schemas: the routes decode with them and /openapi.json is generated
+ * from them, so the docs cannot drift from what is accepted. Each field names its own problem
+ * (`message`), so a client reads "amount must be a number", not a type dump. A field sent as
+ * null counts as absent (read-json.ts drops null fields before decoding).
+ */
+import { Schema } from "effect";
+import { MAX_MESSAGE_LENGTH } from "../../../core/use-cases/prepare-answer.ts";
+
+const typed = <S extends Schema.Top>(field: string, schema: S, type: string) =>
+  schema.annotate({ message: `${field} must be a ${type}` });
+
+export const CONVERSATION_ID_PATTERN = /^[A-Za-z0-9_.:-]{1,128}$/;
+
+export const ChatRequest = Schema.Struct({
+  message: Schema.optionalKey(
+    typed("message", Schema.String, "string").annotate({
+      description: `the question; non-empty after trimming, at most ${MAX_MESSAGE_LENGTH} characters`,
+    }),
+  ),
+  conversationId: Schema.optionalKey(
+    typed("conversationId", Schema.String, "string").check(
+      Schema.isPattern(CONVERSATION_ID_PATTERN, {
+        message: "conversationId must be 1-128 characters of letters, digits, '_', '-', '.', ':'",
+      }),
+    ),
+  ),
+  stream: Schema.optionalKey(
+    typed("stream", Schema.Boolean, "boolean").annotate({
+      description: "answer as Server-Sent Events (also: Accept: text/event-stream)",
+    }),
+  ),
+}).annotate({ identifier: "ChatRequest" });
+export type ChatRequest = typeof ChatRequest.Type;
+
+export const PaymentRequest = Schema.Struct({
+  signature: typed("signature", Schema.String, "string")
+    .annotate({ description: "base58 transaction signature (64 bytes)" })
+    .pipe(Schema.annotateKey({ messageMissingKey: "signature is required" })),
+  amount: typed("amount", Schema.Number, "number")
+    .check(Schema.isFinite({ message: "amount must be a finite number" }))
+    .annotate({
+      description: "USDC sent: 0.01 to 1.00 in steps of 0.001",
+      examples: [0.01, 0.05, 0.1, 0.5, 1],
+    })
+    .pipe(Schema.annotateKey({ messageMissingKey: "amount is required" })),
+  token: typed("token", Schema.String, "string")
+    .annotate({ description: 'always "USDC"' })
+    .pipe(Schema.annotateKey({ messageMissingKey: "token is required" })),
+}).annotate({ identifier: "PaymentRequest" });
+export type PaymentRequest = typeof PaymentRequest.Type;
