@@ -12,7 +12,7 @@ import {
   type GenerationInput,
   Generator,
 } from "../../core/ports/generator.ts";
-import { estimateTokens } from "../llm-extractive/tokens.ts";
+import { estimateTokens } from "../shared/token-estimate.ts";
 import { buildMessages } from "./prompt.ts";
 import { classify, type ProviderFailure, timedOut } from "./provider-failure.ts";
 import { readCompletion } from "./reply.ts";
