@@ -30,7 +30,6 @@ export interface ChromaOptions {
 
 const COLLECTION_NAME = /^[a-zA-Z0-9](?:[a-zA-Z0-9._-]{1,510})[a-zA-Z0-9]$/;
 
-/** Checks the collection name against Chroma's rules, so a bad name fails with a clear message. */
 /**
  * Refuses a collection whose vectors came from another embedder than the configured one
  * (recorded in its metadata at ingest), instead of silently mixing vector spaces.
@@ -50,6 +49,7 @@ export const checkEmbedder = (
       );
 };
 
+/** Checks the collection name against Chroma's rules, so a bad name fails with a clear message. */
 export const checkCollectionName = (name: string): Effect.Effect<string, RetrievalFailed> =>
   COLLECTION_NAME.test(name) && !name.includes("..")
     ? Effect.succeed(name)
