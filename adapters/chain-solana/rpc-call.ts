@@ -1,13 +1,14 @@
-/** One RPC call with a per-attempt timeout and bounded retries (exponential back-off with jitter). */
-import { Duration, Effect, Schedule } from "effect";
+/** One RPC call under the shared retry helper: a per-attempt timeout and bounded, jittered retries. */
+import { Effect } from "effect";
 import { ChainUnavailable } from "../../core/ports/chain-reader.ts";
-import { classifyRpcFailure, type RpcProblem, timeoutProblem } from "./rpc-problem.ts";
+import { callWithRetry } from "../shared/retry.ts";
+import { classifyRpcFailure, timeoutProblem } from "./rpc-problem.ts";
 
 export interface CallPolicy {
   readonly timeoutMs: number;
   /** Attempts in all, the first included. */
   readonly attempts: number;
-  /** First back-off; doubles per retry, each wait scaled by a random 0.8-1.2. */
+  /** The first back-off's ceiling; it doubles per retry, each wait jittered within its upper half. */
   readonly baseDelayMs: number;
 }
 
@@ -17,18 +18,20 @@ export const callRpc = <A>(
   policy: CallPolicy,
   send: (signal: AbortSignal) => Promise<A>,
 ): Effect.Effect<A, ChainUnavailable> =>
-  Effect.tryPromise({ try: send, catch: classifyRpcFailure }).pipe(
-    Effect.timeoutOrElse({
-      duration: Duration.millis(policy.timeoutMs),
-      orElse: () => Effect.fail(timeoutProblem(policy.timeoutMs)),
-    }),
-    Effect.retry({
-      times: Math.max(0, policy.attempts - 1),
-      schedule: Schedule.exponential(Duration.millis(policy.baseDelayMs)).pipe(Schedule.jittered),
-      while: (problem: RpcProblem) => problem.retryable,
-    }),
+  callWithRetry({
+    try: send,
+    classify: classifyRpcFailure,
+    timeout: policy.timeoutMs,
+    onTimeout: () => timeoutProblem(policy.timeoutMs),
+    policy: {
+      retries: Math.max(0, policy.attempts - 1),
+      baseDelayMs: policy.baseDelayMs,
+      maxDelayMs: Infinity,
+    },
+  }).pipe(
     Effect.mapError(
-      (problem) => new ChainUnavailable({ reason: problem.reason, message: `${label}: ${problem.message}` }),
+      ({ failure }) =>
+        new ChainUnavailable({ reason: failure.reason, message: `${label}: ${failure.message}` }),
     ),
   );
 

@@ -7,7 +7,7 @@
  */
 import { Effect, Layer } from "effect";
 import { Embedder } from "../../core/ports/retrieval.ts";
-import { tokens } from "./analyze.ts";
+import { tokens } from "../shared/text-analysis/analyze.ts";
 
 export const DEFAULT_DIMENSIONS = 1024;
 const BIGRAM_WEIGHT = 1.5;

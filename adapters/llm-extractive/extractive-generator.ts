@@ -10,8 +10,8 @@ import {
   type GenerationInput,
   Generator,
 } from "../../core/ports/generator.ts";
+import { estimateTokens } from "../shared/token-estimate.ts";
 import { noAnswer, renderPieces, selectPieces } from "./compose.ts";
-import { estimateTokens } from "./tokens.ts";
 
 const NO_PASSAGES = "no documentation passages were found for this question";
 

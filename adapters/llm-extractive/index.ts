@@ -1,2 +1,1 @@
 export { extractiveGenerator, layer } from "./extractive-generator.ts";
-export { estimateTokens } from "./tokens.ts";

@@ -2,8 +2,8 @@
 import type { Layer } from "effect";
 import type { AppConfig } from "../../core/config.ts";
 import type { Generator } from "../../core/ports/generator.ts";
-import * as ExtractiveGenerator from "../llm-extractive/extractive-generator.ts";
-import * as GroqGenerator from "../llm-groq/groq-generator.ts";
+import * as ExtractiveGenerator from "../llm-extractive/index.ts";
+import * as GroqGenerator from "../llm-groq/index.ts";
 import { type FallbackOptions, withFallback } from "./with-fallback.ts";
 
 export interface GeneratorSettings extends FallbackOptions {

@@ -4,7 +4,7 @@
  * extractive fallback can still answer within the latency budget.
  */
 
-import { Clock, Effect, Layer, Redacted, Stream } from "effect";
+import { Effect, Layer, Redacted, Stream } from "effect";
 import { Groq } from "groq-sdk";
 import {
   type AnswerEvent,
@@ -12,14 +12,20 @@ import {
   type GenerationInput,
   Generator,
 } from "../../core/ports/generator.ts";
-import { estimateTokens } from "../llm-extractive/tokens.ts";
+import { type GaveUp, type RetryPolicy, timedAttempt, withRetry } from "../shared/retry.ts";
+import { estimateTokens } from "../shared/token-estimate.ts";
 import { buildMessages } from "./prompt.ts";
 import { classify, type ProviderFailure, timedOut } from "./provider-failure.ts";
 import { readCompletion } from "./reply.ts";
-import { DEFAULT_RETRY, type RetryPolicy, withRetry } from "./retry.ts";
 import { answerEvents } from "./stream-events.ts";
 
 const DEFAULT_BASE_URL = "https://api.groq.com";
+
+/**
+ * Two retries, waits capped at 2 s: a longer `retry-after` means giving up at once, since the
+ * fallback answers sooner than a wait that would blow the answer's latency.
+ */
+export const DEFAULT_RETRY: RetryPolicy = { retries: 2, baseDelayMs: 200, maxDelayMs: 2000 };
 
 export interface GroqOptions {
   readonly apiKey: Redacted.Redacted<string>;
@@ -40,7 +46,7 @@ const NO_PASSAGES = new GenerationFailed({
   message: "no documentation passages were found for this question",
 });
 
-const failed = (what: { readonly failure: ProviderFailure; readonly attempts: number }) =>
+const failed = (what: GaveUp<ProviderFailure>) =>
   new GenerationFailed({
     message: `${what.failure.summary}${what.attempts > 1 ? ` after ${what.attempts} attempts` : ""}`,
   });
@@ -67,25 +73,14 @@ export const make = (options: GroqOptions) =>
 
     // One HTTP call: its failures classified, and bounded by our own clock as well as the SDK's.
     const attempt = <A>(call: (signal: AbortSignal) => Promise<A>): Effect.Effect<A, ProviderFailure> =>
-      Effect.tryPromise({ try: call, catch: (error) => error }).pipe(
-        Effect.catch((error) =>
-          Effect.flatMap(Clock.currentTimeMillis, (now) => Effect.fail(classify(error, now))),
-        ),
-        Effect.timeoutOrElse({
-          duration: timeoutMs,
-          orElse: () => Effect.fail(timedOut("timed out")),
-        }),
-      );
+      timedAttempt({ try: call, classify, timeout: timeoutMs, onTimeout: () => timedOut("timed out") });
 
     const generate = Effect.fn("GroqGenerator.generate")(function* (input: GenerationInput) {
       if (input.chunks.length === 0) return yield* NO_PASSAGES;
       const body = request(input);
-      const completion = yield* withRetry(
-        policy,
-        attempt((signal) => client.chat.completions.create({ ...body, stream: false }, { signal })).pipe(
-          Effect.flatMap(readCompletion),
-        ),
-      ).pipe(Effect.mapError(failed));
+      const completion = yield* attempt((signal) =>
+        client.chat.completions.create({ ...body, stream: false }, { signal }),
+      ).pipe(Effect.flatMap(readCompletion), withRetry(policy), Effect.mapError(failed));
       return {
         text: completion.text,
         tokensUsed: completion.tokensUsed ?? estimateTokens(body.messages, completion.text),
@@ -95,10 +90,9 @@ export const make = (options: GroqOptions) =>
     const stream = (input: GenerationInput): Stream.Stream<AnswerEvent, GenerationFailed> => {
       if (input.chunks.length === 0) return Stream.fail(NO_PASSAGES);
       const body = request(input);
-      const open = withRetry(
-        policy,
-        attempt((signal) => client.chat.completions.create({ ...body, stream: true }, { signal })),
-      ).pipe(Effect.mapError(failed));
+      const open = attempt((signal) =>
+        client.chat.completions.create({ ...body, stream: true }, { signal }),
+      ).pipe(withRetry(policy), Effect.mapError(failed));
       return Stream.unwrap(
         Effect.map(open, (chunks) =>
           answerEvents({

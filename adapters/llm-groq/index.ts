@@ -1,3 +1,3 @@
-export { type GroqOptions, layer, make } from "./groq-generator.ts";
+export type { RetryPolicy } from "../shared/retry.ts";
+export { DEFAULT_RETRY, type GroqOptions, layer, make } from "./groq-generator.ts";
 export { buildMessages, PROMPT_LIMITS, systemPrompt } from "./prompt.ts";
-export { DEFAULT_RETRY, type RetryPolicy } from "./retry.ts";

@@ -8,8 +8,8 @@
 import type { Collection } from "chromadb";
 import { Effect, Layer } from "effect";
 import { type DocChunk, Embedder, type RetrievedChunk, Retriever } from "../../core/ports/retrieval.ts";
-import { questionVector } from "../retrieval-local/question-vector.ts";
-import { rerankWithLexical } from "../retrieval-local/rerank.ts";
+import { questionVector } from "../shared/question-vector.ts";
+import { rerankWithLexical } from "../shared/ranking/rerank.ts";
 import {
   type ChromaOptions,
   checkCollectionName,

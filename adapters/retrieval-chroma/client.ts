@@ -13,8 +13,9 @@ import {
   CloudClient,
   type Collection,
 } from "chromadb";
-import { Duration, Effect, Redacted, Schedule, Schema } from "effect";
+import { Duration, Effect, Redacted, Schema } from "effect";
 import { RetrievalFailed } from "../../core/ports/retrieval.ts";
+import { callWithRetry } from "../shared/retry.ts";
 
 export interface ChromaOptions {
   /** Self-hosted server, e.g. http://127.0.0.1:8000; undefined for Chroma Cloud. */
@@ -30,7 +31,6 @@ export interface ChromaOptions {
 
 const COLLECTION_NAME = /^[a-zA-Z0-9](?:[a-zA-Z0-9._-]{1,510})[a-zA-Z0-9]$/;
 
-/** Checks the collection name against Chroma's rules, so a bad name fails with a clear message. */
 /**
  * Refuses a collection whose vectors came from another embedder than the configured one
  * (recorded in its metadata at ingest), instead of silently mixing vector spaces.
@@ -50,6 +50,7 @@ export const checkEmbedder = (
       );
 };
 
+/** Checks the collection name against Chroma's rules, so a bad name fails with a clear message. */
 export const checkCollectionName = (name: string): Effect.Effect<string, RetrievalFailed> =>
   COLLECTION_NAME.test(name) && !name.includes("..")
     ? Effect.succeed(name)
@@ -94,19 +95,14 @@ export const chromaCall = <A>(
   what: string,
   request: () => Promise<A>,
 ): Effect.Effect<A, RetrievalFailed> =>
-  Effect.tryPromise({ try: request, catch: (cause) => classify(what, cause) }).pipe(
-    Effect.timeoutOrElse({
-      duration: options.timeout ?? Duration.seconds(20),
-      orElse: () =>
-        Effect.fail(new ChromaCallFailed({ message: `Chroma ${what} timed out`, retryable: true })),
-    }),
-    Effect.retry({
-      schedule: Schedule.exponential(Duration.millis(200)).pipe(Schedule.jittered),
-      times: options.retries ?? 4,
-      while: (failure) => failure.retryable,
-    }),
-    Effect.mapError((failure) => new RetrievalFailed({ message: failure.message })),
-  );
+  callWithRetry({
+    // chromadb's calls take no abort signal: a timed-out request is abandoned, not cancelled.
+    try: request,
+    classify: (cause) => classify(what, cause),
+    timeout: options.timeout ?? Duration.seconds(20),
+    onTimeout: () => new ChromaCallFailed({ message: `Chroma ${what} timed out`, retryable: true }),
+    policy: { retries: options.retries ?? 4, baseDelayMs: 200, maxDelayMs: Infinity },
+  }).pipe(Effect.mapError(({ failure }) => new RetrievalFailed({ message: failure.message })));
 
 /** Metadata stored with each record next to its text. */
 export interface ChunkMetadata {

@@ -3,4 +3,3 @@
 export { type IndexData, readIndexFile, writeIndexFile } from "./index-file.ts";
 export * as LocalIndex from "./local-index.ts";
 export * as LocalRetriever from "./local-retriever.ts";
-export { rerankWithLexical } from "./rerank.ts";

@@ -5,11 +5,11 @@
  */
 import { Effect, Layer } from "effect";
 import { Embedder, RetrievalFailed, type RetrievedChunk, Retriever } from "../../core/ports/retrieval.ts";
-import type { Bm25Params } from "./bm25.ts";
-import { reciprocalRankFusion } from "./fusion.ts";
+import { questionVector } from "../shared/question-vector.ts";
+import type { Bm25Params } from "../shared/ranking/bm25.ts";
+import { reciprocalRankFusion } from "../shared/ranking/fusion.ts";
+import { buildLexical, CHUNK_BM25 } from "../shared/ranking/lexical.ts";
 import { type IndexData, readIndexFile } from "./index-file.ts";
-import { buildLexical, CHUNK_BM25 } from "./lexical.ts";
-import { questionVector } from "./question-vector.ts";
 import { nearest } from "./vectors.ts";
 
 export interface LocalRetrieverOptions {

@@ -3,7 +3,7 @@
  * float32, and for unit-length embeddings the ranking is practically unchanged (each value
  * is off by at most half a step of max|v| / 127).
  */
-import { topK } from "./top-k.ts";
+import { topK } from "../shared/ranking/top-k.ts";
 
 export interface VectorRows {
   readonly dimensions: number;
@@ -50,7 +50,7 @@ export const nearest = (
   const dims: number[] = [];
   for (let d = 0; d < dimensions; d++) if (query[d] !== 0) dims.push(d);
   const weights = Float64Array.from(dims, (d) => query[d]!);
-  // Scores in one typed array and the matching rows as numbers (as bm25.ts does): no pair is
+  // Scores in one typed array and the matching rows as numbers (as the BM25 index does): no pair is
   // made per row, only for the winners.
   const scores = new Float64Array(rows.count);
   const matching: number[] = [];

@@ -11,7 +11,7 @@ import { Result } from "effect";
 import { AlreadyClaimed } from "../../core/ports/payment-store.ts";
 import * as Quota from "../../core/quota.ts";
 import { isRemembered, markUsed, type UsedSignature } from "../../core/signature-ledger.ts";
-import { REFERENCE_MEMORY_MS } from "./random-ids.ts";
+import { REFERENCE_MEMORY_MS } from "../shared/random-ids.ts";
 
 export interface MemoryIds {
   readonly holdId: () => string;

@@ -7,10 +7,10 @@ import { Clock, Context, Effect, Layer } from "effect";
 import { PaymentStore } from "../../core/ports/payment-store.ts";
 import { QuotaStore } from "../../core/ports/quota-store.ts";
 import type { QuotaLimits } from "../../core/quota.ts";
-import { checkQueries } from "./grant-guard.ts";
+import { checkQueries } from "../shared/grant-guard.ts";
+import { newHoldId, newReference } from "../shared/random-ids.ts";
 import { makeMemoryState } from "./memory-state.ts";
 import { MemoryQuotaView } from "./quota-view.ts";
-import { newHoldId, newReference } from "./random-ids.ts";
 
 /** How often forgotten state is swept out. */
 const SWEEP_INTERVAL_MS = 60_000;

@@ -1,10 +1,10 @@
 /**
  * Which chain payments are verified on. With CHAIN_NETWORK & co. set, that network. Without,
  * a local LiteSVM chain is started in-process so a new user can buy queries offline with
- * `npm run pay` (its state file holds the demo payer's key and the mint).
+ * `npm run pay` (its state file holds the demo payer's key and the mint). The local chain is
+ * imported only then: LiteSVM is a native module a service on a real network never needs.
  */
 import type { AppConfig, ChainConfig } from "../../core/config.ts";
-import { DEFAULT_STATE_FILE, startLocalnet } from "../localnet/index.ts";
 import type { Logger } from "../observability/log.ts";
 
 export interface ResolvedChain {
@@ -14,6 +14,7 @@ export interface ResolvedChain {
 
 export const resolveChain = async (config: AppConfig, logger: Logger): Promise<ResolvedChain> => {
   if (config.chain !== undefined) return { chain: config.chain, stop: async () => {} };
+  const { DEFAULT_STATE_FILE, startLocalnet } = await import("../localnet/index.ts");
   const localnet = await startLocalnet({ stateFile: DEFAULT_STATE_FILE });
   logger.warn("no CHAIN_NETWORK configured: payments go to a local demo chain (no real money)", {
     rpcUrl: localnet.url,

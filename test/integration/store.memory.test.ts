@@ -4,8 +4,8 @@
  */
 import { describe, expect, test } from "bun:test";
 import { Result } from "effect";
+import { newReference, REFERENCE_MEMORY_MS } from "../../adapters/shared/random-ids.ts";
 import { makeMemoryState } from "../../adapters/store-memory/memory-state.ts";
-import { newReference, REFERENCE_MEMORY_MS } from "../../adapters/store-memory/random-ids.ts";
 import { SIGNATURE_MEMORY_MS } from "../../core/signature-ledger.ts";
 import { DAY_MS } from "../../core/time.ts";
 

@@ -1,7 +1,8 @@
 /** The extractive generator: quotes relevant sentences with [n] citations, never invents text. */
 import { describe, expect, test } from "bun:test";
 import { Effect, Stream } from "effect";
-import { estimateTokens, extractiveGenerator } from "../../adapters/llm-extractive/index.ts";
+import { extractiveGenerator } from "../../adapters/llm-extractive/index.ts";
+import { estimateTokens } from "../../adapters/shared/token-estimate.ts";
 import type { GenerationInput } from "../../core/ports/generator.ts";
 import type { RetrievedChunk } from "../../core/ports/retrieval.ts";
 import { chunk, FS_CHUNKS } from "../support/llm-fixtures.ts";

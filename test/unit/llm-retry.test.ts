@@ -2,8 +2,9 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from "groq-sdk";
+import { DEFAULT_RETRY } from "../../adapters/llm-groq/index.ts";
 import { classify, type ProviderFailure, retryAfterMs } from "../../adapters/llm-groq/provider-failure.ts";
-import { DEFAULT_RETRY, retryDelay } from "../../adapters/llm-groq/retry.ts";
+import { retryDelay } from "../../adapters/shared/retry.ts";
 
 const failure = (over: Partial<ProviderFailure> = {}): ProviderFailure => ({
   kind: "server",

@@ -1,14 +1,14 @@
 /** The building blocks of local retrieval: analysis, hashed vectors, BM25F, fusion, quantization. */
 import { describe, expect, test } from "bun:test";
 import { Effect } from "effect";
-import { terms } from "../../adapters/embed-hash/analyze.ts";
 import * as HashEmbedder from "../../adapters/embed-hash/hash-embedder.ts";
-import { stem } from "../../adapters/embed-hash/stem.ts";
-import { buildBm25 } from "../../adapters/retrieval-local/bm25.ts";
-import { reciprocalRankFusion } from "../../adapters/retrieval-local/fusion.ts";
-import { chunkFields } from "../../adapters/retrieval-local/lexical.ts";
-import { rerankWithLexical } from "../../adapters/retrieval-local/rerank.ts";
 import { nearest, quantizeRows, rowVector } from "../../adapters/retrieval-local/vectors.ts";
+import { buildBm25 } from "../../adapters/shared/ranking/bm25.ts";
+import { reciprocalRankFusion } from "../../adapters/shared/ranking/fusion.ts";
+import { chunkFields } from "../../adapters/shared/ranking/lexical.ts";
+import { rerankWithLexical } from "../../adapters/shared/ranking/rerank.ts";
+import { terms } from "../../adapters/shared/text-analysis/analyze.ts";
+import { stem } from "../../adapters/shared/text-analysis/stem.ts";
 
 const dot = (a: Float32Array, b: Float32Array) => a.reduce((sum, x, i) => sum + x * b[i]!, 0);
 

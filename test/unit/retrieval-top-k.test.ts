@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { topK } from "../../adapters/retrieval-local/top-k.ts";
+import { topK } from "../../adapters/shared/ranking/top-k.ts";
 
 describe("topK", () => {
   test("equals sort + slice for any scores and limit (ties broken by index)", () => {

@@ -1,9 +1,10 @@
 /**
- * The lexical ranking of local retrieval: BM25F over each chunk's own heading, the headings
- * above it, the document title and the text. Heading words weigh most: in API docs a heading
- * usually names exactly the function a question is about.
+ * The lexical ranking of chunks (local retrieval, and the re-ranking of Chroma's candidates):
+ * BM25F over each chunk's own heading, the headings above it, the document title and the text.
+ * Heading words weigh most: in API docs a heading usually names exactly the function a question
+ * is about.
  */
-import type { DocChunk } from "../../core/ports/retrieval.ts";
+import type { DocChunk } from "../../../core/ports/retrieval.ts";
 import { type Bm25Params, buildBm25, type FieldTexts } from "./bm25.ts";
 
 export const CHUNK_BM25: Bm25Params = {

@@ -5,7 +5,7 @@
  * index of ~5,000 chunks takes a few MB. (MiniSearch, tried first, took ~100 MB and 0.3-0.6 s
  * to build for the same corpus, and sums per-field BM25 instead of BM25F.)
  */
-import { terms } from "../embed-hash/analyze.ts";
+import { terms } from "../text-analysis/analyze.ts";
 import { topK } from "./top-k.ts";
 
 export const FIELDS = ["heading", "parents", "title", "text"] as const;

@@ -4,7 +4,7 @@
  * among the candidates is enough to lift the passage that names the rare word of the
  * question ("HMAC") above passages that only share its common words ("message").
  */
-import type { DocChunk } from "../../core/ports/retrieval.ts";
+import type { DocChunk } from "../../../core/ports/retrieval.ts";
 import { reciprocalRankFusion } from "./fusion.ts";
 import { buildLexical } from "./lexical.ts";
 
