@@ -1,32 +1,85 @@
-/** OpenAPI 3.1 description of the four public endpoints (served at GET /openapi.json). */
-const rateLimit = {
-  type: "object",
-  required: ["remaining", "resetAt", "requiresPayment"],
-  properties: {
-    remaining: {
-      type: "integer",
-      minimum: 0,
-      description: "queries left (free today + usable paid credits)",
-    },
-    resetAt: { type: "integer", description: "epoch ms of the next free-quota reset (00:00 UTC)" },
-    requiresPayment: { type: "boolean" },
-  },
+/**
+ * OpenAPI 3.1 description of the service (served at GET /openapi.json), generated from the
+ * request and response Schemas the routes decode and the tests check responses with, so it
+ * cannot drift. Schemas land in `components.schemas` under their identifiers.
+ */
+import { Schema } from "effect";
+import { ChatRequest, PaymentRequest } from "./http/schemas/requests.ts";
+import {
+  ChatResponse,
+  ErrorBody,
+  Health,
+  PaymentInfo,
+  PaymentResponse,
+  Readiness,
+  StatusResponse,
+} from "./http/schemas/responses.ts";
+
+const components: Record<string, unknown> = {};
+
+/** A `$ref` to the schema's component, registering it (and what it refers to) on first use. */
+const ref = (schema: Schema.Top) => {
+  const document = Schema.toJsonSchemaDocument(schema);
+  // JSON Schema documents refer to `#/$defs/X`; in OpenAPI the definitions are components.
+  const retarget = (value: unknown) =>
+    JSON.parse(JSON.stringify(value).replaceAll('"#/$defs/', '"#/components/schemas/'));
+  for (const [name, definition] of Object.entries(document.definitions))
+    components[name] = retarget(definition);
+  return retarget(document.schema);
 };
-const failure = {
-  type: "object",
-  required: ["success", "error"],
-  properties: {
-    success: { const: false },
-    error: { type: "string" },
-    details: { type: "string" },
-    code: { type: "string" },
-    retryable: { type: "boolean" },
-    requestId: { type: "string" },
-  },
-};
-const json = (schema: object) => ({ content: { "application/json": { schema } } });
+
+const json = (schema: Schema.Top) => ({ content: { "application/json": { schema: ref(schema) } } });
+const ok = (description: string, schema: Schema.Top) => ({ "200": { description, ...json(schema) } });
 const errors = (...codes: number[]) =>
-  Object.fromEntries(codes.map((code) => [String(code), { description: `error ${code}`, ...json(failure) }]));
+  Object.fromEntries(
+    codes.map((code) => [String(code), { description: `error ${code}`, ...json(ErrorBody) }]),
+  );
+
+const paths = {
+  "/api/chat": {
+    post: {
+      summary: "Ask a question about the documentation",
+      description:
+        "JSON answer, or Server-Sent Events (`sources`, `delta`..., `done` or `error`) with `stream: true` or `Accept: text/event-stream`. 402 when the quota is exhausted: the body carries `rateLimit` and `payment`.",
+      requestBody: { required: true, ...json(ChatRequest) },
+      responses: { ...ok("answer", ChatResponse), ...errors(400, 402, 413, 415, 429, 500, 503) },
+    },
+  },
+  "/api/status": {
+    get: {
+      summary: "Rate-limit state of the caller (never 402)",
+      responses: { ...ok("state", StatusResponse), ...errors(429, 503) },
+    },
+  },
+  "/api/payment/info": {
+    get: {
+      summary: "How to pay, with the caller's memo reference",
+      responses: { ...ok("payment info", PaymentInfo), ...errors(429, 503) },
+    },
+  },
+  "/api/payment": {
+    post: {
+      summary: "Buy queries with a confirmed USDC transfer",
+      requestBody: { required: true, ...json(PaymentRequest) },
+      responses: { ...ok("queries granted", PaymentResponse), ...errors(400, 413, 415, 429, 500, 503) },
+    },
+  },
+  "/healthz": { get: { summary: "Liveness", responses: ok("alive", Health) } },
+  "/readyz": {
+    get: {
+      summary: "Readiness: store, chain RPC and index",
+      responses: { ...ok("ready", Readiness), "503": { description: "not ready", ...json(Readiness) } },
+    },
+  },
+  "/metrics": {
+    get: {
+      summary: "Prometheus metrics",
+      responses: {
+        "200": { description: "metrics", content: { "text/plain": { schema: { type: "string" } } } },
+      },
+    },
+  },
+};
 
 export const openApiDocument = {
   openapi: "3.1.0",
@@ -35,98 +88,7 @@ export const openApiDocument = {
     version: "1.0.0",
     description: "Paid documentation assistant: answers with citations, USDC payments on Solana.",
   },
-  paths: {
-    "/api/chat": {
-      post: {
-        summary: "Ask a question about the documentation",
-        requestBody: json({
-          type: "object",
-          required: ["message"],
-          properties: {
-            message: { type: "string", minLength: 1, maxLength: 2000 },
-            conversationId: { type: "string", pattern: "^[A-Za-z0-9_.:-]{1,128}$" },
-            stream: {
-              type: "boolean",
-              description: "answer as Server-Sent Events (also: Accept: text/event-stream)",
-            },
-          },
-        }),
-        responses: {
-          "200": {
-            description: "answer",
-            ...json({
-              type: "object",
-              properties: {
-                success: { const: true },
-                response: { type: "string" },
-                sources: { type: "array", items: { type: "object" } },
-                tokensUsed: { type: "integer" },
-                rateLimit,
-              },
-            }),
-          },
-          ...errors(400, 402, 413, 415, 429, 500, 503),
-        },
-      },
-    },
-    "/api/status": {
-      get: {
-        summary: "Rate-limit state of the caller",
-        responses: { "200": { description: "state", ...json(rateLimit) }, ...errors(503) },
-      },
-    },
-    "/api/payment/info": {
-      get: {
-        summary: "How to pay",
-        responses: {
-          "200": {
-            description: "payment info",
-            ...json({
-              type: "object",
-              required: ["amount", "token", "network", "recipient", "usdcMint", "instructions"],
-              properties: {
-                amount: { type: "number" },
-                token: { const: "USDC" },
-                network: { type: "string" },
-                recipient: { type: "string" },
-                usdcMint: { type: "string" },
-                instructions: { type: "array", items: { type: "string" } },
-                memo: { type: "string" },
-              },
-            }),
-          },
-        },
-      },
-    },
-    "/api/payment": {
-      post: {
-        summary: "Buy queries with a confirmed USDC transfer",
-        requestBody: json({
-          type: "object",
-          required: ["signature", "amount", "token"],
-          properties: {
-            signature: { type: "string" },
-            amount: { type: "number", minimum: 0.01, maximum: 1, multipleOf: 0.001 },
-            token: { const: "USDC" },
-          },
-        }),
-        responses: {
-          "200": {
-            description: "queries granted",
-            ...json({
-              type: "object",
-              properties: {
-                success: { const: true },
-                message: { type: "string" },
-                signature: { type: "string" },
-                queriesGranted: { type: "integer" },
-                rateLimit,
-              },
-            }),
-          },
-          ...errors(400, 413, 415, 500, 503),
-        },
-      },
-    },
-  },
-} as const;
+  servers: [{ url: "/", description: "this service" }],
+  paths,
+  components: { schemas: components },
+};

@@ -189,6 +189,9 @@ describe("edge responses", () => {
       "/api/payment",
       "/api/payment/info",
       "/api/status",
+      "/healthz",
+      "/metrics",
+      "/readyz",
     ]);
   });
 

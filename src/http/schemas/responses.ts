@@ -1,0 +1,78 @@
+/**
+ * Response bodies as Effect Schemas: /openapi.json is generated from them, and the HTTP tests
+ * decode real responses with them, so the document cannot drift from what is served.
+ */
+import { Schema } from "effect";
+import { CHAIN_NETWORKS } from "../../../core/network.ts";
+
+export const RateLimit = Schema.Struct({
+  remaining: Schema.Int.annotate({ description: "queries left (free today + usable paid credits)" }),
+  resetAt: Schema.Int.annotate({ description: "epoch ms of the next free-quota reset (00:00 UTC)" }),
+  requiresPayment: Schema.Boolean,
+}).annotate({ identifier: "RateLimit" });
+
+export const Source = Schema.Struct({
+  number: Schema.Int.annotate({ description: "the n of the [n] citations" }),
+  id: Schema.String,
+  title: Schema.String,
+  url: Schema.String,
+  source: Schema.String.annotate({ description: "file the passage comes from" }),
+  heading: Schema.String.annotate({ description: "heading path of the passage" }),
+  score: Schema.Finite,
+  snippet: Schema.String,
+}).annotate({ identifier: "Source" });
+
+export const ChatResponse = Schema.Struct({
+  success: Schema.Literal(true),
+  response: Schema.String.annotate({ description: "the answer, citing sources as [n]" }),
+  sources: Schema.Array(Source),
+  tokensUsed: Schema.Int,
+  rateLimit: RateLimit,
+}).annotate({ identifier: "ChatResponse" });
+
+export const StatusResponse = Schema.Struct({
+  success: Schema.Literal(true),
+  ...RateLimit.fields,
+  rateLimit: RateLimit,
+}).annotate({ identifier: "StatusResponse" });
+
+export const PaymentInfo = Schema.Struct({
+  amount: Schema.Finite,
+  token: Schema.Literal("USDC"),
+  network: Schema.Literals(CHAIN_NETWORKS),
+  recipient: Schema.String,
+  usdcMint: Schema.String,
+  instructions: Schema.Array(Schema.String),
+  pricePerQuery: Schema.String,
+  amounts: Schema.Array(Schema.Finite),
+  memo: Schema.String.annotate({ description: "put it in the transfer: it binds the payment to you" }),
+  memoRequired: Schema.Boolean,
+  paymentEndpoint: Schema.String,
+}).annotate({ identifier: "PaymentInfo" });
+
+export const PaymentResponse = Schema.Struct({
+  success: Schema.Literal(true),
+  message: Schema.String,
+  signature: Schema.String,
+  queriesGranted: Schema.Int,
+  rateLimit: RateLimit,
+}).annotate({ identifier: "PaymentResponse" });
+
+export const ErrorBody = Schema.Struct({
+  success: Schema.Literal(false),
+  error: Schema.String,
+  code: Schema.String,
+  details: Schema.optionalKey(Schema.String),
+  retryable: Schema.optionalKey(Schema.Boolean),
+  requestId: Schema.optionalKey(Schema.String),
+  resetAt: Schema.optionalKey(Schema.Int),
+  rateLimit: Schema.optionalKey(RateLimit),
+  payment: Schema.optionalKey(PaymentInfo),
+}).annotate({ identifier: "Error" });
+
+export const Health = Schema.Struct({ status: Schema.Literal("ok") }).annotate({ identifier: "Health" });
+
+export const Readiness = Schema.Struct({
+  status: Schema.Literals(["ready", "not ready"]),
+  checks: Schema.Record(Schema.String, Schema.Literals(["ok", "unavailable"])),
+}).annotate({ identifier: "Readiness" });
