@@ -56,15 +56,6 @@ const createRouter = ({ runtime, config, logger, metrics }: AppDeps) => {
   return new Hono<AppEnv>({
     getPath: (request, options) => (options?.env as AppEnv["Bindings"] | undefined)?.path ?? getPath(request),
   })
-    .use((c, next) => {
-      // The edge's facts become the typed Variables routes read.
-      const facts = c.env;
-      c.set("requestId", facts.requestId);
-      c.set("identity", facts.identity);
-      c.set("corsHeaders", facts.corsHeaders);
-      c.set("log", facts.log);
-      return next();
-    })
     .route("/api", api)
     .route("/", opsRoutes(runtime, metrics))
     .notFound((c) =>

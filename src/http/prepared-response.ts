@@ -14,8 +14,8 @@ export const isPrepared = (response: Response): boolean => prepared.has(response
 
 /** A JSON response (`body` already serialised) carrying the edge's headers. */
 export const preparedJson = (c: Context<AppEnv>, body: string, status = 200): Response => {
-  const requestId = c.get("requestId");
-  const corsHeaders = c.get("corsHeaders");
+  // Read from the edge's facts: the status route answers before any Variables are set.
+  const { requestId, corsHeaders } = c.env;
   const headers: Record<string, string> = { "Content-Type": "application/json", "X-Request-Id": requestId };
   if (corsHeaders !== undefined) Object.assign(headers, corsHeaders);
   const response = new Response(body, { status, headers });

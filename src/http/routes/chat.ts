@@ -2,7 +2,7 @@
 import { Hono } from "hono";
 import { askQuestion } from "../../../core/use-cases/ask-question.ts";
 import type { Metrics } from "../../observability/metrics.ts";
-import type { AppEnv } from "../app-env.ts";
+import { type AppEnv, edgeFactsAsVariables } from "../app-env.ts";
 import { decodeChatRequest, publicSource } from "../chat-request.ts";
 import { errorResponse } from "../error-response.ts";
 import { type AppRuntime, runOutcome } from "../run-effect.ts";
@@ -16,7 +16,7 @@ export interface ChatDeps {
 }
 
 export const chatRoutes = (deps: ChatDeps) =>
-  new Hono<AppEnv>().post("/", async (c) => {
+  new Hono<AppEnv>().use(edgeFactsAsVariables).post("/", async (c) => {
     const request = await decodeChatRequest(c);
     if (!request.ok) return request.response;
     const { message, conversationId, stream } = request.value;

@@ -5,7 +5,7 @@ import { PaymentSettings } from "../../../core/payment-settings.ts";
 import { PaymentStore } from "../../../core/ports/payment-store.ts";
 import { buyQueries } from "../../../core/use-cases/buy-queries.ts";
 import type { Metrics } from "../../observability/metrics.ts";
-import type { AppEnv } from "../app-env.ts";
+import { type AppEnv, edgeFactsAsVariables } from "../app-env.ts";
 import { errorResponse } from "../error-response.ts";
 import { codeOf } from "../error-status.ts";
 import { paymentInfo } from "../payment-info.ts";
@@ -30,6 +30,7 @@ const buyFor = (identity: string, request: PaymentRequest) =>
 
 export const paymentRoutes = (runtime: AppRuntime, metrics: Metrics, paidDailyCap: number) =>
   new Hono<AppEnv>()
+    .use(edgeFactsAsVariables)
     .get("/info", async (c) => {
       const outcome = await runOutcome(runtime, infoFor(c.get("identity")));
       return outcome.ok ? c.json(outcome.value) : errorResponse(c, outcome.error, paidDailyCap);

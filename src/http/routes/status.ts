@@ -4,7 +4,7 @@ import { Hono } from "hono";
 import { MemoryQuotaView } from "../../../adapters/store-memory/index.ts";
 import { QuotaStore } from "../../../core/ports/quota-store.ts";
 import type { QuotaView } from "../../../core/quota.ts";
-import type { AppEnv } from "../app-env.ts";
+import { type AppEnv, adoptEdgeFacts } from "../app-env.ts";
 import { errorResponse } from "../error-response.ts";
 import { preparedJson } from "../prepared-response.ts";
 import { type AppRuntime, runOutcome, whenReady } from "../run-effect.ts";
@@ -59,14 +59,16 @@ export const statusRoutes = (runtime: AppRuntime, paidDailyCap: number) => {
     );
   // Not async: on the memory store the whole request completes without a promise.
   return new Hono<AppEnv>().get("/", (c) => {
-    const identity = c.get("identity");
+    const identity = c.env.identity;
     if (fastView === null) {
       const found = runOutcome(runtime, Effect.serviceOption(MemoryQuotaView));
       if (!(found instanceof Promise) && found.ok) fastView = Option.getOrUndefined(found.value);
     }
     if (fastView) return preparedJson(c, bodyOf(fastView.view(identity)));
-    return whenReady(runOutcome(runtime, readQuota(identity)), (outcome) =>
-      outcome.ok ? preparedJson(c, bodyOf(outcome.value)) : errorResponse(c, outcome.error, paidDailyCap),
-    );
+    return whenReady(runOutcome(runtime, readQuota(identity)), (outcome) => {
+      if (outcome.ok) return preparedJson(c, bodyOf(outcome.value));
+      adoptEdgeFacts(c);
+      return errorResponse(c, outcome.error, paidDailyCap);
+    });
   });
 };
