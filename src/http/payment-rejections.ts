@@ -19,82 +19,62 @@ interface Rendering {
 
 const usdc = (units: bigint | undefined) => (units === undefined ? "?" : formatUnits(units));
 
+/** A rejection whose short text is fixed; every payment rejection is a 400. */
+const refusal = (code: string, error: string, hint = "", retryable = false): Rendering => ({
+  code,
+  status: 400,
+  retryable,
+  error: () => error,
+  hint,
+});
+
 const AMOUNT_HINT = "Send an amount from 0.01 to 1.00 USDC in steps of 0.001.";
-const invalidAmount = (why: string): Rendering => ({
-  code: "INVALID_AMOUNT",
-  status: 400,
-  retryable: false,
-  error: () => `Invalid payment amount: ${why}`,
-  hint: AMOUNT_HINT,
-});
-const wrongToken = (what: string): Rendering => ({
-  code: "WRONG_TOKEN",
-  status: 400,
-  retryable: false,
-  error: () => `Wrong token: ${what}`,
-  hint: "",
-});
-const wrongRecipient = (what: string): Rendering => ({
-  code: "WRONG_RECIPIENT",
-  status: 400,
-  retryable: false,
-  error: () => `Wrong recipient: ${what}`,
-  hint: "",
-});
+const invalidAmount = (why: string) =>
+  refusal("INVALID_AMOUNT", `Invalid payment amount: ${why}`, AMOUNT_HINT);
+const wrongToken = (what: string) => refusal("WRONG_TOKEN", `Wrong token: ${what}`);
+const wrongRecipient = (what: string) => refusal("WRONG_RECIPIENT", `Wrong recipient: ${what}`);
 
 export const REJECTIONS = {
   "amount-not-decimal": invalidAmount("not a plain decimal number with at most 6 decimal places"),
   "amount-out-of-range": invalidAmount("must be from 0.01 to 1.00 USDC"),
   "amount-not-a-step": invalidAmount("must be a multiple of 0.001 USDC"),
-  "signature-malformed": {
-    code: "INVALID_SIGNATURE",
-    status: 400,
-    retryable: false,
-    error: () => "Invalid transaction signature format",
-    hint: "A signature is the base58 text of 64 bytes (87 or 88 characters), as your wallet shows it.",
-  },
-  "token-not-usdc": {
-    code: "INVALID_TOKEN",
-    status: 400,
-    retryable: false,
-    error: () => "Unsupported token: only USDC is accepted",
-    hint: 'Set token to "USDC".',
-  },
-  "transaction-not-found": {
-    code: "TRANSACTION_NOT_FOUND",
-    status: 400,
-    retryable: true,
-    error: () => "Transaction not found on chain yet",
-    hint: "The transaction is not visible at 'confirmed' commitment. If you just sent it, wait a few seconds and retry.",
-  },
-  "transaction-not-confirmed": {
-    code: "TRANSACTION_NOT_CONFIRMED",
-    status: 400,
-    retryable: true,
-    error: () => "Transaction not confirmed yet",
-    hint: "The transaction is known but not yet confirmed; retry in a few seconds.",
-  },
-  "transaction-failed": {
-    code: "TRANSACTION_FAILED",
-    status: 400,
-    retryable: false,
-    error: () => "Transaction failed on chain",
-    hint: "The transaction ended with an error, so no tokens moved.",
-  },
-  "transaction-too-old": {
-    code: "TRANSACTION_TOO_OLD",
-    status: 400,
-    retryable: false,
-    error: () => "Transaction is too old to be claimed",
-    hint: "Only transfers from the last 29 days can be claimed.",
-  },
-  "transaction-before-ledger-start": {
-    code: "TRANSACTION_TOO_OLD",
-    status: 400,
-    retryable: false,
-    error: () => "Transaction predates this service's payment records",
-    hint: "This service keeps used signatures in memory only, so it accepts only transfers made since it last started.",
-  },
+  "signature-malformed": refusal(
+    "INVALID_SIGNATURE",
+    "Invalid transaction signature format",
+    "A signature is the base58 text of 64 bytes (87 or 88 characters), as your wallet shows it.",
+  ),
+  "token-not-usdc": refusal(
+    "INVALID_TOKEN",
+    "Unsupported token: only USDC is accepted",
+    'Set token to "USDC".',
+  ),
+  "transaction-not-found": refusal(
+    "TRANSACTION_NOT_FOUND",
+    "Transaction not found on chain yet",
+    "The transaction is not visible at 'confirmed' commitment. If you just sent it, wait a few seconds and retry.",
+    true,
+  ),
+  "transaction-not-confirmed": refusal(
+    "TRANSACTION_NOT_CONFIRMED",
+    "Transaction not confirmed yet",
+    "The transaction is known but not yet confirmed; retry in a few seconds.",
+    true,
+  ),
+  "transaction-failed": refusal(
+    "TRANSACTION_FAILED",
+    "Transaction failed on chain",
+    "The transaction ended with an error, so no tokens moved.",
+  ),
+  "transaction-too-old": refusal(
+    "TRANSACTION_TOO_OLD",
+    "Transaction is too old to be claimed",
+    "Only transfers from the last 29 days can be claimed.",
+  ),
+  "transaction-before-ledger-start": refusal(
+    "TRANSACTION_TOO_OLD",
+    "Transaction predates this service's payment records",
+    "This service keeps used signatures in memory only, so it accepts only transfers made since it last started.",
+  ),
   "sent-sol": wrongToken("this transaction sent SOL, not USDC"),
   "sent-other-token": wrongToken("the service wallet received another token, not USDC"),
   "mint-not-6-decimals": wrongToken("the configured USDC mint does not have 6 decimals"),
@@ -102,34 +82,25 @@ export const REJECTIONS = {
   "paid-other-owner": wrongRecipient("the USDC went to a token account not owned by the service wallet"),
   "nothing-received": wrongRecipient("no USDC reached the service wallet in this transaction"),
   "amount-insufficient": {
-    code: "INSUFFICIENT_AMOUNT",
-    status: 400,
-    retryable: false,
+    ...refusal("INSUFFICIENT_AMOUNT", "", "Up to 1% below the claimed amount is tolerated."),
     error: ({ received, claimed }) =>
       `Amount received (${usdc(received)} USDC) is lower than claimed (${usdc(claimed)} USDC)`,
-    hint: "Up to 1% below the claimed amount is tolerated.",
   },
-  "memo-mismatch": {
-    code: "MEMO_MISMATCH",
-    status: 400,
-    retryable: false,
-    error: () => "Payment memo belongs to another client",
-    hint: "The transfer carries a payment reference issued to another client. A reference can only be claimed from the network address that asked for it (GET /api/payment/info); if your address changed, submit from the original one.",
-  },
-  "memo-required": {
-    code: "MEMO_REQUIRED",
-    status: 400,
-    retryable: false,
-    error: () => "Payment memo required",
-    hint: "This service requires the memo reference from GET /api/payment/info in the transfer.",
-  },
-  "signature-already-used": {
-    code: "SIGNATURE_ALREADY_USED",
-    status: 400,
-    retryable: false,
-    error: () => "Transaction signature already used",
-    hint: "Each transfer buys queries once. If you submitted it before, its queries were granted then (see GET /api/status); a lost reply does not lose them. To buy more, send a new transfer.",
-  },
+  "memo-mismatch": refusal(
+    "MEMO_MISMATCH",
+    "Payment memo belongs to another client",
+    "The transfer carries a payment reference issued to another client. A reference can only be claimed from the network address that asked for it (GET /api/payment/info); if your address changed, submit from the original one.",
+  ),
+  "memo-required": refusal(
+    "MEMO_REQUIRED",
+    "Payment memo required",
+    "This service requires the memo reference from GET /api/payment/info in the transfer.",
+  ),
+  "signature-already-used": refusal(
+    "SIGNATURE_ALREADY_USED",
+    "Transaction signature already used",
+    "Each transfer buys queries once. If you submitted it before, its queries were granted then (see GET /api/status); a lost reply does not lose them. To buy more, send a new transfer.",
+  ),
 } as const satisfies Record<PaymentRejectionReason, Rendering>;
 
 /** The spec's list of things to check, with this service's mint, wallet and network. */
