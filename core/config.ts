@@ -9,6 +9,7 @@
 import { Redacted, Result, Schema } from "effect";
 import { type ChainConfig, parseChain } from "./config-chain.ts";
 import { type Env, type Reader, reader } from "./config-reader.ts";
+import { parseIp } from "./ip.ts";
 import { parseTrustProxy, type TrustProxy } from "./trust-proxy.ts";
 
 export type { ChainConfig } from "./config-chain.ts";
@@ -24,6 +25,8 @@ export type VectorConfig =
     };
 
 export interface AppConfig {
+  /** Address to listen on: 127.0.0.1 by default, 0.0.0.0 in the container image. */
+  readonly host: string;
   readonly port: number;
   readonly freeQueries: number;
   readonly paidDailyCap: number;
@@ -31,6 +34,9 @@ export interface AppConfig {
   readonly trustProxy: TrustProxy;
   readonly protectionRps: number;
   readonly redisUrl: Redacted.Redacted<string> | undefined;
+  /** Replicas each payment claim waits for (Redis WAIT) before it is acknowledged; 0: none. */
+  readonly redisWaitReplicas: number;
+  readonly redisWaitTimeoutMs: number;
   readonly allowVolatileStoreOnMainnet: boolean;
   /** undefined: local demo chain. */
   readonly chain: ChainConfig | undefined;
@@ -55,6 +61,7 @@ export class ConfigError extends Schema.TaggedError<ConfigError>()("ConfigError"
 }
 
 export const DEFAULT_LLM_MODEL = "llama-3.1-8b-instant";
+export const DEFAULT_HOST = "127.0.0.1";
 export const DEFAULT_INDEX_PATH = ".data/index.json";
 
 const parseOrigins = (value: string | undefined, problems: string[]): ReadonlyArray<string> => {
@@ -90,6 +97,37 @@ const parseVector = (read: Reader): VectorConfig => {
   };
 };
 
+const HOST_NAME =
+  /^(?=.{1,253}$)[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
+
+const parseHost = (value: string | undefined, problems: string[]): string => {
+  if (value === undefined) return DEFAULT_HOST;
+  if (parseIp(value) !== undefined || HOST_NAME.test(value)) return value;
+  problems.push(`HOST: must be an IP address or a host name, e.g. 0.0.0.0 or 127.0.0.1 (got "${value}")`);
+  return DEFAULT_HOST;
+};
+
+/**
+ * Rules that hold across variables, checked on the raw text so they are listed even when the
+ * variables they depend on are themselves invalid (one message names every problem).
+ */
+const crossChecks = (read: Reader, config: AppConfig) => {
+  const { problems, text } = read;
+  if (
+    text("CHAIN_NETWORK") === "mainnet-beta" &&
+    text("REDIS_URL") === undefined &&
+    !config.allowVolatileStoreOnMainnet
+  ) {
+    problems.push(
+      "REDIS_URL: required on mainnet-beta (the memory store forgets paid credits on restart); set ALLOW_MEMORY_STORE_ON_MAINNET=true to override",
+    );
+  }
+  if (text("REDIS_URL") === undefined) {
+    for (const name of ["REDIS_WAIT_REPLICAS", "REDIS_WAIT_TIMEOUT_MS"])
+      if (text(name) !== undefined) problems.push(`${name}: only applies with REDIS_URL`);
+  }
+};
+
 /** Reads and validates the whole configuration. */
 export const parseConfig = (env: Env): Result.Result<AppConfig, ConfigError> => {
   const read = reader(env);
@@ -100,6 +138,7 @@ export const parseConfig = (env: Env): Result.Result<AppConfig, ConfigError> => 
   const apiKey = text("LLM_API_KEY");
   const llmModel = text("LLM_MODEL") ?? DEFAULT_LLM_MODEL;
   const config: AppConfig = {
+    host: parseHost(text("HOST"), problems),
     port: read.integer("PORT", 3000, 0, 65535),
     freeQueries: read.integer("RATE_LIMIT_FREE_QUERIES", 3, 0, 1_000_000),
     paidDailyCap: read.integer("PAID_DAILY_CAP", 1000, 1, 1_000_000),
@@ -107,6 +146,8 @@ export const parseConfig = (env: Env): Result.Result<AppConfig, ConfigError> => 
     trustProxy: typeof trustProxy === "string" ? { kind: "none" } : trustProxy,
     protectionRps: read.integer("PROTECTION_RATE_LIMIT", 100, 1, 1_000_000),
     redisUrl: redisUrl === undefined ? undefined : Redacted.make(redisUrl),
+    redisWaitReplicas: read.integer("REDIS_WAIT_REPLICAS", 0, 0, 16),
+    redisWaitTimeoutMs: read.integer("REDIS_WAIT_TIMEOUT_MS", 1000, 1, 60_000),
     allowVolatileStoreOnMainnet: read.flag("ALLOW_MEMORY_STORE_ON_MAINNET"),
     chain: parseChain(read),
     memoRequired: read.flag("PAYMENT_MEMO_REQUIRED"),
@@ -117,14 +158,6 @@ export const parseConfig = (env: Env): Result.Result<AppConfig, ConfigError> => 
     vector: parseVector(read),
     embeddingModel: text("EMBEDDING_MODEL"),
   };
-  if (
-    config.chain?.network === "mainnet-beta" &&
-    config.redisUrl === undefined &&
-    !config.allowVolatileStoreOnMainnet
-  ) {
-    problems.push(
-      "REDIS_URL: required on mainnet-beta (the memory store forgets paid credits on restart); set ALLOW_MEMORY_STORE_ON_MAINNET=true to override",
-    );
-  }
+  crossChecks(read, config);
   return problems.length === 0 ? Result.succeed(config) : Result.fail(new ConfigError({ problems }));
 };

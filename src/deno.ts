@@ -1,9 +1,10 @@
 /**
  * Deno entry point, the twin of src/main.ts: the same config, demo chain, runtime and app,
- * served with Deno.serve and stopped on Deno's signal listeners. Runs from the repo with the
- * `deno` npm package over the node_modules npm installed:
- *
- *   node_modules/.bin/deno run -A --no-lock --node-modules-dir=manual src/deno.ts
+ * served with Deno.serve and stopped on Deno's signal listeners. `npm run start:deno` runs it
+ * with the `deno` npm package over the node_modules npm installed. It opts in to Deno's
+ * request.signal that aborts only when the client goes away (--unstable-no-legacy-abort):
+ * the chat route listens to it to release an unanswered question, and the legacy signal,
+ * which also fires after every delivered response, printed a warning.
  */
 import { boot } from "./runtime/boot.ts";
 
@@ -13,7 +14,11 @@ interface DenoApi {
   readonly exit: (code: number) => never;
   readonly addSignalListener: (signal: "SIGTERM" | "SIGINT", handler: () => void) => void;
   readonly serve: (
-    options: { readonly port: number; readonly onListen: (addr: { hostname: string; port: number }) => void },
+    options: {
+      readonly hostname: string;
+      readonly port: number;
+      readonly onListen: (addr: { hostname: string; port: number }) => void;
+    },
     handler: (
       request: Request,
       info: { readonly remoteAddr: { readonly hostname: string } },
@@ -22,21 +27,31 @@ interface DenoApi {
 }
 declare const Deno: DenoApi;
 
-const { app, config, chain, logger, onSignal } = await boot(Deno.env.toObject(), (code) => Deno.exit(code));
-const server = Deno.serve(
-  {
-    port: config.port,
-    onListen: ({ hostname, port }) =>
-      logger.info("listening", {
-        url: `http://${hostname}:${port}/`,
-        runtime: "deno",
-        network: chain.network,
-        wallet: chain.wallet,
-        usdcMint: chain.usdcMint,
-      }),
-  },
-  (request, info) => app.fetch(request, { remoteAddress: info.remoteAddr.hostname }),
+const { app, config, chain, logger, onSignal, failStart } = await boot(Deno.env.toObject(), (code) =>
+  Deno.exit(code),
 );
+/** An IPv6 literal needs brackets in a URL. */
+const urlHost = (hostname: string) => (hostname.includes(":") ? `[${hostname}]` : hostname);
+// A port in use throws here: one clear line, then exit 1.
+const server = await Promise.resolve()
+  .then(() =>
+    Deno.serve(
+      {
+        hostname: config.host,
+        port: config.port,
+        onListen: ({ hostname, port }) =>
+          logger.info("listening", {
+            url: `http://${urlHost(hostname)}:${port}/`,
+            runtime: "deno",
+            network: chain.network,
+            wallet: chain.wallet,
+            usdcMint: chain.usdcMint,
+          }),
+      },
+      (request, info) => app.fetch(request, { remoteAddress: info.remoteAddr.hostname }),
+    ),
+  )
+  .catch(failStart);
 
 // shutdown() stops accepting and waits for in-flight requests.
 const shutdown = onSignal(() => server.shutdown());

@@ -1,11 +1,19 @@
 /** Bun entry point: boot (src/runtime/boot.ts), serve with Bun.serve, stop on SIGTERM/SIGINT. */
 import { boot } from "./runtime/boot.ts";
 
-const { app, config, chain, logger, onSignal } = await boot(process.env, (code) => process.exit(code));
-const server = Bun.serve({
-  port: config.port,
-  fetch: (request, srv) => app.fetch(request, { remoteAddress: srv.requestIP(request)?.address }),
-});
+const { app, config, chain, logger, onSignal, failStart } = await boot(process.env, (code) =>
+  process.exit(code),
+);
+// A port in use (or a host that is not ours) throws here: one clear line, then exit 1.
+const server = await Promise.resolve()
+  .then(() =>
+    Bun.serve({
+      hostname: config.host,
+      port: config.port,
+      fetch: (request, srv) => app.fetch(request, { remoteAddress: srv.requestIP(request)?.address }),
+    }),
+  )
+  .catch(failStart);
 logger.info("listening", {
   url: server.url.href,
   network: chain.network,

@@ -80,7 +80,8 @@ export const make = Effect.fn("ChromaRetriever.make")(function* (options: Chroma
   });
   return Retriever.of({
     retrieve,
-    ping: Effect.asVoid(chromaCall(options, "heartbeat", () => client.heartbeat())),
+    // Readiness asks once, without retries, and opens the collection: a missing one is named.
+    ping: Effect.asVoid(openCollection(client, { ...options, retries: 0 })),
   });
 });
 

@@ -15,9 +15,30 @@ export interface ConnectOptions {
   readonly commandTimeoutMs?: number;
 }
 
+/** Where a Redis URL points, as host:port (or the socket path): never its user name or password. */
+export const endpointOf = (url: string): string => {
+  if (!URL.canParse(url)) return "the configured REDIS_URL";
+  const parsed = new URL(url);
+  if (parsed.protocol === "unix:" || parsed.hostname === "")
+    return parsed.pathname || "the configured socket";
+  return `${parsed.hostname}:${parsed.port === "" ? "6379" : parsed.port}`;
+};
+
+const CONNECTION_CODES: Readonly<Record<string, string>> = {
+  ECONNREFUSED: "connection refused",
+  ENOTFOUND: "host not found",
+  EAI_AGAIN: "host not found",
+  EHOSTUNREACH: "host unreachable",
+  ETIMEDOUT: "connection timed out",
+  ECONNRESET: "connection reset",
+};
+
 /** A fixed, secret-free description of what went wrong. */
 export const describeFailure = (cause: unknown): string => {
   const message = cause instanceof Error ? cause.message : "";
+  const code = (cause as { code?: unknown } | undefined)?.code;
+  if (typeof code === "string" && code in CONNECTION_CODES) return `redis ${CONNECTION_CODES[code]}`;
+  if (/^(NOAUTH|WRONGPASS)/.test(message)) return "redis refused the credentials in REDIS_URL";
   if (cause instanceof Error && cause.name === "ReplyError") {
     // The quota scripts' own refusal of a hash they did not write (quota-lua-prelude.ts).
     if (message.includes("corrupt quota state")) return "corrupt quota state";
@@ -32,11 +53,15 @@ export const describeFailure = (cause: unknown): string => {
 /** Maps any failure of a Redis call to StoreUnavailable. */
 export const unavailable = (cause: unknown) => new StoreUnavailable({ reason: describeFailure(cause) });
 
-/** Opens a connection and waits until it is ready; fails with StoreUnavailable otherwise. */
+/** The URL in clear, for the driver only. */
+export const urlOf = (options: ConnectOptions) =>
+  Redacted.isRedacted(options.url) ? Redacted.value(options.url) : options.url;
+
+/** Opens a connection and waits until it is ready; fails with StoreUnavailable naming host and port otherwise. */
 export const connect = (options: ConnectOptions) =>
   Effect.tryPromise({
     try: async () => {
-      const url = Redacted.isRedacted(options.url) ? Redacted.value(options.url) : options.url;
+      const url = urlOf(options);
       const timeout = options.commandTimeoutMs ?? 2000;
       const client = new Redis(url, {
         lazyConnect: true,
@@ -49,15 +74,22 @@ export const connect = (options: ConnectOptions) =>
         retryStrategy: (times: number) => Math.min(50 * 2 ** times, 2000),
       });
       // Without a listener ioredis prints errors (with host names) to the console itself;
-      // every failure already reaches the caller as StoreUnavailable.
-      client.on("error", () => undefined);
+      // every failure already reaches the caller as StoreUnavailable. The socket's own error
+      // (ECONNREFUSED...) says more than connect()'s "Connection is closed".
+      let socketError: unknown;
+      client.on("error", (error: unknown) => {
+        socketError = error;
+      });
       await client.connect().catch((error: unknown) => {
         client.disconnect();
-        throw error;
+        throw socketError ?? error;
       });
       return client;
     },
-    catch: unavailable,
+    catch: (cause) =>
+      new StoreUnavailable({
+        reason: `cannot reach Redis at ${endpointOf(urlOf(options))}: ${describeFailure(cause)}`,
+      }),
   });
 
 /** Closes gracefully when possible, at once otherwise. */

@@ -18,8 +18,18 @@ import { requireNoEviction } from "./eviction-check.ts";
 import { DEFAULT_KEY_PREFIX, keyLayout } from "./keys.ts";
 import { decodeQuotaHash } from "./quota-hash.ts";
 import { CLAIM, COMMIT, RELEASE, RESERVE } from "./quota-lua.ts";
-import { type ConnectOptions, close, connect, luaScript, runCommand, runScript } from "./redis-client.ts";
+import {
+  type ConnectOptions,
+  close,
+  connect,
+  endpointOf,
+  luaScript,
+  runCommand,
+  runScript,
+  urlOf,
+} from "./redis-client.ts";
 import { REFERENCE } from "./reference-lua.ts";
+import { replicatedClaims } from "./replicated-claims.ts";
 import { decodeClaim, decodeReserve, decodeView, usedAtOf } from "./replies.ts";
 
 export interface RedisStoreOptions extends ConnectOptions {
@@ -28,6 +38,13 @@ export interface RedisStoreOptions extends ConnectOptions {
   readonly keyPrefix?: string;
   /** Called when the eviction policy cannot be read (CONFIG disabled), so the app can warn. */
   readonly onUnverifiedEviction?: () => void;
+  /**
+   * Replicas that must hold a payment claim before it is acknowledged (Redis WAIT); 0: none.
+   * Replication is asynchronous: without this a failover can forget a used signature.
+   */
+  readonly waitReplicas?: number;
+  /** How long a claim waits for them (default 1000 ms) before it fails as unavailable. */
+  readonly waitTimeoutMs?: number;
 }
 
 const SCRIPTS = {
@@ -50,6 +67,8 @@ export const layer = (options: RedisStoreOptions): Layer.Layer<QuotaStore | Paym
     Effect.gen(function* () {
       const client = yield* Effect.acquireRelease(connect(options), close);
       yield* requireNoEviction(client, options.onUnverifiedEviction);
+      const replicated = yield* replicatedClaims(client, options);
+      const endpoint = endpointOf(urlOf(options));
       const keys = keyLayout(options.keyPrefix ?? DEFAULT_KEY_PREFIX);
       const { limits } = options;
       const { freePerDay, paidDailyCap, holdTtlMs } = limits;
@@ -81,7 +100,12 @@ export const layer = (options: RedisStoreOptions): Layer.Layer<QuotaStore | Paym
         release: Effect.fn("RedisStore.release")(function* (identity, holdId, now) {
           return yield* Effect.flatMap(onQuota("release", identity, now, [holdId]), decodeView);
         }),
-        ping: Effect.asVoid(runCommand(() => client.ping())).pipe(Effect.withSpan("RedisStore.ping")),
+        ping: Effect.asVoid(runCommand(() => client.ping())).pipe(
+          Effect.mapError(
+            ({ reason }) => new StoreUnavailable({ reason: `Redis at ${endpoint}: ${reason}` }),
+          ),
+          Effect.withSpan("RedisStore.ping"),
+        ),
       });
 
       const payment = PaymentStore.of({
@@ -95,22 +119,24 @@ export const layer = (options: RedisStoreOptions): Layer.Layer<QuotaStore | Paym
         }),
         claim: Effect.fn("RedisStore.claim")(function* (signature, identity, queries, now) {
           yield* checkQueries(queries);
-          const reply = yield* runScript(
-            client,
-            SCRIPTS.claim,
-            [keys.quota(identity), keys.signature(signature)],
-            // A fresh id per call: were this exact command ever resent (ioredis is set not to resend
-            // after a reconnect), the script would answer it as the success it was, not "already used".
-            [
-              now,
-              freePerDay,
-              paidDailyCap,
-              holdTtlMs,
-              identity,
-              queries,
-              SIGNATURE_MEMORY_MS,
-              crypto.randomUUID(),
-            ],
+          const reply = yield* replicated(() =>
+            runScript(
+              replicated.client,
+              SCRIPTS.claim,
+              [keys.quota(identity), keys.signature(signature)],
+              // A fresh id per call: were this exact command ever resent (ioredis is set not to resend
+              // after a reconnect), the script would answer it as the success it was, not "already used".
+              [
+                now,
+                freePerDay,
+                paidDailyCap,
+                holdTtlMs,
+                identity,
+                queries,
+                SIGNATURE_MEMORY_MS,
+                crypto.randomUUID(),
+              ],
+            ),
           );
           return yield* decodeClaim(reply);
         }),

@@ -44,6 +44,8 @@ const configuredStore = (logger: Logger) =>
       return RedisStore.layer({
         url: config.redisUrl,
         limits,
+        waitReplicas: config.redisWaitReplicas,
+        waitTimeoutMs: config.redisWaitTimeoutMs,
         onUnverifiedEviction: () =>
           logger.warn("cannot read Redis maxmemory-policy (CONFIG disabled): make sure it is noeviction"),
       });

@@ -12,6 +12,7 @@ import { makeMetrics } from "../observability/metrics.ts";
 import { appLayer } from "./app-layer.ts";
 import { ensureDemoIndex } from "./demo-index.ts";
 import { resolveChain, warnAboutDefaults } from "./resolve-chain.ts";
+import { describeStartupFailure } from "./startup-failure.ts";
 
 /** Upper bound on waiting for in-flight requests at shutdown (the answer deadline is 90 s). */
 const DRAIN_MS = 25_000;
@@ -34,11 +35,14 @@ export const boot = async (env: Env, exitProcess: (code: number) => never) => {
   await ensureDemoIndex(config, logger);
   const { chain, stop: stopChain } = await resolveChain(config, logger);
   const runtime = ManagedRuntime.make(appLayer(config, chain, logger).pipe(Layer.orDie));
-  await runtime.runPromise(Effect.void).catch(async (error: unknown) => {
-    logger.error("startup failed", { cause: String(error) });
+  /** Ends a start that cannot go on: one clear ERROR line (no secret), everything started so far stopped, exit 1. */
+  const failStart = async (error: unknown): Promise<never> => {
+    logger.error("startup failed", { ...describeStartupFailure(error, config) });
+    await runtime.dispose().catch(() => undefined);
     await stopChain();
-    exit(1);
-  });
+    return exit(1);
+  };
+  await runtime.runPromise(Effect.void).catch(failStart);
   const app = createApp({
     runtime,
     config,
@@ -61,5 +65,5 @@ export const boot = async (env: Env, exitProcess: (code: number) => never) => {
     };
   };
 
-  return { app, config, chain, logger, onSignal };
+  return { app, config, chain, logger, onSignal, failStart };
 };

@@ -12,6 +12,8 @@ import { startTestChain, type TestChain } from "../support/localnet.ts";
 import {
   buildIndex,
   DENO_ENTRY,
+  npmScript,
+  REPO_ROOT,
   runToExit,
   type ServiceProcess,
   startService,
@@ -103,11 +105,31 @@ describe("the app under Deno", () => {
     expect((await again.json()).code).toBe("SIGNATURE_ALREADY_USED");
   }, 30_000);
 
+  test("no warning from Deno itself: the chat's hang-up signal is the non-legacy one", () => {
+    // The chat test above read request.signal; the legacy behaviour printed a warning then.
+    expect(service!.output()).not.toContain("legacy");
+    expect(service!.output()).not.toMatch(/^Warning/m);
+  });
+
   test("SIGTERM: graceful stop, exit code 0", async () => {
     expect(await service!.stop()).toBe(0);
     expect(service!.logs().at(-1)).toMatchObject({ msg: "stopped" });
   }, 30_000);
 });
+
+test("`npm run check:deno`: deno check passes on core/ and adapters/", async () => {
+  const check = Bun.spawn([...npmScript("check:deno")], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, NO_COLOR: "1" },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [code, errors] = await Promise.all([check.exited, new Response(check.stderr).text()]);
+  expect(errors).not.toMatch(/\bTS\d{4}\b|error:/i);
+  expect(code).toBe(0);
+  expect(errors).toContain("Check core/quota.ts");
+  expect(errors).toContain("Check adapters/store-redis/redis-store.ts");
+}, 120_000);
 
 test("a bad config under Deno: exit 1 with the problem list, secret hidden", async () => {
   const { code, output } = await runToExit({

@@ -76,7 +76,9 @@ describe.skipIf(!redisServerAvailable())("HTTP on a shared Redis", () => {
     expect((await t.call("/api/payment/info")).status).toBe(503);
     const ready = await t.call("/readyz");
     expect(ready.status).toBe(503);
-    expect((await ready.json()).checks.store).toBe("unavailable");
+    const readiness = await ready.json();
+    expect(readiness.checks.store).toBe("unavailable");
+    expect(readiness.problems.store).toMatch(new RegExp(`^Redis at 127\\.0\\.0\\.1:${redis.port}: redis `));
     expect((await t.call("/healthz")).status).toBe(200);
     await redis.up();
     await waitFor(

@@ -7,7 +7,7 @@
  *   const service = await startService({ env: { INDEX_PATH: index } }); // afterAll(() => service.kill())
  *   await fetch(`${service.url}/api/status`);
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -19,19 +19,21 @@ import { freePort } from "./free-port.ts";
 export const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 /** `bun src/main.ts`, run by the Bun running the tests. */
 export const BUN_ENTRY: ReadonlyArray<string> = [process.execPath, join(REPO_ROOT, "src/main.ts")];
-/**
- * `deno run src/deno.ts` with the `deno` npm package, resolving packages from the node_modules
- * npm installed (manual) and writing no deno.lock into the repo.
- */
-export const DENO_ENTRY: ReadonlyArray<string> = [
-  join(REPO_ROOT, "node_modules/.bin/deno"),
-  "run",
-  "--allow-all",
-  "--no-prompt",
-  "--no-lock",
-  "--node-modules-dir=manual",
-  join(REPO_ROOT, "src/deno.ts"),
-];
+/** The words of a package.json script, with its first word resolved in node_modules/.bin. */
+export const npmScript = (name: string): ReadonlyArray<string> => {
+  const scripts = JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")).scripts as Record<
+    string,
+    string
+  >;
+  const [program = "", ...args] = (scripts[name] ?? "").split(" ");
+  return [
+    join(REPO_ROOT, "node_modules/.bin", program),
+    ...args.map((arg) => (arg.startsWith("src/") ? join(REPO_ROOT, arg) : arg)),
+  ];
+};
+
+/** `npm run start:deno`: the Deno entry with the `deno` npm package, exactly as package.json runs it. */
+export const DENO_ENTRY: ReadonlyArray<string> = npmScript("start:deno");
 
 export interface ServiceOptions {
   /** Service variables; the parent's env is NOT inherited beyond PATH/HOME. PORT is the free port found (a given PORT wins: only for start-up failures). */

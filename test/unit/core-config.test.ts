@@ -13,11 +13,13 @@ const problems = (env: Env): ReadonlyArray<string> => {
   expect(result.failure._tag).toBe("ConfigError");
   return result.failure.problems;
 };
+const WALLET = "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM";
 const namesOf = (list: ReadonlyArray<string>) => list.map((problem) => problem.split(":")[0]);
 
 describe("parseConfig defaults", () => {
   test("an empty environment is a valid demo configuration", () => {
     expect(ok({})).toEqual({
+      host: "127.0.0.1",
       port: 3000,
       freeQueries: 3,
       paidDailyCap: 1000,
@@ -25,6 +27,8 @@ describe("parseConfig defaults", () => {
       trustProxy: { kind: "none" },
       protectionRps: 100,
       redisUrl: undefined,
+      redisWaitReplicas: 0,
+      redisWaitTimeoutMs: 1000,
       allowVolatileStoreOnMainnet: false,
       chain: undefined,
       memoRequired: false,
@@ -125,6 +129,61 @@ describe("parseConfig reports every bad variable at once", () => {
     expect(ok({ PORT: "0" }).port).toBe(0);
     expect(namesOf(problems({ PORT: "1e3" }))).toEqual(["PORT"]);
     expect(namesOf(problems({ PORT: "0x10" }))).toEqual(["PORT"]);
+  });
+});
+
+describe("mode-dependent rules are listed with the rest", () => {
+  test("REDIS_URL on mainnet-beta is named even when the chain variables are themselves wrong", () => {
+    expect(
+      namesOf(
+        problems({
+          CHAIN_NETWORK: "mainnet-beta",
+          USDC_MINT_ADDRESS: "0xdead",
+          PORT: "x",
+          CHROMA_URL: "http://c:8000",
+        }),
+      ).sort(),
+    ).toEqual(["PAYMENT_WALLET_ADDRESS", "PORT", "REDIS_URL", "USDC_MINT_ADDRESS", "VECTOR_INDEX_NAME"]);
+  });
+
+  test("ALLOW_MEMORY_STORE_ON_MAINNET lifts the REDIS_URL rule; a malformed REDIS_URL is its own problem", () => {
+    const mainnet = {
+      CHAIN_NETWORK: "mainnet-beta",
+      USDC_MINT_ADDRESS: WALLET,
+      PAYMENT_WALLET_ADDRESS: WALLET,
+    };
+    expect(ok({ ...mainnet, ALLOW_MEMORY_STORE_ON_MAINNET: "true" }).redisUrl).toBeUndefined();
+    expect(problems({ ...mainnet, REDIS_URL: "no url" })).toEqual([
+      "REDIS_URL: is not a valid URL (value hidden)",
+    ]);
+  });
+
+  test("the Redis WAIT settings need REDIS_URL and whole numbers", () => {
+    expect(problems({ REDIS_WAIT_REPLICAS: "1" })).toEqual([
+      "REDIS_WAIT_REPLICAS: only applies with REDIS_URL",
+    ]);
+    expect(
+      namesOf(
+        problems({ REDIS_URL: "redis://r:6379", REDIS_WAIT_REPLICAS: "-1", REDIS_WAIT_TIMEOUT_MS: "0" }),
+      ),
+    ).toEqual(["REDIS_WAIT_REPLICAS", "REDIS_WAIT_TIMEOUT_MS"]);
+    const config = ok({
+      REDIS_URL: "redis://r:6379",
+      REDIS_WAIT_REPLICAS: "2",
+      REDIS_WAIT_TIMEOUT_MS: "250",
+    });
+    expect([config.redisWaitReplicas, config.redisWaitTimeoutMs]).toEqual([2, 250]);
+  });
+});
+
+describe("HOST", () => {
+  test.each(["0.0.0.0", "127.0.0.1", "::", "::1", "localhost", "app.internal"])("%s is accepted", (host) => {
+    expect(ok({ HOST: host }).host).toBe(host);
+  });
+  test.each(["http://0.0.0.0", "0.0.0.0:3000", "host name", "-bad", "1.2.3.4/8"])("%s is refused", (host) => {
+    expect(problems({ HOST: host })).toEqual([
+      `HOST: must be an IP address or a host name, e.g. 0.0.0.0 or 127.0.0.1 (got "${host}")`,
+    ]);
   });
 });
 

@@ -75,4 +75,6 @@ export const Health = Schema.Struct({ status: Schema.Literal("ok") }).annotate({
 export const Readiness = Schema.Struct({
   status: Schema.Literals(["ready", "not ready"]),
   checks: Schema.Record(Schema.String, Schema.Literals(["ok", "unavailable"])),
+  /** What is wrong with each unavailable check, e.g. "cannot reach Redis at redis:6379: redis connection refused". */
+  problems: Schema.optional(Schema.Record(Schema.String, Schema.String)),
 }).annotate({ identifier: "Readiness" });
