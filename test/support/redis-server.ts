@@ -13,8 +13,8 @@ export interface RedisServer {
   readonly url: string;
   readonly port: number;
   readonly dir: string;
-  /** Stops the server (data stays on disk); commands fail until `up`. */
-  readonly down: () => Promise<void>;
+  /** Stops the server (data stays on disk); commands fail until `up`. SIGKILL: a crash, nothing flushed. */
+  readonly down: (signal?: "SIGTERM" | "SIGKILL") => Promise<void>;
   /** Starts it again on the same port and dir. */
   readonly up: () => Promise<void>;
   /** down + up: the server reloads its append-only file. */
@@ -77,11 +77,11 @@ export const startRedisServer = async (
     child = Bun.spawn(args, { stdout: "ignore", stderr: "ignore" });
     await waitFor(() => answersPing(url), 10_000, `redis-server on port ${port}`);
   };
-  const down = async () => {
+  const down = async (signal: "SIGTERM" | "SIGKILL" = "SIGTERM") => {
     const running = child;
     child = undefined;
     if (running === undefined) return;
-    running.kill("SIGTERM");
+    running.kill(signal);
     await running.exited;
   };
   await up();
@@ -92,11 +92,11 @@ export const startRedisServer = async (
     down,
     up,
     restart: async () => {
-      await down();
+      await down("SIGTERM");
       await up();
     },
     stop: async () => {
-      await down();
+      await down("SIGTERM");
       rmSync(dir, { recursive: true, force: true });
     },
   };
