@@ -122,10 +122,8 @@ const crossChecks = (read: Reader, config: AppConfig) => {
       "REDIS_URL: required on mainnet-beta (the memory store forgets paid credits on restart); set ALLOW_MEMORY_STORE_ON_MAINNET=true to override",
     );
   }
-  if (text("REDIS_URL") === undefined) {
-    for (const name of ["REDIS_WAIT_REPLICAS", "REDIS_WAIT_TIMEOUT_MS"])
-      if (text(name) !== undefined) problems.push(`${name}: only applies with REDIS_URL`);
-  }
+  if (text("REDIS_URL") === undefined && config.redisWaitReplicas > 0)
+    problems.push("REDIS_WAIT_REPLICAS: needs REDIS_URL (replicas of which Redis?)");
 };
 
 /** Reads and validates the whole configuration. */

@@ -33,15 +33,17 @@ export const boot = async (env: Env, exitProcess: (code: number) => never) => {
   const config = parsed.success;
   warnAboutDefaults(config, logger);
   await ensureDemoIndex(config, logger);
-  const { chain, stop: stopChain } = await resolveChain(config, logger);
-  const runtime = ManagedRuntime.make(appLayer(config, chain, logger).pipe(Layer.orDie));
+  const started: Array<() => Promise<void>> = [];
   /** Ends a start that cannot go on: one clear ERROR line (no secret), everything started so far stopped, exit 1. */
   const failStart = async (error: unknown): Promise<never> => {
     logger.error("startup failed", { ...describeStartupFailure(error, config) });
-    await runtime.dispose().catch(() => undefined);
-    await stopChain();
+    for (const stop of started.reverse()) await stop().catch(() => undefined);
     return exit(1);
   };
+  const { chain, stop: stopChain } = await resolveChain(config, logger).catch(failStart);
+  started.push(stopChain);
+  const runtime = ManagedRuntime.make(appLayer(config, chain, logger).pipe(Layer.orDie));
+  started.push(() => runtime.dispose());
   await runtime.runPromise(Effect.void).catch(failStart);
   const app = createApp({
     runtime,

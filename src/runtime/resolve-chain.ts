@@ -7,6 +7,17 @@
 import type { AppConfig, ChainConfig } from "../../core/config.ts";
 import type { Logger } from "../observability/log.ts";
 
+/** No CHAIN_NETWORK, and LiteSVM (an optional dependency, left out of the slim image) is not installed. */
+export class LocalChainMissing extends Error {
+  override readonly name = "LocalChainMissing";
+  constructor(cause: unknown) {
+    super(
+      "no CHAIN_NETWORK is configured and the local demo chain cannot be loaded (LiteSVM, an optional dependency, is not installed)",
+      { cause },
+    );
+  }
+}
+
 export interface ResolvedChain {
   readonly chain: ChainConfig;
   readonly stop: () => Promise<void>;
@@ -14,7 +25,11 @@ export interface ResolvedChain {
 
 export const resolveChain = async (config: AppConfig, logger: Logger): Promise<ResolvedChain> => {
   if (config.chain !== undefined) return { chain: config.chain, stop: async () => {} };
-  const { DEFAULT_STATE_FILE, startLocalnet } = await import("../localnet/index.ts");
+  const { DEFAULT_STATE_FILE, startLocalnet } = await import("../localnet/index.ts").catch(
+    (cause: unknown) => {
+      throw new LocalChainMissing(cause);
+    },
+  );
   const localnet = await startLocalnet({ stateFile: DEFAULT_STATE_FILE });
   logger.warn("no CHAIN_NETWORK configured: payments go to a local demo chain (no real money)", {
     rpcUrl: localnet.url,

@@ -160,8 +160,9 @@ describe("mode-dependent rules are listed with the rest", () => {
 
   test("the Redis WAIT settings need REDIS_URL and whole numbers", () => {
     expect(problems({ REDIS_WAIT_REPLICAS: "1" })).toEqual([
-      "REDIS_WAIT_REPLICAS: only applies with REDIS_URL",
+      "REDIS_WAIT_REPLICAS: needs REDIS_URL (replicas of which Redis?)",
     ]);
+    expect(ok({ REDIS_WAIT_REPLICAS: "0", REDIS_WAIT_TIMEOUT_MS: "1000" }).redisWaitReplicas).toBe(0);
     expect(
       namesOf(
         problems({ REDIS_URL: "redis://r:6379", REDIS_WAIT_REPLICAS: "-1", REDIS_WAIT_TIMEOUT_MS: "0" }),

@@ -79,3 +79,17 @@ describe("completing a lock", () => {
     expect(platformOf(name)).toEqual(expected);
   });
 });
+
+describe("engines", () => {
+  test("the lowest Node our engines range allows satisfies every dependency's engines range", () => {
+    const ours = (lock.packages[""] as { engines?: { node?: string } }).engines?.node ?? "";
+    // Our range is a plain lower bound, so its lowest version is the bound itself.
+    const lowest = /^>=(\d+\.\d+\.\d+)$/.exec(ours)?.[1] ?? "";
+    const unmet = Object.entries(lock.packages).filter(([, entry]) => {
+      const range = (entry.engines as { node?: string } | undefined)?.node;
+      return range !== undefined && !Bun.semver.satisfies(lowest, range);
+    });
+    expect(lowest).not.toBe("");
+    expect(unmet.map(([path]) => path)).toEqual([]);
+  });
+});

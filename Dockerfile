@@ -1,0 +1,43 @@
+# syntax=docker/dockerfile:1
+# The service on the official Bun image: production dependencies only, a non-root user, a
+# health check on /healthz. See docs/deployment.md.
+#
+#   docker build -t docs-chat .                                  # serves a real network (CHAIN_NETWORK...)
+#   docker build --build-arg OPTIONAL_DEPS=true -t docs-chat .   # + the local demo chain and local embedding models
+#
+# The optional dependencies are LiteSVM (the local demo chain, used only when CHAIN_NETWORK is
+# unset), @huggingface/transformers (EMBEDDING_MODEL) and the Chroma server bindings the
+# chromadb client package carries for `chroma run`; without them the image is ~10x smaller.
+
+ARG BUN_VERSION=1.4.5
+ARG NODE_VERSION=20
+
+# npm installs exactly what package-lock.json pins; the Bun image carries no npm.
+FROM node:${NODE_VERSION}-bookworm-slim AS deps
+ARG OPTIONAL_DEPS=false
+WORKDIR /app
+COPY package.json package-lock.json ./
+# No install scripts: no production dependency needs one (onnxruntime's only fetches GPU builds).
+RUN --mount=type=cache,target=/root/.npm \
+    if [ "$OPTIONAL_DEPS" = "true" ]; then npm ci --omit=dev --ignore-scripts --no-audit --no-fund; \
+    else npm ci --omit=dev --omit=optional --ignore-scripts --no-audit --no-fund; fi
+
+FROM oven/bun:${BUN_VERSION}-slim
+WORKDIR /app
+ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
+    PORT=3000
+COPY --from=deps /app/node_modules ./node_modules
+COPY package.json README.md ./
+COPY docs ./docs
+COPY core ./core
+COPY adapters ./adapters
+COPY src ./src
+# .data holds the local index and the demo chain's state: the only place the service writes.
+RUN mkdir -p .data && chown bun:bun .data
+USER bun
+EXPOSE 3000
+HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
+  CMD ["bun", "-e", "fetch(`http://127.0.0.1:${process.env.PORT}/healthz`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+STOPSIGNAL SIGTERM
+CMD ["bun", "run", "src/main.ts"]
