@@ -5,6 +5,8 @@
  * Defaults come from the local chain's state file; with --rpc/--keypair/--mint/--to it pays on
  * any cluster (devnet...).
  */
+
+import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { type Address, createSolanaRpc, isAddress, type KeyPairSigner } from "@solana/kit";
@@ -18,7 +20,7 @@ import {
   waitForStatus,
 } from "../localnet/client.ts";
 import { signerFromJson } from "../localnet/keys.ts";
-import { DEFAULT_STATE_FILE, readStateFile } from "../localnet/state-file.ts";
+import { DEFAULT_STATE_FILE, isRunning, readStateFile, serviceStateFile } from "../localnet/state-file.ts";
 
 const USAGE = `usage: npm run pay -- --amount 0.10 [options]
   --amount USDC        amount in USDC, up to 6 decimals (required)
@@ -27,7 +29,8 @@ const USAGE = `usage: npm run pay -- --amount 0.10 [options]
   --keypair FILE       payer keypair, Solana CLI JSON format (default: the local demo payer)
   --mint ADDRESS       USDC mint (default: the local chain's mint)
   --memo TEXT          add a memo instruction (e.g. the reference the service gave you)
-  --state-file PATH    local chain state file (default ${DEFAULT_STATE_FILE})
+  --state-file PATH    local chain state file (default: that of the service on $PORT or 3000,
+                       ${serviceStateFile(3000)}, else ${DEFAULT_STATE_FILE} of npm run localnet)
   --json               print one JSON object instead of the bare signature`;
 
 const usageError = (message: string): never => {
@@ -65,6 +68,30 @@ const loadKeypair = async (path: string): Promise<KeyPairSigner> => {
   }
 };
 
+/** The state file of `npm start` on $PORT (default 3000), else that of `npm run localnet`. */
+const defaultStateFile = (): string => {
+  const service = serviceStateFile(process.env.PORT ?? 3000);
+  return existsSync(service) || !existsSync(DEFAULT_STATE_FILE) ? service : DEFAULT_STATE_FILE;
+};
+
+/** An RPC URL fit to print: no credentials, no query string (API keys often travel there). */
+const printable = (url: string): string => {
+  if (!URL.canParse(url)) return url;
+  const { origin, pathname } = new URL(url);
+  return `${origin}${pathname === "/" ? "" : pathname}`;
+};
+
+/** A network failure to reach `rpcUrl` becomes one sentence naming it (and where it came from). */
+const reaching =
+  (rpcUrl: string, stateFile: string | undefined) =>
+  (cause: unknown): never => {
+    // fetch's own failure (refused, no route, DNS) is a TypeError; anything else is another story.
+    if (!(cause instanceof TypeError)) throw cause;
+    const detail = cause.message;
+    const from = stateFile === undefined ? "" : ` (from ${stateFile})`;
+    throw new Error(`cannot reach the Solana RPC at ${printable(rpcUrl)}${from}: ${detail}`);
+  };
+
 const pay = async () => {
   const args = options();
   if (args.help) return void console.log(USAGE);
@@ -73,9 +100,15 @@ const pay = async () => {
     (problem) => usageError(`--amount ${args.amount}: ${problem}`),
   );
   if (units <= 0n) usageError("--amount must be more than zero");
-  const state = await readStateFile(args["state-file"] ?? DEFAULT_STATE_FILE);
+  const stateFile = args["state-file"] ?? defaultStateFile();
+  const state = await readStateFile(stateFile);
   const rpcUrl =
     args.rpc ?? state?.rpcUrl ?? usageError("--rpc is required when there is no local chain state file");
+  if (args.rpc === undefined && state?.pid !== undefined && !isRunning(state.pid)) {
+    throw new Error(
+      `${stateFile} is stale: the local chain that wrote it (pid ${state.pid}, ${state.rpcUrl}) is no longer running; start the service again (npm start) and use the new state file`,
+    );
+  }
   const payer =
     args.keypair !== undefined
       ? await loadKeypair(args.keypair)
@@ -84,7 +117,9 @@ const pay = async () => {
   const to = addressOption(args.to, state?.serviceWallet, "to");
   const rpc = createSolanaRpc(rpcUrl);
 
-  const mintAccount = await fetchMaybeMint(rpc, mint);
+  const mintAccount = await fetchMaybeMint(rpc, mint).catch(
+    reaching(rpcUrl, args.rpc === undefined ? stateFile : undefined),
+  );
   if (!mintAccount.exists) throw new Error(`mint ${mint} does not exist on ${rpcUrl}`);
   if (mintAccount.data.decimals !== USDC_DECIMALS) {
     throw new Error(`mint ${mint} has ${mintAccount.data.decimals} decimals; USDC has ${USDC_DECIMALS}`);

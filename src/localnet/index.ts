@@ -13,18 +13,18 @@ import { accountMethods } from "./rpc-accounts.ts";
 import { clusterMethods } from "./rpc-cluster.ts";
 import { startRpcServer } from "./rpc-server.ts";
 import { transactionMethods } from "./rpc-transactions.ts";
-import { writeStateFile } from "./state-file.ts";
+import { liveOwnerOf, removeOwnStateFile, writeStateFile } from "./state-file.ts";
 import { readMint } from "./token-accounts.ts";
 
 export type { Fault, FaultKind, FaultPlan } from "./faults.ts";
-export { DEFAULT_STATE_FILE } from "./state-file.ts";
+export { DEFAULT_STATE_FILE, serviceStateFile } from "./state-file.ts";
 
 export interface LocalnetOptions {
   /** 0 or absent: any free port. */
   readonly port?: number;
   /** Transactions become visible at confirmed/finalized this many ms after they execute. */
   readonly confirmationDelayMs?: number;
-  /** Where to write the state file; absent: no file. */
+  /** Where to write the state file (refused while another running process owns it); absent: no file. */
   readonly stateFile?: string;
   /** Faults active from the start (method or "*" -> fault). */
   readonly faults?: FaultPlan;
@@ -64,6 +64,11 @@ export interface Localnet {
 
 /** Starts the chain and its RPC endpoint; `stop()` closes it. */
 export const startLocalnet = async (options: LocalnetOptions = {}): Promise<Localnet> => {
+  const owner = options.stateFile === undefined ? undefined : await liveOwnerOf(options.stateFile);
+  if (owner !== undefined)
+    throw new Error(
+      `${options.stateFile} belongs to a local chain still running (pid ${owner}); stop it, or use another port or state file`,
+    );
   const settings = { confirmationDelayMs: options.confirmationDelayMs ?? 0, clockOffsetMs: 0 };
   const chain = makeChain(settings);
   const faucet = await makeFaucet(chain);
@@ -108,6 +113,9 @@ export const startLocalnet = async (options: LocalnetOptions = {}): Promise<Loca
       if (info === undefined) throw new Error(`${mint} is not a mint`);
       await mintTo(chain, authority, mint, owner, units, info.decimals);
     },
-    stop: server.stop,
+    stop: async () => {
+      await server.stop();
+      if (options.stateFile !== undefined) await removeOwnStateFile(options.stateFile);
+    },
   };
 };

@@ -25,16 +25,16 @@ export interface ResolvedChain {
 
 export const resolveChain = async (config: AppConfig, logger: Logger): Promise<ResolvedChain> => {
   if (config.chain !== undefined) return { chain: config.chain, stop: async () => {} };
-  const { DEFAULT_STATE_FILE, startLocalnet } = await import("../localnet/index.ts").catch(
-    (cause: unknown) => {
-      throw new LocalChainMissing(cause);
-    },
-  );
-  const localnet = await startLocalnet({ stateFile: DEFAULT_STATE_FILE });
+  const { serviceStateFile, startLocalnet } = await import("../localnet/index.ts").catch((cause: unknown) => {
+    throw new LocalChainMissing(cause);
+  });
+  // One state file per service port: a second `npm start` on another PORT keeps the first one's.
+  const stateFile = serviceStateFile(config.port);
+  const localnet = await startLocalnet({ stateFile });
   logger.warn("no CHAIN_NETWORK configured: payments go to a local demo chain (no real money)", {
     rpcUrl: localnet.url,
-    stateFile: DEFAULT_STATE_FILE,
-    payWith: "npm run pay -- --amount 0.05",
+    stateFile,
+    payWith: `npm run pay -- --amount 0.05${config.port === 3000 ? "" : ` --state-file ${stateFile}`}`,
   });
   return {
     chain: {

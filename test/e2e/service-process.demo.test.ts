@@ -1,7 +1,9 @@
 /**
  * The first-run path of the README, on the real process with nothing configured: a fresh
- * working dir gets the demo chain (.data/localnet.json) and an index of the README; the pay
- * CLI buys queries on that chain, and the service answers questions about itself with sources.
+ * working dir gets the demo chain (its state in .data/localnet-<PORT>.json) and an index of
+ * the README; the pay CLI buys queries on that chain, and the service answers questions about
+ * itself with sources. A second service in the same folder keeps its own chain and state
+ * file; a stopped one removes its file, a killed one leaves it stale and the pay CLI says so.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
@@ -12,10 +14,14 @@ let service: ServiceProcess | undefined;
 
 const call = (path: string, body?: unknown) => service!.call(path, body);
 
-/** `bun src/cli/pay.ts ...args`: its exit code, stdout and stderr. */
-const pay = async (args: ReadonlyArray<string>) => {
+/** This service's demo chain state file. */
+const stateFileOf = (of: ServiceProcess) => join(of.cwd, `.data/localnet-${of.port}.json`);
+
+/** `bun src/cli/pay.ts ...args` in the service's folder (PORT given as `port`): its exit code, stdout and stderr. */
+const pay = async (args: ReadonlyArray<string>, port = service!.port) => {
   const proc = Bun.spawn([process.execPath, join(REPO_ROOT, "src/cli/pay.ts"), ...args], {
     cwd: service!.cwd,
+    env: { PATH: process.env.PATH ?? "", PORT: String(port) },
     stdout: "pipe",
     stderr: "pipe",
   });
@@ -35,8 +41,7 @@ afterAll(async () => {
 });
 
 test("with nothing configured: demo chain, README index, and a warning for each default", async () => {
-  const stateFile = join(service!.cwd, ".data/localnet.json");
-  expect(existsSync(stateFile)).toBe(true);
+  expect(existsSync(stateFileOf(service!))).toBe(true);
   expect(existsSync(join(service!.cwd, ".data/index.json"))).toBe(true);
   const warnings = service!
     .logs()
@@ -53,8 +58,8 @@ test("payment/info names localnet; the pay CLI's signature buys 50 queries once"
   expect(info.memo).toMatch(/^docschat:/);
   const before = (await (await call("/api/status")).json()).remaining;
 
-  const stateFile = join(service!.cwd, ".data/localnet.json");
-  const sent = await pay(["--amount", "0.05", "--state-file", stateFile, "--memo", info.memo]);
+  // As the README says: only the amount and the memo; the state file is found from PORT.
+  const sent = await pay(["--amount", "0.05", "--memo", info.memo]);
   expect(sent.code).toBe(0);
   expect(sent.stdout).toMatch(/^[1-9A-HJ-NP-Za-km-z]{64,88}$/);
 
@@ -67,8 +72,7 @@ test("payment/info names localnet; the pay CLI's signature buys 50 queries once"
 }, 30_000);
 
 test("the pay CLI refuses a bad amount and sends nothing", async () => {
-  const stateFile = join(service!.cwd, ".data/localnet.json");
-  const sent = await pay(["--amount", "0.0000001", "--state-file", stateFile]);
+  const sent = await pay(["--amount", "0.0000001", "--state-file", stateFileOf(service!)]);
   expect(sent.code).not.toBe(0);
   expect(sent.stdout).toBe("");
   expect(sent.stderr).toContain("--amount");
@@ -88,3 +92,33 @@ test("chat answers a question about the README with sources from it", async () =
   expect(empty.status).toBe(400);
   expect(await empty.json()).toMatchObject({ success: false, error: "Message cannot be empty" });
 }, 30_000);
+
+test("a second service in the same folder keeps its own chain; stopped, it removes its state file", async () => {
+  const first = await Bun.file(stateFileOf(service!)).json();
+  const second = await startService({ env: {}, cwd: service!.cwd });
+  try {
+    const own = await Bun.file(stateFileOf(second)).json();
+    expect(own.rpcUrl).not.toBe(first.rpcUrl);
+    expect(own.pid).toBe(second.pid);
+    expect(await Bun.file(stateFileOf(service!)).json()).toEqual(first); // not overwritten
+    const sent = await pay(["--amount", "0.01"], second.port);
+    expect(sent.code).toBe(0);
+    const paid = await second.call("/api/payment", { signature: sent.stdout, amount: 0.01, token: "USDC" });
+    expect(paid.status).toBe(200);
+    expect(await second.stop()).toBe(0);
+    expect(existsSync(stateFileOf(second))).toBe(false);
+    expect(existsSync(stateFileOf(service!))).toBe(true);
+  } finally {
+    await second.kill();
+  }
+}, 60_000);
+
+test("a killed service leaves its state file; the pay CLI calls it stale instead of timing out", async () => {
+  const killed = await startService({ env: {}, cwd: service!.cwd });
+  const { rpcUrl } = await Bun.file(stateFileOf(killed)).json();
+  await killed.kill();
+  const sent = await pay(["--amount", "0.01"], killed.port);
+  expect(sent.code).toBe(1);
+  expect(sent.stderr).toContain(`.data/localnet-${killed.port}.json is stale`);
+  expect(sent.stderr).toContain(`pid ${killed.pid}, ${rpcUrl}`);
+}, 60_000);

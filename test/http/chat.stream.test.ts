@@ -61,6 +61,8 @@ describe("POST /api/chat as Server-Sent Events", () => {
     const t = build();
     const res = await streamChat(t, { message: "q", stream: true }, "application/json");
     expect(res.headers.get("content-type")).toStartWith("text/event-stream");
+    // Read to the end: the app is disposed after the test, and a stream still running then fails.
+    expect(await res.text()).toContain("event: done");
   });
 
   test("errors before the stream starts are plain JSON (400, 402)", async () => {

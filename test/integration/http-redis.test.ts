@@ -4,10 +4,14 @@
  * quota state the store did not write.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { Redis } from "ioredis";
 import { RedisStore } from "../../adapters/store-redis/index.ts";
 import { waitFor } from "../support/free-port.ts";
-import { type RedisServer, redisServerAvailable, startRedisServer } from "../support/redis-server.ts";
+import {
+  type RedisServer,
+  rawClient,
+  redisServerAvailable,
+  startRedisServer,
+} from "../support/redis-server.ts";
 import { testApps } from "../support/test-app.ts";
 
 const limits = { freePerDay: 3, paidDailyCap: 1000, holdTtlMs: 120_000 };
@@ -49,7 +53,7 @@ describe.skipIf(!redisServerAvailable())("HTTP on a shared Redis", () => {
   test("a corrupt quota hash -> 503 on status and chat, never a guess or a free answer", async () => {
     const t = instance("corrupt:");
     expect((await t.chat("q")).status).toBe(200);
-    const raw = new Redis(redis.url);
+    const raw = rawClient(redis.url);
     try {
       const keys = await raw.keys("corrupt:quota:*");
       expect(keys).toHaveLength(1);

@@ -104,6 +104,28 @@ describe("pay CLI", () => {
       [["--amount", "0.1", "--state-file", join(dir, "none.json")], /--rpc is required/],
       [["--amount", "0.1", "--bogus", "--state-file", stateFile], /bogus/],
     ];
+    // A state file whose chain is running but does not answer: the URL is named.
+    const silentPort = await freePort();
+    const silent = join(dir, "silent.json");
+    await writeFile(
+      silent,
+      (await readFile(stateFile, "utf8")).replace(localnet.url, `http://127.0.0.1:${silentPort}`),
+    );
+    const unreachable = await pay("--amount", "0.1", "--state-file", silent);
+    expect(unreachable.code).toBe(1);
+    expect(unreachable.stderr).toContain(
+      `cannot reach the Solana RPC at http://127.0.0.1:${silentPort} (from ${silent}): `,
+    );
+    const viaFlag = await pay(
+      "--amount",
+      "0.1",
+      "--state-file",
+      stateFile,
+      "--rpc",
+      `http://u:pw@127.0.0.1:${silentPort}/?api-key=k3y`,
+    );
+    expect(viaFlag.stderr).toContain(`cannot reach the Solana RPC at http://127.0.0.1:${silentPort}: `);
+    expect(viaFlag.stderr).not.toMatch(/k3y|pw@/);
     for (const [args, message] of cases) {
       const run = await pay(...args);
       expect({ args, code: run.code }).toEqual({ args, code: 1 });
@@ -111,5 +133,26 @@ describe("pay CLI", () => {
       expect(run.stdout).toBe("");
     }
     expect(await usdcOf(localnet.serviceWallet)).toBe(before);
+  });
+});
+
+describe("the state file has one owner", () => {
+  test("a chain refuses a state file another running process owns, and takes over a stale one", async () => {
+    const owned = join(dir, "owned.json");
+    const other = Bun.spawn(["sleep", "30"]);
+    try {
+      const body = JSON.parse(await readFile(stateFile, "utf8"));
+      await writeFile(owned, JSON.stringify({ ...body, pid: other.pid }));
+      await expect(startLocalnet({ port: await freePort(), stateFile: owned })).rejects.toThrow(
+        `${owned} belongs to a local chain still running (pid ${other.pid})`,
+      );
+      expect(JSON.parse(await readFile(owned, "utf8")).pid).toBe(other.pid); // untouched
+    } finally {
+      other.kill("SIGKILL");
+      await other.exited;
+    }
+    const taken = await startLocalnet({ port: await freePort(), stateFile: owned });
+    expect(JSON.parse(await readFile(owned, "utf8"))).toMatchObject({ pid: process.pid, rpcUrl: taken.url });
+    await taken.stop();
   });
 });

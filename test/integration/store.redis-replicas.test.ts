@@ -7,12 +7,17 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Cause, Exit, ManagedRuntime } from "effect";
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
 import { RedisStore } from "../../adapters/store-redis/index.ts";
 import { PaymentStore } from "../../core/ports/payment-store.ts";
 import type { QuotaStore } from "../../core/ports/quota-store.ts";
 import { waitFor } from "../support/free-port.ts";
-import { type RedisServer, redisServerAvailable, startRedisServer } from "../support/redis-server.ts";
+import {
+  type RedisServer,
+  rawClient,
+  redisServerAvailable,
+  startRedisServer,
+} from "../support/redis-server.ts";
 
 const LIMITS = { freePerDay: 3, paidDailyCap: 1000, holdTtlMs: 30_000 };
 const T0 = Date.UTC(2030, 0, 15, 12);
@@ -29,7 +34,7 @@ describe.skipIf(!redisServerAvailable())("claims on a primary with a replica", (
 
   /** Whether the primary sees its replica online and acknowledging writes. */
   const replicaInSync = async () => {
-    const client = new Redis(primary.url);
+    const client = rawClient(primary.url);
     try {
       const info = await client.info("replication");
       if (!/slave0:.*state=online/.test(info)) return false;
@@ -48,8 +53,7 @@ describe.skipIf(!redisServerAvailable())("claims on a primary with a replica", (
     primary = await startRedisServer({ args: ["--repl-diskless-sync-delay", "0"] });
     replica = await startRedisServer({ args: ["--replicaof", "127.0.0.1", String(primary.port)] });
     await waitFor(replicaInSync, 10_000, "the replica to sync");
-    onReplica = new Redis(replica.url, { lazyConnect: true, maxRetriesPerRequest: 0 });
-    onReplica.on("error", () => undefined);
+    onReplica = rawClient(replica.url, { lazyConnect: true, maxRetriesPerRequest: 0 });
     await onReplica.connect();
     waiting = ManagedRuntime.make(
       RedisStore.layer({ url: primary.url, limits: LIMITS, waitReplicas: 1, waitTimeoutMs: WAIT_MS }),

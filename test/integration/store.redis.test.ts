@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Cause, Effect, Exit, ManagedRuntime, Redacted } from "effect";
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
 import { RedisStore } from "../../adapters/store-redis/index.ts";
 import { CLAIM, RESERVE } from "../../adapters/store-redis/quota-lua.ts";
 import { REFERENCE } from "../../adapters/store-redis/reference-lua.ts";
@@ -13,7 +13,12 @@ import { PaymentStore } from "../../core/ports/payment-store.ts";
 import { QuotaStore } from "../../core/ports/quota-store.ts";
 import { DAY_MS } from "../../core/time.ts";
 import { waitFor } from "../support/free-port.ts";
-import { type RedisServer, redisServerAvailable, startRedisServer } from "../support/redis-server.ts";
+import {
+  type RedisServer,
+  rawClient,
+  redisServerAvailable,
+  startRedisServer,
+} from "../support/redis-server.ts";
 
 const LIMITS = { freePerDay: 3, paidDailyCap: 1000, holdTtlMs: 30_000 };
 const T0 = Date.UTC(2030, 0, 15, 12);
@@ -34,7 +39,7 @@ describe.skipIf(!redisServerAvailable())("redis store", () => {
   let raw: Redis;
   beforeAll(async () => {
     server = await startRedisServer({ password: PASSWORD });
-    raw = new Redis(server.url, { lazyConnect: true });
+    raw = rawClient(server.url, { lazyConnect: true });
     await raw.connect();
   });
   afterAll(async () => {

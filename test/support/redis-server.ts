@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Redis } from "ioredis";
+import { Redis, type RedisOptions } from "ioredis";
 import { freePort, waitFor } from "./free-port.ts";
 
 export interface RedisServer {
@@ -33,9 +33,19 @@ export const redisServerAvailable = (): boolean => {
   return false;
 };
 
-const answersPing = async (url: string): Promise<boolean> => {
-  const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+/**
+ * A plain client for a test to read or plant data. It listens for errors, so a server stopped
+ * on purpose does not make ioredis print "Unhandled error event" on every reconnect attempt;
+ * the test still sees each failure as a rejected command. Disconnect it when done.
+ */
+export const rawClient = (url: string, options: RedisOptions = {}): Redis => {
+  const client = new Redis(url, options);
   client.on("error", () => undefined);
+  return client;
+};
+
+const answersPing = async (url: string): Promise<boolean> => {
+  const client = rawClient(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
   try {
     await client.connect();
     return (await client.ping()) === "PONG";
