@@ -15,6 +15,7 @@ import { Effect, Layer, Result, Schema } from "effect";
 import { ParsedTransaction } from "../../core/parsed-transaction.ts";
 import { type ChainLookup, ChainReader } from "../../core/ports/chain-reader.ts";
 import { createReaderRpc } from "./json-transport.ts";
+import { cachingMisses, MISS_CACHE_DEFAULTS } from "./miss-cache.ts";
 import { type CallPolicy, callRpc, malformedReply } from "./rpc-call.ts";
 
 /**
@@ -31,6 +32,8 @@ export interface ChainSolanaOptions {
   readonly attempts?: number;
   /** First back-off (default 200 ms, doubling, jittered). */
   readonly baseDelayMs?: number;
+  /** How long a "not on chain" answer is reused (default 4000 ms; 0: never). */
+  readonly missCacheMs?: number;
 }
 
 export const DEFAULTS = { timeoutMs: 5000, attempts: 4, baseDelayMs: 200 } as const;
@@ -95,12 +98,14 @@ export const make = (rpc: ReaderRpc, policy: CallPolicy = DEFAULTS): ChainReader
   return { lookup, ping };
 };
 
-/** ChainReader over the JSON-RPC endpoint at `rpcUrl`. */
+/** ChainReader over the JSON-RPC endpoint at `rpcUrl`, its misses cached briefly (miss-cache.ts). */
 export const layer = (options: ChainSolanaOptions) =>
-  Layer.sync(ChainReader, () =>
-    make(createReaderRpc(options.rpcUrl), {
+  Layer.sync(ChainReader, () => {
+    const reader = make(createReaderRpc(options.rpcUrl), {
       timeoutMs: options.timeoutMs ?? DEFAULTS.timeoutMs,
       attempts: options.attempts ?? DEFAULTS.attempts,
       baseDelayMs: options.baseDelayMs ?? DEFAULTS.baseDelayMs,
-    }),
-  );
+    });
+    const ttlMs = options.missCacheMs ?? MISS_CACHE_DEFAULTS.ttlMs;
+    return ttlMs === 0 ? reader : cachingMisses(reader, { ...MISS_CACHE_DEFAULTS, ttlMs });
+  });

@@ -66,6 +66,8 @@ export const errorResponse = (
       c.get("log").warn("dependency unavailable", {
         code,
         reason: "reason" in error ? error.reason : error.message,
+        // The chain's reason is a category; its message says what happened (secret-free).
+        ...("reason" in error && error.message !== "" ? { detail: error.message } : {}),
       });
       return c.json(
         { success: false, error: UNAVAILABLE[error._tag], code, requestId: c.get("requestId") },

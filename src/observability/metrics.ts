@@ -22,6 +22,7 @@ export const COUNTERS = {
   payment_queries_granted_total: "Queries granted by payments",
   payment_rejections_total: "Payments rejected, by reason",
   protection_rate_limited_total: "Requests refused by the per-identity protection limit",
+  payment_unknown_signature_limited_total: "Payments refused: too many unknown transactions from one client",
   answers_total: "Answers served",
 } as const;
 export type CounterName = keyof typeof COUNTERS;

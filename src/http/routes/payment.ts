@@ -13,6 +13,7 @@ import { renderRejection } from "../payment-rejections.ts";
 import { readBody } from "../read-json.ts";
 import { type AppRuntime, runOutcome } from "../run-effect.ts";
 import { PaymentRequest } from "../schemas/requests.ts";
+import { type UnknownSignatureBudget, unknownSignatureBudget } from "../unknown-signature-budget.ts";
 
 /** The caller's payment info: the terms and their own memo reference. */
 const infoFor = (identity: string) =>
@@ -28,7 +29,12 @@ const buyFor = (identity: string, request: PaymentRequest) =>
     Effect.map(Effect.result(buyQueries(identity, request)), (bought) => ({ terms, bought })),
   );
 
-export const paymentRoutes = (runtime: AppRuntime, metrics: Metrics, paidDailyCap: number) =>
+export const paymentRoutes = (
+  runtime: AppRuntime,
+  metrics: Metrics,
+  paidDailyCap: number,
+  unknownSignatures: UnknownSignatureBudget = unknownSignatureBudget(),
+) =>
   new Hono<AppEnv>()
     .use(edgeFactsAsVariables)
     .get("/info", async (c) => {
@@ -51,6 +57,21 @@ export const paymentRoutes = (runtime: AppRuntime, metrics: Metrics, paidDailyCa
       const identity = c.get("identity");
       const log = c.get("log");
       const raw = request.value;
+      const wait = unknownSignatures.retryAfter(identity);
+      if (wait > 0) {
+        metrics.count("payment_unknown_signature_limited_total");
+        return c.json(
+          {
+            success: false,
+            error: "Too many payment submissions for transactions that are not on chain",
+            details: `Submit the signature of a transfer you sent; retry in ${wait} s. A transfer that is still confirming is found within a minute.`,
+            code: "TOO_MANY_UNKNOWN_TRANSACTIONS",
+            retryable: true,
+          },
+          429,
+          { "Retry-After": String(wait) },
+        );
+      }
       const outcome = await runOutcome(runtime, buyFor(identity, raw));
       if (!outcome.ok) return errorResponse(c, outcome.error, paidDailyCap);
       const { terms, bought } = outcome.value;
@@ -58,6 +79,7 @@ export const paymentRoutes = (runtime: AppRuntime, metrics: Metrics, paidDailyCa
         const error = bought.failure;
         if (error._tag !== "PaymentRejected") return errorResponse(c, error, paidDailyCap);
         const reason = codeOf(error);
+        if (error.reason === "transaction-not-found") unknownSignatures.spend(identity);
         metrics.count("payment_rejections_total", { reason });
         log.warn("payment rejected", {
           identity,
