@@ -1,7 +1,7 @@
 /** OpenAPI 3.1 description of the four public endpoints (served at GET /openapi.json). */
 const rateLimit = {
   type: "object",
-  required: ["remaining", "resetAt", "requiresPayment"],
+  required: ["remaining", "resetAt", "requiresPayment", "free", "paid"],
   properties: {
     remaining: {
       type: "integer",
@@ -10,6 +10,12 @@ const rateLimit = {
     },
     resetAt: { type: "integer", description: "epoch ms of the next free-quota reset (00:00 UTC)" },
     requiresPayment: { type: "boolean" },
+    free: { type: "integer", minimum: 0, description: "free questions left today" },
+    paid: {
+      type: "integer",
+      minimum: 0,
+      description: "paid questions usable today (free + paid = remaining)",
+    },
   },
 };
 const failure = {

@@ -27,7 +27,13 @@ const paymentRequired = async (c: Context<AppEnv>, deps: ChatDeps, exhausted: Qu
   );
   if (!outcome.ok) return errorResponse(c, outcome.error);
   // The store raises QuotaExhausted only when nothing at all is left: no second read needed.
-  const rateLimit: QuotaView = { remaining: 0, resetAt: exhausted.resetAt, requiresPayment: true };
+  const rateLimit: QuotaView = {
+    remaining: 0,
+    resetAt: exhausted.resetAt,
+    requiresPayment: true,
+    free: 0,
+    paid: 0,
+  };
   return c.json(
     {
       success: false,
