@@ -11,6 +11,7 @@ import type { AppEnv, Bindings } from "./http/app-env.ts";
 import { createEdge } from "./http/edge/edge.ts";
 import type { PaymentDesk } from "./http/payment-desk.ts";
 import { chatRoutes } from "./http/routes/chat.ts";
+import { feedbackRoutes } from "./http/routes/feedback.ts";
 import { opsRoutes } from "./http/routes/ops.ts";
 import { paymentRoutes } from "./http/routes/payment.ts";
 import { statusRoutes } from "./http/routes/status.ts";
@@ -50,7 +51,8 @@ const createRouter = ({ runtime, desk, logger, metrics }: AppDeps) => {
     )
     .route("/chat", chatRoutes({ runtime, desk, metrics }))
     .route("/status", statusRoutes(runtime))
-    .route("/payment", paymentRoutes(runtime, desk, metrics));
+    .route("/payment", paymentRoutes(runtime, desk, metrics))
+    .route("/feedback", feedbackRoutes(runtime, metrics));
 
   // The edge has decoded the path already: the router takes it from the bindings.
   return new Hono<AppEnv>({

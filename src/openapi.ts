@@ -1,4 +1,6 @@
-/** OpenAPI 3.1 description of the four public endpoints (served at GET /openapi.json). */
+/** OpenAPI 3.1 description of the public endpoints (served at GET /openapi.json). */
+import { ANSWER_ID_PATTERN, MAX_COMMENT_LENGTH } from "../core/feedback.ts";
+
 const rateLimit = {
   type: "object",
   required: ["remaining", "resetAt", "requiresPayment", "free", "paid"],
@@ -64,6 +66,10 @@ export const openApiDocument = {
               type: "object",
               properties: {
                 success: { const: true },
+                answerId: {
+                  type: "string",
+                  description: "id to vote on this answer (POST /api/feedback); absent if none was issued",
+                },
                 response: { type: "string" },
                 sources: { type: "array", items: { type: "object" } },
                 tokensUsed: { type: "integer" },
@@ -79,6 +85,34 @@ export const openApiDocument = {
       get: {
         summary: "Rate-limit state of the caller",
         responses: { "200": { description: "state", ...json(rateLimit) }, ...errors(503) },
+      },
+    },
+    "/api/feedback": {
+      post: {
+        summary: "Vote on an answer you received (thumbs up/down, optional comment)",
+        requestBody: json({
+          type: "object",
+          required: ["answerId", "vote"],
+          properties: {
+            answerId: { type: "string", pattern: ANSWER_ID_PATTERN.source },
+            vote: { enum: ["up", "down"] },
+            comment: { type: "string", maxLength: MAX_COMMENT_LENGTH },
+          },
+        }),
+        responses: {
+          "200": {
+            description: "vote kept (a later vote on the same answer replaces it)",
+            ...json({
+              type: "object",
+              properties: {
+                success: { const: true },
+                answerId: { type: "string" },
+                vote: { enum: ["up", "down"] },
+              },
+            }),
+          },
+          ...errors(400, 404, 413, 415, 503),
+        },
       },
     },
     "/api/payment/info": {

@@ -1,13 +1,15 @@
 /**
- * QuotaStore + PaymentStore in process memory. VOLATILE: a restart forgets free-query
+ * QuotaStore + PaymentStore + FeedbackStore in process memory. VOLATILE: a restart forgets free-query
  * counters, paid credits, used signatures and memo references, and several instances do not
  * share it. For local development, tests and single-instance demos; production uses Redis.
  */
 import { Context, Effect, Layer } from "effect";
+import { FeedbackStore } from "../../core/ports/feedback-store.ts";
 import { PaymentStore } from "../../core/ports/payment-store.ts";
 import { QuotaStore } from "../../core/ports/quota-store.ts";
 import type { QuotaLimits } from "../../core/quota.ts";
 import { checkQueries } from "./grant-guard.ts";
+import { makeMemoryFeedback } from "./memory-feedback.ts";
 import { makeMemoryState } from "./memory-state.ts";
 import { newHoldId, newReference } from "./random-ids.ts";
 
@@ -22,8 +24,8 @@ const startSweeper = (sweep: () => void) => {
   return timer;
 };
 
-/** Both store ports over one in-memory state, with a sweeper living as long as the layer. */
-export const layer = (limits: QuotaLimits): Layer.Layer<QuotaStore | PaymentStore> =>
+/** The store ports over one in-memory state, with a sweeper living as long as the layer. */
+export const layer = (limits: QuotaLimits): Layer.Layer<QuotaStore | PaymentStore | FeedbackStore> =>
   Layer.effectContext(
     Effect.gen(function* () {
       const state = makeMemoryState(limits, { holdId: newHoldId, reference: newReference });
@@ -48,6 +50,14 @@ export const layer = (limits: QuotaLimits): Layer.Layer<QuotaStore | PaymentStor
           ),
         referenceFor: (identity, now) => Effect.sync(() => state.referenceFor(identity, now)),
       });
-      return Context.make(QuotaStore, quota).pipe(Context.add(PaymentStore, payment));
+      const votes = makeMemoryFeedback(() => crypto.randomUUID());
+      const feedback = FeedbackStore.of({
+        issue: (identity, now) => Effect.sync(() => votes.issue(identity, now)),
+        record: (identity, given) => Effect.suspend(() => Effect.fromResult(votes.record(identity, given))),
+      });
+      return Context.make(QuotaStore, quota).pipe(
+        Context.add(PaymentStore, payment),
+        Context.add(FeedbackStore, feedback),
+      );
     }).pipe(Effect.withSpan("MemoryStore.layer")),
   );

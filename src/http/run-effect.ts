@@ -6,12 +6,20 @@
 import { Cause, type Effect, Exit, type ManagedRuntime, Option } from "effect";
 import type { ChainReader } from "../../core/ports/chain-reader.ts";
 import type { Conversations } from "../../core/ports/conversations.ts";
+import type { FeedbackStore } from "../../core/ports/feedback-store.ts";
 import type { Generator } from "../../core/ports/generator.ts";
 import type { PaymentStore } from "../../core/ports/payment-store.ts";
 import type { QuotaStore } from "../../core/ports/quota-store.ts";
 import type { Retriever } from "../../core/ports/retrieval.ts";
 
-export type Services = QuotaStore | PaymentStore | ChainReader | Retriever | Generator | Conversations;
+export type Services =
+  | QuotaStore
+  | PaymentStore
+  | FeedbackStore
+  | ChainReader
+  | Retriever
+  | Generator
+  | Conversations;
 export type AppRuntime = ManagedRuntime.ManagedRuntime<Services, never>;
 
 /** Thrown to reach Hono's onError (500 + request id) with the real cause attached. */

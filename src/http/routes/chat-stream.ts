@@ -9,6 +9,7 @@ import { Effect, Stream } from "effect";
 import type { Context } from "hono";
 import { type Answer, GenerationFailed, Generator } from "../../../core/ports/generator.ts";
 import { type Question, withChargedQuery } from "../../../core/use-cases/ask-question.ts";
+import { issueAnswerId } from "../answer-id.ts";
 import type { AppEnv } from "../app-env.ts";
 import { publicSource } from "../chat-request.ts";
 import { codeOf } from "../error-status.ts";
@@ -113,7 +114,8 @@ export const streamAnswer = async (
           channel.send("delta", { text: answer.text });
         }
         deps.metrics.count("answers_total");
-        channel.send("done", { success: true, tokensUsed: answer.tokensUsed, rateLimit });
+        const answerId = await issueAnswerId(deps.runtime, c.env.identity, c.env.log);
+        channel.send("done", { success: true, answerId, tokensUsed: answer.tokensUsed, rateLimit });
       } else {
         channel.send("error", {
           success: false,

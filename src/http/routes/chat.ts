@@ -5,6 +5,7 @@ import { PaymentStore } from "../../../core/ports/payment-store.ts";
 import type { QuotaExhausted, QuotaView } from "../../../core/quota.ts";
 import { askQuestion } from "../../../core/use-cases/ask-question.ts";
 import type { Metrics } from "../../observability/metrics.ts";
+import { issueAnswerId } from "../answer-id.ts";
 import type { AppEnv } from "../app-env.ts";
 import { parseChatRequest, publicSource } from "../chat-request.ts";
 import { errorResponse, QUOTA_EXHAUSTED_TEXT } from "../error-response.ts";
@@ -78,6 +79,7 @@ export const chatRoutes = (deps: ChatDeps) =>
     deps.metrics.count("answers_total");
     return c.json({
       success: true,
+      answerId: await issueAnswerId(deps.runtime, c.env.identity, c.env.log),
       response: answer.text,
       sources: sources.map(publicSource),
       tokensUsed: answer.tokensUsed,

@@ -1,0 +1,38 @@
+/**
+ * A visitor's vote on one answer (POST /api/feedback). The request is decoded with this schema
+ * (and the same schema is what the OpenAPI document describes), so nothing malformed reaches a
+ * store.
+ */
+import { Schema } from "effect";
+
+/** Answer ids are the UUIDs the store hands out with each answer. */
+export const ANSWER_ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+export const MAX_COMMENT_LENGTH = 1000;
+
+export const FeedbackRequest = Schema.Struct({
+  answerId: Schema.String.pipe(Schema.check(Schema.isPattern(ANSWER_ID_PATTERN))),
+  vote: Schema.Literals(["up", "down"]),
+  comment: Schema.optional(Schema.String.pipe(Schema.check(Schema.isMaxLength(MAX_COMMENT_LENGTH)))),
+});
+export type FeedbackRequest = typeof FeedbackRequest.Type;
+
+/** What is kept: the vote, a trimmed comment (none when blank) and when it was given. */
+export interface Feedback {
+  readonly answerId: string;
+  readonly vote: "up" | "down";
+  readonly comment: string | undefined;
+  readonly at: number;
+}
+
+export const decodeFeedbackRequest = Schema.decodeUnknownResult(FeedbackRequest);
+
+/** The request as it is stored at `now`. */
+export const toFeedback = (request: FeedbackRequest, now: number): Feedback => {
+  const comment = request.comment?.trim();
+  return {
+    answerId: request.answerId,
+    vote: request.vote,
+    comment: comment === "" ? undefined : comment,
+    at: now,
+  };
+};
