@@ -18,6 +18,7 @@ import { statusRoutes } from "./http/routes/status.ts";
 import { type AppRuntime, Defect } from "./http/run-effect.ts";
 import type { ServiceLogger } from "./observability/log.ts";
 import type { Metrics } from "./observability/metrics.ts";
+import { type WebDeps, webPageRoutes, widgetApiRoutes } from "./web/web-routes.ts";
 
 export const MAX_BODY_BYTES = 16 * 1024;
 
@@ -27,10 +28,12 @@ export interface AppDeps {
   readonly desk: PaymentDesk;
   readonly logger: ServiceLogger;
   readonly metrics: Metrics;
+  /** The demo page, widget bundles, RPC relay and demo faucet (src/web/). */
+  readonly web?: WebDeps;
 }
 
 /** The routes, as Hono sees them; every request reaches them through the edge. */
-const createRouter = ({ runtime, desk, logger, metrics }: AppDeps) => {
+const createRouter = ({ runtime, desk, logger, metrics, web = {} }: AppDeps) => {
   const api = new Hono<AppEnv>()
     // Only requests that carry a body pay for the size check.
     .on(
@@ -52,7 +55,8 @@ const createRouter = ({ runtime, desk, logger, metrics }: AppDeps) => {
     .route("/chat", chatRoutes({ runtime, desk, metrics }))
     .route("/status", statusRoutes(runtime))
     .route("/payment", paymentRoutes(runtime, desk, metrics))
-    .route("/feedback", feedbackRoutes(runtime, metrics));
+    .route("/feedback", feedbackRoutes(runtime, metrics))
+    .route("/", widgetApiRoutes(web));
 
   // The edge has decoded the path already: the router takes it from the bindings.
   return new Hono<AppEnv>({
@@ -60,6 +64,7 @@ const createRouter = ({ runtime, desk, logger, metrics }: AppDeps) => {
   })
     .route("/api", api)
     .route("/", opsRoutes(runtime, metrics))
+    .route("/", webPageRoutes(web))
     .notFound((c) =>
       c.json({ success: false, error: `Not found: ${c.req.method} ${c.req.path}`, code: "NOT_FOUND" }, 404),
     )
