@@ -45,7 +45,7 @@ export const DEMO_PAGE = `<!doctype html>
   pre code { padding: 0; background: none; }
   kbd { font: 13px ui-monospace, monospace; border: 1px solid var(--line); border-bottom-width: 2px; border-radius: 4px; padding: 0 5px; }
   .hint { background: var(--side); border: 1px solid var(--line); border-radius: 8px; padding: 12px 16px; }
-  @media (max-width: 767px) { .layout { grid-template-columns: 1fr; gap: 0; padding: 0 18px; } nav { display: none; } header { padding: 12px 18px; } h1 { font-size: 26px; } }
+  @media (max-width: 767px) { .layout { grid-template-columns: minmax(0, 1fr); gap: 0; padding: 0 18px; } nav { display: none; } header { padding: 12px 18px; } h1 { font-size: 26px; } }
 </style>
 </head>
 <body>

@@ -71,10 +71,10 @@ textarea:focus-visible { outline: 2px solid var(--accent); outline-offset: 0; }
 .pay { border: 1px solid var(--line); border-radius: 12px; padding: 12px 14px; background: var(--soft); display: grid; gap: 10px; }
 .pay h3 { margin: 0; font-size: 15px; }
 .pay p { margin: 0; font-size: 14px; }
-.amounts { display: grid; grid-template-columns: repeat(auto-fit, minmax(72px, 1fr)); gap: 6px; border: 0; margin: 0; padding: 0; }
+.amounts { display: grid; grid-template-columns: repeat(5, minmax(0, 1fr)); gap: 5px; border: 0; margin: 0; padding: 0; }
 .amounts legend { font-size: 13px; color: var(--muted); margin-bottom: 4px; padding: 0; }
-.amounts label { display: grid; text-align: center; border: 1px solid var(--line); background: var(--bg); border-radius: 10px; padding: 6px 4px; cursor: pointer; font-size: 13px; }
-.amounts label small { color: var(--muted); font-size: 11.5px; }
+.amounts label { display: grid; text-align: center; border: 1px solid var(--line); background: var(--bg); border-radius: 10px; padding: 6px 2px; cursor: pointer; font-size: 12.5px; line-height: 1.3; }
+.amounts label small { color: var(--muted); font-size: 11px; }
 .amounts input { position: absolute; opacity: 0; pointer-events: none; }
 .amounts label:has(input:checked) { border-color: var(--accent); box-shadow: inset 0 0 0 1px var(--accent); }
 .amounts label:has(input:focus-visible) { outline: 2px solid var(--accent); outline-offset: 2px; }
@@ -94,6 +94,7 @@ textarea:focus-visible { outline: 2px solid var(--accent); outline-offset: 0; }
   :host { bottom: 14px; right: 14px; }
   :host([position=left]) { left: 14px; }
   :host([open]) { inset: 0; }
+  .launcher kbd { display: none; }
   :host([open]) .panel { position: fixed; inset: 0; width: 100vw; height: 100dvh; border-radius: 0; border: 0; }
 }
 @media (prefers-reduced-motion: reduce) { .typing::after { animation: none; } }
