@@ -65,7 +65,7 @@ export const DEMO_PAGE = `<!doctype html>
     <p class="hint">Try it: press <kbd>Ctrl</kbd> + <kbd>K</kbd> (<kbd>⌘</kbd> + <kbd>K</kbd> on a Mac) or the
     <strong>Ask the docs</strong> button. This demo answers from the project's own README.</p>
     <h2 id="start">Getting started</h2>
-    <pre><code>npm install &amp;&amp; npm start   # http://localhost:3000</code></pre>
+    <pre tabindex="0"><code>npm install &amp;&amp; npm start   # http://localhost:3000</code></pre>
     <p>With nothing configured, the service indexes its README, answers without a language model and
     takes payments on a local demo chain, so everything works offline.</p>
     <h2 id="ask">Asking questions</h2>
@@ -76,7 +76,7 @@ export const DEMO_PAGE = `<!doctype html>
     phone wallet (Solana Pay QR code) or a transaction signature you paste. On the local demo
     chain a funded demo wallet is one click away.</p>
     <h2 id="embed">Embedding the widget</h2>
-    <pre><code>&lt;script src="https://your-service.example/widget.js" defer
+    <pre tabindex="0"><code>&lt;script src="https://your-service.example/widget.js" defer
         data-title="Ask the docs" data-accent="#2458d6"&gt;&lt;/script&gt;</code></pre>
   </main>
 </div>
