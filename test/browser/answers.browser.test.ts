@@ -64,7 +64,7 @@ describe.skipIf(!chromiumAvailable())("answers in the widget", () => {
         "script, img, iframe, object, embed, [onerror], [onmouseover], [style]",
       ).length,
       hrefs: [...article.querySelectorAll("a[href]")].map((a) => a.getAttribute("href") ?? ""),
-      text: (article as HTMLElement).innerText,
+      text: article.textContent ?? "",
       pwned: (window as unknown as { __pwned?: string }).__pwned,
     }));
     expect(inspected.dangerous).toBe(0);
@@ -86,7 +86,7 @@ describe.skipIf(!chromiumAvailable())("answers in the widget", () => {
     expect(await page.evaluate(() => (window as unknown as { __pwned?: string }).__pwned)).toBeUndefined();
 
     // Code blocks: text only, with a working copy button.
-    expect(await answer.locator(".code code").innerText()).toBe("const answer = 42; // <b>not bold</b>");
+    expect(await answer.locator(".code code").textContent()).toBe("const answer = 42; // <b>not bold</b>");
     await answer.getByRole("button", { name: "Copy code" }).click();
     await answer.getByRole("button", { name: "Copy code" }).getByText("Copied").waitFor();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
@@ -110,6 +110,6 @@ describe.skipIf(!chromiumAvailable())("answers in the widget", () => {
     await page.locator("docs-chat-widget form").getByRole("button", { name: "Send" }).waitFor();
     llm.script({ kind: "answer", text: "Back to normal [1]." });
     const next = await ask(page, "How do I pay for more questions?");
-    expect(await (await waitForAnswer(page, next)).innerText()).toContain("Back to normal");
+    expect(await (await waitForAnswer(page, next)).textContent()).toContain("Back to normal");
   }, 30_000);
 });

@@ -69,7 +69,7 @@ describe.skipIf(!chromiumAvailable())("the visitor's journey", () => {
       for (const [i, question] of QUESTIONS.entries()) {
         await ask(page, question);
         const answer = await waitForAnswer(page, i);
-        expect((await answer.locator(".body").innerText()).length).toBeGreaterThan(20);
+        expect((await answer.locator(".body").textContent())?.length).toBeGreaterThan(20);
         // Each [n] in the text links to a listed source.
         const cites = await answer
           .locator("a.cite")
@@ -104,9 +104,9 @@ describe.skipIf(!chromiumAvailable())("the visitor's journey", () => {
       expect(sent).toHaveLength(1);
       // The question that needed payment is answered, and one of the ten is spent on it.
       const answer = await waitForAnswer(page, 3);
-      expect(await answer.locator(".body").innerText()).not.toBe("");
+      expect(await answer.locator(".body").textContent()).not.toBe("");
       await w.quota.getByText("Questions left: 9").waitFor();
-      expect(await w.quota.innerText()).toContain("0 free · 9 paid");
+      expect(await w.quota.textContent()).toContain("0 free · 9 paid");
       await screenshot(page, `${size}-4-paid-and-answered`);
       expect(problems).toEqual([]);
       await context.close();

@@ -90,7 +90,9 @@ describe.skipIf(!chromiumAvailable())("keyboard and accessibility", () => {
     await answer.getByRole("button", { name: "Helpful", exact: true }).focus();
     await page.keyboard.press("Enter");
     await answer.getByText("Thanks for the feedback").waitFor();
-    expect(await answer.getByRole("button", { name: "Helpful", exact: true }).getAttribute("aria-pressed")).toBe("true");
+    expect(
+      await answer.getByRole("button", { name: "Helpful", exact: true }).getAttribute("aria-pressed"),
+    ).toBe("true");
     expect(await (await service.call("/metrics")).text()).toContain('feedback_total{vote="up"} 1');
 
     await page.keyboard.press("Escape");

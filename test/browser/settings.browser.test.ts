@@ -81,7 +81,7 @@ describe.skipIf(!chromiumAvailable())("embedding settings", () => {
     const w = widget(tab);
     await tab.goto(`${siteOrigin}/other.html`);
     await w.launcher.waitFor();
-    expect(await w.launcher.innerText()).toContain("Help center");
+    expect(await w.launcher.textContent()).toContain("Help center");
     const host = tab.locator("docs-chat-widget");
     expect(await host.getAttribute("theme")).toBe("dark");
     const launcher = await w.launcher.evaluate((button) => {

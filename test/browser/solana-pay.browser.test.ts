@@ -134,7 +134,7 @@ describe.skipIf(!chromiumAvailable())("Solana Pay and pasted signatures", () => 
 
     await w.panel.getByText("Payment verified: 10 questions added.").waitFor({ timeout: 20_000 });
     const answer = await waitForAnswer(page, 0);
-    expect(await answer.locator(".body").innerText()).not.toBe("");
+    expect(await answer.locator(".body").textContent()).not.toBe("");
     await w.quota.getByText("Questions left: 9").waitFor();
     // The same transfer cannot be claimed twice.
     const again = await service.call("/api/payment", { signature, amount: 0.01, token: "USDC" });

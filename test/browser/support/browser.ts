@@ -62,15 +62,20 @@ const AXE_SOURCE = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
 export const axeViolations = async (page: Page): Promise<ReadonlyArray<string>> => {
   if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(AXE_SOURCE);
   return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (context: unknown, options: unknown) => Promise<any> } })
-      .axe;
+    interface Violation {
+      readonly id: string;
+      readonly impact: string | null;
+      readonly nodes: ReadonlyArray<{ readonly target: unknown }>;
+    }
+    type Axe = {
+      run: (context: unknown, options: unknown) => Promise<{ violations: ReadonlyArray<Violation> }>;
+    };
+    const axe = (window as unknown as { axe: Axe }).axe;
     const result = await axe.run(document, { resultTypes: ["violations"] });
     return result.violations
-      .filter(
-        (violation: { impact: string }) => violation.impact === "serious" || violation.impact === "critical",
-      )
+      .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
       .map(
-        (violation: { id: string; impact: string; nodes: Array<{ target: unknown }> }) =>
+        (violation) =>
           `${violation.impact} ${violation.id}: ${JSON.stringify(violation.nodes.map((node) => node.target))}`,
       );
   });
