@@ -24,6 +24,9 @@ export interface Feedback {
   readonly at: number;
 }
 
+/** No answer with this id was given to this client (unknown, expired, or someone else's). */
+export class UnknownAnswer extends Schema.TaggedError<UnknownAnswer>()("UnknownAnswer", {}) {}
+
 export const decodeFeedbackRequest = Schema.decodeUnknownResult(FeedbackRequest);
 
 /** The request as it is stored at `now`. */

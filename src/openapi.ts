@@ -32,6 +32,10 @@ const failure = {
     requestId: { type: "string" },
   },
 };
+const voteKept = {
+  type: "object",
+  properties: { success: { const: true }, answerId: { type: "string" }, vote: { enum: ["up", "down"] } },
+};
 const json = (schema: object) => ({ content: { "application/json": { schema } } });
 const errors = (...codes: number[]) =>
   Object.fromEntries(codes.map((code) => [String(code), { description: `error ${code}`, ...json(failure) }]));
@@ -102,14 +106,7 @@ export const openApiDocument = {
         responses: {
           "200": {
             description: "vote kept (a later vote on the same answer replaces it)",
-            ...json({
-              type: "object",
-              properties: {
-                success: { const: true },
-                answerId: { type: "string" },
-                vote: { enum: ["up", "down"] },
-              },
-            }),
+            ...json(voteKept),
           },
           ...errors(400, 404, 413, 415, 503),
         },

@@ -1,9 +1,8 @@
-import { Context, type Effect, Schema } from "effect";
-import type { Feedback } from "../feedback.ts";
+import { Context, type Effect } from "effect";
+import type { Feedback, UnknownAnswer } from "../feedback.ts";
 import type { StoreUnavailable } from "./store-errors.ts";
 
-/** No answer with this id was given to this client (unknown, expired, or someone else's). */
-export class UnknownAnswer extends Schema.TaggedError<UnknownAnswer>()("UnknownAnswer", {}) {}
+export { UnknownAnswer } from "../feedback.ts";
 
 /**
  * Answer ids and the votes on them. An id is issued with each answer and bound to the client
@@ -12,11 +11,12 @@ export class UnknownAnswer extends Schema.TaggedError<UnknownAnswer>()("UnknownA
 export class FeedbackStore extends Context.Service<
   FeedbackStore,
   {
-    /** A fresh answer id, remembered for `identity`. */
-    readonly issue: (identity: string, now: number) => Effect.Effect<string, StoreUnavailable>;
+    /** Keeps the vote, replacing an earlier one; only for an id issued to `identity`. */
     readonly record: (
       identity: string,
-      feedback: Feedback,
+      vote: Feedback,
     ) => Effect.Effect<void, UnknownAnswer | StoreUnavailable>;
+    /** A fresh answer id, remembered for `identity`. */
+    readonly issue: (identity: string, now: number) => Effect.Effect<string, StoreUnavailable>;
   }
 >()("core/FeedbackStore") {}

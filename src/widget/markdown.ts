@@ -23,6 +23,17 @@ const el = <K extends keyof HTMLElementTagNameMap>(tag: K, className?: string): 
   return node;
 };
 
+/** Appends a new `tag` element to `parent`, its content drawn by `fill`. */
+const child = <K extends keyof HTMLElementTagNameMap>(
+  parent: Parent,
+  tag: K,
+  fill: (node: HTMLElementTagNameMap[K]) => void,
+) => {
+  const node = el(tag);
+  fill(node);
+  parent.append(node);
+};
+
 /** Text with its [n] citations turned into links. */
 const citedText = (parent: Parent, text: string, options: MarkdownOptions) => {
   let last = 0;
@@ -58,12 +69,9 @@ const inline = (parent: Parent, tokens: ReadonlyArray<Token> | undefined, option
     switch (token.type) {
       case "strong":
       case "em":
-      case "del": {
-        const node = el(token.type === "strong" ? "strong" : token.type === "em" ? "em" : "del");
-        inline(node, t.tokens, options);
-        parent.append(node);
+      case "del":
+        child(parent, token.type, (node) => inline(node, t.tokens, options));
         break;
-      }
       case "codespan":
         parent.append(Object.assign(el("code"), { textContent: (token as Tokens.Codespan).text }));
         break;
@@ -127,28 +135,21 @@ const block = (parent: Parent, tokens: ReadonlyArray<Token>, options: MarkdownOp
       case "def":
         break;
       case "paragraph":
-      case "text": {
-        const p = el("p");
-        inline(p, (token as Tokens.Paragraph).tokens, options);
-        parent.append(p);
+      case "text":
+        child(parent, "p", (p) => inline(p, (token as Tokens.Paragraph).tokens, options));
         break;
-      }
       case "heading": {
+        // The dialog's title is an h2: answer headings start at h3.
         const depth = Math.min(6, Math.max(3, (token as Tokens.Heading).depth + 2));
-        const heading = el(`h${depth}` as "h3");
-        inline(heading, (token as Tokens.Heading).tokens, options);
-        parent.append(heading);
+        child(parent, `h${depth}` as "h3", (h) => inline(h, (token as Tokens.Heading).tokens, options));
         break;
       }
       case "code":
         parent.append(codeBlock(token as Tokens.Code, options));
         break;
-      case "blockquote": {
-        const quote = el("blockquote");
-        block(quote, (token as Tokens.Blockquote).tokens, options);
-        parent.append(quote);
+      case "blockquote":
+        child(parent, "blockquote", (quote) => block(quote, (token as Tokens.Blockquote).tokens, options));
         break;
-      }
       case "list": {
         const list = token as Tokens.List;
         const node = el(list.ordered ? "ol" : "ul");
@@ -183,12 +184,9 @@ const block = (parent: Parent, tokens: ReadonlyArray<Token>, options: MarkdownOp
       case "hr":
         parent.append(el("hr"));
         break;
-      default: {
+      default:
         // Raw HTML blocks and anything unknown: their text, inert.
-        const p = el("p");
-        citedText(p, (token as Tokens.Generic).raw, options);
-        parent.append(p);
-      }
+        child(parent, "p", (p) => citedText(p, (token as Tokens.Generic).raw, options));
     }
   }
 };

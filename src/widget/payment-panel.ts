@@ -9,10 +9,11 @@ import { h } from "./dom.ts";
 import type { PayModule } from "./pay/index.ts";
 import { paymentMessage } from "./payment-messages.ts";
 
-const CLAIM_WINDOW_MS = 90_000;
-const RETRY_MS = 5_000;
-/** The spec's widget waits this long after sending a transfer before claiming it. */
-const FIRST_CLAIM_DELAY_MS = 5_000;
+/**
+ * Claims are retried every `retryMs` for up to `windowMs`; after sending a transfer the spec's
+ * widget waits `firstDelayMs` before the first claim.
+ */
+const CLAIMS = { windowMs: 90_000, retryMs: 5_000, firstDelayMs: 5_000 } as const;
 
 export interface PaymentPanelDeps {
   readonly api: Api;
@@ -48,7 +49,7 @@ export const paymentPanel = (deps: PaymentPanelDeps) => {
     const started = Date.now();
     if (waitFirst) {
       progress("Transfer sent. Waiting for it to be confirmed…");
-      await sleep(FIRST_CLAIM_DELAY_MS);
+      await sleep(CLAIMS.firstDelayMs);
     }
     for (;;) {
       progress(`Checking the transfer on chain… (${Math.round((Date.now() - started) / 1000)} s)`);
@@ -64,9 +65,9 @@ export const paymentPanel = (deps: PaymentPanelDeps) => {
         deps.onPaid(result.granted, result.rateLimit);
         return;
       }
-      if (!result.error.retryable || Date.now() - started + RETRY_MS > CLAIM_WINDOW_MS)
+      if (!result.error.retryable || Date.now() - started + CLAIMS.retryMs > CLAIMS.windowMs)
         return fail(`${paymentMessage(result.error)} (Signature: ${signature})`);
-      await sleep(RETRY_MS);
+      await sleep(CLAIMS.retryMs);
     }
   };
 
