@@ -76,11 +76,14 @@ describe.skipIf(!chromiumAvailable())("the visitor's journey", () => {
           .evaluateAll((links) => links.map((a) => a.getAttribute("href")));
         for (const href of cites) expect(await answer.locator(href ?? "#none").count()).toBe(1);
         expect(await answer.locator(".sources li").count()).toBeGreaterThan(0);
+        if (i === 0) {
+          await answer.evaluate((article) => article.scrollIntoView({ block: "start" }));
+          await screenshot(page, `${size}-2-answer-with-sources`);
+        }
       }
       expect(streamed).toHaveLength(3);
       expect(streamed.every((type) => type.startsWith("text/event-stream"))).toBe(true);
       await w.quota.getByText("Questions left: 0").waitFor();
-      await screenshot(page, `${size}-2-answer-with-sources`);
       expect(await axeViolations(page)).toEqual([]);
 
       await ask(page, "Can I get a fourth answer?");
