@@ -34,13 +34,16 @@ export const paymentPanel = (deps: PaymentPanelDeps) => {
   let amount = amounts[0] ?? 0.01;
   let busy = false;
 
+  // What happens next is shown where the visitor looks: the panel can be taller than the log.
   const progress = (text: string) => {
     status.textContent = text;
+    status.scrollIntoView({ block: "nearest" });
   };
   const fail = (text: string) => {
     problem.textContent = text;
     problem.hidden = false;
     status.textContent = "";
+    problem.scrollIntoView({ block: "nearest" });
   };
 
   /** Claims `signature` for the chosen amount, retrying while it is not confirmed yet. */
@@ -159,6 +162,7 @@ export const paymentPanel = (deps: PaymentPanelDeps) => {
       );
     };
     draw();
+    walletSection.scrollIntoView({ block: "nearest" });
     choices.onChange(draw);
   };
 

@@ -79,6 +79,7 @@ textarea:focus-visible { outline: 2px solid var(--accent); outline-offset: 0; }
 .amounts label:has(input:checked) { border-color: var(--accent); box-shadow: inset 0 0 0 1px var(--accent); }
 .amounts label:has(input:focus-visible) { outline: 2px solid var(--accent); outline-offset: 2px; }
 .methods { display: grid; gap: 6px; }
+.methods button[aria-expanded=true] { border-color: var(--accent); box-shadow: inset 0 0 0 1px var(--accent); font-weight: 600; }
 .method { display: grid; gap: 8px; }
 .wallets { display: grid; gap: 6px; }
 .wallets button { display: flex; align-items: center; gap: 8px; text-align: left; }
