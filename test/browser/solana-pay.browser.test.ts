@@ -11,10 +11,12 @@ import { createRequire } from "node:module";
 import { AccountRole, type Address, address, type Instruction } from "@solana/kit";
 import type { Browser } from "playwright-core";
 import { signAndSend, usdcTransferInstructions } from "../../src/localnet/client.ts";
+import { newKeypair } from "../../src/localnet/keys.ts";
+import { waitFor } from "../support/free-port.ts";
 import { startTestChain, type TestChain } from "../support/localnet.ts";
 import { type ServiceProcess, startService } from "../support/service-process.ts";
 import { chromiumAvailable, launchBrowser, newPage } from "./support/browser.ts";
-import { ask, waitForAnswer, widget } from "./support/widget-page.ts";
+import { ask, installTestWallet, waitForAnswer, widget } from "./support/widget-page.ts";
 
 const JSQR_SOURCE = readFileSync(createRequire(import.meta.url).resolve("jsqr/dist/jsQR.js"), "utf8");
 
@@ -141,5 +143,52 @@ describe.skipIf(!chromiumAvailable())("Solana Pay and pasted signatures", () => 
     expect((await again.json()).code).toBe("SIGNATURE_ALREADY_USED");
     expect(problems).toEqual([]);
     await context.close();
+  }, 60_000);
+});
+
+describe.skipIf(!chromiumAvailable())("a wallet payment that takes time to confirm", () => {
+  test("the widget waits, retries while 'not confirmed', shows progress, and succeeds", async () => {
+    const chain = await startTestChain({ confirmationDelayMs: 9_000 });
+    const service = await startService({
+      env: {
+        CHAIN_NETWORK: "localnet",
+        SOLANA_RPC_URL: chain.url,
+        USDC_MINT_ADDRESS: chain.mint,
+        PAYMENT_WALLET_ADDRESS: chain.serviceWallet,
+        RATE_LIMIT_FREE_QUERIES: "0",
+      },
+    });
+    const browser = await launchBrowser();
+    try {
+      const payer = await newKeypair();
+      await chain.localnet.airdrop(payer.signer.address, 1_000_000_000n);
+      await chain.localnet.mintTokens(payer.signer.address, 1_000_000n);
+      const context = await browser.newContext();
+      const sent = await installTestWallet(context, { secretKey: [...payer.secretKey], rpcUrl: chain.url });
+      const { page, problems } = await newPage(context);
+      const w = widget(page);
+      await page.goto(`${service.url}/`);
+      await w.launcher.click();
+      await ask(page, "How do I write a file?");
+      await w.panel.getByRole("button", { name: "Browser wallet" }).click();
+      // No demo wallet on a configured chain: only the test wallet is offered.
+      await w.panel.getByRole("button", { name: "Pay with Test wallet" }).waitFor();
+      expect(await w.panel.locator(".wallets button").allTextContents()).toEqual(["Pay with Test wallet"]);
+      await w.panel.getByRole("button", { name: "Pay with Test wallet" }).click();
+      await w.panel.getByText(/Checking the transfer on chain… \(\d+ s\)/).waitFor({ timeout: 10_000 });
+      await w.panel.getByText("Payment verified: 10 questions added.").waitFor({ timeout: 30_000 });
+      expect(sent).toHaveLength(1);
+      // Claimed more than once: the first claims came back "not confirmed" and were retried.
+      const claims = () => service.logs().filter((line) => line.path === "/api/payment");
+      // Access lines are written in batches: wait for the last one.
+      await waitFor(async () => claims().at(-1)?.status === 200, 2_000, "the granted claim's access line");
+      expect(claims().map((line) => line.status)).toContain(400);
+      await w.quota.getByText("Questions left: 9").waitFor();
+      expect(problems).toEqual([]);
+    } finally {
+      await browser.close();
+      await service.dispose();
+      await chain.stop();
+    }
   }, 60_000);
 });
