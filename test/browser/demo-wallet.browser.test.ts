@@ -9,7 +9,7 @@ import type { Browser } from "playwright-core";
 import { tokenBalance } from "../support/localnet.ts";
 import { type ServiceProcess, startService } from "../support/service-process.ts";
 import { chromiumAvailable, launchBrowser, newPage } from "./support/browser.ts";
-import { ask, localnetOf, waitForAnswer, widget } from "./support/widget-page.ts";
+import { localnetOf, openWalletChoice, waitForAnswer } from "./support/widget-page.ts";
 
 describe.skipIf(!chromiumAvailable())("the demo wallet of the local chain", () => {
   let service: ServiceProcess;
@@ -39,11 +39,7 @@ describe.skipIf(!chromiumAvailable())("the demo wallet of the local chain", () =
     const received = await tokenBalance(rpc, chain.mint, chain.serviceWallet);
     const context = await browser.newContext();
     const { page, problems } = await newPage(context);
-    const w = widget(page);
-    await page.goto(`${service.url}/`);
-    await w.launcher.click();
-    await ask(page, "How do I pay for more questions?");
-    await w.panel.getByRole("button", { name: "Browser wallet" }).click();
+    const w = await openWalletChoice(page, `${service.url}/`, "How do I pay for more questions?");
     await w.panel.getByRole("button", { name: "Pay with Demo wallet (local chain)" }).click();
     await w.panel.getByText("Payment verified: 10 questions added.").waitFor({ timeout: 30_000 });
     await waitForAnswer(page, 0);

@@ -16,7 +16,14 @@ import { waitFor } from "../support/free-port.ts";
 import { startTestChain, type TestChain } from "../support/localnet.ts";
 import { type ServiceProcess, startService } from "../support/service-process.ts";
 import { chromiumAvailable, launchBrowser, newPage } from "./support/browser.ts";
-import { ask, installTestWallet, waitForAnswer, widget } from "./support/widget-page.ts";
+import {
+  ask,
+  installTestWallet,
+  openWalletChoice,
+  payOnChainEnv,
+  waitForAnswer,
+  widget,
+} from "./support/widget-page.ts";
 
 const JSQR_SOURCE = readFileSync(createRequire(import.meta.url).resolve("jsqr/dist/jsQR.js"), "utf8");
 
@@ -27,15 +34,7 @@ describe.skipIf(!chromiumAvailable())("Solana Pay and pasted signatures", () => 
 
   beforeAll(async () => {
     chain = await startTestChain();
-    service = await startService({
-      env: {
-        CHAIN_NETWORK: "localnet",
-        SOLANA_RPC_URL: chain.url,
-        USDC_MINT_ADDRESS: chain.mint,
-        PAYMENT_WALLET_ADDRESS: chain.serviceWallet,
-        RATE_LIMIT_FREE_QUERIES: "0",
-      },
-    });
+    service = await startService({ env: payOnChainEnv(chain) });
     browser = await launchBrowser();
   });
   afterAll(async () => {
@@ -149,15 +148,7 @@ describe.skipIf(!chromiumAvailable())("Solana Pay and pasted signatures", () => 
 describe.skipIf(!chromiumAvailable())("a wallet payment that takes time to confirm", () => {
   test("the widget waits, retries while 'not confirmed', shows progress, and succeeds", async () => {
     const chain = await startTestChain({ confirmationDelayMs: 9_000 });
-    const service = await startService({
-      env: {
-        CHAIN_NETWORK: "localnet",
-        SOLANA_RPC_URL: chain.url,
-        USDC_MINT_ADDRESS: chain.mint,
-        PAYMENT_WALLET_ADDRESS: chain.serviceWallet,
-        RATE_LIMIT_FREE_QUERIES: "0",
-      },
-    });
+    const service = await startService({ env: payOnChainEnv(chain) });
     const browser = await launchBrowser();
     try {
       const payer = await newKeypair();
@@ -166,11 +157,7 @@ describe.skipIf(!chromiumAvailable())("a wallet payment that takes time to confi
       const context = await browser.newContext();
       const sent = await installTestWallet(context, { secretKey: [...payer.secretKey], rpcUrl: chain.url });
       const { page, problems } = await newPage(context);
-      const w = widget(page);
-      await page.goto(`${service.url}/`);
-      await w.launcher.click();
-      await ask(page, "How do I write a file?");
-      await w.panel.getByRole("button", { name: "Browser wallet" }).click();
+      const w = await openWalletChoice(page, `${service.url}/`, "How do I write a file?");
       // No demo wallet on a configured chain: only the test wallet is offered.
       await w.panel.getByRole("button", { name: "Pay with Test wallet" }).waitFor();
       expect(await w.panel.locator(".wallets button").allTextContents()).toEqual(["Pay with Test wallet"]);

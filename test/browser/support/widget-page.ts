@@ -91,3 +91,22 @@ export const localnetOf = async (serviceCwd: string) => {
   const raw = JSON.parse(readFileSync(path, "utf8")) as { payer: number[] };
   return { ...state, payerSecretKey: raw.payer, serviceWallet: state.serviceWallet as Address };
 };
+
+/** The service's variables for taking payments on a test chain (CHAIN_NETWORK=localnet), no free questions. */
+export const payOnChainEnv = (chain: { url: string; mint: string; serviceWallet: string }) => ({
+  CHAIN_NETWORK: "localnet",
+  SOLANA_RPC_URL: chain.url,
+  USDC_MINT_ADDRESS: chain.mint,
+  PAYMENT_WALLET_ADDRESS: chain.serviceWallet,
+  RATE_LIMIT_FREE_QUERIES: "0",
+});
+
+/** Opens the widget on `url`, asks `question` (which gets the 402) and opens the wallet list. */
+export const openWalletChoice = async (page: Page, url: string, question: string) => {
+  const w = widget(page);
+  await page.goto(url);
+  await w.launcher.click();
+  await ask(page, question);
+  await w.panel.getByRole("button", { name: "Browser wallet" }).click();
+  return w;
+};
