@@ -14,6 +14,7 @@ import { RedisStore } from "../../adapters/store-redis/index.ts";
 import { type AppConfig, type ChainConfig, parseConfig } from "../../core/config.ts";
 import * as PaymentSettings from "../../core/payment-settings.ts";
 import type { ChainReader } from "../../core/ports/chain-reader.ts";
+import type { FeedbackStore } from "../../core/ports/feedback-store.ts";
 import type { Generator } from "../../core/ports/generator.ts";
 import type { PaymentStore } from "../../core/ports/payment-store.ts";
 import type { QuotaStore } from "../../core/ports/quota-store.ts";
@@ -33,7 +34,7 @@ export const quotaLimits = (config: Pick<AppConfig, "freeQueries" | "paidDailyCa
 /** The configuration as a service, so adapter choices read as layers over it. */
 export class AppSettings extends Context.Service<AppSettings, AppConfig>()("src/runtime/AppSettings") {}
 
-type StoreLayer = Layer.Layer<QuotaStore | PaymentStore, unknown, never>;
+type StoreLayer = Layer.Layer<QuotaStore | PaymentStore | FeedbackStore, unknown, never>;
 
 /** The store REDIS_URL names, or the volatile memory store. */
 const configuredStore = (logger: Logger) =>

@@ -186,6 +186,7 @@ describe("edge responses", () => {
     const spec = await (await t.call("/openapi.json")).json();
     expect(Object.keys(spec.paths).sort()).toEqual([
       "/api/chat",
+      "/api/feedback",
       "/api/payment",
       "/api/payment/info",
       "/api/status",

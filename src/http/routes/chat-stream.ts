@@ -12,6 +12,7 @@ import { type Answer, GenerationFailed, Generator } from "../../../core/ports/ge
 import { withinDeadline } from "../../../core/use-cases/ask-question.ts";
 import { chargeAnswer, releaseAnswer } from "../../../core/use-cases/finish-answer.ts";
 import { type PreparedAnswer, prepareAnswer, type Question } from "../../../core/use-cases/prepare-answer.ts";
+import { issueAnswerId } from "../answer-id.ts";
 import type { AppEnv } from "../app-env.ts";
 import { publicSource } from "../chat-request.ts";
 import { errorResponse } from "../error-response.ts";
@@ -75,7 +76,13 @@ const answerInto = async (
         code: codeOf(charged.error),
       });
     deps.metrics.count("answers_total");
-    return send("done", { success: true, tokensUsed: generated.value.tokensUsed, rateLimit: charged.value });
+    const answerId = await issueAnswerId(deps.runtime, c.get("identity"), c.get("log"));
+    return send("done", {
+      success: true,
+      answerId,
+      tokensUsed: generated.value.tokensUsed,
+      rateLimit: charged.value,
+    });
   }
   // Cut off: the client hung up (charged only if text reached it), or we failed (never charged).
   const served = hangUp.signal.aborted && delivered;
@@ -120,7 +127,13 @@ export const streamAnswer = async (
     await send("sources", { sources: [] });
     await send("delta", { text: ready.answer.text });
     deps.metrics.count("answers_total");
-    await send("done", { success: true, tokensUsed: ready.answer.tokensUsed, rateLimit: ready.rateLimit });
+    const answerId = await issueAnswerId(deps.runtime, c.get("identity"), c.get("log"));
+    await send("done", {
+      success: true,
+      answerId,
+      tokensUsed: ready.answer.tokensUsed,
+      rateLimit: ready.rateLimit,
+    });
   });
   // no-transform + X-Accel-Buffering keep proxies (nginx, CDNs) from buffering the stream.
   response.headers.set("Cache-Control", "no-cache, no-transform");
