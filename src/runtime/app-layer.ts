@@ -4,11 +4,9 @@
  * scripted chain, through `parts`). The app itself never branches on "memory or Redis", "Groq
  * or extractive": it receives one layer.
  */
-import { Context, Effect, Layer, Result } from "effect";
+import { Effect, Layer, Result } from "effect";
 import { ChainSolana } from "../../adapters/chain-solana/index.ts";
 import * as MemoryConversations from "../../adapters/conversations-memory/index.ts";
-import { generatorLayerFromConfig } from "../../adapters/llm-fallback/index.ts";
-import { retrievalLayerFromConfig } from "../../adapters/retrieval-config/index.ts";
 import { MemoryStore } from "../../adapters/store-memory/index.ts";
 import { RedisStore } from "../../adapters/store-redis/index.ts";
 import { type AppConfig, type ChainConfig, parseConfig } from "../../core/config.ts";
@@ -21,6 +19,8 @@ import type { QuotaStore } from "../../core/ports/quota-store.ts";
 import type { Retriever } from "../../core/ports/retrieval.ts";
 import type { QuotaLimits } from "../../core/quota.ts";
 import type { Logger } from "../observability/log.ts";
+import { generatorLayer, retrievalLayer } from "./adapter-layers.ts";
+import { AppSettings } from "./app-settings.ts";
 
 /** Reservation lease: above ANSWER_DEADLINE (core/use-cases/ask-question.ts), so no hold lapses mid-answer. */
 export const HOLD_TTL_MS = 120_000;
@@ -30,9 +30,6 @@ export const quotaLimits = (config: Pick<AppConfig, "freeQueries" | "paidDailyCa
   paidDailyCap: config.paidDailyCap,
   holdTtlMs: HOLD_TTL_MS,
 });
-
-/** The configuration as a service, so adapter choices read as layers over it. */
-export class AppSettings extends Context.Service<AppSettings, AppConfig>()("src/runtime/AppSettings") {}
 
 type StoreLayer = Layer.Layer<QuotaStore | PaymentStore | FeedbackStore, unknown, never>;
 
@@ -75,9 +72,9 @@ export const appLayer = (config: AppConfig, chain: ChainConfig, logger: Logger, 
   return Layer.mergeAll(
     Layer.provideMerge(settings, store),
     parts.chain ?? ChainSolana.layer({ rpcUrl: chain.rpcUrl }),
-    parts.retrieval ?? retrievalLayerFromConfig(config),
+    parts.retrieval ?? retrievalLayer,
     parts.generator ??
-      generatorLayerFromConfig(config, {
+      generatorLayer({
         onFallback: (event) => logger.warn("LLM failed, answered extractively", { reason: event.reason }),
       }),
     MemoryConversations.layer(),
