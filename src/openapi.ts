@@ -4,10 +4,12 @@
  * cannot drift. Schemas land in `components.schemas` under their identifiers.
  */
 import { Schema } from "effect";
+import { FeedbackRequest } from "../core/feedback.ts";
 import { ChatRequest, PaymentRequest } from "./http/schemas/requests.ts";
 import {
   ChatResponse,
   ErrorBody,
+  FeedbackKept,
   Health,
   PaymentInfo,
   PaymentResponse,
@@ -51,6 +53,16 @@ const paths = {
       responses: { ...ok("state", StatusResponse), ...errors(429, 503) },
     },
   },
+  "/api/feedback": {
+    post: {
+      summary: "Vote on an answer you received (thumbs up/down, optional comment)",
+      requestBody: { required: true, ...json(FeedbackRequest.annotate({ identifier: "FeedbackRequest" })) },
+      responses: {
+        ...ok("vote kept (a later vote on the same answer replaces it)", FeedbackKept),
+        ...errors(400, 404, 413, 415, 429, 503),
+      },
+    },
+  },
   "/api/payment/info": {
     get: {
       summary: "How to pay, with the caller's memo reference",
@@ -62,6 +74,69 @@ const paths = {
       summary: "Buy queries with a confirmed USDC transfer",
       requestBody: { required: true, ...json(PaymentRequest) },
       responses: { ...ok("queries granted", PaymentResponse), ...errors(400, 413, 415, 429, 500, 503) },
+    },
+  },
+  "/api/solana-rpc": {
+    post: {
+      summary: "Relay of four Solana JSON-RPC methods for the widget's wallet payments",
+      description:
+        "getLatestBlockhash, sendTransaction, getSignatureStatuses, getSignaturesForAddress, relayed to the service's own RPC so the page needs no RPC URL of its own. Other methods are refused (-32601).",
+      requestBody: {
+        required: true,
+        content: { "application/json": { schema: { type: "object", required: ["method"] } } },
+      },
+      responses: {
+        "200": { description: "the RPC's JSON-RPC reply", content: { "application/json": {} } },
+        "400": {
+          description: "JSON-RPC error: method not relayed, bad params",
+          content: { "application/json": {} },
+        },
+        "502": { description: "JSON-RPC error: the RPC is unreachable", content: { "application/json": {} } },
+        ...errors(413, 415, 429),
+      },
+    },
+  },
+  "/api/demo-wallet": {
+    get: {
+      summary: "What the demo faucet gives (local chain only; 404 on a configured chain)",
+      responses: { "200": { description: "faucet amounts", content: { "application/json": {} } } },
+    },
+    post: {
+      summary: "Fund a demo wallet with test SOL and USDC (local chain only)",
+      requestBody: {
+        required: true,
+        content: {
+          "application/json": {
+            schema: { type: "object", required: ["address"], properties: { address: { type: "string" } } },
+          },
+        },
+      },
+      responses: {
+        "200": { description: "funded", content: { "application/json": {} } },
+        ...errors(400, 413, 415, 429),
+      },
+    },
+  },
+  "/": {
+    get: {
+      summary: "Demo documentation page with the widget embedded",
+      responses: { "200": { description: "page", content: { "text/html": { schema: { type: "string" } } } } },
+    },
+  },
+  "/widget.js": {
+    get: {
+      summary: 'The chat widget: `<script src=".../widget.js" defer></script>` (see docs/widget.md)',
+      responses: {
+        "200": { description: "bundle", content: { "text/javascript": { schema: { type: "string" } } } },
+      },
+    },
+  },
+  "/widget-pay.js": {
+    get: {
+      summary: "The widget's payment code, loaded on demand when a visitor pays",
+      responses: {
+        "200": { description: "bundle", content: { "text/javascript": { schema: { type: "string" } } } },
+      },
     },
   },
   "/healthz": { get: { summary: "Liveness", responses: ok("alive", Health) } },

@@ -1,14 +1,16 @@
 /**
- * QuotaStore + PaymentStore in process memory. VOLATILE: a restart forgets free-query
+ * QuotaStore + PaymentStore + FeedbackStore in process memory. VOLATILE: a restart forgets free-query
  * counters, paid credits, used signatures and memo references, and several instances do not
  * share it. For local development, tests and single-instance demos; production uses Redis.
  */
 import { Clock, Context, Effect, Layer } from "effect";
+import { FeedbackStore } from "../../core/ports/feedback-store.ts";
 import { PaymentStore } from "../../core/ports/payment-store.ts";
 import { QuotaStore } from "../../core/ports/quota-store.ts";
 import type { QuotaLimits } from "../../core/quota.ts";
 import { checkQueries } from "../shared/grant-guard.ts";
 import { newHoldId, newReference } from "../shared/random-ids.ts";
+import { makeMemoryFeedback } from "./memory-feedback.ts";
 import { makeMemoryState } from "./memory-state.ts";
 import { MemoryQuotaView } from "./quota-view.ts";
 
@@ -24,10 +26,12 @@ const startSweeper = (sweep: () => void) => {
 };
 
 /**
- * Both store ports over one in-memory state, with a sweeper living as long as the layer; and
+ * The store ports over one in-memory state, with a sweeper living as long as the layer; and
  * the synchronous view of that state for GET /api/status (quota-view.ts).
  */
-export const layer = (limits: QuotaLimits): Layer.Layer<QuotaStore | PaymentStore | MemoryQuotaView> =>
+export const layer = (
+  limits: QuotaLimits,
+): Layer.Layer<QuotaStore | PaymentStore | FeedbackStore | MemoryQuotaView> =>
   Layer.effectContext(
     Effect.gen(function* () {
       const state = makeMemoryState(limits, { holdId: newHoldId, reference: newReference });
@@ -56,8 +60,14 @@ export const layer = (limits: QuotaLimits): Layer.Layer<QuotaStore | PaymentStor
       const views = MemoryQuotaView.of({
         view: (identity) => state.view(identity, clock.currentTimeMillisUnsafe()),
       });
+      const votes = makeMemoryFeedback(() => crypto.randomUUID());
+      const feedback = FeedbackStore.of({
+        issue: (identity, now) => Effect.sync(() => votes.issue(identity, now)),
+        record: (identity, given) => Effect.suspend(() => Effect.fromResult(votes.record(identity, given))),
+      });
       return Context.make(QuotaStore, quota).pipe(
         Context.add(PaymentStore, payment),
+        Context.add(FeedbackStore, feedback),
         Context.add(MemoryQuotaView, views),
       );
     }).pipe(Effect.withSpan("MemoryStore.layer")),

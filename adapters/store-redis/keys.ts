@@ -13,6 +13,8 @@
  *     expires at the end of UTC day `day` + 1 h (holds last 120 s, well inside that margin).
  *   sig:<signature>   "usedAt|claimId|queries|identity", 30 days
  *   ref:id:<identity> / ref:of:<reference>  memo references, 90 days
+ *   answer:<answerId>  the identity an answer id was issued to, 7 days
+ *   feedback:<answerId>  hash: vote ("up"/"down"), at (epoch ms), comment (optional), 90 days
  */
 export const DEFAULT_KEY_PREFIX = "docs-chat:";
 
@@ -23,6 +25,8 @@ export const keyLayout = (prefix: string) => ({
   signature: (signature: string) => `${prefix}sig:${signature}`,
   referenceOf: (identity: string) => `${prefix}ref:id:${identity}`,
   ownerPrefix: `${prefix}ref:of:`,
+  answer: (answerId: string) => `${prefix}answer:${answerId}`,
+  feedback: (answerId: string) => `${prefix}feedback:${answerId}`,
 });
 
 export type KeyLayout = ReturnType<typeof keyLayout>;

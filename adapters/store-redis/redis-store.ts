@@ -7,6 +7,7 @@
  * Every failure (down, timeout, odd reply) is StoreUnavailable: the service fails closed.
  */
 import { Context, Effect, Layer } from "effect";
+import { FeedbackStore } from "../../core/ports/feedback-store.ts";
 import { PaymentStore } from "../../core/ports/payment-store.ts";
 import { QuotaStore } from "../../core/ports/quota-store.ts";
 import { StoreUnavailable } from "../../core/ports/store-errors.ts";
@@ -28,6 +29,7 @@ import {
   runScript,
   urlOf,
 } from "./redis-client.ts";
+import { redisFeedback } from "./redis-feedback.ts";
 import { REFERENCE } from "./reference-lua.ts";
 import { replicatedClaims } from "./replicated-claims.ts";
 import { decodeClaim, decodeReserve, decodeView, usedAtOf } from "./replies.ts";
@@ -61,8 +63,10 @@ const corrupt = Effect.fail(new StoreUnavailable({ reason: "corrupt quota state"
 /** A collision of two random 94-bit references is not expected to ever happen; five tries are plenty. */
 const REFERENCE_ATTEMPTS = 5;
 
-/** Both store ports over one Redis connection, closed when the layer's scope ends. */
-export const layer = (options: RedisStoreOptions): Layer.Layer<QuotaStore | PaymentStore, StoreUnavailable> =>
+/** The store ports over one Redis connection, closed when the layer's scope ends. */
+export const layer = (
+  options: RedisStoreOptions,
+): Layer.Layer<QuotaStore | PaymentStore | FeedbackStore, StoreUnavailable> =>
   Layer.effectContext(
     Effect.gen(function* () {
       const client = yield* Effect.acquireRelease(connect(options), close);
@@ -155,6 +159,9 @@ export const layer = (options: RedisStoreOptions): Layer.Layer<QuotaStore | Paym
           return yield* new StoreUnavailable({ reason: "redis could not allocate a memo reference" });
         }),
       });
-      return Context.make(QuotaStore, quota).pipe(Context.add(PaymentStore, payment));
+      return Context.make(QuotaStore, quota).pipe(
+        Context.add(PaymentStore, payment),
+        Context.add(FeedbackStore, redisFeedback(client, keys)),
+      );
     }),
   );

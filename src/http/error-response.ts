@@ -46,7 +46,7 @@ export const errorResponse = (
           error: QUOTA_EXHAUSTED_TEXT,
           code: "PAYMENT_REQUIRED",
           // The store raises QuotaExhausted only when nothing at all is left.
-          rateLimit: { remaining: 0, resetAt: error.resetAt, requiresPayment: true },
+          rateLimit: { remaining: 0, resetAt: error.resetAt, requiresPayment: true, free: 0, paid: 0 },
           payment: paymentInfo(error.terms, error.reference),
         },
         status,
@@ -63,16 +63,22 @@ export const errorResponse = (
         { "Retry-After": secondsUntil(error.resetAt) },
       );
     default:
-      c.get("log").warn("dependency unavailable", {
-        code,
-        reason: "reason" in error ? error.reason : error.message,
-        // The chain's reason is a category; its message says what happened (secret-free).
-        ...("reason" in error && error.message !== "" ? { detail: error.message } : {}),
-      });
-      return c.json(
-        { success: false, error: UNAVAILABLE[error._tag], code, requestId: c.get("requestId") },
-        status,
-        { "Retry-After": "5" },
-      );
+      return unavailableResponse(c, error);
   }
+};
+
+/** A dependency we could not reach: 503 with Retry-After; the cause is logged, never sent. */
+export const unavailableResponse = (c: Context<AppEnv>, error: Unavailable): Response => {
+  const code = codeOf(error);
+  c.get("log").warn("dependency unavailable", {
+    code,
+    reason: "reason" in error ? error.reason : error.message,
+    // The chain's reason is a category; its message says what happened (secret-free).
+    ...("reason" in error && error.message !== "" ? { detail: error.message } : {}),
+  });
+  return c.json(
+    { success: false, error: UNAVAILABLE[error._tag], code, requestId: c.get("requestId") },
+    statusOf(error),
+    { "Retry-After": "5" },
+  );
 };

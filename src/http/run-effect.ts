@@ -7,6 +7,7 @@ import { Cause, type Effect, Exit, type ManagedRuntime, Option } from "effect";
 import type { PaymentSettings } from "../../core/payment-settings.ts";
 import type { ChainReader } from "../../core/ports/chain-reader.ts";
 import type { Conversations } from "../../core/ports/conversations.ts";
+import type { FeedbackStore } from "../../core/ports/feedback-store.ts";
 import type { Generator } from "../../core/ports/generator.ts";
 import type { PaymentStore } from "../../core/ports/payment-store.ts";
 import type { QuotaStore } from "../../core/ports/quota-store.ts";
@@ -16,6 +17,7 @@ export type Services =
   | QuotaStore
   | PaymentStore
   | PaymentSettings
+  | FeedbackStore
   | ChainReader
   | Retriever
   | Generator

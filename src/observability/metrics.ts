@@ -24,6 +24,7 @@ export const COUNTERS = {
   protection_rate_limited_total: "Requests refused by the per-identity protection limit",
   payment_unknown_signature_limited_total: "Payments refused: too many unknown transactions from one client",
   answers_total: "Answers served",
+  feedback_total: "Votes on answers, by vote",
 } as const;
 export type CounterName = keyof typeof COUNTERS;
 

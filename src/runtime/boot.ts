@@ -40,7 +40,7 @@ export const boot = async (env: Env, exitProcess: (code: number) => never) => {
     for (const stop of started.reverse()) await stop().catch(() => undefined);
     return exit(1);
   };
-  const { chain, stop: stopChain } = await resolveChain(config, logger).catch(failStart);
+  const { chain, stop: stopChain, fundDemoWallet } = await resolveChain(config, logger).catch(failStart);
   started.push(stopChain);
   const runtime = ManagedRuntime.make(appLayer(config, chain, logger).pipe(Layer.orDie));
   started.push(() => runtime.dispose());
@@ -50,6 +50,7 @@ export const boot = async (env: Env, exitProcess: (code: number) => never) => {
     config,
     logger,
     metrics: makeMetrics(),
+    web: { rpcUrl: chain.rpcUrl, fundDemoWallet },
   });
 
   /** A once-only signal handler: stop accepting, let in-flight requests finish, close everything. */

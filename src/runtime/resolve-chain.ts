@@ -6,6 +6,7 @@
  */
 import type { AppConfig, ChainConfig } from "../../core/config.ts";
 import type { Logger } from "../observability/log.ts";
+import { type FundDemoWallet, localnetFunder } from "../web/demo-faucet.ts";
 
 /** No CHAIN_NETWORK, and LiteSVM (an optional dependency, left out of the slim image) is not installed. */
 export class LocalChainMissing extends Error {
@@ -21,6 +22,8 @@ export class LocalChainMissing extends Error {
 export interface ResolvedChain {
   readonly chain: ChainConfig;
   readonly stop: () => Promise<void>;
+  /** Only on the local demo chain the service started itself. */
+  readonly fundDemoWallet?: FundDemoWallet;
 }
 
 export const resolveChain = async (config: AppConfig, logger: Logger): Promise<ResolvedChain> => {
@@ -45,6 +48,7 @@ export const resolveChain = async (config: AppConfig, logger: Logger): Promise<R
       walletSecretKey: undefined,
     },
     stop: () => localnet.stop(),
+    fundDemoWallet: localnetFunder(localnet),
   };
 };
 

@@ -70,6 +70,17 @@ describe("the image, built and run without Docker", () => {
     }
     for (const source of contextCopies(final))
       cpSync(join(REPO_ROOT, source), join(folder, source), { recursive: true });
+    // The final stage's build steps, with the tests' Bun; not the chown to the image's user (none here).
+    for (const run of textsOf(final, "RUN").filter((text) => !text.includes("chown"))) {
+      const [program = "", ...args] = shellOf(run).split(" ");
+      const step = Bun.spawn([program === "bun" ? process.execPath : program, ...args], {
+        cwd: folder,
+        stdout: "pipe",
+        stderr: "pipe",
+      });
+      if ((await step.exited) !== 0)
+        throw new Error(`the image's step "${run}" failed: ${await new Response(step.stderr).text()}`);
+    }
     chain = await startTestChain();
     service = await startService({ command, cwd: folder, env: { ...imageEnv, ...chainEnv() } });
   }, 240_000);
@@ -129,6 +140,12 @@ describe("the image, built and run without Docker", () => {
     expect(paid.status).toBe(200);
     expect(await paid.json()).toMatchObject({ success: true, queriesGranted: 10 });
   }, 30_000);
+
+  test("it serves the widget bundles built into the image", async () => {
+    const widget = await service!.call("/widget.js");
+    expect(widget.status).toBe(200);
+    expect(widget.headers.get("content-type")).toContain("javascript");
+  });
 
   test("its HEALTHCHECK command passes against the running service, and fails without one", async () => {
     const probe = execForm(textsOf(final, "HEALTHCHECK")[0] ?? "").map((word, i) =>

@@ -2,6 +2,7 @@
 import { Hono } from "hono";
 import { askQuestion } from "../../../core/use-cases/ask-question.ts";
 import type { Metrics } from "../../observability/metrics.ts";
+import { issueAnswerId } from "../answer-id.ts";
 import { type AppEnv, edgeFactsAsVariables } from "../app-env.ts";
 import { decodeChatRequest, publicSource } from "../chat-request.ts";
 import { errorResponse } from "../error-response.ts";
@@ -32,6 +33,7 @@ export const chatRoutes = (deps: ChatDeps) =>
     deps.metrics.count("answers_total");
     return c.json({
       success: true,
+      answerId: await issueAnswerId(deps.runtime, c.get("identity"), c.get("log")),
       response: answer.text,
       sources: sources.map(publicSource),
       tokensUsed: answer.tokensUsed,

@@ -9,6 +9,8 @@ export const RateLimit = Schema.Struct({
   remaining: Schema.Int.annotate({ description: "queries left (free today + usable paid credits)" }),
   resetAt: Schema.Int.annotate({ description: "epoch ms of the next free-quota reset (00:00 UTC)" }),
   requiresPayment: Schema.Boolean,
+  free: Schema.Int.annotate({ description: "free questions left today" }),
+  paid: Schema.Int.annotate({ description: "paid questions usable today (free + paid = remaining)" }),
 }).annotate({ identifier: "RateLimit" });
 
 export const Source = Schema.Struct({
@@ -24,6 +26,11 @@ export const Source = Schema.Struct({
 
 export const ChatResponse = Schema.Struct({
   success: Schema.Literal(true),
+  answerId: Schema.optionalKey(
+    Schema.String.annotate({
+      description: "id to vote on this answer (POST /api/feedback); absent if none could be issued",
+    }),
+  ),
   response: Schema.String.annotate({ description: "the answer, citing sources as [n]" }),
   sources: Schema.Array(Source),
   tokensUsed: Schema.Int,
@@ -69,6 +76,12 @@ export const ErrorBody = Schema.Struct({
   rateLimit: Schema.optionalKey(RateLimit),
   payment: Schema.optionalKey(PaymentInfo),
 }).annotate({ identifier: "Error" });
+
+export const FeedbackKept = Schema.Struct({
+  success: Schema.Literal(true),
+  answerId: Schema.String,
+  vote: Schema.Literals(["up", "down"]),
+}).annotate({ identifier: "FeedbackKept" });
 
 export const Health = Schema.Struct({ status: Schema.Literal("ok") }).annotate({ identifier: "Health" });
 
