@@ -4,7 +4,7 @@
  * generators would splice two answers, so the stream fails and the caller gives the query back.
  */
 import { Context, Effect, Layer, Stream } from "effect";
-import { type GenerationFailed, type GenerationInput, Generator } from "../../core/ports/generator.ts";
+import { GenerationFailed, type GenerationInput, Generator } from "../../core/ports/generator.ts";
 
 export interface FallbackEvent {
   readonly mode: "generate" | "stream";
@@ -17,6 +17,12 @@ export interface FallbackEvent {
 export interface FallbackOptions {
   /** Called on every fallback; without it a WARN goes to Effect's logger. */
   readonly onFallback?: ((event: FallbackEvent) => void) | undefined;
+  /**
+   * The longest the primary may take, retries included, before the fallback answers instead
+   * (for a stream: to each event, so the first text comes within it). Unset: no limit beyond
+   * the primary's own.
+   */
+  readonly primaryBudgetMs?: number | undefined;
 }
 
 type GeneratorShape = Context.Service.Shape<typeof Generator>;
@@ -36,25 +42,38 @@ const combine = (
         )
       : Effect.sync(() => onFallback(event));
   };
+  const budget = options.primaryBudgetMs;
+  const tooSlow = () =>
+    new GenerationFailed({ message: `${primary.name} gave no answer within ${budget} ms` });
+  const generateInBudget = (input: GenerationInput) =>
+    budget === undefined
+      ? primary.generate(input)
+      : primary
+          .generate(input)
+          .pipe(Effect.timeoutOrElse({ duration: budget, orElse: () => Effect.fail(tooSlow()) }));
+  const streamInBudget = (input: GenerationInput) =>
+    budget === undefined
+      ? primary.stream(input)
+      : primary
+          .stream(input)
+          .pipe(Stream.timeoutOrElse({ duration: budget, orElse: () => Stream.fail(tooSlow()) }));
   return Generator.of({
     name: `${primary.name} (fallback: ${fallback.name})`,
     // With no passages every generator refuses the same way; that is no reason to warn.
     generate: (input: GenerationInput) =>
       input.chunks.length === 0
         ? primary.generate(input)
-        : primary
-            .generate(input)
-            .pipe(
-              Effect.catchTag("GenerationFailed", (error) =>
-                Effect.andThen(notify("generate", error), fallback.generate(input)),
-              ),
+        : generateInBudget(input).pipe(
+            Effect.catchTag("GenerationFailed", (error) =>
+              Effect.andThen(notify("generate", error), fallback.generate(input)),
             ),
+          ),
     stream: (input: GenerationInput) =>
       input.chunks.length === 0
         ? primary.stream(input)
         : Stream.suspend(() => {
             let started = false;
-            return primary.stream(input).pipe(
+            return streamInBudget(input).pipe(
               Stream.tap(() =>
                 Effect.sync(() => {
                   started = true;

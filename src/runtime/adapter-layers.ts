@@ -53,9 +53,15 @@ export const indexLayer = (options: { readonly rebuild?: boolean } = {}) =>
   );
 
 export interface GeneratorSettings extends FallbackOptions {
-  /** Per LLM call; default 10 s. */
+  /** Per LLM call; default 5 s. */
   readonly timeoutMs?: number | undefined;
 }
+
+/**
+ * What an answer may wait for the language model, retries included, before the extractive
+ * answer is given instead: the chat's target is 2 s, a healthy Groq call takes well under 1 s.
+ */
+export const LLM_DEFAULTS = { timeoutMs: 5000, primaryBudgetMs: 6000 } as const;
 
 /** Groq (LLM_API_KEY set) falling back to extractive answers; without a key, extractive only. */
 export const generatorLayer = (settings: GeneratorSettings = {}) =>
@@ -67,10 +73,10 @@ export const generatorLayer = (settings: GeneratorSettings = {}) =>
             apiKey: llm.apiKey,
             model: llm.model,
             baseUrl: llm.baseUrl,
-            timeoutMs: settings.timeoutMs,
+            timeoutMs: settings.timeoutMs ?? LLM_DEFAULTS.timeoutMs,
           }),
           ExtractiveGenerator.layer,
-          settings,
+          { primaryBudgetMs: LLM_DEFAULTS.primaryBudgetMs, ...settings },
         ),
   );
 

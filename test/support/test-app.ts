@@ -4,6 +4,7 @@ import { Layer, ManagedRuntime } from "effect";
 import { MemoryStore } from "../../adapters/store-memory/index.ts";
 import type { ChainLookup, ChainReader, ChainUnavailable } from "../../core/ports/chain-reader.ts";
 import type { FeedbackStore } from "../../core/ports/feedback-store.ts";
+import type { Generator } from "../../core/ports/generator.ts";
 import type { PaymentStore } from "../../core/ports/payment-store.ts";
 import type { QuotaStore } from "../../core/ports/quota-store.ts";
 import type { TrustProxy } from "../../core/trust-proxy.ts";
@@ -29,6 +30,8 @@ export interface TestAppOptions {
   };
   /** Another store (e.g. Redis) instead of a fresh memory store. */
   readonly store?: Layer.Layer<QuotaStore | PaymentStore | FeedbackStore, unknown>;
+  /** A real generator (e.g. Groq with its fallback) instead of the scripted one. */
+  readonly generator?: Layer.Layer<Generator, unknown>;
 }
 
 export const buildTestApp = (options: TestAppOptions = {}) => {
@@ -61,7 +64,7 @@ export const buildTestApp = (options: TestAppOptions = {}) => {
     appLayer(config, chain, logger, {
       store: options.store ?? MemoryStore.layer(limits),
       retrieval: scriptedRetriever(switches),
-      generator: scriptedGenerator(switches),
+      generator: options.generator ?? scriptedGenerator(switches),
       chain: options.chain?.layer ?? scriptedChain(lookups, chainFailure),
     }).pipe(Layer.orDie),
   );
