@@ -152,8 +152,8 @@ const completion = (model: string, text: string, usage: FakeUsage) => ({
 });
 
 /** Starts the fake on a free loopback port. Requests with another key get a 401. */
-export const startFakeGroq = async (): Promise<FakeGroq> => {
-  const apiKey = "gsk_test_fake_key";
+export const startFakeGroq = async (options: { readonly apiKey?: string } = {}): Promise<FakeGroq> => {
+  const apiKey = options.apiKey ?? "gsk_test_fake_key";
   const requests: RecordedRequest[] = [];
   let queue: FakeReply[] = [];
   const port = await freePort();
