@@ -14,6 +14,7 @@ import { chatRoutes } from "./http/routes/chat.ts";
 import { feedbackRoutes } from "./http/routes/feedback.ts";
 import { opsRoutes } from "./http/routes/ops.ts";
 import { paymentRoutes } from "./http/routes/payment.ts";
+import { paymentInfoRoutes } from "./http/routes/payment-info.ts";
 import { statusRoutes } from "./http/routes/status.ts";
 import { type AppRuntime, Defect } from "./http/run-effect.ts";
 import type { ServiceLogger } from "./observability/log.ts";
@@ -54,6 +55,7 @@ const createRouter = ({ runtime, config, logger, metrics, web = {} }: AppDeps) =
     )
     .route("/chat", chatRoutes({ runtime, metrics, paidDailyCap }))
     .route("/status", statusRoutes(runtime, paidDailyCap))
+    .route("/payment/info", paymentInfoRoutes(runtime, paidDailyCap))
     .route("/payment", paymentRoutes(runtime, metrics, paidDailyCap))
     .route("/feedback", feedbackRoutes(runtime, metrics))
     .route("/", widgetApiRoutes(web));

@@ -1,3 +1,4 @@
 /** The volatile in-memory QuotaStore + PaymentStore + FeedbackStore: `MemoryStore.layer(limits)`. */
 export * as MemoryStore from "./memory-store.ts";
 export { MemoryQuotaView } from "./quota-view.ts";
+export { MemoryReferences } from "./reference-view.ts";

@@ -13,6 +13,7 @@ import { newHoldId, newReference } from "../shared/random-ids.ts";
 import { makeMemoryFeedback } from "./memory-feedback.ts";
 import { makeMemoryState } from "./memory-state.ts";
 import { MemoryQuotaView } from "./quota-view.ts";
+import { MemoryReferences } from "./reference-view.ts";
 
 /** How often forgotten state is swept out. */
 const SWEEP_INTERVAL_MS = 60_000;
@@ -31,7 +32,7 @@ const startSweeper = (sweep: () => void) => {
  */
 export const layer = (
   limits: QuotaLimits,
-): Layer.Layer<QuotaStore | PaymentStore | FeedbackStore | MemoryQuotaView> =>
+): Layer.Layer<QuotaStore | PaymentStore | FeedbackStore | MemoryQuotaView | MemoryReferences> =>
   Layer.effectContext(
     Effect.gen(function* () {
       const state = makeMemoryState(limits, { holdId: newHoldId, reference: newReference });
@@ -69,6 +70,12 @@ export const layer = (
         Context.add(PaymentStore, payment),
         Context.add(FeedbackStore, feedback),
         Context.add(MemoryQuotaView, views),
+        Context.add(
+          MemoryReferences,
+          MemoryReferences.of({
+            referenceFor: (identity) => state.referenceFor(identity, clock.currentTimeMillisUnsafe()),
+          }),
+        ),
       );
     }).pipe(Effect.withSpan("MemoryStore.layer")),
   );

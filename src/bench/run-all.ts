@@ -1,14 +1,52 @@
-/** `npm run bench`: every benchmark script in turn (each prints its own figures). */
+/**
+ * `npm run bench [-- name...]`: the benchmark scripts in turn (each prints its figures and
+ * records its section), then BENCHMARKS.md from every section recorded so far. The soak test
+ * (10 minutes) runs only when named: `npm run bench -- soak`.
+ */
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { renderBenchmarks } from "./render.ts";
+import { readResults } from "./report.ts";
 
-const SCRIPTS = ["status-bench.ts", "payment-bench.ts", "chat-bench.ts", "retrieval-quality.ts"];
+const ROOT = join(import.meta.dir, "..", "..");
+/** Script, and whether it runs when no name is given. */
+const SCRIPTS: ReadonlyArray<readonly [string, boolean]> = [
+  ["status-bench.ts", true],
+  ["payment-bench.ts", true],
+  ["chat-bench.ts", true],
+  ["startup-bench.ts", true],
+  ["load-bench.ts", true],
+  ["identities-bench.ts", true],
+  ["retrieval-quality.ts", true],
+  ["soak-bench.ts", false],
+];
+/** Section keys in the order BENCHMARKS.md shows them. */
+const ORDER = [
+  "status",
+  "payment-info",
+  "payment",
+  "chat",
+  "startup",
+  "load",
+  "identities",
+  "retrieval",
+  "soak",
+];
+
 const only = process.argv.slice(2);
-for (const script of SCRIPTS.filter((s) => only.length === 0 || only.some((o) => s.startsWith(o)))) {
+for (const [script, byDefault] of SCRIPTS) {
+  if (only.length === 0 ? !byDefault : !only.some((name) => script.startsWith(name))) continue;
   if (!(await Bun.file(join(import.meta.dir, script)).exists())) continue;
   console.log(`\n=== ${script} ===`);
   const proc = Bun.spawn([process.execPath, join(import.meta.dir, script)], {
+    cwd: ROOT,
     stdout: "inherit",
     stderr: "inherit",
   });
   if ((await proc.exited) !== 0) process.exitCode = 1;
 }
+writeFileSync(
+  join(ROOT, "BENCHMARKS.md"),
+  renderBenchmarks(readResults(join(ROOT, ".data/bench-results.json")), ORDER, ROOT),
+);
+console.log("\nwrote BENCHMARKS.md");

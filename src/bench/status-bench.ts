@@ -1,7 +1,9 @@
 /**
- * GET /api/status of the real app against bare Hono baselines, side by side in one run:
- * memory store vs hello-world, Redis store vs a route doing one Redis GET. Prints req/s,
- * p99 and the ratios (goal: status >= 0.8x its baseline's req/s). Loopback only; stops itself.
+ * GET /api/status and GET /api/payment/info of the real app against bare Hono baselines, side
+ * by side in one run: memory store vs a constant body, Redis store vs a route doing one Redis
+ * GET. Prints req/s, p99 and the ratios, and records them for BENCHMARKS.md (goals: status >=
+ * 0.75x on memory, >= 0.8x on Redis; payment info >= 0.75x on memory). Loopback only; stops
+ * itself.
  *
  * Two measures of the ratio. "Alternating": each server alone, rounds taking turns, best round
  * of each. "Same moment": both servers loaded at once on the one server core, so they split it
@@ -12,6 +14,7 @@ import { join } from "node:path";
 import { freePort, waitFor } from "../../test/support/free-port.ts";
 import { startRedisServer } from "../../test/support/redis-server.ts";
 import { type LoadResult, runWrk } from "./load.ts";
+import { type Figure, ratio, record } from "./report.ts";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
@@ -37,51 +40,99 @@ const serve = async (script: string, args: string[]) => {
       stderr: "inherit",
     },
   );
-  const url = `http://127.0.0.1:${port}/api/status`;
-  await waitFor(async () => (await fetch(url)).ok, 15_000, script);
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(async () => (await fetch(`${url}/api/status`)).ok, 15_000, script);
   return { url, stop: () => proc.kill() };
 };
 
-/** Alternates the two servers ROUNDS times so drift on the machine hits both alike; keeps the best round of each. */
-const compare = async (name: string, baseline: { url: string }, subject: { url: string }) => {
+interface Compared {
+  readonly base: LoadResult;
+  readonly app: LoadResult;
+  readonly sameMoment: ReadonlyArray<number>;
+}
+
+/**
+ * `path` on both servers: alternating rounds (best of each, so drift hits both alike), then
+ * rounds with both loaded at once.
+ */
+const compare = async (name: string, path: string, baseline: { url: string }, subject: { url: string }) => {
   const best = (a: LoadResult | undefined, b: LoadResult) => (a === undefined || b.rps > a.rps ? b : a);
   let base: LoadResult | undefined;
   let app: LoadResult | undefined;
   for (let round = 0; round < ROUNDS; round++) {
-    base = best(base, await runWrk(baseline.url, LOAD));
-    app = best(app, await runWrk(subject.url, LOAD));
+    base = best(base, await runWrk(baseline.url + path, LOAD));
+    app = best(app, await runWrk(subject.url + path, LOAD));
   }
   if (base === undefined || app === undefined) throw new Error("no rounds ran");
   const row = (label: string, r: LoadResult) =>
-    `  ${label.padEnd(28)} ${r.rps.toFixed(0).padStart(8)} req/s   p50 ${r.p50Ms.toFixed(2)} ms   p99 ${r.p99Ms.toFixed(2)} ms   non-2xx ${r.errors}`;
+    `  ${label.padEnd(32)} ${r.rps.toFixed(0).padStart(8)} req/s   p50 ${r.p50Ms.toFixed(2)} ms   p99 ${r.p99Ms.toFixed(2)} ms   non-2xx ${r.errors}`;
   console.log(`\n${name}`);
   console.log(row("baseline (bare Hono)", base));
-  console.log(row("GET /api/status (the app)", app));
+  console.log(row(`GET ${path} (the app)`, app));
   console.log(
-    `  ratio req/s ${(app.rps / base.rps).toFixed(2)}x   p99 +${(app.p99Ms - base.p99Ms).toFixed(2)} ms   (goal >= 0.80x)`,
+    `  alternating ratio ${ratio(app.rps, base.rps)}   p99 +${(app.p99Ms - base.p99Ms).toFixed(2)} ms`,
   );
   const sameMoment: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
-    const [b, a] = await Promise.all([runWrk(baseline.url, LOAD), runWrk(subject.url, LOAD)]);
+    const [b, a] = await Promise.all([runWrk(baseline.url + path, LOAD), runWrk(subject.url + path, LOAD)]);
     sameMoment.push(a.rps / b.rps);
   }
   console.log(
     `  same-moment ratio (both loaded at once on one core, ${ROUNDS} rounds): ${sameMoment.map((r) => `${r.toFixed(2)}x`).join(" ")}`,
   );
-  return app.rps / base.rps;
+  return { base, app, sameMoment } satisfies Compared;
 };
+
+/** The figures of one comparison; the goal is judged on the median same-moment ratio. */
+const figures = (what: string, baselineName: string, result: Compared, goal: number): Figure[] => {
+  const sorted = [...result.sameMoment].sort((a, b) => a - b);
+  const median = sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+  return [
+    {
+      measure: `${what}: req/s, same moment (rounds)`,
+      value: result.sameMoment.map((r) => `${r.toFixed(2)}x`).join(", "),
+      baseline: baselineName,
+      comparison: `median ${median.toFixed(2)}x`,
+      goal: `>= ${goal.toFixed(2)}x`,
+      met: median >= goal,
+    },
+    {
+      measure: `${what}: req/s, alternating (best round)`,
+      value: result.app.rps.toFixed(0),
+      baseline: result.base.rps.toFixed(0),
+      comparison: ratio(result.app.rps, result.base.rps),
+    },
+    {
+      measure: `${what}: p99 latency`,
+      value: `${result.app.p99Ms.toFixed(2)} ms`,
+      baseline: `${result.base.p99Ms.toFixed(2)} ms`,
+      comparison: `+${(result.app.p99Ms - result.base.p99Ms).toFixed(2)} ms`,
+    },
+  ];
+};
+
+const METHOD = `wrk, ${LOAD.threads} thread, ${LOAD.connections} connections, ${SECONDS} s rounds, server and wrk pinned to different cores, the app with its real stdout logger (to /dev/null). "Same moment": both servers loaded at once on the one server core, so machine drift hits both alike (repeatable to about +-2%).`;
 
 /** BENCH_STORES=memory or =redis runs one side only (default: both). */
 const STORES = (process.env.BENCH_STORES ?? "memory,redis").split(",");
 console.log(
   `wrk ${LOAD.threads} thread, ${LOAD.connections} connections, ${SECONDS} s x ${ROUNDS} rounds each, loopback`,
 );
+const statusFigures: Figure[] = [];
 if (STORES.includes("memory")) {
-  const servers = await Promise.all([serve("bare-hono.ts", []), serve("status-app.ts", [])]);
+  const [bare, app] = await Promise.all([serve("bare-hono.ts", []), serve("status-app.ts", [])]);
   try {
-    await compare("Memory store", servers[0], servers[1]);
+    const status = await compare("Memory store", "/api/status", bare, app);
+    statusFigures.push(...figures("memory store", "bare Hono, constant body", status, 0.75));
+    const info = await compare("Memory store", "/api/payment/info", bare, app);
+    record("payment-info", {
+      title: "GET /api/payment/info",
+      method: METHOD,
+      figures: figures("memory store", "bare Hono, constant body of the same size", info, 0.75),
+    });
   } finally {
-    for (const server of servers) server.stop();
+    bare.stop();
+    app.stop();
   }
 }
 if (STORES.includes("redis")) {
@@ -91,9 +142,18 @@ if (STORES.includes("redis")) {
     serve("status-app.ts", [redis.url]),
   ]);
   try {
-    await compare("Redis store (baseline does one Redis GET)", servers[0], servers[1]);
+    const status = await compare(
+      "Redis store (baseline does one Redis GET)",
+      "/api/status",
+      servers[0],
+      servers[1],
+    );
+    statusFigures.push(...figures("Redis store", "bare Hono + one ioredis GET", status, 0.8));
   } finally {
     for (const server of servers) server.stop();
     await redis.stop();
   }
 }
+
+if (statusFigures.length > 0)
+  record("status", { title: "GET /api/status", method: METHOD, figures: statusFigures });

@@ -1,11 +1,12 @@
 /**
- * The two JSON texts built by hand for speed (the status body and the access log line) must be
- * exactly what JSON.stringify would write, whatever the values.
+ * The JSON texts built by hand for speed (the status body, the payment info body and the access
+ * log line) must be exactly what JSON.stringify would write, whatever the values.
  */
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { identityOf } from "../../core/client-identity.ts";
 import { parseIp } from "../../core/ip.ts";
+import { paymentInfo, paymentInfoBody } from "../../src/http/payment-info.ts";
 import { statusBodies, statusBody } from "../../src/http/routes/status.ts";
 import { makeLogger } from "../../src/observability/log.ts";
 
@@ -28,6 +29,25 @@ const requestId = fc.oneof(fc.uuid(), fc.stringMatching(/^[A-Za-z0-9._-]{8,64}$/
 const ipText = fc.oneof(fc.ipV4(), fc.ipV6());
 
 describe("hand-built JSON", () => {
+  test("the payment info body from its template equals JSON.stringify(paymentInfo(terms, reference))", () => {
+    const terms = fc.record({
+      network: fc.constantFrom("devnet", "mainnet-beta", "localnet"),
+      usdcMint: fc.string(),
+      wallet: fc.string(),
+      memoPrefix: fc.string(),
+      memoRequired: fc.boolean(),
+      paidDailyCap: fc.nat(),
+    });
+    // References are letters and digits (adapters/shared/random-ids.ts).
+    const reference = fc.stringMatching(/^[A-Za-z0-9]{1,40}$/);
+    fc.assert(
+      fc.property(terms, fc.array(reference, { minLength: 1, maxLength: 3 }), (t, references) => {
+        const bodyFor = paymentInfoBody(t);
+        for (const r of references) expect(bodyFor(r)).toBe(JSON.stringify(paymentInfo(t, r)));
+      }),
+    );
+  });
+
   test("status body equals JSON.stringify of {success, ...view, rateLimit}", () => {
     fc.assert(
       fc.property(view, (v) => {
