@@ -6,19 +6,19 @@
  * Durability is Redis's: run it with AOF (`appendonly yes`) so paid credits and used signatures survive a restart.
  * Every failure (down, timeout, odd reply) is StoreUnavailable: the service fails closed.
  */
-import { Context, Effect, Layer } from "effect";
+import { Clock, Context, Effect, Layer } from "effect";
 import { FeedbackStore } from "../../core/ports/feedback-store.ts";
 import { PaymentStore } from "../../core/ports/payment-store.ts";
 import { QuotaStore } from "../../core/ports/quota-store.ts";
 import { StoreUnavailable } from "../../core/ports/store-errors.ts";
-import * as Quota from "../../core/quota.ts";
+import type * as Quota from "../../core/quota.ts";
 import { isRemembered, SIGNATURE_MEMORY_MS } from "../../core/signature-ledger.ts";
 import { checkQueries } from "../shared/grant-guard.ts";
 import { newHoldId, newReference, REFERENCE_MEMORY_MS } from "../shared/random-ids.ts";
 import { requireNoEviction } from "./eviction-check.ts";
 import { DEFAULT_KEY_PREFIX, keyLayout } from "./keys.ts";
-import { decodeQuotaHash } from "./quota-hash.ts";
 import { CLAIM, COMMIT, RELEASE, RESERVE } from "./quota-lua.ts";
+import { RedisQuotaView, viewAt } from "./quota-view.ts";
 import {
   type ConnectOptions,
   close,
@@ -57,16 +57,13 @@ const SCRIPTS = {
   reference: luaScript(REFERENCE),
 };
 
-/** The view's answer to a hash our scripts did not write (a fixed, secret-free reason). */
-const corrupt = Effect.fail(new StoreUnavailable({ reason: "corrupt quota state" }));
-
 /** A collision of two random 94-bit references is not expected to ever happen; five tries are plenty. */
 const REFERENCE_ATTEMPTS = 5;
 
 /** The store ports over one Redis connection, closed when the layer's scope ends. */
 export const layer = (
   options: RedisStoreOptions,
-): Layer.Layer<QuotaStore | PaymentStore | FeedbackStore, StoreUnavailable> =>
+): Layer.Layer<QuotaStore | PaymentStore | FeedbackStore | RedisQuotaView, StoreUnavailable> =>
   Layer.effectContext(
     Effect.gen(function* () {
       const client = yield* Effect.acquireRelease(connect(options), close);
@@ -84,15 +81,14 @@ export const layer = (
           [now, freePerDay, paidDailyCap, holdTtlMs, ...extra],
         );
 
+      const readView = viewAt(client, keys.quota, limits);
+      const clock = yield* Clock.Clock;
       const quota = QuotaStore.of({
         // The hot path (GET /api/status): one plain read, no script, and no Effect.fn (a span per call).
         view: (identity, now) =>
           Effect.flatMap(
-            runCommand(() => client.hgetall(keys.quota(identity))),
-            (hash) => {
-              const state = decodeQuotaHash(hash, now);
-              return state === undefined ? corrupt : Effect.succeed(Quota.view(state, now, limits));
-            },
+            Effect.promise(() => readView(identity, now)),
+            (view) => (view instanceof StoreUnavailable ? Effect.fail(view) : Effect.succeed(view)),
           ),
         reserve: Effect.fn("RedisStore.reserve")(function* (identity, now) {
           const holdId = newHoldId();
@@ -162,6 +158,10 @@ export const layer = (
       return Context.make(QuotaStore, quota).pipe(
         Context.add(PaymentStore, payment),
         Context.add(FeedbackStore, redisFeedback(client, keys)),
+        Context.add(
+          RedisQuotaView,
+          RedisQuotaView.of({ view: (identity) => readView(identity, clock.currentTimeMillisUnsafe()) }),
+        ),
       );
     }),
   );
