@@ -18,7 +18,7 @@ import { newHoldId, newReference, REFERENCE_MEMORY_MS } from "../shared/random-i
 import { requireNoEviction } from "./eviction-check.ts";
 import { DEFAULT_KEY_PREFIX, keyLayout } from "./keys.ts";
 import { CLAIM, COMMIT, RELEASE, RESERVE } from "./quota-lua.ts";
-import { RedisQuotaView, viewAt } from "./quota-view.ts";
+import { RedisQuotaView } from "./quota-view.ts";
 import {
   type ConnectOptions,
   close,
@@ -33,6 +33,7 @@ import { redisFeedback } from "./redis-feedback.ts";
 import { REFERENCE } from "./reference-lua.ts";
 import { replicatedClaims } from "./replicated-claims.ts";
 import { decodeClaim, decodeReserve, decodeView, usedAtOf } from "./replies.ts";
+import { viewAt } from "./view-at.ts";
 
 export interface RedisStoreOptions extends ConnectOptions {
   readonly limits: Quota.QuotaLimits;

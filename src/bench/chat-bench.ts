@@ -2,7 +2,8 @@
  * POST /api/chat latency of the real service (`bun src/main.ts` as a child process, embedded
  * defaults: local index, hashed vectors, extractive answers, demo chain) over the Node.js API
  * docs: ingest time, p50/p95/p99 at concurrency 1 and 10 with the evaluation questions cycled,
- * and the service's RSS with the corpus loaded. Goal: p95 < 100 ms. Loopback only; stops
+ * and the service's RSS with the corpus loaded, beside GET /healthz of the same service at the
+ * same concurrency (the HTTP round trip alone). Goal: p95 < 50 ms. Loopback only; stops
  * every child process it started, also on error.
  *
  *   bun src/bench/chat-bench.ts [--docs DIR] [--questions FILE] [--requests N] [--deno] [--cpu-prof DIR]
@@ -26,6 +27,7 @@ import {
 import { indexLayer, withSettings } from "../runtime/adapter-layers.ts";
 import { defaultConfig } from "../runtime/app-layer.ts";
 import { DEFAULT_NODE_DOCS_DIR, ensureNodeDocs, readQuestions } from "./node-docs.ts";
+import { record } from "./report.ts";
 import { fmt, summary } from "./stats.ts";
 
 const { values } = parseArgs({
@@ -51,6 +53,15 @@ const rssMb = (pid: number): number => {
   return line === undefined ? Number.NaN : Math.round(Number(line) / 1024);
 };
 
+/** One GET /healthz: the round trip with no work behind it, the baseline of a chat. */
+const ping = async (url: string): Promise<number> => {
+  const started = performance.now();
+  const res = await fetch(`${url}/healthz`);
+  await res.arrayBuffer();
+  if (res.status !== 200) throw new Error(`healthz failed: ${res.status}`);
+  return performance.now() - started;
+};
+
 /** One chat request; fails the bench on anything but a 200 answer with sources. */
 const ask = async (url: string, message: string): Promise<number> => {
   const started = performance.now();
@@ -67,16 +78,13 @@ const ask = async (url: string, message: string): Promise<number> => {
 };
 
 /** `total` requests over `concurrency` workers, each taking the next question in turn. */
-const load = async (url: string, concurrency: number, total: number) => {
+const load = async (concurrency: number, total: number, request: (i: number) => Promise<number>) => {
   const samples: number[] = [];
   let next = 0;
   const started = performance.now();
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
-      while (next < total) {
-        const i = next++;
-        samples.push(await ask(url, questions[i % questions.length]!));
-      }
+      while (next < total) samples.push(await request(next++));
     }),
   );
   return { ...summary(samples), rps: total / ((performance.now() - started) / 1000) };
@@ -111,8 +119,14 @@ try {
   for (let i = 0; i < WARMUP; i++) await ask(url, questions[i % questions.length]!);
   const rssWarm = rssMb(pid);
   const results = [];
-  for (const concurrency of LEVELS)
-    results.push({ concurrency, ...(await load(url, concurrency, REQUESTS)) });
+  const baselines: Array<{ concurrency: number; p50: number; p95: number; p99: number; rps: number }> = [];
+  for (const concurrency of LEVELS) {
+    results.push({
+      concurrency,
+      ...(await load(concurrency, REQUESTS, (i) => ask(url, questions[i % questions.length]!))),
+    });
+    baselines.push({ concurrency, ...(await load(concurrency, REQUESTS, () => ping(url))) });
+  }
   const rssAfter = rssMb(pid);
 
   console.log(
@@ -126,10 +140,48 @@ try {
       `  ${String(r.concurrency).padStart(11)}  ${String(REQUESTS).padStart(8)}  ${r.rps.toFixed(0).padStart(9)}  ${fmt(r.p50).padStart(9)}  ${fmt(r.p95).padStart(9)}  ${fmt(r.p99).padStart(9)}`,
     );
   const worst = Math.max(...results.map((r) => r.p95));
-  console.log(`  goal p95 < 100 ms: ${worst < 100 ? "met" : "MISSED"} (worst p95 ${fmt(worst)})`);
+  console.log(`  goal p95 < 50 ms: ${worst < 50 ? "met" : "MISSED"} (worst p95 ${fmt(worst)})`);
+  for (const b of baselines)
+    console.log(
+      `  baseline GET /healthz, concurrency ${b.concurrency}: p95 ${fmt(b.p95)}, p99 ${fmt(b.p99)}`,
+    );
   console.log(
     `  service RSS: ${rssStarted} MB after start, ${rssWarm} MB after ${WARMUP} warm-up answers, ${rssAfter} MB after the load`,
   );
+  record(values.deno ? "chat-deno" : "chat", {
+    title: `POST /api/chat on the embedded defaults${values.deno ? " (Deno)" : ""}`,
+    method: `The real service (\`${values.deno ? "npm run start:deno" : "bun src/main.ts"}\`) over the Node.js API docs (${report.files} files, ${report.chunks} chunks): local index, hashed vectors, extractive answers, JSON; ${REQUESTS} requests per level, questions of the dev set cycled; baseline GET /healthz of the same process at the same concurrency.`,
+    figures: [
+      ...results.flatMap((r, i) => {
+        const b = baselines[i]!;
+        return [
+          {
+            measure: `p95, concurrency ${r.concurrency}`,
+            value: fmt(r.p95),
+            baseline: fmt(b.p95),
+            comparison: `+${fmt(r.p95 - b.p95)}`,
+            goal: "< 50 ms",
+            met: r.p95 < 50,
+          },
+          {
+            measure: `p50 / p99, concurrency ${r.concurrency}`,
+            value: `${fmt(r.p50)} / ${fmt(r.p99)}`,
+            baseline: `${fmt(b.p50)} / ${fmt(b.p99)}`,
+          },
+          {
+            measure: `req/s, concurrency ${r.concurrency}`,
+            value: r.rps.toFixed(0),
+            baseline: b.rps.toFixed(0),
+          },
+        ];
+      }),
+      { measure: "ingest of the corpus", value: `${ingestSeconds.toFixed(2)} s` },
+      {
+        measure: "service RSS: started / warm / after load",
+        value: `${rssStarted} / ${rssWarm} / ${rssAfter} MB`,
+      },
+    ],
+  });
 } finally {
   await service?.stop();
   rmSync(work, { recursive: true, force: true });

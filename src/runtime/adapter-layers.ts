@@ -2,15 +2,14 @@
  * Which adapter serves each port, chosen once from the configuration: each choice is a layer
  * unwrapped over AppSettings, so programs (the service, the CLIs, the benches) name the port
  * they need and never branch on "local or Chroma", "Groq or extractive" themselves. The store
- * is chosen in app-layer.ts, beside the payment settings that read its durability.
+ * is chosen in app-layer.ts, beside the payment settings that read its durability. Adapters of
+ * outside services (Chroma, Groq, transformers, Redis) are imported only when configured: the
+ * embedded defaults then never load their client libraries, which keeps the idle service small.
  */
 import { Effect, Layer } from "effect";
 import { HashEmbedder } from "../../adapters/embed-hash/index.ts";
-import { TransformersEmbedder } from "../../adapters/embed-transformers/index.ts";
 import * as ExtractiveGenerator from "../../adapters/llm-extractive/index.ts";
-import { type FallbackOptions, withFallback } from "../../adapters/llm-fallback/index.ts";
-import * as GroqGenerator from "../../adapters/llm-groq/index.ts";
-import { ChromaIndex, ChromaRetriever } from "../../adapters/retrieval-chroma/index.ts";
+import type { FallbackOptions } from "../../adapters/llm-fallback/index.ts";
 import { LocalIndex, LocalRetriever } from "../../adapters/retrieval-local/index.ts";
 import type { AppConfig, VectorConfig } from "../../core/config.ts";
 import { AppSettings } from "./app-settings.ts";
@@ -19,11 +18,21 @@ import { AppSettings } from "./app-settings.ts";
 const chosen = <A, E, R>(pick: (config: AppConfig) => Layer.Layer<A, E, R>) =>
   Layer.unwrap(Effect.map(AppSettings, pick));
 
+/** A module imported when the layer is built (a failed import is a defect: the install is broken). */
+export const lazily = <M>(load: () => Promise<M>): Effect.Effect<M> => Effect.promise(load);
+
+/** A layer from a module imported only when the configuration picks it. */
+const chosenLazily = <M, A, E, R>(load: () => Promise<M>, pick: (module: M) => Layer.Layer<A, E, R>) =>
+  Layer.unwrap(Effect.map(lazily(load), pick));
+
 /** EMBEDDING_MODEL unset or "hash": the download-free hashed embedder; else that transformers model. */
 export const embedderLayer = chosen(({ embeddingModel }) =>
   embeddingModel === undefined || embeddingModel === "hash"
     ? HashEmbedder.layer
-    : TransformersEmbedder.layer({ model: embeddingModel }),
+    : chosenLazily(
+        () => import("../../adapters/embed-transformers/index.ts"),
+        ({ TransformersEmbedder }) => TransformersEmbedder.layer({ model: embeddingModel }),
+      ),
 );
 
 /** The read side: Retriever over the local index file or Chroma, and the Embedder it uses. */
@@ -31,7 +40,11 @@ export const retrievalLayer = Layer.provideMerge(
   chosen(({ vector }) =>
     vector.kind === "local"
       ? LocalRetriever.layer({ indexPath: vector.indexPath })
-      : ChromaRetriever.layer({ url: vector.url, apiKey: vector.apiKey, collection: vector.collection }),
+      : chosenLazily(
+          () => import("../../adapters/retrieval-chroma/index.ts"),
+          ({ ChromaRetriever }) =>
+            ChromaRetriever.layer({ url: vector.url, apiKey: vector.apiKey, collection: vector.collection }),
+        ),
   ),
   embedderLayer,
 );
@@ -42,12 +55,16 @@ export const indexLayer = (options: { readonly rebuild?: boolean } = {}) =>
     chosen(({ vector }) =>
       vector.kind === "local"
         ? LocalIndex.layer({ indexPath: vector.indexPath, rebuild: options.rebuild })
-        : ChromaIndex.layer({
-            url: vector.url,
-            apiKey: vector.apiKey,
-            collection: vector.collection,
-            rebuild: options.rebuild,
-          }),
+        : chosenLazily(
+            () => import("../../adapters/retrieval-chroma/index.ts"),
+            ({ ChromaIndex }) =>
+              ChromaIndex.layer({
+                url: vector.url,
+                apiKey: vector.apiKey,
+                collection: vector.collection,
+                rebuild: options.rebuild,
+              }),
+          ),
     ),
     embedderLayer,
   );
@@ -68,15 +85,23 @@ export const generatorLayer = (settings: GeneratorSettings = {}) =>
   chosen(({ llm }) =>
     llm === undefined
       ? ExtractiveGenerator.layer
-      : withFallback(
-          GroqGenerator.layer({
-            apiKey: llm.apiKey,
-            model: llm.model,
-            baseUrl: llm.baseUrl,
-            timeoutMs: settings.timeoutMs ?? LLM_DEFAULTS.timeoutMs,
-          }),
-          ExtractiveGenerator.layer,
-          { primaryBudgetMs: LLM_DEFAULTS.primaryBudgetMs, ...settings },
+      : chosenLazily(
+          () =>
+            Promise.all([
+              import("../../adapters/llm-groq/index.ts"),
+              import("../../adapters/llm-fallback/index.ts"),
+            ]),
+          ([GroqGenerator, { withFallback }]) =>
+            withFallback(
+              GroqGenerator.layer({
+                apiKey: llm.apiKey,
+                model: llm.model,
+                baseUrl: llm.baseUrl,
+                timeoutMs: settings.timeoutMs ?? LLM_DEFAULTS.timeoutMs,
+              }),
+              ExtractiveGenerator.layer,
+              { primaryBudgetMs: LLM_DEFAULTS.primaryBudgetMs, ...settings },
+            ),
         ),
   );
 

@@ -8,7 +8,6 @@ import { Effect, Layer, Result } from "effect";
 import { ChainSolana } from "../../adapters/chain-solana/index.ts";
 import * as MemoryConversations from "../../adapters/conversations-memory/index.ts";
 import { MemoryStore } from "../../adapters/store-memory/index.ts";
-import { RedisStore } from "../../adapters/store-redis/index.ts";
 import { type AppConfig, type ChainConfig, parseConfig } from "../../core/config.ts";
 import * as PaymentSettings from "../../core/payment-settings.ts";
 import type { ChainReader } from "../../core/ports/chain-reader.ts";
@@ -19,7 +18,7 @@ import type { QuotaStore } from "../../core/ports/quota-store.ts";
 import type { Retriever } from "../../core/ports/retrieval.ts";
 import type { QuotaLimits } from "../../core/quota.ts";
 import type { Logger } from "../observability/log.ts";
-import { generatorLayer, retrievalLayer } from "./adapter-layers.ts";
+import { generatorLayer, lazily, retrievalLayer } from "./adapter-layers.ts";
 import { AppSettings } from "./app-settings.ts";
 
 /** Reservation lease: above ANSWER_DEADLINE (core/use-cases/ask-question.ts), so no hold lapses mid-answer. */
@@ -33,20 +32,28 @@ export const quotaLimits = (config: Pick<AppConfig, "freeQueries" | "paidDailyCa
 
 type StoreLayer = Layer.Layer<QuotaStore | PaymentStore | FeedbackStore, unknown, never>;
 
-/** The store REDIS_URL names, or the volatile memory store. */
+/**
+ * The store REDIS_URL names, or the volatile memory store. The Redis adapter (and ioredis,
+ * about 15 MB resident) is loaded only when it is configured.
+ */
 const configuredStore = (logger: Logger) =>
   Layer.unwrap(
-    Effect.map(AppSettings, (config): StoreLayer => {
+    Effect.flatMap(AppSettings, (config): Effect.Effect<StoreLayer> => {
       const limits = quotaLimits(config);
-      if (config.redisUrl === undefined) return MemoryStore.layer(limits);
-      return RedisStore.layer({
-        url: config.redisUrl,
-        limits,
-        waitReplicas: config.redisWaitReplicas,
-        waitTimeoutMs: config.redisWaitTimeoutMs,
-        onUnverifiedEviction: () =>
-          logger.warn("cannot read Redis maxmemory-policy (CONFIG disabled): make sure it is noeviction"),
-      });
+      const { redisUrl } = config;
+      if (redisUrl === undefined) return Effect.succeed(MemoryStore.layer(limits));
+      return Effect.map(
+        lazily(() => import("../../adapters/store-redis/index.ts")),
+        ({ RedisStore }) =>
+          RedisStore.layer({
+            url: redisUrl,
+            limits,
+            waitReplicas: config.redisWaitReplicas,
+            waitTimeoutMs: config.redisWaitTimeoutMs,
+            onUnverifiedEviction: () =>
+              logger.warn("cannot read Redis maxmemory-policy (CONFIG disabled): make sure it is noeviction"),
+          }),
+      );
     }),
   );
 

@@ -2,10 +2,12 @@
  * The local chain (LiteSVM, a native module) is loaded only when the local chain is used: the
  * real service on a configured network never loads it, from start to graceful stop. The
  * control, with nothing configured (the demo chain), shows that the probe does see LiteSVM.
+ * Likewise the Redis client (ioredis) is loaded only with REDIS_URL set (a smaller idle service).
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { startRedisServer } from "../support/redis-server.ts";
 import { buildIndex, REPO_ROOT, startService } from "../support/service-process.ts";
 
 const PROBED_SERVICE = [
@@ -38,16 +40,29 @@ const run = async (env: Record<string, string>) => {
     const { network } = await (await service.call("/api/payment/info")).json();
     expect(await service.stop()).toBe(0);
     const probe = service.logs().find((line) => line.probe === "loaded-modules");
-    return { network, litesvm: probe?.litesvm };
+    return { network, litesvm: probe?.litesvm, ioredis: probe?.ioredis };
   } finally {
     await service.dispose();
   }
 };
 
 test("on a configured network (devnet) LiteSVM is never loaded", async () => {
-  expect(await run(DEVNET)).toEqual({ network: "devnet", litesvm: false });
+  expect(await run(DEVNET)).toEqual({ network: "devnet", litesvm: false, ioredis: false });
 }, 30_000);
 
 test("control: with no network configured, the demo chain loads LiteSVM and the probe sees it", async () => {
-  expect(await run({})).toEqual({ network: "localnet", litesvm: true });
+  expect(await run({})).toEqual({ network: "localnet", litesvm: true, ioredis: false });
+}, 30_000);
+
+test("with REDIS_URL the Redis client is loaded, and only then", async () => {
+  const redis = await startRedisServer();
+  try {
+    expect(await run({ ...DEVNET, REDIS_URL: redis.url })).toEqual({
+      network: "devnet",
+      litesvm: false,
+      ioredis: true,
+    });
+  } finally {
+    await redis.stop();
+  }
 }, 30_000);

@@ -7,7 +7,8 @@ import { Hono } from "hono";
 import Redis from "ioredis";
 import { paymentInfo } from "../../http/payment-info.ts";
 
-const port = Number(process.argv[2]);
+// The port as the first argument (the status bench) or PORT (the startup bench, as the service takes it).
+const port = Number(process.argv[2] ?? process.env.PORT);
 const redisUrl = process.argv[3];
 const redis = redisUrl === undefined ? undefined : new Redis(redisUrl);
 const INFO = paymentInfo(

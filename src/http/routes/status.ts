@@ -2,7 +2,9 @@
 import { Clock, Effect, Option } from "effect";
 import { type Context, Hono } from "hono";
 import { MemoryQuotaView } from "../../../adapters/store-memory/index.ts";
-import { RedisQuotaView } from "../../../adapters/store-redis/index.ts";
+// The service's tag alone: the adapter's index would load the Redis client, which the
+// embedded defaults never need (it is imported only with REDIS_URL set).
+import { RedisQuotaView } from "../../../adapters/store-redis/quota-view.ts";
 import { QuotaStore } from "../../../core/ports/quota-store.ts";
 import { StoreUnavailable } from "../../../core/ports/store-errors.ts";
 import type { QuotaView } from "../../../core/quota.ts";

@@ -1,0 +1,23 @@
+/** The read behind RedisQuotaView and QuotaStore.view on Redis (quota-view.ts). */
+import type { Redis } from "ioredis";
+import { StoreUnavailable } from "../../core/ports/store-errors.ts";
+import * as Quota from "../../core/quota.ts";
+import { decodeQuotaHash } from "./quota-hash.ts";
+import { unavailable } from "./redis-client.ts";
+
+/**
+ * One identity's view at `now`: one HGETALL, decoded by the rules of core/quota.ts. Never
+ * rejects: a Redis failure or a hash our scripts did not write is a StoreUnavailable value.
+ */
+export const viewAt =
+  (client: Redis, quotaKey: (identity: string) => string, limits: Quota.QuotaLimits) =>
+  (identity: string, now: number): Promise<Quota.QuotaView | StoreUnavailable> =>
+    client.hgetall(quotaKey(identity)).then(
+      (hash) => {
+        const state = decodeQuotaHash(hash, now);
+        return state === undefined
+          ? new StoreUnavailable({ reason: "corrupt quota state" })
+          : Quota.view(state, now, limits);
+      },
+      (cause: unknown) => unavailable(cause),
+    );

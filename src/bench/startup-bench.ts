@@ -1,0 +1,115 @@
+/**
+ * Cold start and idle memory of the real service (`bun src/main.ts`) with the demo index (this
+ * project's README and docs/, indexed at the first start) and a configured chain (a local
+ * chain run by this script, so the service itself loads no LiteSVM), beside a bare Hono
+ * process measured the same way in the same run. Goals: cold start to the first answer < 1 s;
+ * RSS at idle < 80 MB. Loopback only; stops what it starts.
+ */
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { freePort } from "../../test/support/free-port.ts";
+import { startTestChain } from "../../test/support/localnet.ts";
+import { BUN_ENTRY, REPO_ROOT } from "../../test/support/service-process.ts";
+import { record } from "./report.ts";
+import { fmt } from "./stats.ts";
+
+const ROUNDS = Number(process.env.BENCH_STARTS ?? 5);
+const IDLE_MS = 3000;
+
+const rssMb = (pid: number): number =>
+  Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? Number.NaN) / 1024;
+
+const median = (values: ReadonlyArray<number>) =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+
+/** Spawns `command`, times it to the first 200 of `probe`, then measures RSS after IDLE_MS. */
+const measure = async (
+  command: ReadonlyArray<string>,
+  env: Record<string, string>,
+  probe: (url: string) => Promise<boolean>,
+) => {
+  const port = await freePort();
+  const cwd = mkdtempSync(join(tmpdir(), "startup-bench-"));
+  const started = performance.now();
+  const proc = Bun.spawn([...command], {
+    cwd,
+    env: { PATH: process.env.PATH ?? "", PORT: String(port), ...env },
+    stdout: "ignore",
+    stderr: "ignore",
+  });
+  const url = `http://127.0.0.1:${port}`;
+  try {
+    while (!(await probe(url).catch(() => false))) {
+      if (performance.now() - started > 30_000)
+        throw new Error(`${command.join(" ")} did not answer in 30 s`);
+      await Bun.sleep(5);
+    }
+    const coldMs = performance.now() - started;
+    await Bun.sleep(IDLE_MS);
+    return { coldMs, rss: rssMb(proc.pid) };
+  } finally {
+    proc.kill("SIGKILL");
+    await proc.exited;
+    rmSync(cwd, { recursive: true, force: true });
+  }
+};
+
+const chain = await startTestChain();
+try {
+  const serviceEnv = {
+    CHAIN_NETWORK: "localnet",
+    SOLANA_RPC_URL: chain.url,
+    USDC_MINT_ADDRESS: chain.mint,
+    PAYMENT_WALLET_ADDRESS: chain.serviceWallet,
+  };
+  const firstAnswer = async (url: string) =>
+    (
+      await fetch(`${url}/api/chat`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ message: "How do I pay for more questions?" }),
+      })
+    ).status === 200;
+  const firstReply = async (url: string) => (await fetch(`${url}/api/status`)).status === 200;
+  const bare = [process.execPath, join(REPO_ROOT, "src/bench/servers/bare-hono.ts")];
+  const service: Array<{ coldMs: number; rss: number }> = [];
+  const baseline: Array<{ coldMs: number; rss: number }> = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    service.push(await measure(BUN_ENTRY, serviceEnv, firstAnswer));
+    baseline.push(await measure(bare, {}, firstReply));
+  }
+  const cold = median(service.map((s) => s.coldMs));
+  const coldBase = median(baseline.map((s) => s.coldMs));
+  const rss = median(service.map((s) => s.rss));
+  const rssBase = median(baseline.map((s) => s.rss));
+  console.log(`\nStartup, ${ROUNDS} fresh starts each (median), configured chain, demo index built at start`);
+  console.log(
+    `  cold start to the first answer: ${fmt(cold)}   (bare Hono to its first reply: ${fmt(coldBase)})`,
+  );
+  console.log(`  RSS at idle: ${rss.toFixed(1)} MB   (bare Hono: ${rssBase.toFixed(1)} MB)`);
+  record("startup", {
+    title: "Cold start and idle memory",
+    method: `${ROUNDS} starts of \`bun src/main.ts\` in a fresh folder each (median): a configured chain (no LiteSVM in the service), the demo index built from the README and docs/ at start, extractive answers, memory store; timed from spawn to the first 200 of POST /api/chat, RSS read ${IDLE_MS / 1000} s later. Baseline: a bare Hono app on Bun, timed to its first reply.`,
+    figures: [
+      {
+        measure: "cold start to the first answer",
+        value: fmt(cold),
+        baseline: fmt(coldBase),
+        comparison: `+${fmt(cold - coldBase)}`,
+        goal: "< 1 s",
+        met: cold < 1000,
+      },
+      {
+        measure: "RSS at idle",
+        value: `${rss.toFixed(1)} MB`,
+        baseline: `${rssBase.toFixed(1)} MB`,
+        comparison: `+${(rss - rssBase).toFixed(1)} MB`,
+        goal: "< 80 MB",
+        met: rss < 80,
+      },
+    ],
+  });
+} finally {
+  await chain.stop();
+}
