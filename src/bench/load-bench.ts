@@ -77,7 +77,6 @@ const rssMb = (pid: number): number =>
 
 const work = mkdtempSync(join(tmpdir(), "load-bench-"));
 const chain = await startTestChain();
-const usedSignature = await chain.sendUsdc({ units: 10_000n });
 const service = await startService({
   cwd: work,
   env: {
@@ -97,7 +96,8 @@ const bare = Bun.spawn([process.execPath, join(REPO_ROOT, "src/bench/servers/bar
 try {
   const bareUrl = `http://127.0.0.1:${port}`;
   await waitFor(async () => (await fetch(`${bareUrl}/api/status`)).ok, 15_000, "bare Hono");
-  const payment = { signature: usedSignature, amount: 0.01, token: "USDC" };
+  // Sent after the service started: with the memory store, older transfers are refused.
+  const payment = { signature: await chain.sendUsdc({ units: 10_000n }), amount: 0.01, token: "USDC" };
   // The transfer is claimed once, so the load's submissions all take the "already used" path.
   if ((await service.call("/api/payment", payment)).status !== 200)
     throw new Error("the setup payment failed");

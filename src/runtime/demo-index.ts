@@ -1,7 +1,7 @@
 /**
- * First start on embedded defaults: with no index yet, the service indexes its own README so
- * a new user can ask it something at once ("how do I pay for more questions?"). Real docs
- * replace it with `npm run ingest -- <docs folder>`.
+ * First start on embedded defaults: with no index yet, the service indexes its own README and
+ * docs/ so a new user can ask it something at once ("how do I pay for more questions?"). Real
+ * docs replace them with `npm run ingest -- <docs folder>`.
  */
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -11,16 +11,22 @@ import type { AppConfig } from "../../core/config.ts";
 import type { Logger } from "../observability/log.ts";
 import { indexLayer, withSettings } from "./adapter-layers.ts";
 
-// A file URL, not Bun's import.meta.dir, so the Deno entry point finds the README too.
-const DEMO_DOCS = fileURLToPath(new URL("../../README.md", import.meta.url));
+// File URLs, not Bun's import.meta.dir, so the Deno entry point finds them too.
+const DEMO_DOCS = [
+  fileURLToPath(new URL("../../README.md", import.meta.url)),
+  fileURLToPath(new URL("../../docs/", import.meta.url)),
+];
 
 export const ensureDemoIndex = async (config: AppConfig, logger: Logger): Promise<void> => {
   if (config.vector.kind !== "local" || existsSync(config.vector.indexPath)) return;
   const report = await Effect.runPromise(
-    ingest([DEMO_DOCS], {}).pipe(Effect.provide(withSettings(config, indexLayer()))),
+    ingest(
+      DEMO_DOCS.filter((path) => existsSync(path)),
+      {},
+    ).pipe(Effect.provide(withSettings(config, indexLayer()))),
   );
   logger.warn(
-    "no index found: indexed this project's README as demo docs; run `npm run ingest -- <your docs>`",
+    "no index found: indexed this project's README and docs/ as demo docs; run `npm run ingest -- <your docs>`",
     {
       indexPath: config.vector.indexPath,
       chunks: report.chunks,

@@ -1,12 +1,12 @@
 /**
  * The first-run path of the README, on the real process with nothing configured: a fresh
  * working dir gets the demo chain (its state in .data/localnet-<PORT>.json) and an index of
- * the README; the pay CLI buys queries on that chain, and the service answers questions about
+ * the README and docs/; the pay CLI buys queries on that chain, and the service answers questions about
  * itself with sources. A second service in the same folder keeps its own chain and state
  * file; a stopped one removes its file, a killed one leaves it stale and the pay CLI says so.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { REPO_ROOT, type ServiceProcess, startService } from "../support/service-process.ts";
 
@@ -78,13 +78,18 @@ test("the pay CLI refuses a bad amount and sends nothing", async () => {
   expect(sent.stderr).toContain("--amount");
 }, 30_000);
 
-test("chat answers a question about the README with sources from it", async () => {
+test("chat answers a question about the project with sources from its README and docs/", async () => {
   const res = await call("/api/chat", { message: "How do I pay for more questions?" });
   expect(res.status).toBe(200);
   const body = await res.json();
   expect(body.success).toBe(true);
   expect(body.sources.length).toBeGreaterThan(0);
-  expect(body.sources.every((source: { source: string }) => source.source === "README.md")).toBe(true);
+  const demoDocs = [
+    "README.md",
+    ...readdirSync(join(REPO_ROOT, "docs")).filter((name) => name.endsWith(".md")),
+  ];
+  for (const { source } of body.sources as ReadonlyArray<{ source: string }>)
+    expect(demoDocs).toContain(source);
   expect(body.response).toMatch(/pay/i);
   expect(body.response).toMatch(/\[\d+\]/); // cites its sources
 
