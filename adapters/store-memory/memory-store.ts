@@ -1,16 +1,19 @@
 /**
- * QuotaStore + PaymentStore + FeedbackStore in process memory. VOLATILE: a restart forgets free-query
+ * QuotaStore + PaymentStore + FeedbackStore + InsightsStore in process memory. VOLATILE: a restart forgets free-query
  * counters, paid credits, used signatures and memo references, and several instances do not
  * share it. For local development, tests and single-instance demos; production uses Redis.
  */
 import { Clock, Context, Effect, Layer } from "effect";
+import { DEFAULT_INSIGHTS_BOUNDS } from "../../core/config-insights.ts";
 import { FeedbackStore } from "../../core/ports/feedback-store.ts";
+import { type InsightsBounds, InsightsStore } from "../../core/ports/insights-store.ts";
 import { PaymentStore } from "../../core/ports/payment-store.ts";
 import { QuotaStore } from "../../core/ports/quota-store.ts";
 import type { QuotaLimits } from "../../core/quota.ts";
 import { checkQueries } from "../shared/grant-guard.ts";
 import { newHoldId, newReference } from "../shared/random-ids.ts";
 import { makeMemoryFeedback } from "./memory-feedback.ts";
+import { makeMemoryInsights } from "./memory-insights.ts";
 import { makeMemoryState } from "./memory-state.ts";
 import { MemoryQuotaView } from "./quota-view.ts";
 
@@ -31,7 +34,8 @@ const startSweeper = (sweep: () => void) => {
  */
 export const layer = (
   limits: QuotaLimits,
-): Layer.Layer<QuotaStore | PaymentStore | FeedbackStore | MemoryQuotaView> =>
+  insightsBounds: InsightsBounds = DEFAULT_INSIGHTS_BOUNDS,
+): Layer.Layer<QuotaStore | PaymentStore | FeedbackStore | InsightsStore | MemoryQuotaView> =>
   Layer.effectContext(
     Effect.gen(function* () {
       const state = makeMemoryState(limits, { holdId: newHoldId, reference: newReference });
@@ -65,9 +69,15 @@ export const layer = (
         issue: (identity, now) => Effect.sync(() => votes.issue(identity, now)),
         record: (identity, given) => Effect.suspend(() => Effect.fromResult(votes.record(identity, given))),
       });
+      const log = makeMemoryInsights(insightsBounds);
+      const insights = InsightsStore.of({
+        append: (event) => Effect.sync(() => log.append(event)),
+        between: (from, to, now) => Effect.sync(() => log.between(from, to, now)),
+      });
       return Context.make(QuotaStore, quota).pipe(
         Context.add(PaymentStore, payment),
         Context.add(FeedbackStore, feedback),
+        Context.add(InsightsStore, insights),
         Context.add(MemoryQuotaView, views),
       );
     }).pipe(Effect.withSpan("MemoryStore.layer")),

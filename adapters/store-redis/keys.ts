@@ -15,6 +15,8 @@
  *   ref:id:<identity> / ref:of:<reference>  memo references, 90 days
  *   answer:<answerId>  the identity an answer id was issued to, 7 days
  *   feedback:<answerId>  hash: vote ("up"/"down"), at (epoch ms), comment (optional), 90 days
+ *   insights:events   sorted set of insight events (score: time), bounded by the retention and
+ *                     the cap (redis-insights.ts); expires after the retention without events
  */
 export const DEFAULT_KEY_PREFIX = "docs-chat:";
 
@@ -27,6 +29,7 @@ export const keyLayout = (prefix: string) => ({
   ownerPrefix: `${prefix}ref:of:`,
   answer: (answerId: string) => `${prefix}answer:${answerId}`,
   feedback: (answerId: string) => `${prefix}feedback:${answerId}`,
+  insights: `${prefix}insights:events`,
 });
 
 export type KeyLayout = ReturnType<typeof keyLayout>;

@@ -7,7 +7,9 @@
  * Every failure (down, timeout, odd reply) is StoreUnavailable: the service fails closed.
  */
 import { Context, Effect, Layer } from "effect";
+import { DEFAULT_INSIGHTS_BOUNDS } from "../../core/config-insights.ts";
 import { FeedbackStore } from "../../core/ports/feedback-store.ts";
+import { type InsightsBounds, InsightsStore } from "../../core/ports/insights-store.ts";
 import { PaymentStore } from "../../core/ports/payment-store.ts";
 import { QuotaStore } from "../../core/ports/quota-store.ts";
 import { StoreUnavailable } from "../../core/ports/store-errors.ts";
@@ -21,6 +23,7 @@ import { decodeQuotaHash } from "./quota-hash.ts";
 import { CLAIM, COMMIT, RELEASE, RESERVE } from "./quota-lua.ts";
 import { type ConnectOptions, close, connect, luaScript, runCommand, runScript } from "./redis-client.ts";
 import { redisFeedback } from "./redis-feedback.ts";
+import { redisInsights } from "./redis-insights.ts";
 import { REFERENCE } from "./reference-lua.ts";
 import { decodeClaim, decodeReserve, decodeView, usedAtOf } from "./replies.ts";
 
@@ -30,6 +33,8 @@ export interface RedisStoreOptions extends ConnectOptions {
   readonly keyPrefix?: string;
   /** Called when the eviction policy cannot be read (CONFIG disabled), so the app can warn. */
   readonly onUnverifiedEviction?: () => void;
+  /** Retention and cap of the insights' event log (default 30 days, 100 000 events). */
+  readonly insights?: InsightsBounds;
 }
 
 const SCRIPTS = {
@@ -49,7 +54,7 @@ const REFERENCE_ATTEMPTS = 5;
 /** The store ports over one Redis connection, closed when the layer's scope ends. */
 export const layer = (
   options: RedisStoreOptions,
-): Layer.Layer<QuotaStore | PaymentStore | FeedbackStore, StoreUnavailable> =>
+): Layer.Layer<QuotaStore | PaymentStore | FeedbackStore | InsightsStore, StoreUnavailable> =>
   Layer.effectContext(
     Effect.gen(function* () {
       const client = yield* Effect.acquireRelease(connect(options), close);
@@ -136,6 +141,7 @@ export const layer = (
       return Context.make(QuotaStore, quota).pipe(
         Context.add(PaymentStore, payment),
         Context.add(FeedbackStore, redisFeedback(client, keys)),
+        Context.add(InsightsStore, redisInsights(client, keys, options.insights ?? DEFAULT_INSIGHTS_BOUNDS)),
       );
     }),
   );

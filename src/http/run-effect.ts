@@ -4,14 +4,17 @@
  * (logged, never echoed).
  */
 import { Cause, type Effect, Exit, type ManagedRuntime, Option } from "effect";
+import type { InsightsSettings } from "../../core/insights/insights-settings.ts";
 import type { PaymentSettings } from "../../core/payment-settings.ts";
 import type { ChainReader } from "../../core/ports/chain-reader.ts";
 import type { Conversations } from "../../core/ports/conversations.ts";
 import type { FeedbackStore } from "../../core/ports/feedback-store.ts";
 import type { Generator } from "../../core/ports/generator.ts";
+import type { InsightsStore } from "../../core/ports/insights-store.ts";
 import type { PaymentStore } from "../../core/ports/payment-store.ts";
 import type { QuotaStore } from "../../core/ports/quota-store.ts";
 import type { Retriever } from "../../core/ports/retrieval.ts";
+import type { VisitorHasher } from "../../core/ports/visitor-hasher.ts";
 
 export type Services =
   | QuotaStore
@@ -21,7 +24,10 @@ export type Services =
   | ChainReader
   | Retriever
   | Generator
-  | Conversations;
+  | Conversations
+  | InsightsStore
+  | InsightsSettings
+  | VisitorHasher;
 export type AppRuntime = ManagedRuntime.ManagedRuntime<Services, never>;
 
 /** Thrown to reach Hono's onError (500 + request id) with the real cause attached. */

@@ -24,6 +24,11 @@ export const COUNTERS = {
   protection_rate_limited_total: "Requests refused by the per-identity protection limit",
   answers_total: "Answers served",
   feedback_total: "Votes on answers, by vote",
+  insights_events_total: "Insight events recorded, by kind",
+  insights_record_failures_total:
+    "Insight events that could not be recorded (the visitor was served anyway), by kind",
+  admin_auth_failures_total: "Wrong admin tokens or forged admin sessions",
+  admin_auth_locked_total: "Admin requests refused while their client was locked out after wrong tokens",
 } as const;
 export type CounterName = keyof typeof COUNTERS;
 

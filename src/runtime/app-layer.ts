@@ -9,11 +9,14 @@ import { ChainSolana } from "../../adapters/chain-solana/index.ts";
 import * as MemoryConversations from "../../adapters/conversations-memory/index.ts";
 import { MemoryStore } from "../../adapters/store-memory/index.ts";
 import { RedisStore } from "../../adapters/store-redis/index.ts";
+import { VisitorHash } from "../../adapters/visitor-hash/index.ts";
 import { type AppConfig, type ChainConfig, parseConfig } from "../../core/config.ts";
+import { InsightsSettings } from "../../core/insights/insights-settings.ts";
 import * as PaymentSettings from "../../core/payment-settings.ts";
 import type { ChainReader } from "../../core/ports/chain-reader.ts";
 import type { FeedbackStore } from "../../core/ports/feedback-store.ts";
 import type { Generator } from "../../core/ports/generator.ts";
+import type { InsightsStore } from "../../core/ports/insights-store.ts";
 import type { PaymentStore } from "../../core/ports/payment-store.ts";
 import type { QuotaStore } from "../../core/ports/quota-store.ts";
 import type { Retriever } from "../../core/ports/retrieval.ts";
@@ -31,17 +34,20 @@ export const quotaLimits = (config: Pick<AppConfig, "freeQueries" | "paidDailyCa
   holdTtlMs: HOLD_TTL_MS,
 });
 
-type StoreLayer = Layer.Layer<QuotaStore | PaymentStore | FeedbackStore, unknown, never>;
+type StoreLayer = Layer.Layer<QuotaStore | PaymentStore | FeedbackStore | InsightsStore, unknown, never>;
 
 /** The store REDIS_URL names, or the volatile memory store. */
 const configuredStore = (logger: Logger) =>
   Layer.unwrap(
     Effect.map(AppSettings, (config): StoreLayer => {
       const limits = quotaLimits(config);
-      if (config.redisUrl === undefined) return MemoryStore.layer(limits);
+      const { retentionMs, maxEvents } = config.insights;
+      const insights = { retentionMs, maxEvents };
+      if (config.redisUrl === undefined) return MemoryStore.layer(limits, insights);
       return RedisStore.layer({
         url: config.redisUrl,
         limits,
+        insights,
         onUnverifiedEviction: () =>
           logger.warn("cannot read Redis maxmemory-policy (CONFIG disabled): make sure it is noeviction"),
       });
@@ -78,6 +84,8 @@ export const appLayer = (config: AppConfig, chain: ChainConfig, logger: Logger, 
         onFallback: (event) => logger.warn("LLM failed, answered extractively", { reason: event.reason }),
       }),
     MemoryConversations.layer(),
+    VisitorHash.layer(config.insights.salt),
+    Layer.succeed(InsightsSettings)({ redaction: config.insights.redaction }),
   ).pipe(Layer.provide(Layer.succeed(AppSettings)(config)));
 };
 

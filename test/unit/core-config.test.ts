@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { Redacted, Result } from "effect";
 import { type AppConfig, DEFAULT_INDEX_PATH, type Env, parseConfig } from "../../core/config.ts";
+import { DEFAULT_REDACTION } from "../../core/insights/redaction.ts";
 
 const ok = (env: Env): AppConfig => {
   const result = parseConfig(env);
@@ -31,6 +32,13 @@ describe("parseConfig defaults", () => {
       llm: undefined,
       vector: { kind: "local", indexPath: DEFAULT_INDEX_PATH },
       embeddingModel: undefined,
+      insights: {
+        adminToken: undefined,
+        salt: undefined,
+        retentionMs: 30 * 86_400_000,
+        maxEvents: 100_000,
+        redaction: DEFAULT_REDACTION,
+      },
     });
   });
 

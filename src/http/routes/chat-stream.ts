@@ -47,8 +47,10 @@ const streamGenerated = (prepared: PreparedAnswer, sendDelta: (text: string) => 
 const answerInto = async (
   c: Context<AppEnv>,
   deps: ChatDeps,
+  question: Question,
   prepared: PreparedAnswer,
   stream: SSEStreamingApi,
+  started: number,
 ) => {
   const send = sender(stream);
   const hangUp = new AbortController();
@@ -77,12 +79,14 @@ const answerInto = async (
       });
     deps.metrics.count("answers_total");
     const answerId = await issueAnswerId(deps.runtime, c.get("identity"), c.get("log"));
-    return send("done", {
+    await send("done", {
       success: true,
       answerId,
       tokensUsed: generated.value.tokensUsed,
       rateLimit: charged.value,
     });
+    const answer = generated.value;
+    return deps.recorder.answered(c.get("log"), { question, outcome: prepared, answer, answerId }, started);
   }
   // Cut off: the client hung up (charged only if text reached it), or we failed (never charged).
   const served = hangUp.signal.aborted && delivered;
@@ -90,6 +94,11 @@ const answerInto = async (
     deps.runtime,
     served ? Effect.ignore(chargeAnswer(prepared, undefined)) : releaseAnswer(prepared),
   );
+  // Served in part: an answered question, though without its whole text.
+  if (served) {
+    const cut = { question, outcome: prepared, answer: undefined, answerId: undefined };
+    deps.recorder.answered(c.get("log"), cut, started);
+  }
   if (hangUp.signal.aborted) return;
   if (generated.ok === false) {
     return send("error", {
@@ -113,6 +122,7 @@ export const streamAnswer = async (
   c: Context<AppEnv>,
   deps: ChatDeps,
   question: Question,
+  started: number,
 ): Promise<Response> => {
   const prepared = await runOutcome(deps.runtime, prepareAnswer(question), c.req.raw.signal);
   if (!prepared.ok) {
@@ -121,7 +131,7 @@ export const streamAnswer = async (
   }
   const ready = prepared.value;
   const response = streamSSE(c, async (stream) => {
-    if (ready.kind === "ready") return answerInto(c, deps, ready, stream);
+    if (ready.kind === "ready") return answerInto(c, deps, question, ready, stream, started);
     const send = sender(stream);
     // Answered without generating (nothing found), already uncharged.
     await send("sources", { sources: [] });
@@ -134,6 +144,11 @@ export const streamAnswer = async (
       tokensUsed: ready.answer.tokensUsed,
       rateLimit: ready.rateLimit,
     });
+    deps.recorder.answered(
+      c.get("log"),
+      { question, outcome: ready, answer: ready.answer, answerId },
+      started,
+    );
   });
   // no-transform + X-Accel-Buffering keep proxies (nginx, CDNs) from buffering the stream.
   response.headers.set("Cache-Control", "no-cache, no-transform");
