@@ -30,6 +30,8 @@ const Count = Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: Number.MA
 const Instant = Count;
 
 export const EventSource = Schema.Struct({
+  /** The passage (chunk id): questions with the same top passages are grouped. */
+  passage: Text(MAX_FIELD_CHARS),
   title: Text(MAX_FIELD_CHARS),
   /** The passage's link (with its anchor), or "" when the docs were indexed without a base URL. */
   url: Text(MAX_FIELD_CHARS),

@@ -1,8 +1,8 @@
 /**
  * Near-duplicate questions grouped: two questions are one when their grouping keys are equal
  * (same words, whatever the case, accents or punctuation), or when the same top passages were
- * retrieved for both (the first three, in order: the index itself says they ask the same
- * thing). Grouping is transitive (union-find), so the result is a partition that does not
+ * retrieved for both (the first three, in order, by chunk id: the index itself says they ask
+ * the same thing). Grouping is transitive (union-find), so the result is a partition that does not
  * depend on the order of the events.
  */
 import type { QuestionEvent } from "./events.ts";
@@ -18,7 +18,7 @@ const SOURCES_SHOWN = 3;
 const keysOf = (event: QuestionEvent): ReadonlyArray<string> => {
   const keys = [`t:${groupingKey(event.question)}`];
   const top = event.sources.slice(0, TOP_SOURCES_COMPARED);
-  if (top.length > 0) keys.push(`s:${top.map((source) => source.url || source.page).join("\n")}`);
+  if (top.length > 0) keys.push(`s:${top.map((source) => source.passage).join("\n")}`);
   return keys;
 };
 

@@ -53,7 +53,13 @@ const link = (url: string) => (url.length <= MAX_FIELD_CHARS ? url : "");
 export const eventSource = (chunk: RetrievedChunk, cited: boolean): EventSource => {
   const url = link(chunk.url);
   const page = url === "" ? chunk.source : url.replace(/#.*$/, "");
-  return { title: bounded(chunk.title, MAX_FIELD_CHARS), url, page: bounded(page, MAX_FIELD_CHARS), cited };
+  return {
+    passage: bounded(chunk.id, MAX_FIELD_CHARS),
+    title: bounded(chunk.title, MAX_FIELD_CHARS),
+    url,
+    page: bounded(page, MAX_FIELD_CHARS),
+    cited,
+  };
 };
 
 const billingOf = (outcome: AnswerOutcome): Billing =>

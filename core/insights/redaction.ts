@@ -8,12 +8,14 @@ import { Result } from "effect";
 
 export const REDACTED = "[redacted]";
 
-const EMAIL = String.raw`[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+`;
+// The local part takes every character RFC 5322 allows unquoted.
+const EMAIL = "[\\p{L}\\p{N}.!#$%&'*+/=?^_`{|}~-]+@[\\p{L}\\p{N}-]+(?:\\.[\\p{L}\\p{N}-]+)+";
 // A token: 20+ characters of letters, digits, '_' or '-', holding at least one digit and one
 // letter (so long plain words stay), e.g. sk-..., gsk_..., base58 addresses and signatures.
 const KEY = String.raw`(?<![\p{L}\p{N}_-])(?=[\p{L}_-]*\p{N})(?=[\p{N}_-]*\p{L})[\p{L}\p{N}_-]{20,}`;
-// Seven or more digits, optionally grouped by single spaces, dots or dashes (not versions like 18.20.1).
-const LONG_NUMBER = String.raw`(?<![\p{N}.])\p{N}(?:[ .-]?\p{N}){6,}(?![\p{N}])`;
+// Seven or more digits, optionally grouped by single spaces or dashes (so "555 123 4567" goes,
+// and so do two years written side by side; versions like 18.20.1 stay).
+const LONG_NUMBER = String.raw`(?<![\p{N}.])\p{N}(?:[ -]?\p{N}){6,}(?![\p{N}])`;
 
 /** The default pattern's source, as INSIGHTS_REDACT_PATTERN would be written. */
 export const DEFAULT_REDACT_PATTERN = `${EMAIL}|${KEY}|${LONG_NUMBER}`;

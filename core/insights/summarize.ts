@@ -50,6 +50,7 @@ const downVoted = (questions: ReadonlyArray<QuestionEvent>, votes: Map<string, V
       const vote = question.answerId === null ? undefined : votes.get(question.answerId);
       if (vote?.vote !== "down") return [];
       const cited = question.sources.filter((source) => source.cited);
+      const shown = cited.length > 0 ? cited : question.sources;
       return [
         {
           question: question.question,
@@ -57,11 +58,10 @@ const downVoted = (questions: ReadonlyArray<QuestionEvent>, votes: Map<string, V
           askedAt: question.at,
           votedAt: vote.at,
           comment: vote.comment,
-          sources: (cited.length > 0 ? cited : question.sources).map(({ title, url, page }) => ({
-            title,
-            url,
-            page,
-          })),
+          // One link per page, though several of its passages were cited.
+          sources: shown
+            .filter((source, i) => shown.findIndex((other) => other.page === source.page) === i)
+            .map(({ title, url, page }) => ({ title, url, page })),
         },
       ];
     })

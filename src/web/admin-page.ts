@@ -15,28 +15,30 @@ body { margin: 0; font: 15px/1.5 system-ui, -apple-system, "Segoe UI", sans-seri
 header { display: flex; flex-wrap: wrap; align-items: center; gap: 12px 20px; padding: 14px 24px; background: var(--card); border-bottom: 1px solid var(--line); }
 header h1 { font-size: 18px; margin: 0; flex: 1 1 auto; }
 form.range { display: flex; flex-wrap: wrap; align-items: end; gap: 8px; }
+form.range span { align-self: center; color: var(--muted); font-size: 13px; }
 label { display: grid; gap: 2px; font-size: 12px; color: var(--muted); }
 input { font: inherit; padding: 5px 8px; border: 1px solid var(--line); border-radius: 6px; background: var(--bg); color: var(--fg); }
 button, .button { font: inherit; padding: 6px 12px; border-radius: 6px; border: 1px solid var(--accent); background: var(--accent); color: #fff; cursor: pointer; text-decoration: none; }
 .quiet { background: transparent; color: var(--accent); }
 main { padding: 20px 24px 48px; max-width: 1280px; margin: 0 auto; }
-.cards { display: grid; grid-template-columns: repeat(auto-fit, minmax(150px, 1fr)); gap: 12px; margin-bottom: 20px; }
+.cards { display: grid; grid-template-columns: repeat(auto-fit, minmax(132px, 1fr)); gap: 12px; margin-bottom: 20px; }
 .card, section { background: var(--card); border: 1px solid var(--line); border-radius: 10px; padding: 14px 16px; }
-.card b { display: block; font-size: 24px; }
+.card b { display: block; font-size: 21px; white-space: nowrap; }
 .card span { color: var(--muted); font-size: 13px; }
 .grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 520px), 1fr)); gap: 16px; }
 section h2 { font-size: 16px; margin: 0 0 10px; }
 section p.note { color: var(--muted); font-size: 13px; margin: -6px 0 10px; }
 table { width: 100%; border-collapse: collapse; font-size: 14px; }
-th, td { text-align: left; vertical-align: top; padding: 6px 8px; border-top: 1px solid var(--line); overflow-wrap: anywhere; }
+th, td { text-align: left; vertical-align: top; padding: 6px 8px; border-top: 1px solid var(--line); }
+td { overflow-wrap: anywhere; }
 th { color: var(--muted); font-weight: 600; border-top: 0; }
 td.n, th.n { text-align: right; white-space: nowrap; }
 td small { display: block; color: var(--muted); }
 a { color: var(--accent); }
-.links a { display: inline-block; margin-right: 8px; }
+.links > * { display: inline-block; margin-right: 10px; }
 .empty { color: var(--muted); }
 svg.chart { width: 100%; height: auto; display: block; }
-svg.chart text { fill: var(--muted); font-size: 11px; }
+svg.chart text { fill: var(--muted); font-size: 14px; }
 svg.chart .axis { stroke: var(--line); }
 svg.chart .bar { fill: var(--accent); }
 svg.chart .bar.declined { fill: var(--accent2); }
