@@ -5,6 +5,7 @@
  */
 import { Schema } from "effect";
 import { FeedbackRequest } from "../core/feedback.ts";
+import { ExportQuery, ExportResponse, InsightsQuery, InsightsResponse } from "./http/schemas/admin.ts";
 import { ChatRequest, PaymentRequest } from "./http/schemas/requests.ts";
 import {
   ChatResponse,
@@ -36,6 +37,100 @@ const errors = (...codes: number[]) =>
   Object.fromEntries(
     codes.map((code) => [String(code), { description: `error ${code}`, ...json(ErrorBody) }]),
   );
+
+/** The query parameters of a Struct of optional strings, from its JSON Schema. */
+const queryParameters = (schema: Schema.Top) => {
+  const { properties = {} } = Schema.toJsonSchemaDocument(schema).schema as {
+    properties?: Record<string, { description?: string }>;
+  };
+  return Object.entries(properties).map(([name, property]) => ({
+    name,
+    in: "query",
+    required: false,
+    description: property.description,
+    schema: property,
+  }));
+};
+
+const ADMIN_NOTE =
+  "Only with ADMIN_TOKEN configured (404 otherwise). A bearer token or the session cookie of the /admin login; 429 after five wrong tokens from one client (15 min). Never in CORS.";
+const adminSecurity = [{ adminToken: [] }, { adminSession: [] }];
+const html = (description: string) => ({
+  description,
+  content: { "text/html": { schema: { type: "string" } } },
+});
+
+const adminPaths = {
+  "/api/admin/insights": {
+    get: {
+      summary: "Owner insights of a range of UTC days: questions, gaps, votes, cited pages, revenue",
+      description: ADMIN_NOTE,
+      security: adminSecurity,
+      parameters: queryParameters(InsightsQuery),
+      responses: { ...ok("report", InsightsResponse), ...errors(400, 401, 404, 429, 503) },
+    },
+  },
+  "/api/admin/export": {
+    get: {
+      summary: "Every insight event of a range, as CSV (one row per event) or JSON",
+      description: ADMIN_NOTE,
+      security: adminSecurity,
+      parameters: queryParameters(ExportQuery),
+      responses: {
+        "200": {
+          description: "the events, as an attachment",
+          content: {
+            "text/csv": { schema: { type: "string" } },
+            "application/json": { schema: ref(ExportResponse) },
+          },
+        },
+        ...errors(400, 401, 404, 429, 503),
+      },
+    },
+  },
+  "/admin": {
+    get: {
+      summary: "The owner's console, or its login form (404 without ADMIN_TOKEN)",
+      responses: {
+        "200": html("console or login form"),
+        "401": html("wrong session"),
+        "429": html("locked out"),
+      },
+    },
+  },
+  "/admin/login": {
+    post: {
+      summary: "Sign in: sets the session cookie (HttpOnly, SameSite=Strict, 12 h) and redirects to /admin",
+      requestBody: {
+        required: true,
+        content: {
+          "application/x-www-form-urlencoded": {
+            schema: { type: "object", required: ["token"], properties: { token: { type: "string" } } },
+          },
+        },
+      },
+      responses: {
+        "303": { description: "signed in" },
+        "401": html("wrong token"),
+        "429": html("locked out"),
+      },
+    },
+  },
+  "/admin/logout": {
+    post: {
+      summary: "Sign out (clears the session cookie)",
+      responses: { "303": { description: "signed out" } },
+    },
+  },
+  "/admin/console.js": {
+    get: {
+      summary: "The console's script",
+      responses: {
+        "200": { description: "bundle", content: { "text/javascript": { schema: { type: "string" } } } },
+      },
+    },
+  },
+};
 
 const paths = {
   "/api/chat": {
@@ -164,6 +259,17 @@ export const openApiDocument = {
     description: "Paid documentation assistant: answers with citations, USDC payments on Solana.",
   },
   servers: [{ url: "/", description: "this service" }],
-  paths,
-  components: { schemas: components },
+  paths: { ...paths, ...adminPaths },
+  components: {
+    schemas: components,
+    securitySchemes: {
+      adminToken: { type: "http", scheme: "bearer", description: "ADMIN_TOKEN" },
+      adminSession: {
+        type: "apiKey",
+        in: "cookie",
+        name: "docs_chat_admin",
+        description: "set by POST /admin/login",
+      },
+    },
+  },
 };

@@ -51,7 +51,7 @@ export const payment = (units: number, fields: Partial<PaymentEvent> = {}): Paym
   at: T0,
   visitor: "visitor-a",
   units,
-  queries: units / 1000,
+  queries: Math.floor(units / 1000),
   dialect: "signature",
   ...fields,
 });

@@ -166,3 +166,40 @@ describe("TRUST_PROXY in the config", () => {
     expect(problems({ TRUST_PROXY: "0" })[0]).toStartWith("TRUST_PROXY: ");
   });
 });
+
+describe("the insights variables", () => {
+  test("ADMIN_TOKEN and INSIGHTS_SALT are kept redacted; retention, cap and pattern parsed", () => {
+    const { insights } = ok({
+      ADMIN_TOKEN: "an-admin-token-of-some-length",
+      INSIGHTS_SALT: "a-salt-of-some-length",
+      INSIGHTS_RETENTION_DAYS: "7",
+      INSIGHTS_MAX_EVENTS: "5000",
+      INSIGHTS_REDACT_PATTERN: String.raw`ORD-\d+`,
+    });
+    expect(Redacted.value(insights.adminToken!)).toBe("an-admin-token-of-some-length");
+    expect(String(insights.adminToken)).not.toContain("admin-token");
+    expect(Redacted.value(insights.salt!)).toBe("a-salt-of-some-length");
+    expect(insights.retentionMs).toBe(7 * 86_400_000);
+    expect(insights.maxEvents).toBe(5000);
+    expect(insights.redaction.test("ord-42")).toBe(true);
+  });
+
+  test("short secrets, a bad pattern and out-of-range bounds are refused, secrets never shown", () => {
+    const list = problems({
+      ADMIN_TOKEN: "short-token",
+      INSIGHTS_SALT: "tiny",
+      INSIGHTS_REDACT_PATTERN: "(unclosed",
+      INSIGHTS_RETENTION_DAYS: "0",
+      INSIGHTS_MAX_EVENTS: "10",
+    });
+    expect(namesOf(list)).toEqual([
+      "INSIGHTS_REDACT_PATTERN",
+      "ADMIN_TOKEN",
+      "INSIGHTS_SALT",
+      "INSIGHTS_RETENTION_DAYS",
+      "INSIGHTS_MAX_EVENTS",
+    ]);
+    expect(list.join("\n")).not.toContain("short-token");
+    expect(list.join("\n")).not.toContain("tiny");
+  });
+});

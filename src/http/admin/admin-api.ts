@@ -30,15 +30,16 @@ const invalid = (c: Context<AppEnv>, details: string) =>
   c.json({ success: false, error: "Invalid insights request", details, code: "INVALID_REQUEST" }, 400);
 
 /** The query decoded with `schema`, its day range resolved at the runtime's time. */
-const readQuery = <S extends typeof InsightsQuery | typeof ExportQuery>(
+const readQuery = async <S extends typeof InsightsQuery | typeof ExportQuery>(
   c: Context<AppEnv>,
   runtime: AppRuntime,
   schema: S,
 ) => {
   const decoded = Schema.decodeUnknownResult(schema)(c.req.query());
   if (Result.isFailure(decoded)) return { ok: false as const, response: invalid(c, decoded.failure.message) };
-  // The runtime's clock, so "today" agrees with the time events are recorded at.
-  const range = dayRange(decoded.success, runtime.runSync(Clock.currentTimeMillis));
+  // The runtime's clock, so "today" agrees with the time events are recorded at (it cannot fail).
+  const now = await runOutcome(runtime, Clock.currentTimeMillis);
+  const range = dayRange(decoded.success, now.ok ? now.value : now.error);
   if (Result.isFailure(range)) return { ok: false as const, response: invalid(c, range.failure) };
   return { ok: true as const, query: decoded.success as S["Type"], range: range.success };
 };
@@ -69,14 +70,14 @@ export const adminApiRoutes = ({ runtime, recorder, access }: AdminApiDeps) =>
       });
     })
     .get("/insights", async (c) => {
-      const request = readQuery(c, runtime, InsightsQuery);
+      const request = await readQuery(c, runtime, InsightsQuery);
       if (!request.ok) return request.response;
       await recorder.settled();
       const outcome = await runOutcome(runtime, readInsights(request.range));
       return outcome.ok ? c.json({ success: true, ...outcome.value }) : unavailableResponse(c, outcome.error);
     })
     .get("/export", async (c) => {
-      const request = readQuery(c, runtime, ExportQuery);
+      const request = await readQuery(c, runtime, ExportQuery);
       if (!request.ok) return request.response;
       await recorder.settled();
       const { range, query } = request;
