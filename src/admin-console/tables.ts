@@ -19,20 +19,22 @@ const links = (pages: ReadonlyArray<Page>) => h("span", { class: "links" }, ...p
 
 export const when = (ms: number) => new Date(ms).toISOString().slice(0, 16).replace("T", " ");
 
-/** A table with a header row; numeric columns (named in `numeric`) align right; `empty` when no rows. */
+/**
+ * A table with a header row; numeric columns (indices in `numeric`) align right, those in
+ * `wideOnly` are left out on narrow screens; `empty` is said when there are no rows.
+ */
 export const table = (
   headers: ReadonlyArray<string>,
   rows: ReadonlyArray<ReadonlyArray<Cell>>,
   empty: string,
   numeric: ReadonlyArray<number> = [],
+  wideOnly: ReadonlyArray<number> = [],
 ) => {
   if (rows.length === 0) return h("p", { class: "empty" }, empty);
+  const classOf = (i: number) =>
+    [numeric.includes(i) ? "n" : "", wideOnly.includes(i) ? "hide-narrow" : ""].join(" ").trim() || undefined;
   const cell = (tag: "th" | "td", content: Cell, i: number) =>
-    h(
-      tag,
-      numeric.includes(i) ? { class: "n" } : {},
-      typeof content === "number" ? String(content) : content,
-    );
+    h(tag, { class: classOf(i) }, typeof content === "number" ? String(content) : content);
   return h(
     "table",
     {},
@@ -58,6 +60,7 @@ export const topQuestionsTable = (groups: Report["topQuestions"]) =>
     groups.map((group) => [questionCell(group), group.count, group.declined, links(group.sources)]),
     "No questions in this range.",
     [1, 2],
+    [2],
   );
 
 export const gapsTable = (groups: Report["gaps"]) =>

@@ -30,7 +30,7 @@ section h2 { font-size: 16px; margin: 0 0 10px; }
 section p.note { color: var(--muted); font-size: 13px; margin: -6px 0 10px; }
 table { width: 100%; border-collapse: collapse; font-size: 14px; }
 th, td { text-align: left; vertical-align: top; padding: 6px 8px; border-top: 1px solid var(--line); }
-td { overflow-wrap: anywhere; }
+td { overflow-wrap: break-word; }
 th { color: var(--muted); font-weight: 600; border-top: 0; }
 td.n, th.n { text-align: right; white-space: nowrap; }
 td small { display: block; color: var(--muted); }

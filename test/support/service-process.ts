@@ -211,10 +211,10 @@ export const startService = async (options: ServiceOptions = {}): Promise<Servic
 export const FIXTURE_DOCS = join(REPO_ROOT, "test/fixtures/docs/site");
 
 /** Ingests `docs` into a new local index (hashed vectors) in a temp dir; returns its path for INDEX_PATH (delete its dir after). */
-export const buildIndex = async (docs: string = FIXTURE_DOCS): Promise<string> => {
+export const buildIndex = async (docs: string = FIXTURE_DOCS, baseUrl?: string): Promise<string> => {
   const indexPath = join(mkdtempSync(join(tmpdir(), "service-index-")), "index.json");
   await Effect.runPromise(
-    ingest([docs]).pipe(
+    ingest([docs], { baseUrl }).pipe(
       Effect.provide(withSettings(defaultConfig({ vector: { kind: "local", indexPath } }), indexLayer())),
     ),
   );
