@@ -16,10 +16,9 @@ import { buildIndex, FIXTURE_DOCS, type ServiceProcess, startService } from "../
 import {
   axeViolations,
   chromiumAvailable,
-  DESKTOP,
   launchBrowser,
-  MOBILE,
   newPage,
+  SIZES,
   screenshot,
 } from "./support/browser.ts";
 import { localnetOf } from "./support/widget-page.ts";
@@ -101,10 +100,7 @@ describe.skipIf(!chromiumAvailable())("the owner's console", () => {
     await page.locator(".cards").waitFor();
   };
 
-  test.each([
-    ["desktop", DESKTOP],
-    ["mobile", MOBILE],
-  ] as const)(
+  test.each(SIZES)(
     "%s: signs in and shows the session's figures, charts and tables with links to the cited pages",
     async (size, viewport) => {
       const context = await browser.newContext({ viewport });
@@ -131,7 +127,9 @@ describe.skipIf(!chromiumAvailable())("the owner's console", () => {
       expect(await gaps.locator("tbody tr").count()).toBe(2);
       expect(await gaps.locator("tbody tr").first().textContent()).toContain("как установить");
       const top = page.locator("section", { hasText: "Top questions" }).locator("tbody tr").first();
-      expect(await top.textContent()).toMatch(/^Install Widgetron\?also: how do i install widgetron \(1\)also: How do I install Widgetron\? \(1\)30/);
+      expect(await top.textContent()).toMatch(
+        /^Install Widgetron\?also: how do i install widgetron \(1\)also: How do I install Widgetron\? \(1\)30/,
+      );
       const links = await page
         .locator("section a[href]")
         .evaluateAll((as) => as.map((a) => a.getAttribute("href") ?? ""));
@@ -155,7 +153,7 @@ describe.skipIf(!chromiumAvailable())("the owner's console", () => {
   );
 
   test("the export links download the session as CSV with the session cookie", async () => {
-    const context = await browser.newContext({ viewport: DESKTOP });
+    const context = await browser.newContext({ viewport: SIZES[0][1] });
     const { page } = await newPage(context);
     await signIn(page);
     const [download] = await Promise.all([

@@ -184,22 +184,15 @@ describe("the insights variables", () => {
     expect(insights.redaction.test("ord-42")).toBe(true);
   });
 
-  test("short secrets, a bad pattern and out-of-range bounds are refused, secrets never shown", () => {
-    const list = problems({
-      ADMIN_TOKEN: "short-token",
-      INSIGHTS_SALT: "tiny",
-      INSIGHTS_REDACT_PATTERN: "(unclosed",
-      INSIGHTS_RETENTION_DAYS: "0",
-      INSIGHTS_MAX_EVENTS: "10",
-    });
-    expect(namesOf(list)).toEqual([
-      "INSIGHTS_REDACT_PATTERN",
-      "ADMIN_TOKEN",
-      "INSIGHTS_SALT",
-      "INSIGHTS_RETENTION_DAYS",
-      "INSIGHTS_MAX_EVENTS",
-    ]);
-    expect(list.join("\n")).not.toContain("short-token");
-    expect(list.join("\n")).not.toContain("tiny");
+  test.each([
+    ["ADMIN_TOKEN", "short-token"],
+    ["INSIGHTS_SALT", "tiny"],
+    ["INSIGHTS_REDACT_PATTERN", "(unclosed"],
+    ["INSIGHTS_RETENTION_DAYS", "0"],
+    ["INSIGHTS_MAX_EVENTS", "10"],
+  ])("%s=%p is refused (secrets never shown)", (name, value) => {
+    const list = problems({ [name]: value });
+    expect(namesOf(list)).toEqual([name]);
+    if (name === "ADMIN_TOKEN" || name === "INSIGHTS_SALT") expect(list[0]).not.toContain(value);
   });
 });

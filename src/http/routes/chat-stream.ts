@@ -8,7 +8,9 @@
 import { Effect, Stream } from "effect";
 import type { Context } from "hono";
 import { type SSEStreamingApi, streamSSE } from "hono/streaming";
+import type { AnswerOutcome } from "../../../core/insights/question-event.ts";
 import { type Answer, GenerationFailed, Generator } from "../../../core/ports/generator.ts";
+import type { QuotaView } from "../../../core/quota.ts";
 import { withinDeadline } from "../../../core/use-cases/ask-question.ts";
 import { chargeAnswer, releaseAnswer } from "../../../core/use-cases/finish-answer.ts";
 import { type PreparedAnswer, prepareAnswer, type Question } from "../../../core/use-cases/prepare-answer.ts";
@@ -42,6 +44,21 @@ const streamGenerated = (prepared: PreparedAnswer, sendDelta: (text: string) => 
     );
     return answer ?? (yield* Effect.fail(new GenerationFailed({ message: "the answer stream ended early" })));
   });
+
+/** The answer's last event (its id for votes, tokens and quota), then its recording for the insights. */
+const sendDone = async (
+  c: Context<AppEnv>,
+  deps: ChatDeps,
+  send: Send,
+  answered: { readonly question: Question; readonly outcome: AnswerOutcome; readonly answer: Answer },
+  rateLimit: QuotaView,
+  started: number,
+) => {
+  deps.metrics.count("answers_total");
+  const answerId = await issueAnswerId(deps.runtime, c.get("identity"), c.get("log"));
+  await send("done", { success: true, answerId, tokensUsed: answered.answer.tokensUsed, rateLimit });
+  deps.recorder.answered(c.get("log"), { ...answered, answerId }, started);
+};
 
 /** Generates into the open stream, then charges (text reached the client) or releases. */
 const answerInto = async (
@@ -77,16 +94,8 @@ const answerInto = async (
         error: "The answer could not be recorded",
         code: codeOf(charged.error),
       });
-    deps.metrics.count("answers_total");
-    const answerId = await issueAnswerId(deps.runtime, c.get("identity"), c.get("log"));
-    await send("done", {
-      success: true,
-      answerId,
-      tokensUsed: generated.value.tokensUsed,
-      rateLimit: charged.value,
-    });
-    const answer = generated.value;
-    return deps.recorder.answered(c.get("log"), { question, outcome: prepared, answer, answerId }, started);
+    const answered = { question, outcome: prepared, answer: generated.value };
+    return sendDone(c, deps, send, answered, charged.value, started);
   }
   // Cut off: the client hung up (charged only if text reached it), or we failed (never charged).
   const served = hangUp.signal.aborted && delivered;
@@ -136,17 +145,12 @@ export const streamAnswer = async (
     // Answered without generating (nothing found), already uncharged.
     await send("sources", { sources: [] });
     await send("delta", { text: ready.answer.text });
-    deps.metrics.count("answers_total");
-    const answerId = await issueAnswerId(deps.runtime, c.get("identity"), c.get("log"));
-    await send("done", {
-      success: true,
-      answerId,
-      tokensUsed: ready.answer.tokensUsed,
-      rateLimit: ready.rateLimit,
-    });
-    deps.recorder.answered(
-      c.get("log"),
-      { question, outcome: ready, answer: ready.answer, answerId },
+    await sendDone(
+      c,
+      deps,
+      send,
+      { question, outcome: ready, answer: ready.answer },
+      ready.rateLimit,
       started,
     );
   });
