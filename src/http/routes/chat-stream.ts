@@ -45,7 +45,7 @@ const streamGenerated = (prepared: PreparedAnswer, sendDelta: (text: string) => 
     return answer ?? (yield* Effect.fail(new GenerationFailed({ message: "the answer stream ended early" })));
   });
 
-/** The answer's last event (its id for votes, tokens and quota), then its recording for the insights. */
+/** The closing event of an answered question, with the id to vote on it; then its recording for the insights. */
 const sendDone = async (
   c: Context<AppEnv>,
   deps: ChatDeps,
