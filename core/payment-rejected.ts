@@ -2,7 +2,8 @@
  * Every way a payment can be refused: one error, a `reason` and the facts behind it. Core states
  * what happened; the edge (src/http/payment-rejections.ts) renders texts, HTTP statuses and
  * protocol codes from the reason, in one exhaustive map, so both payment dialects explain a
- * refusal the same way.
+ * refusal the same way. The x402 reasons at the end only arise on routes paid through the
+ * X-Payment-Authorization header (src/x402/).
  */
 import { Schema } from "effect";
 
@@ -30,6 +31,15 @@ export const PaymentRejectionReason = Schema.Literals([
   "memo-required",
   // The ledger.
   "signature-already-used",
+  // The HTTP 402 protocol's authorization (X-Payment-Authorization) and its payment_id.
+  "authorization-malformed",
+  "authorization-signature-invalid",
+  "authorization-mismatch",
+  "transfer-authority-mismatch",
+  "payment-unknown",
+  "payment-expired",
+  "payment-other-resource",
+  "payment-already-used",
 ]);
 export type PaymentRejectionReason = typeof PaymentRejectionReason.Type;
 

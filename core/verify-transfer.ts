@@ -22,6 +22,11 @@ export interface TransferExpectation {
   readonly usdcMint: string;
   readonly wallet: string;
   readonly claimed: BaseUnits;
+  /**
+   * Least amount the wallet must receive. Default: the claim minus 1% (POST /api/payment,
+   * where the client states the amount); the HTTP 402 protocol sets the exact price.
+   */
+  readonly minimumReceived?: bigint;
   readonly now: number;
   readonly memo: MemoRule;
   /**
@@ -141,7 +146,7 @@ export const verifyTransfer = (
     }
     return refuse("nothing-received");
   }
-  if (received < minimumAccepted(expect.claimed)) {
+  if (received < (expect.minimumReceived ?? minimumAccepted(expect.claimed))) {
     return refuse("amount-insufficient", received);
   }
   const memoProblem = checkMemo(tx, expect.memo);

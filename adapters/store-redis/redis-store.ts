@@ -1,5 +1,6 @@
 /**
- * QuotaStore + PaymentStore on Redis, shared by every service instance. Each writing
+ * QuotaStore + PaymentStore + PaymentRequests (x402, redis-payment-requests.ts) on Redis,
+ * shared by every service instance. Each writing
  * transition is one Lua script (quota-lua.ts), so instances racing on one identity or one
  * signature see exactly the rules of core/quota.ts and core/signature-ledger.ts. The view is
  * one HGETALL of the identity's quota hash, computed in JS by core/quota.ts (quota-hash.ts).
@@ -7,6 +8,7 @@
  * Every failure (down, timeout, odd reply) is StoreUnavailable: the service fails closed.
  */
 import { Context, Effect, Layer } from "effect";
+import { PaymentRequests } from "../../core/ports/payment-requests.ts";
 import { PaymentStore } from "../../core/ports/payment-store.ts";
 import { QuotaStore } from "../../core/ports/quota-store.ts";
 import { StoreUnavailable } from "../../core/ports/store-errors.ts";
@@ -19,6 +21,7 @@ import { DEFAULT_KEY_PREFIX, keyLayout } from "./keys.ts";
 import { decodeQuotaHash } from "./quota-hash.ts";
 import { CLAIM, COMMIT, RELEASE, RESERVE } from "./quota-lua.ts";
 import { type ConnectOptions, close, connect, luaScript, runCommand, runScript } from "./redis-client.ts";
+import { makePaymentRequests } from "./redis-payment-requests.ts";
 import { REFERENCE } from "./reference-lua.ts";
 import { decodeClaim, decodeReserve, decodeView, usedAtOf } from "./replies.ts";
 
@@ -45,7 +48,9 @@ const corrupt = Effect.fail(new StoreUnavailable({ reason: "corrupt quota state"
 const REFERENCE_ATTEMPTS = 5;
 
 /** Both store ports over one Redis connection, closed when the layer's scope ends. */
-export const layer = (options: RedisStoreOptions): Layer.Layer<QuotaStore | PaymentStore, StoreUnavailable> =>
+export const layer = (
+  options: RedisStoreOptions,
+): Layer.Layer<QuotaStore | PaymentStore | PaymentRequests, StoreUnavailable> =>
   Layer.effectContext(
     Effect.gen(function* () {
       const client = yield* Effect.acquireRelease(connect(options), close);
@@ -129,6 +134,9 @@ export const layer = (options: RedisStoreOptions): Layer.Layer<QuotaStore | Paym
           return yield* new StoreUnavailable({ reason: "redis could not allocate a memo reference" });
         }),
       });
-      return Context.make(QuotaStore, quota).pipe(Context.add(PaymentStore, payment));
+      return Context.make(QuotaStore, quota).pipe(
+        Context.add(PaymentStore, payment),
+        Context.add(PaymentRequests, makePaymentRequests(client, keys, limits)),
+      );
     }),
   );

@@ -6,7 +6,7 @@ import { type AppError, codeOf, statusOf, type Unavailable } from "./error-statu
 import { paymentInfo } from "./payment-info.ts";
 
 /** What each unavailable dependency means for the client; total over the 503 errors. */
-const UNAVAILABLE = {
+export const UNAVAILABLE = {
   StoreUnavailable: "Service temporarily unavailable: state store unreachable",
   ChainUnavailable:
     "Blockchain RPC temporarily unavailable; your transfer is safe, retry the same signature shortly",

@@ -46,9 +46,9 @@ const settle = <A, E>(exit: Exit.Exit<A, E>): Outcome<A, E> | Promise<never> => 
  * Synchronous when the effect finishes without waiting and without a defect (the memory
  * store), so a route built on it makes no promise then; a promise otherwise.
  */
-export const runOutcome = <A, E>(
-  runtime: AppRuntime,
-  effect: Effect.Effect<A, E, Services>,
+export const runOutcome = <A, E, R = Services>(
+  runtime: ManagedRuntime.ManagedRuntime<R, never>,
+  effect: Effect.Effect<A, E, R>,
   signal?: AbortSignal,
 ): Outcome<A, E> | Promise<Outcome<A, E>> => {
   const fiber = runtime.runFork(effect, signal === undefined ? undefined : { signal });
