@@ -21,6 +21,7 @@ export interface ExampleChain {
 export interface ExampleOptions {
   readonly chain: ExampleChain;
   readonly autoVerify: boolean;
+  readonly expiresIn?: number | undefined;
   /** Redis URL; absent: the memory store. */
   readonly redisUrl?: string | undefined;
   readonly logger: Logger;
@@ -53,6 +54,7 @@ export const buildExample = (options: ExampleOptions) => {
     network: chain.network,
     paymentAddress: chain.paymentAddress,
     tokenMint: chain.tokenMint,
+    expiresIn: options.expiresIn,
   });
   return { app, runtime, dispose: () => runtime.dispose() };
 };

@@ -20,11 +20,19 @@ export interface ExampleTerms {
   readonly network: string;
   readonly paymentAddress: string;
   readonly tokenMint: string;
+  /** Lifetime of each payment request in seconds (the paywall's default, 300, when absent). */
+  readonly expiresIn?: number | undefined;
 }
 
 /** The example routes on `paywall`. */
-export const createExampleApp = (paywall: Paywall, terms: ExampleTerms) =>
-  new Hono<X402Env>()
+export const createExampleApp = (paywall: Paywall, terms: ExampleTerms) => {
+  const priced = (Amount: string, Description: string) =>
+    paywall(
+      terms.expiresIn === undefined
+        ? { Amount, Description }
+        : { Amount, Description, ExpiresIn: terms.expiresIn },
+    );
+  return new Hono<X402Env>()
     .get("/", (c) =>
       c.json({
         name: "x402 example server",
@@ -42,10 +50,10 @@ export const createExampleApp = (paywall: Paywall, terms: ExampleTerms) =>
       }),
     )
     .get("/free-data", (c) => c.json({ data: "Free data: no payment needed.", paid: false }))
-    .get("/premium-data", paywall({ Amount: PRICES.premium, Description: "Premium data" }), (c) =>
+    .get("/premium-data", priced(PRICES.premium, "Premium data"), (c) =>
       c.json({ data: "Premium data: market summary for today.", paid: true, receipt: c.get("x402").receipt }),
     )
-    .get("/expensive-data", paywall({ Amount: PRICES.expensive, Description: "Expensive data" }), (c) =>
+    .get("/expensive-data", priced(PRICES.expensive, "Expensive data"), (c) =>
       c.json({
         data: "Expensive data: the full research report.",
         paid: true,
@@ -59,7 +67,7 @@ export const createExampleApp = (paywall: Paywall, terms: ExampleTerms) =>
           return c.json({ error: `Unknown tier; one of: ${Object.keys(TIERS).join(", ")}` }, 404);
         return next();
       },
-      paywall({ Amount: PRICES.tiered, Description: "Tiered data" }),
+      priced(PRICES.tiered, "Tiered data"),
       (c) => {
         const tier = c.req.param("tier");
         return c.json({
@@ -70,5 +78,6 @@ export const createExampleApp = (paywall: Paywall, terms: ExampleTerms) =>
         });
       },
     );
+};
 
 export type ExampleApp = ReturnType<typeof createExampleApp>;

@@ -22,6 +22,8 @@ export interface ExampleConfig {
       }
     | undefined;
   readonly autoVerify: boolean;
+  /** Seconds a payment request lives (default 300). */
+  readonly expiresIn: number | undefined;
   readonly redisUrl: string | undefined;
 }
 
@@ -50,6 +52,10 @@ export const parseExampleConfig = (env: Env): Result.Result<ExampleConfig, Reado
             rpcUrl: read.url("X402_RPC_URL"),
           },
     autoVerify: read.text("X402_AUTO_VERIFY") === undefined ? true : read.flag("X402_AUTO_VERIFY"),
+    expiresIn:
+      read.text("X402_EXPIRES_IN") === undefined
+        ? undefined
+        : read.integer("X402_EXPIRES_IN", 300, 1, 86_400),
     redisUrl: read.url("REDIS_URL", true),
   };
   return read.problems.length === 0 ? Result.succeed(config) : Result.fail(read.problems);

@@ -35,7 +35,8 @@ const localChain = async () => {
 
 const { chain, stop } =
   config.chain === undefined ? await localChain() : { chain: config.chain, stop: async () => {} };
-const example = buildExample({ chain, autoVerify: config.autoVerify, redisUrl: config.redisUrl, logger });
+const { autoVerify, expiresIn, redisUrl } = config;
+const example = buildExample({ chain, autoVerify, expiresIn, redisUrl, logger });
 const server = Bun.serve({ port: config.port, fetch: example.app.fetch });
 logger.info("x402 example server listening", {
   url: server.url.href,

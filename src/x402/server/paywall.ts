@@ -69,12 +69,18 @@ export const createPaywall = (input: PaywallConfig, deps: PaywallDeps) => {
   };
 
   /** A 402 with a fresh payment request from every dialect, as PAYMENT_REQUIRED or PAYMENT_EXPIRED. */
-  const paymentRequired = async (c: Context, route: PaidRoute, code: X402Code, message: string) => {
+  const paymentRequired = async (
+    c: Context,
+    route: PaidRoute,
+    code: X402Code,
+    message: string,
+    details: Readonly<Record<string, unknown>> = {},
+  ) => {
     const issued = await route.run(issuePaymentRequest(route.terms, route.binding));
     if (!issued.ok) return c.json(x402Unavailable(issued.error).body, 503, RETRY_AFTER);
     const request = paymentRequestOf(issued.value);
     const offers = dialects.map((dialect) => dialect.offer(request));
-    const { body } = x402Error(code, message, { payment_request: request });
+    const { body } = x402Error(code, message, { ...details, payment_request: request });
     return c.json(Object.assign({}, ...offers.map((offer) => offer.body), body), 402, {
       "Cache-Control": "no-store",
       ...Object.assign({}, ...offers.map((offer) => offer.headers)),
@@ -91,7 +97,8 @@ export const createPaywall = (input: PaywallConfig, deps: PaywallDeps) => {
     }
     deps.logger.warn("x402 payment refused", { resource: route.binding.resource, reason: error.reason });
     const { status, body } = x402Rejection(error);
-    if (body.Code === "PAYMENT_EXPIRED") return paymentRequired(c, route, body.Code, body.Message);
+    if (body.Code === "PAYMENT_EXPIRED")
+      return paymentRequired(c, route, body.Code, body.Message, body.Details);
     return c.json(body, status, body.Details.retryable === true ? RETRY_AFTER : {});
   };
 
