@@ -2,12 +2,12 @@
  * Every way a payment can be refused: one error, a `reason` and the facts behind it. Core states
  * what happened; the edge (src/http/payment-rejections.ts) renders texts, HTTP statuses and
  * protocol codes from the reason, in one exhaustive map, so both payment dialects explain a
- * refusal the same way. The x402 reasons at the end only arise on routes paid through the
- * X-Payment-Authorization header (src/x402/).
+ * refusal the same way.
  */
 import { Schema } from "effect";
 
-export const PaymentRejectionReason = Schema.Literals([
+/** The reasons POST /api/payment can give (and, but for the first five, the HTTP 402 protocol too). */
+export const CLAIM_REJECTION_REASONS = [
   // The claim itself, before any chain call.
   "amount-not-decimal",
   "amount-out-of-range",
@@ -29,9 +29,13 @@ export const PaymentRejectionReason = Schema.Literals([
   "amount-insufficient",
   "memo-mismatch",
   "memo-required",
+  "memo-reserved",
   // The ledger.
   "signature-already-used",
-  // The HTTP 402 protocol's authorization (X-Payment-Authorization) and its payment_id.
+] as const;
+
+/** The reasons only the HTTP 402 protocol gives: its authorization header and its payment_id. */
+export const X402_REJECTION_REASONS = [
   "authorization-malformed",
   "authorization-signature-invalid",
   "authorization-mismatch",
@@ -40,6 +44,11 @@ export const PaymentRejectionReason = Schema.Literals([
   "payment-expired",
   "payment-other-resource",
   "payment-already-used",
+] as const;
+
+export const PaymentRejectionReason = Schema.Literals([
+  ...CLAIM_REJECTION_REASONS,
+  ...X402_REJECTION_REASONS,
 ]);
 export type PaymentRejectionReason = typeof PaymentRejectionReason.Type;
 

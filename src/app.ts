@@ -11,12 +11,14 @@ import type { AppConfig } from "../core/config.ts";
 import type { AppEnv } from "./http/app-env.ts";
 import { createEdge } from "./http/edge/edge.ts";
 import { chatRoutes } from "./http/routes/chat.ts";
+import { feedbackRoutes } from "./http/routes/feedback.ts";
 import { opsRoutes } from "./http/routes/ops.ts";
 import { paymentRoutes } from "./http/routes/payment.ts";
 import { statusRoutes } from "./http/routes/status.ts";
 import { type AppRuntime, Defect } from "./http/run-effect.ts";
 import type { ServiceLogger } from "./observability/log.ts";
 import type { Metrics } from "./observability/metrics.ts";
+import { type WebDeps, webPageRoutes, widgetApiRoutes } from "./web/web-routes.ts";
 
 export const MAX_BODY_BYTES = 16 * 1024;
 
@@ -25,6 +27,8 @@ export interface AppDeps {
   readonly config: Pick<AppConfig, "allowedOrigins" | "trustProxy" | "protectionRps" | "paidDailyCap">;
   readonly logger: ServiceLogger;
   readonly metrics: Metrics;
+  /** The demo page, widget bundles, RPC relay and demo faucet (src/web/). */
+  readonly web?: WebDeps;
 }
 
 /** The address a request came from, as the entry point (Bun, Deno) or a test knows it. */
@@ -39,7 +43,7 @@ const tooLarge = {
 };
 
 /** The routes, as Hono sees them; every request reaches them through the edge. */
-const createRouter = ({ runtime, config, logger, metrics }: AppDeps) => {
+const createRouter = ({ runtime, config, logger, metrics, web = {} }: AppDeps) => {
   const { paidDailyCap } = config;
   const api = new Hono<AppEnv>()
     // Only requests that carry a body pay for the size check.
@@ -50,7 +54,9 @@ const createRouter = ({ runtime, config, logger, metrics }: AppDeps) => {
     )
     .route("/chat", chatRoutes({ runtime, metrics, paidDailyCap }))
     .route("/status", statusRoutes(runtime, paidDailyCap))
-    .route("/payment", paymentRoutes(runtime, metrics, paidDailyCap));
+    .route("/payment", paymentRoutes(runtime, metrics, paidDailyCap))
+    .route("/feedback", feedbackRoutes(runtime, metrics))
+    .route("/", widgetApiRoutes(web));
 
   // The edge has decoded the path already: the router takes it from the edge's facts.
   return new Hono<AppEnv>({
@@ -58,6 +64,7 @@ const createRouter = ({ runtime, config, logger, metrics }: AppDeps) => {
   })
     .route("/api", api)
     .route("/", opsRoutes(runtime, metrics))
+    .route("/", webPageRoutes(web))
     .notFound((c) =>
       c.json({ success: false, error: `Not found: ${c.req.method} ${c.req.path}`, code: "NOT_FOUND" }, 404),
     )

@@ -1,10 +1,11 @@
 /**
- * QuotaStore + PaymentStore + PaymentRequests in process memory. VOLATILE: a restart forgets
- * free-query counters, paid credits, used signatures, memo references and issued x402 payment
- * requests, and several instances do not
+ * QuotaStore + PaymentStore + PaymentRequests + FeedbackStore in process memory. VOLATILE: a
+ * restart forgets free-query counters, paid credits, used signatures, memo references and
+ * issued x402 payment requests, and several instances do not
  * share it. For local development, tests and single-instance demos; production uses Redis.
  */
 import { Clock, Context, Effect, Layer, Result } from "effect";
+import { FeedbackStore } from "../../core/ports/feedback-store.ts";
 import { PaymentRequests } from "../../core/ports/payment-requests.ts";
 import { PaymentStore } from "../../core/ports/payment-store.ts";
 import { QuotaStore } from "../../core/ports/quota-store.ts";
@@ -12,6 +13,7 @@ import type { QuotaLimits } from "../../core/quota.ts";
 import { checkQueries } from "../shared/grant-guard.ts";
 import { newHoldId, newReference } from "../shared/random-ids.ts";
 import { claimInput } from "../shared/x402-claim.ts";
+import { makeMemoryFeedback } from "./memory-feedback.ts";
 import { makeMemoryState } from "./memory-state.ts";
 import { MemoryQuotaView } from "./quota-view.ts";
 
@@ -27,12 +29,12 @@ const startSweeper = (sweep: () => void) => {
 };
 
 /**
- * Both store ports over one in-memory state, with a sweeper living as long as the layer; and
+ * The store ports over one in-memory state, with a sweeper living as long as the layer; and
  * the synchronous view of that state for GET /api/status (quota-view.ts).
  */
 export const layer = (
   limits: QuotaLimits,
-): Layer.Layer<QuotaStore | PaymentStore | PaymentRequests | MemoryQuotaView> =>
+): Layer.Layer<QuotaStore | PaymentStore | PaymentRequests | FeedbackStore | MemoryQuotaView> =>
   Layer.effectContext(
     Effect.gen(function* () {
       const state = makeMemoryState(limits, { holdId: newHoldId, reference: newReference });
@@ -80,9 +82,15 @@ export const layer = (
       const views = MemoryQuotaView.of({
         view: (identity) => state.view(identity, clock.currentTimeMillisUnsafe()),
       });
+      const votes = makeMemoryFeedback(() => crypto.randomUUID());
+      const feedback = FeedbackStore.of({
+        issue: (identity, now) => Effect.sync(() => votes.issue(identity, now)),
+        record: (identity, given) => Effect.suspend(() => Effect.fromResult(votes.record(identity, given))),
+      });
       return Context.make(QuotaStore, quota).pipe(
         Context.add(PaymentStore, payment),
         Context.add(PaymentRequests, requests),
+        Context.add(FeedbackStore, feedback),
         Context.add(MemoryQuotaView, views),
       );
     }).pipe(Effect.withSpan("MemoryStore.layer")),

@@ -1,2 +1,2 @@
-/** The shared, durable QuotaStore + PaymentStore on Redis: `RedisStore.layer({ url, limits, keyPrefix? })`. */
+/** The shared, durable QuotaStore + PaymentStore + FeedbackStore on Redis: `RedisStore.layer({ url, limits, keyPrefix? })`. */
 export * as RedisStore from "./redis-store.ts";

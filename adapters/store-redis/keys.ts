@@ -14,6 +14,8 @@
  *   sig:<signature>   "usedAt|claimId|queries|identity", 30 days
  *   ref:id:<identity> / ref:of:<reference>  memo references, 90 days
  *   x402:<paymentId>  hash, an issued HTTP 402 payment request (layout: x402-lua.ts)
+ *   answer:<answerId>  the identity an answer id was issued to, 7 days
+ *   feedback:<answerId>  hash: vote ("up"/"down"), at (epoch ms), comment (optional), 90 days
  */
 export const DEFAULT_KEY_PREFIX = "docs-chat:";
 
@@ -25,6 +27,8 @@ export const keyLayout = (prefix: string) => ({
   referenceOf: (identity: string) => `${prefix}ref:id:${identity}`,
   ownerPrefix: `${prefix}ref:of:`,
   payment: (paymentId: string) => `${prefix}x402:${paymentId}`,
+  answer: (answerId: string) => `${prefix}answer:${answerId}`,
+  feedback: (answerId: string) => `${prefix}feedback:${answerId}`,
 });
 
 export type KeyLayout = ReturnType<typeof keyLayout>;

@@ -1,5 +1,5 @@
 /**
- * QuotaStore + PaymentStore + PaymentRequests (x402, redis-payment-requests.ts) on Redis,
+ * QuotaStore + PaymentStore + FeedbackStore + PaymentRequests (x402, redis-payment-requests.ts) on Redis,
  * shared by every service instance. Each writing
  * transition is one Lua script (quota-lua.ts), so instances racing on one identity or one
  * signature see exactly the rules of core/quota.ts and core/signature-ledger.ts. The view is
@@ -8,6 +8,7 @@
  * Every failure (down, timeout, odd reply) is StoreUnavailable: the service fails closed.
  */
 import { Context, Effect, Layer } from "effect";
+import { FeedbackStore } from "../../core/ports/feedback-store.ts";
 import { PaymentRequests } from "../../core/ports/payment-requests.ts";
 import { PaymentStore } from "../../core/ports/payment-store.ts";
 import { QuotaStore } from "../../core/ports/quota-store.ts";
@@ -21,6 +22,7 @@ import { DEFAULT_KEY_PREFIX, keyLayout } from "./keys.ts";
 import { decodeQuotaHash } from "./quota-hash.ts";
 import { CLAIM, COMMIT, RELEASE, RESERVE } from "./quota-lua.ts";
 import { type ConnectOptions, close, connect, luaScript, runCommand, runScript } from "./redis-client.ts";
+import { redisFeedback } from "./redis-feedback.ts";
 import { makePaymentRequests } from "./redis-payment-requests.ts";
 import { REFERENCE } from "./reference-lua.ts";
 import { decodeClaim, decodeReserve, decodeView, usedAtOf } from "./replies.ts";
@@ -47,10 +49,10 @@ const corrupt = Effect.fail(new StoreUnavailable({ reason: "corrupt quota state"
 /** A collision of two random 94-bit references is not expected to ever happen; five tries are plenty. */
 const REFERENCE_ATTEMPTS = 5;
 
-/** Both store ports over one Redis connection, closed when the layer's scope ends. */
+/** The store ports over one Redis connection, closed when the layer's scope ends. */
 export const layer = (
   options: RedisStoreOptions,
-): Layer.Layer<QuotaStore | PaymentStore | PaymentRequests, StoreUnavailable> =>
+): Layer.Layer<QuotaStore | PaymentStore | PaymentRequests | FeedbackStore, StoreUnavailable> =>
   Layer.effectContext(
     Effect.gen(function* () {
       const client = yield* Effect.acquireRelease(connect(options), close);
@@ -137,6 +139,7 @@ export const layer = (
       return Context.make(QuotaStore, quota).pipe(
         Context.add(PaymentStore, payment),
         Context.add(PaymentRequests, makePaymentRequests(client, keys, limits)),
+        Context.add(FeedbackStore, redisFeedback(client, keys)),
       );
     }),
   );

@@ -96,6 +96,11 @@ export const REJECTIONS = {
     "Payment memo required",
     "This service requires the memo reference from GET /api/payment/info in the transfer.",
   ),
+  "memo-reserved": refusal(
+    "MEMO_RESERVED",
+    "This transfer pays an HTTP 402 payment request",
+    "Its memo names an x402 payment_id: present it with X-Payment-Authorization on the request it paid for. It cannot buy queries here.",
+  ),
   "signature-already-used": refusal(
     "SIGNATURE_ALREADY_USED",
     "Transaction signature already used",

@@ -7,7 +7,9 @@ import { Cause, type Effect, Exit, type ManagedRuntime, Option } from "effect";
 import type { PaymentSettings } from "../../core/payment-settings.ts";
 import type { ChainReader } from "../../core/ports/chain-reader.ts";
 import type { Conversations } from "../../core/ports/conversations.ts";
+import type { FeedbackStore } from "../../core/ports/feedback-store.ts";
 import type { Generator } from "../../core/ports/generator.ts";
+import type { PaymentRequests } from "../../core/ports/payment-requests.ts";
 import type { PaymentStore } from "../../core/ports/payment-store.ts";
 import type { QuotaStore } from "../../core/ports/quota-store.ts";
 import type { Retriever } from "../../core/ports/retrieval.ts";
@@ -15,7 +17,9 @@ import type { Retriever } from "../../core/ports/retrieval.ts";
 export type Services =
   | QuotaStore
   | PaymentStore
+  | PaymentRequests
   | PaymentSettings
+  | FeedbackStore
   | ChainReader
   | Retriever
   | Generator

@@ -23,6 +23,7 @@ export const COUNTERS = {
   payment_rejections_total: "Payments rejected, by reason",
   protection_rate_limited_total: "Requests refused by the per-identity protection limit",
   answers_total: "Answers served",
+  feedback_total: "Votes on answers, by vote",
 } as const;
 export type CounterName = keyof typeof COUNTERS;
 

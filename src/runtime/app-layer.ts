@@ -4,22 +4,24 @@
  * scripted chain, through `parts`). The app itself never branches on "memory or Redis", "Groq
  * or extractive": it receives one layer.
  */
-import { Context, Effect, Layer, Result } from "effect";
+import { Effect, Layer, Result } from "effect";
 import { ChainSolana } from "../../adapters/chain-solana/index.ts";
 import * as MemoryConversations from "../../adapters/conversations-memory/index.ts";
-import { generatorLayerFromConfig } from "../../adapters/llm-fallback/index.ts";
-import { retrievalLayerFromConfig } from "../../adapters/retrieval-config/index.ts";
 import { MemoryStore } from "../../adapters/store-memory/index.ts";
 import { RedisStore } from "../../adapters/store-redis/index.ts";
 import { type AppConfig, type ChainConfig, parseConfig } from "../../core/config.ts";
 import * as PaymentSettings from "../../core/payment-settings.ts";
 import type { ChainReader } from "../../core/ports/chain-reader.ts";
+import type { FeedbackStore } from "../../core/ports/feedback-store.ts";
 import type { Generator } from "../../core/ports/generator.ts";
+import type { PaymentRequests } from "../../core/ports/payment-requests.ts";
 import type { PaymentStore } from "../../core/ports/payment-store.ts";
 import type { QuotaStore } from "../../core/ports/quota-store.ts";
 import type { Retriever } from "../../core/ports/retrieval.ts";
 import type { QuotaLimits } from "../../core/quota.ts";
 import type { Logger } from "../observability/log.ts";
+import { generatorLayer, retrievalLayer } from "./adapter-layers.ts";
+import { AppSettings } from "./app-settings.ts";
 
 /** Reservation lease: above ANSWER_DEADLINE (core/use-cases/ask-question.ts), so no hold lapses mid-answer. */
 export const HOLD_TTL_MS = 120_000;
@@ -30,10 +32,7 @@ export const quotaLimits = (config: Pick<AppConfig, "freeQueries" | "paidDailyCa
   holdTtlMs: HOLD_TTL_MS,
 });
 
-/** The configuration as a service, so adapter choices read as layers over it. */
-export class AppSettings extends Context.Service<AppSettings, AppConfig>()("src/runtime/AppSettings") {}
-
-type StoreLayer = Layer.Layer<QuotaStore | PaymentStore, unknown, never>;
+type StoreLayer = Layer.Layer<QuotaStore | PaymentStore | PaymentRequests | FeedbackStore, unknown, never>;
 
 /** The store REDIS_URL names, or the volatile memory store. */
 const configuredStore = (logger: Logger) =>
@@ -74,9 +73,9 @@ export const appLayer = (config: AppConfig, chain: ChainConfig, logger: Logger, 
   return Layer.mergeAll(
     Layer.provideMerge(settings, store),
     parts.chain ?? ChainSolana.layer({ rpcUrl: chain.rpcUrl }),
-    parts.retrieval ?? retrievalLayerFromConfig(config),
+    parts.retrieval ?? retrievalLayer,
     parts.generator ??
-      generatorLayerFromConfig(config, {
+      generatorLayer({
         onFallback: (event) => logger.warn("LLM failed, answered extractively", { reason: event.reason }),
       }),
     MemoryConversations.layer(),

@@ -32,7 +32,7 @@ export const boot = async (env: Env, exitProcess: (code: number) => never) => {
   const config = parsed.success;
   warnAboutDefaults(config, logger);
   await ensureDemoIndex(config, logger);
-  const { chain, stop: stopChain } = await resolveChain(config, logger);
+  const { chain, stop: stopChain, fundDemoWallet } = await resolveChain(config, logger);
   const runtime = ManagedRuntime.make(appLayer(config, chain, logger).pipe(Layer.orDie));
   await runtime.runPromise(Effect.void).catch(async (error: unknown) => {
     logger.error("startup failed", { cause: String(error) });
@@ -44,6 +44,7 @@ export const boot = async (env: Env, exitProcess: (code: number) => never) => {
     config,
     logger,
     metrics: makeMetrics(),
+    web: { rpcUrl: chain.rpcUrl, fundDemoWallet },
   });
 
   /** A once-only signal handler: stop accepting, let in-flight requests finish, close everything. */

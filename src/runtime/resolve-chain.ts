@@ -6,10 +6,13 @@
  */
 import type { AppConfig, ChainConfig } from "../../core/config.ts";
 import type { Logger } from "../observability/log.ts";
+import { type FundDemoWallet, localnetFunder } from "../web/demo-faucet.ts";
 
 export interface ResolvedChain {
   readonly chain: ChainConfig;
   readonly stop: () => Promise<void>;
+  /** Only on the local demo chain the service started itself. */
+  readonly fundDemoWallet?: FundDemoWallet;
 }
 
 export const resolveChain = async (config: AppConfig, logger: Logger): Promise<ResolvedChain> => {
@@ -30,6 +33,7 @@ export const resolveChain = async (config: AppConfig, logger: Logger): Promise<R
       walletSecretKey: undefined,
     },
     stop: () => localnet.stop(),
+    fundDemoWallet: localnetFunder(localnet),
   };
 };
 

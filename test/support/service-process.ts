@@ -13,7 +13,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Effect } from "effect";
 import { ingest } from "../../adapters/docs-ingest/index.ts";
-import { indexLayerFromConfig } from "../../adapters/retrieval-config/index.ts";
+import { indexLayer, withSettings } from "../../src/runtime/adapter-layers.ts";
+import { defaultConfig } from "../../src/runtime/app-layer.ts";
 import { freePort } from "./free-port.ts";
 
 export const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -214,9 +215,7 @@ export const buildIndex = async (docs: string = FIXTURE_DOCS): Promise<string> =
   const indexPath = join(mkdtempSync(join(tmpdir(), "service-index-")), "index.json");
   await Effect.runPromise(
     ingest([docs]).pipe(
-      Effect.provide(
-        indexLayerFromConfig({ vector: { kind: "local", indexPath }, embeddingModel: undefined }),
-      ),
+      Effect.provide(withSettings(defaultConfig({ vector: { kind: "local", indexPath } }), indexLayer())),
     ),
   );
   return indexPath;

@@ -3,6 +3,8 @@ import { afterEach } from "bun:test";
 import { Layer, ManagedRuntime } from "effect";
 import { MemoryStore } from "../../adapters/store-memory/index.ts";
 import type { ChainLookup, ChainReader, ChainUnavailable } from "../../core/ports/chain-reader.ts";
+import type { FeedbackStore } from "../../core/ports/feedback-store.ts";
+import type { PaymentRequests } from "../../core/ports/payment-requests.ts";
 import type { PaymentStore } from "../../core/ports/payment-store.ts";
 import type { QuotaStore } from "../../core/ports/quota-store.ts";
 import type { TrustProxy } from "../../core/trust-proxy.ts";
@@ -27,7 +29,7 @@ export interface TestAppOptions {
     readonly wallet: string;
   };
   /** Another store (e.g. Redis) instead of a fresh memory store. */
-  readonly store?: Layer.Layer<QuotaStore | PaymentStore, unknown>;
+  readonly store?: Layer.Layer<QuotaStore | PaymentStore | PaymentRequests | FeedbackStore, unknown>;
 }
 
 export const buildTestApp = (options: TestAppOptions = {}) => {

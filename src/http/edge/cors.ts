@@ -10,8 +10,9 @@ export interface CorsPolicy {
   readonly responseHeaders: (request: Request) => Readonly<Record<string, string>> | undefined;
 }
 
-const ALLOW_HEADERS = "Content-Type, Accept";
-const EXPOSE_HEADERS = "X-Request-Id, Retry-After";
+// The x402 headers: browsers may send the payment and read its receipt.
+const ALLOW_HEADERS = "Content-Type, Accept, X-Payment-Authorization";
+const EXPOSE_HEADERS = "X-Request-Id, Retry-After, X-Payment-Receipt";
 const VARY_ONLY = { Vary: "Origin" };
 
 export const corsPolicy = (allowedOrigins: ReadonlyArray<string>, maxAgeSeconds = 600): CorsPolicy => {

@@ -9,12 +9,14 @@ import { Effect, Stream } from "effect";
 import type { Context } from "hono";
 import { type SSEStreamingApi, streamSSE } from "hono/streaming";
 import { type Answer, GenerationFailed, Generator } from "../../../core/ports/generator.ts";
+import type { QuotaView } from "../../../core/quota.ts";
 import { withinDeadline } from "../../../core/use-cases/ask-question.ts";
 import { chargeAnswer, releaseAnswer } from "../../../core/use-cases/finish-answer.ts";
 import { type PreparedAnswer, prepareAnswer, type Question } from "../../../core/use-cases/prepare-answer.ts";
+import { issueAnswerId } from "../answer-id.ts";
 import type { AppEnv } from "../app-env.ts";
+import { chatErrorResponse } from "../chat-payment.ts";
 import { publicSource } from "../chat-request.ts";
-import { errorResponse } from "../error-response.ts";
 import { codeOf } from "../error-status.ts";
 import { Defect, runOutcome } from "../run-effect.ts";
 import type { ChatDeps } from "./chat.ts";
@@ -25,6 +27,19 @@ const sender =
   (stream: SSEStreamingApi): Send =>
   (event, data) =>
     stream.writeSSE({ event, data: JSON.stringify(data) });
+
+/** The closing event of an answered question, with the id to vote on it. */
+const sendDone = async (
+  c: Context<AppEnv>,
+  deps: ChatDeps,
+  send: Send,
+  tokensUsed: number,
+  rateLimit: QuotaView,
+) => {
+  deps.metrics.count("answers_total");
+  const answerId = await issueAnswerId(deps.runtime, c.get("identity"), c.get("log"));
+  return send("done", { success: true, answerId, tokensUsed, rateLimit });
+};
 
 /** The generator's stream written out as `delta` events; its whole answer at the end. */
 const streamGenerated = (prepared: PreparedAnswer, sendDelta: (text: string) => Promise<void>) =>
@@ -74,8 +89,7 @@ const answerInto = async (
         error: "The answer could not be recorded",
         code: codeOf(charged.error),
       });
-    deps.metrics.count("answers_total");
-    return send("done", { success: true, tokensUsed: generated.value.tokensUsed, rateLimit: charged.value });
+    return sendDone(c, deps, send, generated.value.tokensUsed, charged.value);
   }
   // Cut off: the client hung up (charged only if text reached it), or we failed (never charged).
   const served = hangUp.signal.aborted && delivered;
@@ -108,10 +122,7 @@ export const streamAnswer = async (
   question: Question,
 ): Promise<Response> => {
   const prepared = await runOutcome(deps.runtime, prepareAnswer(question), c.req.raw.signal);
-  if (!prepared.ok) {
-    if (prepared.error._tag === "QuotaExhausted") deps.metrics.count("chat_payment_required_total");
-    return errorResponse(c, prepared.error, deps.paidDailyCap);
-  }
+  if (!prepared.ok) return chatErrorResponse(c, deps, prepared.error);
   const ready = prepared.value;
   const response = streamSSE(c, async (stream) => {
     if (ready.kind === "ready") return answerInto(c, deps, ready, stream);
@@ -119,8 +130,7 @@ export const streamAnswer = async (
     // Answered without generating (nothing found), already uncharged.
     await send("sources", { sources: [] });
     await send("delta", { text: ready.answer.text });
-    deps.metrics.count("answers_total");
-    await send("done", { success: true, tokensUsed: ready.answer.tokensUsed, rateLimit: ready.rateLimit });
+    await sendDone(c, deps, send, ready.answer.tokensUsed, ready.rateLimit);
   });
   // no-transform + X-Accel-Buffering keep proxies (nginx, CDNs) from buffering the stream.
   response.headers.set("Cache-Control", "no-cache, no-transform");

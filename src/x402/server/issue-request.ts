@@ -12,8 +12,14 @@ import type { RouteTerms } from "./paywall-options.ts";
 
 export const PAYMENT_ID_PREFIX = "pay_";
 
+/** What a payment request is issued from: a route's price and recipient. */
+export type OfferTerms = Pick<
+  RouteTerms,
+  "units" | "payTo" | "mint" | "network" | "description" | "expiresInSeconds"
+>;
+
 /** Issues and stores a request for `binding` on `terms`. */
-export const issuePaymentRequest = (terms: RouteTerms, binding: Binding) =>
+export const issuePaymentRequest = (terms: OfferTerms, binding: Binding) =>
   Effect.gen(function* () {
     const now = yield* Clock.currentTimeMillis;
     const issued: IssuedPayment = {

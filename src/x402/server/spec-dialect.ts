@@ -69,6 +69,7 @@ export const acceptAuthorizationHeader = async (
 
 /** A copy of `response` with more headers (a handler's response may have immutable headers). */
 export const withHeaders = (response: Response, headers: Readonly<Record<string, string>>): Response => {
+  if (Object.keys(headers).length === 0) return response;
   const copy = new Response(response.body, response);
   for (const [name, value] of Object.entries(headers)) copy.headers.set(name, value);
   return copy;

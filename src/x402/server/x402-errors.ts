@@ -37,6 +37,7 @@ export const X402_CODE_OF = {
   "amount-insufficient": FAILED,
   "memo-mismatch": FAILED,
   "memo-required": FAILED,
+  "memo-reserved": FAILED,
   "signature-already-used": FAILED,
   "authorization-signature-invalid": FAILED,
   "authorization-mismatch": FAILED,
