@@ -8,7 +8,7 @@
  */
 import { X402_DEFAULT_RPC_URL } from "../../core/network.ts";
 import { Network, type PaymentRequest } from "../../core/x402.ts";
-import { decodeReceiptHeader, RECEIPT_HEADER } from "../../core/x402-receipt.ts";
+import { AUTHORIZATION_HEADER, decodeReceiptHeader, RECEIPT_HEADER } from "../../core/x402-receipt.ts";
 import { EXAMPLE_STATE_FILE } from "../examples/x402/example-config.ts";
 import { loadKeypairFile } from "../localnet/keys.ts";
 import { DEFAULT_STATE_FILE, readStateFile } from "../localnet/state-file.ts";
@@ -31,7 +31,9 @@ const USAGE = `usage: npm run x402 -- [options] URL
   --rpc URL              JSON-RPC endpoint for --keypair (default: the network's public one)
   --state-file PATH      local chain state file to pay from (default: ${DEFAULT_STATE_FILE}, then ${EXAMPLE_STATE_FILE})
   --allow-local          pay local or private endpoints (implied when URL itself is local)
-  --no-retry             do not resend the paid request when the server says to retry`;
+  --no-retry             do not resend the paid request when the server says to retry
+  --authorization-only   pay, then print the X-Payment-Authorization value instead of sending it
+                         (for curl: curl -H "X-Payment-Authorization: $(npm run -s x402 -- --authorization-only URL)" URL)`;
 
 const { values, positionals, fail } = commandLine("x402", USAGE, {
   max: { type: "string", default: "10.0" },
@@ -44,6 +46,7 @@ const { values, positionals, fail } = commandLine("x402", USAGE, {
   "state-file": { type: "string" },
   "allow-local": { type: "boolean", default: false },
   "no-retry": { type: "boolean", default: false },
+  "authorization-only": { type: "boolean", default: false },
 });
 
 const [target, ...extra] = positionals;
@@ -92,7 +95,20 @@ if (values.data !== undefined && !headers.has("content-type") && URL.canParse(ur
   headers.set("Content-Type", isJson ? "application/json" : "text/plain");
 }
 
+/** With --authorization-only the paid request is not sent: its header is kept for printing. */
+let authorization: string | undefined;
+const sendOrKeep = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+  const request = new Request(input, init);
+  const header = request.headers.get(AUTHORIZATION_HEADER);
+  if (values["authorization-only"] && header !== null) {
+    authorization = header;
+    return new Response(null, { status: 204 });
+  }
+  return fetch(request);
+};
+
 const payingFetch = wrapFetchWithPayment(walletFor, {
+  fetch: sendOrKeep as typeof fetch,
   MaxPaymentAmount: values.max,
   AutoRetry: !values["no-retry"],
   // Typing a local URL is consent to pay it (the demo chains are local).
@@ -106,6 +122,11 @@ const payingFetch = wrapFetchWithPayment(walletFor, {
 const run = async () => {
   const method = values.method ?? (values.data === undefined ? "GET" : "POST");
   const response = await payingFetch(url, { method, headers, body: values.data ?? null });
+  if (values["authorization-only"]) {
+    if (authorization === undefined) fail(`${url} answered ${response.status}: nothing to pay`, 1);
+    console.log(authorization);
+    process.exit(0);
+  }
   console.error(`HTTP ${response.status} ${response.statusText}`);
   const receipt = decodeReceiptHeader(response.headers.get(RECEIPT_HEADER) ?? "");
   if (receipt !== undefined) console.error(`receipt: ${JSON.stringify(receipt)}`);

@@ -64,6 +64,24 @@ describe("npm run x402 against npm run example:x402", () => {
     expect(JSON.parse(free.stdout)).toMatchObject({ paid: false });
   });
 
+  test("--authorization-only prints a header that curl-style clients send themselves, once", async () => {
+    const server = example as ServiceProcess;
+    const run = await x402(server.cwd, ["--authorization-only", `${server.url}/tiered-data/basic`]);
+    expect(run.code).toBe(0);
+    const header = run.stdout;
+    expect(JSON.parse(atob(header))).toMatchObject({ actual_amount: "0.05" });
+    const paid = await fetch(`${server.url}/tiered-data/basic`, {
+      headers: { "X-Payment-Authorization": header },
+    });
+    expect(paid.status).toBe(200);
+    const again = await fetch(`${server.url}/tiered-data/basic`, {
+      headers: { "X-Payment-Authorization": header },
+    });
+    expect(again.status).toBe(403);
+    const free = await x402(server.cwd, ["--authorization-only", `${server.url}/free-data`]);
+    expect(free.code).toBe(1);
+  });
+
   test("bad usage exits 2; a server whose chain it cannot find is not paid", async () => {
     const server = example as ServiceProcess;
     expect((await x402(server.cwd, [])).code).toBe(2);

@@ -16,35 +16,24 @@ import {
   payPaymentRequest,
   wrapFetchWithPayment,
 } from "../../src/x402/client/index.ts";
-import { startTestChain, type TestChain } from "../support/localnet.ts";
-import { type ExampleServer, startExampleServer } from "../support/x402-example.ts";
+import { type ExampleServer, startExampleServer, useExampleServer } from "../support/x402-example.ts";
 
-let chain: TestChain;
-let server: ExampleServer;
-beforeAll(async () => {
-  chain = await startTestChain();
-  server = await startExampleServer(chain);
-});
-afterAll(async () => {
-  await server?.stop();
-  await chain?.stop();
-});
-
+const env = useExampleServer();
 /** The demo payer's and the service wallet's USDC, to see exactly what moved. */
 const balances = async () => ({
-  payer: await chain.usdcBalance(chain.payer.address),
-  service: await chain.usdcBalance(chain.serviceWallet),
+  payer: await env.chain.usdcBalance(env.chain.payer.address),
+  service: await env.chain.usdcBalance(env.chain.serviceWallet),
 });
 
 describe("automatic mode", () => {
   test("pays, repeats the request and gets the resource with its receipt", async () => {
     const paid: string[] = [];
-    const payingFetch = wrapFetchWithPayment(server.wallet(), {
+    const payingFetch = wrapFetchWithPayment(env.server.wallet(), {
       AllowLocal: true,
       onPaid: ({ signature }) => paid.push(signature),
     });
     const before = await balances();
-    const response = await payingFetch(`${server.url}/premium-data`);
+    const response = await payingFetch(`${env.server.url}/premium-data`);
     expect(response.status).toBe(200);
     const body = (await response.json()) as { data: string; receipt: { transaction_hash: string } };
     expect(body.data).toContain("Premium data");
@@ -54,58 +43,64 @@ describe("automatic mode", () => {
       transaction_hash: paid[0],
       amount: "0.10",
       resource: "/premium-data",
-      payer: chain.payer.address,
+      payer: env.chain.payer.address,
     });
     const after = await balances();
     expect(before.payer - after.payer).toBe(100_000n);
     expect(after.service - before.service).toBe(100_000n);
     // A free resource costs nothing and passes straight through.
-    expect((await payingFetch(`${server.url}/free-data`)).status).toBe(200);
+    expect((await payingFetch(`${env.server.url}/free-data`)).status).toBe(200);
     expect(paid).toHaveLength(1);
   });
 
   test("refuses a price above MaxPaymentAmount (default 10.0), compared exactly in base units", async () => {
     const before = await balances();
-    const capped = wrapFetchWithPayment(server.wallet(), { AllowLocal: true, MaxPaymentAmount: "0.999999" });
-    const refused = await capped(`${server.url}/expensive-data`).catch((error: unknown) => error);
+    const capped = wrapFetchWithPayment(env.server.wallet(), {
+      AllowLocal: true,
+      MaxPaymentAmount: "0.999999",
+    });
+    const refused = await capped(`${env.server.url}/expensive-data`).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(PaymentRequiredError);
     expect((refused as PaymentRequiredError).code).toBe("PAYMENT_REQUIRED");
     expect((refused as PaymentRequiredError).request.max_amount_required).toBe("1.00");
     expect(await balances()).toEqual(before);
     // Exactly the price is allowed, however it is written.
-    const exact = wrapFetchWithPayment(server.wallet(), { AllowLocal: true, MaxPaymentAmount: "1.000000" });
-    expect((await exact(`${server.url}/expensive-data`)).status).toBe(200);
-    const defaults = wrapFetchWithPayment(server.wallet(), { AllowLocal: true });
-    expect((await defaults(`${server.url}/tiered-data/enterprise`)).status).toBe(200);
-    expect(() => wrapFetchWithPayment(server.wallet(), { MaxPaymentAmount: "ten" })).toThrow(TypeError);
+    const exact = wrapFetchWithPayment(env.server.wallet(), {
+      AllowLocal: true,
+      MaxPaymentAmount: "1.000000",
+    });
+    expect((await exact(`${env.server.url}/expensive-data`)).status).toBe(200);
+    const defaults = wrapFetchWithPayment(env.server.wallet(), { AllowLocal: true });
+    expect((await defaults(`${env.server.url}/tiered-data/enterprise`)).status).toBe(200);
+    expect(() => wrapFetchWithPayment(env.server.wallet(), { MaxPaymentAmount: "ten" })).toThrow(TypeError);
   });
 
   test("refuses a local payment endpoint, or a local RPC, without AllowLocal; pays nothing", async () => {
     const before = await balances();
-    const strict = wrapFetchWithPayment(server.wallet());
-    const refused = await strict(`${server.url}/premium-data`).catch((error: unknown) => error);
+    const strict = wrapFetchWithPayment(env.server.wallet());
+    const refused = await strict(`${env.server.url}/premium-data`).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(InvalidPaymentRequestError);
     expect(String((refused as Error).message)).toContain("payment endpoint");
     // Free resources on a local address are fetched as usual: only paying is refused.
-    expect((await strict(`${server.url}/free-data`)).status).toBe(200);
+    expect((await strict(`${env.server.url}/free-data`)).status).toBe(200);
     // A public-looking endpoint that answers 402 while the wallet's RPC is local.
     const proxy = async (input: RequestInfo | URL, init?: RequestInit) => {
-      const local = new Request(input, init).url.replace("https://api.example.com", server.url);
+      const local = new Request(input, init).url.replace("https://api.example.com", env.server.url);
       // Rebuilt so the answer carries no URL of its own, as through a proxy.
       const answer = await fetch(local, init);
       return new Response(answer.body, answer);
     };
-    const proxied = wrapFetchWithPayment(server.wallet(), { fetch: proxy as typeof fetch });
+    const proxied = wrapFetchWithPayment(env.server.wallet(), { fetch: proxy as typeof fetch });
     const viaRpc = await proxied("https://api.example.com/premium-data").catch((error: unknown) => error);
     expect(String((viaRpc as Error).message)).toContain("RPC endpoint");
     expect(await balances()).toEqual(before);
   });
 
   test("finds missing funds before sending anything (INSUFFICIENT_FUNDS)", async () => {
-    const poor = await chain.fundPayer({ usdcUnits: 50_000n });
-    const before = await chain.usdcBalance(poor.address);
-    const payingFetch = wrapFetchWithPayment(server.wallet(poor), { AllowLocal: true });
-    const refused = (await payingFetch(`${server.url}/premium-data`).catch(
+    const poor = await env.chain.fundPayer({ usdcUnits: 50_000n });
+    const before = await env.chain.usdcBalance(poor.address);
+    const payingFetch = wrapFetchWithPayment(env.server.wallet(poor), { AllowLocal: true });
+    const refused = (await payingFetch(`${env.server.url}/premium-data`).catch(
       (error: unknown) => error,
     )) as InsufficientFundsError;
     expect(refused).toBeInstanceOf(InsufficientFundsError);
@@ -115,48 +110,48 @@ describe("automatic mode", () => {
       required: "0.10",
       available: "0.05",
     });
-    expect(await chain.usdcBalance(poor.address)).toBe(before);
+    expect(await env.chain.usdcBalance(poor.address)).toBe(before);
     // Tokens but no SOL for the fee: refused before sending too.
     const { signer: noSol } = await newKeypair();
-    await chain.localnet.mintTokens(noSol.address, 1_000_000n);
-    const solless = wrapFetchWithPayment(server.wallet(noSol), { AllowLocal: true });
-    const noFee = (await solless(`${server.url}/premium-data`).catch(
+    await env.chain.localnet.mintTokens(noSol.address, 1_000_000n);
+    const solless = wrapFetchWithPayment(env.server.wallet(noSol), { AllowLocal: true });
+    const noFee = (await solless(`${env.server.url}/premium-data`).catch(
       (error: unknown) => error,
     )) as InsufficientFundsError;
     expect(noFee).toMatchObject({ code: "INSUFFICIENT_FUNDS", asset: "SOL", available: "0" });
-    expect(await chain.usdcBalance(noSol.address)).toBe(1_000_000n);
+    expect(await env.chain.usdcBalance(noSol.address)).toBe(1_000_000n);
   });
 
   test("refuses a request on another network than the wallet's", async () => {
     const payingFetch = wrapFetchWithPayment(
-      { ...server.wallet(), network: "chain-mainnet" },
+      { ...env.server.wallet(), network: "chain-mainnet" },
       { AllowLocal: true },
     );
-    const refused = await payingFetch(`${server.url}/premium-data`).catch((error: unknown) => error);
+    const refused = await payingFetch(`${env.server.url}/premium-data`).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(InvalidPaymentRequestError);
     expect((refused as Error).message).toContain("chain-devnet");
   });
 
   test("AutoRetry resends the paid request when verification could not run (chain RPC down)", async () => {
     // The server's chain reader tries 4 times per lookup: the first lookup ends in a 503.
-    chain.localnet.setFaults({ getTransaction: { kind: "http-500", times: 4 } });
-    const retrying = wrapFetchWithPayment(server.wallet(), { AllowLocal: true, retryDelayMs: 50 });
-    const response = await retrying(`${server.url}/tiered-data/basic`);
+    env.chain.localnet.setFaults({ getTransaction: { kind: "http-500", times: 4 } });
+    const retrying = wrapFetchWithPayment(env.server.wallet(), { AllowLocal: true, retryDelayMs: 50 });
+    const response = await retrying(`${env.server.url}/tiered-data/basic`);
     expect(response.status).toBe(200);
 
-    chain.localnet.setFaults({ getTransaction: { kind: "http-500", times: 4 } });
-    const once = wrapFetchWithPayment(server.wallet(), { AllowLocal: true, AutoRetry: false });
-    const unavailable = await once(`${server.url}/tiered-data/basic`);
+    env.chain.localnet.setFaults({ getTransaction: { kind: "http-500", times: 4 } });
+    const once = wrapFetchWithPayment(env.server.wallet(), { AllowLocal: true, AutoRetry: false });
+    const unavailable = await once(`${env.server.url}/tiered-data/basic`);
     expect(unavailable.status).toBe(503);
     expect(((await unavailable.json()) as { Details: { retryable: boolean } }).Details.retryable).toBe(true);
-    chain.localnet.setFaults({});
+    env.chain.localnet.setFaults({});
   });
 });
 
 describe("automatic mode: expiry", () => {
   let quick: ExampleServer;
   beforeAll(async () => {
-    quick = await startExampleServer(chain, { expiresIn: 1 });
+    quick = await startExampleServer(env.chain, { expiresIn: 1 });
   });
   afterAll(() => quick?.stop());
 
@@ -190,35 +185,35 @@ describe("automatic mode: expiry", () => {
 
 describe("explicit mode", () => {
   test("the parsed payment request, then the transfer and header, then the resource", async () => {
-    const { response, paymentRequest } = await fetchPaymentRequest(`${server.url}/tiered-data/pro`);
+    const { response, paymentRequest } = await fetchPaymentRequest(`${env.server.url}/tiered-data/pro`);
     expect(response.status).toBe(402);
     if (paymentRequest === undefined) throw new Error("no payment request");
     expect(paymentRequest).toMatchObject({
       max_amount_required: "0.05",
       asset_type: "SPL",
-      asset_address: chain.mint,
-      payment_address: chain.serviceWallet,
+      asset_address: env.chain.mint,
+      payment_address: env.chain.serviceWallet,
       network: "chain-devnet",
       resource: "/tiered-data/pro",
       description: "Tiered data",
     });
-    const { header, signature, authorization } = await payPaymentRequest(paymentRequest, server.wallet());
+    const { header, signature, authorization } = await payPaymentRequest(paymentRequest, env.server.wallet());
     expect(authorization).toMatchObject({
       payment_id: paymentRequest.payment_id,
       actual_amount: "0.05",
-      public_key: chain.payer.address,
+      public_key: env.chain.payer.address,
       transaction_hash: signature,
     });
-    const paid = await fetch(`${server.url}/tiered-data/pro`, {
+    const paid = await fetch(`${env.server.url}/tiered-data/pro`, {
       headers: { "X-Payment-Authorization": header },
     });
     expect(paid.status).toBe(200);
     expect(await paid.json()).toMatchObject({ tier: "pro", paid: true });
-    expect((await fetchPaymentRequest(`${server.url}/free-data`)).paymentRequest).toBeUndefined();
+    expect((await fetchPaymentRequest(`${env.server.url}/free-data`)).paymentRequest).toBeUndefined();
   });
 
   test("the 402 body has exactly the spec's snake_case fields and the error object", async () => {
-    const response = await fetch(`${server.url}/premium-data`);
+    const response = await fetch(`${env.server.url}/premium-data`);
     const body = (await response.json()) as Record<string, unknown>;
     expect(Object.keys(body).sort()).toEqual(
       [
@@ -239,10 +234,10 @@ describe("explicit mode", () => {
     );
     expect(body.Code).toBe("PAYMENT_REQUIRED");
     expect(body.expires_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-    const second = (await (await fetch(`${server.url}/premium-data`)).json()) as Record<string, unknown>;
+    const second = (await (await fetch(`${env.server.url}/premium-data`)).json()) as Record<string, unknown>;
     expect(second.payment_id).not.toBe(body.payment_id);
     expect(second.nonce).not.toBe(body.nonce);
     expect(String(body.payment_id)).toMatch(/^pay_[1-9A-HJ-NP-Za-km-z]{22}$/);
-    expect(address(String(body.payment_address))).toBe(chain.serviceWallet);
+    expect(address(String(body.payment_address))).toBe(env.chain.serviceWallet);
   });
 });

@@ -10,31 +10,23 @@ import { join } from "node:path";
 import { decodeReceiptHeader } from "../../core/x402-receipt.ts";
 import { newKeypair } from "../../src/localnet/keys.ts";
 import { CHROMIUM, chromiumAvailable } from "../browser/support/browser.ts";
-import { startTestChain, type TestChain } from "../support/localnet.ts";
 import { REPO_ROOT } from "../support/service-process.ts";
-import { type ExampleServer, startExampleServer } from "../support/x402-example.ts";
+import { useExampleServer } from "../support/x402-example.ts";
 import type { PayInput } from "../support/x402-runtime/pay-and-fetch.ts";
 
 const RUNTIME_DIR = join(REPO_ROOT, "test/support/x402-runtime");
-let chain: TestChain;
-let server: ExampleServer;
+const env = useExampleServer();
 let workDir: string;
-beforeAll(async () => {
-  chain = await startTestChain();
-  server = await startExampleServer(chain);
+beforeAll(() => {
   workDir = mkdtempSync(join(tmpdir(), "x402-runtimes-"));
 });
-afterAll(async () => {
-  await server?.stop();
-  await chain?.stop();
-  rmSync(workDir, { recursive: true, force: true });
-});
+afterAll(() => rmSync(workDir, { recursive: true, force: true }));
 
 /** A new payer with SOL and 1 test USDC, as a keypair a foreign runtime can load. */
 const payer = async () => {
   const keypair = await newKeypair();
-  await chain.localnet.airdrop(keypair.signer.address, 1_000_000_000n);
-  await chain.localnet.mintTokens(keypair.signer.address, 1_000_000n);
+  await env.chain.localnet.airdrop(keypair.signer.address, 1_000_000_000n);
+  await env.chain.localnet.mintTokens(keypair.signer.address, 1_000_000n);
   return keypair;
 };
 
@@ -62,7 +54,7 @@ const run = async (command: ReadonlyArray<string>) => {
 const inputFor = async (): Promise<[PayInput, string]> => {
   const { signer, secretKey } = await payer();
   return [
-    { url: `${server.url}/premium-data`, rpcUrl: chain.url, secretKey: [...secretKey] },
+    { url: `${env.server.url}/premium-data`, rpcUrl: env.chain.url, secretKey: [...secretKey] },
     signer.address,
   ];
 };
@@ -114,7 +106,7 @@ describe("the x402 client outside Bun", () => {
             });
           if (pathname === "/client.js")
             return new Response(bundle, { headers: { "Content-Type": "text/javascript" } });
-          const target = pathname === "/rpc" ? chain.url : `${server.url}${pathname}`;
+          const target = pathname === "/rpc" ? env.chain.url : `${env.server.url}${pathname}`;
           const init =
             request.method === "POST"
               ? { method: "POST", headers: request.headers, body: await request.text() }

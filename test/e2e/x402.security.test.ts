@@ -3,7 +3,7 @@
  * protocol's code and status: real signed transfers on the local chain, the example server over
  * HTTP. After each refusal the resource was not served.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { signBytes } from "@solana/kit";
 import { encodeBase58 } from "../../core/base58.ts";
 import {
@@ -13,19 +13,10 @@ import {
   type X402ErrorBody,
 } from "../../core/x402.ts";
 import { buildAuthorization } from "../../src/x402/client/index.ts";
-import { startTestChain, type TestChain } from "../support/localnet.ts";
-import { type ExampleServer, startExampleServer } from "../support/x402-example.ts";
+import { useExampleServer } from "../support/x402-example.ts";
 
-let chain: TestChain;
-let server: ExampleServer;
-beforeAll(async () => {
-  chain = await startTestChain();
-  server = await startExampleServer(chain);
-});
-afterAll(async () => {
-  await server?.stop();
-  await chain?.stop();
-});
+const env = useExampleServer();
+const PRICE = 100_000n;
 
 /** The refusal's status, code and reason; fails the test when the resource was served. */
 const refusal = async (response: Response) => {
@@ -39,9 +30,13 @@ const verificationFailed = (reason: string) => ({
   code: "PAYMENT_VERIFICATION_FAILED" as const,
   reason,
 });
+/** /premium-data paid by `transfer` and presented: its refusal. */
+const presented = async (transfer: (memo: string) => Promise<string>) =>
+  refusal(await env.server.present("/premium-data", transfer));
 
 describe("x402 security: each attack refused with its code", () => {
   test("the honest payment is served once; the same header replayed is refused", async () => {
+    const { server } = env;
     const { header, signature } = await server.pay("/premium-data");
     const first = await server.get("/premium-data", header);
     expect(first.status).toBe(200);
@@ -54,6 +49,7 @@ describe("x402 security: each attack refused with its code", () => {
   });
 
   test("a header for another resource (and for the same path with another method)", async () => {
+    const { server } = env;
     const { header } = await server.pay("/premium-data");
     expect(await refusal(await server.get("/tiered-data/basic", header))).toEqual(
       verificationFailed("payment-other-resource"),
@@ -69,22 +65,22 @@ describe("x402 security: each attack refused with its code", () => {
   });
 
   test("a forged amount: stated below the price, or stated at the price but paid less", async () => {
+    const { server, chain } = env;
     const { authorization } = await server.pay("/premium-data");
     const low = await server.forge(authorization, { actual_amount: "0.05" });
     expect(await refusal(await server.get("/premium-data", low))).toEqual(
       verificationFailed("authorization-mismatch"),
     );
-
-    const request = await server.requestOf("/premium-data");
-    const underpaid = await chain.sendUsdc({ units: 50_000n, memo: paymentMemo(request.payment_id) });
-    const { header } = await buildAuthorization(request, server.wallet(), underpaid);
-    const response = await server.get("/premium-data", header);
+    const response = await server.present("/premium-data", (memo) =>
+      chain.sendUsdc({ units: PRICE / 2n, memo }),
+    );
     const body = (await response.clone().json()) as X402ErrorBody;
     expect(await refusal(response)).toEqual(verificationFailed("amount-insufficient"));
     expect(body.Details).toMatchObject({ required: "0.10", received: "0.05" });
   });
 
   test("a forged address or network", async () => {
+    const { server, chain } = env;
     const { authorization } = await server.pay("/premium-data");
     for (const change of [
       { payment_address: await chain.freshAddress() },
@@ -100,50 +96,35 @@ describe("x402 security: each attack refused with its code", () => {
   });
 
   test("a real transaction that pays someone else, with our memo", async () => {
-    const request = await server.requestOf("/premium-data");
-    const elsewhere = await chain.sendUsdc({
-      to: await chain.freshAddress(),
-      units: 100_000n,
-      memo: paymentMemo(request.payment_id),
-    });
-    const { header } = await buildAuthorization(request, server.wallet(), elsewhere);
-    expect(await refusal(await server.get("/premium-data", header))).toEqual(
+    const { chain } = env;
+    const to = await chain.freshAddress();
+    expect(await presented((memo) => chain.sendUsdc({ to, units: PRICE, memo }))).toEqual(
       verificationFailed("paid-other-owner"),
     );
   });
 
   test("a transaction without our memo, or with another request's", async () => {
-    const request = await server.requestOf("/premium-data");
-    const noMemo = await chain.sendUsdc({ units: 100_000n });
-    const { header } = await buildAuthorization(request, server.wallet(), noMemo);
-    expect(await refusal(await server.get("/premium-data", header))).toEqual(
+    const { server, chain } = env;
+    expect(await presented(() => chain.sendUsdc({ units: PRICE }))).toEqual(
       verificationFailed("memo-required"),
     );
-
-    const other = await server.requestOf("/premium-data");
-    const otherMemo = await chain.sendUsdc({ units: 100_000n, memo: paymentMemo(other.payment_id) });
-    const mixed = await buildAuthorization(request, server.wallet(), otherMemo);
-    expect(await refusal(await server.get("/premium-data", mixed.header))).toEqual(
+    const other = paymentMemo((await server.requestOf("/premium-data")).payment_id);
+    expect(await presented(() => chain.sendUsdc({ units: PRICE, memo: other }))).toEqual(
       verificationFailed("memo-mismatch"),
     );
   });
 
   test("a transaction made by another authority than public_key", async () => {
-    const stranger = await chain.fundPayer();
-    const request = await server.requestOf("/premium-data");
+    const { chain } = env;
     // The stranger pays with our memo; the demo payer claims it as its own.
-    const theirs = await chain.sendUsdc({
-      from: stranger,
-      units: 100_000n,
-      memo: paymentMemo(request.payment_id),
-    });
-    const { header } = await buildAuthorization(request, server.wallet(), theirs);
-    expect(await refusal(await server.get("/premium-data", header))).toEqual(
+    const stranger = await chain.fundPayer();
+    expect(await presented((memo) => chain.sendUsdc({ from: stranger, units: PRICE, memo }))).toEqual(
       verificationFailed("transfer-authority-mismatch"),
     );
   });
 
   test("an invalid ed25519 signature, and a signature by another key", async () => {
+    const { server, chain } = env;
     const { authorization } = await server.pay("/premium-data");
     const bytes = new Uint8Array(64).fill(7);
     const bad = encodeAuthorizationHeader({ ...authorization, signature: encodeBase58(bytes) });
@@ -164,6 +145,7 @@ describe("x402 security: each attack refused with its code", () => {
   });
 
   test("a never-issued payment_id, and a transaction paid after the request expired", async () => {
+    const { server, chain } = env;
     const { authorization } = await server.pay("/premium-data");
     const unknown = await server.forge(authorization, { payment_id: "pay_NeverIssued0000000000" });
     expect(await refusal(await server.get("/premium-data", unknown))).toEqual(
@@ -172,12 +154,11 @@ describe("x402 security: each attack refused with its code", () => {
 
     const request = await server.requestOf("/premium-data");
     // The chain's clock runs 6 minutes ahead: the transfer lands after expires_at (300 s).
-    chain.localnet.setClockOffsetMs(360_000);
-    const late = await chain
-      .sendUsdc({ units: 100_000n, memo: paymentMemo(request.payment_id) })
-      .finally(() => chain.localnet.setClockOffsetMs(0));
-    const { header } = await buildAuthorization(request, server.wallet(), late);
-    const response = await server.get("/premium-data", header);
+    const late = async (memo: string) => {
+      chain.localnet.setClockOffsetMs(360_000);
+      return chain.sendUsdc({ units: PRICE, memo }).finally(() => chain.localnet.setClockOffsetMs(0));
+    };
+    const response = await server.present("/premium-data", late, request);
     const body = (await response.clone().json()) as Record<string, unknown>;
     expect(await refusal(response)).toEqual({
       status: 402,
@@ -190,6 +171,7 @@ describe("x402 security: each attack refused with its code", () => {
   });
 
   test("a malformed header, and a transaction the chain does not know", async () => {
+    const { server, chain } = env;
     for (const header of ["", "not base64 !!", btoa("{}"), "A".repeat(5000)]) {
       expect(await refusal(await server.get("/premium-data", header))).toEqual({
         status: 400,
@@ -197,14 +179,13 @@ describe("x402 security: each attack refused with its code", () => {
         reason: "authorization-malformed",
       });
     }
-    const request = await server.requestOf("/premium-data");
-    const { header } = await buildAuthorization(request, server.wallet(), chain.randomSignature());
-    const response = await server.get("/premium-data", header);
+    const response = await server.present("/premium-data", async () => chain.randomSignature());
     expect(response.headers.get("Retry-After")).toBe("5");
     expect(await refusal(response)).toEqual(verificationFailed("transaction-not-found"));
   });
 
   test("a transaction that already paid one request cannot pay another", async () => {
+    const { server } = env;
     const request = await server.requestOf("/premium-data");
     const { header, signature } = await server.pay("/premium-data");
     expect((await server.get("/premium-data", header)).status).toBe(200);

@@ -6,9 +6,10 @@
  *   const server = await startExampleServer(chain);            // afterAll(() => server.stop())
  *   const { request, header } = await server.pay("/premium-data");
  */
+import { afterAll, beforeAll } from "bun:test";
 import type { KeyPairSigner } from "@solana/kit";
 import type { PaymentAuthorization, PaymentRequest } from "../../core/x402.ts";
-import { encodeAuthorizationHeader } from "../../core/x402.ts";
+import { encodeAuthorizationHeader, paymentMemo } from "../../core/x402.ts";
 import { AUTHORIZATION_HEADER } from "../../core/x402-receipt.ts";
 import { buildExample } from "../../src/examples/x402/build-example.ts";
 import { memoryLogger } from "../../src/observability/log.ts";
@@ -19,7 +20,7 @@ import {
   readPaymentRequest,
   type X402Wallet,
 } from "../../src/x402/client/index.ts";
-import type { TestChain } from "./localnet.ts";
+import { startTestChain, type TestChain } from "./localnet.ts";
 
 export interface ExampleServerOptions {
   /** Redis URL: instances started with the same one share their payment requests. */
@@ -75,9 +76,23 @@ export const startExampleServer = async (chain: TestChain, options: ExampleServe
     const { signature: _, ...unsigned } = { ...authorization, ...changes };
     return encodeAuthorizationHeader({ ...unsigned, signature: await signAuthorization(signer, unsigned) });
   };
+  /**
+   * A fresh request of `path`, paid by `transfer` (given the request's memo) and presented by the
+   * demo payer: the answer to it. `request` pays an earlier request instead.
+   */
+  const present = async (
+    path: string,
+    transfer: (memo: string) => Promise<string>,
+    request?: PaymentRequest,
+  ): Promise<Response> => {
+    const asked = request ?? (await requestOf(path));
+    const signature = await transfer(paymentMemo(asked.payment_id));
+    return get(path, (await buildAuthorization(asked, wallet(), signature)).header);
+  };
   return {
     url,
     lines,
+    present,
     wallet,
     get,
     requestOf,
@@ -91,3 +106,17 @@ export const startExampleServer = async (chain: TestChain, options: ExampleServe
 };
 
 export type ExampleServer = Awaited<ReturnType<typeof startExampleServer>>;
+
+/** A local chain and an example server for a test file (or describe block), stopped after it. */
+export const useExampleServer = (options: ExampleServerOptions = {}) => {
+  const context = {} as { chain: TestChain; server: ExampleServer };
+  beforeAll(async () => {
+    context.chain = await startTestChain();
+    context.server = await startExampleServer(context.chain, options);
+  });
+  afterAll(async () => {
+    await context.server?.stop();
+    await context.chain?.stop();
+  });
+  return context;
+};

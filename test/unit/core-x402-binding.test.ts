@@ -1,22 +1,10 @@
 import { describe, expect, test } from "bun:test";
 import { Result } from "effect";
 import { checkStatedTerms, checkTransferAuthority } from "../../core/x402-binding.ts";
-import type { IssuedPayment } from "../../core/x402-ledger.ts";
 import { OTHER_MINT, PAYER, parsedTx, payerUsdc, STRANGER, USDC_MINT, WALLET } from "../support/parsed-tx.ts";
-import { authorization } from "../support/x402-samples.ts";
+import { authorization, issuedPayment } from "../support/x402-samples.ts";
 
-const issued: IssuedPayment = {
-  paymentId: authorization.payment_id,
-  nonce: "nonce0000000000000001",
-  resource: "/premium-data",
-  method: "GET",
-  units: 100_000n,
-  payTo: WALLET,
-  mint: USDC_MINT,
-  network: "chain-devnet",
-  expiresAt: Date.UTC(2030, 0, 1),
-  description: "",
-};
+const issued = issuedPayment(Date.UTC(2030, 0, 1));
 const reasonOf = (result: Result.Result<void, { readonly reason: string }>) =>
   Result.isFailure(result) ? result.failure.reason : "ok";
 

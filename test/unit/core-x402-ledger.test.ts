@@ -13,21 +13,10 @@ import {
   type PaymentRecord,
   SETTLE_GRACE_MS,
 } from "../../core/x402-ledger.ts";
-import { USDC_MINT, WALLET } from "../support/parsed-tx.ts";
+import { issuedPayment } from "../support/x402-samples.ts";
 
 const T0 = Date.UTC(2030, 0, 15, 12);
-const issued: IssuedPayment = {
-  paymentId: "pay_test0000000001",
-  nonce: "nonce0000000000000001",
-  resource: "/premium-data",
-  method: "GET",
-  units: 100_000n,
-  payTo: WALLET,
-  mint: USDC_MINT,
-  network: "chain-devnet",
-  expiresAt: T0 + 300_000,
-  description: "Premium data",
-};
+const issued: IssuedPayment = issuedPayment(T0 + 300_000);
 const open: PaymentRecord = { issued, state: { kind: "open" } };
 const binding = { resource: "/premium-data", method: "GET" };
 const claim = (overrides: Partial<ClaimInput> = {}): ClaimInput => ({

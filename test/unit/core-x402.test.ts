@@ -148,19 +148,16 @@ describe("x402 errors and networks", () => {
 
 describe("the message the payer signs", () => {
   test("is the fixed header and every field but the signature, one per line, in the spec's order", () => {
-    expect(authorizationMessage(authorization)).toBe(
-      [
-        "x402 payment authorization v1",
-        `payment_id=${authorization.payment_id}`,
-        `actual_amount=${authorization.actual_amount}`,
-        `payment_address=${authorization.payment_address}`,
-        `asset_address=${authorization.asset_address}`,
-        `network=${authorization.network}`,
-        `timestamp=${authorization.timestamp}`,
-        `public_key=${authorization.public_key}`,
-        `transaction_hash=${authorization.transaction_hash}`,
-      ].join("\n"),
-    );
+    // The sample authorization's message, written out as a payer's wallet would be shown it.
+    expect(authorizationMessage(authorization)).toBe(`x402 payment authorization v1
+payment_id=pay_0123456789abcdef
+actual_amount=0.10
+payment_address=655yRHwUYdMNdvGMDvnExCsHoqhdKrJ1BgsjGwwCQDT5
+asset_address=3a6389i6fbMzUa1a5siFBpKBxzfJZ53s56qc15haKAFk
+network=chain-devnet
+timestamp=2025-06-01T12:01:00.123+02:00
+public_key=8a5uiSArRfLkoGX8Myr44L15hddBADyHvqZdFzeM98Ng
+transaction_hash=51puwr7wSkmx6bQAxKheZ4WLBtEsBoCNypUgB3RMh5NDHqj2eBpsvvNbWDPwnNgfsGaxFp7vKAY9wjLa4pSgEzF2`);
     expect(AUTHORIZATION_MESSAGE_HEADER).toBe("x402 payment authorization v1");
   });
 
