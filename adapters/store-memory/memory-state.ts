@@ -5,25 +5,19 @@
  *
  * Memory stays bounded: `sweep` drops quota states that are back to "nothing to remember"
  * (past day, no paid credits, no holds), signatures past their 30-day memory, memo
- * references unused for 90 days and x402 payment requests past their retention. Transitions never store a blank state in the first place.
+ * references unused for 90 days and x402 payment requests past their retention
+ * (memory-payment-requests.ts). Transitions never store a blank state in the first place.
  */
 import { Result } from "effect";
-import type { PaymentRejected } from "../../core/payment-rejected.ts";
 import { AlreadyClaimed } from "../../core/ports/payment-store.ts";
 import * as Quota from "../../core/quota.ts";
 import { isRemembered, markUsed, type UsedSignature } from "../../core/signature-ledger.ts";
-import * as Ledger from "../../core/x402-ledger.ts";
 import { REFERENCE_MEMORY_MS } from "../shared/random-ids.ts";
+import { makeMemoryPaymentRequests } from "./memory-payment-requests.ts";
 
 export interface MemoryIds {
   readonly holdId: () => string;
   readonly reference: () => string;
-}
-
-/** An issued x402 payment request and when it may be forgotten. */
-interface KeptPayment {
-  readonly record: Ledger.PaymentRecord;
-  readonly forgetAt: number;
 }
 
 interface Reference {
@@ -41,7 +35,6 @@ export const makeMemoryState = (limits: Quota.QuotaLimits, ids: MemoryIds) => {
   const signatures = new Map<string, UsedSignature>();
   const references = new Map<string, Reference>();
   const owners = new Map<string, string>();
-  const payments = new Map<string, KeptPayment>();
   // The newest `now` callers passed in: the sweeper's clock, so it agrees with the callers'.
   let latest = Number.NEGATIVE_INFINITY;
 
@@ -54,6 +47,15 @@ export const makeMemoryState = (limits: Quota.QuotaLimits, ids: MemoryIds) => {
     else quotas.set(identity, state);
     return state;
   };
+
+  const payments = makeMemoryPaymentRequests({
+    signatures,
+    grant: (identity, queries, now) =>
+      Quota.view(save(identity, Quota.grant(load(identity, now), now, queries)), now, limits),
+    note: (now) => {
+      latest = Math.max(latest, now);
+    },
+  });
 
   return {
     view: (identity: string, now: number): Quota.QuotaView => Quota.view(load(identity, now), now, limits),
@@ -86,50 +88,7 @@ export const makeMemoryState = (limits: Quota.QuotaLimits, ids: MemoryIds) => {
       return Result.succeed(Quota.view(state, now, limits));
     },
 
-    issuePayment: (issued: Ledger.IssuedPayment, now: number): void => {
-      latest = Math.max(latest, now);
-      const record: Ledger.PaymentRecord = { issued, state: { kind: "open" } };
-      payments.set(issued.paymentId, { record, forgetAt: Ledger.forgetAt(record, now) });
-    },
-
-    findPayment: (paymentId: string, now: number): Ledger.PaymentRecord | undefined => {
-      const kept = payments.get(paymentId);
-      return kept !== undefined && now < kept.forgetAt ? kept.record : undefined;
-    },
-
-    /** Consumes the payment, marks the signature used and credits any grant, or does none of it. */
-    claimPayment: (
-      paymentId: string,
-      claim: Ledger.ClaimInput,
-      now: number,
-    ): Result.Result<
-      { readonly retry: boolean; readonly rateLimit: Quota.QuotaView | undefined },
-      PaymentRejected
-    > => {
-      const kept = payments.get(paymentId);
-      const record = kept !== undefined && now < kept.forgetAt ? kept.record : undefined;
-      const claimed = Ledger.claimPayment(record, signatures.get(claim.signature), claim, now);
-      if (Result.isFailure(claimed)) return Result.fail(claimed.failure);
-      const { record: next, used } = claimed.success;
-      payments.set(paymentId, { record: next, forgetAt: Ledger.forgetAt(next, now) });
-      if (used !== undefined) signatures.set(claim.signature, used);
-      const granted =
-        claim.queries > 0
-          ? save(claim.identity, Quota.grant(load(claim.identity, now), now, claim.queries))
-          : undefined;
-      return Result.succeed({
-        retry: claimed.success.retry,
-        rateLimit: granted === undefined ? undefined : Quota.view(granted, now, limits),
-      });
-    },
-
-    finishPayment: (paymentId: string, lease: string, served: boolean, now: number): void => {
-      const kept = payments.get(paymentId);
-      if (kept === undefined || now >= kept.forgetAt) return;
-      const next = Ledger.finishPayment(kept.record, lease, served);
-      if (next !== kept.record)
-        payments.set(paymentId, { record: next, forgetAt: Ledger.forgetAt(next, now) });
-    },
+    ...payments,
 
     referenceFor: (identity: string, now: number): string => {
       latest = Math.max(latest, now);
@@ -153,9 +112,7 @@ export const makeMemoryState = (limits: Quota.QuotaLimits, ids: MemoryIds) => {
       for (const [signature, entry] of signatures) {
         if (!isRemembered(entry, now)) signatures.delete(signature);
       }
-      for (const [paymentId, kept] of payments) {
-        if (now >= kept.forgetAt) payments.delete(paymentId);
-      }
+      payments.sweepPayments(now);
       for (const [identity, entry] of references) {
         if (now - entry.lastUsed >= REFERENCE_MEMORY_MS) {
           references.delete(identity);
@@ -169,7 +126,7 @@ export const makeMemoryState = (limits: Quota.QuotaLimits, ids: MemoryIds) => {
       quotas: quotas.size,
       signatures: signatures.size,
       references: references.size,
-      payments: payments.size,
+      payments: payments.paymentCount(),
     }),
   };
 };
