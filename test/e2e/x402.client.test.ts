@@ -174,6 +174,28 @@ describe("automatic mode: expiry", () => {
     expect(before.payer - (await balances()).payer).toBe(100_000n);
   });
 
+  test("a transfer that lands after expires_at is answered PAYMENT_EXPIRED: the client pays the fresh request", async () => {
+    const { chain, server } = env;
+    const paid: string[] = [];
+    const payingFetch = wrapFetchWithPayment(server.wallet(), {
+      AllowLocal: true,
+      // The first transfer lands with the chain's clock 400 s ahead, after the 300 s expiry.
+      confirm: () => {
+        chain.localnet.setClockOffsetMs(paid.length === 0 ? 400_000 : 0);
+        return true;
+      },
+      onPaid: ({ signature }) => paid.push(signature),
+    });
+    const response = await payingFetch(`${server.url}/premium-data`).finally(() =>
+      chain.localnet.setClockOffsetMs(0),
+    );
+    expect(response.status).toBe(200);
+    expect(paid).toHaveLength(2);
+    expect(decodeReceiptHeader(response.headers.get("X-Payment-Receipt") ?? "")?.transaction_hash).toBe(
+      paid[1],
+    );
+  });
+
   test("a declined payment is PAYMENT_REQUIRED, nothing paid", async () => {
     const before = await balances();
     const declining = wrapFetchWithPayment(quick.wallet(), { AllowLocal: true, confirm: () => false });
