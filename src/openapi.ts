@@ -8,6 +8,8 @@ import { FeedbackRequest } from "../core/feedback.ts";
 import { ExportQuery, ExportResponse, InsightsQuery, InsightsResponse } from "./http/schemas/admin.ts";
 import { ChatRequest, PaymentRequest } from "./http/schemas/requests.ts";
 import {
+  ChatPaymentRefused,
+  ChatPaymentRequired,
   ChatResponse,
   ErrorBody,
   FeedbackKept,
@@ -137,9 +139,35 @@ const paths = {
     post: {
       summary: "Ask a question about the documentation",
       description:
-        "JSON answer, or Server-Sent Events (`sources`, `delta`..., `done` or `error`) with `stream: true` or `Accept: text/event-stream`. 402 when the quota is exhausted: the body carries `rateLimit` and `payment`.",
+        "JSON answer, or Server-Sent Events (`sources`, `delta`..., `done` or `error`) with `stream: true` or `Accept: text/event-stream`. 402 when the quota is exhausted: the body is an HTTP 402 payment request (snake_case fields, docs/x402.md) plus `rateLimit` and `payment`. Repeat the question with `X-Payment-Authorization` to buy the queries the transfer paid for (0.001 USDC each) and be answered in the same call.",
+      parameters: [
+        {
+          name: "X-Payment-Authorization",
+          in: "header",
+          required: false,
+          description: "base64 of the signed payment authorization JSON (docs/x402.md)",
+          schema: { type: "string" },
+        },
+      ],
       requestBody: { required: true, ...json(ChatRequest) },
-      responses: { ...ok("answer", ChatResponse), ...errors(400, 402, 413, 415, 429, 500, 503) },
+      responses: {
+        "200": {
+          description: "answer",
+          headers: {
+            "X-Payment-Receipt": {
+              description: "with X-Payment-Authorization: base64 JSON naming the transaction that paid",
+              schema: { type: "string" },
+            },
+          },
+          ...json(ChatResponse),
+        },
+        "402": {
+          description: "quota exhausted, or the payment request expired",
+          ...json(ChatPaymentRequired),
+        },
+        "403": { description: "payment refused (PAYMENT_VERIFICATION_FAILED)", ...json(ChatPaymentRefused) },
+        ...errors(400, 413, 415, 429, 500, 503),
+      },
     },
   },
   "/api/status": {

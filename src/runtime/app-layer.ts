@@ -17,6 +17,7 @@ import type { ChainReader } from "../../core/ports/chain-reader.ts";
 import type { FeedbackStore } from "../../core/ports/feedback-store.ts";
 import type { Generator } from "../../core/ports/generator.ts";
 import type { InsightsStore } from "../../core/ports/insights-store.ts";
+import type { PaymentRequests } from "../../core/ports/payment-requests.ts";
 import type { PaymentStore } from "../../core/ports/payment-store.ts";
 import type { QuotaStore } from "../../core/ports/quota-store.ts";
 import type { Retriever } from "../../core/ports/retrieval.ts";
@@ -34,7 +35,11 @@ export const quotaLimits = (config: Pick<AppConfig, "freeQueries" | "paidDailyCa
   holdTtlMs: HOLD_TTL_MS,
 });
 
-type StoreLayer = Layer.Layer<QuotaStore | PaymentStore | FeedbackStore | InsightsStore, unknown, never>;
+type StoreLayer = Layer.Layer<
+  QuotaStore | PaymentStore | PaymentRequests | FeedbackStore | InsightsStore,
+  unknown,
+  never
+>;
 
 /** The store REDIS_URL names, or the volatile memory store. */
 const configuredStore = (logger: Logger) =>

@@ -5,6 +5,7 @@
 import { describe, expect, test } from "bun:test";
 import { Result, Schema } from "effect";
 import {
+  ChatPaymentRequired,
   ChatResponse,
   ErrorBody,
   Health,
@@ -30,7 +31,7 @@ describe("/openapi.json", () => {
     await decodes(StatusResponse, await t.call("/api/status"));
     await decodes(PaymentInfo, await t.call("/api/payment/info"));
     await decodes(ChatResponse, await t.chat("How do I write a file?"));
-    await decodes(ErrorBody, await t.chat("again")); // 402 with rateLimit and payment
+    await decodes(ChatPaymentRequired, await t.chat("again")); // 402: a payment request, rateLimit and payment
     await decodes(ErrorBody, await t.chat(""));
     await decodes(ErrorBody, await t.pay({ signature: "x", amount: 5, token: "USDC" }));
     await decodes(ErrorBody, await t.pay({}));

@@ -42,6 +42,8 @@ export interface ServiceOptions {
   /** The command to run; default BUN_ENTRY. */
   readonly command?: ReadonlyArray<string>;
   readonly readyTimeoutMs?: number;
+  /** The path that answers 200 once the process is ready (default /healthz). */
+  readonly readyPath?: string;
 }
 
 export type LogLine = Readonly<Record<string, unknown>>;
@@ -150,11 +152,11 @@ const launch = async (
   void child.exited.then((code) => {
     exitCode = code;
   });
-  // Polls /healthz, but gives up at once when the process dies (a config error, a port clash).
+  // Polls the ready path, but gives up at once when the process dies (a config error, a port clash).
   const deadline = performance.now() + (options.readyTimeoutMs ?? 30_000);
   let ready = false;
   while (!ready && exitCode === undefined && performance.now() < deadline) {
-    ready = await fetch(`${url}/healthz`).then(
+    ready = await fetch(`${url}${options.readyPath ?? "/healthz"}`).then(
       (res) => res.ok,
       () => false,
     );

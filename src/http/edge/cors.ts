@@ -15,8 +15,9 @@ export interface CorsPolicy {
 export const isAdminPath = (path: string): boolean =>
   path === "/admin" || path.startsWith("/admin/") || path === "/api/admin" || path.startsWith("/api/admin/");
 
-const ALLOW_HEADERS = "Content-Type, Accept";
-const EXPOSE_HEADERS = "X-Request-Id, Retry-After";
+// The x402 headers: browsers may send the payment and read its receipt.
+const ALLOW_HEADERS = "Content-Type, Accept, X-Payment-Authorization";
+const EXPOSE_HEADERS = "X-Request-Id, Retry-After, X-Payment-Receipt";
 const VARY_ONLY = { Vary: "Origin" };
 
 export const corsPolicy = (allowedOrigins: ReadonlyArray<string>, maxAgeSeconds = 600): CorsPolicy => {

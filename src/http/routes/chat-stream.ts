@@ -16,8 +16,8 @@ import { chargeAnswer, releaseAnswer } from "../../../core/use-cases/finish-answ
 import { type PreparedAnswer, prepareAnswer, type Question } from "../../../core/use-cases/prepare-answer.ts";
 import { issueAnswerId } from "../answer-id.ts";
 import type { AppEnv } from "../app-env.ts";
+import { chatErrorResponse } from "../chat-payment.ts";
 import { publicSource } from "../chat-request.ts";
-import { errorResponse } from "../error-response.ts";
 import { codeOf } from "../error-status.ts";
 import { Defect, runOutcome } from "../run-effect.ts";
 import type { ChatDeps } from "./chat.ts";
@@ -134,10 +134,7 @@ export const streamAnswer = async (
   started: number,
 ): Promise<Response> => {
   const prepared = await runOutcome(deps.runtime, prepareAnswer(question), c.req.raw.signal);
-  if (!prepared.ok) {
-    if (prepared.error._tag === "QuotaExhausted") deps.metrics.count("chat_payment_required_total");
-    return errorResponse(c, prepared.error, deps.paidDailyCap);
-  }
+  if (!prepared.ok) return chatErrorResponse(c, deps, prepared.error);
   const ready = prepared.value;
   const response = streamSSE(c, async (stream) => {
     if (ready.kind === "ready") return answerInto(c, deps, question, ready, stream, started);
