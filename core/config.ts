@@ -8,11 +8,13 @@
  */
 import { Redacted, Result, Schema } from "effect";
 import { type ChainConfig, parseChain } from "./config-chain.ts";
+import { type InsightsConfig, parseInsights } from "./config-insights.ts";
 import { type Env, type Reader, reader } from "./config-reader.ts";
 import { parseIp } from "./ip.ts";
 import { parseTrustProxy, type TrustProxy } from "./trust-proxy.ts";
 
 export type { ChainConfig } from "./config-chain.ts";
+export type { InsightsConfig } from "./config-insights.ts";
 export type { Env } from "./config-reader.ts";
 
 export type VectorConfig =
@@ -50,6 +52,8 @@ export interface AppConfig {
     | undefined;
   readonly vector: VectorConfig;
   readonly embeddingModel: string | undefined;
+  /** The owner's console and what it records (core/config-insights.ts). */
+  readonly insights: InsightsConfig;
 }
 
 export class ConfigError extends Schema.TaggedError<ConfigError>()("ConfigError", {
@@ -155,6 +159,7 @@ export const parseConfig = (env: Env): Result.Result<AppConfig, ConfigError> => 
         : { apiKey: Redacted.make(apiKey), model: llmModel, baseUrl: read.url("LLM_BASE_URL") },
     vector: parseVector(read),
     embeddingModel: text("EMBEDDING_MODEL"),
+    insights: parseInsights(read),
   };
   crossChecks(read, config);
   return problems.length === 0 ? Result.succeed(config) : Result.fail(new ConfigError({ problems }));

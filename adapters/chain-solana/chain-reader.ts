@@ -98,14 +98,18 @@ export const make = (rpc: ReaderRpc, policy: CallPolicy = DEFAULTS): ChainReader
   return { lookup, ping };
 };
 
+/** The reader over the JSON-RPC endpoint at `rpcUrl`, as a plain service value. */
+export const fromUrl = (options: ChainSolanaOptions): ChainReader["Service"] =>
+  make(createReaderRpc(options.rpcUrl), {
+    timeoutMs: options.timeoutMs ?? DEFAULTS.timeoutMs,
+    attempts: options.attempts ?? DEFAULTS.attempts,
+    baseDelayMs: options.baseDelayMs ?? DEFAULTS.baseDelayMs,
+  });
+
 /** ChainReader over the JSON-RPC endpoint at `rpcUrl`, its misses cached briefly (miss-cache.ts). */
 export const layer = (options: ChainSolanaOptions) =>
   Layer.sync(ChainReader, () => {
-    const reader = make(createReaderRpc(options.rpcUrl), {
-      timeoutMs: options.timeoutMs ?? DEFAULTS.timeoutMs,
-      attempts: options.attempts ?? DEFAULTS.attempts,
-      baseDelayMs: options.baseDelayMs ?? DEFAULTS.baseDelayMs,
-    });
+    const reader = fromUrl(options);
     const ttlMs = options.missCacheMs ?? MISS_CACHE_DEFAULTS.ttlMs;
     return ttlMs === 0 ? reader : cachingMisses(reader, { ...MISS_CACHE_DEFAULTS, ttlMs });
   });

@@ -1,16 +1,22 @@
 /**
- * QuotaStore + PaymentStore + FeedbackStore in process memory. VOLATILE: a restart forgets free-query
- * counters, paid credits, used signatures and memo references, and several instances do not
- * share it. For local development, tests and single-instance demos; production uses Redis.
+ * QuotaStore + PaymentStore + PaymentRequests + FeedbackStore + InsightsStore in process
+ * memory. VOLATILE: a restart forgets free-query counters, paid credits, used signatures, memo
+ * references and issued x402 payment requests, and several instances do not share it. For
+ * local development, tests and single-instance demos; production uses Redis.
  */
-import { Clock, Context, Effect, Layer } from "effect";
+import { Clock, Context, Effect, Layer, Result } from "effect";
+import { DEFAULT_INSIGHTS_BOUNDS } from "../../core/config-insights.ts";
 import { FeedbackStore } from "../../core/ports/feedback-store.ts";
+import { type InsightsBounds, InsightsStore } from "../../core/ports/insights-store.ts";
+import { PaymentRequests } from "../../core/ports/payment-requests.ts";
 import { PaymentStore } from "../../core/ports/payment-store.ts";
 import { QuotaStore } from "../../core/ports/quota-store.ts";
 import type { QuotaLimits } from "../../core/quota.ts";
 import { checkQueries } from "../shared/grant-guard.ts";
 import { newHoldId, newReference } from "../shared/random-ids.ts";
+import { claimInput } from "../shared/x402-claim.ts";
 import { makeMemoryFeedback } from "./memory-feedback.ts";
+import { makeMemoryInsights } from "./memory-insights.ts";
 import { makeMemoryState } from "./memory-state.ts";
 import { MemoryQuotaView } from "./quota-view.ts";
 import { MemoryReferences } from "./reference-view.ts";
@@ -32,7 +38,16 @@ const startSweeper = (sweep: () => void) => {
  */
 export const layer = (
   limits: QuotaLimits,
-): Layer.Layer<QuotaStore | PaymentStore | FeedbackStore | MemoryQuotaView | MemoryReferences> =>
+  insightsBounds: InsightsBounds = DEFAULT_INSIGHTS_BOUNDS,
+): Layer.Layer<
+  | QuotaStore
+  | PaymentStore
+  | PaymentRequests
+  | FeedbackStore
+  | InsightsStore
+  | MemoryQuotaView
+  | MemoryReferences
+> =>
   Layer.effectContext(
     Effect.gen(function* () {
       const state = makeMemoryState(limits, { holdId: newHoldId, reference: newReference });
@@ -57,6 +72,25 @@ export const layer = (
           ),
         referenceFor: (identity, now) => Effect.sync(() => state.referenceFor(identity, now)),
       });
+      const requests = PaymentRequests.of({
+        issue: (issued, now) => Effect.sync(() => state.issuePayment(issued, now)),
+        find: (paymentId, now) => Effect.sync(() => state.findPayment(paymentId, now)),
+        claim: (claim, now) =>
+          Effect.andThen(
+            claim.grant === undefined ? Effect.void : checkQueries(claim.grant.queries),
+            Effect.suspend(() => {
+              const lease = newHoldId();
+              return Effect.fromResult(
+                Result.map(state.claimPayment(claim.paymentId, claimInput(claim, lease), now), (claimed) => ({
+                  lease,
+                  ...claimed,
+                })),
+              );
+            }),
+          ),
+        finish: (paymentId, lease, served, now) =>
+          Effect.sync(() => state.finishPayment(paymentId, lease, served, now)),
+      });
       const clock = yield* Clock.Clock;
       const views = MemoryQuotaView.of({
         view: (identity) => state.view(identity, clock.currentTimeMillisUnsafe()),
@@ -66,9 +100,16 @@ export const layer = (
         issue: (identity, now) => Effect.sync(() => votes.issue(identity, now)),
         record: (identity, given) => Effect.suspend(() => Effect.fromResult(votes.record(identity, given))),
       });
+      const log = makeMemoryInsights(insightsBounds);
+      const insights = InsightsStore.of({
+        append: (event) => Effect.sync(() => log.append(event)),
+        between: (from, to, now) => Effect.sync(() => log.between(from, to, now)),
+      });
       return Context.make(QuotaStore, quota).pipe(
         Context.add(PaymentStore, payment),
+        Context.add(PaymentRequests, requests),
         Context.add(FeedbackStore, feedback),
+        Context.add(InsightsStore, insights),
         Context.add(MemoryQuotaView, views),
         Context.add(
           MemoryReferences,

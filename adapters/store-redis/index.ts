@@ -1,4 +1,3 @@
-/** The shared, durable QuotaStore + PaymentStore + FeedbackStore on Redis: `RedisStore.layer({ url, limits, keyPrefix? })`. */
-
+/** The shared, durable QuotaStore + PaymentStore + FeedbackStore + InsightsStore on Redis: `RedisStore.layer({ url, limits, keyPrefix? })`. */
 export { RedisQuotaView } from "./quota-view.ts";
 export * as RedisStore from "./redis-store.ts";

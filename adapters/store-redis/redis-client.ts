@@ -40,8 +40,9 @@ export const describeFailure = (cause: unknown): string => {
   if (typeof code === "string" && code in CONNECTION_CODES) return `redis ${CONNECTION_CODES[code]}`;
   if (/^(NOAUTH|WRONGPASS)/.test(message)) return "redis refused the credentials in REDIS_URL";
   if (cause instanceof Error && cause.name === "ReplyError") {
-    // The quota scripts' own refusal of a hash they did not write (quota-lua-prelude.ts).
+    // The scripts' own refusal of a hash they did not write (quota-lua-prelude.ts, x402-lua.ts).
     if (message.includes("corrupt quota state")) return "corrupt quota state";
+    if (message.includes("corrupt payment request")) return "corrupt payment request";
     // Otherwise only Redis's error code (ERR, NOAUTH, READONLY, OOM, ...), never the rest of the text.
     const code = /^[A-Z]+/.exec(message)?.[0] ?? "error";
     return `redis replied ${code}`;

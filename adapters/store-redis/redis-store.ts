@@ -1,5 +1,6 @@
 /**
- * QuotaStore + PaymentStore on Redis, shared by every service instance. Each writing
+ * QuotaStore + PaymentStore + FeedbackStore + PaymentRequests (x402, redis-payment-requests.ts) on Redis,
+ * shared by every service instance. Each writing
  * transition is one Lua script (quota-lua.ts), so instances racing on one identity or one
  * signature see exactly the rules of core/quota.ts and core/signature-ledger.ts. The view is
  * one HGETALL of the identity's quota hash, computed in JS by core/quota.ts (quota-hash.ts).
@@ -7,7 +8,10 @@
  * Every failure (down, timeout, odd reply) is StoreUnavailable: the service fails closed.
  */
 import { Clock, Context, Effect, Layer } from "effect";
+import { DEFAULT_INSIGHTS_BOUNDS } from "../../core/config-insights.ts";
 import { FeedbackStore } from "../../core/ports/feedback-store.ts";
+import { type InsightsBounds, InsightsStore } from "../../core/ports/insights-store.ts";
+import { PaymentRequests } from "../../core/ports/payment-requests.ts";
 import { PaymentStore } from "../../core/ports/payment-store.ts";
 import { QuotaStore } from "../../core/ports/quota-store.ts";
 import { StoreUnavailable } from "../../core/ports/store-errors.ts";
@@ -30,6 +34,8 @@ import {
   urlOf,
 } from "./redis-client.ts";
 import { redisFeedback } from "./redis-feedback.ts";
+import { redisInsights } from "./redis-insights.ts";
+import { makePaymentRequests } from "./redis-payment-requests.ts";
 import { REFERENCE } from "./reference-lua.ts";
 import { replicatedClaims } from "./replicated-claims.ts";
 import { decodeClaim, decodeReserve, decodeView, usedAtOf } from "./replies.ts";
@@ -48,6 +54,8 @@ export interface RedisStoreOptions extends ConnectOptions {
   readonly waitReplicas?: number;
   /** How long a claim waits for them (default 1000 ms) before it fails as unavailable. */
   readonly waitTimeoutMs?: number;
+  /** Retention and cap of the insights' event log (default 30 days, 100 000 events). */
+  readonly insights?: InsightsBounds;
 }
 
 const SCRIPTS = {
@@ -64,7 +72,10 @@ const REFERENCE_ATTEMPTS = 5;
 /** The store ports over one Redis connection, closed when the layer's scope ends. */
 export const layer = (
   options: RedisStoreOptions,
-): Layer.Layer<QuotaStore | PaymentStore | FeedbackStore | RedisQuotaView, StoreUnavailable> =>
+): Layer.Layer<
+  QuotaStore | PaymentStore | PaymentRequests | FeedbackStore | InsightsStore | RedisQuotaView,
+  StoreUnavailable
+> =>
   Layer.effectContext(
     Effect.gen(function* () {
       const client = yield* Effect.acquireRelease(connect(options), close);
@@ -158,7 +169,9 @@ export const layer = (
       });
       return Context.make(QuotaStore, quota).pipe(
         Context.add(PaymentStore, payment),
+        Context.add(PaymentRequests, makePaymentRequests(client, keys, limits)),
         Context.add(FeedbackStore, redisFeedback(client, keys)),
+        Context.add(InsightsStore, redisInsights(client, keys, options.insights ?? DEFAULT_INSIGHTS_BOUNDS)),
         Context.add(
           RedisQuotaView,
           RedisQuotaView.of({ view: (identity) => readView(identity, clock.currentTimeMillisUnsafe()) }),

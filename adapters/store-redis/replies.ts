@@ -17,7 +17,8 @@ const integers = (reply: unknown, from: number, count: number): number[] | undef
     : undefined;
 };
 
-const toView = (reply: unknown, from: number): QuotaView | undefined => {
+/** The view at `from` in a script's reply array. */
+export const toView = (reply: unknown, from: number): QuotaView | undefined => {
   const [remaining, resetAt, requires, free, paid] = integers(reply, from, 5) ?? [];
   return remaining === undefined ||
     resetAt === undefined ||

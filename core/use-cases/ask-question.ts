@@ -9,7 +9,7 @@ import { type Answer, GenerationFailed, Generator } from "../ports/generator.ts"
 import type { RetrievedChunk } from "../ports/retrieval.ts";
 import type { QuotaView } from "../quota.ts";
 import { chargeAnswer, releaseAnswer } from "./finish-answer.ts";
-import { type PreparedAnswer, prepareAnswer, type Question } from "./prepare-answer.ts";
+import { type NothingFound, type PreparedAnswer, prepareAnswer, type Question } from "./prepare-answer.ts";
 
 export {
   EmptyMessage,
@@ -40,6 +40,8 @@ export interface AnsweredQuestion {
   readonly answer: Answer;
   readonly sources: ReadonlyArray<RetrievedChunk>;
   readonly rateLimit: QuotaView;
+  /** How prepareAnswer ended (the insights read "declined" from it). */
+  readonly outcome: PreparedAnswer | NothingFound;
 }
 
 const generateFor = (prepared: PreparedAnswer) =>
@@ -51,11 +53,12 @@ const generateFor = (prepared: PreparedAnswer) =>
 export const askQuestion = Effect.fn("askQuestion")(function* (question: Question) {
   const prepared = yield* prepareAnswer(question);
   if (prepared.kind === "nothing-found") {
-    return { answer: prepared.answer, sources: [], rateLimit: prepared.rateLimit } satisfies AnsweredQuestion;
+    const { answer, rateLimit } = prepared;
+    return { answer, sources: [], rateLimit, outcome: prepared } satisfies AnsweredQuestion;
   }
   const answer = yield* withinDeadline(generateFor(prepared)).pipe(
     Effect.onError(() => releaseAnswer(prepared)),
   );
   const rateLimit = yield* chargeAnswer(prepared, answer);
-  return { answer, sources: prepared.sources, rateLimit } satisfies AnsweredQuestion;
+  return { answer, sources: prepared.sources, rateLimit, outcome: prepared } satisfies AnsweredQuestion;
 });

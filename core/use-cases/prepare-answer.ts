@@ -66,7 +66,7 @@ export interface NothingFound {
 }
 
 /** Step 1: the message rules. */
-export const validateMessage = (message: string) =>
+export const validateMessage = (message: string): Effect.Effect<string, EmptyMessage | MessageTooLong> =>
   message.trim() === ""
     ? Effect.fail(new EmptyMessage())
     : message.length > MAX_MESSAGE_LENGTH

@@ -13,6 +13,7 @@ const ROOT = join(import.meta.dir, "..", "..");
 const SCRIPTS: ReadonlyArray<readonly [string, boolean]> = [
   ["status-bench.ts", true],
   ["payment-bench.ts", true],
+  ["x402-bench.ts", true],
   ["chat-bench.ts", true],
   ["startup-bench.ts", true],
   ["load-bench.ts", true],
@@ -25,6 +26,7 @@ const ORDER = [
   "status",
   "payment-info",
   "payment",
+  "x402",
   "chat",
   "startup",
   "load",

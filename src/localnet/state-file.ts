@@ -5,6 +5,7 @@
  * file of one still running, and `npm run pay` can tell a stale file (its chain is gone)
  * from a chain that does not answer. Each service keeps its own file, named by its port.
  */
+import { existsSync, readdirSync } from "node:fs";
 import { chmod, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { type Address, isAddress, type KeyPairSigner } from "@solana/kit";
@@ -15,6 +16,14 @@ export const DEFAULT_STATE_FILE = ".data/localnet.json";
 
 /** Where the demo chain of the service listening on `port` writes (`npm start` on PORT). */
 export const serviceStateFile = (port: number | string): string => `.data/localnet-${port}.json`;
+
+/** The state files of every service's demo chain in this folder (any port). */
+export const serviceStateFiles = (): ReadonlyArray<string> =>
+  existsSync(".data")
+    ? readdirSync(".data")
+        .filter((name) => /^localnet-\d+\.json$/.test(name))
+        .map((name) => `.data/${name}`)
+    : [];
 
 export interface LocalnetState {
   readonly rpcUrl: string;

@@ -25,6 +25,11 @@ export const COUNTERS = {
   payment_unknown_signature_limited_total: "Payments refused: too many unknown transactions from one client",
   answers_total: "Answers served",
   feedback_total: "Votes on answers, by vote",
+  insights_events_total: "Insight events recorded, by kind",
+  insights_record_failures_total:
+    "Insight events that could not be recorded (the visitor was served anyway), by kind",
+  admin_auth_failures_total: "Wrong admin tokens or forged admin sessions",
+  admin_auth_locked_total: "Admin requests refused while their client was locked out after wrong tokens",
 } as const;
 export type CounterName = keyof typeof COUNTERS;
 

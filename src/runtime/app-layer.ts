@@ -8,11 +8,15 @@ import { Effect, Layer, Result } from "effect";
 import { ChainSolana } from "../../adapters/chain-solana/index.ts";
 import * as MemoryConversations from "../../adapters/conversations-memory/index.ts";
 import { MemoryStore } from "../../adapters/store-memory/index.ts";
+import { VisitorHash } from "../../adapters/visitor-hash/index.ts";
 import { type AppConfig, type ChainConfig, parseConfig } from "../../core/config.ts";
+import { InsightsSettings } from "../../core/insights/insights-settings.ts";
 import * as PaymentSettings from "../../core/payment-settings.ts";
 import type { ChainReader } from "../../core/ports/chain-reader.ts";
 import type { FeedbackStore } from "../../core/ports/feedback-store.ts";
 import type { Generator } from "../../core/ports/generator.ts";
+import type { InsightsStore } from "../../core/ports/insights-store.ts";
+import type { PaymentRequests } from "../../core/ports/payment-requests.ts";
 import type { PaymentStore } from "../../core/ports/payment-store.ts";
 import type { QuotaStore } from "../../core/ports/quota-store.ts";
 import type { Retriever } from "../../core/ports/retrieval.ts";
@@ -30,7 +34,11 @@ export const quotaLimits = (config: Pick<AppConfig, "freeQueries" | "paidDailyCa
   holdTtlMs: HOLD_TTL_MS,
 });
 
-type StoreLayer = Layer.Layer<QuotaStore | PaymentStore | FeedbackStore, unknown, never>;
+type StoreLayer = Layer.Layer<
+  QuotaStore | PaymentStore | PaymentRequests | FeedbackStore | InsightsStore,
+  unknown,
+  never
+>;
 
 /**
  * The store REDIS_URL names, or the volatile memory store. The Redis adapter (and ioredis,
@@ -40,14 +48,17 @@ const configuredStore = (logger: Logger) =>
   Layer.unwrap(
     Effect.flatMap(AppSettings, (config): Effect.Effect<StoreLayer> => {
       const limits = quotaLimits(config);
+      const { retentionMs, maxEvents } = config.insights;
+      const insights = { retentionMs, maxEvents };
       const { redisUrl } = config;
-      if (redisUrl === undefined) return Effect.succeed(MemoryStore.layer(limits));
+      if (redisUrl === undefined) return Effect.succeed(MemoryStore.layer(limits, insights));
       return Effect.map(
         lazily(() => import("../../adapters/store-redis/index.ts")),
         ({ RedisStore }) =>
           RedisStore.layer({
             url: redisUrl,
             limits,
+            insights,
             waitReplicas: config.redisWaitReplicas,
             waitTimeoutMs: config.redisWaitTimeoutMs,
             onUnverifiedEviction: () =>
@@ -87,6 +98,8 @@ export const appLayer = (config: AppConfig, chain: ChainConfig, logger: Logger, 
         onFallback: (event) => logger.warn("LLM failed, answered extractively", { reason: event.reason }),
       }),
     MemoryConversations.layer(),
+    VisitorHash.layer(config.insights.salt),
+    Layer.succeed(InsightsSettings)({ redaction: config.insights.redaction }),
   ).pipe(Layer.provide(Layer.succeed(AppSettings)(config)));
 };
 

@@ -67,6 +67,10 @@ export const warnAboutDefaults = (config: AppConfig, logger: Logger) => {
       "PAYMENT_WALLET_SECRET_KEY is set but never needed to receive payments; consider removing it from this service",
     );
   }
+  if (config.insights.adminToken !== undefined && config.insights.salt === undefined)
+    logger.warn(
+      "ADMIN_TOKEN is set without INSIGHTS_SALT: visitor hashes use a random key per process, so paying clients are counted anew after a restart and per instance",
+    );
   if (config.allowedOrigins.length === 0)
     logger.warn("ALLOWED_ORIGINS is empty: browsers on other origins cannot call the API");
 };

@@ -1,7 +1,8 @@
 /**
- * GET /widget.js and /widget-pay.js: the bundles `npm start` built into dist/widget/ (see
- * src/widget/build.ts). Read once and kept in memory. Any page may load them: they are public,
- * and the pay bundle is imported as a module, which browsers fetch with CORS.
+ * GET /widget.js and /widget-pay.js (and the console's /admin/console.js): the bundles `npm
+ * start` built into dist/widget/ (see src/widget/build.ts). Read once and kept in memory. Any
+ * page may load the widget's: they are public, and the pay bundle is imported as a module, which
+ * browsers fetch with CORS. The console's is served with its own headers (no CORS).
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -9,10 +10,11 @@ import type { Context } from "hono";
 import type { AppEnv } from "../http/app-env.ts";
 import { WIDGET_DIST } from "../widget/build-paths.ts";
 
-export const WIDGET_FILES = ["widget.js", "widget-pay.js"] as const;
+export const WIDGET_FILES = ["widget.js", "widget-pay.js", "admin.js"] as const;
 export type WidgetFile = (typeof WIDGET_FILES)[number];
 
-const HEADERS = {
+/** Headers of the widget's bundles: public, loadable from any page. */
+export const PUBLIC_ASSET_HEADERS = {
   "Content-Type": "text/javascript; charset=utf-8",
   "Access-Control-Allow-Origin": "*",
   // Short: a new version reaches visitors within minutes, and revalidation is cheap.
@@ -20,7 +22,10 @@ const HEADERS = {
   "X-Content-Type-Options": "nosniff",
 };
 
-export const widgetAssets = (dist: string = WIDGET_DIST) => {
+export const widgetAssets = (
+  dist: string = WIDGET_DIST,
+  headers: Readonly<Record<string, string>> = PUBLIC_ASSET_HEADERS,
+) => {
   const cache = new Map<WidgetFile, string>();
   return async (c: Context<AppEnv>, file: WidgetFile): Promise<Response> => {
     let code = cache.get(file);
@@ -37,6 +42,6 @@ export const widgetAssets = (dist: string = WIDGET_DIST) => {
         );
       cache.set(file, code);
     }
-    return c.body(code, 200, HEADERS);
+    return c.body(code, 200, headers);
   };
 };

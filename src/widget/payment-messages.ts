@@ -20,6 +20,8 @@ const MESSAGES: Readonly<Record<string, string>> = {
     "This signature was already used: its questions were credited then. A new transfer buys more.",
   MEMO_MISMATCH:
     "This transfer carries another visitor's payment reference, so it can only be claimed from their connection.",
+  MEMO_RESERVED:
+    "This transfer pays an HTTP 402 payment request (its memo says so), so it cannot buy questions here.",
   MEMO_REQUIRED:
     "This service needs its payment reference in the transfer: pay with the wallet button or the QR code.",
   CHAIN_UNAVAILABLE:

@@ -1,7 +1,7 @@
 /**
  * Secrets never leave the process: the real service is configured with every secret it can
  * hold (a Redis password, an LLM key, a Chroma key, an RPC URL carrying an API key, the
- * wallet's secret key) and taken through a full run: every endpoint, successes, every kind of
+ * wallet's secret key, the owner's admin token and insights salt) and taken through a full run: every endpoint, successes, every kind of
  * refusal, a payment, the LLM failing, the RPC failing, Redis going away and coming back, a
  * graceful stop. Every log line, every response body and every response header is then
  * searched for each secret value; none may appear.
@@ -21,6 +21,8 @@ const REDIS_PASSWORD = "redis-pw-Zq81x";
 const LLM_KEY = "gsk_live_LLMSECRET_93jd";
 const VECTOR_KEY = "ck-VECTORSECRET-5521";
 const RPC_KEY = "rpc-APIKEY-77aa";
+const ADMIN_TOKEN = "admin-TOKEN-secret-8812x";
+const INSIGHTS_SALT = "insights-SALT-secret-51q";
 
 let redis: RedisServer | undefined;
 let chain: TestChain | undefined;
@@ -57,6 +59,8 @@ describe.skipIf(!redisServerAvailable())("a full run with every secret configure
     secrets = [
       REDIS_PASSWORD,
       LLM_KEY,
+      ADMIN_TOKEN,
+      INSIGHTS_SALT,
       VECTOR_KEY,
       RPC_KEY,
       JSON.stringify(secretKey),
@@ -77,6 +81,8 @@ describe.skipIf(!redisServerAvailable())("a full run with every secret configure
       PAYMENT_WALLET_ADDRESS: wallet.signer.address,
       PAYMENT_WALLET_SECRET_KEY: JSON.stringify(secretKey),
       RATE_LIMIT_FREE_QUERIES: "2",
+      ADMIN_TOKEN,
+      INSIGHTS_SALT,
     };
     const ingest = Bun.spawnSync([process.execPath, join(REPO_ROOT, "src/cli/ingest.ts"), FIXTURE_DOCS], {
       env: { PATH: process.env.PATH ?? "", ...env },
@@ -112,6 +118,17 @@ describe.skipIf(!redisServerAvailable())("a full run with every secret configure
       token: "USDC",
     }); // wrong wallet
     await post("/api/feedback", { answerId: "nope", vote: "up" });
+    // The owner's console and API, signed in and not.
+    const bearer = { Authorization: `Bearer ${ADMIN_TOKEN}` };
+    for (const path of ["/api/admin/insights", "/api/admin/export?format=csv", "/admin"]) {
+      await call(path, { headers: bearer });
+      await call(path, { headers: { Authorization: "Bearer wrong-token-000000" } });
+    }
+    await call("/admin/login", {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: `token=${encodeURIComponent(ADMIN_TOKEN)}`,
+    });
     // A real payment to the configured wallet, then its replay.
     const signature = await chain.sendUsdc({ to: wallet.signer.address, units: 50_000n });
     await post("/api/payment", { signature, amount: 0.05, token: "USDC" });

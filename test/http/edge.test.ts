@@ -186,6 +186,12 @@ describe("edge responses", () => {
     const spec = await (await t.call("/openapi.json")).json();
     expect(Object.keys(spec.paths).sort()).toEqual([
       "/",
+      "/admin",
+      "/admin/console.js",
+      "/admin/login",
+      "/admin/logout",
+      "/api/admin/export",
+      "/api/admin/insights",
       "/api/chat",
       "/api/demo-wallet",
       "/api/feedback",

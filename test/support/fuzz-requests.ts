@@ -13,6 +13,9 @@ export interface FuzzRequest {
   readonly body: string | undefined;
 }
 
+/** The ADMIN_TOKEN the fuzzed service runs with, so the owner's API is fuzzed signed in too. */
+export const FUZZ_ADMIN_TOKEN = "fuzz-admin-token-0123456789";
+
 export const ENDPOINTS = [
   "/api/chat",
   "/api/status",
@@ -27,6 +30,11 @@ export const ENDPOINTS = [
   "/openapi.json",
   "/",
   "/widget.js",
+  "/admin",
+  "/admin/login",
+  "/admin/logout",
+  "/api/admin/insights",
+  "/api/admin/export",
 ] as const;
 
 const PROTO_KEYS = ["__proto__", "constructor", "prototype", "toString", "valueOf", "hasOwnProperty"];
@@ -151,6 +159,12 @@ const headers = fc.record(
     "X-Real-IP": ipLike,
     "X-Request-Id": fc.oneof(injected, nastyText),
     "X-Payment-Authorization": fc.oneof(nastyText, fc.base64String({ maxLength: 200 })),
+    Authorization: fc.oneof(
+      fc.constant(`Bearer ${FUZZ_ADMIN_TOKEN}`),
+      fc.constant("Bearer wrong"),
+      nastyText,
+    ),
+    Cookie: fc.oneof(fc.constant("admin=x"), nastyText),
     "PAYMENT-SIGNATURE": fc.oneof(nastyText, fc.base64String({ maxLength: 200 })),
     "Accept-Encoding": fc.constantFrom("gzip", "br", "identity", "*;q=0"),
   },

@@ -1,9 +1,11 @@
 /** Every payment refusal the service can send has its own sentence in the widget, not a fallback. */
 import { describe, expect, test } from "bun:test";
+import { CLAIM_REJECTION_REASONS } from "../../core/payment-rejected.ts";
 import { REJECTIONS } from "../../src/http/payment-rejections.ts";
 import { paymentMessage } from "../../src/widget/payment-messages.ts";
 
-const PAYMENT_REFUSALS = [...new Set(Object.values(REJECTIONS).map((rejection) => rejection.code))];
+// The refusals of POST /api/payment, the widget's way of paying (not the X-Payment-Authorization ones).
+const PAYMENT_REFUSALS = [...new Set(CLAIM_REJECTION_REASONS.map((reason) => REJECTIONS[reason].code))];
 
 describe("payment messages", () => {
   test.each(PAYMENT_REFUSALS)("%s has its own message", (code) => {

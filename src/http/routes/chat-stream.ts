@@ -8,6 +8,7 @@
 import { Effect, Stream } from "effect";
 import type { Context } from "hono";
 import { type SSEStreamingApi, streamSSE } from "hono/streaming";
+import type { AnswerOutcome } from "../../../core/insights/question-event.ts";
 import { type Answer, GenerationFailed, Generator } from "../../../core/ports/generator.ts";
 import type { QuotaView } from "../../../core/quota.ts";
 import { withinDeadline } from "../../../core/use-cases/ask-question.ts";
@@ -15,8 +16,8 @@ import { chargeAnswer, releaseAnswer } from "../../../core/use-cases/finish-answ
 import { type PreparedAnswer, prepareAnswer, type Question } from "../../../core/use-cases/prepare-answer.ts";
 import { issueAnswerId } from "../answer-id.ts";
 import type { AppEnv } from "../app-env.ts";
+import { chatErrorResponse } from "../chat-payment.ts";
 import { publicSource } from "../chat-request.ts";
-import { errorResponse } from "../error-response.ts";
 import { codeOf } from "../error-status.ts";
 import { Defect, runOutcome } from "../run-effect.ts";
 import type { ChatDeps } from "./chat.ts";
@@ -27,19 +28,6 @@ const sender =
   (stream: SSEStreamingApi): Send =>
   (event, data) =>
     stream.writeSSE({ event, data: JSON.stringify(data) });
-
-/** The closing event of an answered question, with the id to vote on it. */
-const sendDone = async (
-  c: Context<AppEnv>,
-  deps: ChatDeps,
-  send: Send,
-  tokensUsed: number,
-  rateLimit: QuotaView,
-) => {
-  deps.metrics.count("answers_total");
-  const answerId = await issueAnswerId(deps.runtime, c.get("identity"), c.get("log"));
-  return send("done", { success: true, answerId, tokensUsed, rateLimit });
-};
 
 /** The generator's stream written out as `delta` events; its whole answer at the end. */
 const streamGenerated = (prepared: PreparedAnswer, sendDelta: (text: string) => Promise<void>) =>
@@ -57,12 +45,29 @@ const streamGenerated = (prepared: PreparedAnswer, sendDelta: (text: string) => 
     return answer ?? (yield* Effect.fail(new GenerationFailed({ message: "the answer stream ended early" })));
   });
 
+/** The closing event of an answered question, with the id to vote on it; then its recording for the insights. */
+const sendDone = async (
+  c: Context<AppEnv>,
+  deps: ChatDeps,
+  send: Send,
+  answered: { readonly question: Question; readonly outcome: AnswerOutcome; readonly answer: Answer },
+  rateLimit: QuotaView,
+  started: number,
+) => {
+  deps.metrics.count("answers_total");
+  const answerId = await issueAnswerId(deps.runtime, c.get("identity"), c.get("log"));
+  await send("done", { success: true, answerId, tokensUsed: answered.answer.tokensUsed, rateLimit });
+  deps.recorder.answered(c.get("log"), { ...answered, answerId }, started);
+};
+
 /** Generates into the open stream, then charges (text reached the client) or releases. */
 const answerInto = async (
   c: Context<AppEnv>,
   deps: ChatDeps,
+  question: Question,
   prepared: PreparedAnswer,
   stream: SSEStreamingApi,
+  started: number,
 ) => {
   const send = sender(stream);
   const hangUp = new AbortController();
@@ -89,7 +94,8 @@ const answerInto = async (
         error: "The answer could not be recorded",
         code: codeOf(charged.error),
       });
-    return sendDone(c, deps, send, generated.value.tokensUsed, charged.value);
+    const answered = { question, outcome: prepared, answer: generated.value };
+    return sendDone(c, deps, send, answered, charged.value, started);
   }
   // Cut off: the client hung up (charged only if text reached it), or we failed (never charged).
   const served = hangUp.signal.aborted && delivered;
@@ -97,6 +103,11 @@ const answerInto = async (
     deps.runtime,
     served ? Effect.ignore(chargeAnswer(prepared, undefined)) : releaseAnswer(prepared),
   );
+  // Served in part: an answered question, though without its whole text.
+  if (served) {
+    const cut = { question, outcome: prepared, answer: undefined, answerId: undefined };
+    deps.recorder.answered(c.get("log"), cut, started);
+  }
   if (hangUp.signal.aborted) return;
   if (generated.ok === false) {
     return send("error", {
@@ -120,20 +131,25 @@ export const streamAnswer = async (
   c: Context<AppEnv>,
   deps: ChatDeps,
   question: Question,
+  started: number,
 ): Promise<Response> => {
   const prepared = await runOutcome(deps.runtime, prepareAnswer(question), c.req.raw.signal);
-  if (!prepared.ok) {
-    if (prepared.error._tag === "QuotaExhausted") deps.metrics.count("chat_payment_required_total");
-    return errorResponse(c, prepared.error, deps.paidDailyCap);
-  }
+  if (!prepared.ok) return chatErrorResponse(c, deps, prepared.error);
   const ready = prepared.value;
   const response = streamSSE(c, async (stream) => {
-    if (ready.kind === "ready") return answerInto(c, deps, ready, stream);
+    if (ready.kind === "ready") return answerInto(c, deps, question, ready, stream, started);
     const send = sender(stream);
     // Answered without generating (nothing found), already uncharged.
     await send("sources", { sources: [] });
     await send("delta", { text: ready.answer.text });
-    await sendDone(c, deps, send, ready.answer.tokensUsed, ready.rateLimit);
+    await sendDone(
+      c,
+      deps,
+      send,
+      { question, outcome: ready, answer: ready.answer },
+      ready.rateLimit,
+      started,
+    );
   });
   // no-transform + X-Accel-Buffering keep proxies (nginx, CDNs) from buffering the stream.
   response.headers.set("Cache-Control", "no-cache, no-transform");

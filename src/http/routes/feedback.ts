@@ -4,17 +4,20 @@ import { giveFeedback } from "../../../core/use-cases/give-feedback.ts";
 import type { Metrics } from "../../observability/metrics.ts";
 import { type AppEnv, edgeFactsAsVariables } from "../app-env.ts";
 import { unavailableResponse } from "../error-response.ts";
+import type { InsightsRecorder } from "../insights-recorder.ts";
 import { readJsonObject } from "../read-json.ts";
 import { type AppRuntime, runOutcome } from "../run-effect.ts";
 
-export const feedbackRoutes = (runtime: AppRuntime, metrics: Metrics) =>
+export const feedbackRoutes = (runtime: AppRuntime, metrics: Metrics, recorder: InsightsRecorder) =>
   new Hono<AppEnv>().use(edgeFactsAsVariables).post("/", async (c) => {
     const parsed = await readJsonObject(c);
     if (!parsed.ok) return parsed.response;
     const outcome = await runOutcome(runtime, giveFeedback(c.get("identity"), parsed.value));
     if (outcome.ok) {
       metrics.count("feedback_total", { vote: outcome.value.vote });
-      return c.json({ success: true, answerId: outcome.value.answerId, vote: outcome.value.vote });
+      const response = c.json({ success: true, answerId: outcome.value.answerId, vote: outcome.value.vote });
+      recorder.voted(c.get("log"), outcome.value);
+      return response;
     }
     const { error } = outcome;
     switch (error._tag) {

@@ -7,6 +7,7 @@ import type { Metrics } from "../../observability/metrics.ts";
 import { type AppEnv, edgeFactsAsVariables } from "../app-env.ts";
 import { errorResponse } from "../error-response.ts";
 import { codeOf } from "../error-status.ts";
+import type { InsightsRecorder } from "../insights-recorder.ts";
 import { renderRejection } from "../payment-rejections.ts";
 import { readBody } from "../read-json.ts";
 import { type AppRuntime, runOutcome } from "../run-effect.ts";
@@ -23,6 +24,7 @@ export const paymentRoutes = (
   runtime: AppRuntime,
   metrics: Metrics,
   paidDailyCap: number,
+  recorder: InsightsRecorder,
   unknownSignatures: UnknownSignatureBudget = unknownSignatureBudget(),
 ) =>
   // The middleware on this route only: GET /info (payment-info.ts) runs without one.
@@ -86,11 +88,13 @@ export const paymentRoutes = (
       received,
       queries: claim.queries,
     });
-    return c.json({
+    const response = c.json({
       success: true,
       message: `Payment verified: ${claim.queries} queries granted`,
       signature: claim.signature,
       queriesGranted: claim.queries,
       rateLimit,
     });
+    recorder.paid(log, { identity, units: received, queries: claim.queries, dialect: "signature" });
+    return response;
   });

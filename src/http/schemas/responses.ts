@@ -4,6 +4,7 @@
  */
 import { Schema } from "effect";
 import { CHAIN_NETWORKS } from "../../../core/network.ts";
+import { PaymentRequest, X402ErrorBody } from "../../../core/x402.ts";
 
 export const RateLimit = Schema.Struct({
   remaining: Schema.Int.annotate({ description: "queries left (free today + usable paid credits)" }),
@@ -76,6 +77,18 @@ export const ErrorBody = Schema.Struct({
   rateLimit: Schema.optionalKey(RateLimit),
   payment: Schema.optionalKey(PaymentInfo),
 }).annotate({ identifier: "Error" });
+
+/** /api/chat's 402: a full payment request, the protocol's error object and the chat's own fields. */
+export const ChatPaymentRequired = Schema.Struct({
+  ...ErrorBody.fields,
+  ...PaymentRequest.fields,
+  ...X402ErrorBody.fields,
+}).annotate({ identifier: "ChatPaymentRequired" });
+
+/** /api/chat refusing an X-Payment-Authorization: the protocol's error object and the chat's fields. */
+export const ChatPaymentRefused = Schema.Struct({ ...ErrorBody.fields, ...X402ErrorBody.fields }).annotate({
+  identifier: "ChatPaymentRefused",
+});
 
 export const FeedbackKept = Schema.Struct({
   success: Schema.Literal(true),

@@ -15,6 +15,11 @@ export const SCREENSHOTS = join(REPO_ROOT, "test/browser/screenshots");
 
 export const DESKTOP = { width: 1280, height: 800 } as const;
 export const MOBILE = { width: 390, height: 844 } as const;
+/** Both sizes, named, for `test.each`. */
+export const SIZES = [
+  ["desktop", DESKTOP],
+  ["mobile", MOBILE],
+] as const;
 
 /** Whether Chromium can be run here; throws in CI, where it is required. */
 export const chromiumAvailable = (): boolean => {
