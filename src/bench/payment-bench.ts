@@ -11,7 +11,7 @@ import { makeLogger } from "../observability/log.ts";
 import { makeMetrics } from "../observability/metrics.ts";
 import { appLayer, defaultConfig } from "../runtime/app-layer.ts";
 import { timedGetTransaction } from "./raw-rpc.ts";
-import { record } from "./report.ts";
+import { overheadFigures, record } from "./report.ts";
 import { fmt, summary } from "./stats.ts";
 
 const N = Number(process.env.BENCH_PAYMENTS ?? 300);
@@ -71,22 +71,7 @@ console.log(
 record("payment", {
   title: "Payment verification overhead",
   method: `${N} fresh transfers on the local chain, sequential, loopback; the raw getTransaction (jsonParsed) call the verifier makes, measured in the same run, interleaved with the payments.`,
-  figures: [
-    {
-      measure: "POST /api/payment p99",
-      value: fmt(p.p99),
-      baseline: `${fmt(r.p99)} (raw getTransaction)`,
-      comparison: `+${fmt(p.p99 - r.p99)}`,
-      goal: "<= +5 ms",
-      met: p.p99 - r.p99 <= 5,
-    },
-    {
-      measure: "POST /api/payment p50",
-      value: fmt(p.p50),
-      baseline: fmt(r.p50),
-      comparison: `+${fmt(p.p50 - r.p50)}`,
-    },
-  ],
+  figures: overheadFigures("POST /api/payment", p, r, 5),
 });
 server.stop(true);
 await runtime.dispose();

@@ -22,7 +22,7 @@ const packageVersion = (root: string, name: string): string => {
 export const environment = (root: string): ReadonlyArray<string> => [
   `- CPU: ${cpus()[0]?.model ?? "unknown"}, ${cpus().length} cores; memory ${(totalmem() / 2 ** 30).toFixed(0)} GiB; Linux ${release()}`,
   `- Bun ${Bun.version}; ${firstLine(["node", "--version"])} (npm's); Deno ${packageVersion(root, "deno")} (npm package); ${firstLine(["redis-server", "--version"]).replace(/ sha=.*/, "")}`,
-  `- load generators: ${firstLine(["wrk", "--version"]).split(" [")[0]}; bombardier ${firstLine(["bombardier", "--version"]).replace(/^bombardier version /, "")}`,
+  `- load generator: ${firstLine(["wrk", "--version"]).split(" [")[0]} (Debian's; its "bombardier" package is a game, not the HTTP tool)`,
   `- hono ${packageVersion(root, "hono")}, effect ${packageVersion(root, "effect")}, @solana/kit ${packageVersion(root, "@solana/kit")}, ioredis ${packageVersion(root, "ioredis")}, litesvm ${packageVersion(root, "litesvm")}`,
 ];
 

@@ -47,3 +47,34 @@ export const record = (key: string, section: Section, file = RESULTS_FILE): void
 
 /** "0.83x" */
 export const ratio = (value: number, baseline: number): string => `${(value / baseline).toFixed(2)}x`;
+
+/** Latency percentiles of a measured path and of its baseline (stats.ts `summary`). */
+interface Percentiles {
+  readonly p50: number;
+  readonly p99: number;
+}
+
+const ms = (value: number) => `${value.toFixed(2)} ms`;
+
+/** p99 and p50 of `measured` beside the raw RPC call it makes, with the overhead goal on p99. */
+export const overheadFigures = (
+  what: string,
+  measured: Percentiles,
+  raw: Percentiles,
+  goalMs: number,
+): Figure[] => [
+  {
+    measure: `${what} p99`,
+    value: ms(measured.p99),
+    baseline: `${ms(raw.p99)} (raw getTransaction)`,
+    comparison: `+${ms(measured.p99 - raw.p99)}`,
+    goal: `<= +${goalMs} ms`,
+    met: measured.p99 - raw.p99 <= goalMs,
+  },
+  {
+    measure: `${what} p50`,
+    value: ms(measured.p50),
+    baseline: ms(raw.p50),
+    comparison: `+${ms(measured.p50 - raw.p50)}`,
+  },
+];

@@ -58,6 +58,7 @@ const measure = async (
 const chain = await startTestChain();
 try {
   const serviceEnv = {
+    NODE_ENV: process.env.BENCH_NODE_ENV ?? "production",
     CHAIN_NETWORK: "localnet",
     SOLANA_RPC_URL: chain.url,
     USDC_MINT_ADDRESS: chain.mint,
@@ -90,7 +91,7 @@ try {
   console.log(`  RSS at idle: ${rss.toFixed(1)} MB   (bare Hono: ${rssBase.toFixed(1)} MB)`);
   record("startup", {
     title: "Cold start and idle memory",
-    method: `${ROUNDS} starts of \`bun src/main.ts\` in a fresh folder each (median): a configured chain (no LiteSVM in the service), the demo index built from the README and docs/ at start, extractive answers, memory store; timed from spawn to the first 200 of POST /api/chat, RSS read ${IDLE_MS / 1000} s later. Baseline: a bare Hono app on Bun, timed to its first reply.`,
+    method: `${ROUNDS} starts of \`bun src/main.ts\` (NODE_ENV=production, as in the image) in a fresh folder each (median): a configured chain (no LiteSVM in the service), the demo index built from the README and docs/ at start, extractive answers, memory store; timed from spawn to the first 200 of POST /api/chat, RSS read ${IDLE_MS / 1000} s later. Baseline: a bare Hono app on Bun, timed to its first reply.`,
     figures: [
       {
         measure: "cold start to the first answer",

@@ -17,7 +17,7 @@ import { type LoadResult, runWrk } from "./load.ts";
 import { type Figure, ratio, record } from "./report.ts";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 /** Servers on the last CPU, wrk on the first (when taskset exists): less scheduler noise, alike for both sides. */
 const pin = (side: "server" | "load", command: string[]) => {
   const cpus = navigator.hardwareConcurrency;
@@ -86,7 +86,10 @@ const compare = async (name: string, path: string, baseline: { url: string }, su
 /** The figures of one comparison; the goal is judged on the median same-moment ratio. */
 const figures = (what: string, baselineName: string, result: Compared, goal: number): Figure[] => {
   const sorted = [...result.sameMoment].sort((a, b) => a - b);
-  const median = sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+  const middle = sorted.length / 2;
+  const median = Number.isInteger(middle)
+    ? ((sorted[middle - 1] ?? Number.NaN) + (sorted[middle] ?? Number.NaN)) / 2
+    : (sorted[Math.floor(middle)] ?? Number.NaN);
   return [
     {
       measure: `${what}: req/s, same moment (rounds)`,

@@ -7,6 +7,7 @@
 import { startTestChain } from "../../test/support/localnet.ts";
 import { startExampleServer } from "../../test/support/x402-example.ts";
 import { timedGetTransaction } from "./raw-rpc.ts";
+import { overheadFigures, record } from "./report.ts";
 import { fmt, summary } from "./stats.ts";
 
 const N = Number(process.env.BENCH_PAYMENTS ?? 300);
@@ -40,5 +41,10 @@ console.log(`  paid GET /premium-data (example app)   p50 ${fmt(p.p50)}   p99 ${
 console.log(
   `  overhead                               p50 +${fmt(p.p50 - r.p50)}   p99 +${fmt(p.p99 - r.p99)}`,
 );
+record("x402", {
+  title: "HTTP 402 verification overhead",
+  method: `${N} fresh payments of the example server's paid GET /premium-data (header decode, ed25519 check, payment_id lookup, chain verification, atomic claim, handler, receipt), memory store, loopback, interleaved with the raw getTransaction call it makes; held to POST /api/payment's goal.`,
+  figures: overheadFigures("paid GET /premium-data", p, r, 5),
+});
 await server.stop();
 await chain.stop();

@@ -1,7 +1,7 @@
 /**
  * GET /: a small documentation page with the widget embedded exactly as a docs site would embed
  * it (one script tag with data- attributes), so `npm start` shows the product in a browser. The
- * assistant answers from whatever the service indexed (by default this project's README).
+ * assistant answers from whatever the service indexed (by default this project's README and docs/).
  */
 
 const EXAMPLES = [
@@ -63,10 +63,10 @@ export const DEMO_PAGE = `<!doctype html>
     citations linked to the passages it used. A few questions a day are free; more are bought
     with USDC on Solana, from 0.01 USDC for 10 questions.</p>
     <p class="hint">Try it: press <kbd>Ctrl</kbd> + <kbd>K</kbd> (<kbd>⌘</kbd> + <kbd>K</kbd> on a Mac) or the
-    <strong>Ask the docs</strong> button. This demo answers from the project's own README.</p>
+    <strong>Ask the docs</strong> button. This demo answers from the project's own README and docs/.</p>
     <h2 id="start">Getting started</h2>
     <pre tabindex="0"><code>npm install &amp;&amp; npm start   # http://localhost:3000</code></pre>
-    <p>With nothing configured, the service indexes its README, answers without a language model and
+    <p>With nothing configured, the service indexes its README and docs/, answers without a language model and
     takes payments on a local demo chain, so everything works offline.</p>
     <h2 id="ask">Asking questions</h2>
     <p>Answers stream in as they are written. Each <code>[n]</code> links to its source below the
