@@ -5,12 +5,11 @@
  * counted by class. Goal: zero 5xx; p99 reported. Baseline: a bare Hono route under the same
  * wrk settings in the same run. Loopback only; stops what it starts.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { freePort, waitFor } from "../../test/support/free-port.ts";
-import { startTestChain } from "../../test/support/localnet.ts";
-import { REPO_ROOT, startService } from "../../test/support/service-process.ts";
+import { REPO_ROOT } from "../../test/support/service-process.ts";
+import { rssMb, startBenchService } from "./bench-service.ts";
 import { type Figure, record } from "./report.ts";
 
 const SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 60);
@@ -72,22 +71,7 @@ const run = async (url: string, endpoint: Endpoint, seconds: number, work: strin
   };
 };
 
-const rssMb = (pid: number): number =>
-  Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? Number.NaN) / 1024;
-
-const work = mkdtempSync(join(tmpdir(), "load-bench-"));
-const chain = await startTestChain();
-const service = await startService({
-  cwd: work,
-  env: {
-    RATE_LIMIT_FREE_QUERIES: "1000000",
-    PROTECTION_RATE_LIMIT: "1000000",
-    CHAIN_NETWORK: "localnet",
-    SOLANA_RPC_URL: chain.url,
-    USDC_MINT_ADDRESS: chain.mint,
-    PAYMENT_WALLET_ADDRESS: chain.serviceWallet,
-  },
-});
+const { work, service, usedPayment, stop } = await startBenchService("load-bench");
 const port = await freePort();
 const bare = Bun.spawn([process.execPath, join(REPO_ROOT, "src/bench/servers/bare-hono.ts"), String(port)], {
   stdout: "ignore",
@@ -96,11 +80,7 @@ const bare = Bun.spawn([process.execPath, join(REPO_ROOT, "src/bench/servers/bar
 try {
   const bareUrl = `http://127.0.0.1:${port}`;
   await waitFor(async () => (await fetch(`${bareUrl}/api/status`)).ok, 15_000, "bare Hono");
-  // Sent after the service started: with the memory store, older transfers are refused.
-  const payment = { signature: await chain.sendUsdc({ units: 10_000n }), amount: 0.01, token: "USDC" };
-  // The transfer is claimed once, so the load's submissions all take the "already used" path.
-  if ((await service.call("/api/payment", payment)).status !== 200)
-    throw new Error("the setup payment failed");
+  const payment = await usedPayment();
   const endpoints: ReadonlyArray<Endpoint> = [
     { name: "GET /api/status", path: "/api/status", method: "GET" },
     { name: "GET /api/payment/info", path: "/api/payment/info", method: "GET" },
@@ -148,7 +128,5 @@ try {
   });
 } finally {
   bare.kill();
-  await service.dispose();
-  await chain.stop();
-  rmSync(work, { recursive: true, force: true });
+  await stop();
 }

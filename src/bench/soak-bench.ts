@@ -5,18 +5,13 @@
  * its per-client state), the service's RSS sampled after each slice. Goal: flat memory, the
  * last sample within 10% of the one after the first minute (the baseline of the same run).
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { startTestChain } from "../../test/support/localnet.ts";
-import { startService } from "../../test/support/service-process.ts";
+import { rssMb, startBenchService } from "./bench-service.ts";
 import { record } from "./report.ts";
 
 const SECONDS = Number(process.env.BENCH_SOAK_SECONDS ?? 600);
 const SLICE = Math.min(30, SECONDS);
-
-const rssMb = (pid: number): number =>
-  Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? Number.NaN) / 1024;
 
 /** A wrk script sending `method path` with `body`, each request from one of 65,536 client addresses. */
 const script = (method: string, body: string | undefined) => `
@@ -30,23 +25,11 @@ request = function()
 end
 `;
 
-const work = mkdtempSync(join(tmpdir(), "soak-bench-"));
-const chain = await startTestChain();
-const service = await startService({
-  cwd: work,
-  env: {
-    TRUST_PROXY: "loopback",
-    RATE_LIMIT_FREE_QUERIES: "1000000",
-    PROTECTION_RATE_LIMIT: "1000000",
-    CHAIN_NETWORK: "localnet",
-    SOLANA_RPC_URL: chain.url,
-    USDC_MINT_ADDRESS: chain.mint,
-    PAYMENT_WALLET_ADDRESS: chain.serviceWallet,
-  },
+const { work, service, usedPayment, stop } = await startBenchService("soak-bench", {
+  TRUST_PROXY: "loopback",
 });
 try {
-  const used = await chain.sendUsdc({ units: 10_000n });
-  await service.call("/api/payment", { signature: used, amount: 0.01, token: "USDC" });
+  const used = (await usedPayment()).signature;
   const slices = [
     ["GET", "/api/status", undefined],
     ["GET", "/api/payment/info", undefined],
@@ -90,7 +73,5 @@ try {
     ],
   });
 } finally {
-  await service.dispose();
-  await chain.stop();
-  rmSync(work, { recursive: true, force: true });
+  await stop();
 }

@@ -5,20 +5,18 @@
  * process measured the same way in the same run. Goals: cold start to the first answer < 1 s;
  * RSS at idle < 80 MB. Loopback only; stops what it starts.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "../../test/support/free-port.ts";
-import { startTestChain } from "../../test/support/localnet.ts";
+import { chainEnv, startTestChain } from "../../test/support/localnet.ts";
 import { BUN_ENTRY, REPO_ROOT } from "../../test/support/service-process.ts";
+import { rssMb } from "./bench-service.ts";
 import { record } from "./report.ts";
 import { fmt } from "./stats.ts";
 
 const ROUNDS = Number(process.env.BENCH_STARTS ?? 5);
 const IDLE_MS = 3000;
-
-const rssMb = (pid: number): number =>
-  Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? Number.NaN) / 1024;
 
 const median = (values: ReadonlyArray<number>) =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
@@ -59,10 +57,7 @@ const chain = await startTestChain();
 try {
   const serviceEnv = {
     NODE_ENV: process.env.BENCH_NODE_ENV ?? "production",
-    CHAIN_NETWORK: "localnet",
-    SOLANA_RPC_URL: chain.url,
-    USDC_MINT_ADDRESS: chain.mint,
-    PAYMENT_WALLET_ADDRESS: chain.serviceWallet,
+    ...chainEnv(chain),
   };
   const firstAnswer = async (url: string) =>
     (

@@ -22,7 +22,7 @@ import {
   shellOf,
   textsOf,
 } from "../support/dockerfile.ts";
-import { startTestChain, type TestChain } from "../support/localnet.ts";
+import { chainEnv, startTestChain, type TestChain } from "../support/localnet.ts";
 import { REPO_ROOT, runToExit, type ServiceProcess, startService } from "../support/service-process.ts";
 
 const dockerfile = readDockerfile(REPO_ROOT);
@@ -41,13 +41,6 @@ let folder = "";
 let installOutput = "";
 let chain: TestChain | undefined;
 let service: ServiceProcess | undefined;
-
-const chainEnv = () => ({
-  CHAIN_NETWORK: "localnet",
-  SOLANA_RPC_URL: chain!.url,
-  USDC_MINT_ADDRESS: chain!.mint,
-  PAYMENT_WALLET_ADDRESS: chain!.serviceWallet,
-});
 
 describe("the image, built and run without Docker", () => {
   beforeAll(async () => {
@@ -82,7 +75,7 @@ describe("the image, built and run without Docker", () => {
         throw new Error(`the image's step "${run}" failed: ${await new Response(step.stderr).text()}`);
     }
     chain = await startTestChain();
-    service = await startService({ command, cwd: folder, env: { ...imageEnv, ...chainEnv() } });
+    service = await startService({ command, cwd: folder, env: { ...imageEnv, ...chainEnv(chain) } });
   }, 240_000);
   afterAll(async () => {
     await service?.dispose();

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { dirname } from "node:path";
 import { waitFor } from "../support/free-port.ts";
-import { startTestChain, type TestChain } from "../support/localnet.ts";
+import { chainEnv, startTestChain, type TestChain } from "../support/localnet.ts";
 import {
   buildIndex,
   DENO_ENTRY,
@@ -34,10 +34,7 @@ describe("the app under Deno", () => {
       readyTimeoutMs: 60_000, // a cold Deno start compiles the TypeScript first
       env: {
         INDEX_PATH: indexPath,
-        CHAIN_NETWORK: "localnet",
-        SOLANA_RPC_URL: chain.url,
-        USDC_MINT_ADDRESS: chain.mint,
-        PAYMENT_WALLET_ADDRESS: chain.serviceWallet,
+        ...chainEnv(chain),
       },
     });
   }, 90_000);

@@ -7,8 +7,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { dirname } from "node:path";
-import { startTestChain, type TestChain } from "../support/localnet.ts";
-import { send } from "../support/mixed-load.ts";
+import { chainEnv, startTestChain, type TestChain } from "../support/localnet.ts";
+import { loadTestEnv, send } from "../support/mixed-load.ts";
 import { type RedisServer, redisServerAvailable, startRedisServer } from "../support/redis-server.ts";
 import { buildIndex, type ServiceProcess, startService } from "../support/service-process.ts";
 import { startTinyProxy, type TinyProxy } from "../support/tiny-proxy.ts";
@@ -27,13 +27,8 @@ describe.skipIf(!redisServerAvailable())("two instances behind one proxy, one Re
     const env = {
       INDEX_PATH: indexPath,
       REDIS_URL: redis.url,
-      TRUST_PROXY: "loopback",
-      RATE_LIMIT_FREE_QUERIES: String(FREE),
-      PROTECTION_RATE_LIMIT: "100000",
-      CHAIN_NETWORK: "localnet",
-      SOLANA_RPC_URL: chain.url,
-      USDC_MINT_ADDRESS: chain.mint,
-      PAYMENT_WALLET_ADDRESS: chain.serviceWallet,
+      ...loadTestEnv(FREE),
+      ...chainEnv(chain),
     };
     instances = await Promise.all([startService({ env }), startService({ env })]);
     proxy = await startTinyProxy(instances.map((instance) => instance.url));

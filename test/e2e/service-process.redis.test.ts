@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { dirname } from "node:path";
-import { startTestChain, type TestChain } from "../support/localnet.ts";
+import { chainEnv, startTestChain, type TestChain } from "../support/localnet.ts";
 import { type RedisServer, redisServerAvailable, startRedisServer } from "../support/redis-server.ts";
 import { buildIndex, type ServiceProcess, startService } from "../support/service-process.ts";
 
@@ -27,10 +27,7 @@ describe.skipIf(!hasRedis)("restart on Redis", () => {
         INDEX_PATH: indexPath,
         REDIS_URL: redis.url,
         RATE_LIMIT_FREE_QUERIES: "0",
-        CHAIN_NETWORK: "localnet",
-        SOLANA_RPC_URL: chain.url,
-        USDC_MINT_ADDRESS: chain.mint,
-        PAYMENT_WALLET_ADDRESS: chain.serviceWallet,
+        ...chainEnv(chain),
       },
     });
   });

@@ -9,7 +9,7 @@ import { rmSync } from "node:fs";
 import { dirname } from "node:path";
 import { type LocalChroma, startLocalChroma } from "../support/chroma-server.ts";
 import { freePort } from "../support/free-port.ts";
-import { startTestChain, type TestChain } from "../support/localnet.ts";
+import { chainEnv, startTestChain, type TestChain } from "../support/localnet.ts";
 import { buildIndex, DENO_ENTRY, runToExit, startService } from "../support/service-process.ts";
 
 let chain: TestChain | undefined;
@@ -22,10 +22,7 @@ beforeAll(async () => {
   indexPath = await buildIndex();
   base = {
     INDEX_PATH: indexPath,
-    CHAIN_NETWORK: "localnet",
-    SOLANA_RPC_URL: chain.url,
-    USDC_MINT_ADDRESS: chain.mint,
-    PAYMENT_WALLET_ADDRESS: chain.serviceWallet,
+    ...chainEnv(chain),
   };
 });
 afterAll(async () => {

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { type LocalChroma, startLocalChroma } from "../support/chroma-server.ts";
 import { waitFor } from "../support/free-port.ts";
-import { startTestChain, type TestChain } from "../support/localnet.ts";
+import { chainEnv, startTestChain, type TestChain } from "../support/localnet.ts";
 import { FIXTURE_DOCS, REPO_ROOT, type ServiceProcess, startService } from "../support/service-process.ts";
 
 const QUESTION = { message: "How do I install Widgetron?" };
@@ -30,10 +30,7 @@ describe("Chroma down, then back", () => {
     service = await startService({
       env: {
         ...vector,
-        CHAIN_NETWORK: "localnet",
-        SOLANA_RPC_URL: chain.url,
-        USDC_MINT_ADDRESS: chain.mint,
-        PAYMENT_WALLET_ADDRESS: chain.serviceWallet,
+        ...chainEnv(chain),
       },
     });
   }, 60_000);

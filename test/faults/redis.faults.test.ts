@@ -6,53 +6,33 @@
  * whatever answer its first submission got); and the credits survive a Redis restart.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { rmSync } from "node:fs";
-import { dirname } from "node:path";
 import { waitFor } from "../support/free-port.ts";
-import { startTestChain, type TestChain } from "../support/localnet.ts";
-import { type Observed, type PreparedPayment, send, startMixedLoad } from "../support/mixed-load.ts";
-import { type RedisServer, redisServerAvailable, startRedisServer } from "../support/redis-server.ts";
-import { buildIndex, type ServiceProcess, startService } from "../support/service-process.ts";
+import {
+  loadTestEnv,
+  type Observed,
+  type PreparedPayment,
+  preparePayments,
+  remainingOf,
+  send,
+  startMixedLoad,
+} from "../support/mixed-load.ts";
+import { redisServerAvailable } from "../support/redis-server.ts";
+import { type RedisStack, startRedisStack } from "../support/redis-stack.ts";
 
 const FREE = 200;
 const PAYERS = 12;
-let redis: RedisServer | undefined;
-let chain: TestChain | undefined;
-let service: ServiceProcess | undefined;
-let indexPath: string | undefined;
+let stack: RedisStack | undefined;
 let payments: PreparedPayment[] = [];
 let observed: ReadonlyArray<Observed> = [];
 const chatClients = Array.from({ length: 4 }, (_, i) => `10.1.0.${i + 1}`);
 
-const remaining = async (client: string) => {
-  const res = await fetch(`${service!.url}/api/status`, { headers: { "X-Forwarded-For": client } });
-  return (await res.json()).remaining as number;
-};
+const remaining = (client: string) => remainingOf(stack!.service.url, client);
 
 describe.skipIf(!redisServerAvailable())("Redis down mid-load, then back", () => {
   beforeAll(async () => {
-    [redis, chain] = await Promise.all([startRedisServer(), startTestChain()]);
-    indexPath = await buildIndex();
-    service = await startService({
-      env: {
-        INDEX_PATH: indexPath,
-        REDIS_URL: redis.url,
-        TRUST_PROXY: "loopback",
-        RATE_LIMIT_FREE_QUERIES: String(FREE),
-        PROTECTION_RATE_LIMIT: "100000",
-        CHAIN_NETWORK: "localnet",
-        SOLANA_RPC_URL: chain.url,
-        USDC_MINT_ADDRESS: chain.mint,
-        PAYMENT_WALLET_ADDRESS: chain.serviceWallet,
-      },
-    });
-    payments = [];
-    for (let i = 0; i < PAYERS; i++)
-      payments.push({
-        client: `10.0.0.${i + 1}`,
-        signature: await chain.sendUsdc({ units: 10_000n }),
-        amount: 0.01,
-      });
+    stack = await startRedisStack(loadTestEnv(FREE));
+    const { redis, chain, service } = stack;
+    payments = await preparePayments(chain, PAYERS);
 
     // Payments paced over the whole run, so some meet the outage.
     const load = startMixedLoad({ url: service.url, chatClients, payments, workers: 6, paymentEveryMs: 180 });
@@ -63,12 +43,7 @@ describe.skipIf(!redisServerAvailable())("Redis down mid-load, then back", () =>
     await Bun.sleep(800);
     observed = await load.stop();
   }, 60_000);
-  afterAll(async () => {
-    await service?.dispose();
-    await chain?.stop();
-    await redis?.stop();
-    if (indexPath !== undefined) rmSync(dirname(indexPath), { recursive: true, force: true });
-  });
+  afterAll(() => stack?.stop());
 
   test("the outage was seen: 503s with Retry-After, and never a 500", () => {
     const statuses = new Set(observed.map((seen) => seen.status));
@@ -89,15 +64,16 @@ describe.skipIf(!redisServerAvailable())("Redis down mid-load, then back", () =>
 
   test("the service recovered by itself: every endpoint answers again", async () => {
     await waitFor(
-      async () => (await send(service!.url, "/api/status", "10.9.9.9")).status === 200,
+      async () => (await send(stack!.service.url, "/api/status", "10.9.9.9")).status === 200,
       5000,
       "status",
     );
-    expect((await send(service!.url, "/api/payment/info", "10.9.9.9")).status).toBe(200);
+    expect((await send(stack!.service.url, "/api/payment/info", "10.9.9.9")).status).toBe(200);
     expect(
-      (await send(service!.url, "/api/chat", "10.9.9.9", { message: "How do I install Widgetron?" })).status,
+      (await send(stack!.service.url, "/api/chat", "10.9.9.9", { message: "How do I install Widgetron?" }))
+        .status,
     ).toBe(200);
-    const ready = await fetch(`${service!.url}/readyz`);
+    const ready = await fetch(`${stack!.service.url}/readyz`);
     expect(ready.status).toBe(200);
   });
 
@@ -106,14 +82,14 @@ describe.skipIf(!redisServerAvailable())("Redis down mid-load, then back", () =>
       const body = { signature: payment.signature, amount: payment.amount, token: "USDC" };
       const first = observed.find((seen) => seen.signature === payment.signature);
       // A 503'd claim may or may not have been applied: submitting it again settles it either way.
-      const again = await send(service!.url, "/api/payment", payment.client, body);
+      const again = await send(stack!.service.url, "/api/payment", payment.client, body);
       if (first?.status === 200) expect(again.code).toBe("SIGNATURE_ALREADY_USED");
       else expect([200, 400]).toContain(again.status);
       if (again.status === 400) expect(again.code).toBe("SIGNATURE_ALREADY_USED");
       expect(await remaining(payment.client)).toBe(FREE + 10);
     }
     // Another client submitting any of them gets nothing.
-    const stolen = await send(service!.url, "/api/payment", "10.2.0.1", {
+    const stolen = await send(stack!.service.url, "/api/payment", "10.2.0.1", {
       signature: payments[0]!.signature,
       amount: 0.01,
       token: "USDC",
@@ -135,9 +111,9 @@ describe.skipIf(!redisServerAvailable())("Redis down mid-load, then back", () =>
 
   test("with AOF on, the credits survive a Redis restart", async () => {
     const before = await Promise.all(payments.map((payment) => remaining(payment.client)));
-    await redis!.restart();
+    await stack!.redis.restart();
     await waitFor(
-      async () => (await send(service!.url, "/api/status", "10.9.9.9")).status === 200,
+      async () => (await send(stack!.service.url, "/api/status", "10.9.9.9")).status === 200,
       5000,
       "status",
     );

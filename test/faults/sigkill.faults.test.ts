@@ -6,67 +6,48 @@
  * exactly once, and the reservations the dead process held lapse at the end of their lease.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { rmSync } from "node:fs";
-import { dirname } from "node:path";
 import { Effect } from "effect";
 import { RedisStore } from "../../adapters/store-redis/index.ts";
 import { QuotaStore } from "../../core/ports/quota-store.ts";
 import { HOLD_TTL_MS } from "../../src/runtime/app-layer.ts";
 import { type FakeGroq, startFakeGroq } from "../support/fake-groq.ts";
-import { startTestChain, type TestChain } from "../support/localnet.ts";
-import { type Observed, type PreparedPayment, send, startMixedLoad } from "../support/mixed-load.ts";
 import {
-  type RedisServer,
-  rawClient,
-  redisServerAvailable,
-  startRedisServer,
-} from "../support/redis-server.ts";
-import { buildIndex, type ServiceProcess, startService } from "../support/service-process.ts";
+  loadTestEnv,
+  type Observed,
+  type PreparedPayment,
+  preparePayments,
+  remainingOf,
+  send,
+  startMixedLoad,
+} from "../support/mixed-load.ts";
+import { rawClient, redisServerAvailable } from "../support/redis-server.ts";
+import { type RedisStack, startRedisStack } from "../support/redis-stack.ts";
+import type { ServiceProcess } from "../support/service-process.ts";
 
 const FREE = 50;
 const PAYERS = 10;
-let redis: RedisServer | undefined;
-let chain: TestChain | undefined;
+let stack: RedisStack | undefined;
 let groq: FakeGroq | undefined;
+/** The service now: the one started, then the one restarted after the kill. */
 let service: ServiceProcess | undefined;
-let indexPath: string | undefined;
 let payments: PreparedPayment[] = [];
 let observed: ReadonlyArray<Observed> = [];
 let killedAt = 0;
 const chatClients = Array.from({ length: 3 }, (_, i) => `10.1.0.${i + 1}`);
 
-const remaining = async (client: string) => {
-  const res = await fetch(`${service!.url}/api/status`, { headers: { "X-Forwarded-For": client } });
-  return (await res.json()).remaining as number;
-};
+const remaining = (client: string) => remainingOf(service!.url, client);
 
 describe.skipIf(!redisServerAvailable())("SIGKILL during payments and chats", () => {
   beforeAll(async () => {
-    [redis, chain, groq] = await Promise.all([startRedisServer(), startTestChain(), startFakeGroq()]);
-    indexPath = await buildIndex();
+    groq = await startFakeGroq();
     groq.script(...Array.from({ length: 500 }, () => ({ kind: "hang" }) as const));
-    service = await startService({
-      env: {
-        INDEX_PATH: indexPath,
-        REDIS_URL: redis.url,
-        TRUST_PROXY: "loopback",
-        RATE_LIMIT_FREE_QUERIES: String(FREE),
-        PROTECTION_RATE_LIMIT: "100000",
-        LLM_API_KEY: groq.apiKey,
-        LLM_BASE_URL: groq.baseUrl,
-        CHAIN_NETWORK: "localnet",
-        SOLANA_RPC_URL: chain.url,
-        USDC_MINT_ADDRESS: chain.mint,
-        PAYMENT_WALLET_ADDRESS: chain.serviceWallet,
-      },
+    stack = await startRedisStack({
+      ...loadTestEnv(FREE),
+      LLM_API_KEY: groq.apiKey,
+      LLM_BASE_URL: groq.baseUrl,
     });
-    payments = [];
-    for (let i = 0; i < PAYERS; i++)
-      payments.push({
-        client: `10.0.0.${i + 1}`,
-        signature: await chain.sendUsdc({ units: 10_000n }),
-        amount: 0.01,
-      });
+    service = stack.service;
+    payments = await preparePayments(stack.chain, PAYERS);
     const load = startMixedLoad({ url: service.url, chatClients, payments, workers: 8, paymentEveryMs: 80 });
     await Bun.sleep(450);
     killedAt = Date.now();
@@ -77,10 +58,8 @@ describe.skipIf(!redisServerAvailable())("SIGKILL during payments and chats", ()
   }, 60_000);
   afterAll(async () => {
     await service?.dispose();
+    await stack?.stop();
     await groq?.stop();
-    await chain?.stop();
-    await redis?.stop();
-    if (indexPath !== undefined) rmSync(dirname(indexPath), { recursive: true, force: true });
   });
 
   test("the kill happened mid-load: some payments acknowledged, some requests cut off", () => {
@@ -114,9 +93,9 @@ describe.skipIf(!redisServerAvailable())("SIGKILL during payments and chats", ()
   });
 
   test("the dead process's reservations lapse at the end of their lease, never later", async () => {
-    const raw = rawClient(redis!.url);
+    const raw = rawClient(stack!.redis.url);
     const store = RedisStore.layer({
-      url: redis!.url,
+      url: stack!.redis.url,
       limits: { freePerDay: FREE, paidDailyCap: 1000, holdTtlMs: HOLD_TTL_MS },
     });
     try {

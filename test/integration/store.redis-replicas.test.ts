@@ -10,7 +10,6 @@ import { Cause, Exit, ManagedRuntime } from "effect";
 import type { Redis } from "ioredis";
 import { RedisStore } from "../../adapters/store-redis/index.ts";
 import { PaymentStore } from "../../core/ports/payment-store.ts";
-import type { QuotaStore } from "../../core/ports/quota-store.ts";
 import { waitFor } from "../support/free-port.ts";
 import {
   type RedisServer,
@@ -18,12 +17,11 @@ import {
   redisServerAvailable,
   startRedisServer,
 } from "../support/redis-server.ts";
+import { STORE_LIMITS, type StoreRuntime, T0 } from "../support/store-fixtures.ts";
 
-const LIMITS = { freePerDay: 3, paidDailyCap: 1000, holdTtlMs: 30_000 };
-const T0 = Date.UTC(2030, 0, 15, 12);
 const WAIT_MS = 1000;
 
-type Runtime = ManagedRuntime.ManagedRuntime<QuotaStore | PaymentStore, unknown>;
+type Runtime = StoreRuntime;
 
 describe.skipIf(!redisServerAvailable())("claims on a primary with a replica", () => {
   let primary: RedisServer;
@@ -56,9 +54,9 @@ describe.skipIf(!redisServerAvailable())("claims on a primary with a replica", (
     onReplica = rawClient(replica.url, { lazyConnect: true, maxRetriesPerRequest: 0 });
     await onReplica.connect();
     waiting = ManagedRuntime.make(
-      RedisStore.layer({ url: primary.url, limits: LIMITS, waitReplicas: 1, waitTimeoutMs: WAIT_MS }),
+      RedisStore.layer({ url: primary.url, limits: STORE_LIMITS, waitReplicas: 1, waitTimeoutMs: WAIT_MS }),
     );
-    notWaiting = ManagedRuntime.make(RedisStore.layer({ url: primary.url, limits: LIMITS }));
+    notWaiting = ManagedRuntime.make(RedisStore.layer({ url: primary.url, limits: STORE_LIMITS }));
   }, 30_000);
   afterAll(async () => {
     onReplica?.disconnect();

@@ -19,14 +19,13 @@ import {
   redisServerAvailable,
   startRedisServer,
 } from "../support/redis-server.ts";
+import { STORE_LIMITS, type StoreRuntime, T0 } from "../support/store-fixtures.ts";
 
-const LIMITS = { freePerDay: 3, paidDailyCap: 1000, holdTtlMs: 30_000 };
-const T0 = Date.UTC(2030, 0, 15, 12);
 const PASSWORD = "s3cret-Pa55word";
 
-type Runtime = ManagedRuntime.ManagedRuntime<QuotaStore | PaymentStore, unknown>;
+type Runtime = StoreRuntime;
 const open = (url: string | Redacted.Redacted<string>, keyPrefix: string): Runtime =>
-  ManagedRuntime.make(RedisStore.layer({ url, limits: LIMITS, keyPrefix }));
+  ManagedRuntime.make(RedisStore.layer({ url, limits: STORE_LIMITS, keyPrefix }));
 const view = (rt: Runtime, id: string) => rt.runPromise(QuotaStore.use((q) => q.view(id, T0)));
 /** The failure of an effect that must fail; its JSON, to search for leaked secrets. */
 const failureOf = async (exit: Exit.Exit<unknown, unknown>) => {
@@ -252,7 +251,7 @@ describe.skipIf(!redisServerAvailable())("redis store", () => {
 
   test("a resent script (reply lost, sent again) neither grants nor holds twice", async () => {
     const key = "re:quota:a";
-    const limits = [T0, LIMITS.freePerDay, LIMITS.paidDailyCap, LIMITS.holdTtlMs];
+    const limits = [T0, STORE_LIMITS.freePerDay, STORE_LIMITS.paidDailyCap, STORE_LIMITS.holdTtlMs];
     const claim = (claimId: string) =>
       raw.eval(CLAIM, 2, key, "re:sig:s", ...limits, "a", 5, 30 * DAY_MS, claimId);
     expect(await claim("claim-1")).toEqual([0, 8, Date.UTC(2030, 0, 16), 0, 3, 5]);

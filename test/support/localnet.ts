@@ -213,3 +213,15 @@ export const startTestChain = async (options: Omit<LocalnetOptions, "port" | "st
 };
 
 export type TestChain = Awaited<ReturnType<typeof startTestChain>>;
+
+/** The service's variables for taking payments on this chain (CHAIN_NETWORK=localnet). */
+export const chainEnv = (chain: {
+  readonly url: string;
+  readonly mint: string;
+  readonly serviceWallet: string;
+}) => ({
+  CHAIN_NETWORK: "localnet",
+  SOLANA_RPC_URL: chain.url,
+  USDC_MINT_ADDRESS: chain.mint,
+  PAYMENT_WALLET_ADDRESS: chain.serviceWallet,
+});

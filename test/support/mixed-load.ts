@@ -110,3 +110,31 @@ export const startMixedLoad = (options: LoadOptions) => {
     },
   };
 };
+
+/** `count` real USDC transfers of 0.01 to the service, each from its own client address 10.0.0.<n>. */
+export const preparePayments = async (
+  chain: { readonly sendUsdc: (send: { readonly units: bigint }) => Promise<string> },
+  count: number,
+): Promise<PreparedPayment[]> => {
+  const payments: PreparedPayment[] = [];
+  for (let i = 0; i < count; i++)
+    payments.push({
+      client: `10.0.0.${i + 1}`,
+      signature: await chain.sendUsdc({ units: 10_000n }),
+      amount: 0.01,
+    });
+  return payments;
+};
+
+/** The `remaining` a client (passed through X-Forwarded-For) sees on GET /api/status. */
+export const remainingOf = async (url: string, client: string): Promise<number> => {
+  const res = await fetch(`${url}/api/status`, { headers: { "X-Forwarded-For": client } });
+  return (await res.json()).remaining as number;
+};
+
+/** Variables of a service under a load test: clients named by X-Forwarded-For, no protection limit in the way. */
+export const loadTestEnv = (freeQueries: number) => ({
+  TRUST_PROXY: "loopback",
+  RATE_LIMIT_FREE_QUERIES: String(freeQueries),
+  PROTECTION_RATE_LIMIT: "100000",
+});
