@@ -37,6 +37,8 @@ export interface Localnet {
   /** Demo payer: 100 SOL and 1000 test USDC at start. */
   readonly payer: KeyPairSigner;
   readonly mintAuthority: KeyPairSigner;
+  /** The x402 v2 fee payer, funded with SOL (its secret is in the state file, `jq .feePayer`). */
+  readonly feePayer: KeyPairSigner;
   /** The receiving wallet of the demo (no token account until the first payment). */
   readonly serviceWallet: Address;
   readonly stateFile: string | undefined;
@@ -84,6 +86,7 @@ export const startLocalnet = async (options: LocalnetOptions = {}): Promise<Loca
       serviceWallet: world.serviceWallet,
       payer: world.payer,
       mintAuthority: world.mintAuthority,
+      feePayer: world.feePayer,
     });
   }
   return {
@@ -91,6 +94,7 @@ export const startLocalnet = async (options: LocalnetOptions = {}): Promise<Loca
     mint: world.mint,
     payer: world.payer.signer,
     mintAuthority: world.mintAuthority.signer,
+    feePayer: world.feePayer.signer,
     serviceWallet: world.serviceWallet,
     stateFile: options.stateFile,
     setFaults: faults.set,

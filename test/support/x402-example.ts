@@ -20,6 +20,8 @@ import {
   readPaymentRequest,
   type X402Wallet,
 } from "../../src/x402/client/index.ts";
+import type { ExactFacilitator } from "../../src/x402/v2/exact-payment.ts";
+import { startFacilitator } from "../../src/x402/v2/facilitator.ts";
 import { startTestChain, type TestChain } from "./localnet.ts";
 
 export interface ExampleServerOptions {
@@ -28,11 +30,20 @@ export interface ExampleServerOptions {
   readonly autoVerify?: boolean;
   /** Seconds each payment request lives. */
   readonly expiresIn?: number;
+  /** Offer x402 v2 too, with the local chain's fee payer as facilitator. */
+  readonly v2?: boolean;
 }
 
 export const startExampleServer = async (chain: TestChain, options: ExampleServerOptions = {}) => {
   const { logger, lines } = memoryLogger();
+  let facilitator: ExactFacilitator | undefined;
+  if (options.v2 === true) {
+    // The exact scheme allows only a TransferChecked: the recipient's token account must exist.
+    await chain.localnet.mintTokens(chain.serviceWallet, 0n);
+    facilitator = await startFacilitator({ rpcUrl: chain.url, feePayer: chain.localnet.feePayer, logger });
+  }
   const example = buildExample({
+    facilitator,
     chain: {
       network: "chain-devnet",
       paymentAddress: chain.serviceWallet,
