@@ -10,6 +10,7 @@ import { Redacted, Result, Schema } from "effect";
 import { type ChainConfig, parseChain } from "./config-chain.ts";
 import { type InsightsConfig, parseInsights } from "./config-insights.ts";
 import { type Env, type Reader, reader } from "./config-reader.ts";
+import { parseX402, type X402Config } from "./config-x402.ts";
 import { parseTrustProxy, type TrustProxy } from "./trust-proxy.ts";
 
 export type { ChainConfig } from "./config-chain.ts";
@@ -48,6 +49,8 @@ export interface AppConfig {
   readonly embeddingModel: string | undefined;
   /** The owner's console and what it records (core/config-insights.ts). */
   readonly insights: InsightsConfig;
+  /** x402 v2: the fee payer and the facilitator endpoints (core/config-x402.ts). */
+  readonly x402: X402Config;
 }
 
 export class ConfigError extends Schema.TaggedError<ConfigError>()("ConfigError", {
@@ -121,6 +124,7 @@ export const parseConfig = (env: Env): Result.Result<AppConfig, ConfigError> => 
     vector: parseVector(read),
     embeddingModel: text("EMBEDDING_MODEL"),
     insights: parseInsights(read),
+    x402: parseX402(read),
   };
   if (
     config.chain?.network === "mainnet-beta" &&

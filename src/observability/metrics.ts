@@ -21,6 +21,8 @@ export const COUNTERS = {
   payment_grants_total: "Payments verified and granted",
   payment_queries_granted_total: "Queries granted by payments",
   payment_rejections_total: "Payments rejected, by reason",
+  x402_settlement_failures_total:
+    "x402 v2 payments verified but not settled on chain (no paid content was returned)",
   protection_rate_limited_total: "Requests refused by the per-identity protection limit",
   answers_total: "Answers served",
   feedback_total: "Votes on answers, by vote",

@@ -8,6 +8,7 @@ import { createApp } from "../../src/app.ts";
 import { memoryLogger } from "../../src/observability/log.ts";
 import { makeMetrics } from "../../src/observability/metrics.ts";
 import { type AppParts, appLayer, defaultConfig } from "../../src/runtime/app-layer.ts";
+import type { ExactFacilitator } from "../../src/x402/v2/exact-payment.ts";
 import { USDC_MINT, WALLET } from "./parsed-tx.ts";
 import { makeSwitches, scriptedChain, scriptedGenerator, scriptedRetriever } from "./test-layers.ts";
 
@@ -30,6 +31,8 @@ export interface TestAppOptions {
   readonly adminToken?: string;
   /** INSIGHTS_SALT (default: a random one per app). */
   readonly insightsSalt?: string;
+  /** The x402 v2 facilitator: /api/chat then takes PAYMENT-SIGNATURE too. */
+  readonly facilitator?: ExactFacilitator;
 }
 
 export const buildTestApp = (options: TestAppOptions = {}) => {
@@ -75,7 +78,7 @@ export const buildTestApp = (options: TestAppOptions = {}) => {
     }).pipe(Layer.orDie),
   );
   const metrics = makeMetrics();
-  const app = createApp({ runtime, config, logger, metrics });
+  const app = createApp({ runtime, config, logger, metrics, facilitator: options.facilitator });
   /** Sends a request as if from `from` (the socket address). */
   const call = async (path: string, init: RequestInit = {}, from = "203.0.113.7"): Promise<Response> =>
     app.request(path, init, { remoteAddress: from });

@@ -48,8 +48,9 @@ const officialClient = (wallet: OfficialWallet) => {
   return client;
 };
 
-/** The official fetch client paying with `wallet`. */
-export const officialFetch = (wallet: OfficialWallet) => wrapFetchWithPayment(fetch, officialClient(wallet));
+/** The official fetch client paying with `wallet` (over `transport`, default the global fetch). */
+export const officialFetch = (wallet: OfficialWallet, transport: typeof fetch = fetch) =>
+  wrapFetchWithPayment(transport, officialClient(wallet));
 
 /** The official client's payload for a 402 (what it would send), as its header value. */
 export const officialPaymentHeader = async (wallet: OfficialWallet, response: Response) => {

@@ -150,6 +150,10 @@ describe("payment rejection texts", () => {
   });
   test("only not-found, not-confirmed and a failed x402 v2 settlement are retryable", () => {
     const retryable = all.filter((error) => REJECTIONS[error.reason].retryable).map(kindOf);
-    expect(retryable.sort()).toEqual(["ExactSettlementFailed", "TransactionNotConfirmed", "TransactionNotFound"]);
+    expect(retryable.sort()).toEqual([
+      "ExactSettlementFailed",
+      "TransactionNotConfirmed",
+      "TransactionNotFound",
+    ]);
   });
 });

@@ -85,15 +85,25 @@ export const checkExactPayment = async (
   if (Result.isFailure(matches)) return { ok: false, error: matches.failure };
   // A retry's transaction passed simulation before; it may have landed since (then it would fail).
   if (!retry) {
-    const simulated = await facilitator.feePayer.simulate(cosigned).then(
-      (outcome) => ({ ok: true as const, outcome }),
-      (error: ChainUnavailable) => ({ ok: false as const, error }),
-    );
+    const simulated = await simulateCosigned(facilitator, cosigned);
     if (!simulated.ok) return simulated;
-    if (simulated.outcome === "blockhash-expired") return fail("exact-blockhash-expired");
-    if (simulated.outcome === "failed") return fail("exact-simulation-failed");
   }
   return { ok: true, value: { issued, cosigned, payer: transfer.authority, retry, checkedAt: now } };
+};
+
+/** The co-signed transaction run in simulation: it must succeed on a recent blockhash. */
+export const simulateCosigned = async (
+  facilitator: ExactFacilitator,
+  cosigned: CoSigned,
+): Promise<Outcome<void, ExactRefusal>> => {
+  const simulated = await facilitator.feePayer.simulate(cosigned).then(
+    (outcome) => ({ ok: true as const, outcome }),
+    (error: ChainUnavailable) => ({ ok: false as const, error }),
+  );
+  if (!simulated.ok) return simulated;
+  if (simulated.outcome === "blockhash-expired") return fail("exact-blockhash-expired");
+  if (simulated.outcome === "failed") return fail("exact-simulation-failed");
+  return { ok: true, value: undefined };
 };
 
 /** The receipt of a checked payment (X-Payment-Receipt's shape, for handlers and insights). */

@@ -11,8 +11,8 @@ import { solanaNetworkId } from "./wire.ts";
 
 export interface FacilitatorSetup {
   readonly rpcUrl: string;
-  /** The fee payer: a signer (the local chain's), the secret's text, or nothing (v2 off). */
-  readonly feePayer: KeyPairSigner | string | undefined;
+  /** The fee payer: a signer (the local chain's), the secret key's bytes or text, or nothing (v2 off). */
+  readonly feePayer: KeyPairSigner | Uint8Array | string | undefined;
   readonly logger: Logger;
 }
 
@@ -21,7 +21,10 @@ export const startFacilitator = async (setup: FacilitatorSetup): Promise<ExactFa
     setup.logger.info(`x402 v2 (PAYMENT-SIGNATURE) not offered: ${FEE_PAYER_SECRET_VARIABLE} is not set`);
     return undefined;
   }
-  const signer = typeof setup.feePayer === "string" ? await loadFeePayer(setup.feePayer) : setup.feePayer;
+  const signer =
+    typeof setup.feePayer === "string" || setup.feePayer instanceof Uint8Array
+      ? await loadFeePayer(setup.feePayer)
+      : setup.feePayer;
   const genesisHash = await createSolanaRpc(setup.rpcUrl).getGenesisHash().send();
   const facilitator = {
     feePayer: createFeePayer(signer, setup.rpcUrl),

@@ -24,14 +24,17 @@ export const FEE_PAYER_SECRET_VARIABLE = "X402_FEE_PAYER_SECRET_KEY";
 const CONFIRM_TIMEOUT_MS = 30_000;
 const CONFIRM_POLL_MS = 150;
 
-/** The key of a secret in either form; an Error naming the variable, never the value. */
-export const loadFeePayer = async (secret: string): Promise<KeyPairSigner> => {
-  const text = secret.trim();
+/** The key of a secret (its bytes, or text in either form); an Error naming the variable, never the value. */
+export const loadFeePayer = async (secret: Uint8Array | string): Promise<KeyPairSigner> => {
   let bytes: Uint8Array;
   try {
-    bytes = text.startsWith("[")
-      ? Uint8Array.from(JSON.parse(text) as Array<number>)
-      : Uint8Array.from(getBase58Encoder().encode(text));
+    const text = typeof secret === "string" ? secret.trim() : "";
+    bytes =
+      typeof secret !== "string"
+        ? secret
+        : text.startsWith("[")
+          ? Uint8Array.from(JSON.parse(text) as Array<number>)
+          : Uint8Array.from(getBase58Encoder().encode(text));
   } catch {
     throw new Error(`${FEE_PAYER_SECRET_VARIABLE}: not base58 nor a JSON byte array`);
   }
