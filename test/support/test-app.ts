@@ -33,6 +33,8 @@ export interface TestAppOptions {
   readonly insightsSalt?: string;
   /** The x402 v2 facilitator: /api/chat then takes PAYMENT-SIGNATURE too. */
   readonly facilitator?: ExactFacilitator;
+  /** X402_FACILITATOR_TOKEN (with the switch on): serves /x402/verify, /settle, /supported. */
+  readonly facilitatorToken?: string;
 }
 
 export const buildTestApp = (options: TestAppOptions = {}) => {
@@ -58,6 +60,11 @@ export const buildTestApp = (options: TestAppOptions = {}) => {
       ...base.insights,
       adminToken: options.adminToken === undefined ? undefined : Redacted.make(options.adminToken),
       salt: options.insightsSalt === undefined ? undefined : Redacted.make(options.insightsSalt),
+    },
+    x402: {
+      ...base.x402,
+      facilitatorToken:
+        options.facilitatorToken === undefined ? undefined : Redacted.make(options.facilitatorToken),
     },
   };
   const chain = {

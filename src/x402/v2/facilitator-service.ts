@@ -9,7 +9,7 @@
  */
 import { PaymentPayloadV2Schema, PaymentRequirementsV2Schema } from "@x402/core/schemas";
 import type { SettleResponse, SupportedResponse, VerifyResponse } from "@x402/core/types";
-import { Effect, Result } from "effect";
+import { Clock, Effect, Result } from "effect";
 import { parseDecimalUnits } from "../../../core/money.ts";
 import { rejected } from "../../../core/payment-rejected.ts";
 import { PaymentStore } from "../../../core/ports/payment-store.ts";
@@ -18,8 +18,12 @@ import { type ExactFacilitator, type ExactRefusal, simulateCosigned } from "./ex
 import { checkExactTransaction, checkTransfer } from "./exact-transaction.ts";
 import type { CoSigned } from "./fee-payer.ts";
 
-/** The identity a facilitator settlement is recorded under in the signature ledger (no queries). */
-const SETTLEMENT_IDENTITY = "x402-facilitator";
+/**
+ * The identity a facilitator settlement is recorded under in the signature ledger. The ledger's
+ * claim credits at least one query, so each settlement credits one to an identity of its own
+ * that no visitor can have (visitor identities are hashes of addresses): kept a day, then gone.
+ */
+const settlementIdentity = (signature: string) => `x402-facilitator:${signature}`;
 
 export type ClaimTransaction = (
   effect: Effect.Effect<unknown, unknown, PaymentStore>,
@@ -93,12 +97,11 @@ export const facilitatorService = (facilitator: ExactFacilitator, claim: ClaimTr
     if (!verified.ok) return { success: false, errorReason: verified.error, transaction: "", network };
     const { cosigned, payer } = verified.value;
     const claimed = await claim(
-      Effect.flatMap(PaymentStore, (store) =>
-        Effect.flatMap(
-          Effect.clockWith((clock) => clock.currentTimeMillis),
-          (now) => store.claim(cosigned.signature, SETTLEMENT_IDENTITY, 0, now),
-        ),
-      ),
+      Effect.gen(function* () {
+        const store = yield* PaymentStore;
+        const now = yield* Clock.currentTimeMillis;
+        return yield* store.claim(cosigned.signature, settlementIdentity(cosigned.signature), 1, now);
+      }),
     );
     if (!claimed.ok) {
       const duplicate = (claimed.error as { _tag?: string })._tag === "AlreadyClaimed";
