@@ -129,6 +129,38 @@ describe("/api/chat paid with x402 v2", () => {
   });
 });
 
+describe("without a fee payer", () => {
+  test("x402 v2 is not offered, and one startup line says so", async () => {
+    const { logger, lines } = memoryLogger();
+    expect(await startFacilitator({ rpcUrl: chain.url, feePayer: undefined, logger })).toBeUndefined();
+    expect(lines.map((line) => line.msg)).toEqual([
+      "x402 v2 (PAYMENT-SIGNATURE) not offered: X402_FEE_PAYER_SECRET_KEY is not set",
+    ]);
+    const t = build({
+      freeQueries: 1,
+      chain: {
+        layer: ChainSolana.layer({ rpcUrl: chain.url, baseDelayMs: 20 }),
+        usdcMint: chain.mint,
+        wallet: chain.serviceWallet,
+      },
+    });
+    const response = await exhaust(t, "198.51.100.30");
+    expect(response.headers.get("PAYMENT-REQUIRED")).toBeNull();
+    expect(((await response.json()) as { payment_id: string }).payment_id).toStartWith("pay_");
+  });
+
+  test("a key in either form starts it; the key is in no line", async () => {
+    const { logger, lines } = memoryLogger();
+    const secret = JSON.stringify(Array.from(chain.localnet.feePayerSecretKey));
+    const started = await startFacilitator({ rpcUrl: chain.url, feePayer: secret, logger });
+    expect(started?.feePayer.address).toBe(chain.localnet.feePayer.address);
+    expect(JSON.stringify(lines)).not.toContain(secret.slice(1, 40));
+    await expect(startFacilitator({ rpcUrl: chain.url, feePayer: "[1,2,3]", logger })).rejects.toThrow(
+      "X402_FEE_PAYER_SECRET_KEY: a secret key is 64 bytes",
+    );
+  });
+});
+
 describe.skipIf(!redisServerAvailable())("/api/chat x402 v2 on two instances sharing Redis", () => {
   let redis: RedisServer;
   beforeAll(async () => {

@@ -12,7 +12,12 @@ import type { ChainUnavailable } from "../../../core/ports/chain-reader.ts";
 import { PaymentRequests } from "../../../core/ports/payment-requests.ts";
 import type { StoreUnavailable } from "../../../core/ports/store-errors.ts";
 import { X402_MEMO_PREFIX } from "../../../core/x402.ts";
-import { type Binding, checkUsable, type IssuedPayment } from "../../../core/x402-ledger.ts";
+import {
+  type Binding,
+  checkUsable,
+  type IssuedPayment,
+  type PaymentRecord,
+} from "../../../core/x402-ledger.ts";
 import type { PaymentReceipt } from "../../../core/x402-receipt.ts";
 import type { Outcome } from "../../http/run-effect.ts";
 import type { RunPayment } from "../server/dialect.ts";
@@ -53,15 +58,24 @@ const paymentIdOf = (memo: string | undefined): Result.Result<string, PaymentRej
     : Result.fail(rejected("memo-mismatch"));
 };
 
-const findUsable = (paymentId: string, binding: Binding, signature: string) =>
+const findRecord = (paymentId: string) =>
   Effect.gen(function* () {
     const now = yield* Clock.currentTimeMillis;
     const record = yield* Effect.flatMap(PaymentRequests, (requests) => requests.find(paymentId, now));
-    const usable = yield* Effect.fromResult(checkUsable(record, binding, signature, now));
-    if (!usable.retry && now > usable.issued.expiresAt)
-      return yield* Effect.fail(rejected("payment-expired"));
-    return { ...usable, now };
+    return { record, now };
   });
+
+/** Issued, for this resource and method, and not yet used by another transaction (or expired). */
+const checkRequest = (
+  found: { readonly record: PaymentRecord | undefined; readonly now: number },
+  binding: Binding,
+  signature: string,
+): Result.Result<{ readonly issued: IssuedPayment; readonly retry: boolean }, PaymentRejected> =>
+  Result.flatMap(checkUsable(found.record, binding, signature, found.now), (usable) =>
+    !usable.retry && found.now > usable.issued.expiresAt
+      ? Result.fail(rejected("payment-expired"))
+      : Result.succeed(usable),
+  );
 
 export const checkExactPayment = async (
   header: string,
@@ -76,13 +90,21 @@ export const checkExactPayment = async (
   const { transaction, transfer, memo } = shaped.success;
   const paymentId = paymentIdOf(memo);
   if (Result.isFailure(paymentId)) return { ok: false, error: paymentId.failure };
-  const cosigned = await facilitator.feePayer.cosign(transaction);
-  const usable = await run(findUsable(paymentId.success, binding, cosigned.signature));
-  if (!usable.ok) return usable;
-  const { issued, retry, now } = usable.value;
+  const found = await run(findRecord(paymentId.success));
+  if (!found.ok) return found;
+  const { record, now } = found.value;
+  if (record === undefined) return fail("payment-unknown");
+  if (record.issued.resource !== binding.resource || record.issued.method !== binding.method)
+    return fail("payment-other-resource");
+  const { issued } = record;
   const terms = { units: issued.units, mint: issued.mint, payTo: issued.payTo, decimals: USDC_DECIMALS };
   const matches = await checkTransfer(transfer, terms);
   if (Result.isFailure(matches)) return { ok: false, error: matches.failure };
+  // Only a transaction that passed every check above is signed (locally; nothing is sent).
+  const cosigned = await facilitator.feePayer.cosign(transaction);
+  const usable = checkRequest(found.value, binding, cosigned.signature);
+  if (Result.isFailure(usable)) return { ok: false, error: usable.failure };
+  const { retry } = usable.success;
   // A retry's transaction passed simulation before; it may have landed since (then it would fail).
   if (!retry) {
     const simulated = await simulateCosigned(facilitator, cosigned);
