@@ -7,12 +7,13 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { KeyPairSigner } from "@solana/kit";
 import { ChainSolana } from "../../adapters/chain-solana/index.ts";
-import { RedisStore } from "../../adapters/store-redis/index.ts";
 import { memoryLogger } from "../../src/observability/log.ts";
 import type { ExactFacilitator } from "../../src/x402/v2/exact-payment.ts";
 import { startFacilitator } from "../../src/x402/v2/facilitator.ts";
+import { askChat, exhaustFreeQuestion } from "../support/chat-402.ts";
 import { startTestChain, type TestChain } from "../support/localnet.ts";
-import { type RedisServer, redisServerAvailable, startRedisServer } from "../support/redis-server.ts";
+import { redisServerAvailable } from "../support/redis-server.ts";
+import { twoOnRedis, useRedisServer } from "../support/shared-redis.ts";
 import { type TestApp, type TestAppOptions, testApps } from "../support/test-app.ts";
 import { officialFetch, officialPaymentHeader, paymentRequiredOf, settlementOf } from "../support/x402-v2.ts";
 
@@ -45,24 +46,8 @@ const onChain = (options: TestAppOptions = {}): TestApp =>
 const wallet = (signer: KeyPairSigner) => ({ signer, rpcUrl: chain.url, mint: chain.mint });
 const question = { message: "How do I write a file?" };
 const ask = (t: TestApp, from: string, header?: string) =>
-  t.call(
-    "/api/chat",
-    {
-      method: "POST",
-      headers: {
-        "Content-Type": "application/json",
-        ...(header === undefined ? {} : { "PAYMENT-SIGNATURE": header }),
-      },
-      body: JSON.stringify(question),
-    },
-    from,
-  );
-const exhaust = async (t: TestApp, from: string) => {
-  expect((await ask(t, from)).status).toBe(200);
-  const response = await ask(t, from);
-  expect(response.status).toBe(402);
-  return response;
-};
+  askChat(t, from, header === undefined ? {} : { "PAYMENT-SIGNATURE": header });
+const exhaust = exhaustFreeQuestion;
 
 describe("/api/chat paid with x402 v2", () => {
   test("the exhausted quota's 402 offers the exact scheme for 0.01 USDC", async () => {
@@ -162,18 +147,10 @@ describe("without a fee payer", () => {
 });
 
 describe.skipIf(!redisServerAvailable())("/api/chat x402 v2 on two instances sharing Redis", () => {
-  let redis: RedisServer;
-  beforeAll(async () => {
-    redis = await startRedisServer();
-  });
-  afterAll(() => redis?.stop());
+  const shared = useRedisServer();
 
   test("one payload raced across both: one settlement, one grant", async () => {
-    const limits = { freePerDay: 1, paidDailyCap: 1000, holdTtlMs: 120_000 };
-    const [first, second] = [0, 1].map(() =>
-      onChain({ store: RedisStore.layer({ url: redis.url, limits, keyPrefix: "chat-x402-v2:" }) }),
-    );
-    if (first === undefined || second === undefined) throw new Error("two apps");
+    const [first, second] = twoOnRedis(shared.redis.url, "chat-x402-v2:", (store) => onChain({ store }));
     const from = "198.51.100.29";
     const payer = await chain.fundPayer();
     const header = await officialPaymentHeader(wallet(payer), await exhaust(first, from));

@@ -7,40 +7,28 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { KeyPairSigner } from "@solana/kit";
 import { startTestChain, type TestChain } from "../support/localnet.ts";
-import { type RedisServer, redisServerAvailable, startRedisServer } from "../support/redis-server.ts";
-import { type ExampleServer, startExampleServer } from "../support/x402-example.ts";
+import { redisServerAvailable } from "../support/redis-server.ts";
+import { type ExampleServer, startExampleServer, useTwoExampleServers } from "../support/x402-example.ts";
 import { officialPaymentHeader, settlementOf } from "../support/x402-v2.ts";
 
 const getPaid = (server: ExampleServer, path: string, header?: string) =>
   fetch(`${server.url}${path}`, header === undefined ? {} : { headers: { "PAYMENT-SIGNATURE": header } });
 
 describe.skipIf(!redisServerAvailable())("x402 v2 on two instances sharing Redis", () => {
-  let chain: TestChain;
-  let redis: RedisServer;
-  let first: ExampleServer;
-  let second: ExampleServer;
-  beforeAll(async () => {
-    chain = await startTestChain();
-    redis = await startRedisServer();
-    first = await startExampleServer(chain, { redisUrl: redis.url, v2: true });
-    second = await startExampleServer(chain, { redisUrl: redis.url, v2: true });
-  });
-  afterAll(async () => {
-    await first?.stop();
-    await second?.stop();
-    await redis?.stop();
-    await chain?.stop();
-  });
-  const wallet = (signer: KeyPairSigner) => ({ signer, rpcUrl: chain.url, mint: chain.mint });
+  const two = useTwoExampleServers({ v2: true });
+  const wallet = (signer: KeyPairSigner) => ({ signer, rpcUrl: two.chain.url, mint: two.chain.mint });
 
   test("one payload raced across both instances: one settlement, one paid response", async () => {
     for (let round = 0; round < 3; round++) {
-      const payer = await chain.fundPayer();
-      const header = await officialPaymentHeader(wallet(payer), await getPaid(first, "/tiered-data/basic"));
-      const before = await chain.usdcBalance(chain.serviceWallet);
+      const payer = await two.chain.fundPayer();
+      const header = await officialPaymentHeader(
+        wallet(payer),
+        await getPaid(two.first, "/tiered-data/basic"),
+      );
+      const before = await two.chain.usdcBalance(two.chain.serviceWallet);
       const responses = await Promise.all(
         Array.from({ length: 12 }, (_, i) =>
-          getPaid(i % 2 === 0 ? first : second, "/tiered-data/basic", header),
+          getPaid(i % 2 === 0 ? two.first : two.second, "/tiered-data/basic", header),
         ),
       );
       const statuses = responses.map((response) => response.status);
@@ -48,7 +36,7 @@ describe.skipIf(!redisServerAvailable())("x402 v2 on two instances sharing Redis
       expect(statuses.filter((status) => status === 403)).toHaveLength(11);
       const paid = responses.find((response) => response.status === 200);
       expect(settlementOf(paid as Response)?.success).toBe(true);
-      expect((await chain.usdcBalance(chain.serviceWallet)) - before).toBe(50_000n);
+      expect((await two.chain.usdcBalance(two.chain.serviceWallet)) - before).toBe(50_000n);
     }
   });
 });

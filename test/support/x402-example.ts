@@ -23,6 +23,7 @@ import {
 import type { ExactFacilitator } from "../../src/x402/v2/exact-payment.ts";
 import { startFacilitator } from "../../src/x402/v2/facilitator.ts";
 import { startTestChain, type TestChain } from "./localnet.ts";
+import { type RedisServer, startRedisServer } from "./redis-server.ts";
 
 export interface ExampleServerOptions {
   /** Redis URL: instances started with the same one share their payment requests. */
@@ -127,6 +128,24 @@ export const useExampleServer = (options: ExampleServerOptions = {}) => {
   });
   afterAll(async () => {
     await context.server?.stop();
+    await context.chain?.stop();
+  });
+  return context;
+};
+
+/** A local chain, a real redis-server and two example servers sharing it, for a describe block. */
+export const useTwoExampleServers = (options: Omit<ExampleServerOptions, "redisUrl"> = {}) => {
+  const context = {} as { chain: TestChain; redis: RedisServer; first: ExampleServer; second: ExampleServer };
+  beforeAll(async () => {
+    context.chain = await startTestChain();
+    context.redis = await startRedisServer();
+    context.first = await startExampleServer(context.chain, { ...options, redisUrl: context.redis.url });
+    context.second = await startExampleServer(context.chain, { ...options, redisUrl: context.redis.url });
+  });
+  afterAll(async () => {
+    await context.first?.stop();
+    await context.second?.stop();
+    await context.redis?.stop();
     await context.chain?.stop();
   });
   return context;
