@@ -17,6 +17,7 @@ import { twoOnRedis, useRedisServer } from "../support/shared-redis.ts";
 import { type TestApp, type TestAppOptions, testApps } from "../support/test-app.ts";
 import { officialFetch, officialPaymentHeader, paymentRequiredOf, settlementOf } from "../support/x402-v2.ts";
 
+const ADMIN_TOKEN = "an-admin-token-long-enough-1234567890";
 let chain: TestChain;
 let facilitator: ExactFacilitator | undefined;
 const build = testApps(afterAll);
@@ -34,7 +35,7 @@ afterAll(() => chain?.stop());
 const onChain = (options: TestAppOptions = {}): TestApp =>
   build({
     freeQueries: 1,
-    adminToken: "an-admin-token-long-enough-1234567890",
+    adminToken: ADMIN_TOKEN,
     ...options,
     ...(facilitator === undefined ? {} : { facilitator }),
     chain: {
@@ -84,7 +85,19 @@ describe("/api/chat paid with x402 v2", () => {
     expect(settlementOf(response)).toMatchObject({ success: true, payer: payer.address });
     expect((await chain.usdcBalance(chain.serviceWallet)) - before).toBe(10_000n);
     expect(t.metrics.render()).toContain("payment_queries_granted_total 10");
-    expect(t.metrics.render()).toContain('insights_events_total{kind="payment"} 1');
+    const insights = await t.call("/api/admin/insights", {
+      headers: { Authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
+    expect(((await insights.json()) as { revenue: unknown }).revenue).toMatchObject({
+      units: 10_000,
+      payments: 1,
+      queriesBought: 10,
+      byDialect: [
+        { dialect: "signature", payments: 0 },
+        { dialect: "x402", payments: 0 },
+        { dialect: "x402-v2", payments: 1, units: 10_000, usdc: "0.01" },
+      ],
+    });
   });
 
   test("the same payload again buys nothing and moves nothing", async () => {
