@@ -5,6 +5,7 @@ const SCRIPTS = [
   "status-bench.ts",
   "payment-bench.ts",
   "x402-bench.ts",
+  "x402-v2-bench.ts",
   "chat-bench.ts",
   "retrieval-quality.ts",
 ];
