@@ -168,8 +168,8 @@ export const REJECTIONS = {
   ),
   "exact-compute-price-too-high": refusal(
     "EXACT_COMPUTE_PRICE_TOO_HIGH",
-    "The compute-unit price is over the cap",
-    "Set a compute-unit price of at most 5 lamports per compute unit (5,000,000 micro-lamports).",
+    "The compute budget is over the cap",
+    "Set a compute-unit price of at most 5,000,000 micro-lamports and a compute-unit limit of at most 200,000: the service's fee payer pays the priority fee.",
   ),
   "exact-blockhash-expired": refusal(
     "EXACT_BLOCKHASH_EXPIRED",

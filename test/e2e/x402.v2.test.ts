@@ -224,6 +224,28 @@ describe("forbidden transactions are refused, nothing moved, nothing served", ()
         ),
     ],
     [
+      "a compute-unit limit over the cap",
+      "exact-compute-price-too-high",
+      async (h) =>
+        exactHeader(
+          h.requirements,
+          [computeUnitLimit(200_001), computeUnitPrice(1n), await transferFor(h), h.memo],
+          {
+            rpcUrl: url(),
+          },
+        ),
+    ],
+    [
+      "compute budget within the caps is allowed",
+      "",
+      async (h) =>
+        exactHeader(
+          h.requirements,
+          [computeUnitLimit(200_000), computeUnitPrice(5_000_000n), await transferFor(h), h.memo],
+          { rpcUrl: url() },
+        ),
+    ],
+    [
       "a SOL transfer instead of the token",
       "sent-sol",
       async (h) =>
@@ -276,7 +298,7 @@ describe("forbidden transactions are refused, nothing moved, nothing served", ()
   ];
 
   for (const [name, reason, build] of cases) {
-    test(`${name}: ${reason}`, async () => {
+    test(`${name}: ${reason || "paid"}`, async () => {
       const payer = await context.chain.fundPayer();
       const requirements = await requirementsOf("/premium-data");
       const memo = memoInstruction((requirements.extra as { memo: string }).memo);
@@ -284,6 +306,13 @@ describe("forbidden transactions are refused, nothing moved, nothing served", ()
       const before = await balances(payer);
       const response = await get("/premium-data", header);
       const body = (await response.json()) as { Details?: { reason: string }; data?: string };
+      if (reason === "") {
+        // The control case: the same builder within every limit pays.
+        expect(response.status).toBe(200);
+        expect(body.data).toContain("Premium data");
+        expect((await balances(payer)).payer).toBe(before.payer - PREMIUM_UNITS);
+        return;
+      }
       expect(response.status).toBe(403);
       expect(body.Details?.reason).toBe(reason);
       expect(body.data).toBeUndefined();

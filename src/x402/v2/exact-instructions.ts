@@ -14,6 +14,12 @@ export const TOKEN_2022_PROGRAM = "TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb";
 const SYSTEM_PROGRAM = "11111111111111111111111111111111";
 /** The official facilitator's cap: 5 lamports per compute unit. */
 export const MAX_COMPUTE_UNIT_PRICE_MICROLAMPORTS = 5_000_000n;
+/**
+ * Our own cap on the limit (the official facilitator has none): the priority fee our fee payer
+ * pays is price x limit, so at most 1,000,000 lamports. A transfer and a memo need ~10,000 units;
+ * the official client asks 20,000.
+ */
+export const MAX_COMPUTE_UNIT_LIMIT = 200_000n;
 const SET_COMPUTE_UNIT_LIMIT = 2;
 const SET_COMPUTE_UNIT_PRICE = 3;
 const TRANSFER_CHECKED = 12;
@@ -69,7 +75,8 @@ export const classify = (instruction: Instruction, shape: Shape): PaymentRejecti
   const data = Uint8Array.from(instruction.data ?? []);
   if (program === COMPUTE_BUDGET_PROGRAM && data[0] === SET_COMPUTE_UNIT_LIMIT && data.length === 5) {
     shape.limits++;
-    return shape.limits > 1 ? "exact-instruction-forbidden" : undefined;
+    if (shape.limits > 1) return "exact-instruction-forbidden";
+    return littleEndian(data, 1, 4) > MAX_COMPUTE_UNIT_LIMIT ? "exact-compute-price-too-high" : undefined;
   }
   if (program === COMPUTE_BUDGET_PROGRAM && data[0] === SET_COMPUTE_UNIT_PRICE && data.length === 9) {
     shape.prices++;
