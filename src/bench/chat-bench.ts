@@ -24,7 +24,8 @@ import {
   type ServiceProcess,
   startService,
 } from "../../test/support/service-process.ts";
-import { DEFAULT_NODE_DOCS_DIR, ensureNodeDocs, readQuestions } from "./node-docs.ts";
+import { readQuestions } from "../eval/questions.ts";
+import { DEFAULT_NODE_DOCS_DIR, ensureNodeDocs } from "./node-docs.ts";
 import { fmt, summary } from "./stats.ts";
 
 const { values } = parseArgs({

@@ -20,12 +20,8 @@ import { embedderLayerFromConfig } from "../../adapters/retrieval-config/index.t
 import { LocalIndex, LocalRetriever } from "../../adapters/retrieval-local/index.ts";
 import { Retriever } from "../../core/ports/retrieval.ts";
 import { startLocalChroma } from "../../test/support/chroma-server.ts";
-import {
-  DEFAULT_NODE_DOCS_DIR,
-  ensureNodeDocs,
-  type EvalQuestion as Question,
-  readQuestions,
-} from "./node-docs.ts";
+import { type EvalQuestion as Question, readQuestions } from "../eval/questions.ts";
+import { DEFAULT_NODE_DOCS_DIR, ensureNodeDocs } from "./node-docs.ts";
 
 const { values } = parseArgs({
   options: {
