@@ -17,14 +17,35 @@ export const embedderLayerFromConfig = (config: Pick<AppConfig, "embeddingModel"
     ? HashEmbedder.layer
     : TransformersEmbedder.layer({ model: config.embeddingModel });
 
-const retrieverLayer = (vector: VectorConfig) =>
+/** An index (re)loaded by the running service: at start, and after each finished ingest. */
+export interface IndexLoaded {
+  readonly reason: "start" | "reload";
+  readonly files: number;
+  readonly chunks: number;
+  readonly version: string;
+}
+
+export interface RetrievalEvents {
+  readonly onLoad?: (event: IndexLoaded) => void;
+  /** A new index that could not be loaded (the current one stays in use). */
+  readonly onReloadFailed?: (message: string) => void;
+}
+
+const retrieverLayer = (vector: VectorConfig, events: RetrievalEvents) =>
   vector.kind === "local"
-    ? LocalRetriever.layer({ indexPath: vector.indexPath })
-    : ChromaRetriever.layer({ url: vector.url, apiKey: vector.apiKey, collection: vector.collection });
+    ? LocalRetriever.layer({ indexPath: vector.indexPath, ...events })
+    : ChromaRetriever.layer({
+        url: vector.url,
+        apiKey: vector.apiKey,
+        collection: vector.collection,
+        onLoad: events.onLoad,
+      });
 
 /** Retriever and the Embedder it uses, as configured. */
-export const retrievalLayerFromConfig = (config: Pick<AppConfig, "vector" | "embeddingModel">) =>
-  Layer.provideMerge(retrieverLayer(config.vector), embedderLayerFromConfig(config));
+export const retrievalLayerFromConfig = (
+  config: Pick<AppConfig, "vector" | "embeddingModel">,
+  events: RetrievalEvents = {},
+) => Layer.provideMerge(retrieverLayer(config.vector, events), embedderLayerFromConfig(config));
 
 /** The write side for ingest: ChunkIndex and Embedder, as configured; `rebuild` empties the index first. */
 export const indexLayerFromConfig = (

@@ -2,6 +2,8 @@
 export {
   describeIndex,
   embedderLayerFromConfig,
+  type IndexLoaded,
   indexLayerFromConfig,
+  type RetrievalEvents,
   retrievalLayerFromConfig,
 } from "./from-config.ts";

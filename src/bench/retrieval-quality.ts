@@ -47,7 +47,7 @@ const evaluate = (questions: ReadonlyArray<Question>) =>
     let byPhrase = 0;
     const misses: string[] = [];
     for (const q of questions) {
-      const top = yield* retriever.retrieve(q.question, 5);
+      const top = (yield* retriever.retrieve(q.question, 5)).chunks;
       const fileHit = top.some((chunk) => chunk.source === q.file);
       const phraseHit = top.some((chunk) => chunk.text.includes(q.phrase));
       byFile += fileHit ? 1 : 0;

@@ -8,7 +8,7 @@ import { Context, Effect, Layer, Result } from "effect";
 import { ChainSolana } from "../../adapters/chain-solana/index.ts";
 import * as MemoryConversations from "../../adapters/conversations-memory/index.ts";
 import { generatorLayerFromConfig } from "../../adapters/llm-fallback/index.ts";
-import { retrievalLayerFromConfig } from "../../adapters/retrieval-config/index.ts";
+import { describeIndex, retrievalLayerFromConfig } from "../../adapters/retrieval-config/index.ts";
 import { MemoryStore } from "../../adapters/store-memory/index.ts";
 import { RedisStore } from "../../adapters/store-redis/index.ts";
 import { type AppConfig, type ChainConfig, parseConfig } from "../../core/config.ts";
@@ -74,7 +74,16 @@ export const appLayer = (config: AppConfig, chain: ChainConfig, logger: Logger, 
   return Layer.mergeAll(
     Layer.provideMerge(settings, store),
     parts.chain ?? ChainSolana.layer({ rpcUrl: chain.rpcUrl }),
-    parts.retrieval ?? retrievalLayerFromConfig(config),
+    parts.retrieval ??
+      retrievalLayerFromConfig(config, {
+        onLoad: ({ reason, ...loaded }) =>
+          logger.info(reason === "start" ? "index loaded" : "index reloaded after an ingest", {
+            where: describeIndex(config.vector),
+            ...loaded,
+          }),
+        onReloadFailed: (message) =>
+          logger.warn("a new index could not be loaded; still serving the previous one", { message }),
+      }),
     parts.generator ??
       generatorLayerFromConfig(config, {
         onFallback: (event) => logger.warn("LLM failed, answered extractively", { reason: event.reason }),

@@ -9,8 +9,8 @@ import { Effect, Stream } from "effect";
 import type { Context } from "hono";
 import { type SSEStreamingApi, streamSSE } from "hono/streaming";
 import { type Answer, GenerationFailed, Generator } from "../../../core/ports/generator.ts";
-import { withinDeadline } from "../../../core/use-cases/ask-question.ts";
-import { chargeAnswer, releaseAnswer } from "../../../core/use-cases/finish-answer.ts";
+import { generationInput, withinDeadline } from "../../../core/use-cases/ask-question.ts";
+import { chargeAnswer, finishAnswer, releaseAnswer } from "../../../core/use-cases/finish-answer.ts";
 import { type PreparedAnswer, prepareAnswer, type Question } from "../../../core/use-cases/prepare-answer.ts";
 import type { AppEnv } from "../app-env.ts";
 import { publicSource } from "../chat-request.ts";
@@ -31,8 +31,7 @@ const streamGenerated = (prepared: PreparedAnswer, sendDelta: (text: string) => 
   Effect.gen(function* () {
     const generator = yield* Generator;
     let answer: Answer | undefined;
-    const input = { question: prepared.question, chunks: prepared.sources, history: prepared.history };
-    yield* Stream.runForEach(generator.stream(input), (event) =>
+    yield* Stream.runForEach(generator.stream(generationInput(prepared)), (event) =>
       event.type === "done"
         ? Effect.sync(() => {
             answer = event.answer;
@@ -67,7 +66,8 @@ const answerInto = async (
   ).catch((defect: unknown) => ({ ok: "defect" as const, defect }));
 
   if (generated.ok === true) {
-    const charged = await runOutcome(deps.runtime, chargeAnswer(prepared, generated.value));
+    // A declined answer is given back even though its text was sent: it tells the client nothing it pays for.
+    const charged = await runOutcome(deps.runtime, finishAnswer(prepared, generated.value));
     if (!charged.ok)
       return send("error", {
         success: false,
@@ -75,7 +75,12 @@ const answerInto = async (
         code: codeOf(charged.error),
       });
     deps.metrics.count("answers_total");
-    return send("done", { success: true, tokensUsed: generated.value.tokensUsed, rateLimit: charged.value });
+    return send("done", {
+      success: true,
+      tokensUsed: generated.value.tokensUsed,
+      declined: generated.value.declined === true,
+      rateLimit: charged.value,
+    });
   }
   // Cut off: the client hung up (charged only if text reached it), or we failed (never charged).
   const served = hangUp.signal.aborted && delivered;
@@ -116,11 +121,16 @@ export const streamAnswer = async (
   const response = streamSSE(c, async (stream) => {
     if (ready.kind === "ready") return answerInto(c, deps, ready, stream);
     const send = sender(stream);
-    // Answered without generating (nothing found), already uncharged.
+    // Declined without generating (the docs do not cover it), already uncharged.
     await send("sources", { sources: [] });
     await send("delta", { text: ready.answer.text });
     deps.metrics.count("answers_total");
-    await send("done", { success: true, tokensUsed: ready.answer.tokensUsed, rateLimit: ready.rateLimit });
+    await send("done", {
+      success: true,
+      tokensUsed: ready.answer.tokensUsed,
+      declined: true,
+      rateLimit: ready.rateLimit,
+    });
   });
   // no-transform + X-Accel-Buffering keep proxies (nginx, CDNs) from buffering the stream.
   response.headers.set("Cache-Control", "no-cache, no-transform");

@@ -35,6 +35,7 @@ export const chatRoutes = (deps: ChatDeps) =>
       response: answer.text,
       sources: sources.map(publicSource),
       tokensUsed: answer.tokensUsed,
+      declined: answer.declined === true,
       rateLimit,
     });
   });
