@@ -67,8 +67,14 @@ const walker = (doc: SectionBuilder) => {
     const name = node.name;
     if (/^h[1-6]$/.test(name)) {
       flush();
-      const heading = collapse(textContent(node));
+      // A heading left unclosed swallows the blocks after it: those are content, not heading.
+      const firstBlock = node.children.findIndex(
+        (child) => isTag(child) && (BLOCKS.has(child.name) || child.name === "pre"),
+      );
+      const own = firstBlock < 0 ? node.children : node.children.slice(0, firstBlock);
+      const heading = collapse(own.map((child) => textContent(child)).join(""));
       doc.heading(Number(name[1]), heading, anchorOf(node) ?? slug(heading));
+      if (firstBlock >= 0) for (const child of node.children.slice(firstBlock)) visit(child);
     } else if (name === "pre") {
       flush();
       const code = textContent(node).replace(/^\n+|\s+$/g, "");

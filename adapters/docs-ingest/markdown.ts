@@ -46,20 +46,31 @@ export const inlineText = (tokens: ReadonlyArray<Token> | undefined, code: "mark
   return out;
 };
 
-const listText = (list: Tokens.List, depth: number): string =>
-  list.items
-    .map((item, i) => {
-      const marker = list.ordered ? `${Number(list.start || 1) + i}.` : "-";
-      const parts = item.tokens.map((token) =>
-        token.type === "list"
-          ? listText(token as Tokens.List, depth + 1)
-          : token.type === "code"
-            ? (token as Tokens.Code).text
-            : collapse(inlineText("tokens" in token ? token.tokens : [token], "marked")),
-      );
-      return `${"  ".repeat(depth)}${marker} ${parts.filter((part) => part !== "").join("\n")}`;
-    })
-    .join("\n");
+/**
+ * A list as "- item" lines (nested lists indented); a code block inside an item ends the lines
+ * so far and is added as a code block of its own, so it is never split.
+ */
+const addList = (doc: SectionBuilder, list: Tokens.List, depth = 0, lines: string[] = []): string[] => {
+  list.items.forEach((item, i) => {
+    const marker = list.ordered ? `${Number(list.start || 1) + i}.` : "-";
+    let first = true;
+    for (const token of item.tokens) {
+      if (token.type === "list") {
+        addList(doc, token as Tokens.List, depth + 1, lines);
+      } else if (token.type === "code") {
+        if (lines.length > 0) doc.add({ kind: "prose", text: lines.splice(0).join("\n") });
+        doc.add({ kind: "code", text: fence(token as Tokens.Code) });
+      } else {
+        const text = collapse(inlineText("tokens" in token ? token.tokens : [token], "marked"));
+        if (text === "") continue;
+        lines.push(`${"  ".repeat(depth)}${first ? `${marker} ` : "  "}${text}`);
+        first = false;
+      }
+    }
+  });
+  if (depth === 0 && lines.length > 0) doc.add({ kind: "prose", text: lines.join("\n") });
+  return lines;
+};
 
 const tableText = (table: Tokens.Table): string =>
   [table.header, ...table.rows]
@@ -90,7 +101,7 @@ const addBlock = (doc: SectionBuilder, slug: (text: string) => string, token: To
       return;
     }
     case "list":
-      doc.add({ kind: "prose", text: listText(token as Tokens.List, 0) });
+      addList(doc, token as Tokens.List);
       return;
     case "table":
       doc.add({ kind: "prose", text: tableText(token as Tokens.Table) });

@@ -47,8 +47,8 @@ export const buildIndexData = (
   vectors: VectorRows,
 ): IndexData => {
   const pageKey = (chunk: StoredChunk) => `${chunk.collection}\n${chunk.source}`;
-  const pageIds = new Map(chunks.map((chunk) => [pageKey(chunk), 0]));
-  [...pageIds.keys()].forEach((key, i) => pageIds.set(key, i));
+  const pageIds = new Map<string, number>();
+  for (const chunk of chunks) if (!pageIds.has(pageKey(chunk))) pageIds.set(pageKey(chunk), pageIds.size);
   const digest = createHash("sha1").update(embedder);
   for (const chunk of [...chunks].sort((a, b) => (a.id < b.id ? -1 : 1)))
     digest.update(`${chunk.id}\n${chunk.hash}\n`);
@@ -69,14 +69,17 @@ const encode = (data: IndexData): Uint8Array => {
   const chunks = Array.from({ length: data.count }, (_, i) => data.chunk(i));
   const strings = new Map<string, number>();
   const fields = new Uint32Array(data.count * FIELDS.length);
-  chunks.forEach((chunk, i) =>
+  chunks.forEach((chunk, i) => {
     FIELDS.forEach((field, f) => {
       const value = chunk[field];
       let id = strings.get(value);
-      if (id === undefined) strings.set(value, (id = strings.size));
+      if (id === undefined) {
+        id = strings.size;
+        strings.set(value, id);
+      }
       fields[i * FIELDS.length + f] = id;
-    }),
-  );
+    });
+  });
   const table = encodeStrings([...strings.keys()]);
   const texts = encodeStrings(chunks.map((chunk) => chunk.text));
   const terms = encodeStrings(data.lexical.terms);

@@ -24,17 +24,20 @@ export interface HybridTuning {
   readonly pagePool: number;
   /** Each further passage of a page adds this share of the one before. */
   readonly pageDecay: number;
-  /** At most this many of the results from one page, so the sources cover several pages. */
+  /** At most this many of the results from one page, so the sources cover several pages... */
   readonly perPage: number;
+  /** ...except the best page, which may give this many (an answer often spans two of its passages). */
+  readonly leadPerPage: number;
 }
 
 export const HYBRID: HybridTuning = {
   lexical: 1,
   vector: 1,
-  page: 2,
+  page: 3,
   pagePool: 300,
   pageDecay: 0.5,
   perPage: 1,
+  leadPerPage: 3,
 };
 
 export interface HybridInput {
@@ -88,15 +91,22 @@ export const hybridSearch = (
   fused.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
   const taken = new Map<string | number, number>();
   const out: Array<readonly [number, number]> = [];
+  const skipped: Array<readonly [number, number]> = [];
   for (const entry of fused) {
     if (out.length >= input.limit) break;
     const page = input.pageOf(entry[0]);
     const count = taken.get(page) ?? 0;
-    if (count >= tuning.perPage) continue;
-    taken.set(page, count + 1);
-    out.push(entry);
+    const lead = out.length > 0 && input.pageOf(out[0]![0]) === page;
+    if (count >= (lead ? tuning.leadPerPage : tuning.perPage)) skipped.push(entry);
+    else {
+      taken.set(page, count + 1);
+      out.push(entry);
+    }
   }
-  return out;
+  // Fewer pages than results asked for: the skipped passages fill up, best first.
+  return [...out, ...skipped.slice(0, Math.max(0, input.limit - out.length))].sort(
+    (a, b) => b[1] - a[1] || a[0] - b[0],
+  );
 };
 
 /** How well the best of `rows` covers the question's terms, and how many of them the docs know. */
