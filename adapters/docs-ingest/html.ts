@@ -53,9 +53,14 @@ const walker = (doc: SectionBuilder) => {
   // The heading level of the entries of each open <dl>: one below the section holding it.
   const entryLevels: number[] = [];
   let text = "";
+  // A definition-list term without an id opens the next paragraph: "`HEADER`: Specifies that...".
+  let term = "";
   const flush = () => {
     const prose = collapse(text);
-    if (prose !== "") doc.add({ kind: "prose", text: prose });
+    if (prose !== "") {
+      doc.add({ kind: "prose", text: term === "" ? prose : `${term}: ${prose}` });
+      term = "";
+    }
     text = "";
   };
   const visit = (node: AnyNode): void => {
@@ -93,10 +98,15 @@ const walker = (doc: SectionBuilder) => {
       doc.restore(mark);
     } else if (name === "dt" && entryId(node) !== undefined) {
       flush();
+      term = "";
       doc.heading(entryLevels.at(-1) ?? doc.level() + 1, collapse(inlineOf(node, false)), entryId(node)!);
+    } else if (name === "dt") {
+      flush();
+      const named = collapse(inlineOf(node, true));
+      term = term === "" ? named : `${term}, ${named}`;
     } else if (INLINE_CODE.has(name)) {
       text += inlineOf(node, true);
-    } else if (name === "br" || name === "dt" || BLOCKS.has(name)) {
+    } else if (name === "br" || BLOCKS.has(name)) {
       flush();
       if (name === "li") text = "- ";
       for (const child of node.children) visit(child);

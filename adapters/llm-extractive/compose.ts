@@ -1,20 +1,23 @@
 /**
- * Picks what an extractive answer quotes. The lead passage is the one (among the first three)
- * whose heading and text cover most of the question's weight; its place ("Title › heading",
- * which in API docs names the function or clause) opens the answer, followed by its best
- * sentences, table rows or list items, and a whole code block when the question asks how.
- * Scoring: each question term found adds its rarity across the passages; code names the
- * question writes (`fs.writeFile`, `ON CONFLICT`) add a bonus; a passage's opening sentence
- * (where docs define things) and instructions ("Use ...", "To ...", "Returns ...") gain,
- * bare parameter-type lines lose. A second passage is quoted only when it scores close to
- * the lead. Nothing is cut inside a word, and code is never cut.
+ * Picks what an extractive answer quotes. The lead passage is the one whose text and heading
+ * cover most of the question's weight (retrieval order breaking near-ties); its place
+ * ("Title › heading", which in API docs names the function or clause) opens the answer,
+ * followed by its best sentences, table rows or list items, and a whole code block when the
+ * question asks how. Scoring: each question term found adds its rarity across the passages;
+ * code names the question writes (`fs.writeFile`) add a bonus; a passage's opening sentence
+ * (where docs define things), instructions ("Use ...", "To ...", "Returns ...") and sentences
+ * naming their section's subject gain, bare parameter-type lines lose. A second passage is
+ * quoted only when its best sentence adds question words the lead left out; the other
+ * matching sections are named in a closing "See also" line. Nothing is cut inside a word,
+ * and code is never cut.
  */
 import type { RetrievedChunk } from "../../core/ports/retrieval.ts";
 import { type Segment, segments } from "./segments.ts";
 import { identifiers, terms, wantsCode } from "./terms.ts";
 
 export interface Piece {
-  readonly kind: Segment["kind"] | "place";
+  /** "place": where the next pieces come from; "related": another section found, named with its [n]. */
+  readonly kind: Segment["kind"] | "place" | "related";
   readonly text: string;
   /** 1-based passage number, as cited. */
   readonly citation: number;
@@ -22,9 +25,11 @@ export interface Piece {
 
 export const LIMITS = {
   sentencesPerPassage: 3,
+  /** Other matching sections named at the end ("See also"). */
+  related: 2,
   answerChars: 1400,
   sentenceChars: 400,
-  codeChars: 1500,
+  codeChars: 900,
   /** Share of the question's weight a passage must cover to be quoted at all. */
   minCoverage: 0.25,
   /** Share of the lead's best sentence score a sentence needs to be quoted beside it. */
@@ -36,6 +41,12 @@ const IDENTIFIER_BONUS = 2;
 const OPENING_FACTOR = 1.3;
 const INSTRUCTION_FACTOR = 1.15;
 const PARAMETER_LINE_FACTOR = 0.3;
+/** A sentence naming its section's subject (words of its own heading) gains up to half. */
+const SUBJECT_ECHO = 0.5;
+/** Sentences with inline code name the thing to use. */
+const CODE_FACTOR = 1.1;
+/** The lead passage: retrieval order breaks near-ties, each rank down costs a tenth. */
+const RANK_PENALTY = 0.1;
 const INSTRUCTION =
   /^(use|to|call|set|pass|run|create|returns?|specif|add|enable|the\s+\S+\s+(method|function|option|clause|parameter|command))\b/i;
 const PARAMETER_LINE = /^- `[^`]+` \{[^}]*\}/;
@@ -91,9 +102,16 @@ export const selectPieces = (
       (t) => p.context.has(t) || p.parts.some((part) => part.terms.has(t)),
       `${p.place} ${whole}`,
     );
+    // A passage whose title or heading names the question's words is about them.
+    const headingMatch = coverageOf((t) => p.context.has(t), p.place);
+    // A sentence that names its section's subject defines or instructs about it.
+    const subject = [...new Set(terms(p.chunk.heading.split(" > ").pop() ?? ""))];
     const scored: Scored[] = p.parts.map(({ segment, terms: own }) => {
       const lower = segment.text.toLowerCase();
       let score = coverageOf((t) => own.has(t), lower);
+      const echo = subject.length === 0 ? 0 : subject.filter((t) => own.has(t)).length / subject.length;
+      score *= 1 + SUBJECT_ECHO * echo;
+      if (segment.text.includes("`")) score *= CODE_FACTOR;
       if (segment.kind === "sentence") {
         if (segment.position === 0) score *= OPENING_FACTOR;
         if (INSTRUCTION.test(segment.text)) score *= INSTRUCTION_FACTOR;
@@ -107,7 +125,7 @@ export const selectPieces = (
       context: p.context,
       coverage,
       scored,
-      ranked: coverage * (1 - 0.1 * index),
+      ranked: (coverage + headingMatch) * (1 - RANK_PENALTY * index),
     };
   });
   type Passage = (typeof scoredPassages)[number];
@@ -130,7 +148,6 @@ export const selectPieces = (
       (a, b) => a.segment.position - b.segment.position,
     );
   };
-  // Retrieval order breaks near-ties: each rank down costs a tenth of the coverage.
   const lead = scoredPassages.reduce((best, p) => (p.ranked > best.ranked ? p : best), scoredPassages[0]!);
   if (lead.coverage < LIMITS.minCoverage) return [];
   const leadChosen = choose(lead, LIMITS.sentencesPerPassage);
@@ -169,6 +186,18 @@ export const selectPieces = (
       second,
       choose(second, 1).filter((s) => s.segment.kind === "sentence"),
     );
+  // The other sections that match, by name: a reader who meant a neighbouring API sees it.
+  const places = new Set(pieces.filter((piece) => piece.kind === "place").map((piece) => piece.text));
+  let related = 0;
+  for (const passage of scoredPassages) {
+    const place = placeName(passage.chunk);
+    if (related >= LIMITS.related || passage.coverage < LIMITS.minCoverage || passage.chunk.heading === "")
+      continue;
+    if (places.has(place) || pieces.some((piece) => piece.citation === passage.index + 1)) continue;
+    places.add(place);
+    related += 1;
+    pieces.push({ kind: "related", text: place, citation: passage.index + 1 });
+  }
   return pieces;
 };
 
@@ -177,6 +206,10 @@ export const renderPieces = (pieces: ReadonlyArray<Piece>): ReadonlyArray<string
   pieces.map((piece, i) => {
     const next = pieces[i + 1];
     if (piece.kind === "place") return `${i === 0 ? "" : "\n\n"}${piece.text}:\n`;
+    if (piece.kind === "related") {
+      const first = pieces[i - 1]?.kind !== "related";
+      return `${first ? "\n\nSee also: " : "; "}${piece.text} [${piece.citation}]`;
+    }
     if (piece.kind === "code") {
       const before = pieces[i - 1]?.kind === "sentence" ? "\n\n" : "";
       return `${before}${piece.text}\n[${piece.citation}]${next?.kind === "sentence" ? "\n\n" : ""}`;

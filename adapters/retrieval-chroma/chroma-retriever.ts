@@ -94,6 +94,8 @@ export const make = Effect.fn("ChromaRetriever.make")(function* (options: Chroma
       loaded.lexical,
       words,
       fused.map(([row]) => row),
+      question,
+      chunks,
     );
     return { chunks, evidence, indexVersion: loaded.version } satisfies Retrieval;
   });

@@ -65,6 +65,8 @@ const retrieverOver = (current: () => Snapshot, embedder: Embedder["Service"]): 
       lexical,
       words,
       fused.map(([row]) => row),
+      question,
+      chunks,
     );
     return { chunks, evidence, indexVersion: data.version } satisfies Retrieval;
   });

@@ -56,7 +56,7 @@ console.log(
     {
       // What the service would do with the question: answer from these chunks, or decline for free.
       decision: chunks.length === 0 ? "decline" : decideRelevance(evidence),
-      evidence: { terms: evidence.terms, coverage: round(evidence.coverage), known: round(evidence.known) },
+      evidence: { ...evidence, coverage: round(evidence.coverage), known: round(evidence.known) },
       indexVersion: retrieval.indexVersion,
       chunks,
     },

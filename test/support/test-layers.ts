@@ -59,8 +59,8 @@ export const scriptedRetriever = (switches: Switches) =>
                   score: 1 - i / 10,
                 })),
                 evidence: switches.offTopic
-                  ? { terms: 3, coverage: 0.1, known: 0.2 }
-                  : { terms: 3, coverage: 1, known: 1 },
+                  ? { terms: 3, coverage: 0.1, known: 0.2, pairs: 2, pairsFound: 0 }
+                  : { terms: 3, coverage: 1, known: 1, pairs: 2, pairsFound: 2 },
                 indexVersion: "test-index-1",
               });
         }),

@@ -101,8 +101,8 @@ const askLayers = (w: World) =>
             chunks: w.retrieval === "empty" ? [] : CHUNKS.slice(0, k),
             evidence:
               w.retrieval === "off-topic"
-                ? { terms: 4, coverage: 0.1, known: 0.3 }
-                : { terms: 4, coverage: 0.9, known: 1 },
+                ? { terms: 4, coverage: 0.1, known: 0.3, pairs: 3, pairsFound: 0 }
+                : { terms: 4, coverage: 0.9, known: 1, pairs: 3, pairsFound: 2 },
             indexVersion: "v1",
           });
         }),

@@ -10,9 +10,12 @@ import { chunk, FS_CHUNKS } from "../support/llm-fixtures.ts";
 const ask = (question: string, chunks: ReadonlyArray<RetrievedChunk> = FS_CHUNKS) =>
   Effect.runPromise(extractiveGenerator.generate({ question, chunks, history: [] }));
 
+/** The quoted part of an answer, without its closing "See also" line. */
+const quotedPart = (text: string) => text.split("\n\nSee also: ")[0] ?? "";
+
 /** Every "sentence [n]" of an answer, as quoted text and citation number. */
 const quotes = (text: string) =>
-  [...text.matchAll(/(?<=^|\] |\n)([^[\n][^\n]*?) \[(\d+)\]/g)].map((m) => ({
+  [...quotedPart(text).matchAll(/(?<=^|\] |\n)([^[\n][^\n]*?) \[(\d+)\]/g)].map((m) => ({
     text: m[1] ?? "",
     n: Number(m[2]),
   }));
@@ -24,7 +27,7 @@ describe("extractive generator", () => {
     expect(answer.text).toContain(
       "If no encoding is specified, the data is returned as a Buffer object. [2]",
     );
-    expect(answer.text).not.toContain("[1]");
+    expect(quotedPart(answer.text)).not.toContain("[1]");
   });
 
   test("every citation is in range and its sentence is in that very passage", async () => {
@@ -104,6 +107,15 @@ describe("extractive generator", () => {
     const answer = await ask("How do I write a file, replacing it?");
     expect(answer.text).toStartWith("File system › fsPromises.writeFile(file, data[, options]):\n");
     expect(answer.declined).toBeUndefined();
+  });
+
+  test("other matching sections are named at the end with their numbers, never the quoted ones", async () => {
+    const answer = await ask("What does fsPromises.readFile return when no encoding is given?");
+    const [, seeAlso = ""] = answer.text.split("\n\nSee also: ");
+    expect(seeAlso).toBe(
+      "File system › fsPromises.writeFile(file, data[, options]) [1]; File system › fsPromises.unlink(path) [3]",
+    );
+    expect(seeAlso).not.toContain("[2]");
   });
 
   test("prefers the passage's defining sentence over a bare parameter line, and never cuts a word", async () => {

@@ -195,18 +195,48 @@ describe("hybrid search and relevance evidence", () => {
   });
 
   test("evidence: coverage of the best result and the share of known words, weighted by rarity", () => {
-    const asked = questionTerms("compute an HMAC digest");
-    expect(relevanceEvidence(lexical, asked, [2])).toEqual({ terms: 3, coverage: 1, known: 1 });
-    const partly = relevanceEvidence(lexical, questionTerms("HMAC of a zebra"), [2]);
+    const evidence = (question: string, rows: number[]) =>
+      relevanceEvidence(
+        lexical,
+        questionTerms(question),
+        rows,
+        question,
+        rows.map((r) => chunks[r]!),
+      );
+    expect(evidence("compute an HMAC digest", [2])).toEqual({
+      terms: 3,
+      coverage: 1,
+      known: 1,
+      pairs: 2,
+      pairsFound: 2,
+    });
+    const partly = evidence("HMAC of a zebra", [2]);
     expect(partly.coverage).toBeGreaterThan(0);
     expect(partly.coverage).toBeLessThan(0.6);
     expect(partly.known).toBe(partly.coverage);
-    expect(relevanceEvidence(lexical, questionTerms("weather in paris"), [0, 1, 2, 3])).toEqual({
+    expect(evidence("weather in paris", [0, 1, 2, 3])).toEqual({
       terms: 2,
       coverage: 0,
       known: 0,
+      pairs: 1,
+      pairsFound: 0,
     });
-    expect(relevanceEvidence(lexical, [], [0])).toEqual({ terms: 0, coverage: 0, known: 0 });
+    expect(relevanceEvidence(lexical, [], [0], "", [])).toEqual({
+      terms: 0,
+      coverage: 0,
+      known: 0,
+      pairs: 0,
+      pairsFound: 0,
+    });
+  });
+
+  test("evidence: adjacent word pairs count in either order, scattered words do not", () => {
+    const pairs = (question: string) =>
+      relevanceEvidence(lexical, questionTerms(question), [3], question, [chunks[3]!]);
+    expect(pairs("TCP server").pairsFound).toBe(1);
+    expect(pairs("server TCP").pairsFound).toBe(1);
+    expect(pairs("port TCP").pairsFound).toBe(0);
+    expect(pairs("port TCP").coverage).toBe(1);
   });
 });
 

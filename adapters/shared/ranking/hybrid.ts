@@ -5,7 +5,7 @@
  * core's decideRelevance turns into "answer" or "decline".
  */
 import type { RelevanceEvidence } from "../../../core/relevance.ts";
-import { terms } from "../text-analysis/analyze.ts";
+import { terms, tokens } from "../text-analysis/analyze.ts";
 import type { Bm25Searcher } from "./bm25.ts";
 import { RRF_K, reciprocalRankFusion } from "./fusion.ts";
 
@@ -109,16 +109,39 @@ export const hybridSearch = (
   );
 };
 
-/** How well the best of `rows` covers the question's terms, and how many of them the docs know. */
+/** Adjacent word pairs of a text (stop words left out), as "a b" in both orders when `both`. */
+const adjacentPairs = (text: string, both: boolean): Set<string> => {
+  const heads = tokens(text).map((token) => token.terms[token.terms.length - 1]!);
+  const pairs = new Set<string>();
+  for (let i = 1; i < heads.length; i++) {
+    pairs.add(`${heads[i - 1]} ${heads[i]}`);
+    if (both) pairs.add(`${heads[i]} ${heads[i - 1]}`);
+  }
+  return pairs;
+};
+
+/**
+ * How well the best of the results covers the question's terms (idf-weighted), how many of
+ * them the docs know at all, and how many of the question's adjacent word pairs stand side
+ * by side in a result ("replication slot" vs "slot" here and "replication" there).
+ */
 export const relevanceEvidence = (
   lexical: Bm25Searcher,
   asked: ReadonlyArray<string>,
   rows: ReadonlyArray<number>,
+  question: string,
+  passages: ReadonlyArray<{ readonly title: string; readonly heading: string; readonly text: string }>,
 ): RelevanceEvidence => {
+  const questionPairs = adjacentPairs(question, false);
+  const found = new Set<string>();
+  for (const passage of passages)
+    for (const pair of adjacentPairs(`${passage.title}\n${passage.heading}\n${passage.text}`, true))
+      if (questionPairs.has(pair)) found.add(pair);
+  const pairs = { pairs: questionPairs.size, pairsFound: found.size };
   const weights = asked.map((term) => lexical.idf(term));
   const total = weights.reduce((sum, w) => sum + w, 0);
   if (asked.length === 0 || total === 0 || lexical.count === 0)
-    return { terms: asked.length, coverage: 0, known: 0 };
+    return { terms: asked.length, coverage: 0, known: 0, ...pairs };
   const known = asked.reduce(
     (sum, term, i) => sum + (lexical.documentFrequency(term) > 0 ? weights[i]! : 0),
     0,
@@ -127,5 +150,5 @@ export const relevanceEvidence = (
     0,
     ...rows.map((row) => asked.reduce((sum, term, i) => sum + (lexical.has(term, row) ? weights[i]! : 0), 0)),
   );
-  return { terms: asked.length, coverage: coverage / total, known: known / total };
+  return { terms: asked.length, coverage: coverage / total, known: known / total, ...pairs };
 };
