@@ -1,2 +1,9 @@
 export { type GeneratorSettings, generatorLayerFromConfig } from "./from-config.ts";
+export {
+  type CacheOptions,
+  type CacheOutcome,
+  cacheKeys,
+  normaliseQuestion,
+  withCache,
+} from "./with-cache.ts";
 export { type FallbackEvent, type FallbackOptions, withFallback } from "./with-fallback.ts";

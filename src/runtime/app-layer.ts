@@ -7,10 +7,10 @@
 import { Context, Effect, Layer, Result } from "effect";
 import { ChainSolana } from "../../adapters/chain-solana/index.ts";
 import * as MemoryConversations from "../../adapters/conversations-memory/index.ts";
-import { generatorLayerFromConfig } from "../../adapters/llm-fallback/index.ts";
+import { type CacheOutcome, generatorLayerFromConfig } from "../../adapters/llm-fallback/index.ts";
 import { describeIndex, retrievalLayerFromConfig } from "../../adapters/retrieval-config/index.ts";
-import { MemoryStore } from "../../adapters/store-memory/index.ts";
-import { RedisStore } from "../../adapters/store-redis/index.ts";
+import { MemoryAnswerCache, MemoryStore } from "../../adapters/store-memory/index.ts";
+import { RedisAnswerCache, RedisStore } from "../../adapters/store-redis/index.ts";
 import { type AppConfig, type ChainConfig, parseConfig } from "../../core/config.ts";
 import * as PaymentSettings from "../../core/payment-settings.ts";
 import type { ChainReader } from "../../core/ports/chain-reader.ts";
@@ -50,6 +50,17 @@ const configuredStore = (logger: Logger) =>
     }),
   );
 
+/** The answer cache: shared on Redis when REDIS_URL is set, else bounded in this process. */
+const configuredAnswerCache = (config: AppConfig) =>
+  config.redisUrl === undefined
+    ? MemoryAnswerCache.layer()
+    : RedisAnswerCache.layer({ url: config.redisUrl }).pipe(Layer.orDie);
+
+/** What the composition reports besides log lines (metrics). */
+export interface AppEvents {
+  readonly onAnswerCache?: ((outcome: CacheOutcome) => void) | undefined;
+}
+
 /** Parts a test or benchmark binds itself instead of the configured adapter. */
 export interface AppParts {
   readonly store?: StoreLayer;
@@ -62,7 +73,13 @@ export interface AppParts {
  * Every service the app needs, for the given config and the chain it takes payments on. The
  * payment settings are built over the store, whose durability they read.
  */
-export const appLayer = (config: AppConfig, chain: ChainConfig, logger: Logger, parts: AppParts = {}) => {
+export const appLayer = (
+  config: AppConfig,
+  chain: ChainConfig,
+  logger: Logger,
+  parts: AppParts = {},
+  events: AppEvents = {},
+) => {
   const store = parts.store ?? configuredStore(logger);
   const settings = PaymentSettings.layer({
     network: chain.network,
@@ -87,6 +104,11 @@ export const appLayer = (config: AppConfig, chain: ChainConfig, logger: Logger, 
     parts.generator ??
       generatorLayerFromConfig(config, {
         onFallback: (event) => logger.warn("LLM failed, answered extractively", { reason: event.reason }),
+        onCache: (outcome) => {
+          if (outcome === "rescued") logger.warn("LLM failed, answered from the answer cache");
+          events.onAnswerCache?.(outcome);
+        },
+        cache: configuredAnswerCache(config),
       }),
     MemoryConversations.layer(),
   ).pipe(Layer.provide(Layer.succeed(AppSettings)(config)));

@@ -33,7 +33,21 @@ export const boot = async (env: Env, exitProcess: (code: number) => never) => {
   warnAboutDefaults(config, logger);
   await ensureDemoIndex(config, logger);
   const { chain, stop: stopChain } = await resolveChain(config, logger);
-  const runtime = ManagedRuntime.make(appLayer(config, chain, logger).pipe(Layer.orDie));
+  const metrics = makeMetrics();
+  const cacheCounters = {
+    hit: "answer_cache_hits_total",
+    miss: "answer_cache_misses_total",
+    rescued: "answer_cache_rescues_total",
+  } as const;
+  const runtime = ManagedRuntime.make(
+    appLayer(
+      config,
+      chain,
+      logger,
+      {},
+      { onAnswerCache: (outcome) => metrics.count(cacheCounters[outcome]) },
+    ).pipe(Layer.orDie),
+  );
   await runtime.runPromise(Effect.void).catch(async (error: unknown) => {
     logger.error("startup failed", { cause: String(error) });
     await stopChain();
@@ -43,7 +57,7 @@ export const boot = async (env: Env, exitProcess: (code: number) => never) => {
     runtime,
     config,
     logger,
-    metrics: makeMetrics(),
+    metrics,
   });
 
   /** A once-only signal handler: stop accepting, let in-flight requests finish, close everything. */

@@ -126,6 +126,6 @@ describe("generatorLayerFromConfig", () => {
     expect(answer.text).toBe("Configured [1].");
     expect(fake.requests[0]?.body).toMatchObject({ model: "llama-3.3-70b-versatile" });
     const name = await run(layer, (g) => Effect.succeed(g.name));
-    expect(name).toBe("groq:llama-3.3-70b-versatile (fallback: extractive)");
+    expect(name).toBe("groq:llama-3.3-70b-versatile (cached) (fallback: extractive)");
   });
 });

@@ -3,6 +3,7 @@ import { afterEach } from "bun:test";
 import { Layer, ManagedRuntime } from "effect";
 import { MemoryStore } from "../../adapters/store-memory/index.ts";
 import type { ChainLookup, ChainReader, ChainUnavailable } from "../../core/ports/chain-reader.ts";
+import type { Generator } from "../../core/ports/generator.ts";
 import type { PaymentStore } from "../../core/ports/payment-store.ts";
 import type { QuotaStore } from "../../core/ports/quota-store.ts";
 import type { TrustProxy } from "../../core/trust-proxy.ts";
@@ -28,6 +29,8 @@ export interface TestAppOptions {
   };
   /** Another store (e.g. Redis) instead of a fresh memory store. */
   readonly store?: Layer.Layer<QuotaStore | PaymentStore, unknown>;
+  /** A real generator (e.g. Groq on a loopback server) instead of the scripted one. */
+  readonly generator?: Layer.Layer<Generator, unknown>;
 }
 
 export const buildTestApp = (options: TestAppOptions = {}) => {
@@ -60,7 +63,7 @@ export const buildTestApp = (options: TestAppOptions = {}) => {
     appLayer(config, chain, logger, {
       store: options.store ?? MemoryStore.layer(limits),
       retrieval: scriptedRetriever(switches),
-      generator: scriptedGenerator(switches),
+      generator: options.generator ?? scriptedGenerator(switches),
       chain: options.chain?.layer ?? scriptedChain(lookups, chainFailure),
     }).pipe(Layer.orDie),
   );
