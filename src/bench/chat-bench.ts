@@ -83,7 +83,7 @@ const load = async (url: string, concurrency: number, total: number) => {
 };
 
 const work = mkdtempSync(join(tmpdir(), "chat-bench-"));
-const indexPath = join(work, "index.json");
+const indexPath = join(work, "index.bin");
 let service: ServiceProcess | undefined;
 try {
   ensureNodeDocs(values.docs);

@@ -109,7 +109,7 @@ const report = (
 
 ensureNodeDocs(values.docs);
 const work = mkdtempSync(join(tmpdir(), "retrieval-bench-"));
-const indexPath = join(work, "index.json");
+const indexPath = join(work, "index.bin");
 /** Ingests the docs into the local index at `indexPath` (unchanged files are skipped). */
 const ingestLocal = () =>
   Effect.runPromise(

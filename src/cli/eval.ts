@@ -79,7 +79,7 @@ try {
   }
   const indexEnv: Record<string, string> =
     chromaUrl === undefined
-      ? { INDEX_PATH: join(work, "index.json") }
+      ? { INDEX_PATH: join(work, "index.bin") }
       : { CHROMA_URL: chromaUrl, VECTOR_INDEX_NAME: `eval-${process.pid}-${Date.now()}` };
   const vector =
     chromaUrl === undefined

@@ -25,7 +25,7 @@ Options:
   --rebuild       empty the whole index (every collection) first and embed everything again
   -h, --help      show this text
 
-Index (environment): INDEX_PATH (default .data/index.json); or Chroma when CHROMA_URL or
+Index (environment): INDEX_PATH (default .data/index.bin); or Chroma when CHROMA_URL or
 VECTOR_API_KEY is set, collection VECTOR_INDEX_NAME. EMBEDDING_MODEL picks a
 transformers model (e.g. Xenova/all-MiniLM-L6-v2); unset: hashed lexical vectors.`;
 

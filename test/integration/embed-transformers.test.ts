@@ -106,7 +106,7 @@ describe("transformers embedder on a tiny local model", () => {
   });
 
   test("ingest and the local retriever work end to end with it", async () => {
-    const indexPath = join(work, "index.json");
+    const indexPath = join(work, "index.bin");
     const embedder = TransformersEmbedder.layer({ model: modelDir });
     const program = Effect.gen(function* () {
       const report = yield* ingest(["test/fixtures/docs/site"]).pipe(

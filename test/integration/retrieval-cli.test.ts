@@ -12,7 +12,7 @@ let chroma: LocalChroma;
 const run = (script: "ingest" | "search", args: ReadonlyArray<string>, env: Record<string, string> = {}) => {
   const base: Record<string, string> = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "" };
   const result = Bun.spawnSync([process.execPath, `src/cli/${script}.ts`, ...args], {
-    env: { ...base, INDEX_PATH: join(work, "index.json"), ...env },
+    env: { ...base, INDEX_PATH: join(work, "index.bin"), ...env },
     stdout: "pipe",
     stderr: "pipe",
   });
@@ -45,7 +45,7 @@ describe("ingest CLI", () => {
     const first = run("ingest", [docs, "--base-url", "https://docs.example.com/"]);
     expect(first.code).toBe(0);
     expect(first.stdout).toMatch(
-      /^Ingested 5 files as "docs" into .*index\.json: (\d+) chunks \(\1 added, 0 updated, 0 removed, 0 unchanged\)/,
+      /^Ingested 5 files as "docs" into .*index\.bin: (\d+) chunks \(\1 added, 0 updated, 0 removed, 0 unchanged\)/,
     );
     const second = run("ingest", [docs, "--base-url", "https://docs.example.com/"]);
     expect(second.stdout).toMatch(/\(0 added, 0 updated, 0 removed, (\d+) unchanged\)/);

@@ -65,7 +65,7 @@ beforeEach(() => {
   work = mkdtempSync(join(tmpdir(), "ingest-test-"));
   docs = join(work, "docs");
   cpSync("test/fixtures/docs/site", docs, { recursive: true });
-  indexPath = join(work, "data", "index.json");
+  indexPath = join(work, "data", "index.bin");
   embedded = [];
 });
 afterEach(() => rmSync(work, { recursive: true, force: true }));
