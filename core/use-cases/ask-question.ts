@@ -57,7 +57,8 @@ const generateFor = (prepared: PreparedAnswer) =>
 export const askQuestion = Effect.fn("askQuestion")(function* (question: Question) {
   const prepared = yield* prepareAnswer(question);
   if (prepared.kind === "declined") {
-    return { answer: prepared.answer, sources: [], rateLimit: prepared.rateLimit } satisfies AnsweredQuestion;
+    const { answer, sources, rateLimit } = prepared;
+    return { answer, sources, rateLimit } satisfies AnsweredQuestion;
   }
   const answer = yield* withinDeadline(generateFor(prepared)).pipe(
     Effect.onError(() => releaseAnswer(prepared)),

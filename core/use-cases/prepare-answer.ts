@@ -20,7 +20,7 @@ import { followUpQuery } from "./follow-up.ts";
 export const TOP_K = 5;
 export const MAX_MESSAGE_LENGTH = 2000;
 
-/** The uncharged answer to a question the docs do not cover. */
+/** The uncharged answer to a question the docs do not cover (the closest sections, if any, go with it). */
 export const DECLINED: Answer = {
   text: "The documentation does not seem to cover this question, so I cannot answer it. No query was charged.",
   tokensUsed: 0,
@@ -69,6 +69,8 @@ export interface Declined {
   readonly answer: Answer;
   readonly rateLimit: QuotaView;
   readonly evidence: RelevanceEvidence;
+  /** The closest passages found, shown as sources so the reader can look for themselves. */
+  readonly sources: ReadonlyArray<RetrievedChunk>;
 }
 
 /** Step 1: the message rules. */
@@ -110,7 +112,7 @@ export const prepareAnswer = Effect.fn("prepareAnswer")(function* (question: Que
   if (chunks.length === 0 || decideRelevance(evidence) === "decline") {
     // Nothing to answer from: say so honestly and charge nothing.
     const rateLimit = yield* quota.release(question.identity, hold.id, yield* Clock.currentTimeMillis);
-    return { kind: "declined", answer: DECLINED, rateLimit, evidence } satisfies Declined;
+    return { kind: "declined", answer: DECLINED, rateLimit, evidence, sources: chunks } satisfies Declined;
   }
   return {
     kind: "ready",

@@ -85,7 +85,7 @@ describe("askQuestion", () => {
     if (Exit.isFailure(exit)) throw new Error("failed");
     expect(exit.value.answer).toEqual(DECLINED);
     expect(exit.value.answer.declined).toBe(true);
-    expect(exit.value.sources).toEqual([]);
+    expect(exit.value.sources).toEqual(CHUNKS.slice(0, 5));
     expect(exit.value.rateLimit.remaining).toBe(3);
     expect(w.calls.map((call) => call.split("(")[0])).toEqual(["reserve", "retrieve", "release"]);
     expect(w.quota.holds).toEqual([]);

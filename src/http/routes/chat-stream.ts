@@ -122,7 +122,7 @@ export const streamAnswer = async (
     if (ready.kind === "ready") return answerInto(c, deps, ready, stream);
     const send = sender(stream);
     // Declined without generating (the docs do not cover it), already uncharged.
-    await send("sources", { sources: [] });
+    await send("sources", { sources: ready.sources.map(publicSource) });
     await send("delta", { text: ready.answer.text });
     deps.metrics.count("answers_total");
     await send("done", {
