@@ -6,7 +6,7 @@
  */
 import { selectAll, selectOne } from "css-select";
 import type { AnyNode, Document, Element } from "domhandler";
-import { removeElement } from "domutils";
+import { removeElement, textContent } from "domutils";
 
 /** Most specific first: an article inside <main> beats the <main> that also holds sidebars. */
 const MAIN = [
@@ -70,6 +70,8 @@ const FURNITURE = [
   ".sr-only",
 ].join(", ");
 
+const PERMALINKS = ["h1", "h2", "h3", "h4", "h5", "h6", "dt"].map((tag) => `${tag} a[href^="#"]`).join(", ");
+
 /** The first element under `root` that matches `query` (css-select typed for domhandler nodes). */
 export const findOne = (query: string, root: AnyNode): Element | null =>
   selectOne<AnyNode, Element>(query, root);
@@ -79,5 +81,8 @@ export const mainContent = (document: Document): Element | Document => {
   const root = MAIN.reduce<Element | null>((found, selector) => found ?? findOne(selector, document), null);
   const main = root ?? document;
   for (const element of selectAll<AnyNode, Element>(FURNITURE, main)) removeElement(element);
+  // Permalink marks of any generator: a link to the heading itself whose text is a lone symbol.
+  for (const link of selectAll<AnyNode, Element>(PERMALINKS, main))
+    if (/^[#¶§🔗]?$/u.test(textContent(link).trim())) removeElement(link);
   return main;
 };

@@ -7,6 +7,7 @@
  */
 import { Effect, Schema } from "effect";
 import { ChunkIndex, type DocChunk, Embedder, type StoredEntry } from "../../core/ports/retrieval.ts";
+import { aggregatePages } from "./aggregate-pages.ts";
 import type { ChunkingOptions } from "./chunker.ts";
 import { chunkDocument, contentHash, indexedText, SUPPORTED_EXTENSIONS } from "./document.ts";
 import { defaultCollection, findSourceFiles, readSource } from "./walk.ts";
@@ -33,6 +34,8 @@ export interface IngestOptions {
 export interface IngestReport {
   readonly collection: string;
   readonly files: number;
+  /** Pages left out because they only repeat other pages (a single-page or print version). */
+  readonly skipped: ReadonlyArray<string>;
   readonly chunks: number;
   readonly added: number;
   readonly updated: number;
@@ -81,17 +84,22 @@ const readChunks = (inputs: ReadonlyArray<string>, collection: string, options: 
         throw new Error(
           `no ${SUPPORTED_EXTENSIONS.join(", ")} files (or .gz of them) in ${inputs.join(", ") || "(no inputs)"}`,
         );
-      const chunks: DocChunk[] = [];
       const seen = new Map<string, string>();
       for (const file of files) {
         const owner = seen.get(file.source);
         if (owner !== undefined)
           throw new Error(`${owner} and ${file.path} both give the source "${file.source}"`);
         seen.set(file.source, file.path);
-        for (const chunk of chunkDocument(file.source, readSource(file), options.baseUrl, options.chunking))
-          chunks.push({ ...chunk, id: `${collection}/${chunk.id}` });
       }
-      return { files: files.length, chunks };
+      const pages = files.map((file) =>
+        chunkDocument(file.source, readSource(file), options.baseUrl, options.chunking),
+      );
+      const repeats = aggregatePages(pages.map((chunks) => chunks.map((chunk) => chunk.text).join("\n")));
+      const chunks = pages.flatMap((page, i) =>
+        repeats.has(i) ? [] : page.map((chunk) => ({ ...chunk, id: `${collection}/${chunk.id}` })),
+      );
+      const skipped = files.filter((_, i) => repeats.has(i)).map((file) => file.source);
+      return { files: files.length - skipped.length, chunks, skipped };
     },
     catch: failure,
   });
@@ -114,7 +122,7 @@ export const ingest = Effect.fn("ingest")(function* (
   options: IngestOptions = {},
 ) {
   const collection = yield* collectionFor(inputs, options.collection);
-  const { files, chunks } = yield* readChunks(inputs, collection, options);
+  const { files, chunks, skipped } = yield* readChunks(inputs, collection, options);
   const embedder = yield* Embedder;
   const index = yield* ChunkIndex;
   // The embedder's name is part of the hash: switching models re-embeds everything.
@@ -137,6 +145,7 @@ export const ingest = Effect.fn("ingest")(function* (
   return {
     collection,
     files,
+    skipped,
     chunks: chunks.length,
     added: plan.added,
     updated: plan.updated,

@@ -70,6 +70,8 @@ console.log(
   `Ingested ${report.files} files as "${report.collection}" into ${describeIndex(config.vector)}: ${report.chunks} chunks ` +
     `(${report.added} added, ${report.updated} updated, ${report.removed} removed, ${report.unchanged} unchanged) in ${seconds} s`,
 );
+if (report.skipped.length > 0)
+  console.log(`Left out, as they only repeat other pages: ${report.skipped.join(", ")}`);
 console.log(
   `The index holds: ${report.collections.map((c) => `"${c.name}" (${c.chunks} chunks)`).join(", ")}`,
 );

@@ -153,3 +153,14 @@ describe("html: MkDocs and Docusaurus", () => {
     expect(chunks[1]!.url).toBe("");
   });
 });
+
+describe("html: permalink marks and aggregate pages", () => {
+  test("a heading's own link with a lone mark (#, ¶, §) is dropped; real links in headings stay", () => {
+    const doc = parseHtml(
+      '<main><h1>Crypto<a class="mark" href="#crypto">#</a></h1><h2><a href="#hash">Class: <code>Hash</code></a><span><a href="#x">§</a></span></h2><p>Text.</p></main>',
+      "c.html",
+    );
+    expect(doc.title).toBe("Crypto");
+    expect(doc.sections.map((s) => s.headings)).toEqual([["Class: Hash"]]);
+  });
+});
