@@ -5,15 +5,15 @@
  * model's own "not covered" answer is a decline, free through the whole HTTP service.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import { Effect, type Layer, Stream } from "effect";
+import { Effect, Stream } from "effect";
 import * as ExtractiveGenerator from "../../adapters/llm-extractive/index.ts";
 import { type CacheOutcome, generatorLayerFromConfig } from "../../adapters/llm-fallback/index.ts";
 import { NOT_COVERED_SENTENCE } from "../../adapters/llm-groq/prompt.ts";
 import { MemoryAnswerCache } from "../../adapters/store-memory/index.ts";
 import { parseConfig } from "../../core/config.ts";
-import { type GenerationInput, Generator } from "../../core/ports/generator.ts";
+import type { GenerationInput } from "../../core/ports/generator.ts";
 import { type FakeGroq, startFakeGroq } from "../support/fake-groq.ts";
-import { FS_CHUNKS } from "../support/llm-fixtures.ts";
+import { FS_CHUNKS, withGenerator } from "../support/llm-fixtures.ts";
 import { testApps } from "../support/test-app.ts";
 
 let fake: FakeGroq;
@@ -42,15 +42,6 @@ const input = (question: string, extra: Partial<GenerationInput> = {}): Generati
   indexVersion: "v1",
   ...extra,
 });
-const withGenerator = <A, E>(
-  layer: Layer.Layer<Generator>,
-  use: (g: Generator["Service"]) => Effect.Effect<A, E>,
-) =>
-  Effect.runPromise(
-    Effect.gen(function* () {
-      return yield* use(yield* Generator);
-    }).pipe(Effect.provide(layer)),
-  );
 
 describe("answer cache", () => {
   test("an identical question (any case, spacing, final ?) is answered without calling the model", async () => {

@@ -67,29 +67,23 @@ describe("askQuestion", () => {
     expect(w.quota.holds).toEqual([]);
   });
 
-  test("no passage found: an honest uncharged answer, the model is never called", async () => {
-    const w = makeWorld();
-    w.retrieval = "empty";
-    const exit = await run(w, question("What is the airspeed of an unladen swallow?"));
-    if (Exit.isFailure(exit)) throw new Error("failed");
-    expect(exit.value.answer).toEqual(DECLINED);
-    expect(exit.value.sources).toEqual([]);
-    expect(exit.value.rateLimit.remaining).toBe(3);
-    expect(w.calls.map((call) => call.split("(")[0])).toEqual(["reserve", "retrieve", "release"]);
-  });
-
-  test("passages that miss the question: declined for free before the model is called", async () => {
-    const w = makeWorld();
-    w.retrieval = "off-topic";
-    const exit = await run(w, question("What's the weather in Paris?"));
-    if (Exit.isFailure(exit)) throw new Error("failed");
-    expect(exit.value.answer).toEqual(DECLINED);
-    expect(exit.value.answer.declined).toBe(true);
-    expect(exit.value.sources).toEqual(CHUNKS.slice(0, 5));
-    expect(exit.value.rateLimit.remaining).toBe(3);
-    expect(w.calls.map((call) => call.split("(")[0])).toEqual(["reserve", "retrieve", "release"]);
-    expect(w.quota.holds).toEqual([]);
-  });
+  for (const [retrieval, why] of [
+    ["empty", "no passage found"],
+    ["off-topic", "passages that miss the question"],
+  ] as const)
+    test(`${why}: declined for free, the model is never called`, async () => {
+      const w = makeWorld();
+      w.retrieval = retrieval;
+      const exit = await run(w, question("What is the airspeed of an unladen swallow?"));
+      if (Exit.isFailure(exit)) throw new Error("failed");
+      expect(exit.value.answer).toEqual(DECLINED);
+      expect(exit.value.answer.declined).toBe(true);
+      // The closest passages (none when nothing was found) go with the decline.
+      expect(exit.value.sources).toEqual(retrieval === "empty" ? [] : CHUNKS.slice(0, 5));
+      expect(exit.value.rateLimit.remaining).toBe(3);
+      expect(w.calls.map((call) => call.split("(")[0])).toEqual(["reserve", "retrieve", "release"]);
+      expect(w.quota.holds).toEqual([]);
+    });
 
   test("a model that says the docs do not cover it: the answer is given, the query released", async () => {
     const w = makeWorld();

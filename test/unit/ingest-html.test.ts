@@ -116,42 +116,45 @@ describe("html: DocBook (PostgreSQL style)", () => {
 });
 
 describe("html: MkDocs and Docusaurus", () => {
-  test("MkDocs Material: the article only, no header, sidebars, source date or footer links", () => {
-    const chunks = chunkDocument("config.html", fixture("html/mkdocs-page.html"));
-    const all = everything(chunks);
-    for (const unwanted of [
-      "header navigation",
-      "Primary sidebar",
-      "Last update",
-      "Previous Installation",
-      "¶",
-    ])
-      expect(all).not.toContain(unwanted);
-    expect(chunks.map((c) => [c.title, c.heading])).toEqual([
-      ["Configuration", ""],
-      ["Configuration", "Cache"],
-    ]);
-    expect(chunks[0]!.text).toBe("Set `--base-url` to the public address of your docs.");
-  });
-
-  test("Docusaurus: the doc body only, no breadcrumbs, TOC, edit link, pagination or hash links", () => {
-    const chunks = chunkDocument("retries.html", fixture("html/docusaurus-page.html"));
-    const all = everything(chunks);
-    for (const unwanted of [
-      "navbar",
-      "sidebar entry",
-      "Home › Guides",
-      "Edit this page",
-      "Previous «",
-      "On this page",
-      "Copyright",
-    ])
-      expect(all).not.toContain(unwanted);
-    expect(chunks.map((c) => c.heading)).toEqual(["", "Backoff"]);
-    expect(chunks[0]!.title).toBe("Retries");
-    expect(chunks[0]!.text).toBe("Call `client.retry(fn, { attempts: 3 })` to retry a failing call.");
-    expect(chunks[1]!.url).toBe("");
-  });
+  const cases = [
+    {
+      name: "MkDocs Material: the article only, no header, sidebars, source date or footer links",
+      file: "html/mkdocs-page.html",
+      unwanted: ["header navigation", "Primary sidebar", "Last update", "Previous Installation", "¶"],
+      places: [
+        ["Configuration", ""],
+        ["Configuration", "Cache"],
+      ],
+      first: "Set `--base-url` to the public address of your docs.",
+    },
+    {
+      name: "Docusaurus: the doc body only, no breadcrumbs, TOC, edit link, pagination or hash links",
+      file: "html/docusaurus-page.html",
+      unwanted: [
+        "navbar",
+        "sidebar entry",
+        "Home › Guides",
+        "Edit this page",
+        "Previous «",
+        "On this page",
+        "Copyright",
+      ],
+      places: [
+        ["Retries", ""],
+        ["Retries", "Backoff"],
+      ],
+      first: "Call `client.retry(fn, { attempts: 3 })` to retry a failing call.",
+    },
+  ];
+  for (const { name, file, unwanted, places, first } of cases)
+    test(name, () => {
+      const chunks = chunkDocument("page.html", fixture(file));
+      const all = everything(chunks);
+      for (const text of unwanted) expect(all).not.toContain(text);
+      expect(chunks.map((c) => [c.title, c.heading])).toEqual(places);
+      expect(chunks[0]!.text).toBe(first);
+      expect(chunks.every((c) => c.url === "")).toBe(true);
+    });
 });
 
 describe("html: permalink marks and aggregate pages", () => {
