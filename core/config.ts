@@ -8,10 +8,12 @@
  */
 import { Redacted, Result, Schema } from "effect";
 import { type ChainConfig, parseChain } from "./config-chain.ts";
+import { type InsightsConfig, parseInsights } from "./config-insights.ts";
 import { type Env, type Reader, reader } from "./config-reader.ts";
 import { parseTrustProxy, type TrustProxy } from "./trust-proxy.ts";
 
 export type { ChainConfig } from "./config-chain.ts";
+export type { InsightsConfig } from "./config-insights.ts";
 export type { Env } from "./config-reader.ts";
 
 export type VectorConfig =
@@ -44,6 +46,8 @@ export interface AppConfig {
     | undefined;
   readonly vector: VectorConfig;
   readonly embeddingModel: string | undefined;
+  /** The owner's console and what it records (core/config-insights.ts). */
+  readonly insights: InsightsConfig;
 }
 
 export class ConfigError extends Schema.TaggedError<ConfigError>()("ConfigError", {
@@ -116,6 +120,7 @@ export const parseConfig = (env: Env): Result.Result<AppConfig, ConfigError> => 
         : { apiKey: Redacted.make(apiKey), model: llmModel, baseUrl: read.url("LLM_BASE_URL") },
     vector: parseVector(read),
     embeddingModel: text("EMBEDDING_MODEL"),
+    insights: parseInsights(read),
   };
   if (
     config.chain?.network === "mainnet-beta" &&

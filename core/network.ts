@@ -20,3 +20,10 @@ export type X402Network = (typeof X402_NETWORKS)[keyof typeof X402_NETWORKS];
 /** x402 name of a chain network (localnet is announced as a devnet: it is never real money). */
 export const x402NetworkOf = (network: ChainNetwork): X402Network =>
   network === "mainnet-beta" ? X402_NETWORKS.mainnet : X402_NETWORKS.devnet;
+
+/** Public JSON-RPC endpoints of the x402 networks (the spec's default RPC addresses). */
+export const X402_DEFAULT_RPC_URL: Record<X402Network, string> = {
+  "chain-devnet": "https://api.devnet.solana.com",
+  "chain-testnet": "https://api.testnet.solana.com",
+  "chain-mainnet": "https://api.mainnet-beta.solana.com",
+};

@@ -6,7 +6,8 @@
  */
 import { Schema } from "effect";
 
-export const PaymentRejectionReason = Schema.Literals([
+/** The reasons POST /api/payment can give (and, but for the first five, the HTTP 402 protocol too). */
+export const CLAIM_REJECTION_REASONS = [
   // The claim itself, before any chain call.
   "amount-not-decimal",
   "amount-out-of-range",
@@ -28,8 +29,26 @@ export const PaymentRejectionReason = Schema.Literals([
   "amount-insufficient",
   "memo-mismatch",
   "memo-required",
+  "memo-reserved",
   // The ledger.
   "signature-already-used",
+] as const;
+
+/** The reasons only the HTTP 402 protocol gives: its authorization header and its payment_id. */
+export const X402_REJECTION_REASONS = [
+  "authorization-malformed",
+  "authorization-signature-invalid",
+  "authorization-mismatch",
+  "transfer-authority-mismatch",
+  "payment-unknown",
+  "payment-expired",
+  "payment-other-resource",
+  "payment-already-used",
+] as const;
+
+export const PaymentRejectionReason = Schema.Literals([
+  ...CLAIM_REJECTION_REASONS,
+  ...X402_REJECTION_REASONS,
 ]);
 export type PaymentRejectionReason = typeof PaymentRejectionReason.Type;
 

@@ -35,11 +35,15 @@ export interface QuotaState {
   readonly holds: ReadonlyArray<Hold>;
 }
 
-/** What a client sees: the spec's rateLimit object. */
+/** What a client sees: the spec's rateLimit object, with the free/paid split of `remaining`. */
 export interface QuotaView {
   readonly remaining: number;
   readonly resetAt: number;
   readonly requiresPayment: boolean;
+  /** Free questions left today. */
+  readonly free: number;
+  /** Paid questions usable today (credits not held, within the daily cap): free + paid = remaining. */
+  readonly paid: number;
 }
 
 export class QuotaExhausted extends Schema.TaggedError<QuotaExhausted>()("QuotaExhausted", {
@@ -101,6 +105,8 @@ export const view = (state: QuotaState, now: number, limits: QuotaLimits): Quota
     remaining: free + paidToday,
     resetAt: nextUtcMidnight(now),
     requiresPayment: free === 0 && paidOwned === 0,
+    free,
+    paid: paidToday,
   };
 };
 

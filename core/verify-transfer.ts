@@ -16,12 +16,22 @@ export interface MemoRule {
   /** The reference issued to the claimant. */
   readonly expected: string;
   readonly required: boolean;
+  /**
+   * Prefixes of memos that bind a transfer to another way of paying (an x402 payment request):
+   * such a transfer is refused here, so nobody can claim someone else's payment through it.
+   */
+  readonly reserved?: ReadonlyArray<string>;
 }
 
 export interface TransferExpectation {
   readonly usdcMint: string;
   readonly wallet: string;
   readonly claimed: BaseUnits;
+  /**
+   * Least amount the wallet must receive. Default: the claim minus 1% (POST /api/payment,
+   * where the client states the amount); the HTTP 402 protocol sets the exact price.
+   */
+  readonly minimumReceived?: bigint;
   readonly now: number;
   readonly memo: MemoRule;
   /**
@@ -95,9 +105,10 @@ const lamportsGainedBy = (tx: ParsedTransaction, wallet: string): number => {
 };
 
 const checkMemo = (tx: ParsedTransaction, rule: MemoRule): PaymentRejected | undefined => {
-  const ours = memosOf(tx)
-    .map((memo) => memo.trim())
-    .filter((memo) => memo.startsWith(rule.prefix));
+  const memos = memosOf(tx).map((memo) => memo.trim());
+  if (memos.some((memo) => rule.reserved?.some((prefix) => memo.startsWith(prefix))))
+    return rejected("memo-reserved");
+  const ours = memos.filter((memo) => memo.startsWith(rule.prefix));
   if (ours.length === 0) return rule.required ? rejected("memo-required") : undefined;
   return ours.every((memo) => memo.slice(rule.prefix.length) === rule.expected)
     ? undefined
@@ -141,7 +152,7 @@ export const verifyTransfer = (
     }
     return refuse("nothing-received");
   }
-  if (received < minimumAccepted(expect.claimed)) {
+  if (received < (expect.minimumReceived ?? minimumAccepted(expect.claimed))) {
     return refuse("amount-insufficient", received);
   }
   const memoProblem = checkMemo(tx, expect.memo);

@@ -5,7 +5,7 @@
  */
 import { Result, Schema } from "effect";
 import * as Base64 from "effect/encoding/Base64";
-import { isBase58Address } from "./base58.ts";
+import { decodeBase58, isBase58Address } from "./base58.ts";
 import { parseDecimalUnits } from "./money.ts";
 
 const DecimalText = Schema.String.pipe(Schema.check(Schema.isPattern(/^\d{1,15}(\.\d{1,18})?$/)));
@@ -15,7 +15,18 @@ const IsoTime = Schema.String.pipe(
 const Base58Address = Schema.String.pipe(
   Schema.check(Schema.makeFilter((text: string) => isBase58Address(text) || "a base58 address of 32 bytes")),
 );
-const Network = Schema.Literals(["chain-devnet", "chain-testnet", "chain-mainnet"]);
+/** base58 text of exactly 64 bytes: a transaction signature, or an ed25519 signature. */
+const Base58Signature = Schema.String.pipe(
+  Schema.check(
+    Schema.makeFilter(
+      (text: string) =>
+        (text.length >= 64 && text.length <= 88 && decodeBase58(text)?.length === 64) ||
+        "the base58 text of 64 bytes",
+    ),
+  ),
+);
+/** The protocol's network names (core/network.ts). */
+export const Network = Schema.Literals(["chain-devnet", "chain-testnet", "chain-mainnet"]);
 const Id = Schema.String.pipe(Schema.check(Schema.isPattern(/^[A-Za-z0-9_-]{8,128}$/)));
 
 export const PaymentRequest = Schema.Struct({
@@ -39,9 +50,10 @@ export const PaymentAuthorization = Schema.Struct({
   asset_address: Base58Address,
   network: Network,
   timestamp: IsoTime,
-  signature: Schema.String.pipe(Schema.check(Schema.isMaxLength(256))),
+  /** ed25519 signature by `public_key` over `authorizationMessage(...)`, base58. */
+  signature: Base58Signature,
   public_key: Base58Address,
-  transaction_hash: Schema.String.pipe(Schema.check(Schema.isBetweenLength(64, 88))),
+  transaction_hash: Base58Signature,
 });
 export type PaymentAuthorization = typeof PaymentAuthorization.Type;
 
@@ -75,6 +87,30 @@ export const decodeAuthorizationHeader = (header: string): Result.Result<Payment
   );
 };
 
+/**
+ * The exact text the payer signs (ed25519, with the key of `public_key`): a fixed first line,
+ * then every authorization field but `signature`, one `name=value` per line in the spec's
+ * order, joined by "\n", no trailing newline, encoded as UTF-8. The schema keeps every value
+ * free of line breaks and "=", so the text has one reading only.
+ */
+export const authorizationMessage = (authorization: Omit<PaymentAuthorization, "signature">): string =>
+  [
+    AUTHORIZATION_MESSAGE_HEADER,
+    `payment_id=${authorization.payment_id}`,
+    `actual_amount=${authorization.actual_amount}`,
+    `payment_address=${authorization.payment_address}`,
+    `asset_address=${authorization.asset_address}`,
+    `network=${authorization.network}`,
+    `timestamp=${authorization.timestamp}`,
+    `public_key=${authorization.public_key}`,
+    `transaction_hash=${authorization.transaction_hash}`,
+  ].join("\n");
+export const AUTHORIZATION_MESSAGE_HEADER = "x402 payment authorization v1";
+
+/** The memo a transfer carries to pay a payment request: `x402:<payment_id>`. */
+export const X402_MEMO_PREFIX = "x402:";
+export const paymentMemo = (paymentId: string): string => `${X402_MEMO_PREFIX}${paymentId}`;
+
 export const X402_CODES = {
   PAYMENT_REQUIRED: 402,
   PAYMENT_EXPIRED: 402,
@@ -86,11 +122,12 @@ export const X402_CODES = {
 export type X402Code = keyof typeof X402_CODES;
 
 /** The protocol's error object. */
-export interface X402ErrorBody {
-  readonly Message: string;
-  readonly Code: X402Code;
-  readonly Details: Readonly<Record<string, unknown>>;
-}
+export const X402ErrorBody = Schema.Struct({
+  Message: Schema.String,
+  Code: Schema.Literals(Object.keys(X402_CODES) as [X402Code, ...X402Code[]]),
+  Details: Schema.Record(Schema.String, Schema.Unknown),
+});
+export type X402ErrorBody = typeof X402ErrorBody.Type;
 
 export const x402Error = (code: X402Code, message: string, details: Record<string, unknown> = {}) => ({
   status: X402_CODES[code],

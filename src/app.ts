@@ -8,23 +8,32 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { getPath } from "hono/utils/url";
 import type { AppConfig } from "../core/config.ts";
+import { adminRoutes } from "./http/admin/admin-routes.ts";
 import type { AppEnv } from "./http/app-env.ts";
 import { createEdge } from "./http/edge/edge.ts";
+import { insightsRecorder } from "./http/insights-recorder.ts";
 import { chatRoutes } from "./http/routes/chat.ts";
+import { feedbackRoutes } from "./http/routes/feedback.ts";
 import { opsRoutes } from "./http/routes/ops.ts";
 import { paymentRoutes } from "./http/routes/payment.ts";
 import { statusRoutes } from "./http/routes/status.ts";
 import { type AppRuntime, Defect } from "./http/run-effect.ts";
 import type { ServiceLogger } from "./observability/log.ts";
 import type { Metrics } from "./observability/metrics.ts";
+import { type WebDeps, webPageRoutes, widgetApiRoutes } from "./web/web-routes.ts";
 
 export const MAX_BODY_BYTES = 16 * 1024;
 
 export interface AppDeps {
   readonly runtime: AppRuntime;
-  readonly config: Pick<AppConfig, "allowedOrigins" | "trustProxy" | "protectionRps" | "paidDailyCap">;
+  readonly config: Pick<
+    AppConfig,
+    "allowedOrigins" | "trustProxy" | "protectionRps" | "paidDailyCap" | "insights"
+  >;
   readonly logger: ServiceLogger;
   readonly metrics: Metrics;
+  /** The demo page, widget bundles, RPC relay and demo faucet (src/web/). */
+  readonly web?: WebDeps;
 }
 
 /** The address a request came from, as the entry point (Bun, Deno) or a test knows it. */
@@ -39,8 +48,11 @@ const tooLarge = {
 };
 
 /** The routes, as Hono sees them; every request reaches them through the edge. */
-const createRouter = ({ runtime, config, logger, metrics }: AppDeps) => {
+const createRouter = ({ runtime, config, logger, metrics, web = {} }: AppDeps) => {
   const { paidDailyCap } = config;
+  const token = config.insights.adminToken;
+  const recorder = insightsRecorder({ runtime, metrics, enabled: token !== undefined });
+  const admin = adminRoutes({ token, runtime, metrics, recorder, widgetDist: web.widgetDist });
   const api = new Hono<AppEnv>()
     // Only requests that carry a body pay for the size check.
     .on(
@@ -48,9 +60,12 @@ const createRouter = ({ runtime, config, logger, metrics }: AppDeps) => {
       "*",
       bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.json(tooLarge, 413) }),
     )
-    .route("/chat", chatRoutes({ runtime, metrics, paidDailyCap }))
+    .route("/chat", chatRoutes({ runtime, metrics, paidDailyCap, recorder }))
     .route("/status", statusRoutes(runtime, paidDailyCap))
-    .route("/payment", paymentRoutes(runtime, metrics, paidDailyCap));
+    .route("/payment", paymentRoutes(runtime, metrics, paidDailyCap, recorder))
+    .route("/feedback", feedbackRoutes(runtime, metrics, recorder))
+    .route("/admin", admin.api)
+    .route("/", widgetApiRoutes(web));
 
   // The edge has decoded the path already: the router takes it from the edge's facts.
   return new Hono<AppEnv>({
@@ -58,6 +73,8 @@ const createRouter = ({ runtime, config, logger, metrics }: AppDeps) => {
   })
     .route("/api", api)
     .route("/", opsRoutes(runtime, metrics))
+    .route("/admin", admin.console)
+    .route("/", webPageRoutes(web))
     .notFound((c) =>
       c.json({ success: false, error: `Not found: ${c.req.method} ${c.req.path}`, code: "NOT_FOUND" }, 404),
     )

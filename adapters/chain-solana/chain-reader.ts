@@ -95,12 +95,13 @@ export const make = (rpc: ReaderRpc, policy: CallPolicy = DEFAULTS): ChainReader
   return { lookup, ping };
 };
 
+/** The reader over the JSON-RPC endpoint at `rpcUrl`, as a plain service value. */
+export const fromUrl = (options: ChainSolanaOptions): ChainReader["Service"] =>
+  make(createReaderRpc(options.rpcUrl), {
+    timeoutMs: options.timeoutMs ?? DEFAULTS.timeoutMs,
+    attempts: options.attempts ?? DEFAULTS.attempts,
+    baseDelayMs: options.baseDelayMs ?? DEFAULTS.baseDelayMs,
+  });
+
 /** ChainReader over the JSON-RPC endpoint at `rpcUrl`. */
-export const layer = (options: ChainSolanaOptions) =>
-  Layer.sync(ChainReader, () =>
-    make(createReaderRpc(options.rpcUrl), {
-      timeoutMs: options.timeoutMs ?? DEFAULTS.timeoutMs,
-      attempts: options.attempts ?? DEFAULTS.attempts,
-      baseDelayMs: options.baseDelayMs ?? DEFAULTS.baseDelayMs,
-    }),
-  );
+export const layer = (options: ChainSolanaOptions) => Layer.sync(ChainReader, () => fromUrl(options));

@@ -1,4 +1,3 @@
-export { type GeneratorSettings, generatorLayerFromConfig } from "./from-config.ts";
 export {
   type CacheOptions,
   type CacheOutcome,

@@ -1,6 +1,7 @@
 /**
- * Random names the stores hand out: hold ids and payer-binding memo references. Randomness
- * lives here, in the adapters, because core never touches it.
+ * Random names the stores and the x402 paywall hand out: hold ids, payer-binding memo
+ * references, payment ids and nonces. Randomness lives here, in the adapters, because core
+ * never touches it.
  */
 
 import { BASE58_ALPHABET } from "../../core/base58.ts";
@@ -12,17 +13,20 @@ export const REFERENCE_LENGTH = 16;
 /** A reference not asked for in this long is forgotten (each request refreshes it). */
 export const REFERENCE_MEMORY_MS = 90 * DAY_MS;
 
-/** A fresh memo reference: 16 uniform base58 characters from the platform's CSPRNG. */
-export const newReference = (): string => {
+/** `length` uniform base58 characters from the platform's CSPRNG (about 5.86 bits each). */
+export const randomBase58 = (length: number): string => {
   let out = "";
-  while (out.length < REFERENCE_LENGTH) {
+  while (out.length < length) {
     for (const byte of crypto.getRandomValues(new Uint8Array(32))) {
       // 232 = 4 * 58: rejecting larger bytes keeps every character equally likely.
-      if (byte < 232 && out.length < REFERENCE_LENGTH) out += ALPHABET[byte % 58];
+      if (byte < 232 && out.length < length) out += ALPHABET[byte % 58];
     }
   }
   return out;
 };
+
+/** A fresh memo reference: 16 uniform base58 characters. */
+export const newReference = (): string => randomBase58(REFERENCE_LENGTH);
 
 /** A fresh hold id. */
 export const newHoldId = (): string => crypto.randomUUID();

@@ -1,4 +1,4 @@
-/** The volatile in-memory QuotaStore + PaymentStore: `MemoryStore.layer(limits)`. */
+/** The volatile in-memory QuotaStore + PaymentStore + FeedbackStore + InsightsStore: `MemoryStore.layer(limits, insightsBounds?)`. */
 
 /** The bounded in-process answer cache: `MemoryAnswerCache.layer(maxEntries)`. */
 export * as MemoryAnswerCache from "./answer-cache.ts";

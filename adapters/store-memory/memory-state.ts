@@ -4,14 +4,16 @@
  * requests can never interleave inside a transition (no await between read and write).
  *
  * Memory stays bounded: `sweep` drops quota states that are back to "nothing to remember"
- * (past day, no paid credits, no holds), signatures past their 30-day memory and memo
- * references unused for 90 days. Transitions never store a blank state in the first place.
+ * (past day, no paid credits, no holds), signatures past their 30-day memory, memo
+ * references unused for 90 days and x402 payment requests past their retention
+ * (memory-payment-requests.ts). Transitions never store a blank state in the first place.
  */
 import { Result } from "effect";
 import { AlreadyClaimed } from "../../core/ports/payment-store.ts";
 import * as Quota from "../../core/quota.ts";
 import { isRemembered, markUsed, type UsedSignature } from "../../core/signature-ledger.ts";
 import { REFERENCE_MEMORY_MS } from "../shared/random-ids.ts";
+import { makeMemoryPaymentRequests } from "./memory-payment-requests.ts";
 
 export interface MemoryIds {
   readonly holdId: () => string;
@@ -46,6 +48,15 @@ export const makeMemoryState = (limits: Quota.QuotaLimits, ids: MemoryIds) => {
     return state;
   };
 
+  const payments = makeMemoryPaymentRequests({
+    signatures,
+    grant: (identity, queries, now) =>
+      Quota.view(save(identity, Quota.grant(load(identity, now), now, queries)), now, limits),
+    note: (now) => {
+      latest = Math.max(latest, now);
+    },
+  });
+
   return {
     view: (identity: string, now: number): Quota.QuotaView => Quota.view(load(identity, now), now, limits),
 
@@ -77,6 +88,8 @@ export const makeMemoryState = (limits: Quota.QuotaLimits, ids: MemoryIds) => {
       return Result.succeed(Quota.view(state, now, limits));
     },
 
+    ...payments,
+
     referenceFor: (identity: string, now: number): string => {
       latest = Math.max(latest, now);
       const known = references.get(identity);
@@ -99,6 +112,7 @@ export const makeMemoryState = (limits: Quota.QuotaLimits, ids: MemoryIds) => {
       for (const [signature, entry] of signatures) {
         if (!isRemembered(entry, now)) signatures.delete(signature);
       }
+      payments.sweepPayments(now);
       for (const [identity, entry] of references) {
         if (now - entry.lastUsed >= REFERENCE_MEMORY_MS) {
           references.delete(identity);
@@ -108,7 +122,12 @@ export const makeMemoryState = (limits: Quota.QuotaLimits, ids: MemoryIds) => {
     },
 
     /** How many entries are held, for tests of the memory bound. */
-    sizes: () => ({ quotas: quotas.size, signatures: signatures.size, references: references.size }),
+    sizes: () => ({
+      quotas: quotas.size,
+      signatures: signatures.size,
+      references: references.size,
+      payments: payments.paymentCount(),
+    }),
   };
 };
 

@@ -1,14 +1,22 @@
 /**
- * QuotaStore + PaymentStore in process memory. VOLATILE: a restart forgets free-query
- * counters, paid credits, used signatures and memo references, and several instances do not
- * share it. For local development, tests and single-instance demos; production uses Redis.
+ * QuotaStore + PaymentStore + PaymentRequests + FeedbackStore + InsightsStore in process
+ * memory. VOLATILE: a restart forgets free-query counters, paid credits, used signatures, memo
+ * references and issued x402 payment requests, and several instances do not share it. For
+ * local development, tests and single-instance demos; production uses Redis.
  */
-import { Clock, Context, Effect, Layer } from "effect";
+import { Clock, Context, Effect, Layer, Result } from "effect";
+import { DEFAULT_INSIGHTS_BOUNDS } from "../../core/config-insights.ts";
+import { FeedbackStore } from "../../core/ports/feedback-store.ts";
+import { type InsightsBounds, InsightsStore } from "../../core/ports/insights-store.ts";
+import { PaymentRequests } from "../../core/ports/payment-requests.ts";
 import { PaymentStore } from "../../core/ports/payment-store.ts";
 import { QuotaStore } from "../../core/ports/quota-store.ts";
 import type { QuotaLimits } from "../../core/quota.ts";
 import { checkQueries } from "../shared/grant-guard.ts";
 import { newHoldId, newReference } from "../shared/random-ids.ts";
+import { claimInput } from "../shared/x402-claim.ts";
+import { makeMemoryFeedback } from "./memory-feedback.ts";
+import { makeMemoryInsights } from "./memory-insights.ts";
 import { makeMemoryState } from "./memory-state.ts";
 import { MemoryQuotaView } from "./quota-view.ts";
 
@@ -24,10 +32,15 @@ const startSweeper = (sweep: () => void) => {
 };
 
 /**
- * Both store ports over one in-memory state, with a sweeper living as long as the layer; and
+ * The store ports over one in-memory state, with a sweeper living as long as the layer; and
  * the synchronous view of that state for GET /api/status (quota-view.ts).
  */
-export const layer = (limits: QuotaLimits): Layer.Layer<QuotaStore | PaymentStore | MemoryQuotaView> =>
+export const layer = (
+  limits: QuotaLimits,
+  insightsBounds: InsightsBounds = DEFAULT_INSIGHTS_BOUNDS,
+): Layer.Layer<
+  QuotaStore | PaymentStore | PaymentRequests | FeedbackStore | InsightsStore | MemoryQuotaView
+> =>
   Layer.effectContext(
     Effect.gen(function* () {
       const state = makeMemoryState(limits, { holdId: newHoldId, reference: newReference });
@@ -52,12 +65,44 @@ export const layer = (limits: QuotaLimits): Layer.Layer<QuotaStore | PaymentStor
           ),
         referenceFor: (identity, now) => Effect.sync(() => state.referenceFor(identity, now)),
       });
+      const requests = PaymentRequests.of({
+        issue: (issued, now) => Effect.sync(() => state.issuePayment(issued, now)),
+        find: (paymentId, now) => Effect.sync(() => state.findPayment(paymentId, now)),
+        claim: (claim, now) =>
+          Effect.andThen(
+            claim.grant === undefined ? Effect.void : checkQueries(claim.grant.queries),
+            Effect.suspend(() => {
+              const lease = newHoldId();
+              return Effect.fromResult(
+                Result.map(state.claimPayment(claim.paymentId, claimInput(claim, lease), now), (claimed) => ({
+                  lease,
+                  ...claimed,
+                })),
+              );
+            }),
+          ),
+        finish: (paymentId, lease, served, now) =>
+          Effect.sync(() => state.finishPayment(paymentId, lease, served, now)),
+      });
       const clock = yield* Clock.Clock;
       const views = MemoryQuotaView.of({
         view: (identity) => state.view(identity, clock.currentTimeMillisUnsafe()),
       });
+      const votes = makeMemoryFeedback(() => crypto.randomUUID());
+      const feedback = FeedbackStore.of({
+        issue: (identity, now) => Effect.sync(() => votes.issue(identity, now)),
+        record: (identity, given) => Effect.suspend(() => Effect.fromResult(votes.record(identity, given))),
+      });
+      const log = makeMemoryInsights(insightsBounds);
+      const insights = InsightsStore.of({
+        append: (event) => Effect.sync(() => log.append(event)),
+        between: (from, to, now) => Effect.sync(() => log.between(from, to, now)),
+      });
       return Context.make(QuotaStore, quota).pipe(
         Context.add(PaymentStore, payment),
+        Context.add(PaymentRequests, requests),
+        Context.add(FeedbackStore, feedback),
+        Context.add(InsightsStore, insights),
         Context.add(MemoryQuotaView, views),
       );
     }).pipe(Effect.withSpan("MemoryStore.layer")),

@@ -1,4 +1,4 @@
-/** The shared, durable QuotaStore + PaymentStore on Redis: `RedisStore.layer({ url, limits, keyPrefix? })`. */
+/** The shared, durable QuotaStore + PaymentStore + FeedbackStore + InsightsStore on Redis: `RedisStore.layer({ url, limits, keyPrefix? })`. */
 
 /** The shared answer cache on Redis: `RedisAnswerCache.layer({ url })`. */
 export * as RedisAnswerCache from "./answer-cache.ts";

@@ -13,6 +13,11 @@
  *     expires at the end of UTC day `day` + 1 h (holds last 120 s, well inside that margin).
  *   sig:<signature>   "usedAt|claimId|queries|identity", 30 days
  *   ref:id:<identity> / ref:of:<reference>  memo references, 90 days
+ *   x402:<paymentId>  hash, an issued HTTP 402 payment request (layout: x402-lua.ts)
+ *   answer:<answerId>  the identity an answer id was issued to, 7 days
+ *   feedback:<answerId>  hash: vote ("up"/"down"), at (epoch ms), comment (optional), 90 days
+ *   insights:events   sorted set of insight events (score: time), bounded by the retention and
+ *                     the cap (redis-insights.ts); expires after the retention without events
  */
 export const DEFAULT_KEY_PREFIX = "docs-chat:";
 
@@ -23,6 +28,10 @@ export const keyLayout = (prefix: string) => ({
   signature: (signature: string) => `${prefix}sig:${signature}`,
   referenceOf: (identity: string) => `${prefix}ref:id:${identity}`,
   ownerPrefix: `${prefix}ref:of:`,
+  payment: (paymentId: string) => `${prefix}x402:${paymentId}`,
+  answer: (answerId: string) => `${prefix}answer:${answerId}`,
+  feedback: (answerId: string) => `${prefix}feedback:${answerId}`,
+  insights: `${prefix}insights:events`,
 });
 
 export type KeyLayout = ReturnType<typeof keyLayout>;

@@ -76,12 +76,12 @@ local function availability(s)
   return free, paidOwned, math.min(paidOwned, capLeft)
 end
 
--- {remaining, resetAt, requiresPayment}
+-- {remaining, resetAt, requiresPayment, free, paid}
 local function view(s)
   local free, paidOwned, paidToday = availability(s)
   local requires = 0
   if free == 0 and paidOwned == 0 then requires = 1 end
-  return { free + paidToday, (today + 1) * DAY, requires }
+  return { free + paidToday, (today + 1) * DAY, requires, free, paidToday }
 end
 
 -- Writes back what changed, then applies the TTL rule of the key layout (keys.ts).

@@ -22,7 +22,7 @@
 import { PRELUDE } from "./quota-lua-prelude.ts";
 
 /**
- * reserve, ARGV[5] = holdId: {0, bucket, day, expiresAt, remaining, resetAt, requiresPayment}
+ * reserve, ARGV[5] = holdId: {0, bucket, day, expiresAt, remaining, resetAt, requiresPayment, free, paid}
  * or {1, resetAt} (QuotaExhausted) or {2, resetAt} (PaidDailyCapReached).
  * A resent reserve with a hold id that is already held returns that hold (no second hold).
  */
@@ -44,7 +44,7 @@ if not h then
   save(s)
 end
 local v = view(s)
-return { 0, h.bucket, h.day, h.exp, v[1], v[2], v[3] }
+return { 0, h.bucket, h.day, h.exp, v[1], v[2], v[3], v[4], v[5] }
 `;
 
 /** commit, ARGV[5] = holdId: a view. Unknown holds change nothing, so commit is idempotent. */
@@ -75,7 +75,7 @@ return view(s)
 
 /**
  * claim, KEYS[2] = signature key, ARGV[5] = identity, ARGV[6] = queries,
- * ARGV[7] = signature memory ms, ARGV[8] = claim id: {0, remaining, resetAt, requiresPayment}
+ * ARGV[7] = signature memory ms, ARGV[8] = claim id: {0, remaining, resetAt, requiresPayment, free, paid}
  * or {1} (AlreadyClaimed). The signature record and the credits are written together or
  * not at all: every read and check runs before the first write, because Redis does not undo
  * the earlier writes of a script that fails halfway. A resend of the same claim (same claim
@@ -92,12 +92,12 @@ if record then
     if claimId ~= ARGV[8] then return { 1 } end
     save(s)
     local v = view(s)
-    return { 0, v[1], v[2], v[3] }
+    return { 0, v[1], v[2], v[3], v[4], v[5] }
   end
 end
 redis.call('SET', KEYS[2], int(now) .. '|' .. ARGV[8] .. '|' .. ARGV[6] .. '|' .. ARGV[5], 'PX', int(memory))
 s.credits = s.credits + queries; s.dirty = true
 save(s)
 local v = view(s)
-return { 0, v[1], v[2], v[3] }
+return { 0, v[1], v[2], v[3], v[4], v[5] }
 `;

@@ -19,8 +19,9 @@ export interface ConnectOptions {
 export const describeFailure = (cause: unknown): string => {
   const message = cause instanceof Error ? cause.message : "";
   if (cause instanceof Error && cause.name === "ReplyError") {
-    // The quota scripts' own refusal of a hash they did not write (quota-lua-prelude.ts).
+    // The scripts' own refusal of a hash they did not write (quota-lua-prelude.ts, x402-lua.ts).
     if (message.includes("corrupt quota state")) return "corrupt quota state";
+    if (message.includes("corrupt payment request")) return "corrupt payment request";
     // Otherwise only Redis's error code (ERR, NOAUTH, READONLY, OOM, ...), never the rest of the text.
     const code = /^[A-Z]+/.exec(message)?.[0] ?? "error";
     return `redis replied ${code}`;

@@ -1,5 +1,6 @@
 /**
- * QuotaStore + PaymentStore on Redis, shared by every service instance. Each writing
+ * QuotaStore + PaymentStore + FeedbackStore + PaymentRequests (x402, redis-payment-requests.ts) on Redis,
+ * shared by every service instance. Each writing
  * transition is one Lua script (quota-lua.ts), so instances racing on one identity or one
  * signature see exactly the rules of core/quota.ts and core/signature-ledger.ts. The view is
  * one HGETALL of the identity's quota hash, computed in JS by core/quota.ts (quota-hash.ts).
@@ -7,6 +8,10 @@
  * Every failure (down, timeout, odd reply) is StoreUnavailable: the service fails closed.
  */
 import { Context, Effect, Layer } from "effect";
+import { DEFAULT_INSIGHTS_BOUNDS } from "../../core/config-insights.ts";
+import { FeedbackStore } from "../../core/ports/feedback-store.ts";
+import { type InsightsBounds, InsightsStore } from "../../core/ports/insights-store.ts";
+import { PaymentRequests } from "../../core/ports/payment-requests.ts";
 import { PaymentStore } from "../../core/ports/payment-store.ts";
 import { QuotaStore } from "../../core/ports/quota-store.ts";
 import { StoreUnavailable } from "../../core/ports/store-errors.ts";
@@ -19,6 +24,9 @@ import { DEFAULT_KEY_PREFIX, keyLayout } from "./keys.ts";
 import { decodeQuotaHash } from "./quota-hash.ts";
 import { CLAIM, COMMIT, RELEASE, RESERVE } from "./quota-lua.ts";
 import { type ConnectOptions, close, connect, luaScript, runCommand, runScript } from "./redis-client.ts";
+import { redisFeedback } from "./redis-feedback.ts";
+import { redisInsights } from "./redis-insights.ts";
+import { makePaymentRequests } from "./redis-payment-requests.ts";
 import { REFERENCE } from "./reference-lua.ts";
 import { decodeClaim, decodeReserve, decodeView, usedAtOf } from "./replies.ts";
 
@@ -28,6 +36,8 @@ export interface RedisStoreOptions extends ConnectOptions {
   readonly keyPrefix?: string;
   /** Called when the eviction policy cannot be read (CONFIG disabled), so the app can warn. */
   readonly onUnverifiedEviction?: () => void;
+  /** Retention and cap of the insights' event log (default 30 days, 100 000 events). */
+  readonly insights?: InsightsBounds;
 }
 
 const SCRIPTS = {
@@ -44,8 +54,13 @@ const corrupt = Effect.fail(new StoreUnavailable({ reason: "corrupt quota state"
 /** A collision of two random 94-bit references is not expected to ever happen; five tries are plenty. */
 const REFERENCE_ATTEMPTS = 5;
 
-/** Both store ports over one Redis connection, closed when the layer's scope ends. */
-export const layer = (options: RedisStoreOptions): Layer.Layer<QuotaStore | PaymentStore, StoreUnavailable> =>
+/** The store ports over one Redis connection, closed when the layer's scope ends. */
+export const layer = (
+  options: RedisStoreOptions,
+): Layer.Layer<
+  QuotaStore | PaymentStore | PaymentRequests | FeedbackStore | InsightsStore,
+  StoreUnavailable
+> =>
   Layer.effectContext(
     Effect.gen(function* () {
       const client = yield* Effect.acquireRelease(connect(options), close);
@@ -129,6 +144,11 @@ export const layer = (options: RedisStoreOptions): Layer.Layer<QuotaStore | Paym
           return yield* new StoreUnavailable({ reason: "redis could not allocate a memo reference" });
         }),
       });
-      return Context.make(QuotaStore, quota).pipe(Context.add(PaymentStore, payment));
+      return Context.make(QuotaStore, quota).pipe(
+        Context.add(PaymentStore, payment),
+        Context.add(PaymentRequests, makePaymentRequests(client, keys, limits)),
+        Context.add(FeedbackStore, redisFeedback(client, keys)),
+        Context.add(InsightsStore, redisInsights(client, keys, options.insights ?? DEFAULT_INSIGHTS_BOUNDS)),
+      );
     }),
   );

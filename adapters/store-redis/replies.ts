@@ -17,14 +17,19 @@ const integers = (reply: unknown, from: number, count: number): number[] | undef
     : undefined;
 };
 
-const toView = (reply: unknown, from: number): QuotaView | undefined => {
-  const [remaining, resetAt, requires] = integers(reply, from, 3) ?? [];
-  return remaining === undefined || resetAt === undefined || requires === undefined
+/** The view at `from` in a script's reply array. */
+export const toView = (reply: unknown, from: number): QuotaView | undefined => {
+  const [remaining, resetAt, requires, free, paid] = integers(reply, from, 5) ?? [];
+  return remaining === undefined ||
+    resetAt === undefined ||
+    requires === undefined ||
+    free === undefined ||
+    paid === undefined
     ? undefined
-    : { remaining, resetAt, requiresPayment: requires === 1 };
+    : { remaining, resetAt, requiresPayment: requires === 1, free, paid };
 };
 
-/** {remaining, resetAt, requiresPayment} */
+/** {remaining, resetAt, requiresPayment, free, paid} */
 export const decodeView = (reply: unknown): Effect.Effect<QuotaView, StoreUnavailable> => {
   const view = toView(reply, 0);
   return view === undefined ? malformed() : Effect.succeed(view);

@@ -9,7 +9,7 @@ import { type Answer, GenerationFailed, Generator } from "../ports/generator.ts"
 import type { RetrievedChunk } from "../ports/retrieval.ts";
 import type { QuotaView } from "../quota.ts";
 import { finishAnswer, releaseAnswer } from "./finish-answer.ts";
-import { type PreparedAnswer, prepareAnswer, type Question } from "./prepare-answer.ts";
+import { type Declined, type PreparedAnswer, prepareAnswer, type Question } from "./prepare-answer.ts";
 
 export {
   DECLINED,
@@ -40,6 +40,8 @@ export interface AnsweredQuestion {
   readonly answer: Answer;
   readonly sources: ReadonlyArray<RetrievedChunk>;
   readonly rateLimit: QuotaView;
+  /** How prepareAnswer ended (the insights read "declined" from it). */
+  readonly outcome: PreparedAnswer | Declined;
 }
 
 /** What the generator is given for a prepared question. */
@@ -58,11 +60,11 @@ export const askQuestion = Effect.fn("askQuestion")(function* (question: Questio
   const prepared = yield* prepareAnswer(question);
   if (prepared.kind === "declined") {
     const { answer, sources, rateLimit } = prepared;
-    return { answer, sources, rateLimit } satisfies AnsweredQuestion;
+    return { answer, sources, rateLimit, outcome: prepared } satisfies AnsweredQuestion;
   }
   const answer = yield* withinDeadline(generateFor(prepared)).pipe(
     Effect.onError(() => releaseAnswer(prepared)),
   );
   const rateLimit = yield* finishAnswer(prepared, answer);
-  return { answer, sources: prepared.sources, rateLimit } satisfies AnsweredQuestion;
+  return { answer, sources: prepared.sources, rateLimit, outcome: prepared } satisfies AnsweredQuestion;
 });

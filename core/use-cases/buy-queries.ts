@@ -12,6 +12,7 @@ import { ChainReader } from "../ports/chain-reader.ts";
 import { PaymentStore } from "../ports/payment-store.ts";
 import type { QuotaView } from "../quota.ts";
 import { verifyTransfer } from "../verify-transfer.ts";
+import { X402_MEMO_PREFIX } from "../x402.ts";
 
 export interface QueriesBought {
   readonly claim: PaymentClaim;
@@ -37,7 +38,12 @@ export const buyQueries = Effect.fn("buyQueries")(function* (identity: string, r
     wallet: settings.wallet,
     claimed: claim.units,
     now,
-    memo: { prefix: settings.memoPrefix, expected: reference, required: settings.memoRequired },
+    memo: {
+      prefix: settings.memoPrefix,
+      expected: reference,
+      required: settings.memoRequired,
+      reserved: [X402_MEMO_PREFIX],
+    },
     notBefore: settings.notBefore,
   });
   if (Result.isFailure(verified)) return yield* Effect.fail(verified.failure);

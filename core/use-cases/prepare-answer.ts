@@ -74,7 +74,7 @@ export interface Declined {
 }
 
 /** Step 1: the message rules. */
-export const validateMessage = (message: string) =>
+export const validateMessage = (message: string): Effect.Effect<string, EmptyMessage | MessageTooLong> =>
   message.trim() === ""
     ? Effect.fail(new EmptyMessage())
     : message.length > MAX_MESSAGE_LENGTH

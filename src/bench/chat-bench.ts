@@ -17,7 +17,6 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { Effect } from "effect";
 import { ingest } from "../../adapters/docs-ingest/index.ts";
-import { indexLayerFromConfig } from "../../adapters/retrieval-config/index.ts";
 import {
   BUN_ENTRY,
   DENO_ENTRY,
@@ -25,6 +24,8 @@ import {
   startService,
 } from "../../test/support/service-process.ts";
 import { readQuestions } from "../eval/questions.ts";
+import { indexLayer, withSettings } from "../runtime/adapter-layers.ts";
+import { defaultConfig } from "../runtime/app-layer.ts";
 import { DEFAULT_NODE_DOCS_DIR, ensureNodeDocs } from "./node-docs.ts";
 import { fmt, summary } from "./stats.ts";
 
@@ -90,9 +91,7 @@ try {
   const started = performance.now();
   const report = await Effect.runPromise(
     ingest([values.docs]).pipe(
-      Effect.provide(
-        indexLayerFromConfig({ vector: { kind: "local", indexPath }, embeddingModel: undefined }),
-      ),
+      Effect.provide(withSettings(defaultConfig({ vector: { kind: "local", indexPath } }), indexLayer())),
     ),
   );
   const ingestSeconds = (performance.now() - started) / 1000;

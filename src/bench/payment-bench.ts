@@ -10,6 +10,7 @@ import { createApp } from "../app.ts";
 import { makeLogger } from "../observability/log.ts";
 import { makeMetrics } from "../observability/metrics.ts";
 import { appLayer, defaultConfig } from "../runtime/app-layer.ts";
+import { timedGetTransaction } from "./raw-rpc.ts";
 import { fmt, summary } from "./stats.ts";
 
 const N = Number(process.env.BENCH_PAYMENTS ?? 300);
@@ -38,24 +39,7 @@ console.log(`preparing ${N} transfers on the local chain...`);
 const signatures: string[] = [];
 for (let i = 0; i < N; i++) signatures.push(await chain.sendUsdc({ units: 10_000n }));
 
-const rpcCall = async (signature: string) => {
-  const started = performance.now();
-  const res = await fetch(chain.url, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "getTransaction",
-      params: [
-        signature,
-        { encoding: "jsonParsed", commitment: "confirmed", maxSupportedTransactionVersion: 0 },
-      ],
-    }),
-  });
-  await res.json();
-  return performance.now() - started;
-};
+const rpcCall = (signature: string) => timedGetTransaction(chain.url, signature);
 const payCall = async (signature: string, i: number) => {
   const started = performance.now();
   const res = await fetch(`${server.url}api/payment`, {

@@ -16,11 +16,12 @@ import { parseArgs } from "node:util";
 import { Effect, Layer } from "effect";
 import { ingest } from "../../adapters/docs-ingest/index.ts";
 import { ChromaIndex, ChromaRetriever } from "../../adapters/retrieval-chroma/index.ts";
-import { embedderLayerFromConfig } from "../../adapters/retrieval-config/index.ts";
 import { LocalIndex, LocalRetriever } from "../../adapters/retrieval-local/index.ts";
 import { Retriever } from "../../core/ports/retrieval.ts";
 import { startLocalChroma } from "../../test/support/chroma-server.ts";
 import { type EvalQuestion as Question, readQuestions } from "../eval/questions.ts";
+import { embedderLayer as configuredEmbedder, withSettings } from "../runtime/adapter-layers.ts";
+import { defaultConfig } from "../runtime/app-layer.ts";
 import { DEFAULT_NODE_DOCS_DIR, ensureNodeDocs } from "./node-docs.ts";
 
 const { values } = parseArgs({
@@ -37,7 +38,7 @@ const questionFiles = values.questions ?? [
   join(fixtures, "node-docs-dev.tsv"),
   join(fixtures, "node-docs-extra.tsv"),
 ];
-const embedderLayer = embedderLayerFromConfig({ embeddingModel: values.model });
+const embedderLayer = withSettings(defaultConfig({ embeddingModel: values.model }), configuredEmbedder);
 
 /** recall@5 by file and by phrase over one question set, with the misses. */
 const evaluate = (questions: ReadonlyArray<Question>) =>

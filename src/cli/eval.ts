@@ -12,13 +12,14 @@ import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { Effect } from "effect";
 import { ingest } from "../../adapters/docs-ingest/index.ts";
-import { indexLayerFromConfig } from "../../adapters/retrieval-config/index.ts";
 import { startLocalChroma } from "../../test/support/chroma-server.ts";
 import { type ServiceProcess, startService } from "../../test/support/service-process.ts";
 import { ask, type ChatReply, freeQuestions } from "../eval/ask.ts";
 import { readOutOfScope, readQuestions } from "../eval/questions.ts";
 import { printReport } from "../eval/report.ts";
 import { type DevOutcome, figures } from "../eval/score.ts";
+import { indexLayer, withSettings } from "../runtime/adapter-layers.ts";
+import { defaultConfig } from "../runtime/app-layer.ts";
 import { commandLine } from "./command-line.ts";
 
 const USAGE = `Usage: npm run eval -- --docs DIR --questions TSV [--out-of-scope TSV] [options]
@@ -93,7 +94,9 @@ try {
   const ingestStarted = performance.now();
   const report = await Effect.runPromise(
     ingest([docs]).pipe(
-      Effect.provide(indexLayerFromConfig({ vector, embeddingModel: passedOn.EMBEDDING_MODEL })),
+      Effect.provide(
+        withSettings(defaultConfig({ vector, embeddingModel: passedOn.EMBEDDING_MODEL }), indexLayer()),
+      ),
     ),
   ).catch((error: unknown) => {
     throw new Error(`ingest failed: ${error instanceof Error ? error.message : String(error)}`);

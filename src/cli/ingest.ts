@@ -5,7 +5,7 @@
  */
 import { Effect, Result } from "effect";
 import { ingest } from "../../adapters/docs-ingest/index.ts";
-import { describeIndex, indexLayerFromConfig } from "../../adapters/retrieval-config/index.ts";
+import { describeIndex, indexLayer, withSettings } from "../runtime/adapter-layers.ts";
 import { commandLine } from "./command-line.ts";
 
 const USAGE = `Usage: npm run ingest -- <file or folder>... [--source NAME] [--base-url URL] [--rebuild]
@@ -60,7 +60,7 @@ const config = readConfig();
 
 const started = performance.now();
 const program = ingest(positionals, { baseUrl, collection: values.source, onProgress: progressBar() }).pipe(
-  Effect.provide(indexLayerFromConfig(config, { rebuild: values.rebuild })),
+  Effect.provide(withSettings(config, indexLayer({ rebuild: values.rebuild }))),
 );
 const outcome = await Effect.runPromise(Effect.result(program));
 if (Result.isFailure(outcome)) fail(outcome.failure.message, 1);

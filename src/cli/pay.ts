@@ -5,7 +5,6 @@
  * Defaults come from the local chain's state file; with --rpc/--keypair/--mint/--to it pays on
  * any cluster (devnet...).
  */
-import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { type Address, createSolanaRpc, isAddress, type KeyPairSigner } from "@solana/kit";
 import { fetchMaybeMint, fetchMaybeToken } from "@solana-program/token";
@@ -17,7 +16,7 @@ import {
   usdcTransferInstructions,
   waitForStatus,
 } from "../localnet/client.ts";
-import { signerFromJson } from "../localnet/keys.ts";
+import { loadKeypairFile } from "../localnet/keys.ts";
 import { DEFAULT_STATE_FILE, readStateFile } from "../localnet/state-file.ts";
 
 const USAGE = `usage: npm run pay -- --amount 0.10 [options]
@@ -56,14 +55,8 @@ const addressOption = (value: string | undefined, fallback: Address | undefined,
   return isAddress(chosen) ? chosen : usageError(`--${name} is not a valid address: ${chosen}`);
 };
 
-const loadKeypair = async (path: string): Promise<KeyPairSigner> => {
-  const text = await readFile(path, "utf8").catch(() => usageError(`cannot read keypair file ${path}`));
-  try {
-    return await signerFromJson(JSON.parse(text));
-  } catch (cause) {
-    throw new Error(`keypair file ${path}: ${cause instanceof Error ? cause.message : "not valid JSON"}`);
-  }
-};
+const loadKeypair = (path: string): Promise<KeyPairSigner> =>
+  loadKeypairFile(path, () => usageError(`cannot read keypair file ${path}`));
 
 const pay = async () => {
   const args = options();

@@ -5,9 +5,9 @@
  * retrieval fails (e.g. no index yet), 2 on bad usage or configuration.
  */
 import { Effect, Result } from "effect";
-import { retrievalLayerFromConfig } from "../../adapters/retrieval-config/index.ts";
 import { Retriever } from "../../core/ports/retrieval.ts";
 import { decideRelevance } from "../../core/relevance.ts";
+import { retrievalLayer, withSettings } from "../runtime/adapter-layers.ts";
 import { commandLine } from "./command-line.ts";
 
 const USAGE = `Usage: npm run search -- "question" [-k 5]
@@ -37,7 +37,7 @@ const config = readConfig();
 const program = Effect.gen(function* () {
   const retriever = yield* Retriever;
   return yield* retriever.retrieve(question, k);
-}).pipe(Effect.provide(retrievalLayerFromConfig(config)));
+}).pipe(Effect.provide(withSettings(config, retrievalLayer)));
 const outcome = await Effect.runPromise(Effect.result(program));
 if (Result.isFailure(outcome)) fail(outcome.failure.message, 1);
 const retrieval = Result.getOrThrow(outcome);

@@ -1,12 +1,13 @@
 /** Turns an expected error into its HTTP response (status and code from the exhaustive map). */
 import type { Context } from "hono";
 import type { PaymentRejected } from "../../core/payment-rejected.ts";
+import type { QuotaExhausted } from "../../core/use-cases/prepare-answer.ts";
 import type { AppEnv } from "./app-env.ts";
 import { type AppError, codeOf, statusOf, type Unavailable } from "./error-status.ts";
 import { paymentInfo } from "./payment-info.ts";
 
 /** What each unavailable dependency means for the client; total over the 503 errors. */
-const UNAVAILABLE = {
+export const UNAVAILABLE = {
   StoreUnavailable: "Service temporarily unavailable: state store unreachable",
   ChainUnavailable:
     "Blockchain RPC temporarily unavailable; your transfer is safe, retry the same signature shortly",
@@ -17,15 +18,26 @@ const UNAVAILABLE = {
 
 export const QUOTA_EXHAUSTED_TEXT = "Free queries used up for today: buy more queries to continue";
 
+/** The chat's 402 fields: the rate limit and how to pay with POST /api/payment. */
+export const quotaExhaustedBody = (error: QuotaExhausted) => ({
+  success: false as const,
+  error: QUOTA_EXHAUSTED_TEXT,
+  code: "PAYMENT_REQUIRED",
+  // The store raises QuotaExhausted only when nothing at all is left.
+  rateLimit: { remaining: 0, resetAt: error.resetAt, requiresPayment: true, free: 0, paid: 0 },
+  payment: paymentInfo(error.terms, error.reference),
+});
+
 const secondsUntil = (at: number) => String(Math.max(1, Math.ceil((at - Date.now()) / 1000)));
 
 /**
  * Every expected error but a payment rejection (rendered with the payment terms by the payment
- * route). `paidDailyCap` is named in the text of PaidDailyCapReached.
+ * route) and an exhausted quota (the chat's 402, chat-payment.ts). `paidDailyCap` is named in
+ * the text of PaidDailyCapReached.
  */
 export const errorResponse = (
   c: Context<AppEnv>,
-  error: Exclude<AppError, PaymentRejected>,
+  error: Exclude<AppError, PaymentRejected | QuotaExhausted>,
   paidDailyCap: number,
 ): Response => {
   const status = statusOf(error);
@@ -36,19 +48,6 @@ export const errorResponse = (
     case "MessageTooLong":
       return c.json(
         { success: false, error: `Message is too long (at most ${error.limit} characters)`, code },
-        status,
-      );
-    case "QuotaExhausted":
-      c.get("log").info("quota exhausted", { identity: c.get("identity") });
-      return c.json(
-        {
-          success: false,
-          error: QUOTA_EXHAUSTED_TEXT,
-          code: "PAYMENT_REQUIRED",
-          // The store raises QuotaExhausted only when nothing at all is left.
-          rateLimit: { remaining: 0, resetAt: error.resetAt, requiresPayment: true },
-          payment: paymentInfo(error.terms, error.reference),
-        },
         status,
       );
     case "PaidDailyCapReached":
@@ -63,14 +62,20 @@ export const errorResponse = (
         { "Retry-After": secondsUntil(error.resetAt) },
       );
     default:
-      c.get("log").warn("dependency unavailable", {
-        code,
-        reason: "reason" in error ? error.reason : error.message,
-      });
-      return c.json(
-        { success: false, error: UNAVAILABLE[error._tag], code, requestId: c.get("requestId") },
-        status,
-        { "Retry-After": "5" },
-      );
+      return unavailableResponse(c, error);
   }
+};
+
+/** A dependency we could not reach: 503 with Retry-After; the cause is logged, never sent. */
+export const unavailableResponse = (c: Context<AppEnv>, error: Unavailable): Response => {
+  const code = codeOf(error);
+  c.get("log").warn("dependency unavailable", {
+    code,
+    reason: "reason" in error ? error.reason : error.message,
+  });
+  return c.json(
+    { success: false, error: UNAVAILABLE[error._tag], code, requestId: c.get("requestId") },
+    statusOf(error),
+    { "Retry-After": "5" },
+  );
 };

@@ -96,10 +96,55 @@ export const REJECTIONS = {
     "Payment memo required",
     "This service requires the memo reference from GET /api/payment/info in the transfer.",
   ),
+  "memo-reserved": refusal(
+    "MEMO_RESERVED",
+    "This transfer pays an HTTP 402 payment request",
+    "Its memo names an x402 payment_id: present it with X-Payment-Authorization on the request it paid for. It cannot buy queries here.",
+  ),
   "signature-already-used": refusal(
     "SIGNATURE_ALREADY_USED",
     "Transaction signature already used",
     "Each transfer buys queries once. If you submitted it before, its queries were granted then (see GET /api/status); a lost reply does not lose them. To buy more, send a new transfer.",
+  ),
+  "authorization-malformed": refusal(
+    "INVALID_PAYMENT_AUTHORIZATION",
+    "Invalid X-Payment-Authorization header",
+    "The header is the base64 of the authorization JSON: its nine snake_case fields, addresses and signatures in base58.",
+  ),
+  "authorization-signature-invalid": refusal(
+    "AUTHORIZATION_SIGNATURE_INVALID",
+    "The authorization's signature does not verify",
+    "Sign the authorization message (docs/x402.md) with the ed25519 key of public_key and send the signature in base58.",
+  ),
+  "authorization-mismatch": refusal(
+    "AUTHORIZATION_MISMATCH",
+    "The authorization does not match the payment request",
+    "payment_address, asset_address and network must be those of the payment request, and actual_amount at least its max_amount_required.",
+  ),
+  "transfer-authority-mismatch": refusal(
+    "TRANSFER_AUTHORITY_MISMATCH",
+    "The transfer was not made by the authorization's public_key",
+    "Pay from a token account whose owner is the key that signs the authorization: it must be the transfer's authority.",
+  ),
+  "payment-unknown": refusal(
+    "PAYMENT_UNKNOWN",
+    "Unknown payment_id",
+    "Pay a payment request this service issued in a 402 response in the last few minutes; request the resource without the header for a new one.",
+  ),
+  "payment-expired": refusal(
+    "PAYMENT_EXPIRED",
+    "Payment request expired",
+    "The transfer was made after the payment request's expires_at. Pay a new payment request.",
+  ),
+  "payment-other-resource": refusal(
+    "PAYMENT_OTHER_RESOURCE",
+    "This payment is for another resource",
+    "A payment_id pays only the resource and method it was issued for.",
+  ),
+  "payment-already-used": refusal(
+    "PAYMENT_ALREADY_USED",
+    "This payment was already used",
+    "Each payment request pays for one response. Request the resource without the header for a new payment request.",
   ),
 } as const satisfies Record<PaymentRejectionReason, Rendering>;
 

@@ -15,15 +15,10 @@ const formatter = SchemaIssue.makeFormatterStandardSchemaV1();
 /** Absent and null mean the same to every route: null fields are dropped before decoding. */
 const withoutNulls = (body: object) => Object.fromEntries(Object.entries(body).filter(([, v]) => v !== null));
 
-/**
- * The body, decoded with `schema`. `invalid` renders the field problems (in schema order) as
- * the route's 400 response.
- */
-export const readBody = async <S extends Schema.Decoder<unknown>>(
-  c: Context<AppEnv>,
-  schema: S,
-  invalid: (problems: ReadonlyArray<string>) => Response,
-): Promise<Decoded<S["Type"]>> => {
+export type JsonObject = Readonly<Record<string, unknown>>;
+
+/** The body as a JSON object; a wrong media type, bad JSON or a non-object is a 415/400 response. */
+export const readJsonObject = async (c: Context<AppEnv>): Promise<Decoded<JsonObject>> => {
   const type = c.req.header("content-type") ?? "";
   if (!/^application\/json\b/i.test(type)) {
     const body = {
@@ -44,7 +39,21 @@ export const readBody = async <S extends Schema.Decoder<unknown>>(
     const error = { success: false, error: "Request body must be a JSON object", code: "INVALID_JSON" };
     return { ok: false, response: c.json(error, 400) };
   }
-  const decoded = Schema.decodeUnknownResult(schema)(withoutNulls(body), { errors: "all" });
+  return { ok: true, value: body as JsonObject };
+};
+
+/**
+ * The body, decoded with `schema`. `invalid` renders the field problems (in schema order) as
+ * the route's 400 response.
+ */
+export const readBody = async <S extends Schema.Decoder<unknown>>(
+  c: Context<AppEnv>,
+  schema: S,
+  invalid: (problems: ReadonlyArray<string>) => Response,
+): Promise<Decoded<S["Type"]>> => {
+  const read = await readJsonObject(c);
+  if (!read.ok) return read;
+  const decoded = Schema.decodeUnknownResult(schema)(withoutNulls(read.value), { errors: "all" });
   if (Result.isSuccess(decoded)) return { ok: true, value: decoded.success };
   const problems = formatter(decoded.failure.issue).issues.map((issue) => issue.message);
   return { ok: false, response: invalid(problems) };

@@ -4,22 +4,32 @@
  * (logged, never echoed).
  */
 import { Cause, type Effect, Exit, type ManagedRuntime, Option } from "effect";
+import type { InsightsSettings } from "../../core/insights/insights-settings.ts";
 import type { PaymentSettings } from "../../core/payment-settings.ts";
 import type { ChainReader } from "../../core/ports/chain-reader.ts";
 import type { Conversations } from "../../core/ports/conversations.ts";
+import type { FeedbackStore } from "../../core/ports/feedback-store.ts";
 import type { Generator } from "../../core/ports/generator.ts";
+import type { InsightsStore } from "../../core/ports/insights-store.ts";
+import type { PaymentRequests } from "../../core/ports/payment-requests.ts";
 import type { PaymentStore } from "../../core/ports/payment-store.ts";
 import type { QuotaStore } from "../../core/ports/quota-store.ts";
 import type { Retriever } from "../../core/ports/retrieval.ts";
+import type { VisitorHasher } from "../../core/ports/visitor-hasher.ts";
 
 export type Services =
   | QuotaStore
   | PaymentStore
+  | PaymentRequests
   | PaymentSettings
+  | FeedbackStore
   | ChainReader
   | Retriever
   | Generator
-  | Conversations;
+  | Conversations
+  | InsightsStore
+  | InsightsSettings
+  | VisitorHasher;
 export type AppRuntime = ManagedRuntime.ManagedRuntime<Services, never>;
 
 /** Thrown to reach Hono's onError (500 + request id) with the real cause attached. */
@@ -46,9 +56,9 @@ const settle = <A, E>(exit: Exit.Exit<A, E>): Outcome<A, E> | Promise<never> => 
  * Synchronous when the effect finishes without waiting and without a defect (the memory
  * store), so a route built on it makes no promise then; a promise otherwise.
  */
-export const runOutcome = <A, E>(
-  runtime: AppRuntime,
-  effect: Effect.Effect<A, E, Services>,
+export const runOutcome = <A, E, R = Services>(
+  runtime: ManagedRuntime.ManagedRuntime<R, never>,
+  effect: Effect.Effect<A, E, R>,
   signal?: AbortSignal,
 ): Outcome<A, E> | Promise<Outcome<A, E>> => {
   const fiber = runtime.runFork(effect, signal === undefined ? undefined : { signal });

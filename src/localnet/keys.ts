@@ -2,6 +2,7 @@
  * Keypairs in the Solana CLI file format: a JSON list of 64 bytes (32-byte seed, then the
  * 32-byte public key). Secret bytes are only ever written to the files they belong in.
  */
+import { readFile } from "node:fs/promises";
 import {
   createKeyPairSignerFromBytes,
   createKeyPairSignerFromPrivateKeyBytes,
@@ -41,3 +42,13 @@ export const signerFromJson = async (value: unknown): Promise<KeyPairSigner> => 
 
 /** The file form of a keypair. */
 export const keypairJson = (keypair: Keypair): ReadonlyArray<number> => Array.from(keypair.secretKey);
+
+/** The signer in a Solana CLI keypair file; `unreadable` decides what a missing file means. */
+export const loadKeypairFile = async (path: string, unreadable: () => never): Promise<KeyPairSigner> => {
+  const text = await readFile(path, "utf8").catch(unreadable);
+  try {
+    return await signerFromJson(JSON.parse(text));
+  } catch (cause) {
+    throw new Error(`keypair file ${path}: ${cause instanceof Error ? cause.message : "not valid JSON"}`);
+  }
+};

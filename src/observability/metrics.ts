@@ -26,6 +26,12 @@ export const COUNTERS = {
   answer_cache_hits_total: "Questions answered from the answer cache without calling the model",
   answer_cache_misses_total: "Cacheable questions the model answered (and the cache kept)",
   answer_cache_rescues_total: "Model failures answered from the cache instead of the extractive fallback",
+  feedback_total: "Votes on answers, by vote",
+  insights_events_total: "Insight events recorded, by kind",
+  insights_record_failures_total:
+    "Insight events that could not be recorded (the visitor was served anyway), by kind",
+  admin_auth_failures_total: "Wrong admin tokens or forged admin sessions",
+  admin_auth_locked_total: "Admin requests refused while their client was locked out after wrong tokens",
 } as const;
 export type CounterName = keyof typeof COUNTERS;
 

@@ -4,22 +4,28 @@
  * scripted chain, through `parts`). The app itself never branches on "memory or Redis", "Groq
  * or extractive": it receives one layer.
  */
-import { Context, Effect, Layer, Result } from "effect";
+import { Effect, Layer, Result } from "effect";
 import { ChainSolana } from "../../adapters/chain-solana/index.ts";
 import * as MemoryConversations from "../../adapters/conversations-memory/index.ts";
-import { type CacheOutcome, generatorLayerFromConfig } from "../../adapters/llm-fallback/index.ts";
-import { describeIndex, retrievalLayerFromConfig } from "../../adapters/retrieval-config/index.ts";
-import { MemoryAnswerCache, MemoryStore } from "../../adapters/store-memory/index.ts";
-import { RedisAnswerCache, RedisStore } from "../../adapters/store-redis/index.ts";
+import type { CacheOutcome } from "../../adapters/llm-fallback/index.ts";
+import { MemoryStore } from "../../adapters/store-memory/index.ts";
+import { RedisStore } from "../../adapters/store-redis/index.ts";
+import { VisitorHash } from "../../adapters/visitor-hash/index.ts";
 import { type AppConfig, type ChainConfig, parseConfig } from "../../core/config.ts";
+import { InsightsSettings } from "../../core/insights/insights-settings.ts";
 import * as PaymentSettings from "../../core/payment-settings.ts";
 import type { ChainReader } from "../../core/ports/chain-reader.ts";
+import type { FeedbackStore } from "../../core/ports/feedback-store.ts";
 import type { Generator } from "../../core/ports/generator.ts";
+import type { InsightsStore } from "../../core/ports/insights-store.ts";
+import type { PaymentRequests } from "../../core/ports/payment-requests.ts";
 import type { PaymentStore } from "../../core/ports/payment-store.ts";
 import type { QuotaStore } from "../../core/ports/quota-store.ts";
 import type { Retriever } from "../../core/ports/retrieval.ts";
 import type { QuotaLimits } from "../../core/quota.ts";
 import type { Logger } from "../observability/log.ts";
+import { describeIndex, generatorLayer, retrievalLayerWith } from "./adapter-layers.ts";
+import { AppSettings } from "./app-settings.ts";
 
 /** Reservation lease: above ANSWER_DEADLINE (core/use-cases/ask-question.ts), so no hold lapses mid-answer. */
 export const HOLD_TTL_MS = 120_000;
@@ -30,31 +36,29 @@ export const quotaLimits = (config: Pick<AppConfig, "freeQueries" | "paidDailyCa
   holdTtlMs: HOLD_TTL_MS,
 });
 
-/** The configuration as a service, so adapter choices read as layers over it. */
-export class AppSettings extends Context.Service<AppSettings, AppConfig>()("src/runtime/AppSettings") {}
-
-type StoreLayer = Layer.Layer<QuotaStore | PaymentStore, unknown, never>;
+type StoreLayer = Layer.Layer<
+  QuotaStore | PaymentStore | PaymentRequests | FeedbackStore | InsightsStore,
+  unknown,
+  never
+>;
 
 /** The store REDIS_URL names, or the volatile memory store. */
 const configuredStore = (logger: Logger) =>
   Layer.unwrap(
     Effect.map(AppSettings, (config): StoreLayer => {
       const limits = quotaLimits(config);
-      if (config.redisUrl === undefined) return MemoryStore.layer(limits);
+      const { retentionMs, maxEvents } = config.insights;
+      const insights = { retentionMs, maxEvents };
+      if (config.redisUrl === undefined) return MemoryStore.layer(limits, insights);
       return RedisStore.layer({
         url: config.redisUrl,
         limits,
+        insights,
         onUnverifiedEviction: () =>
           logger.warn("cannot read Redis maxmemory-policy (CONFIG disabled): make sure it is noeviction"),
       });
     }),
   );
-
-/** The answer cache: shared on Redis when REDIS_URL is set, else bounded in this process. */
-const configuredAnswerCache = (config: AppConfig) =>
-  config.redisUrl === undefined
-    ? MemoryAnswerCache.layer()
-    : RedisAnswerCache.layer({ url: config.redisUrl }).pipe(Layer.orDie);
 
 /** What the composition reports besides log lines (metrics). */
 export interface AppEvents {
@@ -92,7 +96,7 @@ export const appLayer = (
     Layer.provideMerge(settings, store),
     parts.chain ?? ChainSolana.layer({ rpcUrl: chain.rpcUrl }),
     parts.retrieval ??
-      retrievalLayerFromConfig(config, {
+      retrievalLayerWith({
         onLoad: ({ reason, ...loaded }) =>
           logger.info(reason === "start" ? "index loaded" : "index reloaded after an ingest", {
             where: describeIndex(config.vector),
@@ -102,15 +106,16 @@ export const appLayer = (
           logger.warn("a new index could not be loaded; still serving the previous one", { message }),
       }),
     parts.generator ??
-      generatorLayerFromConfig(config, {
+      generatorLayer({
         onFallback: (event) => logger.warn("LLM failed, answered extractively", { reason: event.reason }),
         onCache: (outcome) => {
           if (outcome === "rescued") logger.warn("LLM failed, answered from the answer cache");
           events.onAnswerCache?.(outcome);
         },
-        cache: configuredAnswerCache(config),
       }),
     MemoryConversations.layer(),
+    VisitorHash.layer(config.insights.salt),
+    Layer.succeed(InsightsSettings)({ redaction: config.insights.redaction }),
   ).pipe(Layer.provide(Layer.succeed(AppSettings)(config)));
 };
 

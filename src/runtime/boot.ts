@@ -32,7 +32,7 @@ export const boot = async (env: Env, exitProcess: (code: number) => never) => {
   const config = parsed.success;
   warnAboutDefaults(config, logger);
   await ensureDemoIndex(config, logger);
-  const { chain, stop: stopChain } = await resolveChain(config, logger);
+  const { chain, stop: stopChain, fundDemoWallet } = await resolveChain(config, logger);
   const metrics = makeMetrics();
   const cacheCounters = {
     hit: "answer_cache_hits_total",
@@ -58,6 +58,7 @@ export const boot = async (env: Env, exitProcess: (code: number) => never) => {
     config,
     logger,
     metrics,
+    web: { rpcUrl: chain.rpcUrl, fundDemoWallet },
   });
 
   /** A once-only signal handler: stop accepting, let in-flight requests finish, close everything. */

@@ -6,10 +6,13 @@
  */
 import type { AppConfig, ChainConfig } from "../../core/config.ts";
 import type { Logger } from "../observability/log.ts";
+import { type FundDemoWallet, localnetFunder } from "../web/demo-faucet.ts";
 
 export interface ResolvedChain {
   readonly chain: ChainConfig;
   readonly stop: () => Promise<void>;
+  /** Only on the local demo chain the service started itself. */
+  readonly fundDemoWallet?: FundDemoWallet;
 }
 
 export const resolveChain = async (config: AppConfig, logger: Logger): Promise<ResolvedChain> => {
@@ -30,6 +33,7 @@ export const resolveChain = async (config: AppConfig, logger: Logger): Promise<R
       walletSecretKey: undefined,
     },
     stop: () => localnet.stop(),
+    fundDemoWallet: localnetFunder(localnet),
   };
 };
 
@@ -48,6 +52,10 @@ export const warnAboutDefaults = (config: AppConfig, logger: Logger) => {
       "PAYMENT_WALLET_SECRET_KEY is set but never needed to receive payments; consider removing it from this service",
     );
   }
+  if (config.insights.adminToken !== undefined && config.insights.salt === undefined)
+    logger.warn(
+      "ADMIN_TOKEN is set without INSIGHTS_SALT: visitor hashes use a random key per process, so paying clients are counted anew after a restart and per instance",
+    );
   if (config.allowedOrigins.length === 0)
     logger.warn("ALLOWED_ORIGINS is empty: browsers on other origins cannot call the API");
 };

@@ -8,7 +8,8 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { Effect } from "effect";
 import { ingest } from "../../adapters/docs-ingest/index.ts";
-import { indexLayerFromConfig } from "../../adapters/retrieval-config/index.ts";
+import { indexLayer, withSettings } from "../../src/runtime/adapter-layers.ts";
+import { defaultConfig } from "../../src/runtime/app-layer.ts";
 import { FIXTURE_DOCS, type ServiceProcess, startService } from "../support/service-process.ts";
 
 let service: ServiceProcess | undefined;
@@ -19,9 +20,7 @@ let indexPath: string;
 const ingestDocs = () =>
   Effect.runPromise(
     ingest([docs], { collection: "site" }).pipe(
-      Effect.provide(
-        indexLayerFromConfig({ vector: { kind: "local", indexPath }, embeddingModel: undefined }),
-      ),
+      Effect.provide(withSettings(defaultConfig({ vector: { kind: "local", indexPath } }), indexLayer())),
     ),
   );
 const loaded = (msg: string) => service!.logs().filter((line) => line.msg === msg);

@@ -113,7 +113,13 @@ describe("GET /api/status", () => {
     const t = build({ freeQueries: 1 });
     const fresh = await (await t.call("/api/status")).json();
     expect(fresh).toMatchObject({ success: true, remaining: 1, requiresPayment: false });
-    expect(fresh.rateLimit).toEqual({ remaining: 1, resetAt: fresh.resetAt, requiresPayment: false });
+    expect(fresh.rateLimit).toEqual({
+      remaining: 1,
+      resetAt: fresh.resetAt,
+      requiresPayment: false,
+      free: 1,
+      paid: 0,
+    });
     await t.chat("q");
     const res = await t.call("/api/status");
     expect(res.status).toBe(200);

@@ -185,13 +185,25 @@ describe("edge responses", () => {
     expect(metrics).toContain("http_request_duration_seconds_bucket");
     const spec = await (await t.call("/openapi.json")).json();
     expect(Object.keys(spec.paths).sort()).toEqual([
+      "/",
+      "/admin",
+      "/admin/console.js",
+      "/admin/login",
+      "/admin/logout",
+      "/api/admin/export",
+      "/api/admin/insights",
       "/api/chat",
+      "/api/demo-wallet",
+      "/api/feedback",
       "/api/payment",
       "/api/payment/info",
+      "/api/solana-rpc",
       "/api/status",
       "/healthz",
       "/metrics",
       "/readyz",
+      "/widget-pay.js",
+      "/widget.js",
     ]);
   });
 

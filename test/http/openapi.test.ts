@@ -5,6 +5,7 @@
 import { describe, expect, test } from "bun:test";
 import { Result, Schema } from "effect";
 import {
+  ChatPaymentRequired,
   ChatResponse,
   ErrorBody,
   Health,
@@ -30,7 +31,7 @@ describe("/openapi.json", () => {
     await decodes(StatusResponse, await t.call("/api/status"));
     await decodes(PaymentInfo, await t.call("/api/payment/info"));
     await decodes(ChatResponse, await t.chat("How do I write a file?"));
-    await decodes(ErrorBody, await t.chat("again")); // 402 with rateLimit and payment
+    await decodes(ChatPaymentRequired, await t.chat("again")); // 402: a payment request, rateLimit and payment
     await decodes(ErrorBody, await t.chat(""));
     await decodes(ErrorBody, await t.pay({ signature: "x", amount: 5, token: "USDC" }));
     await decodes(ErrorBody, await t.pay({}));
@@ -39,7 +40,8 @@ describe("/openapi.json", () => {
   });
 
   test("every route is documented, with typed sources, components and servers", async () => {
-    const t = build();
+    // With ADMIN_TOKEN, so the admin routes are served (and must be documented) too.
+    const t = build({ adminToken: "test-admin-token-0123456789" });
     const spec = await (await t.call("/openapi.json")).json();
     const served = new Set(t.app.routes.map((route) => route.path).filter((path) => !path.includes("*")));
     for (const path of served) if (path !== "/openapi.json") expect(Object.keys(spec.paths)).toContain(path);
@@ -50,5 +52,10 @@ describe("/openapi.json", () => {
     expect(schemas.ChatResponse.properties.sources.items).toEqual({ $ref: "#/components/schemas/Source" });
     expect(schemas.PaymentRequest.required).toEqual(["signature", "amount", "token"]);
     expect(JSON.stringify(spec)).not.toContain("#/$defs/");
+    expect(spec.paths["/api/admin/insights"].get.parameters.map((p: { name: string }) => p.name)).toEqual([
+      "from",
+      "to",
+    ]);
+    expect(Object.keys(spec.components.securitySchemes)).toEqual(["adminToken", "adminSession"]);
   });
 });

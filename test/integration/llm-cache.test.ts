@@ -7,11 +7,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { Effect, Stream } from "effect";
 import * as ExtractiveGenerator from "../../adapters/llm-extractive/index.ts";
-import { type CacheOutcome, generatorLayerFromConfig } from "../../adapters/llm-fallback/index.ts";
+import type { CacheOutcome } from "../../adapters/llm-fallback/index.ts";
 import { NOT_COVERED_SENTENCE } from "../../adapters/llm-groq/prompt.ts";
 import { MemoryAnswerCache } from "../../adapters/store-memory/index.ts";
 import { parseConfig } from "../../core/config.ts";
 import type { GenerationInput } from "../../core/ports/generator.ts";
+import { generatorLayer, withSettings } from "../../src/runtime/adapter-layers.ts";
 import { type FakeGroq, startFakeGroq } from "../support/fake-groq.ts";
 import { FS_CHUNKS, withGenerator } from "../support/llm-fixtures.ts";
 import { testApps } from "../support/test-app.ts";
@@ -29,12 +30,15 @@ const groqConfig = () => {
   return parsed.success;
 };
 const cachedGroq = (outcomes: CacheOutcome[]) =>
-  generatorLayerFromConfig(groqConfig(), {
-    timeoutMs: 300,
-    onCache: (outcome) => outcomes.push(outcome),
-    onFallback: () => undefined,
-    cache: MemoryAnswerCache.layer(100),
-  });
+  withSettings(
+    groqConfig(),
+    generatorLayer({
+      timeoutMs: 300,
+      onCache: (outcome) => outcomes.push(outcome),
+      onFallback: () => undefined,
+      cache: MemoryAnswerCache.layer(100),
+    }),
+  );
 const input = (question: string, extra: Partial<GenerationInput> = {}): GenerationInput => ({
   question,
   chunks: FS_CHUNKS,

@@ -2,14 +2,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { Effect, Redacted, Stream } from "effect";
 import * as ExtractiveGenerator from "../../adapters/llm-extractive/index.ts";
-import {
-  type FallbackEvent,
-  generatorLayerFromConfig,
-  withFallback,
-} from "../../adapters/llm-fallback/index.ts";
+import { type FallbackEvent, withFallback } from "../../adapters/llm-fallback/index.ts";
 import * as GroqGenerator from "../../adapters/llm-groq/index.ts";
 import { parseConfig } from "../../core/config.ts";
 import type { AnswerEvent, GenerationInput } from "../../core/ports/generator.ts";
+import { generatorLayer, withSettings } from "../../src/runtime/adapter-layers.ts";
 import { type FakeGroq, startFakeGroq } from "../support/fake-groq.ts";
 import { FS_CHUNKS, withGenerator } from "../support/llm-fixtures.ts";
 
@@ -101,7 +98,7 @@ describe("Groq with extractive fallback", () => {
   });
 });
 
-describe("generatorLayerFromConfig", () => {
+describe("generatorLayer (chosen from the configuration)", () => {
   const config = (env: Record<string, string>) => {
     const parsed = parseConfig(env);
     if (parsed._tag !== "Success") throw new Error("bad test config");
@@ -109,13 +106,16 @@ describe("generatorLayerFromConfig", () => {
   };
 
   test("without LLM_API_KEY: extractive only", async () => {
-    const name = await withGenerator(generatorLayerFromConfig(config({})), (g) => Effect.succeed(g.name));
+    const name = await withGenerator(withSettings(config({}), generatorLayer()), (g) =>
+      Effect.succeed(g.name),
+    );
     expect(name).toBe("extractive");
   });
 
   test("with LLM_API_KEY, LLM_MODEL and LLM_BASE_URL: Groq at that URL, extractive behind it", async () => {
-    const layer = generatorLayerFromConfig(
+    const layer = withSettings(
       config({ LLM_API_KEY: fake.apiKey, LLM_MODEL: "llama-3.3-70b-versatile", LLM_BASE_URL: fake.baseUrl }),
+      generatorLayer(),
     );
     fake.script({ kind: "answer", text: "Configured [1]." });
     const answer = await withGenerator(layer, (g) => g.generate(input));

@@ -98,6 +98,8 @@ const storeContract = (name: string, makeLayer: MakeLayer, options: { readonly s
         remaining: 3,
         resetAt: MIDNIGHT,
         requiresPayment: false,
+        free: 3,
+        paid: 0,
       });
       expect(await store.ping()).toBe("ok");
     });
@@ -111,8 +113,14 @@ const storeContract = (name: string, makeLayer: MakeLayer, options: { readonly s
         await store.commit("a", hold.id, T0);
       }
       expect(await store.reserveError("a", T0)).toMatchObject({ _tag: "QuotaExhausted", resetAt: MIDNIGHT });
-      expect(await store.view("a", T0)).toEqual({ remaining: 0, resetAt: MIDNIGHT, requiresPayment: true });
-      expect((await store.claim("sig-a", "a", 2, T0)).remaining).toBe(2);
+      expect(await store.view("a", T0)).toEqual({
+        remaining: 0,
+        resetAt: MIDNIGHT,
+        requiresPayment: true,
+        free: 0,
+        paid: 0,
+      });
+      expect(await store.claim("sig-a", "a", 2, T0)).toMatchObject({ remaining: 2, free: 0, paid: 2 });
       const paid = await store.reserve("a", T0);
       expect(paid.hold.bucket).toBe("paid");
       expect((await store.commit("a", paid.hold.id, T0)).remaining).toBe(1);
@@ -137,8 +145,19 @@ const storeContract = (name: string, makeLayer: MakeLayer, options: { readonly s
         _tag: "PaidDailyCapReached",
         resetAt: MIDNIGHT,
       });
-      expect(await store.view("a", T0)).toEqual({ remaining: 0, resetAt: MIDNIGHT, requiresPayment: false });
-      expect(await store.view("a", MIDNIGHT)).toMatchObject({ remaining: 1003, requiresPayment: false });
+      expect(await store.view("a", T0)).toEqual({
+        remaining: 0,
+        resetAt: MIDNIGHT,
+        requiresPayment: false,
+        free: 0,
+        paid: 0,
+      });
+      expect(await store.view("a", MIDNIGHT)).toMatchObject({
+        remaining: 1003,
+        requiresPayment: false,
+        free: 3,
+        paid: 1000,
+      });
     });
 
     test("the day rolls over at 00:00 UTC: free resets, paid credits stay", async () => {
@@ -150,6 +169,8 @@ const storeContract = (name: string, makeLayer: MakeLayer, options: { readonly s
         remaining: 6,
         resetAt: MIDNIGHT + DAY_MS,
         requiresPayment: false,
+        free: 3,
+        paid: 3,
       });
       expect((await store.reserve("a", MIDNIGHT)).hold.bucket).toBe("free");
       expect(await store.view("a", MIDNIGHT + 30 * DAY_MS)).toMatchObject({ remaining: 6 });
@@ -205,6 +226,8 @@ const storeContract = (name: string, makeLayer: MakeLayer, options: { readonly s
         remaining: 13,
         resetAt: MIDNIGHT,
         requiresPayment: false,
+        free: 3,
+        paid: 10,
       });
       expect(await store.isClaimed("sig", T0)).toBe(true);
       expect(await store.isClaimed("other", T0)).toBe(false);

@@ -8,6 +8,8 @@ import { newReference, REFERENCE_MEMORY_MS } from "../../adapters/shared/random-
 import { makeMemoryState } from "../../adapters/store-memory/memory-state.ts";
 import { SIGNATURE_MEMORY_MS } from "../../core/signature-ledger.ts";
 import { DAY_MS } from "../../core/time.ts";
+import { SETTLE_GRACE_MS } from "../../core/x402-ledger.ts";
+import { issuedPayment } from "../support/x402-samples.ts";
 
 const LIMITS = { freePerDay: 3, paidDailyCap: 1000, holdTtlMs: 30_000 };
 const T0 = Date.UTC(2030, 0, 15, 12);
@@ -82,6 +84,39 @@ describe("memory store bounds", () => {
     state.sweep(T0 + REFERENCE_MEMORY_MS);
     expect(state.sizes().references).toBe(1);
     expect(state.referenceFor("kept", T0 + REFERENCE_MEMORY_MS)).toBe(kept);
+  });
+
+  test("x402 payment requests are swept after their retention, by the callers' clock alone", () => {
+    const state = fresh();
+    for (let i = 0; i < 50; i++)
+      state.issuePayment({ ...issuedPayment(T0 + 300_000), paymentId: `pay_open_${i}` }, T0);
+    const claim = {
+      binding: { resource: "/premium-data", method: "GET" },
+      signature: "sig-1",
+      paidAt: T0,
+      lease: "lease",
+      served: false,
+      identity: "x402",
+      queries: 0,
+    };
+    state.issuePayment(issuedPayment(T0 + 300_000), T0);
+    expect(Result.isSuccess(state.claimPayment(issuedPayment(0).paymentId, claim, T0))).toBe(true);
+    expect(state.sizes().payments).toBe(51);
+    // The sweeper's default time is the newest one callers passed (here only issues and claims).
+    state.sweep();
+    expect(state.sizes().payments).toBe(51);
+    state.issuePayment(
+      { ...issuedPayment(T0 + 300_000 + DAY_MS), paymentId: "pay_late" },
+      T0 + 300_000 + SETTLE_GRACE_MS,
+    );
+    state.sweep();
+    // The open ones are past expiry + grace; the claimed one is kept for a day, the new one too.
+    expect(state.sizes().payments).toBe(2);
+    // A day after the claim it goes; the late one lives until its own expiry + grace.
+    state.sweep(T0 + DAY_MS);
+    expect(state.sizes().payments).toBe(1);
+    state.sweep(T0 + 300_000 + DAY_MS + SETTLE_GRACE_MS);
+    expect(state.sizes().payments).toBe(0);
   });
 
   test("references stay unique even when the random source repeats", () => {

@@ -171,11 +171,15 @@ describe.skipIf(!redisServerAvailable())("redis store", () => {
       remaining: 3 + 5,
       resetAt: Date.UTC(2030, 0, 17),
       requiresPayment: false,
+      free: 3,
+      paid: 5,
     });
     expect(await view(rt, "nobody")).toEqual({
       remaining: 3,
       resetAt: Date.UTC(2030, 0, 16),
       requiresPayment: false,
+      free: 3,
+      paid: 0,
     });
     const stats = String(await raw.info("commandstats"));
     const commands = [...stats.matchAll(/^cmdstat_([a-z|]+):calls=(\d+)/gm)].map(
@@ -246,8 +250,8 @@ describe.skipIf(!redisServerAvailable())("redis store", () => {
     const limits = [T0, LIMITS.freePerDay, LIMITS.paidDailyCap, LIMITS.holdTtlMs];
     const claim = (claimId: string) =>
       raw.eval(CLAIM, 2, key, "re:sig:s", ...limits, "a", 5, 30 * DAY_MS, claimId);
-    expect(await claim("claim-1")).toEqual([0, 8, Date.UTC(2030, 0, 16), 0]);
-    expect(await claim("claim-1")).toEqual([0, 8, Date.UTC(2030, 0, 16), 0]);
+    expect(await claim("claim-1")).toEqual([0, 8, Date.UTC(2030, 0, 16), 0, 3, 5]);
+    expect(await claim("claim-1")).toEqual([0, 8, Date.UTC(2030, 0, 16), 0, 3, 5]);
     expect(await claim("claim-2")).toEqual([1]);
     expect(await raw.hget(key, "credits")).toBe("5");
     const first = await raw.eval(RESERVE, 1, key, ...limits, "hold-1");

@@ -65,6 +65,8 @@ const agree = (m: Model, r: Real) => {
     remaining: e.freeLeft + e.paidToday,
     resetAt: (today(m) + 1) * DAY_MS,
     requiresPayment: e.freeLeft === 0 && e.paidFree === 0,
+    free: e.freeLeft,
+    paid: e.paidToday,
   });
   const state = normalize(r.state, r.now);
   expect(state.paidCredits).toBe(e.credits);

@@ -13,7 +13,15 @@ const view = fc.record({
   remaining: fc.nat(),
   resetAt: fc.nat({ max: 8.64e15 }),
   requiresPayment: fc.boolean(),
+  free: fc.nat(),
+  paid: fc.nat(),
 });
+
+/** A view the quota can produce: free + paid = remaining, all 0 when payment is required. */
+const consistent = (v: { resetAt: number; requiresPayment: boolean; free: number; paid: number }) =>
+  v.requiresPayment
+    ? { ...v, remaining: 0, free: 0, paid: 0 }
+    : { ...v, remaining: v.free + v.paid, free: v.free, paid: v.paid };
 
 /** What the edge can put in the trusted fields: a UUID or an accepted incoming id; an identity. */
 const requestId = fc.oneof(fc.uuid(), fc.stringMatching(/^[A-Za-z0-9._-]{8,64}$/));
@@ -34,9 +42,10 @@ describe("hand-built JSON", () => {
         view,
         // Few distinct views, across a day change, to exercise reuse and the reset.
         fc.record({
-          remaining: fc.integer({ min: 0, max: 3 }),
           resetAt: fc.constantFrom(86_400_000, 172_800_000),
           requiresPayment: fc.boolean(),
+          free: fc.integer({ min: 0, max: 3 }),
+          paid: fc.integer({ min: 0, max: 3 }),
         }),
       ),
       { maxLength: 200 },
@@ -45,8 +54,8 @@ describe("hand-built JSON", () => {
       fc.property(views, fc.integer({ min: 1, max: 8 }), (sequence, limit) => {
         const bodyOf = statusBodies(limit);
         for (const v of sequence) {
-          // A view with requiresPayment always has remaining 0 (see core/quota.ts).
-          const real = v.requiresPayment ? { ...v, remaining: 0 } : v;
+          // Views as core/quota.ts makes them (the cache key relies on it).
+          const real = consistent(v);
           expect(bodyOf(real)).toBe(statusBody(real));
         }
       }),

@@ -40,6 +40,10 @@ const checkInvariants = (trace: Trace, limits: QuotaLimits) => {
   expect(state.paidCredits).toBeGreaterThanOrEqual(paidHolds);
   expect(state.paidSpentToday + holdsToday("paid")).toBeLessThanOrEqual(limits.paidDailyCap);
   expect(shown.requiresPayment).toBe(shown.remaining === 0 && state.paidCredits - paidHolds === 0);
+  // The free/paid split adds up to `remaining`, and free never exceeds the daily allowance.
+  expect(shown.free + shown.paid).toBe(shown.remaining);
+  expect(shown.free).toBe(limits.freePerDay - state.freeUsed - holdsToday("free"));
+  expect(shown.paid).toBeLessThanOrEqual(state.paidCredits - paidHolds);
 };
 
 /** Applies ops from a fresh identity, checking invariants after each. */

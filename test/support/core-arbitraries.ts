@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { encodeBase58 } from "../../core/base58.ts";
 import type { QuotaLimits } from "../../core/quota.ts";
 import { DAY_MS } from "../../core/time.ts";
-import type { PaymentAuthorization } from "../../core/x402.ts";
+import type { PaymentAuthorization, PaymentRequest } from "../../core/x402.ts";
 
 /** A base58 address: any 32 bytes. */
 export const address = fc.uint8Array({ minLength: 32, maxLength: 32 }).map(encodeBase58);
@@ -30,16 +30,38 @@ const isoTime = fc.oneof(
     }),
 );
 
+const id = fc.stringMatching(/^[A-Za-z0-9_-]{8,128}$/);
+const decimal = fc.stringMatching(/^\d{1,15}(\.\d{1,18})?$/);
+export const x402Network = fc.constantFrom(
+  "chain-devnet" as const,
+  "chain-testnet" as const,
+  "chain-mainnet" as const,
+);
+
+/** Every payment request the 402 body schema must accept. */
+export const paymentRequest: fc.Arbitrary<PaymentRequest> = fc.record({
+  max_amount_required: decimal,
+  asset_type: fc.constant("SPL" as const),
+  asset_address: address,
+  payment_address: address,
+  network: x402Network,
+  expires_at: isoTime,
+  nonce: id,
+  payment_id: id,
+  resource: fc.string({ unit: "binary", maxLength: 200 }),
+  description: fc.string({ unit: "binary", maxLength: 200 }),
+});
+
 /** Every authorization the header schema must accept. */
 export const authorization: fc.Arbitrary<PaymentAuthorization> = fc.record({
-  payment_id: fc.stringMatching(/^[A-Za-z0-9_-]{8,128}$/),
-  actual_amount: fc.stringMatching(/^\d{1,15}(\.\d{1,18})?$/),
+  payment_id: id,
+  actual_amount: decimal,
   payment_address: address,
   asset_address: address,
-  network: fc.constantFrom("chain-devnet", "chain-testnet", "chain-mainnet"),
+  network: x402Network,
   timestamp: isoTime,
-  // Any text: the payer's signature is opaque to the codec (at most 256 UTF-16 units).
-  signature: fc.string({ unit: "binary", maxLength: 128 }),
+  // An ed25519 signature: any 64 bytes, base58 (the codec does not check it against the key).
+  signature: txSignature,
   public_key: address,
   transaction_hash: txSignature,
 });

@@ -59,7 +59,12 @@ export interface TxSpec {
   readonly memos?: ReadonlyArray<string>;
   readonly innerMemos?: ReadonlyArray<string>;
   /** Extra top-level transferChecked instructions (amount, destination token-account index). */
-  readonly transfers?: ReadonlyArray<{ readonly amount: bigint; readonly to: number }>;
+  /** `authority` null: a multisig owner (jsonParsed then names `multisigAuthority` and `signers`). */
+  readonly transfers?: ReadonlyArray<{
+    readonly amount: bigint;
+    readonly to: number;
+    readonly authority?: string | null;
+  }>;
 }
 
 const tokenBalance = (accountIndex: number, account: TokenAccount, amount: bigint) => {
@@ -122,13 +127,13 @@ export const rawTx = (spec: TxSpec): Record<string, unknown> => {
     1,
   ];
   const source = tokens.findIndex((row) => row.owner === PAYER);
-  const autoTransfers = tokens.flatMap((row, i) =>
+  const autoTransfers: NonNullable<TxSpec["transfers"]> = tokens.flatMap((row, i) =>
     row.owner !== PAYER && row.post > (row.pre ?? 0n) ? [{ amount: row.post - (row.pre ?? 0n), to: i }] : [],
   );
-  const transferIx = (amount: bigint, to: number) => ({
+  const transferIx = (amount: bigint, to: number, authority: string | null = PAYER) => ({
     parsed: {
       info: {
-        authority: PAYER,
+        ...(authority === null ? { multisigAuthority: STRANGER, signers: [PAYER] } : { authority }),
         destination: addressOf(100 + to),
         mint: tokens[to]?.mint ?? USDC_MINT,
         source: addressOf(100 + Math.max(0, source)),
@@ -179,7 +184,7 @@ export const rawTx = (spec: TxSpec): Record<string, unknown> => {
         addressTableLookups: [],
         instructions: [
           ...solIx,
-          ...(spec.transfers ?? autoTransfers).map((t) => transferIx(t.amount, t.to)),
+          ...(spec.transfers ?? autoTransfers).map((t) => transferIx(t.amount, t.to, t.authority)),
           ...(spec.memos ?? []).map(memoIx),
         ],
         recentBlockhash: addressOf(77),

@@ -13,7 +13,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Effect } from "effect";
 import { ingest } from "../../adapters/docs-ingest/index.ts";
-import { indexLayerFromConfig } from "../../adapters/retrieval-config/index.ts";
+import { indexLayer, withSettings } from "../../src/runtime/adapter-layers.ts";
+import { defaultConfig } from "../../src/runtime/app-layer.ts";
 import { freePort } from "./free-port.ts";
 
 export const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -41,6 +42,8 @@ export interface ServiceOptions {
   /** The command to run; default BUN_ENTRY. */
   readonly command?: ReadonlyArray<string>;
   readonly readyTimeoutMs?: number;
+  /** The path that answers 200 once the process is ready (default /healthz). */
+  readonly readyPath?: string;
 }
 
 export type LogLine = Readonly<Record<string, unknown>>;
@@ -149,11 +152,11 @@ const launch = async (
   void child.exited.then((code) => {
     exitCode = code;
   });
-  // Polls /healthz, but gives up at once when the process dies (a config error, a port clash).
+  // Polls the ready path, but gives up at once when the process dies (a config error, a port clash).
   const deadline = performance.now() + (options.readyTimeoutMs ?? 30_000);
   let ready = false;
   while (!ready && exitCode === undefined && performance.now() < deadline) {
-    ready = await fetch(`${url}/healthz`).then(
+    ready = await fetch(`${url}${options.readyPath ?? "/healthz"}`).then(
       (res) => res.ok,
       () => false,
     );
@@ -210,13 +213,11 @@ export const startService = async (options: ServiceOptions = {}): Promise<Servic
 export const FIXTURE_DOCS = join(REPO_ROOT, "test/fixtures/docs/site");
 
 /** Ingests `docs` into a new local index (hashed vectors) in a temp dir; returns its path for INDEX_PATH (delete its dir after). */
-export const buildIndex = async (docs: string = FIXTURE_DOCS): Promise<string> => {
+export const buildIndex = async (docs: string = FIXTURE_DOCS, baseUrl?: string): Promise<string> => {
   const indexPath = join(mkdtempSync(join(tmpdir(), "service-index-")), "index.bin");
   await Effect.runPromise(
-    ingest([docs]).pipe(
-      Effect.provide(
-        indexLayerFromConfig({ vector: { kind: "local", indexPath }, embeddingModel: undefined }),
-      ),
+    ingest([docs], { baseUrl }).pipe(
+      Effect.provide(withSettings(defaultConfig({ vector: { kind: "local", indexPath } }), indexLayer())),
     ),
   );
   return indexPath;

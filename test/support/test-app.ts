@@ -1,16 +1,14 @@
 /** Builds the real app (real middleware, routes, use cases, memory store) on scripted edges. */
 import { afterEach } from "bun:test";
-import { Layer, ManagedRuntime } from "effect";
+import { Layer, ManagedRuntime, Redacted } from "effect";
 import { MemoryStore } from "../../adapters/store-memory/index.ts";
 import type { ChainLookup, ChainReader, ChainUnavailable } from "../../core/ports/chain-reader.ts";
 import type { Generator } from "../../core/ports/generator.ts";
-import type { PaymentStore } from "../../core/ports/payment-store.ts";
-import type { QuotaStore } from "../../core/ports/quota-store.ts";
 import type { TrustProxy } from "../../core/trust-proxy.ts";
 import { createApp } from "../../src/app.ts";
 import { memoryLogger } from "../../src/observability/log.ts";
 import { makeMetrics } from "../../src/observability/metrics.ts";
-import { appLayer, defaultConfig } from "../../src/runtime/app-layer.ts";
+import { type AppParts, appLayer, defaultConfig } from "../../src/runtime/app-layer.ts";
 import { USDC_MINT, WALLET } from "./parsed-tx.ts";
 import { makeSwitches, scriptedChain, scriptedGenerator, scriptedRetriever } from "./test-layers.ts";
 
@@ -28,7 +26,11 @@ export interface TestAppOptions {
     readonly wallet: string;
   };
   /** Another store (e.g. Redis) instead of a fresh memory store. */
-  readonly store?: Layer.Layer<QuotaStore | PaymentStore, unknown>;
+  readonly store?: AppParts["store"];
+  /** ADMIN_TOKEN: turns on the insights (recording, /admin, /api/admin). */
+  readonly adminToken?: string;
+  /** INSIGHTS_SALT (default: a random one per app). */
+  readonly insightsSalt?: string;
   /** A real generator (e.g. Groq on a loopback server) instead of the scripted one. */
   readonly generator?: Layer.Layer<Generator, unknown>;
 }
@@ -42,7 +44,7 @@ export const buildTestApp = (options: TestAppOptions = {}) => {
     paidDailyCap: options.paidDailyCap ?? 1000,
     holdTtlMs: 120_000,
   };
-  const config = defaultConfig({
+  const base = defaultConfig({
     freeQueries: limits.freePerDay,
     paidDailyCap: limits.paidDailyCap,
     memoRequired: options.memoRequired ?? false,
@@ -50,6 +52,14 @@ export const buildTestApp = (options: TestAppOptions = {}) => {
     trustProxy: options.trustProxy ?? { kind: "none" },
     protectionRps: options.protectionRps ?? 100,
   });
+  const config = {
+    ...base,
+    insights: {
+      ...base.insights,
+      adminToken: options.adminToken === undefined ? undefined : Redacted.make(options.adminToken),
+      salt: options.insightsSalt === undefined ? undefined : Redacted.make(options.insightsSalt),
+    },
+  };
   const chain = {
     network: "devnet" as const,
     // The scripted chain's mint and wallet are those of the parsed-transaction builders.

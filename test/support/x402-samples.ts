@@ -1,6 +1,7 @@
 /** A valid x402 payment request and authorization, for tests that vary one field at a time. */
 import { encodeBase58 } from "../../core/base58.ts";
 import type { PaymentAuthorization, PaymentRequest } from "../../core/x402.ts";
+import type { IssuedPayment } from "../../core/x402-ledger.ts";
 import { PAYER, USDC_MINT, WALLET } from "./parsed-tx.ts";
 
 export const request: PaymentRequest = {
@@ -26,3 +27,17 @@ export const authorization: PaymentAuthorization = {
   public_key: PAYER,
   transaction_hash: encodeBase58(Uint8Array.from({ length: 64 }, (_, i) => 200 - i)),
 };
+
+/** A stored payment request of 0.10 USDC for GET /premium-data, paid by `authorization`, expiring at `expiresAt`. */
+export const issuedPayment = (expiresAt: number): IssuedPayment => ({
+  paymentId: authorization.payment_id,
+  nonce: request.nonce,
+  resource: "/premium-data",
+  method: "GET",
+  units: 100_000n,
+  payTo: WALLET,
+  mint: USDC_MINT,
+  network: "chain-devnet",
+  expiresAt,
+  description: "Premium data",
+});

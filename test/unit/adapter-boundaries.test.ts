@@ -1,12 +1,12 @@
 /**
  * Adapter folders stay independent: a file imports its own folder, core/ and adapters/shared/
- * (helpers two or more adapters use), never another adapter's files. Only the files that pick
- * between adapters (from-config.ts) may import a sibling, and then only its public index.ts.
- * shared/ itself imports nothing but core/ and shared/.
+ * (helpers two or more adapters use), never another adapter's files: choosing between adapters
+ * is the composition's job (src/runtime/adapter-layers.ts). shared/ itself imports nothing but
+ * core/ and shared/.
  */
 import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
-import { basename, dirname, join, relative } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const ADAPTERS = fileURLToPath(new URL("../../adapters/", import.meta.url));
@@ -20,7 +20,6 @@ const offence = (file: string, specifier: string): string | undefined => {
   const [targetFolder] = target.split("/");
   if (target.startsWith("../core/") || targetFolder === folder) return undefined;
   if (targetFolder === "shared" && folder !== "shared") return undefined;
-  if (basename(file) === "from-config.ts" && target === `${targetFolder}/index.ts`) return undefined;
   return `${file} imports ${target}`;
 };
 
@@ -38,11 +37,10 @@ test("the rule itself: what is allowed and what is not", () => {
   expect(offence("store-redis/redis-store.ts", "../shared/random-ids.ts")).toBeUndefined();
   expect(offence("shared/ranking/lexical.ts", "../../../core/ports/retrieval.ts")).toBeUndefined();
   expect(offence("shared/ranking/bm25.ts", "../text-analysis/analyze.ts")).toBeUndefined();
-  expect(offence("retrieval-config/from-config.ts", "../retrieval-local/index.ts")).toBeUndefined();
   expect(offence("store-redis/redis-store.ts", "../store-memory/random-ids.ts")).toBe(
     "store-redis/redis-store.ts imports store-memory/random-ids.ts",
   );
-  expect(offence("retrieval-config/from-config.ts", "../retrieval-local/local-index.ts")).toBeDefined();
+  expect(offence("llm-fallback/with-fallback.ts", "../llm-extractive/index.ts")).toBeDefined();
   expect(offence("llm-groq/groq-generator.ts", "../llm-extractive/index.ts")).toBeDefined();
   expect(offence("shared/retry.ts", "../llm-groq/provider-failure.ts")).toBeDefined();
   expect(offence("chain-solana/rpc-call.ts", "../../src/runtime/boot.ts")).toBeDefined();

@@ -107,4 +107,27 @@ describe("buyQueries", () => {
     };
     expect(tagOf(await run(w, claim, true))).toBe("success");
   });
+
+  test("a transfer whose memo binds it to an x402 payment request is never claimed here", async () => {
+    const w = makeWorld();
+    for (const memos of [
+      ["x402:pay_abcdefgh12345678"],
+      [`docs-chat:ref-${IDENTITY}`, " x402:pay_abcdefgh12345678"],
+    ]) {
+      w.lookup = {
+        kind: "found",
+        transaction: usdcPayment(50_000n, { blockTime: recentBlockTime(), memos }),
+      };
+      expect(tagOf(await run(w))).toBe("MemoReserved");
+    }
+    w.lookup = {
+      kind: "found",
+      transaction: usdcPayment(50_000n, {
+        blockTime: recentBlockTime(),
+        innerMemos: ["x402:pay_abcdefgh12345678"],
+      }),
+    };
+    expect(tagOf(await run(w))).toBe("MemoReserved");
+    expect(w.calls.filter((call) => call.startsWith("claim"))).toEqual([]);
+  });
 });

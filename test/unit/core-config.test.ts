@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { Redacted, Result } from "effect";
 import { type AppConfig, DEFAULT_INDEX_PATH, type Env, parseConfig } from "../../core/config.ts";
+import { DEFAULT_REDACTION } from "../../core/insights/redaction.ts";
 
 const ok = (env: Env): AppConfig => {
   const result = parseConfig(env);
@@ -31,6 +32,13 @@ describe("parseConfig defaults", () => {
       llm: undefined,
       vector: { kind: "local", indexPath: DEFAULT_INDEX_PATH },
       embeddingModel: undefined,
+      insights: {
+        adminToken: undefined,
+        salt: undefined,
+        retentionMs: 30 * 86_400_000,
+        maxEvents: 100_000,
+        redaction: DEFAULT_REDACTION,
+      },
     });
   });
 
@@ -156,5 +164,35 @@ describe("TRUST_PROXY in the config", () => {
   test("parsed into the config, bad values reported", () => {
     expect(ok({ TRUST_PROXY: "2" }).trustProxy).toEqual({ kind: "hops", hops: 2 });
     expect(problems({ TRUST_PROXY: "0" })[0]).toStartWith("TRUST_PROXY: ");
+  });
+});
+
+describe("the insights variables", () => {
+  test("ADMIN_TOKEN and INSIGHTS_SALT are kept redacted; retention, cap and pattern parsed", () => {
+    const { insights } = ok({
+      ADMIN_TOKEN: "an-admin-token-of-some-length",
+      INSIGHTS_SALT: "a-salt-of-some-length",
+      INSIGHTS_RETENTION_DAYS: "7",
+      INSIGHTS_MAX_EVENTS: "5000",
+      INSIGHTS_REDACT_PATTERN: String.raw`ORD-\d+`,
+    });
+    expect(Redacted.value(insights.adminToken!)).toBe("an-admin-token-of-some-length");
+    expect(String(insights.adminToken)).not.toContain("admin-token");
+    expect(Redacted.value(insights.salt!)).toBe("a-salt-of-some-length");
+    expect(insights.retentionMs).toBe(7 * 86_400_000);
+    expect(insights.maxEvents).toBe(5000);
+    expect(insights.redaction.test("ord-42")).toBe(true);
+  });
+
+  test.each([
+    ["ADMIN_TOKEN", "short-token"],
+    ["INSIGHTS_SALT", "tiny"],
+    ["INSIGHTS_REDACT_PATTERN", "(unclosed"],
+    ["INSIGHTS_RETENTION_DAYS", "0"],
+    ["INSIGHTS_MAX_EVENTS", "10"],
+  ])("%s=%p is refused (secrets never shown)", (name, value) => {
+    const list = problems({ [name]: value });
+    expect(namesOf(list)).toEqual([name]);
+    if (name === "ADMIN_TOKEN" || name === "INSIGHTS_SALT") expect(list[0]).not.toContain(value);
   });
 });

@@ -40,6 +40,8 @@ describe("quota: spending order and limits", () => {
       remaining: 3,
       resetAt: MIDNIGHT,
       requiresPayment: false,
+      free: 3,
+      paid: 0,
     });
   });
 
@@ -54,7 +56,13 @@ describe("quota: spending order and limits", () => {
     }
     expect(buckets).toEqual(["free", "free", "free", "paid", "paid"]);
     expect(state).toMatchObject({ freeUsed: 3, paidCredits: 0, paidSpentToday: 2, holds: [] });
-    expect(view(state, T0, limits)).toEqual({ remaining: 0, resetAt: MIDNIGHT, requiresPayment: true });
+    expect(view(state, T0, limits)).toEqual({
+      remaining: 0,
+      resetAt: MIDNIGHT,
+      requiresPayment: true,
+      free: 0,
+      paid: 0,
+    });
   });
 
   test("nothing left: QuotaExhausted with the next UTC midnight", () => {
@@ -74,10 +82,16 @@ describe("quota: spending order and limits", () => {
     const error = refused(state, T0, l);
     expect(error._tag).toBe("PaidDailyCapReached");
     expect(error.resetAt).toBe(MIDNIGHT);
-    expect(view(state, T0, l)).toEqual({ remaining: 0, resetAt: MIDNIGHT, requiresPayment: false });
+    expect(view(state, T0, l)).toEqual({
+      remaining: 0,
+      resetAt: MIDNIGHT,
+      requiresPayment: false,
+      free: 0,
+      paid: 0,
+    });
     const [, bucket] = spend(state, MIDNIGHT, "next-day", l);
     expect(bucket).toBe("paid");
-    expect(view(state, MIDNIGHT, l).remaining).toBe(500);
+    expect(view(state, MIDNIGHT, l)).toMatchObject({ remaining: 500, free: 0, paid: 500 });
   });
 
   test("open paid holds count against the daily cap", () => {
@@ -99,6 +113,8 @@ describe("quota: day boundary", () => {
       remaining: 8,
       resetAt: MIDNIGHT + DAY_MS,
       requiresPayment: false,
+      free: 3,
+      paid: 5,
     });
     expect(view(state, MIDNIGHT + 10 * DAY_MS, limits).remaining).toBe(8);
   });
@@ -173,7 +189,13 @@ describe("quota: holds", () => {
   test("a paid hold cannot be spent twice: credits held are not available", () => {
     const l = { ...limits, freePerDay: 0 };
     const [state] = held(grant(emptyQuota(T0), T0, 1), T0, "a", l);
-    expect(view(state, T0, l)).toEqual({ remaining: 0, resetAt: MIDNIGHT, requiresPayment: true });
+    expect(view(state, T0, l)).toEqual({
+      remaining: 0,
+      resetAt: MIDNIGHT,
+      requiresPayment: true,
+      free: 0,
+      paid: 0,
+    });
     expect(refused(state, T0, l)._tag).toBe("QuotaExhausted");
   });
 });

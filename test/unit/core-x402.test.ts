@@ -3,9 +3,12 @@ import { Result, Schema } from "effect";
 import { encodeBase58 } from "../../core/base58.ts";
 import { CHAIN_NETWORKS, DEFAULT_RPC_URL, X402_NETWORKS, x402NetworkOf } from "../../core/network.ts";
 import {
+  AUTHORIZATION_MESSAGE_HEADER,
+  authorizationMessage,
   isExpired,
   PaymentAuthorization,
   PaymentRequest,
+  paymentMemo,
   paymentRequestFromJson,
   paymentRequestToJson,
   requiredUnits,
@@ -58,10 +61,16 @@ describe("x402 schemas", () => {
     ["network", "chain-localnet"],
     ["timestamp", "2025-06-01 12:00:00"],
     ["signature", "s".repeat(257)],
+    ["signature", "short"],
+    // base58 of 63 bytes: not an ed25519 signature.
+    ["signature", encodeBase58(new Uint8Array(63).fill(9))],
+    ["signature", `${authorization.signature.slice(0, -1)}0`],
     ["public_key", addressOf(3).slice(0, 20)],
     ["transaction_hash", "a".repeat(63)],
     ["transaction_hash", "a".repeat(89)],
     ["transaction_hash", null],
+    ["transaction_hash", "O".repeat(88)],
+    ["transaction_hash", encodeBase58(new Uint8Array(65).fill(200))],
   ];
   for (const [field, value] of badAuthorization) {
     test(`authorization with ${field}=${JSON.stringify(value)} is refused`, () => {
@@ -134,5 +143,30 @@ describe("x402 errors and networks", () => {
     expect(x402NetworkOf("localnet")).toBe("chain-devnet");
     expect(CHAIN_NETWORKS).toEqual(["devnet", "mainnet-beta", "localnet"]);
     expect(DEFAULT_RPC_URL.localnet).toBeUndefined();
+  });
+});
+
+describe("the message the payer signs", () => {
+  test("is the fixed header and every field but the signature, one per line, in the spec's order", () => {
+    // The sample authorization's message, written out as a payer's wallet would be shown it.
+    expect(authorizationMessage(authorization)).toBe(`x402 payment authorization v1
+payment_id=pay_0123456789abcdef
+actual_amount=0.10
+payment_address=655yRHwUYdMNdvGMDvnExCsHoqhdKrJ1BgsjGwwCQDT5
+asset_address=3a6389i6fbMzUa1a5siFBpKBxzfJZ53s56qc15haKAFk
+network=chain-devnet
+timestamp=2025-06-01T12:01:00.123+02:00
+public_key=8a5uiSArRfLkoGX8Myr44L15hddBADyHvqZdFzeM98Ng
+transaction_hash=51puwr7wSkmx6bQAxKheZ4WLBtEsBoCNypUgB3RMh5NDHqj2eBpsvvNbWDPwnNgfsGaxFp7vKAY9wjLa4pSgEzF2`);
+    expect(AUTHORIZATION_MESSAGE_HEADER).toBe("x402 payment authorization v1");
+  });
+
+  test("does not depend on the signature", () => {
+    const other: PaymentAuthorization = { ...authorization, signature: authorization.transaction_hash };
+    expect(authorizationMessage(other)).toBe(authorizationMessage(authorization));
+  });
+
+  test("the memo carries the payment_id", () => {
+    expect(paymentMemo("pay_abc12345")).toBe("x402:pay_abc12345");
   });
 });

@@ -17,7 +17,8 @@ const STOPWORDS = new Set(
     "he her here hers him his how i if in into is it its itself just me more most my no nor not of off " +
     "on once only or other our out over own same she should so some such than that the their them then " +
     "there these they this those through to too under until up very was we were what when where which " +
-    "while who whom why will with would you your yours want need way like"
+    "while who whom why will with would you your yours want need way like much many lot lots something " +
+    "anything everything nothing thing things"
   ).split(" "),
 );
 

@@ -1,17 +1,23 @@
 /**
  * CORS for the configured origins only (no wildcard). Preflights from allowed origins get 204
- * with the allowed method/headers; from other origins 403 without CORS headers.
+ * with the allowed method/headers; from other origins 403 without CORS headers. The admin
+ * routes (/admin, /api/admin/...) are never shared with another origin, allowed or not.
  */
 
 export interface CorsPolicy {
   /** The answer to a preflight (or any OPTIONS when no origin is allowed); undefined for other requests. */
-  readonly preflight: (method: string, request: Request) => Response | undefined;
+  readonly preflight: (method: string, request: Request, path: string) => Response | undefined;
   /** Headers to add to the response of a non-preflight request; undefined when there are none. */
-  readonly responseHeaders: (request: Request) => Readonly<Record<string, string>> | undefined;
+  readonly responseHeaders: (request: Request, path: string) => Readonly<Record<string, string>> | undefined;
 }
 
-const ALLOW_HEADERS = "Content-Type, Accept";
-const EXPOSE_HEADERS = "X-Request-Id, Retry-After";
+/** The owner's console and its API: same-origin only. */
+export const isAdminPath = (path: string): boolean =>
+  path === "/admin" || path.startsWith("/admin/") || path === "/api/admin" || path.startsWith("/api/admin/");
+
+// The x402 headers: browsers may send the payment and read its receipt.
+const ALLOW_HEADERS = "Content-Type, Accept, X-Payment-Authorization";
+const EXPOSE_HEADERS = "X-Request-Id, Retry-After, X-Payment-Receipt";
 const VARY_ONLY = { Vary: "Origin" };
 
 export const corsPolicy = (allowedOrigins: ReadonlyArray<string>, maxAgeSeconds = 600): CorsPolicy => {
@@ -23,10 +29,10 @@ export const corsPolicy = (allowedOrigins: ReadonlyArray<string>, maxAgeSeconds 
     };
   const allowed = new Set(allowedOrigins);
   return {
-    preflight: (method, request) => {
+    preflight: (method, request, path) => {
       if (method !== "OPTIONS" || !request.headers.has("access-control-request-method")) return undefined;
       const origin = request.headers.get("origin");
-      if (origin === null || !allowed.has(origin))
+      if (origin === null || !allowed.has(origin) || isAdminPath(path))
         return new Response(null, { status: 403, headers: VARY_ONLY });
       return new Response(null, {
         status: 204,
@@ -39,9 +45,9 @@ export const corsPolicy = (allowedOrigins: ReadonlyArray<string>, maxAgeSeconds 
         },
       });
     },
-    responseHeaders: (request) => {
+    responseHeaders: (request, path) => {
       const origin = request.headers.get("origin");
-      if (origin === null || !allowed.has(origin)) return VARY_ONLY;
+      if (origin === null || !allowed.has(origin) || isAdminPath(path)) return VARY_ONLY;
       return {
         Vary: "Origin",
         "Access-Control-Allow-Origin": origin,

@@ -105,7 +105,7 @@ export const createEdge = (options: EdgeOptions): Edge => {
     const identity = identify(request, remoteAddress);
     const path = getPath(request);
     const route = routeOf(path);
-    const corsHeaders = cors.responseHeaders(request);
+    const corsHeaders = cors.responseHeaders(request, path);
     const facts = new RequestFacts(logger, remoteAddress, requestId, identity, path, corsHeaders);
 
     const finish = (response: Response): Response => {
@@ -124,7 +124,7 @@ export const createEdge = (options: EdgeOptions): Edge => {
       return response;
     };
 
-    const preflight = cors.preflight(method, request);
+    const preflight = cors.preflight(method, request, path);
     if (preflight !== undefined) return finish(preflight);
     if (path.startsWith("/api/")) {
       const verdict = overLimit(route, identity);

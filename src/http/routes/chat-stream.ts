@@ -8,13 +8,16 @@
 import { Effect, Stream } from "effect";
 import type { Context } from "hono";
 import { type SSEStreamingApi, streamSSE } from "hono/streaming";
+import type { AnswerOutcome } from "../../../core/insights/question-event.ts";
 import { type Answer, GenerationFailed, Generator } from "../../../core/ports/generator.ts";
+import type { QuotaView } from "../../../core/quota.ts";
 import { generationInput, withinDeadline } from "../../../core/use-cases/ask-question.ts";
 import { chargeAnswer, finishAnswer, releaseAnswer } from "../../../core/use-cases/finish-answer.ts";
 import { type PreparedAnswer, prepareAnswer, type Question } from "../../../core/use-cases/prepare-answer.ts";
+import { issueAnswerId } from "../answer-id.ts";
 import type { AppEnv } from "../app-env.ts";
+import { chatErrorResponse } from "../chat-payment.ts";
 import { publicSource } from "../chat-request.ts";
-import { errorResponse } from "../error-response.ts";
 import { codeOf } from "../error-status.ts";
 import { Defect, runOutcome } from "../run-effect.ts";
 import type { ChatDeps } from "./chat.ts";
@@ -41,12 +44,35 @@ const streamGenerated = (prepared: PreparedAnswer, sendDelta: (text: string) => 
     return answer ?? (yield* Effect.fail(new GenerationFailed({ message: "the answer stream ended early" })));
   });
 
+/** The closing event of an answered question, with the id to vote on it; then its recording for the insights. */
+const sendDone = async (
+  c: Context<AppEnv>,
+  deps: ChatDeps,
+  send: Send,
+  answered: { readonly question: Question; readonly outcome: AnswerOutcome; readonly answer: Answer },
+  rateLimit: QuotaView,
+  started: number,
+) => {
+  deps.metrics.count("answers_total");
+  const answerId = await issueAnswerId(deps.runtime, c.get("identity"), c.get("log"));
+  await send("done", {
+    success: true,
+    answerId,
+    tokensUsed: answered.answer.tokensUsed,
+    declined: answered.answer.declined === true,
+    rateLimit,
+  });
+  deps.recorder.answered(c.get("log"), { ...answered, answerId }, started);
+};
+
 /** Generates into the open stream, then charges (text reached the client) or releases. */
 const answerInto = async (
   c: Context<AppEnv>,
   deps: ChatDeps,
+  question: Question,
   prepared: PreparedAnswer,
   stream: SSEStreamingApi,
+  started: number,
 ) => {
   const send = sender(stream);
   const hangUp = new AbortController();
@@ -74,13 +100,8 @@ const answerInto = async (
         error: "The answer could not be recorded",
         code: codeOf(charged.error),
       });
-    deps.metrics.count("answers_total");
-    return send("done", {
-      success: true,
-      tokensUsed: generated.value.tokensUsed,
-      declined: generated.value.declined === true,
-      rateLimit: charged.value,
-    });
+    const answered = { question, outcome: prepared, answer: generated.value };
+    return sendDone(c, deps, send, answered, charged.value, started);
   }
   // Cut off: the client hung up (charged only if text reached it), or we failed (never charged).
   const served = hangUp.signal.aborted && delivered;
@@ -88,6 +109,11 @@ const answerInto = async (
     deps.runtime,
     served ? Effect.ignore(chargeAnswer(prepared, undefined)) : releaseAnswer(prepared),
   );
+  // Served in part: an answered question, though without its whole text.
+  if (served) {
+    const cut = { question, outcome: prepared, answer: undefined, answerId: undefined };
+    deps.recorder.answered(c.get("log"), cut, started);
+  }
   if (hangUp.signal.aborted) return;
   if (generated.ok === false) {
     return send("error", {
@@ -111,26 +137,25 @@ export const streamAnswer = async (
   c: Context<AppEnv>,
   deps: ChatDeps,
   question: Question,
+  started: number,
 ): Promise<Response> => {
   const prepared = await runOutcome(deps.runtime, prepareAnswer(question), c.req.raw.signal);
-  if (!prepared.ok) {
-    if (prepared.error._tag === "QuotaExhausted") deps.metrics.count("chat_payment_required_total");
-    return errorResponse(c, prepared.error, deps.paidDailyCap);
-  }
+  if (!prepared.ok) return chatErrorResponse(c, deps, prepared.error);
   const ready = prepared.value;
   const response = streamSSE(c, async (stream) => {
-    if (ready.kind === "ready") return answerInto(c, deps, ready, stream);
+    if (ready.kind === "ready") return answerInto(c, deps, question, ready, stream, started);
     const send = sender(stream);
     // Declined without generating (the docs do not cover it), already uncharged.
     await send("sources", { sources: ready.sources.map(publicSource) });
     await send("delta", { text: ready.answer.text });
-    deps.metrics.count("answers_total");
-    await send("done", {
-      success: true,
-      tokensUsed: ready.answer.tokensUsed,
-      declined: true,
-      rateLimit: ready.rateLimit,
-    });
+    await sendDone(
+      c,
+      deps,
+      send,
+      { question, outcome: ready, answer: ready.answer },
+      ready.rateLimit,
+      started,
+    );
   });
   // no-transform + X-Accel-Buffering keep proxies (nginx, CDNs) from buffering the stream.
   response.headers.set("Cache-Control", "no-cache, no-transform");

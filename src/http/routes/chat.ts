@@ -1,10 +1,20 @@
-/** POST /api/chat: JSON answers, or SSE (chat-stream.ts) when the client asks for a stream. */
+/**
+ * POST /api/chat: JSON answers, or SSE (chat-stream.ts) when the client asks for a stream.
+ * With X-Payment-Authorization the queries it paid for are bought first (chat-payment.ts), and
+ * the answer carries the payment's receipt header; the message is checked before any payment
+ * is consumed.
+ */
 import { Hono } from "hono";
 import { askQuestion } from "../../../core/use-cases/ask-question.ts";
+import { validateMessage } from "../../../core/use-cases/prepare-answer.ts";
+import { AUTHORIZATION_HEADER } from "../../../core/x402-receipt.ts";
 import type { Metrics } from "../../observability/metrics.ts";
+import { withHeaders } from "../../x402/server/spec-dialect.ts";
+import { issueAnswerId } from "../answer-id.ts";
 import { type AppEnv, edgeFactsAsVariables } from "../app-env.ts";
+import { buyWithAuthorization, chatErrorResponse } from "../chat-payment.ts";
 import { decodeChatRequest, publicSource } from "../chat-request.ts";
-import { errorResponse } from "../error-response.ts";
+import type { InsightsRecorder } from "../insights-recorder.ts";
 import { type AppRuntime, runOutcome } from "../run-effect.ts";
 import { streamAnswer } from "./chat-stream.ts";
 
@@ -13,29 +23,49 @@ export interface ChatDeps {
   readonly metrics: Metrics;
   /** Named in the text of a 429 (daily paid cap). */
   readonly paidDailyCap: number;
+  readonly recorder: InsightsRecorder;
 }
 
 export const chatRoutes = (deps: ChatDeps) =>
   new Hono<AppEnv>().use(edgeFactsAsVariables).post("/", async (c) => {
+    const started = performance.now();
     const request = await decodeChatRequest(c);
     if (!request.ok) return request.response;
     const { message, conversationId, stream } = request.value;
     const question = { identity: c.get("identity"), message, conversationId };
-    const wantsStream = stream || (c.req.header("accept") ?? "").includes("text/event-stream");
-    if (wantsStream) return streamAnswer(c, deps, question);
-    const outcome = await runOutcome(deps.runtime, askQuestion(question), c.req.raw.signal);
-    if (!outcome.ok) {
-      if (outcome.error._tag === "QuotaExhausted") deps.metrics.count("chat_payment_required_total");
-      return errorResponse(c, outcome.error, deps.paidDailyCap);
+    const header = c.req.header(AUTHORIZATION_HEADER);
+    let receipt: Readonly<Record<string, string>> = {};
+    if (header !== undefined) {
+      const valid = await runOutcome(deps.runtime, validateMessage(message));
+      if (!valid.ok) return chatErrorResponse(c, deps, valid.error);
+      const bought = await buyWithAuthorization(c, deps, header);
+      if (!bought.ok) return bought.response;
+      receipt = bought.headers;
     }
+    const wantsStream = stream || (c.req.header("accept") ?? "").includes("text/event-stream");
+    if (wantsStream) return withHeaders(await streamAnswer(c, deps, question, started), receipt);
+    const outcome = await runOutcome(deps.runtime, askQuestion(question), c.req.raw.signal);
+    if (!outcome.ok) return withHeaders(await chatErrorResponse(c, deps, outcome.error), receipt);
     const { answer, sources, rateLimit } = outcome.value;
     deps.metrics.count("answers_total");
-    return c.json({
-      success: true,
-      response: answer.text,
-      sources: sources.map(publicSource),
-      tokensUsed: answer.tokensUsed,
-      declined: answer.declined === true,
-      rateLimit,
-    });
+    const answerId = await issueAnswerId(deps.runtime, c.get("identity"), c.get("log"));
+    const response = c.json(
+      {
+        success: true,
+        answerId,
+        response: answer.text,
+        sources: sources.map(publicSource),
+        tokensUsed: answer.tokensUsed,
+        declined: answer.declined === true,
+        rateLimit,
+      },
+      200,
+      receipt,
+    );
+    deps.recorder.answered(
+      c.get("log"),
+      { question, outcome: outcome.value.outcome, answer, answerId },
+      started,
+    );
+    return response;
   });

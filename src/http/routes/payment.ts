@@ -8,6 +8,7 @@ import type { Metrics } from "../../observability/metrics.ts";
 import { type AppEnv, edgeFactsAsVariables } from "../app-env.ts";
 import { errorResponse } from "../error-response.ts";
 import { codeOf } from "../error-status.ts";
+import type { InsightsRecorder } from "../insights-recorder.ts";
 import { paymentInfo } from "../payment-info.ts";
 import { renderRejection } from "../payment-rejections.ts";
 import { readBody } from "../read-json.ts";
@@ -28,7 +29,12 @@ const buyFor = (identity: string, request: PaymentRequest) =>
     Effect.map(Effect.result(buyQueries(identity, request)), (bought) => ({ terms, bought })),
   );
 
-export const paymentRoutes = (runtime: AppRuntime, metrics: Metrics, paidDailyCap: number) =>
+export const paymentRoutes = (
+  runtime: AppRuntime,
+  metrics: Metrics,
+  paidDailyCap: number,
+  recorder: InsightsRecorder,
+) =>
   new Hono<AppEnv>()
     .use(edgeFactsAsVariables)
     .get("/info", async (c) => {
@@ -79,11 +85,13 @@ export const paymentRoutes = (runtime: AppRuntime, metrics: Metrics, paidDailyCa
         received,
         queries: claim.queries,
       });
-      return c.json({
+      const response = c.json({
         success: true,
         message: `Payment verified: ${claim.queries} queries granted`,
         signature: claim.signature,
         queriesGranted: claim.queries,
         rateLimit,
       });
+      recorder.paid(log, { identity, units: received, queries: claim.queries, dialect: "signature" });
+      return response;
     });

@@ -14,8 +14,8 @@ import { type AppRuntime, runOutcome, whenReady } from "../run-effect.ts";
  * busiest route and every value is a number or a boolean; a property test holds it equal to
  * JSON.stringify.
  */
-export const statusBody = ({ remaining, resetAt, requiresPayment }: QuotaView): string => {
-  const fields = `"remaining":${remaining},"resetAt":${resetAt},"requiresPayment":${requiresPayment}`;
+export const statusBody = ({ remaining, resetAt, requiresPayment, free, paid }: QuotaView): string => {
+  const fields = `"remaining":${remaining},"resetAt":${resetAt},"requiresPayment":${requiresPayment},"free":${free},"paid":${paid}`;
   return `{"success":true,${fields},"rateLimit":{${fields}}}`;
 };
 
@@ -33,8 +33,9 @@ export const statusBodies = (limit = 1024) => {
       resetAt = view.resetAt;
       bodies = new Map();
     }
-    // requiresPayment implies remaining 0, so -1 cannot clash with a count.
-    const key = view.requiresPayment ? -1 : view.remaining;
+    // One number per (remaining, free) pair, 0 <= free <= remaining (paid is the difference);
+    // requiresPayment implies remaining 0, so -1 cannot clash with a pair.
+    const key = view.requiresPayment ? -1 : (view.remaining * (view.remaining + 1)) / 2 + view.free;
     let body = bodies.get(key);
     if (body === undefined) {
       body = statusBody(view);

@@ -4,11 +4,14 @@
  */
 import { Schema } from "effect";
 import { CHAIN_NETWORKS } from "../../../core/network.ts";
+import { PaymentRequest, X402ErrorBody } from "../../../core/x402.ts";
 
 export const RateLimit = Schema.Struct({
   remaining: Schema.Int.annotate({ description: "queries left (free today + usable paid credits)" }),
   resetAt: Schema.Int.annotate({ description: "epoch ms of the next free-quota reset (00:00 UTC)" }),
   requiresPayment: Schema.Boolean,
+  free: Schema.Int.annotate({ description: "free questions left today" }),
+  paid: Schema.Int.annotate({ description: "paid questions usable today (free + paid = remaining)" }),
 }).annotate({ identifier: "RateLimit" });
 
 export const Source = Schema.Struct({
@@ -24,6 +27,11 @@ export const Source = Schema.Struct({
 
 export const ChatResponse = Schema.Struct({
   success: Schema.Literal(true),
+  answerId: Schema.optionalKey(
+    Schema.String.annotate({
+      description: "id to vote on this answer (POST /api/feedback); absent if none could be issued",
+    }),
+  ),
   response: Schema.String.annotate({ description: "the answer, citing sources as [n]" }),
   sources: Schema.Array(Source),
   tokensUsed: Schema.Int,
@@ -72,6 +80,24 @@ export const ErrorBody = Schema.Struct({
   rateLimit: Schema.optionalKey(RateLimit),
   payment: Schema.optionalKey(PaymentInfo),
 }).annotate({ identifier: "Error" });
+
+/** /api/chat's 402: a full payment request, the protocol's error object and the chat's own fields. */
+export const ChatPaymentRequired = Schema.Struct({
+  ...ErrorBody.fields,
+  ...PaymentRequest.fields,
+  ...X402ErrorBody.fields,
+}).annotate({ identifier: "ChatPaymentRequired" });
+
+/** /api/chat refusing an X-Payment-Authorization: the protocol's error object and the chat's fields. */
+export const ChatPaymentRefused = Schema.Struct({ ...ErrorBody.fields, ...X402ErrorBody.fields }).annotate({
+  identifier: "ChatPaymentRefused",
+});
+
+export const FeedbackKept = Schema.Struct({
+  success: Schema.Literal(true),
+  answerId: Schema.String,
+  vote: Schema.Literals(["up", "down"]),
+}).annotate({ identifier: "FeedbackKept" });
 
 export const Health = Schema.Struct({ status: Schema.Literal("ok") }).annotate({ identifier: "Health" });
 

@@ -1,0 +1,77 @@
+/**
+ * The issued x402 payment requests of the memory store, beside its quota and signature state:
+ * every method is synchronous, so a claim (payment consumed, signature marked used, grant
+ * credited) happens in one turn of the event loop, atomically for this process.
+ */
+import { Result } from "effect";
+import type { PaymentRejected } from "../../core/payment-rejected.ts";
+import type { QuotaView } from "../../core/quota.ts";
+import type { UsedSignature } from "../../core/signature-ledger.ts";
+import * as Ledger from "../../core/x402-ledger.ts";
+
+/** An issued request and when it may be forgotten. */
+interface KeptPayment {
+  readonly record: Ledger.PaymentRecord;
+  readonly forgetAt: number;
+}
+
+export interface SharedState {
+  /** The used-signature ledger of POST /api/payment. */
+  readonly signatures: Map<string, UsedSignature>;
+  /** Credits `queries` to `identity`; the identity's view after it. */
+  readonly grant: (identity: string, queries: number, now: number) => QuotaView;
+  /** Tells the store the callers' time, which its sweeper goes by. */
+  readonly note: (now: number) => void;
+}
+
+export const makeMemoryPaymentRequests = ({ signatures, grant, note }: SharedState) => {
+  const payments = new Map<string, KeptPayment>();
+  const live = (paymentId: string, now: number): Ledger.PaymentRecord | undefined => {
+    const kept = payments.get(paymentId);
+    return kept !== undefined && now < kept.forgetAt ? kept.record : undefined;
+  };
+  const keep = (record: Ledger.PaymentRecord, now: number) =>
+    payments.set(record.issued.paymentId, { record, forgetAt: Ledger.forgetAt(record, now) });
+
+  return {
+    issuePayment: (issued: Ledger.IssuedPayment, now: number): void => {
+      note(now);
+      keep({ issued, state: { kind: "open" } }, now);
+    },
+
+    findPayment: live,
+
+    /** Consumes the payment, marks the signature used and credits any grant, or does none of it. */
+    claimPayment: (
+      paymentId: string,
+      claim: Ledger.ClaimInput,
+      now: number,
+    ): Result.Result<
+      { readonly retry: boolean; readonly rateLimit: QuotaView | undefined },
+      PaymentRejected
+    > => {
+      const claimed = Ledger.claimPayment(live(paymentId, now), signatures.get(claim.signature), claim, now);
+      if (Result.isFailure(claimed)) return Result.fail(claimed.failure);
+      const { record, used, retry } = claimed.success;
+      keep(record, now);
+      if (used !== undefined) signatures.set(claim.signature, used);
+      const rateLimit = claim.queries > 0 ? grant(claim.identity, claim.queries, now) : undefined;
+      return Result.succeed({ retry, rateLimit });
+    },
+
+    finishPayment: (paymentId: string, lease: string, served: boolean, now: number): void => {
+      const record = live(paymentId, now);
+      if (record === undefined) return;
+      const next = Ledger.finishPayment(record, lease, served);
+      if (next !== record) keep(next, now);
+    },
+
+    sweepPayments: (now: number): void => {
+      for (const [paymentId, kept] of payments) {
+        if (now >= kept.forgetAt) payments.delete(paymentId);
+      }
+    },
+
+    paymentCount: () => payments.size,
+  };
+};

@@ -1,0 +1,107 @@
+/**
+ * PaymentRequests on Redis: issued x402 payment requests shared by every instance. `issue` is
+ * one MULTI (the hash and its expiry together), `find` one HGETALL, `claim` and `finish` one
+ * Lua script each (x402-lua.ts), so two instances racing on one header give one success.
+ */
+import { Effect, Schema } from "effect";
+import type { Redis } from "ioredis";
+import { PaymentRejected, PaymentRejectionReason } from "../../core/payment-rejected.ts";
+import { PaymentRequests } from "../../core/ports/payment-requests.ts";
+import { StoreUnavailable } from "../../core/ports/store-errors.ts";
+import type { QuotaLimits } from "../../core/quota.ts";
+import { SIGNATURE_MEMORY_MS } from "../../core/signature-ledger.ts";
+import { CLAIM_RETENTION_MS, LEASE_MS, SETTLE_GRACE_MS } from "../../core/x402-ledger.ts";
+import { checkQueries } from "../shared/grant-guard.ts";
+import { newHoldId } from "../shared/random-ids.ts";
+import { claimInput } from "../shared/x402-claim.ts";
+import type { KeyLayout } from "./keys.ts";
+import { luaScript, runCommand, runScript } from "./redis-client.ts";
+import { toView } from "./replies.ts";
+import { X402_CLAIM, X402_CLAIM_AND_GRANT, X402_FINISH } from "./x402-lua.ts";
+import { decodePaymentHash, issuedFields } from "./x402-record.ts";
+
+const SCRIPTS = {
+  claim: luaScript(X402_CLAIM),
+  claimAndGrant: luaScript(X402_CLAIM_AND_GRANT),
+  finish: luaScript(X402_FINISH),
+};
+
+const malformed = () => new StoreUnavailable({ reason: "redis returned an unexpected reply" });
+const isReason = Schema.is(PaymentRejectionReason);
+
+/** {1, reason} | {0, retry[, ...view]} */
+const decodeClaimReply = (reply: unknown, lease: string, granted: boolean) => {
+  if (!Array.isArray(reply)) return Effect.fail(malformed());
+  const [status, second] = reply;
+  if (status === 1 && typeof second === "string" && isReason(second))
+    return Effect.fail(new PaymentRejected({ reason: second }));
+  if (status !== 0 || (second !== 0 && second !== 1)) return Effect.fail(malformed());
+  const rateLimit = granted ? toView(reply, 2) : undefined;
+  if (granted && rateLimit === undefined) return Effect.fail(malformed());
+  return Effect.succeed({ lease, retry: second === 1, rateLimit });
+};
+
+/** The port over one connection and key layout. */
+export const makePaymentRequests = (client: Redis, keys: KeyLayout, limits: QuotaLimits) =>
+  PaymentRequests.of({
+    issue: Effect.fn("RedisStore.issuePayment")(function* (issued, _now) {
+      const key = keys.payment(issued.paymentId);
+      yield* runCommand(() =>
+        client
+          .multi()
+          .hset(key, issuedFields(issued))
+          .pexpireat(key, issued.expiresAt + SETTLE_GRACE_MS)
+          .exec(),
+      );
+    }),
+    find: Effect.fn("RedisStore.findPayment")(function* (paymentId, _now) {
+      const hash = yield* runCommand(() => client.hgetall(keys.payment(paymentId)));
+      const record = decodePaymentHash(paymentId, hash);
+      if (record === "corrupt") return yield* new StoreUnavailable({ reason: "corrupt payment request" });
+      return record;
+    }),
+    claim: Effect.fn("RedisStore.claimPayment")(function* (claim, now) {
+      if (claim.grant !== undefined) yield* checkQueries(claim.grant.queries);
+      const lease = newHoldId();
+      const input = claimInput(claim, lease);
+      const args = [
+        now,
+        limits.freePerDay,
+        limits.paidDailyCap,
+        limits.holdTtlMs,
+        input.binding.resource,
+        input.binding.method,
+        input.signature,
+        input.paidAt,
+        lease,
+        now + LEASE_MS,
+        input.served ? 1 : 0,
+        SIGNATURE_MEMORY_MS,
+        crypto.randomUUID(),
+        input.identity,
+        input.queries,
+        CLAIM_RETENTION_MS,
+        SETTLE_GRACE_MS,
+      ];
+      const paymentKey = keys.payment(claim.paymentId);
+      const signatureKey = keys.signature(claim.signature);
+      const reply =
+        claim.grant === undefined
+          ? yield* runScript(client, SCRIPTS.claim, [paymentKey, signatureKey], args)
+          : yield* runScript(
+              client,
+              SCRIPTS.claimAndGrant,
+              [keys.quota(claim.grant.identity), paymentKey, signatureKey],
+              args,
+            );
+      return yield* decodeClaimReply(reply, lease, claim.grant !== undefined);
+    }),
+    finish: Effect.fn("RedisStore.finishPayment")(function* (paymentId, lease, served, _now) {
+      yield* runScript(
+        client,
+        SCRIPTS.finish,
+        [keys.payment(paymentId)],
+        [lease, served ? 1 : 0, CLAIM_RETENTION_MS],
+      );
+    }),
+  });

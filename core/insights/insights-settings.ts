@@ -1,0 +1,6 @@
+import { Context } from "effect";
+
+/** How recorded texts are made private: the redaction pattern (INSIGHTS_REDACT_PATTERN or the default). */
+export class InsightsSettings extends Context.Service<InsightsSettings, { readonly redaction: RegExp }>()(
+  "core/InsightsSettings",
+) {}

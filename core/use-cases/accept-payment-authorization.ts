@@ -1,0 +1,105 @@
+/**
+ * An X-Payment-Authorization (already decoded, its ed25519 signature already checked at the
+ * edge) becomes a consumed payment, or a rejection with its reason:
+ *   1. the payment_id is one we issued, for this resource and method, not used, not expired;
+ *   2. the stated amount, recipient, mint and network are the issued ones;
+ *   3. the transaction signature is unused (before any RPC call);
+ *   4. with verification on: the transfer on chain passes the verifier of POST /api/payment
+ *      with the issued price as the exact minimum, carries the memo `x402:<payment_id>`, and
+ *      every transfer into the recipient was made by `public_key`;
+ *   5. one atomic claim consumes the payment_id and the transaction (and credits a grant).
+ * Only the issued request and the chain decide amounts and addresses; the client's words
+ * decide nothing.
+ */
+import { Clock, Effect, Result } from "effect";
+import { BaseUnits } from "../money.ts";
+import { rejected } from "../payment-rejected.ts";
+import { ChainReader } from "../ports/chain-reader.ts";
+import { PaymentRequests } from "../ports/payment-requests.ts";
+import { PaymentStore } from "../ports/payment-store.ts";
+import type { QuotaView } from "../quota.ts";
+import { verifyTransfer } from "../verify-transfer.ts";
+import { type PaymentAuthorization, X402_MEMO_PREFIX } from "../x402.ts";
+import { checkStatedTerms, checkTransferAuthority } from "../x402-binding.ts";
+import { type Binding, checkUsable, type IssuedPayment } from "../x402-ledger.ts";
+
+export interface AuthorizationAttempt {
+  readonly authorization: PaymentAuthorization;
+  readonly binding: Binding;
+  /** Read the transfer on chain (the spec's AutoVerify). Off: everything else is still checked. */
+  readonly verifyOnChain: boolean;
+  /** Credit the queries the transfer bought to this identity, in the claim (/api/chat). */
+  readonly grantTo?: { readonly identity: string; readonly queriesFor: (received: bigint) => number };
+}
+
+export interface AcceptedPayment {
+  readonly issued: IssuedPayment;
+  /** Base units the recipient received (the price when not verified on chain). */
+  readonly received: bigint;
+  readonly lease: string;
+  readonly retry: boolean;
+  readonly rateLimit: QuotaView | undefined;
+}
+
+/** Reads and verifies the transfer; its block time (ms) and the amount received. */
+const verifyOnChain = Effect.fn("verifyX402Transfer")(function* (
+  authorization: PaymentAuthorization,
+  issued: IssuedPayment,
+) {
+  const chain = yield* ChainReader;
+  const price = BaseUnits(issued.units);
+  const lookup = yield* chain.lookup(authorization.transaction_hash);
+  if (lookup.kind === "pending")
+    return yield* Effect.fail(rejected("transaction-not-confirmed", { claimed: price }));
+  const tx = lookup.kind === "found" ? lookup.transaction : undefined;
+  const verified = verifyTransfer(tx, {
+    usdcMint: issued.mint,
+    wallet: issued.payTo,
+    claimed: price,
+    minimumReceived: price,
+    now: yield* Clock.currentTimeMillis,
+    memo: { prefix: X402_MEMO_PREFIX, expected: issued.paymentId, required: true },
+  });
+  if (Result.isFailure(verified)) return yield* Effect.fail(verified.failure);
+  if (tx === undefined) return yield* Effect.die(new Error("a verified transfer has a transaction"));
+  yield* Effect.fromResult(
+    checkTransferAuthority(tx, {
+      payTo: issued.payTo,
+      mint: issued.mint,
+      authority: authorization.public_key,
+    }),
+  );
+  return { paidAt: verified.success.blockTime * 1000, received: verified.success.received };
+});
+
+export const acceptPaymentAuthorization = Effect.fn("acceptPaymentAuthorization")(function* (
+  attempt: AuthorizationAttempt,
+) {
+  const { authorization, binding } = attempt;
+  const requests = yield* PaymentRequests;
+  const payments = yield* PaymentStore;
+  const signature = authorization.transaction_hash;
+  const now = yield* Clock.currentTimeMillis;
+  const record = yield* requests.find(authorization.payment_id, now);
+  const { issued, retry } = yield* Effect.fromResult(checkUsable(record, binding, signature, now));
+  yield* Effect.fromResult(checkStatedTerms(authorization, issued));
+  if (!retry && (yield* payments.isClaimed(signature, now)))
+    return yield* Effect.fail(rejected("signature-already-used", { claimed: BaseUnits(issued.units) }));
+  const paid = attempt.verifyOnChain
+    ? yield* verifyOnChain(authorization, issued)
+    : { paidAt: yield* Clock.currentTimeMillis, received: issued.units };
+  const grantTo = attempt.grantTo;
+  const claimed = yield* requests.claim(
+    {
+      paymentId: issued.paymentId,
+      binding,
+      signature,
+      paidAt: paid.paidAt,
+      ...(grantTo === undefined
+        ? {}
+        : { grant: { identity: grantTo.identity, queries: grantTo.queriesFor(paid.received) } }),
+    },
+    yield* Clock.currentTimeMillis,
+  );
+  return { issued, received: paid.received, ...claimed } satisfies AcceptedPayment;
+});

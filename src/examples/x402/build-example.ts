@@ -1,0 +1,60 @@
+/**
+ * The example server around one store and one chain: the store's runtime, the paywall and
+ * the routes. Used by the entry point and by the tests (which start several on one Redis).
+ */
+import { Layer, ManagedRuntime } from "effect";
+import { MemoryStore } from "../../../adapters/store-memory/index.ts";
+import { RedisStore } from "../../../adapters/store-redis/index.ts";
+import type { X402Network } from "../../../core/network.ts";
+import type { Logger } from "../../observability/log.ts";
+import { defaultConfig, quotaLimits } from "../../runtime/app-layer.ts";
+import { createPaywall, type PaywallDeps } from "../../x402/server/index.ts";
+import { createExampleApp } from "./example-app.ts";
+
+export interface ExampleChain {
+  readonly network: X402Network;
+  readonly paymentAddress: string;
+  readonly tokenMint: string;
+  readonly rpcUrl: string | undefined;
+}
+
+export interface ExampleOptions {
+  readonly chain: ExampleChain;
+  readonly autoVerify: boolean;
+  readonly expiresIn?: number | undefined;
+  /** Redis URL; absent: the memory store. */
+  readonly redisUrl?: string | undefined;
+  readonly logger: Logger;
+  readonly chainFor?: PaywallDeps["chainFor"];
+}
+
+export const buildExample = (options: ExampleOptions) => {
+  const limits = quotaLimits(defaultConfig());
+  const store =
+    options.redisUrl === undefined
+      ? MemoryStore.layer(limits)
+      : RedisStore.layer({ url: options.redisUrl, limits, keyPrefix: "x402-example:" });
+  const runtime = ManagedRuntime.make(store.pipe(Layer.orDie));
+  const { chain } = options;
+  const paywall = createPaywall(
+    {
+      PaymentAddress: chain.paymentAddress,
+      TokenMint: chain.tokenMint,
+      Network: chain.network,
+      ...(chain.rpcUrl === undefined ? {} : { RPCURL: chain.rpcUrl }),
+      AutoVerify: options.autoVerify,
+    },
+    {
+      runtime,
+      logger: options.logger,
+      ...(options.chainFor === undefined ? {} : { chainFor: options.chainFor }),
+    },
+  );
+  const app = createExampleApp(paywall, {
+    network: chain.network,
+    paymentAddress: chain.paymentAddress,
+    tokenMint: chain.tokenMint,
+    expiresIn: options.expiresIn,
+  });
+  return { app, runtime, dispose: () => runtime.dispose() };
+};

@@ -1,0 +1,144 @@
+/**
+ * /api/chat speaks the HTTP 402 protocol in-band. When the quota is exhausted, the 402 body is a
+ * full payment request (issued and stored like the paywall's) plus the chat's own fields
+ * (rateLimit, payment, success, error, code), so clients of either way of paying keep working.
+ * A request carrying X-Payment-Authorization buys the queries its transfer paid for (0.001 USDC
+ * each, credited in the same atomic step that consumes the payment) and is then answered in
+ * the same call.
+ */
+import { Effect } from "effect";
+import type { Context } from "hono";
+import { BaseUnits, MIN_PAYMENT_UNITS, queriesFor } from "../../core/money.ts";
+import { x402NetworkOf } from "../../core/network.ts";
+import type { PaymentRejected } from "../../core/payment-rejected.ts";
+import { PaymentSettings } from "../../core/payment-settings.ts";
+import { type X402Code, x402Error } from "../../core/x402.ts";
+import type { Metrics } from "../observability/metrics.ts";
+import { issuePaymentRequest, paymentRequestOf } from "../x402/server/issue-request.ts";
+import { DEFAULT_EXPIRES_IN_SECONDS } from "../x402/server/paywall-options.ts";
+import { acceptAuthorizationHeader, receiptHeaders } from "../x402/server/spec-dialect.ts";
+import { x402Rejection } from "../x402/server/x402-errors.ts";
+import type { AppEnv } from "./app-env.ts";
+import {
+  errorResponse,
+  QUOTA_EXHAUSTED_TEXT,
+  quotaExhaustedBody,
+  unavailableResponse,
+} from "./error-response.ts";
+import type { AppError } from "./error-status.ts";
+import type { InsightsRecorder } from "./insights-recorder.ts";
+import { REJECTIONS } from "./payment-rejections.ts";
+import { type AppRuntime, runOutcome } from "./run-effect.ts";
+
+export const CHAT_BINDING = { resource: "/api/chat", method: "POST" } as const;
+/** The price asked in a chat's 402: the smallest purchase, 0.01 USDC (10 questions). */
+export const CHAT_PRICE_UNITS = BaseUnits(MIN_PAYMENT_UNITS);
+
+/** A fresh payment request for the chat, on the service's payment terms. */
+const chatOffer = Effect.flatMap(PaymentSettings, (terms) =>
+  issuePaymentRequest(
+    {
+      units: CHAT_PRICE_UNITS,
+      payTo: terms.wallet,
+      mint: terms.usdcMint,
+      network: x402NetworkOf(terms.network),
+      description: `Questions to the docs assistant: ${queriesFor(CHAT_PRICE_UNITS)} for 0.01 USDC (0.001 USDC each; more pays for more)`,
+      expiresInSeconds: DEFAULT_EXPIRES_IN_SECONDS,
+    },
+    CHAT_BINDING,
+  ),
+);
+
+/** A 402 with a fresh payment request and `fields` (the chat's own); 503 when none can be issued. */
+const offerPayment = async (
+  c: Context<AppEnv>,
+  runtime: AppRuntime,
+  code: X402Code,
+  fields: Readonly<Record<string, unknown>>,
+  details: Readonly<Record<string, unknown>> = {},
+) => {
+  const issued = await runOutcome(runtime, chatOffer);
+  if (!issued.ok) return unavailableResponse(c, issued.error);
+  const request = paymentRequestOf(issued.value);
+  const message = typeof fields.error === "string" ? fields.error : QUOTA_EXHAUSTED_TEXT;
+  const { body } = x402Error(code, message, { ...details, payment_request: request });
+  return c.json({ ...request, ...body, ...fields }, 402, { "Cache-Control": "no-store" });
+};
+
+export interface ChatPaymentDeps {
+  readonly runtime: AppRuntime;
+  readonly metrics: Metrics;
+  readonly paidDailyCap: number;
+  readonly recorder: InsightsRecorder;
+}
+
+/** A chat error as its response: an exhausted quota is a 402 offering a payment request. */
+export const chatErrorResponse = (
+  c: Context<AppEnv>,
+  deps: ChatPaymentDeps,
+  error: Exclude<AppError, PaymentRejected>,
+): Response | Promise<Response> => {
+  if (error._tag !== "QuotaExhausted") return errorResponse(c, error, deps.paidDailyCap);
+  deps.metrics.count("chat_payment_required_total");
+  c.get("log").info("quota exhausted", { identity: c.get("identity") });
+  return offerPayment(c, deps.runtime, "PAYMENT_REQUIRED", quotaExhaustedBody(error));
+};
+
+export type Bought =
+  | { readonly ok: true; readonly headers: Readonly<Record<string, string>> }
+  | { readonly ok: false; readonly response: Response };
+
+/** Buys queries with an X-Payment-Authorization: the receipt header to answer with, or the refusal. */
+export const buyWithAuthorization = async (
+  c: Context<AppEnv>,
+  deps: ChatPaymentDeps,
+  header: string,
+): Promise<Bought> => {
+  const identity = c.get("identity");
+  const log = c.get("log");
+  const accepted = await acceptAuthorizationHeader(
+    header,
+    {
+      binding: CHAT_BINDING,
+      verifyOnChain: true,
+      grantTo: { identity, queriesFor: (received) => queriesFor(BaseUnits(received)) },
+    },
+    async (effect) => runOutcome(deps.runtime, effect),
+  );
+  if (accepted.ok) {
+    const { receipt, rateLimit, received } = accepted.value;
+    deps.metrics.count("payment_grants_total");
+    deps.metrics.count("payment_queries_granted_total", {}, queriesFor(BaseUnits(received)));
+    log.info("x402 payment granted", {
+      identity,
+      signature: receipt.transaction_hash,
+      amount: receipt.amount,
+      rateLimit,
+    });
+    deps.recorder.paid(log, {
+      identity,
+      units: received,
+      queries: queriesFor(BaseUnits(received)),
+      dialect: "x402",
+    });
+    return { ok: true, headers: receiptHeaders(receipt) };
+  }
+  const error = accepted.error;
+  if (error._tag !== "PaymentRejected") return { ok: false, response: unavailableResponse(c, error) };
+  const rendering = REJECTIONS[error.reason];
+  deps.metrics.count("payment_rejections_total", { reason: rendering.code });
+  log.warn("x402 payment rejected", { identity, reason: rendering.code, detail: error.reason });
+  const { status, body } = x402Rejection(error);
+  const fields = {
+    success: false,
+    error: body.Message,
+    code: rendering.code,
+    retryable: rendering.retryable,
+  };
+  if (body.Code === "PAYMENT_EXPIRED")
+    return { ok: false, response: await offerPayment(c, deps.runtime, body.Code, fields, body.Details) };
+  return {
+    ok: false,
+    response: c.json({ ...body, ...fields }, status, rendering.retryable ? { "Retry-After": "5" } : {}),
+  };
+};

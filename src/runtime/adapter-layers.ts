@@ -1,0 +1,131 @@
+/**
+ * Which adapter serves each port, chosen once from the configuration: each choice is a layer
+ * unwrapped over AppSettings, so programs (the service, the CLIs, the benches) name the port
+ * they need and never branch on "local or Chroma", "Groq or extractive" themselves. The store
+ * is chosen in app-layer.ts, beside the payment settings that read its durability.
+ */
+import { Effect, Layer } from "effect";
+import { HashEmbedder } from "../../adapters/embed-hash/index.ts";
+import { TransformersEmbedder } from "../../adapters/embed-transformers/index.ts";
+import * as ExtractiveGenerator from "../../adapters/llm-extractive/index.ts";
+import {
+  type CacheOptions,
+  type FallbackOptions,
+  withCache,
+  withFallback,
+} from "../../adapters/llm-fallback/index.ts";
+import * as GroqGenerator from "../../adapters/llm-groq/index.ts";
+import { ChromaIndex, ChromaRetriever } from "../../adapters/retrieval-chroma/index.ts";
+import { LocalIndex, LocalRetriever } from "../../adapters/retrieval-local/index.ts";
+import { MemoryAnswerCache } from "../../adapters/store-memory/index.ts";
+import { RedisAnswerCache } from "../../adapters/store-redis/index.ts";
+import type { AppConfig, VectorConfig } from "../../core/config.ts";
+import type { AnswerCache } from "../../core/ports/answer-cache.ts";
+import { AppSettings } from "./app-settings.ts";
+
+/** A layer picked from the configuration when it is built. */
+const chosen = <A, E, R>(pick: (config: AppConfig) => Layer.Layer<A, E, R>) =>
+  Layer.unwrap(Effect.map(AppSettings, pick));
+
+/** EMBEDDING_MODEL unset or "hash": the download-free hashed embedder; else that transformers model. */
+export const embedderLayer = chosen(({ embeddingModel }) =>
+  embeddingModel === undefined || embeddingModel === "hash"
+    ? HashEmbedder.layer
+    : TransformersEmbedder.layer({ model: embeddingModel }),
+);
+
+/** An index (re)loaded by the running service: at start, and after each finished ingest. */
+export interface IndexLoaded {
+  readonly reason: "start" | "reload";
+  readonly files: number;
+  readonly chunks: number;
+  readonly version: string;
+}
+
+export interface RetrievalEvents {
+  readonly onLoad?: (event: IndexLoaded) => void;
+  /** A new index that could not be loaded (the current one stays in use). */
+  readonly onReloadFailed?: (message: string) => void;
+}
+
+/** The read side, telling `events` when an index is loaded: Retriever over the local file or Chroma, and its Embedder. */
+export const retrievalLayerWith = (events: RetrievalEvents) =>
+  Layer.provideMerge(
+    chosen(({ vector }) =>
+      vector.kind === "local"
+        ? LocalRetriever.layer({ indexPath: vector.indexPath, ...events })
+        : ChromaRetriever.layer({
+            url: vector.url,
+            apiKey: vector.apiKey,
+            collection: vector.collection,
+            onLoad: events.onLoad,
+          }),
+    ),
+    embedderLayer,
+  );
+
+/** The read side, for programs that need no load events (CLIs, benches). */
+export const retrievalLayer = retrievalLayerWith({});
+
+/** The write side for ingest: ChunkIndex and Embedder; `rebuild` empties the index first. */
+export const indexLayer = (options: { readonly rebuild?: boolean } = {}) =>
+  Layer.provideMerge(
+    chosen(({ vector }) =>
+      vector.kind === "local"
+        ? LocalIndex.layer({ indexPath: vector.indexPath, rebuild: options.rebuild })
+        : ChromaIndex.layer({
+            url: vector.url,
+            apiKey: vector.apiKey,
+            collection: vector.collection,
+            rebuild: options.rebuild,
+          }),
+    ),
+    embedderLayer,
+  );
+
+export interface GeneratorSettings extends FallbackOptions, CacheOptions {
+  /** Per LLM call; default 10 s. */
+  readonly timeoutMs?: number | undefined;
+  /** Where answers are kept (default: shared on Redis with REDIS_URL, else bounded in this process). */
+  readonly cache?: Layer.Layer<AnswerCache> | undefined;
+}
+
+/** The answer cache: shared on Redis when REDIS_URL is set, else a bounded LRU in this process. */
+export const answerCacheLayer = chosen(({ redisUrl }) =>
+  redisUrl === undefined
+    ? MemoryAnswerCache.layer()
+    : RedisAnswerCache.layer({ url: redisUrl }).pipe(Layer.orDie),
+);
+
+/**
+ * Groq (LLM_API_KEY set) behind the answer cache, falling back to extractive answers; without a
+ * key, extractive only (nothing to save by caching a few milliseconds of local work).
+ */
+export const generatorLayer = (settings: GeneratorSettings = {}) =>
+  chosen(({ llm }) =>
+    llm === undefined
+      ? ExtractiveGenerator.layer
+      : withFallback(
+          withCache(
+            GroqGenerator.layer({
+              apiKey: llm.apiKey,
+              model: llm.model,
+              baseUrl: llm.baseUrl,
+              timeoutMs: settings.timeoutMs,
+            }),
+            settings,
+          ),
+          ExtractiveGenerator.layer,
+          settings,
+        ).pipe(Layer.provide(settings.cache ?? answerCacheLayer)),
+  );
+
+/** `layer` built over `config`: for programs that need one port, not the whole app. */
+export const withSettings = <A, E, R>(config: AppConfig, layer: Layer.Layer<A, E, R>) =>
+  Layer.provide(layer, Layer.succeed(AppSettings)(config));
+
+/** Where the index lives, for messages (never includes the API key). */
+export const describeIndex = (vector: VectorConfig): string =>
+  vector.kind === "local"
+    ? vector.indexPath
+    : `Chroma collection "${vector.collection}" at ${vector.url ?? "Chroma Cloud"}`;

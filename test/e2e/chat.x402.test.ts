@@ -1,0 +1,237 @@
+/**
+ * /api/chat paid in-band with the HTTP 402 protocol, real transfers on the local chain: the
+ * exhausted quota's 402 is a full payment request (and still the chat's own body), a retry
+ * with X-Payment-Authorization buys the queries and is answered in the same call, once.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { ChainSolana } from "../../adapters/chain-solana/index.ts";
+import { RedisStore } from "../../adapters/store-redis/index.ts";
+import { paymentMemo } from "../../core/x402.ts";
+import { decodeReceiptHeader } from "../../core/x402-receipt.ts";
+import {
+  buildAuthorization,
+  createTransfer,
+  readPaymentRequest,
+  wrapFetchWithPayment,
+  type X402Wallet,
+} from "../../src/x402/client/index.ts";
+import { startTestChain, type TestChain } from "../support/localnet.ts";
+import { type RedisServer, redisServerAvailable, startRedisServer } from "../support/redis-server.ts";
+import { type TestApp, type TestAppOptions, testApps } from "../support/test-app.ts";
+
+let chain: TestChain;
+const build = testApps(afterAll);
+beforeAll(async () => {
+  chain = await startTestChain();
+});
+afterAll(() => chain?.stop());
+
+const onChain = (options: TestAppOptions = {}): TestApp =>
+  build({
+    freeQueries: 1,
+    ...options,
+    chain: {
+      layer: ChainSolana.layer({ rpcUrl: chain.url, baseDelayMs: 20 }),
+      usdcMint: chain.mint,
+      wallet: chain.serviceWallet,
+    },
+  });
+const wallet = (): X402Wallet => ({ signer: chain.payer, network: "chain-devnet", rpcUrl: chain.url });
+const ask = (t: TestApp, from: string, header?: string, extra: Record<string, unknown> = {}) =>
+  t.call(
+    "/api/chat",
+    {
+      method: "POST",
+      headers: {
+        "Content-Type": "application/json",
+        ...(header === undefined ? {} : { "X-Payment-Authorization": header }),
+      },
+      body: JSON.stringify({ message: "How do I write a file?", ...extra }),
+    },
+    from,
+  );
+/** Uses up the free question of `from` and returns the 402. */
+const exhaust = async (t: TestApp, from: string) => {
+  expect((await ask(t, from)).status).toBe(200);
+  const response = await ask(t, from);
+  expect(response.status).toBe(402);
+  return response;
+};
+/** Pays the 402's request with `units` (default its price) and returns the header. */
+const payFor = async (response: Response, units?: bigint) => {
+  const request = await readPaymentRequest(response);
+  const signature =
+    units === undefined
+      ? await createTransfer(request, wallet())
+      : await chain.sendUsdc({ units, memo: paymentMemo(request.payment_id) });
+  return { request, signature, header: (await buildAuthorization(request, wallet(), signature)).header };
+};
+
+describe("/api/chat 402: a payment request, and the chat's own fields", () => {
+  test("every field of the spec's request, the error object, rateLimit and payment", async () => {
+    const t = onChain();
+    const body = (await (await exhaust(t, "198.51.100.1")).json()) as Record<string, unknown>;
+    expect(body).toMatchObject({
+      max_amount_required: "0.01",
+      asset_type: "SPL",
+      asset_address: chain.mint,
+      payment_address: chain.serviceWallet,
+      network: "chain-devnet",
+      resource: "/api/chat",
+      Code: "PAYMENT_REQUIRED",
+      success: false,
+      code: "PAYMENT_REQUIRED",
+      rateLimit: { remaining: 0, requiresPayment: true },
+      payment: { recipient: chain.serviceWallet, usdcMint: chain.mint, paymentEndpoint: "/api/payment" },
+    });
+    for (const field of ["expires_at", "nonce", "payment_id", "description", "Message", "Details"])
+      expect(body).toHaveProperty(field);
+  });
+});
+
+describe("/api/chat paid with X-Payment-Authorization", () => {
+  test("the automatic client pays 0.01 and gets its answer in the same call: 10 bought, 1 spent", async () => {
+    const t = onChain();
+    const from = "198.51.100.2";
+    expect((await ask(t, from)).status).toBe(200);
+    const viaApp = (async (input: RequestInfo | URL, init?: RequestInit) => {
+      const request = new Request(input, init);
+      return t.app.request(new URL(request.url).pathname, request, { remoteAddress: from });
+    }) as typeof fetch;
+    const paid: string[] = [];
+    const payingFetch = wrapFetchWithPayment(wallet(), {
+      AllowLocal: true,
+      fetch: viaApp,
+      onPaid: ({ signature }) => paid.push(signature),
+    });
+    const response = await payingFetch("https://docs-chat.example/api/chat", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ message: "How do I write a file?" }),
+    });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as {
+      success: boolean;
+      response: string;
+      rateLimit: { remaining: number };
+    };
+    expect(body.success).toBe(true);
+    expect(body.response.length).toBeGreaterThan(0);
+    expect(body.rateLimit.remaining).toBe(9);
+    expect(decodeReceiptHeader(response.headers.get("X-Payment-Receipt") ?? "")).toMatchObject({
+      transaction_hash: paid[0],
+      amount: "0.01",
+      resource: "/api/chat",
+    });
+    expect(t.metrics.render()).toContain("payment_queries_granted_total 10");
+  });
+
+  test("paying more buys more (0.001 USDC each); the replayed header buys nothing", async () => {
+    const t = onChain();
+    const from = "198.51.100.3";
+    const { header } = await payFor(await exhaust(t, from), 50_000n);
+    const answered = await ask(t, from, header);
+    expect(answered.status).toBe(200);
+    expect(((await answered.json()) as { rateLimit: { remaining: number } }).rateLimit.remaining).toBe(49);
+    const replayed = await ask(t, from, header);
+    expect(replayed.status).toBe(403);
+    expect(await replayed.json()).toMatchObject({
+      success: false,
+      code: "PAYMENT_ALREADY_USED",
+      Code: "PAYMENT_VERIFICATION_FAILED",
+      Details: { reason: "payment-already-used" },
+    });
+    const status = (await (await t.call("/api/status", {}, from)).json()) as { remaining: number };
+    expect(status.remaining).toBe(49);
+  });
+
+  test("a bad message is refused before the payment is touched; the header still works after", async () => {
+    const t = onChain();
+    const from = "198.51.100.4";
+    const { header } = await payFor(await exhaust(t, from));
+    const empty = await ask(t, from, header, { message: "   " });
+    expect(empty.status).toBe(400);
+    expect(await empty.json()).toMatchObject({ error: "Message cannot be empty" });
+    expect((await ask(t, from, header)).status).toBe(200);
+  });
+
+  test("streamed: the answer as SSE with the receipt header", async () => {
+    const t = onChain();
+    const from = "198.51.100.5";
+    const { header, signature } = await payFor(await exhaust(t, from));
+    const response = await ask(t, from, header, { stream: true });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("Content-Type")).toContain("text/event-stream");
+    expect(decodeReceiptHeader(response.headers.get("X-Payment-Receipt") ?? "")?.transaction_hash).toBe(
+      signature,
+    );
+    const text = await response.text();
+    expect(text).toContain("event: done");
+    expect(text).toContain('"remaining":9');
+  });
+
+  test("one transfer buys once, whichever way it is presented", async () => {
+    const t = onChain();
+    const from = "198.51.100.6";
+    const { header, signature } = await payFor(await exhaust(t, from));
+    // Seen on chain before its header arrives, the transfer cannot be claimed on POST /api/payment
+    // (by anyone: its memo binds it to the payment request).
+    const frontRun = await t.pay({ signature, amount: 0.01, token: "USDC" }, "203.0.113.99");
+    expect(frontRun.status).toBe(400);
+    expect(await frontRun.json()).toMatchObject({ code: "MEMO_RESERVED" });
+    expect((await ask(t, from, header)).status).toBe(200);
+    const claimed = await t.pay({ signature, amount: 0.01, token: "USDC" }, from);
+    expect(await claimed.json()).toMatchObject({ code: "SIGNATURE_ALREADY_USED" });
+
+    // And the other way round: a transfer granted by POST /api/payment cannot pay a chat request.
+    const other = "198.51.100.7";
+    const request = await readPaymentRequest(await exhaust(t, other));
+    const sent = await chain.sendUsdc({ units: 10_000n });
+    expect((await t.pay({ signature: sent, amount: 0.01, token: "USDC" }, other)).status).toBe(200);
+    const { header: reused } = await buildAuthorization(request, wallet(), sent);
+    expect(await (await ask(t, other, reused)).json()).toMatchObject({
+      Details: { reason: "signature-already-used" },
+    });
+  });
+
+  test("a transfer made after the request expired: 402 PAYMENT_EXPIRED with a fresh request", async () => {
+    const t = onChain();
+    const from = "198.51.100.8";
+    const request = await readPaymentRequest(await exhaust(t, from));
+    chain.localnet.setClockOffsetMs(400_000);
+    const late = await chain
+      .sendUsdc({ units: 10_000n, memo: paymentMemo(request.payment_id) })
+      .finally(() => chain.localnet.setClockOffsetMs(0));
+    const { header } = await buildAuthorization(request, wallet(), late);
+    const response = await ask(t, from, header);
+    expect(response.status).toBe(402);
+    const body = (await response.json()) as Record<string, unknown>;
+    expect(body).toMatchObject({ Code: "PAYMENT_EXPIRED", code: "PAYMENT_EXPIRED", success: false });
+    expect(body.payment_id).not.toBe(request.payment_id);
+  });
+});
+
+describe.skipIf(!redisServerAvailable())("/api/chat on two instances sharing Redis", () => {
+  let redis: RedisServer;
+  beforeAll(async () => {
+    redis = await startRedisServer();
+  });
+  afterAll(() => redis?.stop());
+
+  test("one header raced across both: one grant, one answer bought", async () => {
+    const limits = { freePerDay: 1, paidDailyCap: 1000, holdTtlMs: 120_000 };
+    const [first, second] = [0, 1].map(() =>
+      onChain({ store: RedisStore.layer({ url: redis.url, limits, keyPrefix: "chat-x402:" }) }),
+    );
+    if (first === undefined || second === undefined) throw new Error("two apps");
+    const from = "198.51.100.9";
+    const { header } = await payFor(await exhaust(first, from));
+    const responses = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => ask(i % 2 === 0 ? first : second, from, header)),
+    );
+    expect(responses.filter((response) => response.status === 200)).toHaveLength(1);
+    expect(responses.filter((response) => response.status === 403)).toHaveLength(9);
+    const status = (await (await second.call("/api/status", {}, from)).json()) as { remaining: number };
+    expect(status.remaining).toBe(9);
+  });
+});

@@ -1,0 +1,122 @@
+/**
+ * The x402 example server on a real local chain, served over HTTP on a free loopback port, and
+ * helpers to pay it by hand (the explicit client) so tests can forge every part of a payment.
+ *
+ *   const chain = await startTestChain();
+ *   const server = await startExampleServer(chain);            // afterAll(() => server.stop())
+ *   const { request, header } = await server.pay("/premium-data");
+ */
+import { afterAll, beforeAll } from "bun:test";
+import type { KeyPairSigner } from "@solana/kit";
+import type { PaymentAuthorization, PaymentRequest } from "../../core/x402.ts";
+import { encodeAuthorizationHeader, paymentMemo } from "../../core/x402.ts";
+import { AUTHORIZATION_HEADER } from "../../core/x402-receipt.ts";
+import { buildExample } from "../../src/examples/x402/build-example.ts";
+import { memoryLogger } from "../../src/observability/log.ts";
+import { signAuthorization } from "../../src/x402/authorization-signature.ts";
+import {
+  buildAuthorization,
+  createTransfer,
+  readPaymentRequest,
+  type X402Wallet,
+} from "../../src/x402/client/index.ts";
+import { startTestChain, type TestChain } from "./localnet.ts";
+
+export interface ExampleServerOptions {
+  /** Redis URL: instances started with the same one share their payment requests. */
+  readonly redisUrl?: string;
+  readonly autoVerify?: boolean;
+  /** Seconds each payment request lives. */
+  readonly expiresIn?: number;
+}
+
+export const startExampleServer = async (chain: TestChain, options: ExampleServerOptions = {}) => {
+  const { logger, lines } = memoryLogger();
+  const example = buildExample({
+    chain: {
+      network: "chain-devnet",
+      paymentAddress: chain.serviceWallet,
+      tokenMint: chain.mint,
+      rpcUrl: chain.url,
+    },
+    autoVerify: options.autoVerify ?? true,
+    redisUrl: options.redisUrl,
+    expiresIn: options.expiresIn,
+    logger,
+  });
+  const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: example.app.fetch });
+  const url = `http://127.0.0.1:${server.port}`;
+  /** The demo payer as a client wallet. */
+  const wallet = (signer: KeyPairSigner = chain.payer): X402Wallet => ({
+    signer,
+    network: "chain-devnet",
+    rpcUrl: chain.url,
+  });
+  const get = (path: string, header?: string) =>
+    fetch(`${url}${path}`, header === undefined ? {} : { headers: { [AUTHORIZATION_HEADER]: header } });
+  /** A fresh payment request of `path`. */
+  const requestOf = async (path: string): Promise<PaymentRequest> => {
+    const response = await get(path);
+    if (response.status !== 402) throw new Error(`${path} answered ${response.status}, not 402`);
+    return readPaymentRequest(response);
+  };
+  /** Pays `path` honestly with `signer` (default the demo payer): the request, the signature and the header. */
+  const pay = async (path: string, signer?: KeyPairSigner) => {
+    const request = await requestOf(path);
+    const signature = await createTransfer(request, wallet(signer));
+    const { authorization, header } = await buildAuthorization(request, wallet(signer), signature);
+    return { request, signature, authorization, header };
+  };
+  /** An authorization with some fields replaced, signed by `signer` (an attacker signs what they forge). */
+  const forge = async (
+    authorization: PaymentAuthorization,
+    changes: Partial<PaymentAuthorization>,
+    signer: KeyPairSigner = chain.payer,
+  ) => {
+    const { signature: _, ...unsigned } = { ...authorization, ...changes };
+    return encodeAuthorizationHeader({ ...unsigned, signature: await signAuthorization(signer, unsigned) });
+  };
+  /**
+   * A fresh request of `path`, paid by `transfer` (given the request's memo) and presented by the
+   * demo payer: the answer to it. `request` pays an earlier request instead.
+   */
+  const present = async (
+    path: string,
+    transfer: (memo: string) => Promise<string>,
+    request?: PaymentRequest,
+  ): Promise<Response> => {
+    const asked = request ?? (await requestOf(path));
+    const signature = await transfer(paymentMemo(asked.payment_id));
+    return get(path, (await buildAuthorization(asked, wallet(), signature)).header);
+  };
+  return {
+    url,
+    lines,
+    present,
+    wallet,
+    get,
+    requestOf,
+    pay,
+    forge,
+    stop: async () => {
+      await server.stop(true);
+      await example.dispose();
+    },
+  };
+};
+
+export type ExampleServer = Awaited<ReturnType<typeof startExampleServer>>;
+
+/** A local chain and an example server for a test file (or describe block), stopped after it. */
+export const useExampleServer = (options: ExampleServerOptions = {}) => {
+  const context = {} as { chain: TestChain; server: ExampleServer };
+  beforeAll(async () => {
+    context.chain = await startTestChain();
+    context.server = await startExampleServer(context.chain, options);
+  });
+  afterAll(async () => {
+    await context.server?.stop();
+    await context.chain?.stop();
+  });
+  return context;
+};
