@@ -97,10 +97,12 @@ export const appLayer = (
     parts.chain ?? ChainSolana.layer({ rpcUrl: chain.rpcUrl }),
     parts.retrieval ??
       retrievalLayerWith({
-        onLoad: ({ reason, ...loaded }) =>
+        onLoad: ({ reason, files, chunks, version }) =>
           logger.info(reason === "start" ? "index loaded" : "index reloaded after an ingest", {
             where: describeIndex(config.vector),
-            ...loaded,
+            files,
+            chunks,
+            version,
           }),
         onReloadFailed: (message) =>
           logger.warn("a new index could not be loaded; still serving the previous one", { message }),

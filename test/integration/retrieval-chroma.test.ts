@@ -185,10 +185,10 @@ describe("Chroma index and retriever", () => {
     await runIngest("docs-embedder");
     const other = Layer.succeed(Embedder, { ...HashEmbedder.make(64), name: "hash-v1-64" });
     await expect(runIngest("docs-embedder", { embedder: other })).rejects.toThrow(
-      /holds vectors of embedder hash-v3-1024/,
+      /holds vectors of embedder hash-v4-1024/,
     );
     const reading = await withRetriever("docs-embedder", (r) => r.retrieve("tcp", 1), other);
-    expect(Result.isFailure(reading) && reading.failure.message).toContain("hash-v3-1024");
+    expect(Result.isFailure(reading) && reading.failure.message).toContain("hash-v4-1024");
     const rebuilt = await runIngest("docs-embedder", { embedder: other, rebuild: true });
     expect(rebuilt.added).toBe(rebuilt.chunks);
     const [best] = Result.getOrThrow(

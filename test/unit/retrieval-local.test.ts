@@ -133,7 +133,7 @@ describe("local retriever failures", () => {
   test("an index built with another embedder is refused", async () => {
     const other = Layer.succeed(Embedder, { ...HashEmbedder.make(64), name: "hash-v1-64" });
     const failure = await failureOf(indexPath, other);
-    expect(failure.message).toContain("was built with embedder hash-v3-1024");
+    expect(failure.message).toContain("was built with embedder hash-v4-1024");
   });
 
   test("a corrupt, truncated or foreign index file is a clear RetrievalFailed", async () => {

@@ -72,6 +72,9 @@ const analyzeWord = (raw: string): Token | undefined => {
     for (const hump of segment.match(HUMPS) ?? []) {
       const term = termOf(hump);
       if (term !== undefined) terms.add(term);
+      // An upper-case part of a name is also the word a question writes: REDIS_URL meets "Redis".
+      const word = ACRONYM.test(hump) ? wordTerm(hump.toLowerCase()) : undefined;
+      if (word !== undefined) terms.add(word);
     }
   }
   return { word, identifier: true, terms: [...terms] };
