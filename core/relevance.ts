@@ -36,8 +36,8 @@ export interface RelevancePolicy {
 
 export const DEFAULT_RELEVANCE: RelevancePolicy = {
   minCoverage: 0.3,
-  minCoverageWithoutPair: 0.5,
-  minKnown: 0.7,
+  minCoverageWithoutPair: 0.45,
+  minKnown: 0.8,
 };
 
 export type RelevanceDecision = "answer" | "decline";

@@ -31,7 +31,7 @@ export const LIMITS = {
   sentenceChars: 400,
   codeChars: 900,
   /** Share of the question's weight a passage must cover to be quoted at all. */
-  minCoverage: 0.25,
+  minCoverage: 0.1,
   /** Share of the lead's best sentence score a sentence needs to be quoted beside it. */
   relativeScore: 0.5,
 } as const;

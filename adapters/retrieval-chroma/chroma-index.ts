@@ -74,7 +74,8 @@ export const make = Effect.fn("ChromaIndex.make")(function* (options: ChromaInde
     client.getOrCreateCollection({
       name,
       embeddingFunction: null,
-      configuration: { hnsw: { space: "cosine" } },
+      // A wider search than the default keeps the approximate neighbours close to the exact ones.
+      configuration: { hnsw: { space: "cosine", ef_search: 400, ef_construction: 200 } },
       metadata: { embedder: embedder.name, dimensions: embedder.dimensions },
     }),
   );
