@@ -50,6 +50,12 @@ const ask = (t: TestApp, from: string, header?: string, extra: Record<string, un
     },
     from,
   );
+/** The insights report (the admin API waits for this instance's pending recordings). */
+const waitForInsights = async (t: TestApp, token: string) => {
+  const response = await t.call("/api/admin/insights", { headers: { Authorization: `Bearer ${token}` } });
+  expect(response.status).toBe(200);
+  return (await response.json()) as { revenue: Record<string, unknown> };
+};
 /** Uses up the free question of `from` and returns the 402. */
 const exhaust = async (t: TestApp, from: string) => {
   expect((await ask(t, from)).status).toBe(200);
@@ -143,6 +149,24 @@ describe("/api/chat paid with X-Payment-Authorization", () => {
     });
     const status = (await (await t.call("/api/status", {}, from)).json()) as { remaining: number };
     expect(status.remaining).toBe(49);
+  });
+
+  test("the owner's insights count the payment under the x402 dialect, with what was received", async () => {
+    const token = "x402-insights-token-0123456789";
+    const t = onChain({ adminToken: token });
+    const { header } = await payFor(await exhaust(t, "198.51.100.9"), 20_000n);
+    expect((await ask(t, "198.51.100.9", header)).status).toBe(200);
+    const report = await waitForInsights(t, token);
+    expect(report.revenue).toMatchObject({
+      units: 20_000,
+      payments: 1,
+      queriesBought: 20,
+      byDialect: [
+        { dialect: "signature", payments: 0 },
+        { dialect: "x402", payments: 1, units: 20_000, usdc: "0.02" },
+        { dialect: "x402-v2", payments: 0 },
+      ],
+    });
   });
 
   test("a bad message is refused before the payment is touched; the header still works after", async () => {
