@@ -150,7 +150,10 @@ export const selectPieces = (
   };
   const lead = scoredPassages.reduce((best, p) => (p.ranked > best.ranked ? p : best), scoredPassages[0]!);
   if (lead.coverage < LIMITS.minCoverage) return [];
-  const leadChosen = choose(lead, LIMITS.sentencesPerPassage);
+  const chosenFromLead = choose(lead, LIMITS.sentencesPerPassage);
+  // A lead chosen for its heading may have no sentence with the question's words: its opening one says what it is.
+  const opening = lead.scored.filter((s) => s.segment.kind === "sentence").slice(0, 1);
+  const leadChosen = chosenFromLead.length > 0 ? chosenFromLead : opening;
   const covered = new Set([...lead.context, ...leadChosen.flatMap((s) => [...s.terms])]);
   const uncovered = (terms: ReadonlySet<string>) =>
     asked.reduce((sum, t) => sum + (terms.has(t) && !covered.has(t) ? weight.get(t)! : 0), 0) /

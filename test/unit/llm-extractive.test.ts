@@ -185,3 +185,19 @@ describe("extractive generator", () => {
     expect(deltas.map((e) => (e.type === "delta" ? e.text : "")).join("")).toBe(whole.text);
   });
 });
+
+describe("extractive generator, a lead found by its heading", () => {
+  test("quotes the lead's opening sentence when none of its sentences has the question's words", async () => {
+    const chunks = [
+      chunk({
+        title: "ALTER DEFAULT PRIVILEGES",
+        heading: "Description",
+        text: "Sets the rights that will be applied to objects created in the future. It does not affect existing objects.",
+      }),
+    ];
+    const answer = await ask("How do I alter default privileges?", chunks);
+    expect(answer.text).toStartWith(
+      "ALTER DEFAULT PRIVILEGES › Description:\nSets the rights that will be applied to objects created in the future. [1]",
+    );
+  });
+});
