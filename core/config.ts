@@ -62,7 +62,7 @@ export class ConfigError extends Schema.TaggedError<ConfigError>()("ConfigError"
 }
 
 export const DEFAULT_LLM_MODEL = "llama-3.1-8b-instant";
-export const DEFAULT_INDEX_PATH = ".data/index.json";
+export const DEFAULT_INDEX_PATH = ".data/index.bin";
 
 const parseOrigins = (value: string | undefined, problems: string[]): ReadonlyArray<string> => {
   const origins = (value ?? "")

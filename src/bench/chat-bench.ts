@@ -23,9 +23,10 @@ import {
   type ServiceProcess,
   startService,
 } from "../../test/support/service-process.ts";
+import { readQuestions } from "../eval/questions.ts";
 import { indexLayer, withSettings } from "../runtime/adapter-layers.ts";
 import { defaultConfig } from "../runtime/app-layer.ts";
-import { DEFAULT_NODE_DOCS_DIR, ensureNodeDocs, readQuestions } from "./node-docs.ts";
+import { DEFAULT_NODE_DOCS_DIR, ensureNodeDocs } from "./node-docs.ts";
 import { fmt, summary } from "./stats.ts";
 
 const { values } = parseArgs({
@@ -83,7 +84,7 @@ const load = async (url: string, concurrency: number, total: number) => {
 };
 
 const work = mkdtempSync(join(tmpdir(), "chat-bench-"));
-const indexPath = join(work, "index.json");
+const indexPath = join(work, "index.bin");
 let service: ServiceProcess | undefined;
 try {
   ensureNodeDocs(values.docs);

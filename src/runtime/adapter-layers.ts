@@ -8,11 +8,19 @@ import { Effect, Layer } from "effect";
 import { HashEmbedder } from "../../adapters/embed-hash/index.ts";
 import { TransformersEmbedder } from "../../adapters/embed-transformers/index.ts";
 import * as ExtractiveGenerator from "../../adapters/llm-extractive/index.ts";
-import { type FallbackOptions, withFallback } from "../../adapters/llm-fallback/index.ts";
+import {
+  type CacheOptions,
+  type FallbackOptions,
+  withCache,
+  withFallback,
+} from "../../adapters/llm-fallback/index.ts";
 import * as GroqGenerator from "../../adapters/llm-groq/index.ts";
 import { ChromaIndex, ChromaRetriever } from "../../adapters/retrieval-chroma/index.ts";
 import { LocalIndex, LocalRetriever } from "../../adapters/retrieval-local/index.ts";
+import { MemoryAnswerCache } from "../../adapters/store-memory/index.ts";
+import { RedisAnswerCache } from "../../adapters/store-redis/index.ts";
 import type { AppConfig, VectorConfig } from "../../core/config.ts";
+import type { AnswerCache } from "../../core/ports/answer-cache.ts";
 import { AppSettings } from "./app-settings.ts";
 
 /** A layer picked from the configuration when it is built. */
@@ -26,15 +34,38 @@ export const embedderLayer = chosen(({ embeddingModel }) =>
     : TransformersEmbedder.layer({ model: embeddingModel }),
 );
 
-/** The read side: Retriever over the local index file or Chroma, and the Embedder it uses. */
-export const retrievalLayer = Layer.provideMerge(
-  chosen(({ vector }) =>
-    vector.kind === "local"
-      ? LocalRetriever.layer({ indexPath: vector.indexPath })
-      : ChromaRetriever.layer({ url: vector.url, apiKey: vector.apiKey, collection: vector.collection }),
-  ),
-  embedderLayer,
-);
+/** An index (re)loaded by the running service: at start, and after each finished ingest. */
+export interface IndexLoaded {
+  readonly reason: "start" | "reload";
+  readonly files: number;
+  readonly chunks: number;
+  readonly version: string;
+}
+
+export interface RetrievalEvents {
+  readonly onLoad?: (event: IndexLoaded) => void;
+  /** A new index that could not be loaded (the current one stays in use). */
+  readonly onReloadFailed?: (message: string) => void;
+}
+
+/** The read side, telling `events` when an index is loaded: Retriever over the local file or Chroma, and its Embedder. */
+export const retrievalLayerWith = (events: RetrievalEvents) =>
+  Layer.provideMerge(
+    chosen(({ vector }) =>
+      vector.kind === "local"
+        ? LocalRetriever.layer({ indexPath: vector.indexPath, ...events })
+        : ChromaRetriever.layer({
+            url: vector.url,
+            apiKey: vector.apiKey,
+            collection: vector.collection,
+            onLoad: events.onLoad,
+          }),
+    ),
+    embedderLayer,
+  );
+
+/** The read side, for programs that need no load events (CLIs, benches). */
+export const retrievalLayer = retrievalLayerWith({});
 
 /** The write side for ingest: ChunkIndex and Embedder; `rebuild` empties the index first. */
 export const indexLayer = (options: { readonly rebuild?: boolean } = {}) =>
@@ -52,26 +83,41 @@ export const indexLayer = (options: { readonly rebuild?: boolean } = {}) =>
     embedderLayer,
   );
 
-export interface GeneratorSettings extends FallbackOptions {
+export interface GeneratorSettings extends FallbackOptions, CacheOptions {
   /** Per LLM call; default 10 s. */
   readonly timeoutMs?: number | undefined;
+  /** Where answers are kept (default: shared on Redis with REDIS_URL, else bounded in this process). */
+  readonly cache?: Layer.Layer<AnswerCache> | undefined;
 }
 
-/** Groq (LLM_API_KEY set) falling back to extractive answers; without a key, extractive only. */
+/** The answer cache: shared on Redis when REDIS_URL is set, else a bounded LRU in this process. */
+export const answerCacheLayer = chosen(({ redisUrl }) =>
+  redisUrl === undefined
+    ? MemoryAnswerCache.layer()
+    : RedisAnswerCache.layer({ url: redisUrl }).pipe(Layer.orDie),
+);
+
+/**
+ * Groq (LLM_API_KEY set) behind the answer cache, falling back to extractive answers; without a
+ * key, extractive only (nothing to save by caching a few milliseconds of local work).
+ */
 export const generatorLayer = (settings: GeneratorSettings = {}) =>
   chosen(({ llm }) =>
     llm === undefined
       ? ExtractiveGenerator.layer
       : withFallback(
-          GroqGenerator.layer({
-            apiKey: llm.apiKey,
-            model: llm.model,
-            baseUrl: llm.baseUrl,
-            timeoutMs: settings.timeoutMs,
-          }),
+          withCache(
+            GroqGenerator.layer({
+              apiKey: llm.apiKey,
+              model: llm.model,
+              baseUrl: llm.baseUrl,
+              timeoutMs: settings.timeoutMs,
+            }),
+            settings,
+          ),
           ExtractiveGenerator.layer,
           settings,
-        ),
+        ).pipe(Layer.provide(settings.cache ?? answerCacheLayer)),
   );
 
 /** `layer` built over `config`: for programs that need one port, not the whole app. */

@@ -45,7 +45,21 @@ export const boot = async (env: Env, exitProcess: (code: number) => never) => {
     await stopChain();
     return exit(1);
   });
-  const runtime = ManagedRuntime.make(appLayer(config, chain, logger).pipe(Layer.orDie));
+  const metrics = makeMetrics();
+  const cacheCounters = {
+    hit: "answer_cache_hits_total",
+    miss: "answer_cache_misses_total",
+    rescued: "answer_cache_rescues_total",
+  } as const;
+  const runtime = ManagedRuntime.make(
+    appLayer(
+      config,
+      chain,
+      logger,
+      {},
+      { onAnswerCache: (outcome) => metrics.count(cacheCounters[outcome]) },
+    ).pipe(Layer.orDie),
+  );
   await runtime.runPromise(Effect.void).catch(async (error: unknown) => {
     logger.error("startup failed", { cause: String(error) });
     await stopChain();
@@ -55,7 +69,7 @@ export const boot = async (env: Env, exitProcess: (code: number) => never) => {
     runtime,
     config,
     logger,
-    metrics: makeMetrics(),
+    metrics,
     web: { rpcUrl: chain.rpcUrl, fundDemoWallet },
     facilitator,
   });

@@ -6,7 +6,7 @@
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Effect } from "effect";
-import { ingest } from "../../adapters/docs-ingest/index.ts";
+import { DEMO_COLLECTION, ingest } from "../../adapters/docs-ingest/index.ts";
 import type { AppConfig } from "../../core/config.ts";
 import type { Logger } from "../observability/log.ts";
 import { indexLayer, withSettings } from "./adapter-layers.ts";
@@ -17,7 +17,9 @@ const DEMO_DOCS = fileURLToPath(new URL("../../README.md", import.meta.url));
 export const ensureDemoIndex = async (config: AppConfig, logger: Logger): Promise<void> => {
   if (config.vector.kind !== "local" || existsSync(config.vector.indexPath)) return;
   const report = await Effect.runPromise(
-    ingest([DEMO_DOCS], {}).pipe(Effect.provide(withSettings(config, indexLayer()))),
+    ingest([DEMO_DOCS], { collection: DEMO_COLLECTION }).pipe(
+      Effect.provide(withSettings(config, indexLayer())),
+    ),
   );
   logger.warn(
     "no index found: indexed this project's README as demo docs; run `npm run ingest -- <your docs>`",

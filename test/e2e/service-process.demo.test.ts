@@ -37,7 +37,7 @@ afterAll(async () => {
 test("with nothing configured: demo chain, README index, and a warning for each default", async () => {
   const stateFile = join(service!.cwd, ".data/localnet.json");
   expect(existsSync(stateFile)).toBe(true);
-  expect(existsSync(join(service!.cwd, ".data/index.json"))).toBe(true);
+  expect(existsSync(join(service!.cwd, ".data/index.bin"))).toBe(true);
   const warnings = service!
     .logs()
     .filter((line) => line.level === "WARN")

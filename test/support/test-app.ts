@@ -3,6 +3,7 @@ import { afterEach } from "bun:test";
 import { Layer, ManagedRuntime, Redacted } from "effect";
 import { MemoryStore } from "../../adapters/store-memory/index.ts";
 import type { ChainLookup, ChainReader, ChainUnavailable } from "../../core/ports/chain-reader.ts";
+import type { Generator } from "../../core/ports/generator.ts";
 import type { TrustProxy } from "../../core/trust-proxy.ts";
 import { createApp } from "../../src/app.ts";
 import { memoryLogger } from "../../src/observability/log.ts";
@@ -35,6 +36,8 @@ export interface TestAppOptions {
   readonly facilitator?: ExactFacilitator;
   /** X402_FACILITATOR_TOKEN (with the switch on): serves /x402/verify, /settle, /supported. */
   readonly facilitatorToken?: string;
+  /** A real generator (e.g. Groq on a loopback server) instead of the scripted one. */
+  readonly generator?: Layer.Layer<Generator, unknown>;
 }
 
 export const buildTestApp = (options: TestAppOptions = {}) => {
@@ -80,7 +83,7 @@ export const buildTestApp = (options: TestAppOptions = {}) => {
     appLayer(config, chain, logger, {
       store: options.store ?? MemoryStore.layer(limits),
       retrieval: scriptedRetriever(switches),
-      generator: scriptedGenerator(switches),
+      generator: options.generator ?? scriptedGenerator(switches),
       chain: options.chain?.layer ?? scriptedChain(lookups, chainFailure),
     }).pipe(Layer.orDie),
   );

@@ -71,6 +71,7 @@ export const chatRoutes = (deps: ChatDeps) =>
         response: answer.text,
         sources: sources.map(publicSource),
         tokensUsed: answer.tokensUsed,
+        declined: answer.declined === true,
         rateLimit,
       },
       200,
