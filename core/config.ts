@@ -10,6 +10,7 @@ import { Redacted, Result, Schema } from "effect";
 import { type ChainConfig, parseChain } from "./config-chain.ts";
 import { type InsightsConfig, parseInsights } from "./config-insights.ts";
 import { type Env, type Reader, reader } from "./config-reader.ts";
+import { parseX402, type X402Config } from "./config-x402.ts";
 import { parseIp } from "./ip.ts";
 import { parseTrustProxy, type TrustProxy } from "./trust-proxy.ts";
 
@@ -54,6 +55,8 @@ export interface AppConfig {
   readonly embeddingModel: string | undefined;
   /** The owner's console and what it records (core/config-insights.ts). */
   readonly insights: InsightsConfig;
+  /** x402 v2: the fee payer and the facilitator endpoints (core/config-x402.ts). */
+  readonly x402: X402Config;
 }
 
 export class ConfigError extends Schema.TaggedError<ConfigError>()("ConfigError", {
@@ -66,7 +69,7 @@ export class ConfigError extends Schema.TaggedError<ConfigError>()("ConfigError"
 
 export const DEFAULT_LLM_MODEL = "llama-3.1-8b-instant";
 export const DEFAULT_HOST = "127.0.0.1";
-export const DEFAULT_INDEX_PATH = ".data/index.json";
+export const DEFAULT_INDEX_PATH = ".data/index.bin";
 
 const parseOrigins = (value: string | undefined, problems: string[]): ReadonlyArray<string> => {
   const origins = (value ?? "")
@@ -160,6 +163,7 @@ export const parseConfig = (env: Env): Result.Result<AppConfig, ConfigError> => 
     vector: parseVector(read),
     embeddingModel: text("EMBEDDING_MODEL"),
     insights: parseInsights(read),
+    x402: parseX402(read),
   };
   crossChecks(read, config);
   return problems.length === 0 ? Result.succeed(config) : Result.fail(new ConfigError({ problems }));

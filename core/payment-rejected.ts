@@ -46,9 +46,23 @@ export const X402_REJECTION_REASONS = [
   "payment-already-used",
 ] as const;
 
+/** The reasons only the x402 v2 "exact" scheme gives: the client's partially signed transaction. */
+export const EXACT_REJECTION_REASONS = [
+  "exact-payload-malformed",
+  "exact-instruction-forbidden",
+  "exact-transfer-mismatch",
+  "exact-fee-payer-misused",
+  "exact-compute-price-too-high",
+  "exact-blockhash-expired",
+  "exact-signature-invalid",
+  "exact-simulation-failed",
+  "exact-settlement-failed",
+] as const;
+
 export const PaymentRejectionReason = Schema.Literals([
   ...CLAIM_REJECTION_REASONS,
   ...X402_REJECTION_REASONS,
+  ...EXACT_REJECTION_REASONS,
 ]);
 export type PaymentRejectionReason = typeof PaymentRejectionReason.Type;
 

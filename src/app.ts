@@ -18,10 +18,12 @@ import { opsRoutes } from "./http/routes/ops.ts";
 import { paymentRoutes } from "./http/routes/payment.ts";
 import { paymentInfoRoutes } from "./http/routes/payment-info.ts";
 import { statusRoutes } from "./http/routes/status.ts";
+import { x402FacilitatorRoutes } from "./http/routes/x402-facilitator.ts";
 import { type AppRuntime, Defect } from "./http/run-effect.ts";
 import type { ServiceLogger } from "./observability/log.ts";
 import type { Metrics } from "./observability/metrics.ts";
 import { type WebDeps, webPageRoutes, widgetApiRoutes } from "./web/web-routes.ts";
+import type { ExactFacilitator } from "./x402/v2/exact-payment.ts";
 
 export const MAX_BODY_BYTES = 16 * 1024;
 
@@ -30,11 +32,14 @@ export interface AppDeps {
   readonly config: Pick<
     AppConfig,
     "allowedOrigins" | "trustProxy" | "protectionRps" | "paidDailyCap" | "insights"
-  >;
+  > &
+    Partial<Pick<AppConfig, "x402">>;
   readonly logger: ServiceLogger;
   readonly metrics: Metrics;
   /** The demo page, widget bundles, RPC relay and demo faucet (src/web/). */
   readonly web?: WebDeps;
+  /** The x402 v2 facilitator (fee payer, network); absent: /api/chat offers only the spec's dialect. */
+  readonly facilitator?: ExactFacilitator | undefined;
 }
 
 /** The address a request came from, as the entry point (Bun, Deno) or a test knows it. */
@@ -49,7 +54,7 @@ const tooLarge = {
 };
 
 /** The routes, as Hono sees them; every request reaches them through the edge. */
-const createRouter = ({ runtime, config, logger, metrics, web = {} }: AppDeps) => {
+const createRouter = ({ runtime, config, logger, metrics, web = {}, facilitator }: AppDeps) => {
   const { paidDailyCap } = config;
   const token = config.insights.adminToken;
   const recorder = insightsRecorder({ runtime, metrics, enabled: token !== undefined });
@@ -61,7 +66,7 @@ const createRouter = ({ runtime, config, logger, metrics, web = {} }: AppDeps) =
       "*",
       bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.json(tooLarge, 413) }),
     )
-    .route("/chat", chatRoutes({ runtime, metrics, paidDailyCap, recorder }))
+    .route("/chat", chatRoutes({ runtime, metrics, paidDailyCap, recorder, facilitator }))
     .route("/status", statusRoutes(runtime, paidDailyCap))
     .route("/payment/info", paymentInfoRoutes(runtime, paidDailyCap))
     .route("/payment", paymentRoutes(runtime, metrics, paidDailyCap, recorder))
@@ -70,9 +75,13 @@ const createRouter = ({ runtime, config, logger, metrics, web = {} }: AppDeps) =
     .route("/", widgetApiRoutes(web));
 
   // The edge has decoded the path already: the router takes it from the edge's facts.
-  return new Hono<AppEnv>({
+  const facilitatorToken = config.x402?.facilitatorToken;
+  const router = new Hono<AppEnv>({
     getPath: (request, options) => (options?.env as AppEnv["Bindings"] | undefined)?.path ?? getPath(request),
-  })
+  });
+  if (facilitator !== undefined && facilitatorToken !== undefined)
+    router.route("/x402", x402FacilitatorRoutes({ facilitator, token: facilitatorToken, runtime }));
+  return router
     .route("/api", api)
     .route("/", opsRoutes(runtime, metrics))
     .route("/admin", admin.console)

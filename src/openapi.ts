@@ -139,13 +139,21 @@ const paths = {
     post: {
       summary: "Ask a question about the documentation",
       description:
-        "JSON answer, or Server-Sent Events (`sources`, `delta`..., `done` or `error`) with `stream: true` or `Accept: text/event-stream`. 402 when the quota is exhausted: the body is an HTTP 402 payment request (snake_case fields, docs/x402.md) plus `rateLimit` and `payment`. Repeat the question with `X-Payment-Authorization` to buy the queries the transfer paid for (0.001 USDC each) and be answered in the same call.",
+        "JSON answer, or Server-Sent Events (`sources`, `delta`..., `done` or `error`) with `stream: true` or `Accept: text/event-stream`. 402 when the quota is exhausted: the body is an HTTP 402 payment request (snake_case fields, docs/x402.md) plus `rateLimit` and `payment`. Repeat the question with `X-Payment-Authorization` to buy the queries the transfer paid for (0.001 USDC each) and be answered in the same call. When the service has an x402 v2 fee payer, the 402 also carries `PAYMENT-REQUIRED` (x402 v2, scheme exact on Solana) and the question may be repeated with `PAYMENT-SIGNATURE` instead (README: Pay with any x402 client).",
       parameters: [
         {
           name: "X-Payment-Authorization",
           in: "header",
           required: false,
           description: "base64 of the signed payment authorization JSON (docs/x402.md)",
+          schema: { type: "string" },
+        },
+        {
+          name: "PAYMENT-SIGNATURE",
+          in: "header",
+          required: false,
+          description:
+            "x402 v2: base64 of the payment payload with the partially signed transaction (docs/x402.md)",
           schema: { type: "string" },
         },
       ],
@@ -158,11 +166,17 @@ const paths = {
               description: "with X-Payment-Authorization: base64 JSON naming the transaction that paid",
               schema: { type: "string" },
             },
+            "PAYMENT-RESPONSE": {
+              description:
+                "with PAYMENT-SIGNATURE: base64 JSON {success, transaction, network, payer} of the settlement",
+              schema: { type: "string" },
+            },
           },
           ...json(ChatResponse),
         },
         "402": {
-          description: "quota exhausted, or the payment request expired",
+          description:
+            "quota exhausted, or the payment request expired (with x402 v2: a PAYMENT-REQUIRED header too), or an x402 v2 settlement failed (nothing credited)",
           ...json(ChatPaymentRequired),
         },
         "403": { description: "payment refused (PAYMENT_VERIFICATION_FAILED)", ...json(ChatPaymentRefused) },

@@ -57,6 +57,7 @@ export const chunkDocument = (
   const page = pageUrl(baseUrl, source);
   const ordinals = new Map<string, number>();
   return document.sections.flatMap((section) => {
+    // Below the title: the title is a field of its own and never repeats in the path.
     const heading = section.headings.join(" > ");
     const url = page === "" || section.anchor === "" ? page : `${page}#${section.anchor}`;
     return chunkBlocks(section.blocks, options).map((text) => {
@@ -67,10 +68,9 @@ export const chunkDocument = (
   });
 };
 
-/** The text an embedder and the lexical index see: the heading path gives the passage context. */
-export const indexedText = (chunk: DocChunk): string => {
-  const context = chunk.heading.startsWith(chunk.title)
-    ? chunk.heading
-    : [chunk.title, chunk.heading].filter((part) => part !== "").join(" > ");
-  return `${context}\n\n${chunk.text}`;
-};
+/** "Title > Section > Subsection": where a passage sits, for people and for embedders. */
+export const placeOf = (chunk: Pick<DocChunk, "title" | "heading">): string =>
+  [chunk.title, chunk.heading].filter((part) => part !== "").join(" > ");
+
+/** The text an embedder sees: the passage's place gives it context. */
+export const indexedText = (chunk: DocChunk): string => `${placeOf(chunk)}\n\n${chunk.text}`;

@@ -1,124 +1,156 @@
 /**
- * HTML to sections, keeping the main text only: scripts, styles, navigation, headers and
- * footers are dropped, and <main> (or <article>) is used when the page has one. Headings
- * open sections (their id, when present, is the anchor); <pre> becomes a code block.
+ * HTML to sections with htmlparser2: the page's main content only (html-main.ts), headings open
+ * sections (anchor: the heading's id, or that of the section element it heads), <pre> becomes a
+ * whole code block, inline <code> keeps its text in backticks, table rows become "| a | b |"
+ * lines, and API entries of generated references (a <dt> with an id: Sphinx signatures,
+ * DocBook variable lists, glossary terms) open sub-sections of their own, so each function or
+ * setting is found and cited by name.
  */
-import { type ParsedDocument, sectionBuilder } from "./parsed.ts";
+import { type AnyNode, type Document, type Element, isTag, isText } from "domhandler";
+import { textContent } from "domutils";
+import { parseDocument } from "htmlparser2";
+import { findOne, mainContent } from "./html-main.ts";
+import { collapse, type ParsedDocument, type SectionBuilder, sectionBuilder } from "./parsed.ts";
 import { slugger } from "./slug.ts";
 
-const DROPPED =
-  /<(script|style|noscript|template|svg|nav|header|footer|iframe|button)\b[^>]*>[\s\S]*?<\/\1\s*>/gi;
-const BLOCK_TAGS = new Set(
-  "p div section article main aside li ul ol dl dt dd tr table thead tbody blockquote figure figcaption br hr form".split(
+const BLOCKS = new Set(
+  "p div section article main li ul ol dd blockquote figure figcaption details summary hr address center".split(
     " ",
   ),
 );
-const NAMED_ENTITIES: Readonly<Record<string, string>> = {
-  amp: "&",
-  lt: "<",
-  gt: ">",
-  quot: '"',
-  apos: "'",
-  nbsp: " ",
-  mdash: "—",
-  ndash: "–",
-  hellip: "…",
-  copy: "©",
+const INLINE_CODE = new Set(["code", "tt", "kbd", "samp"]);
+const HEADINGS = "h1, h2, h3, h4, h5, h6";
+
+/** An element's text as one line, inline code in backticks when `marked`. */
+const inlineOf = (node: AnyNode, marked: boolean): string => {
+  if (isText(node)) return node.data;
+  if (!isTag(node)) return "";
+  if (node.name === "br") return " ";
+  const inner = node.children.map((child) => inlineOf(child, marked)).join("");
+  if (!marked || !INLINE_CODE.has(node.name)) return BLOCKS.has(node.name) ? ` ${inner} ` : inner;
+  const code = collapse(inner);
+  return code === "" || code.includes("`") ? inner : `\`${code}\``;
 };
 
-/** Decodes numeric and common named character references. */
-export const decodeEntities = (text: string): string =>
-  text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, name: string) => {
-    if (name[0] === "#") {
-      const code =
-        name[1] === "x" || name[1] === "X" ? Number.parseInt(name.slice(2), 16) : Number(name.slice(1));
-      return Number.isFinite(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
-    }
-    return NAMED_ENTITIES[name.toLowerCase()] ?? whole;
-  });
-
-const mainPart = (html: string): string => {
-  const cleaned = html.replace(/<!--[\s\S]*?-->/g, "").replace(DROPPED, " ");
-  for (const tag of ["main", "article", "body"]) {
-    // An unclosed element runs to the end of the page.
-    const found = new RegExp(`<${tag}\\b[^>]*>([\\s\\S]*?)(?:</${tag}\\s*>|$)`, "i").exec(cleaned);
-    if (found !== null) return found[1]!;
+/** The id a heading is linked by: its own, a child anchor's, or that of the section it opens. */
+const anchorOf = (heading: Element): string | undefined => {
+  const own = heading.attribs.id ?? findOne("[id], a[name]", heading)?.attribs;
+  if (typeof own === "string") return own;
+  if (own !== undefined) return own.id ?? own.name;
+  let parent = heading.parent;
+  for (let depth = 0; depth < 4 && parent !== null && isTag(parent); depth++, parent = parent.parent) {
+    if (parent.attribs.id !== undefined && findOne(HEADINGS, parent) === heading) return parent.attribs.id;
   }
-  return cleaned;
+  return undefined;
 };
 
-const attribute = (tag: string, name: string): string | undefined =>
-  new RegExp(`\\s${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)'|([^\\s>]+))`, "i")
-    .exec(tag)
-    ?.slice(1)
-    .find((value) => value !== undefined);
+/** A <dt> that names an API entry (it carries an id, as Sphinx, DocBook and glossaries do). */
+const entryId = (term: Element): string | undefined =>
+  term.attribs.id ?? (term.children.find(isTag)?.attribs.id as string | undefined);
 
-/**
- * The element's inner HTML from `from`, and where scanning resumes after its end tag. Without
- * an end tag, `unclosed` says where the element ends: a heading at the next tag, a <pre> at
- * the end of the page.
- */
-const innerUntilClose = (
-  body: string,
-  name: string,
-  from: number,
-  unclosed: "next-tag" | "end",
-): { inner: string; next: number } => {
-  const close = new RegExp(`</${name}\\s*>`, "gi");
-  close.lastIndex = from;
-  const found = close.exec(body);
-  if (found !== null) return { inner: body.slice(from, found.index), next: close.lastIndex };
-  const nextTag = body.indexOf("<", from);
-  const end = unclosed === "end" || nextTag < 0 ? body.length : nextTag;
-  return { inner: body.slice(from, end), next: end };
-};
-
-/** Parses an HTML page; `fallbackTitle` is used when it has neither <h1> nor <title>. */
-export const parseHtml = (html: string, fallbackTitle: string): ParsedDocument => {
-  const pageTitle = /<title\b[^>]*>([\s\S]*?)<\/title\s*>/i.exec(html)?.[1];
-  const body = mainPart(html);
-  const doc = sectionBuilder();
+const walker = (doc: SectionBuilder) => {
   const slug = slugger();
+  // The heading level of the entries of each open <dl>: one below the section holding it.
+  const entryLevels: number[] = [];
   let text = "";
+  // A definition-list term without an id opens the next paragraph: "`HEADER`: Specifies that...".
+  let term = "";
   const flush = () => {
-    const prose = decodeEntities(text)
-      .replace(/[ \t\r\n]+/g, " ")
-      .trim();
-    if (prose !== "") doc.add({ kind: "prose", text: prose });
+    const prose = collapse(text);
+    if (prose !== "") {
+      doc.add({ kind: "prose", text: term === "" ? prose : `${term}: ${prose}` });
+      term = "";
+    }
     text = "";
   };
-  const tagPattern = /<(\/?)([a-zA-Z][a-zA-Z0-9]*)\b[^>]*>/g;
-  let position = 0;
-  for (let match = tagPattern.exec(body); match !== null; match = tagPattern.exec(body)) {
-    text += body.slice(position, match.index);
-    position = tagPattern.lastIndex;
-    const [tag, closing, rawName] = match;
-    const name = rawName!.toLowerCase();
-    if (closing === "" && /^h[1-6]$/.test(name)) {
-      flush();
-      const { inner, next } = innerUntilClose(body, name, position, "next-tag");
-      const heading = decodeEntities(inner.replace(/<[^>]*>/g, ""))
-        .replace(/\s+/g, " ")
-        .trim();
-      position = next;
-      tagPattern.lastIndex = position;
-      doc.heading(Number(name[1]), heading, attribute(tag, "id") ?? slug(heading));
-    } else if (closing === "" && name === "pre") {
-      flush();
-      const { inner, next } = innerUntilClose(body, "pre", position, "end");
-      const code = decodeEntities(inner.replace(/<[^>]*>/g, "")).replace(/^\n+|\s+$/g, "");
-      if (code !== "") doc.add({ kind: "code", text: `\`\`\`\n${code}\n\`\`\`` });
-      position = next;
-      tagPattern.lastIndex = position;
-    } else if (BLOCK_TAGS.has(name)) {
-      flush();
-      if (closing === "" && name === "li") text = "- ";
-    } else if (name === "td" || name === "th") {
-      text += " ";
+  const visit = (node: AnyNode): void => {
+    if (isText(node)) {
+      text += node.data;
+      return;
     }
-  }
-  text += body.slice(position);
+    if (!isTag(node)) return;
+    const name = node.name;
+    if (/^h[1-6]$/.test(name)) {
+      flush();
+      // A heading left unclosed swallows the blocks after it: those are content, not heading.
+      const firstBlock = node.children.findIndex(
+        (child) => isTag(child) && (BLOCKS.has(child.name) || child.name === "pre"),
+      );
+      const own = firstBlock < 0 ? node.children : node.children.slice(0, firstBlock);
+      const heading = collapse(own.map((child) => textContent(child)).join(""));
+      doc.heading(Number(name[1]), heading, anchorOf(node) ?? slug(heading));
+      if (firstBlock >= 0) for (const child of node.children.slice(firstBlock)) visit(child);
+    } else if (name === "pre") {
+      flush();
+      const code = textContent(node).replace(/^\n+|\s+$/g, "");
+      if (code !== "") doc.add({ kind: "code", text: `\`\`\`\n${code}\n\`\`\`` });
+    } else if (name === "table") {
+      flush();
+      const rows = selectRows(node).map((row) => `| ${row.join(" | ")} |`);
+      if (rows.length > 0) doc.add({ kind: "prose", text: rows.join("\n") });
+    } else if (name === "dl") {
+      flush();
+      const mark = doc.mark();
+      entryLevels.push(doc.level() + 1);
+      for (const child of node.children) visit(child);
+      flush();
+      entryLevels.pop();
+      doc.restore(mark);
+    } else if (name === "dt" && entryId(node) !== undefined) {
+      flush();
+      term = "";
+      doc.heading(entryLevels.at(-1) ?? doc.level() + 1, collapse(inlineOf(node, false)), entryId(node)!);
+    } else if (name === "dt") {
+      flush();
+      const named = collapse(inlineOf(node, true));
+      term = term === "" ? named : `${term}, ${named}`;
+    } else if (INLINE_CODE.has(name)) {
+      text += inlineOf(node, true);
+    } else if (name === "br" || BLOCKS.has(name)) {
+      flush();
+      if (name === "li") text = "- ";
+      for (const child of node.children) visit(child);
+      flush();
+    } else {
+      for (const child of node.children) visit(child);
+    }
+  };
+  return { visit, flush };
+};
+
+/** Table rows as cell texts (a nested table's rows count as rows of their own). */
+const selectRows = (table: Element): ReadonlyArray<ReadonlyArray<string>> => {
+  const rows: string[][] = [];
+  const collect = (node: AnyNode) => {
+    if (!isTag(node)) return;
+    if (node.name === "tr") {
+      const cells = node.children.filter(isTag).filter((cell) => cell.name === "td" || cell.name === "th");
+      const texts = cells.map((cell) => collapse(inlineOf(cell, true)));
+      if (texts.some((cell) => cell !== "")) rows.push(texts);
+      return;
+    }
+    for (const child of node.children) collect(child);
+  };
+  collect(table);
+  return rows;
+};
+
+/** The page title: its h1, else <title>, else its first heading, else `fallback`. */
+const titleOf = (document: Document, main: Element | Document, fallback: string): string => {
+  const h1 = findOne("h1", main);
+  const titleTag = findOne("title", document);
+  const first = findOne(HEADINGS, main);
+  const candidates = [h1, titleTag, first].map((element) => (element ? collapse(textContent(element)) : ""));
+  return candidates.find((candidate) => candidate !== "") ?? fallback;
+};
+
+/** Parses an HTML page; `fallbackTitle` is used when it has no heading and no <title>. */
+export const parseHtml = (html: string, fallbackTitle: string): ParsedDocument => {
+  const document = parseDocument(html, { decodeEntities: true });
+  const main = mainContent(document);
+  const doc = sectionBuilder(titleOf(document, main, fallbackTitle));
+  const { visit, flush } = walker(doc);
+  for (const child of main.children) visit(child);
   flush();
-  const fromTitleTag = pageTitle === undefined ? "" : decodeEntities(pageTitle).replace(/\s+/g, " ").trim();
-  return doc.finish(fromTitleTag || fallbackTitle);
+  return doc.finish();
 };

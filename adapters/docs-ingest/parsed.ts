@@ -7,7 +7,7 @@ export type Block =
 
 /** The blocks under one heading. */
 export interface Section {
-  /** Heading texts from the outermost (usually the h1) to this section's own heading. */
+  /** Heading texts below the page title, outermost first; empty for the top of the page. */
   readonly headings: ReadonlyArray<string>;
   /** URL fragment of this section's heading; "" for the top of the page. */
   readonly anchor: string;
@@ -15,52 +15,70 @@ export interface Section {
 }
 
 export interface ParsedDocument {
-  /** First h1, or the file name when there is none. */
   readonly title: string;
   readonly sections: ReadonlyArray<Section>;
 }
 
-/** Tracks the open headings so each section gets its full heading path. */
-export const headingTracker = () => {
-  const stack: Array<{ readonly level: number; readonly text: string }> = [];
-  return {
-    enter: (level: number, text: string): ReadonlyArray<string> => {
-      while (stack.length > 0 && stack[stack.length - 1]!.level >= level) stack.pop();
-      stack.push({ level, text });
-      return stack.map((entry) => entry.text);
-    },
-  };
-};
+interface OpenHeading {
+  readonly level: number;
+  readonly text: string;
+}
+
+/** Where the builder stands, to come back to after a nested part (an API entry list). */
+export interface SectionMark {
+  readonly stack: ReadonlyArray<OpenHeading>;
+  readonly anchor: string;
+}
 
 /**
- * Collects the sections of one document as a parser meets headings and blocks. The first h1
- * is the page itself: it becomes the title, and its chunks link to the page, not an anchor.
+ * Collects the sections of one document as a parser meets headings and blocks. `title` is the
+ * page's title, chosen by the parser before it starts (h1, <title>, first heading or file
+ * name); the first heading that says the same text (or the first h1) is the page itself, so it
+ * opens no section and never repeats in a heading path.
  */
-export const sectionBuilder = () => {
+export const sectionBuilder = (title: string) => {
   const sections: Section[] = [];
-  const headings = headingTracker();
-  let title: string | undefined;
+  const normalise = (text: string) => text.replace(/\s+/g, " ").trim().toLowerCase();
+  let titleSeen = false;
+  let stack: OpenHeading[] = [];
   let current: { headings: ReadonlyArray<string>; anchor: string; blocks: Block[] } = {
     headings: [],
     anchor: "",
     blocks: [],
   };
-  const close = () => {
+  const open = (next: ReadonlyArray<OpenHeading>, anchor: string) => {
     if (current.blocks.length > 0) sections.push(current);
+    stack = [...next];
+    current = { headings: stack.map((entry) => entry.text), anchor, blocks: [] };
   };
   return {
     add: (block: Block) => {
       current.blocks.push(block);
     },
     heading: (level: number, text: string, anchor: string) => {
-      close();
-      const isTitle = level === 1 && title === undefined;
-      if (isTitle) title = text;
-      current = { headings: headings.enter(level, text), anchor: isTitle ? "" : anchor, blocks: [] };
+      if (text === "") return;
+      if (!titleSeen && (level === 1 || normalise(text) === normalise(title))) {
+        titleSeen = true;
+        return open([], "");
+      }
+      open([...stack.filter((entry) => entry.level < level), { level, text }], anchor);
     },
-    finish: (fallbackTitle: string): ParsedDocument => {
-      close();
-      return { title: title ?? fallbackTitle, sections };
+    /** The level of the innermost open heading (0 at the top of the page). */
+    level: (): number => stack[stack.length - 1]?.level ?? 0,
+    mark: (): SectionMark => ({ stack, anchor: current.anchor }),
+    /** Continues the section that was open at `mark` (text after a nested part belongs there). */
+    restore: (mark: SectionMark) => {
+      if (mark.stack === stack) return;
+      open(mark.stack, mark.anchor);
+    },
+    finish: (): ParsedDocument => {
+      if (current.blocks.length > 0) sections.push(current);
+      return { title, sections };
     },
   };
 };
+
+export type SectionBuilder = ReturnType<typeof sectionBuilder>;
+
+/** Collapses runs of white space (inline text of HTML and Markdown). */
+export const collapse = (text: string): string => text.replace(/\s+/g, " ").trim();

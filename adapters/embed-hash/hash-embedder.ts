@@ -60,7 +60,7 @@ export const hashEmbed = (text: string, dimensions: number = DEFAULT_DIMENSIONS)
 
 /** The embedder service over `hashEmbed`; its name changes whenever vectors would. */
 export const make = (dimensions: number = DEFAULT_DIMENSIONS): Embedder["Service"] => ({
-  name: `hash-v1-${dimensions}`,
+  name: `hash-v4-${dimensions}`,
   dimensions,
   embed: (texts) => Effect.sync(() => texts.map((text) => hashEmbed(text, dimensions))),
 });

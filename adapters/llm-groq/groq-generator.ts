@@ -14,7 +14,7 @@ import {
 } from "../../core/ports/generator.ts";
 import { type GaveUp, type RetryPolicy, timedAttempt, withRetry } from "../shared/retry.ts";
 import { estimateTokens } from "../shared/token-estimate.ts";
-import { buildMessages } from "./prompt.ts";
+import { buildMessages, isDecline } from "./prompt.ts";
 import { classify, type ProviderFailure, timedOut } from "./provider-failure.ts";
 import { readCompletion } from "./reply.ts";
 import { answerEvents } from "./stream-events.ts";
@@ -81,10 +81,10 @@ export const make = (options: GroqOptions) =>
       const completion = yield* attempt((signal) =>
         client.chat.completions.create({ ...body, stream: false }, { signal }),
       ).pipe(Effect.flatMap(readCompletion), withRetry(policy), Effect.mapError(failed));
-      return {
-        text: completion.text,
-        tokensUsed: completion.tokensUsed ?? estimateTokens(body.messages, completion.text),
-      };
+      const tokensUsed = completion.tokensUsed ?? estimateTokens(body.messages, completion.text);
+      return isDecline(completion.text)
+        ? { text: completion.text, tokensUsed, declined: true }
+        : { text: completion.text, tokensUsed };
     });
 
     const stream = (input: GenerationInput): Stream.Stream<AnswerEvent, GenerationFailed> => {

@@ -6,6 +6,7 @@
 import { Effect, Stream } from "effect";
 import type { ChatCompletionChunk } from "groq-sdk/resources/chat/completions";
 import type { AnswerEvent } from "../../core/ports/generator.ts";
+import { isDecline } from "./prompt.ts";
 import { classify, malformed, type ProviderFailure, streamError, timedOut } from "./provider-failure.ts";
 import { readUsage } from "./reply.ts";
 
@@ -45,7 +46,9 @@ export const answerEvents = (source: StreamSource): Stream.Stream<AnswerEvent, P
         ? Stream.fail(malformed("an empty answer"))
         : Stream.succeed<AnswerEvent>({
             type: "done",
-            answer: { text, tokensUsed: tokensUsed ?? source.estimate(text) },
+            answer: isDecline(text)
+              ? { text, tokensUsed: tokensUsed ?? source.estimate(text), declined: true }
+              : { text, tokensUsed: tokensUsed ?? source.estimate(text) },
           }),
     );
     return Stream.concat(deltas, done).pipe(Stream.ensuring(Effect.sync(source.abort)));

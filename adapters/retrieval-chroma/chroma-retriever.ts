@@ -1,15 +1,22 @@
 /**
- * Retriever over a Chroma collection filled by ingest: embed the question with our Embedder,
- * ask Chroma for the nearest records (cosine), then re-rank those candidates by fusing their
- * vector order with BM25F over the candidates (Chroma's own server has no lexical ranking).
- * The collection is opened on first use and kept, so the service starts even while Chroma is
- * briefly down; each call retries transient failures before giving up.
+ * Retriever over a Chroma collection filled by ingest, as good as the local index: Chroma gives
+ * the nearest neighbours of the question's vector, and a BM25F index kept beside it (built from
+ * the collection's own documents when first needed) gives the lexical ranking over every
+ * chunk; both are fused exactly as the local index does, and the same relevance evidence comes
+ * from the lexical side. Chroma's self-hosted server has no full-text ranking of its own (its
+ * `$contains` filter only filters), which is why the lexical index lives here.
+ *
+ * The collection's metadata carries the index version written at the end of every ingest;
+ * it is checked every `pollMs`, and a new version is loaded in the background and swapped in
+ * whole, so a running service follows re-ingests without a restart. The service starts even
+ * while Chroma is down: the first retrieval loads (with retries) and fails with a 503 until then.
  */
 import type { Collection } from "chromadb";
 import { Effect, Layer } from "effect";
-import { type DocChunk, Embedder, type RetrievedChunk, Retriever } from "../../core/ports/retrieval.ts";
+import { Embedder, type Retrieval, type RetrievedChunk, Retriever } from "../../core/ports/retrieval.ts";
+import { NO_EVIDENCE } from "../../core/relevance.ts";
 import { questionVector } from "../shared/question-vector.ts";
-import { rerankWithLexical } from "../shared/ranking/rerank.ts";
+import { CANDIDATES, hybridSearch, questionTerms, relevanceEvidence } from "../shared/ranking/hybrid.ts";
 import {
   type ChromaOptions,
   checkCollectionName,
@@ -18,66 +25,105 @@ import {
   makeClient,
   openCollection,
 } from "./client.ts";
+import { type ChromaSnapshot, loadSnapshot, versionIn } from "./snapshot.ts";
 
-const text = (value: unknown): string => (typeof value === "string" ? value : "");
-
-/** How many nearest records are re-ranked (0 turns re-ranking off: pure vector order). */
-export const DEFAULT_CANDIDATES = 50;
+/** Told whenever the collection is loaded: at first use and after each re-index. */
+export interface CollectionLoaded {
+  readonly reason: "start" | "reload";
+  readonly collection: string;
+  readonly files: number;
+  readonly chunks: number;
+  readonly version: string;
+}
 
 export interface ChromaRetrieverOptions extends ChromaOptions {
-  readonly candidates?: number;
+  /** How often the collection's version is checked (default 2000 ms; 0: never). */
+  readonly pollMs?: number;
+  readonly onLoad?: (event: CollectionLoaded) => void;
 }
 
 /** Builds the Retriever without contacting Chroma; fails at once only on a malformed collection name. */
 export const make = Effect.fn("ChromaRetriever.make")(function* (options: ChromaRetrieverOptions) {
-  const candidates = options.candidates ?? DEFAULT_CANDIDATES;
   yield* checkCollectionName(options.collection);
   const embedder = yield* Embedder;
   const client = makeClient(options);
   let opened: Collection | undefined;
+  let snapshot: ChromaSnapshot | undefined;
   const collection = Effect.suspend(() =>
     opened !== undefined
       ? Effect.succeed(opened)
       : openCollection(client, options).pipe(
           Effect.flatMap((found) => checkEmbedder(found, embedder.name, "re-run ingest")),
-          Effect.tap((found) =>
-            Effect.sync(() => {
-              opened = found;
-            }),
-          ),
+          Effect.tap((found) => Effect.sync(() => (opened = found))),
         ),
   );
+  const load = (found: Collection, reason: CollectionLoaded["reason"]) =>
+    Effect.tap(loadSnapshot(options, found), (loaded) =>
+      Effect.sync(() => {
+        snapshot = loaded;
+        options.onLoad?.({ reason, collection: options.collection, ...loaded.summary });
+      }),
+    );
+  const current = Effect.suspend(() =>
+    snapshot !== undefined
+      ? Effect.succeed(snapshot)
+      : Effect.flatMap(collection, (found) => load(found, "start")),
+  );
+
   const retrieve = Effect.fn("ChromaRetriever.retrieve")(function* (question: string, k: number) {
+    const loaded = yield* current;
+    const empty: Retrieval = { chunks: [], evidence: NO_EVIDENCE, indexVersion: loaded.version };
     const asked = yield* questionVector(embedder, question, k);
-    if (asked === undefined) return [];
-    const { limit, vector } = asked;
+    if (asked === undefined) return empty;
     const found = yield* collection;
     const result = yield* chromaCall(options, "query", () =>
-      found.query({
-        queryEmbeddings: [Array.from(vector)],
-        nResults: Math.max(limit, candidates),
-        include: ["documents", "metadatas", "distances"],
-      }),
+      found.query({ queryEmbeddings: [Array.from(asked.vector)], nResults: CANDIDATES, include: [] }),
     );
-    const rows = result.rows()[0] ?? [];
-    const chunks = rows.map(
-      (row): DocChunk => ({
-        id: row.id,
-        text: row.document ?? "",
-        title: text(row.metadata?.title),
-        heading: text(row.metadata?.heading),
-        source: text(row.metadata?.source),
-        url: text(row.metadata?.url),
-      }),
+    // Ids written after our snapshot are skipped until the next reload.
+    const byVector = (result.ids[0] ?? []).flatMap((id) => loaded.rowOf.get(id) ?? []);
+    const words = questionTerms(question);
+    const fused = hybridSearch({
+      lexical: loaded.lexical,
+      words,
+      byVector,
+      pageOf: (row) => loaded.chunks[row]!.source,
+      limit: asked.limit,
+    });
+    const chunks = fused.map(([row, score]): RetrievedChunk => ({ ...loaded.chunks[row]!, score }));
+    const evidence = relevanceEvidence(
+      loaded.lexical,
+      words,
+      fused.map(([row]) => row),
+      question,
+      chunks,
     );
-    if (candidates === 0)
-      return chunks
-        .slice(0, limit)
-        .map((chunk, i): RetrievedChunk => ({ ...chunk, score: 1 - (rows[i]?.distance ?? 1) }));
-    return rerankWithLexical(question, chunks, limit).map(
-      ([chunk, score]): RetrievedChunk => ({ ...chunk, score }),
-    );
+    return { chunks, evidence, indexVersion: loaded.version } satisfies Retrieval;
   });
+
+  // A newer version in the collection's metadata means an ingest finished: load it beside the current one.
+  let checking = false;
+  const check = Effect.gen(function* () {
+    if (snapshot === undefined) return;
+    const fresh = yield* openCollection(client, options);
+    if (versionIn(fresh) !== snapshot.version) {
+      opened = yield* checkEmbedder(fresh, embedder.name, "re-run ingest");
+      yield* load(opened, "reload");
+    }
+  }).pipe(Effect.ignore, Effect.ensuring(Effect.sync(() => (checking = false))));
+  const pollMs = options.pollMs ?? 2000;
+  if (pollMs > 0) {
+    const timer = yield* Effect.acquireRelease(
+      Effect.sync(() =>
+        setInterval(() => {
+          if (checking) return;
+          checking = true;
+          Effect.runFork(check);
+        }, pollMs),
+      ),
+      (handle) => Effect.sync(() => clearInterval(handle)),
+    );
+    timer.unref?.();
+  }
   return Retriever.of({
     retrieve,
     // Readiness asks once, without retries, and opens the collection: a missing one is named.

@@ -5,7 +5,13 @@
  */
 import { Effect, Layer } from "effect";
 import { ChunkIndex, Embedder, type IndexedChunk, RetrievalFailed } from "../../core/ports/retrieval.ts";
-import { type IndexData, readIndexFile, type StoredChunk, writeIndexFile } from "./index-file.ts";
+import {
+  buildIndexData,
+  type IndexData,
+  readIndexFile,
+  type StoredChunk,
+  writeIndexFile,
+} from "./index-file.ts";
 import { quantizeRows, rowVector } from "./vectors.ts";
 
 export interface LocalIndexOptions {
@@ -19,7 +25,12 @@ interface Entry {
 }
 
 const entriesOf = (data: IndexData): Map<string, Entry> =>
-  new Map(data.chunks.map((chunk, i) => [chunk.id, { chunk, vector: rowVector(data.vectors, i) }]));
+  new Map(
+    Array.from({ length: data.count }, (_, i) => {
+      const chunk = data.chunk(i);
+      return [chunk.id, { chunk, vector: rowVector(data.vectors, i) }] as const;
+    }),
+  );
 
 const stored = ({ vector: _vector, ...chunk }: IndexedChunk): StoredChunk => chunk;
 
@@ -42,7 +53,14 @@ export const make = Effect.fn("LocalIndex.make")(function* (options: LocalIndexO
   // A rebuilt or re-modelled index must be written even when no chunk changed.
   let dirty = loaded === undefined || entries.size === 0;
   return ChunkIndex.of({
-    existing: Effect.sync(() => new Map([...entries].map(([id, entry]) => [id, entry.chunk.hash]))),
+    existing: Effect.sync(
+      () =>
+        new Map(
+          [...entries].map(
+            ([id, { chunk }]) => [id, { collection: chunk.collection, hash: chunk.hash }] as const,
+          ),
+        ),
+    ),
     upsert: (chunks) =>
       Effect.suspend(() => {
         const wrong = chunks.find((chunk) => chunk.vector.length !== embedder.dimensions);
@@ -63,15 +81,15 @@ export const make = Effect.fn("LocalIndex.make")(function* (options: LocalIndexO
     persist: Effect.suspend(() => {
       if (!dirty) return Effect.void;
       const list = [...entries.values()];
-      const data: IndexData = {
-        embedder: embedder.name,
-        dimensions: embedder.dimensions,
-        chunks: list.map((entry) => entry.chunk),
-        vectors: quantizeRows(
+      const data = buildIndexData(
+        embedder.name,
+        embedder.dimensions,
+        list.map((entry) => entry.chunk),
+        quantizeRows(
           list.map((entry) => entry.vector),
           embedder.dimensions,
         ),
-      };
+      );
       return writeIndexFile(options.indexPath, data).pipe(
         Effect.andThen(
           Effect.sync(() => {

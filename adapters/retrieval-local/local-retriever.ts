@@ -1,72 +1,101 @@
 /**
- * The embedded default retriever: no server. At start it loads the index file written by
- * ingest, builds a BM25 index over the chunks, and answers each question by fusing the BM25
- * ranking with the vector ranking (reciprocal rank fusion).
+ * The embedded default retriever: no server. It reads the index file written by ingest (texts,
+ * vectors and BM25F postings, all prebuilt) and answers each question by fusing the BM25F
+ * ranking with the vector ranking. A finished ingest is picked up while the service runs: the
+ * file is checked every `pollMs`, and a changed one is loaded beside the current one and then
+ * swapped in by one assignment, so a request uses either the old index or the new one, never a
+ * mix, and none fails during the swap. A file that cannot be read keeps the current index.
  */
+import { statSync } from "node:fs";
 import { Effect, Layer } from "effect";
-import { Embedder, RetrievalFailed, type RetrievedChunk, Retriever } from "../../core/ports/retrieval.ts";
+import {
+  Embedder,
+  type Retrieval,
+  RetrievalFailed,
+  type RetrievedChunk,
+  Retriever,
+} from "../../core/ports/retrieval.ts";
+import { NO_EVIDENCE } from "../../core/relevance.ts";
 import { questionVector } from "../shared/question-vector.ts";
-import type { Bm25Params } from "../shared/ranking/bm25.ts";
-import { reciprocalRankFusion } from "../shared/ranking/fusion.ts";
-import { buildLexical, CHUNK_BM25 } from "../shared/ranking/lexical.ts";
+import { bm25Searcher } from "../shared/ranking/bm25.ts";
+import { CANDIDATES, hybridSearch, questionTerms, relevanceEvidence } from "../shared/ranking/hybrid.ts";
 import { type IndexData, readIndexFile } from "./index-file.ts";
 import { nearest } from "./vectors.ts";
 
+/** Told whenever an index is loaded: at start and after each re-index. */
+export interface IndexLoaded {
+  readonly reason: "start" | "reload";
+  readonly path: string;
+  readonly files: number;
+  readonly chunks: number;
+  readonly version: string;
+}
+
 export interface LocalRetrieverOptions {
   readonly indexPath: string;
+  /** How often the file is checked for a new index (default 1000 ms; 0: never). */
+  readonly pollMs?: number;
+  readonly onLoad?: (event: IndexLoaded) => void;
+  /** A re-index that could not be loaded (the current index stays). */
+  readonly onReloadFailed?: (message: string) => void;
 }
 
-interface SearchTuning {
-  readonly bm25: Bm25Params;
-  /** How many candidates each ranking contributes to the fusion. */
-  readonly candidates: number;
-  readonly lexicalWeight: number;
-  readonly vectorWeight: number;
+interface Snapshot {
+  readonly data: IndexData;
+  readonly lexical: ReturnType<typeof bm25Searcher>;
 }
 
-const TUNING: SearchTuning = {
-  bm25: CHUNK_BM25,
-  candidates: 50,
-  lexicalWeight: 1,
-  vectorWeight: 1,
-};
+const snapshotOf = (data: IndexData): Snapshot => ({ data, lexical: bm25Searcher(data.lexical) });
 
-/** The Retriever over already-loaded index data. */
-const fromIndexData = (data: IndexData, embedder: Embedder["Service"]): Retriever["Service"] => {
-  const lexical = buildLexical(data.chunks, TUNING.bm25);
+/** Answers from whatever snapshot `current()` gives at the start of the call. */
+const retrieverOver = (current: () => Snapshot, embedder: Embedder["Service"]): Retriever["Service"] => {
   const retrieve = Effect.fn("LocalRetriever.retrieve")(function* (question: string, k: number) {
+    const { data, lexical } = current();
+    const empty: Retrieval = { chunks: [], evidence: NO_EVIDENCE, indexVersion: data.version };
     const asked = yield* questionVector(embedder, question, k);
-    if (asked === undefined) return [];
-    const { limit, vector } = asked;
-    const byVector = nearest(data.vectors, vector, TUNING.candidates);
-    const fused = reciprocalRankFusion([
-      { ranked: lexical.search(question, TUNING.candidates), weight: TUNING.lexicalWeight },
-      { ranked: byVector.map(([row]) => row), weight: TUNING.vectorWeight },
-    ]);
-    return fused.slice(0, limit).map(([row, score]): RetrievedChunk => {
-      const { hash: _hash, ...chunk } = data.chunks[row]!;
+    if (asked === undefined) return empty;
+    const words = questionTerms(question);
+    const byVector = nearest(data.vectors, asked.vector, CANDIDATES).map(([row]) => row);
+    const fused = hybridSearch({ lexical, words, byVector, pageOf: data.pageOf, limit: asked.limit });
+    const chunks = fused.map(([row, score]): RetrievedChunk => {
+      const { hash: _hash, collection: _collection, ...chunk } = data.chunk(row);
       return { ...chunk, score };
     });
+    const evidence = relevanceEvidence(
+      lexical,
+      words,
+      fused.map(([row]) => row),
+      question,
+      chunks,
+    );
+    return { chunks, evidence, indexVersion: data.version } satisfies Retrieval;
   });
   return { retrieve, ping: Effect.void };
 };
 
 /** Loads the index file and checks that it was built with the same embedder. */
-const loadIndex = Effect.fn("LocalRetriever.load")(function* (
-  indexPath: string,
-  embedder: Embedder["Service"],
-) {
-  const data = yield* readIndexFile(indexPath);
-  if (data === undefined)
-    return yield* new RetrievalFailed({
-      message: `no index at ${indexPath}: run \`npm run ingest -- <docs folder>\` first (or set INDEX_PATH)`,
-    });
-  if (data.embedder !== embedder.name || data.dimensions !== embedder.dimensions)
-    return yield* new RetrievalFailed({
-      message: `${indexPath} was built with embedder ${data.embedder} (${data.dimensions} dimensions) but ${embedder.name} (${embedder.dimensions}) is configured: re-run ingest`,
-    });
-  return data;
-});
+const loadIndex = (indexPath: string, embedder: Embedder["Service"]) =>
+  Effect.flatMap(readIndexFile(indexPath), (data) => {
+    if (data === undefined)
+      return Effect.fail(
+        new RetrievalFailed({
+          message: `no index at ${indexPath}: run \`npm run ingest -- <docs folder>\` first (or set INDEX_PATH)`,
+        }),
+      );
+    if (data.embedder !== embedder.name || data.dimensions !== embedder.dimensions)
+      return Effect.fail(
+        new RetrievalFailed({
+          message: `${indexPath} was built with embedder ${data.embedder} (${data.dimensions} dimensions) but ${embedder.name} (${embedder.dimensions}) is configured: re-run ingest`,
+        }),
+      );
+    return Effect.succeed(data);
+  });
+
+/** What identifies one written file: a rename gives a new inode, a rewrite a new mtime or size. */
+const fileStamp = (path: string): string => {
+  const stat = statSync(path, { throwIfNoEntry: false });
+  return stat === undefined ? "" : `${stat.ino}:${stat.mtimeMs}:${stat.size}`;
+};
 
 /** Retriever over the local index file at `indexPath`; needs the Embedder that built it. */
 export const layer = (options: LocalRetrieverOptions) =>
@@ -74,6 +103,43 @@ export const layer = (options: LocalRetrieverOptions) =>
     Retriever,
     Effect.gen(function* () {
       const embedder = yield* Embedder;
-      return fromIndexData(yield* loadIndex(options.indexPath, embedder), embedder);
+      const { indexPath } = options;
+      let stamp = fileStamp(indexPath);
+      let snapshot = snapshotOf(yield* loadIndex(indexPath, embedder));
+      const announce = (reason: IndexLoaded["reason"]) =>
+        options.onLoad?.({
+          reason,
+          path: indexPath,
+          files: snapshot.data.files,
+          chunks: snapshot.data.count,
+          version: snapshot.data.version,
+        });
+      announce("start");
+      const reload = () => {
+        const now = fileStamp(indexPath);
+        if (now === stamp || now === "") return;
+        stamp = now;
+        Effect.runSync(
+          loadIndex(indexPath, embedder).pipe(
+            Effect.match({
+              onFailure: (error) => options.onReloadFailed?.(error.message),
+              onSuccess: (data) => {
+                snapshot = snapshotOf(data);
+                announce("reload");
+              },
+            }),
+          ),
+        );
+      };
+      const pollMs = options.pollMs ?? 1000;
+      if (pollMs > 0) {
+        const timer = yield* Effect.acquireRelease(
+          Effect.sync(() => setInterval(reload, pollMs)),
+          (handle) => Effect.sync(() => clearInterval(handle)),
+        );
+        // The poll must not keep a process alive that is otherwise done (CLIs, tests).
+        timer.unref?.();
+      }
+      return retrieverOver(() => snapshot, embedder);
     }),
   );

@@ -1,11 +1,11 @@
 /**
  * The event of one answered question, built from the chat use case's own outcome: the one place
- * that decides "declined" (an answer not written from passages: today nothing found; a decline
- * of off-topic questions arrives as another outcome of prepareAnswer and is read here too).
+ * that decides "declined" (an answer not written from passages: the relevance decision declined
+ * it before the model, or the model's answer says the docs do not cover it).
  */
 import type { Answer } from "../ports/generator.ts";
 import type { RetrievedChunk } from "../ports/retrieval.ts";
-import type { NothingFound, PreparedAnswer, Question } from "../use-cases/prepare-answer.ts";
+import type { Declined, PreparedAnswer, Question } from "../use-cases/prepare-answer.ts";
 import {
   type Billing,
   type EventSource,
@@ -18,10 +18,11 @@ import {
 import { bounded, storedText } from "./text.ts";
 
 /** What prepareAnswer ended with. */
-export type AnswerOutcome = PreparedAnswer | NothingFound;
+export type AnswerOutcome = PreparedAnswer | Declined;
 
 /** A question is declined when its answer was not written from retrieved passages. */
-export const isDeclined = (outcome: AnswerOutcome): boolean => outcome.kind !== "ready";
+export const isDeclined = (outcome: AnswerOutcome, answer?: Answer): boolean =>
+  outcome.kind !== "ready" || answer?.declined === true;
 
 export interface AnswerRecord {
   readonly question: Question;
@@ -62,8 +63,9 @@ export const eventSource = (chunk: RetrievedChunk, cited: boolean): EventSource 
   };
 };
 
-const billingOf = (outcome: AnswerOutcome): Billing =>
-  outcome.kind === "ready" ? outcome.hold.bucket : "uncharged";
+/** A declined answer is given back (finish-answer.ts), so it bills nothing. */
+const billingOf = (outcome: AnswerOutcome, answer: Answer | undefined): Billing =>
+  outcome.kind === "ready" && answer?.declined !== true ? outcome.hold.bucket : "uncharged";
 
 export const questionEvent = (input: AnswerRecord, recording: Recording): QuestionEvent => {
   const { outcome, answer } = input;
@@ -74,8 +76,8 @@ export const questionEvent = (input: AnswerRecord, recording: Recording): Questi
     at: recording.at,
     visitor: recording.visitor,
     question: storedText(input.question.message, recording.redaction, MAX_QUESTION_CHARS),
-    declined: isDeclined(outcome),
-    billing: billingOf(outcome),
+    declined: isDeclined(outcome, answer),
+    billing: billingOf(outcome, answer),
     conversation: input.question.conversationId ?? null,
     answerId: input.answerId ?? null,
     latencyMs: Math.min(MAX_LATENCY_MS, Math.max(0, Math.round(input.latencyMs))),

@@ -12,11 +12,18 @@ export interface GenerationInput {
   readonly chunks: ReadonlyArray<RetrievedChunk>;
   /** Earlier turns of the conversation (never system messages). */
   readonly history: ReadonlyArray<ChatTurn>;
+  /** The index the chunks come from; answers are cached per version (absent: not cached). */
+  readonly indexVersion?: string;
 }
 
 export interface Answer {
   readonly text: string;
   readonly tokensUsed: number;
+  /**
+   * The answer says the docs do not cover the question (the relevance decision, or a model
+   * that found nothing in the passages): it is free, the query is given back.
+   */
+  readonly declined?: boolean;
 }
 
 export type AnswerEvent =

@@ -1,4 +1,5 @@
 import { Context, type Effect, Schema } from "effect";
+import type { RelevanceEvidence } from "../relevance.ts";
 
 /** One passage of the docs, as indexed. */
 export interface DocChunk {
@@ -6,7 +7,7 @@ export interface DocChunk {
   readonly text: string;
   /** Document title. */
   readonly title: string;
-  /** Heading path inside the document, e.g. "File system > Promises API > fsPromises.writeFile". */
+  /** Heading path below the title, e.g. "Promises API > fsPromises.writeFile" ("" at the top of a page). */
   readonly heading: string;
   /** Source path of the document, relative to the ingested root. */
   readonly source: string;
@@ -39,30 +40,45 @@ export class Embedder extends Context.Service<
   }
 >()("core/Embedder") {}
 
+/** The best passages for a question, with how well they cover it and which index gave them. */
+export interface Retrieval {
+  readonly chunks: ReadonlyArray<RetrievedChunk>;
+  readonly evidence: RelevanceEvidence;
+  /** Changes whenever the indexed docs change (a finished ingest), so cached answers can be told apart. */
+  readonly indexVersion: string;
+}
+
 /** Finds the best passages for a question. */
 export class Retriever extends Context.Service<
   Retriever,
   {
-    readonly retrieve: (
-      question: string,
-      k: number,
-    ) => Effect.Effect<ReadonlyArray<RetrievedChunk>, RetrievalFailed>;
+    readonly retrieve: (question: string, k: number) => Effect.Effect<Retrieval, RetrievalFailed>;
     readonly ping: Effect.Effect<void, RetrievalFailed>;
   }
 >()("core/Retriever") {}
 
-/** A chunk ready to be written to an index: content hash (to skip unchanged ones) and vector. */
-export interface IndexedChunk extends DocChunk {
+/** What the index keeps about a stored chunk besides its passage: which docs it belongs to, its content hash. */
+export interface StoredEntry {
+  /** The named set of docs (`npm run ingest -- --source NAME`) the chunk belongs to. */
+  readonly collection: string;
+  /** Content hash, to skip unchanged chunks on re-ingest. */
   readonly hash: string;
+}
+
+/** A chunk ready to be written to an index, with its vector. */
+export interface IndexedChunk extends DocChunk, StoredEntry {
   readonly vector: Float32Array;
 }
 
-/** Write side of an index, used by ingestion; `persist` makes the writes durable. */
+/**
+ * Write side of an index, used by ingestion; `persist` makes the writes durable and visible to
+ * running services at once (a new index version).
+ */
 export class ChunkIndex extends Context.Service<
   ChunkIndex,
   {
-    /** Every stored chunk id with its content hash. */
-    readonly existing: Effect.Effect<ReadonlyMap<string, string>, RetrievalFailed>;
+    /** Every stored chunk id with its collection and content hash. */
+    readonly existing: Effect.Effect<ReadonlyMap<string, StoredEntry>, RetrievalFailed>;
     readonly upsert: (chunks: ReadonlyArray<IndexedChunk>) => Effect.Effect<void, RetrievalFailed>;
     readonly remove: (ids: ReadonlyArray<string>) => Effect.Effect<void, RetrievalFailed>;
     readonly persist: Effect.Effect<void, RetrievalFailed>;

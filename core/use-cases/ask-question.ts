@@ -8,14 +8,14 @@ import { Duration, Effect } from "effect";
 import { type Answer, GenerationFailed, Generator } from "../ports/generator.ts";
 import type { RetrievedChunk } from "../ports/retrieval.ts";
 import type { QuotaView } from "../quota.ts";
-import { chargeAnswer, releaseAnswer } from "./finish-answer.ts";
-import { type NothingFound, type PreparedAnswer, prepareAnswer, type Question } from "./prepare-answer.ts";
+import { finishAnswer, releaseAnswer } from "./finish-answer.ts";
+import { type Declined, type PreparedAnswer, prepareAnswer, type Question } from "./prepare-answer.ts";
 
 export {
+  DECLINED,
   EmptyMessage,
   MAX_MESSAGE_LENGTH,
   MessageTooLong,
-  NOTHING_FOUND,
   type Question,
   QuotaExhausted,
   TOP_K,
@@ -41,24 +41,30 @@ export interface AnsweredQuestion {
   readonly sources: ReadonlyArray<RetrievedChunk>;
   readonly rateLimit: QuotaView;
   /** How prepareAnswer ended (the insights read "declined" from it). */
-  readonly outcome: PreparedAnswer | NothingFound;
+  readonly outcome: PreparedAnswer | Declined;
 }
 
+/** What the generator is given for a prepared question. */
+export const generationInput = (prepared: PreparedAnswer) => ({
+  question: prepared.question,
+  chunks: prepared.sources,
+  history: prepared.history,
+  indexVersion: prepared.indexVersion,
+});
+
 const generateFor = (prepared: PreparedAnswer) =>
-  Effect.flatMap(Generator, (generator) =>
-    generator.generate({ question: prepared.question, chunks: prepared.sources, history: prepared.history }),
-  );
+  Effect.flatMap(Generator, (generator) => generator.generate(generationInput(prepared)));
 
 /** The JSON chat use case. */
 export const askQuestion = Effect.fn("askQuestion")(function* (question: Question) {
   const prepared = yield* prepareAnswer(question);
-  if (prepared.kind === "nothing-found") {
-    const { answer, rateLimit } = prepared;
-    return { answer, sources: [], rateLimit, outcome: prepared } satisfies AnsweredQuestion;
+  if (prepared.kind === "declined") {
+    const { answer, sources, rateLimit } = prepared;
+    return { answer, sources, rateLimit, outcome: prepared } satisfies AnsweredQuestion;
   }
   const answer = yield* withinDeadline(generateFor(prepared)).pipe(
     Effect.onError(() => releaseAnswer(prepared)),
   );
-  const rateLimit = yield* chargeAnswer(prepared, answer);
+  const rateLimit = yield* finishAnswer(prepared, answer);
   return { answer, sources: prepared.sources, rateLimit, outcome: prepared } satisfies AnsweredQuestion;
 });

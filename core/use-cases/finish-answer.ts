@@ -3,7 +3,8 @@
  * counted (commit, and the exchange joins the conversation) or given back (release).
  * Charging rule: a client is charged once answer text has reached it, so the edge calls
  * `chargeAnswer` when an answer completed or when a stream was cut after sending text, and
- * `releaseAnswer` otherwise.
+ * `releaseAnswer` otherwise. An answer that declines (the docs do not cover the question) is
+ * never charged: `finishAnswer` picks between the two for a whole answer.
  */
 import { Clock, Effect } from "effect";
 import { Conversations } from "../ports/conversations.ts";
@@ -30,3 +31,13 @@ export const chargeAnswer = Effect.fn("chargeAnswer")(function* (
 
 /** Gives the query back: nothing reached the client, or we failed. */
 export const releaseAnswer = (prepared: PreparedAnswer) => releaseHold(prepared.identity, prepared.hold);
+
+/** Settles a whole answer: released when it declined, charged otherwise; the quota state after. */
+export const finishAnswer = (prepared: PreparedAnswer, answer: Answer) =>
+  answer.declined === true
+    ? Effect.flatMap(QuotaStore, (quota) =>
+        Effect.flatMap(Clock.currentTimeMillis, (now) =>
+          quota.release(prepared.identity, prepared.hold.id, now),
+        ),
+      )
+    : chargeAnswer(prepared, answer);

@@ -3,7 +3,8 @@
  * (reserve one query), load the conversation and retrieve 5 passages. It ends holding a
  * reserved query, which phase two (finish-answer.ts) commits or releases once the answer is
  * out; between the two the edge answers in JSON or streams. Any failure here gives the query
- * back; a question the index knows nothing about is answered here, uncharged.
+ * back; a question the docs do not cover (core/relevance.ts decides from what retrieval
+ * measured) is declined here, uncharged and without calling the model.
  */
 import { Clock, Effect, Schema } from "effect";
 import { PaymentSettings, PaymentTerms } from "../payment-settings.ts";
@@ -13,15 +14,17 @@ import { PaymentStore } from "../ports/payment-store.ts";
 import { QuotaStore } from "../ports/quota-store.ts";
 import { type RetrievedChunk, Retriever } from "../ports/retrieval.ts";
 import type { Hold, QuotaView } from "../quota.ts";
+import { decideRelevance, type RelevanceEvidence } from "../relevance.ts";
 import { followUpQuery } from "./follow-up.ts";
 
 export const TOP_K = 5;
 export const MAX_MESSAGE_LENGTH = 2000;
 
-/** The uncharged answer when the index has no passage at all for a question. */
-export const NOTHING_FOUND: Answer = {
-  text: "I could not find anything about this in the documentation, so I cannot answer it. No query was charged.",
+/** The uncharged answer to a question the docs do not cover (the closest sections, if any, go with it). */
+export const DECLINED: Answer = {
+  text: "The documentation does not seem to cover this question, so I cannot answer it. No query was charged.",
   tokensUsed: 0,
+  declined: true,
 };
 
 export class EmptyMessage extends Schema.TaggedError<EmptyMessage>()("EmptyMessage", {}) {}
@@ -56,13 +59,18 @@ export interface PreparedAnswer {
   readonly history: ReadonlyArray<ChatTurn>;
   /** Where the exchange is remembered, when the client keeps a conversation. */
   readonly conversationKey: string | undefined;
+  /** The index the sources come from (answers are cached per version). */
+  readonly indexVersion: string;
 }
 
-/** Answered without the model (nothing found) and already given back. */
-export interface NothingFound {
-  readonly kind: "nothing-found";
+/** Declined without the model (the docs do not cover it) and already given back. */
+export interface Declined {
+  readonly kind: "declined";
   readonly answer: Answer;
   readonly rateLimit: QuotaView;
+  readonly evidence: RelevanceEvidence;
+  /** The closest passages found, shown as sources so the reader can look for themselves. */
+  readonly sources: ReadonlyArray<RetrievedChunk>;
 }
 
 /** Step 1: the message rules. */
@@ -97,22 +105,24 @@ export const prepareAnswer = Effect.fn("prepareAnswer")(function* (question: Que
     .pipe(Effect.catchTag("QuotaExhausted", ({ resetAt }) => offerPayment(question.identity, resetAt)));
   const found = yield* Effect.gen(function* () {
     const history = conversationKey === undefined ? [] : yield* conversations.recent(conversationKey);
-    const sources = yield* retriever.retrieve(followUpQuery(message, history), TOP_K);
-    return { history, sources };
+    const retrieval = yield* retriever.retrieve(followUpQuery(message, history), TOP_K);
+    return { history, retrieval };
   }).pipe(Effect.onError(() => releaseHold(question.identity, hold)));
-  if (found.sources.length === 0) {
+  const { chunks, evidence, indexVersion } = found.retrieval;
+  if (chunks.length === 0 || decideRelevance(evidence) === "decline") {
     // Nothing to answer from: say so honestly and charge nothing.
     const rateLimit = yield* quota.release(question.identity, hold.id, yield* Clock.currentTimeMillis);
-    return { kind: "nothing-found", answer: NOTHING_FOUND, rateLimit } satisfies NothingFound;
+    return { kind: "declined", answer: DECLINED, rateLimit, evidence, sources: chunks } satisfies Declined;
   }
   return {
     kind: "ready",
     identity: question.identity,
     hold,
     question: message,
-    sources: found.sources,
+    sources: chunks,
     history: found.history,
     conversationKey,
+    indexVersion,
   } satisfies PreparedAnswer;
 });
 

@@ -24,9 +24,10 @@ import {
   type ServiceProcess,
   startService,
 } from "../../test/support/service-process.ts";
+import { readQuestions } from "../eval/questions.ts";
 import { indexLayer, withSettings } from "../runtime/adapter-layers.ts";
 import { defaultConfig } from "../runtime/app-layer.ts";
-import { DEFAULT_NODE_DOCS_DIR, ensureNodeDocs, readQuestions } from "./node-docs.ts";
+import { DEFAULT_NODE_DOCS_DIR, ensureNodeDocs } from "./node-docs.ts";
 import { record } from "./report.ts";
 import { fmt, summary } from "./stats.ts";
 
@@ -91,7 +92,7 @@ const load = async (concurrency: number, total: number, request: (i: number) => 
 };
 
 const work = mkdtempSync(join(tmpdir(), "chat-bench-"));
-const indexPath = join(work, "index.json");
+const indexPath = join(work, "index.bin");
 let service: ServiceProcess | undefined;
 try {
   ensureNodeDocs(values.docs);

@@ -1,7 +1,7 @@
 /**
  * The Node.js API docs as a benchmark corpus: the Markdown files of Debian's nodejs-doc
  * package, fetched with `apt-get download` and unpacked with `dpkg -x` (never installed: that
- * would remove Node), plus the evaluation question files (question, file, phrase per line).
+ * would remove Node). Question files are read by src/eval/questions.ts.
  */
 import { spawnSync } from "node:child_process";
 import {
@@ -45,19 +45,3 @@ export const ensureNodeDocs = (dir: string = DEFAULT_NODE_DOCS_DIR): string => {
   }
   return dir;
 };
-
-export interface EvalQuestion {
-  readonly question: string;
-  readonly file: string;
-  readonly phrase: string;
-}
-
-/** Reads a question file: a header line, then `question<TAB>file<TAB>phrase` lines. */
-export const readQuestions = (path: string): ReadonlyArray<EvalQuestion> =>
-  readFileSync(path, "utf8")
-    .trim()
-    .split("\n")
-    .slice(1)
-    .map((line) => line.split("\t"))
-    .filter((cells): cells is [string, string, string, ...string[]] => cells.length >= 3)
-    .map(([question, file, phrase]) => ({ question, file, phrase }));

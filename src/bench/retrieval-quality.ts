@@ -19,14 +19,10 @@ import { ChromaIndex, ChromaRetriever } from "../../adapters/retrieval-chroma/in
 import { LocalIndex, LocalRetriever } from "../../adapters/retrieval-local/index.ts";
 import { Retriever } from "../../core/ports/retrieval.ts";
 import { startLocalChroma } from "../../test/support/chroma-server.ts";
+import { type EvalQuestion as Question, readQuestions } from "../eval/questions.ts";
 import { embedderLayer as configuredEmbedder, withSettings } from "../runtime/adapter-layers.ts";
 import { defaultConfig } from "../runtime/app-layer.ts";
-import {
-  DEFAULT_NODE_DOCS_DIR,
-  ensureNodeDocs,
-  type EvalQuestion as Question,
-  readQuestions,
-} from "./node-docs.ts";
+import { DEFAULT_NODE_DOCS_DIR, ensureNodeDocs } from "./node-docs.ts";
 import { type Figure, record } from "./report.ts";
 
 const { values } = parseArgs({
@@ -53,7 +49,7 @@ const evaluate = (questions: ReadonlyArray<Question>) =>
     let byPhrase = 0;
     const misses: string[] = [];
     for (const q of questions) {
-      const top = yield* retriever.retrieve(q.question, 5);
+      const top = (yield* retriever.retrieve(q.question, 5)).chunks;
       const fileHit = top.some((chunk) => chunk.source === q.file);
       const phraseHit = top.some((chunk) => chunk.text.includes(q.phrase));
       byFile += fileHit ? 1 : 0;
@@ -123,7 +119,7 @@ const report = (
 
 ensureNodeDocs(values.docs);
 const work = mkdtempSync(join(tmpdir(), "retrieval-bench-"));
-const indexPath = join(work, "index.json");
+const indexPath = join(work, "index.bin");
 /** Ingests the docs into the local index at `indexPath` (unchanged files are skipped). */
 const ingestLocal = () =>
   Effect.runPromise(

@@ -14,6 +14,7 @@ const SCRIPTS: ReadonlyArray<readonly [string, boolean]> = [
   ["status-bench.ts", true],
   ["payment-bench.ts", true],
   ["x402-bench.ts", true],
+  ["x402-v2-bench.ts", true],
   ["chat-bench.ts", true],
   ["startup-bench.ts", true],
   ["load-bench.ts", true],

@@ -1,17 +1,21 @@
 /**
- * `npm run search -- "question" [-k 5]`: prints the best chunks from the configured index as a
- * JSON array of {id, source, url, heading, score, text}. Exit 0 on success, 1 when retrieval
- * fails (e.g. no index yet), 2 on bad usage or configuration.
+ * `npm run search -- "question" [-k 5]`: prints what the service would do with a question: the
+ * relevance decision (answer or decline) with its evidence, and the best chunks from the
+ * configured index as {id, source, url, heading, score, text}. Exit 0 on success, 1 when
+ * retrieval fails (e.g. no index yet), 2 on bad usage or configuration.
  */
 import { Effect, Result } from "effect";
 import { Retriever } from "../../core/ports/retrieval.ts";
+import { decideRelevance } from "../../core/relevance.ts";
 import { retrievalLayer, withSettings } from "../runtime/adapter-layers.ts";
 import { commandLine } from "./command-line.ts";
 
 const USAGE = `Usage: npm run search -- "question" [-k 5]
 
-Prints the k best chunks (default 5, at most 100) for the question as JSON:
-[{ "id", "source", "url", "heading", "score", "text" }, ...]. Uses the same index and
+Prints, as JSON, whether the service would answer or decline the question (with the
+evidence: question terms, best-passage coverage, share of known words) and the k best
+chunks (default 5, at most 100): { "decision", "evidence", "indexVersion",
+"chunks": [{ "id", "source", "url", "heading", "score", "text" }, ...] }. Uses the same index and
 embedder settings as the service (INDEX_PATH or CHROMA_URL / VECTOR_API_KEY /
 VECTOR_INDEX_NAME, EMBEDDING_MODEL).`;
 
@@ -36,7 +40,8 @@ const program = Effect.gen(function* () {
 }).pipe(Effect.provide(withSettings(config, retrievalLayer)));
 const outcome = await Effect.runPromise(Effect.result(program));
 if (Result.isFailure(outcome)) fail(outcome.failure.message, 1);
-const chunks = Result.getOrThrow(outcome).map(({ id, source, url, heading, score, text }) => ({
+const retrieval = Result.getOrThrow(outcome);
+const chunks = retrieval.chunks.map(({ id, source, url, heading, score, text }) => ({
   id,
   source,
   url,
@@ -44,4 +49,18 @@ const chunks = Result.getOrThrow(outcome).map(({ id, source, url, heading, score
   score: Number(score.toFixed(6)),
   text,
 }));
-console.log(JSON.stringify(chunks, null, 2));
+const round = (share: number) => Number(share.toFixed(3));
+const { evidence } = retrieval;
+console.log(
+  JSON.stringify(
+    {
+      // What the service would do with the question: answer from these chunks, or decline for free.
+      decision: chunks.length === 0 ? "decline" : decideRelevance(evidence),
+      evidence: { ...evidence, coverage: round(evidence.coverage), known: round(evidence.known) },
+      indexVersion: retrieval.indexVersion,
+      chunks,
+    },
+    null,
+    2,
+  ),
+);

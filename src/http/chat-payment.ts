@@ -12,12 +12,16 @@ import { BaseUnits, MIN_PAYMENT_UNITS, queriesFor } from "../../core/money.ts";
 import { x402NetworkOf } from "../../core/network.ts";
 import type { PaymentRejected } from "../../core/payment-rejected.ts";
 import { PaymentSettings } from "../../core/payment-settings.ts";
+import type { ChainUnavailable } from "../../core/ports/chain-reader.ts";
+import type { StoreUnavailable } from "../../core/ports/store-errors.ts";
 import { type X402Code, x402Error } from "../../core/x402.ts";
 import type { Metrics } from "../observability/metrics.ts";
 import { issuePaymentRequest, paymentRequestOf } from "../x402/server/issue-request.ts";
 import { DEFAULT_EXPIRES_IN_SECONDS } from "../x402/server/paywall-options.ts";
 import { acceptAuthorizationHeader, receiptHeaders } from "../x402/server/spec-dialect.ts";
 import { x402Rejection } from "../x402/server/x402-errors.ts";
+import type { ExactFacilitator } from "../x402/v2/exact-payment.ts";
+import { paymentRequiredHeader } from "../x402/v2/wire.ts";
 import type { AppEnv } from "./app-env.ts";
 import {
   errorResponse,
@@ -52,17 +56,27 @@ const chatOffer = Effect.flatMap(PaymentSettings, (terms) =>
 /** A 402 with a fresh payment request and `fields` (the chat's own); 503 when none can be issued. */
 const offerPayment = async (
   c: Context<AppEnv>,
-  runtime: AppRuntime,
+  deps: ChatPaymentDeps,
   code: X402Code,
   fields: Readonly<Record<string, unknown>>,
   details: Readonly<Record<string, unknown>> = {},
 ) => {
-  const issued = await runOutcome(runtime, chatOffer);
+  const issued = await runOutcome(deps.runtime, chatOffer);
   if (!issued.ok) return unavailableResponse(c, issued.error);
   const request = paymentRequestOf(issued.value);
   const message = typeof fields.error === "string" ? fields.error : QUOTA_EXHAUSTED_TEXT;
   const { body } = x402Error(code, message, { ...details, payment_request: request });
-  return c.json({ ...request, ...body, ...fields }, 402, { "Cache-Control": "no-store" });
+  const v2 = deps.facilitator;
+  const offer =
+    v2 === undefined
+      ? {}
+      : paymentRequiredHeader(
+          request,
+          c.req.url,
+          { network: v2.network, feePayer: v2.feePayer.address },
+          message,
+        );
+  return c.json({ ...request, ...body, ...fields }, 402, { "Cache-Control": "no-store", ...offer });
 };
 
 export interface ChatPaymentDeps {
@@ -70,6 +84,8 @@ export interface ChatPaymentDeps {
   readonly metrics: Metrics;
   readonly paidDailyCap: number;
   readonly recorder: InsightsRecorder;
+  /** The x402 v2 facilitator; absent: the chat's 402 offers only the spec's dialect. */
+  readonly facilitator?: ExactFacilitator | undefined;
 }
 
 /** A chat error as its response: an exhausted quota is a 402 offering a payment request. */
@@ -81,7 +97,7 @@ export const chatErrorResponse = (
   if (error._tag !== "QuotaExhausted") return errorResponse(c, error, deps.paidDailyCap);
   deps.metrics.count("chat_payment_required_total");
   c.get("log").info("quota exhausted", { identity: c.get("identity") });
-  return offerPayment(c, deps.runtime, "PAYMENT_REQUIRED", quotaExhaustedBody(error));
+  return offerPayment(c, deps, "PAYMENT_REQUIRED", quotaExhaustedBody(error));
 };
 
 export type Bought =
@@ -123,7 +139,17 @@ export const buyWithAuthorization = async (
     });
     return { ok: true, headers: receiptHeaders(receipt) };
   }
-  const error = accepted.error;
+  return refusedPurchase(c, deps, accepted.error);
+};
+
+/** A refused purchase as the chat's answer: 503 when verification could not run, else the x402 error. */
+export const refusedPurchase = async (
+  c: Context<AppEnv>,
+  deps: ChatPaymentDeps,
+  error: PaymentRejected | StoreUnavailable | ChainUnavailable,
+): Promise<Bought> => {
+  const identity = c.get("identity");
+  const log = c.get("log");
   if (error._tag !== "PaymentRejected") return { ok: false, response: unavailableResponse(c, error) };
   const rendering = REJECTIONS[error.reason];
   deps.metrics.count("payment_rejections_total", { reason: rendering.code });
@@ -136,7 +162,7 @@ export const buyWithAuthorization = async (
     retryable: rendering.retryable,
   };
   if (body.Code === "PAYMENT_EXPIRED")
-    return { ok: false, response: await offerPayment(c, deps.runtime, body.Code, fields, body.Details) };
+    return { ok: false, response: await offerPayment(c, deps, body.Code, fields, body.Details) };
   return {
     ok: false,
     response: c.json({ ...body, ...fields }, status, rendering.retryable ? { "Retry-After": "5" } : {}),

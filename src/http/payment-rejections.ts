@@ -146,6 +146,52 @@ export const REJECTIONS = {
     "This payment was already used",
     "Each payment request pays for one response. Request the resource without the header for a new payment request.",
   ),
+  "exact-payload-malformed": refusal(
+    "INVALID_PAYMENT_SIGNATURE",
+    "Invalid PAYMENT-SIGNATURE header",
+    "The header is the base64 of an x402 v2 payment payload (scheme exact) whose payload.transaction is a base64 Solana transaction.",
+  ),
+  "exact-instruction-forbidden": refusal(
+    "EXACT_INSTRUCTION_FORBIDDEN",
+    "The transaction holds an instruction the exact scheme does not allow",
+    "Allowed: compute-unit limit and price, one TransferChecked of the asset, and an optional memo. Nothing else, and one transfer only.",
+  ),
+  "exact-transfer-mismatch": refusal(
+    "EXACT_TRANSFER_MISMATCH",
+    "The transfer does not match the payment requirements",
+    "Transfer exactly `amount` base units of `asset` to the associated token account of `payTo`, with the asset's decimals.",
+  ),
+  "exact-fee-payer-misused": refusal(
+    "EXACT_FEE_PAYER_MISUSED",
+    "The fee payer is misused",
+    "The fee payer must be extra.feePayer, and may appear in no instruction: never the transfer's source or authority.",
+  ),
+  "exact-compute-price-too-high": refusal(
+    "EXACT_COMPUTE_PRICE_TOO_HIGH",
+    "The compute budget is over the cap",
+    "Set a compute-unit price of at most 5,000,000 micro-lamports and a compute-unit limit of at most 200,000: the service's fee payer pays the priority fee.",
+  ),
+  "exact-blockhash-expired": refusal(
+    "EXACT_BLOCKHASH_EXPIRED",
+    "The transaction's blockhash is not recent",
+    "Build the transaction again with a fresh blockhash and send it at once.",
+  ),
+  "exact-signature-invalid": refusal(
+    "EXACT_SIGNATURE_INVALID",
+    "A client signature of the transaction is missing or invalid",
+    "Sign the transaction with every key it names as a signer but the fee payer.",
+  ),
+  "exact-simulation-failed": refusal(
+    "EXACT_SIMULATION_FAILED",
+    "The transaction fails in simulation",
+    "Check the token balance of the paying account and that the recipient's associated token account exists.",
+  ),
+  "exact-settlement-failed": refusal(
+    "EXACT_SETTLEMENT_FAILED",
+    "The payment could not be settled on chain",
+    "Nothing was served. Send the same payment again, or a new one.",
+    true,
+  ),
 } as const satisfies Record<PaymentRejectionReason, Rendering>;
 
 /** The spec's list of things to check, with this service's mint, wallet and network. */

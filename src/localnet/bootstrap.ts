@@ -27,6 +27,8 @@ export interface DemoWorld {
   readonly mintAuthority: Keypair;
   readonly payer: Keypair;
   readonly serviceWallet: Address;
+  /** The x402 v2 facilitator's fee payer (SOL only): it co-signs and pays the fees of clients' transfers. */
+  readonly feePayer: Keypair;
 }
 
 /** Creates a mint with `authority` (which pays) and returns its address. */
@@ -70,9 +72,11 @@ export const bootstrap = async (chain: Chain, faucet: Faucet): Promise<DemoWorld
   const mintAuthority = await newKeypair();
   const payer = await newKeypair();
   const serviceWallet = (await newKeypair()).signer.address;
+  const feePayer = await newKeypair();
   await faucet.airdrop(mintAuthority.signer.address, 10n * LAMPORTS_PER_SOL);
   await faucet.airdrop(payer.signer.address, PAYER_START.lamports);
+  await faucet.airdrop(feePayer.signer.address, 10n * LAMPORTS_PER_SOL);
   const mint = await createMint(chain, mintAuthority.signer, USDC_DECIMALS);
   await mintTo(chain, mintAuthority.signer, mint, payer.signer.address, PAYER_START.usdcUnits, USDC_DECIMALS);
-  return { mint, mintAuthority, payer, serviceWallet };
+  return { mint, mintAuthority, payer, serviceWallet, feePayer };
 };

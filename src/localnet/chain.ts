@@ -11,6 +11,9 @@ import { type TransactionErrorJson, transactionErrorJson } from "./tx-error.ts";
 import { innerInstructionsOf, type TxRecord } from "./tx-record.ts";
 import { signatureText, type WireTransaction } from "./wire.ts";
 
+/** Devnet's genesis hash; its first 32 characters are the CAIP-2 reference of devnet. */
+export const DEVNET_GENESIS_HASH = "EtWTRABZaYq6iMfeYKouRu166VU2xqa1wcaWoxPkrZBG";
+
 /** How many blocks a blockhash stays usable, as on a real cluster. */
 const BLOCKHASH_LIFETIME = 150;
 const LAMPORTS_PER_SIGNATURE = 5000;
@@ -56,7 +59,9 @@ export const makeChain = (settings: ChainSettings, now: () => number = Date.now)
   // which only accepts its single latest blockhash.
   // The default airdrop reserve is too small for a faucet that lasts a whole test run.
   const svm = new LiteSVM().withLamports(10n ** 18n).withBlockhashCheck(false);
-  const genesisHash = svm.latestBlockhash();
+  // The local chain stands in for devnet (the spec dialect announces it as chain-devnet), so it
+  // reports devnet's genesis hash: x402 v2 clients only know the public clusters' CAIP-2 ids.
+  const genesisHash = DEVNET_GENESIS_HASH;
   const validBlockhashes = new Map<string, number>();
   const history: Array<TxRecord> = [];
   const bySignature = new Map<string, TxRecord>();

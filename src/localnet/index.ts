@@ -37,6 +37,10 @@ export interface Localnet {
   /** Demo payer: 100 SOL and 1000 test USDC at start. */
   readonly payer: KeyPairSigner;
   readonly mintAuthority: KeyPairSigner;
+  /** The x402 v2 fee payer, funded with SOL (its secret is in the state file, `jq .feePayer`). */
+  readonly feePayer: KeyPairSigner;
+  /** Its 64-byte secret key, as X402_FEE_PAYER_SECRET_KEY would hold it (a throwaway local key). */
+  readonly feePayerSecretKey: Uint8Array;
   /** The receiving wallet of the demo (no token account until the first payment). */
   readonly serviceWallet: Address;
   readonly stateFile: string | undefined;
@@ -89,6 +93,7 @@ export const startLocalnet = async (options: LocalnetOptions = {}): Promise<Loca
       serviceWallet: world.serviceWallet,
       payer: world.payer,
       mintAuthority: world.mintAuthority,
+      feePayer: world.feePayer,
     });
   }
   return {
@@ -96,6 +101,8 @@ export const startLocalnet = async (options: LocalnetOptions = {}): Promise<Loca
     mint: world.mint,
     payer: world.payer.signer,
     mintAuthority: world.mintAuthority.signer,
+    feePayer: world.feePayer.signer,
+    feePayerSecretKey: Uint8Array.from(world.feePayer.secretKey),
     serviceWallet: world.serviceWallet,
     stateFile: options.stateFile,
     setFaults: faults.set,

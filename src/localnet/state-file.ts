@@ -34,6 +34,8 @@ export interface LocalnetState {
   readonly serviceWallet: Address;
   readonly payer: KeyPairSigner;
   readonly mintAuthority: KeyPairSigner;
+  /** The x402 v2 fee payer; absent in files written before it existed. */
+  readonly feePayer: KeyPairSigner | undefined;
 }
 
 /** Writes the state file (creating its folder). */
@@ -46,6 +48,7 @@ export const writeStateFile = async (
     serviceWallet: Address;
     payer: Keypair;
     mintAuthority: Keypair;
+    feePayer: Keypair;
   },
 ): Promise<void> => {
   await mkdir(dirname(path), { recursive: true });
@@ -61,6 +64,8 @@ export const writeStateFile = async (
     // Solana CLI keypair format (64-byte lists): `jq .payer` gives a usable keypair file.
     payer: keypairJson(state.payer),
     mintAuthority: keypairJson(state.mintAuthority),
+    feePayerAddress: state.feePayer.signer.address,
+    feePayer: keypairJson(state.feePayer),
   };
   await writeFile(path, `${JSON.stringify(body, null, 2)}\n`, { mode: 0o600 });
   await chmod(path, 0o600);
@@ -94,6 +99,7 @@ export const readStateFile = async (path: string): Promise<LocalnetState | undef
     serviceWallet: addressField(body, "serviceWallet"),
     payer: await signerFromJson(body.payer),
     mintAuthority: await signerFromJson(body.mintAuthority),
+    feePayer: body.feePayer === undefined ? undefined : await signerFromJson(body.feePayer),
   };
 };
 

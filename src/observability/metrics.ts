@@ -21,9 +21,14 @@ export const COUNTERS = {
   payment_grants_total: "Payments verified and granted",
   payment_queries_granted_total: "Queries granted by payments",
   payment_rejections_total: "Payments rejected, by reason",
+  x402_settlement_failures_total:
+    "x402 v2 payments verified but not settled on chain (no paid content was returned)",
   protection_rate_limited_total: "Requests refused by the per-identity protection limit",
   payment_unknown_signature_limited_total: "Payments refused: too many unknown transactions from one client",
   answers_total: "Answers served",
+  answer_cache_hits_total: "Questions answered from the answer cache without calling the model",
+  answer_cache_misses_total: "Cacheable questions the model answered (and the cache kept)",
+  answer_cache_rescues_total: "Model failures answered from the cache instead of the extractive fallback",
   feedback_total: "Votes on answers, by vote",
   insights_events_total: "Insight events recorded, by kind",
   insights_record_failures_total:
@@ -107,6 +112,14 @@ export const makeMetrics = (): Metrics => {
         if (rows.length === 0) out.push(`${name} 0`);
         for (const [key, n] of rows) out.push(`${key} ${n}`);
       }
+      // The hit rate itself, so a dashboard needs no query to read it.
+      const hits = counters.get("answer_cache_hits_total") ?? 0;
+      const lookups = hits + (counters.get("answer_cache_misses_total") ?? 0);
+      out.push(
+        "# HELP answer_cache_hit_ratio Share of cacheable questions answered from the cache (0 before any)",
+        "# TYPE answer_cache_hit_ratio gauge",
+        `answer_cache_hit_ratio ${lookups === 0 ? 0 : hits / lookups}`,
+      );
       return `${out.join("\n")}\n`;
     },
   };

@@ -9,9 +9,11 @@
 import { Effect, Layer } from "effect";
 import { HashEmbedder } from "../../adapters/embed-hash/index.ts";
 import * as ExtractiveGenerator from "../../adapters/llm-extractive/index.ts";
-import type { FallbackOptions } from "../../adapters/llm-fallback/index.ts";
+import type { CacheOptions, FallbackOptions } from "../../adapters/llm-fallback/index.ts";
 import { LocalIndex, LocalRetriever } from "../../adapters/retrieval-local/index.ts";
+import { MemoryAnswerCache } from "../../adapters/store-memory/index.ts";
 import type { AppConfig, VectorConfig } from "../../core/config.ts";
+import type { AnswerCache } from "../../core/ports/answer-cache.ts";
 import { AppSettings } from "./app-settings.ts";
 
 /** A layer picked from the configuration when it is built. */
@@ -25,6 +27,8 @@ export const lazily = <M>(load: () => Promise<M>): Effect.Effect<M> => Effect.pr
 const chosenLazily = <M, A, E, R>(load: () => Promise<M>, pick: (module: M) => Layer.Layer<A, E, R>) =>
   Layer.unwrap(Effect.map(lazily(load), pick));
 
+const chroma = () => import("../../adapters/retrieval-chroma/index.ts");
+
 /** EMBEDDING_MODEL unset or "hash": the download-free hashed embedder; else that transformers model. */
 export const embedderLayer = chosen(({ embeddingModel }) =>
   embeddingModel === undefined || embeddingModel === "hash"
@@ -35,19 +39,40 @@ export const embedderLayer = chosen(({ embeddingModel }) =>
       ),
 );
 
-/** The read side: Retriever over the local index file or Chroma, and the Embedder it uses. */
-export const retrievalLayer = Layer.provideMerge(
-  chosen(({ vector }) =>
-    vector.kind === "local"
-      ? LocalRetriever.layer({ indexPath: vector.indexPath })
-      : chosenLazily(
-          () => import("../../adapters/retrieval-chroma/index.ts"),
-          ({ ChromaRetriever }) =>
-            ChromaRetriever.layer({ url: vector.url, apiKey: vector.apiKey, collection: vector.collection }),
-        ),
-  ),
-  embedderLayer,
-);
+/** An index (re)loaded by the running service: at start, and after each finished ingest. */
+export interface IndexLoaded {
+  readonly reason: "start" | "reload";
+  readonly files: number;
+  readonly chunks: number;
+  readonly version: string;
+}
+
+export interface RetrievalEvents {
+  readonly onLoad?: (event: IndexLoaded) => void;
+  /** A new index that could not be loaded (the current one stays in use). */
+  readonly onReloadFailed?: (message: string) => void;
+}
+
+/** The read side, telling `events` when an index is loaded: Retriever over the local file or Chroma, and its Embedder. */
+export const retrievalLayerWith = (events: RetrievalEvents) =>
+  Layer.provideMerge(
+    chosen(({ vector }) =>
+      vector.kind === "local"
+        ? LocalRetriever.layer({ indexPath: vector.indexPath, ...events })
+        : chosenLazily(chroma, ({ ChromaRetriever }) =>
+            ChromaRetriever.layer({
+              url: vector.url,
+              apiKey: vector.apiKey,
+              collection: vector.collection,
+              onLoad: events.onLoad,
+            }),
+          ),
+    ),
+    embedderLayer,
+  );
+
+/** The read side, for programs that need no load events (CLIs, benches). */
+export const retrievalLayer = retrievalLayerWith({});
 
 /** The write side for ingest: ChunkIndex and Embedder; `rebuild` empties the index first. */
 export const indexLayer = (options: { readonly rebuild?: boolean } = {}) =>
@@ -55,23 +80,23 @@ export const indexLayer = (options: { readonly rebuild?: boolean } = {}) =>
     chosen(({ vector }) =>
       vector.kind === "local"
         ? LocalIndex.layer({ indexPath: vector.indexPath, rebuild: options.rebuild })
-        : chosenLazily(
-            () => import("../../adapters/retrieval-chroma/index.ts"),
-            ({ ChromaIndex }) =>
-              ChromaIndex.layer({
-                url: vector.url,
-                apiKey: vector.apiKey,
-                collection: vector.collection,
-                rebuild: options.rebuild,
-              }),
+        : chosenLazily(chroma, ({ ChromaIndex }) =>
+            ChromaIndex.layer({
+              url: vector.url,
+              apiKey: vector.apiKey,
+              collection: vector.collection,
+              rebuild: options.rebuild,
+            }),
           ),
     ),
     embedderLayer,
   );
 
-export interface GeneratorSettings extends FallbackOptions {
+export interface GeneratorSettings extends FallbackOptions, CacheOptions {
   /** Per LLM call; default 5 s. */
   readonly timeoutMs?: number | undefined;
+  /** Where answers are kept (default: shared on Redis with REDIS_URL, else bounded in this process). */
+  readonly cache?: Layer.Layer<AnswerCache> | undefined;
 }
 
 /**
@@ -80,7 +105,20 @@ export interface GeneratorSettings extends FallbackOptions {
  */
 export const LLM_DEFAULTS = { timeoutMs: 5000, primaryBudgetMs: 6000 } as const;
 
-/** Groq (LLM_API_KEY set) falling back to extractive answers; without a key, extractive only. */
+/** The answer cache: shared on Redis when REDIS_URL is set, else a bounded LRU in this process. */
+export const answerCacheLayer = chosen(({ redisUrl }) =>
+  redisUrl === undefined
+    ? MemoryAnswerCache.layer()
+    : chosenLazily(
+        () => import("../../adapters/store-redis/index.ts"),
+        ({ RedisAnswerCache }) => RedisAnswerCache.layer({ url: redisUrl }).pipe(Layer.orDie),
+      ),
+);
+
+/**
+ * Groq (LLM_API_KEY set) behind the answer cache, falling back to extractive answers; without a
+ * key, extractive only (nothing to save by caching a few milliseconds of local work).
+ */
 export const generatorLayer = (settings: GeneratorSettings = {}) =>
   chosen(({ llm }) =>
     llm === undefined
@@ -91,17 +129,20 @@ export const generatorLayer = (settings: GeneratorSettings = {}) =>
               import("../../adapters/llm-groq/index.ts"),
               import("../../adapters/llm-fallback/index.ts"),
             ]),
-          ([GroqGenerator, { withFallback }]) =>
+          ([GroqGenerator, { withCache, withFallback }]) =>
             withFallback(
-              GroqGenerator.layer({
-                apiKey: llm.apiKey,
-                model: llm.model,
-                baseUrl: llm.baseUrl,
-                timeoutMs: settings.timeoutMs ?? LLM_DEFAULTS.timeoutMs,
-              }),
+              withCache(
+                GroqGenerator.layer({
+                  apiKey: llm.apiKey,
+                  model: llm.model,
+                  baseUrl: llm.baseUrl,
+                  timeoutMs: settings.timeoutMs ?? LLM_DEFAULTS.timeoutMs,
+                }),
+                settings,
+              ),
               ExtractiveGenerator.layer,
               { primaryBudgetMs: LLM_DEFAULTS.primaryBudgetMs, ...settings },
-            ),
+            ).pipe(Layer.provide(settings.cache ?? answerCacheLayer)),
         ),
   );
 

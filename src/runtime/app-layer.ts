@@ -7,6 +7,7 @@
 import { Effect, Layer, Result } from "effect";
 import { ChainSolana } from "../../adapters/chain-solana/index.ts";
 import * as MemoryConversations from "../../adapters/conversations-memory/index.ts";
+import type { CacheOutcome } from "../../adapters/llm-fallback/index.ts";
 import { MemoryStore } from "../../adapters/store-memory/index.ts";
 import { VisitorHash } from "../../adapters/visitor-hash/index.ts";
 import { type AppConfig, type ChainConfig, parseConfig } from "../../core/config.ts";
@@ -22,7 +23,7 @@ import type { QuotaStore } from "../../core/ports/quota-store.ts";
 import type { Retriever } from "../../core/ports/retrieval.ts";
 import type { QuotaLimits } from "../../core/quota.ts";
 import type { Logger } from "../observability/log.ts";
-import { generatorLayer, lazily, retrievalLayer } from "./adapter-layers.ts";
+import { describeIndex, generatorLayer, lazily, retrievalLayerWith } from "./adapter-layers.ts";
 import { AppSettings } from "./app-settings.ts";
 
 /** Reservation lease: above ANSWER_DEADLINE (core/use-cases/ask-question.ts), so no hold lapses mid-answer. */
@@ -68,6 +69,11 @@ const configuredStore = (logger: Logger) =>
     }),
   );
 
+/** What the composition reports besides log lines (metrics). */
+export interface AppEvents {
+  readonly onAnswerCache?: ((outcome: CacheOutcome) => void) | undefined;
+}
+
 /** Parts a test or benchmark binds itself instead of the configured adapter. */
 export interface AppParts {
   readonly store?: StoreLayer;
@@ -80,7 +86,13 @@ export interface AppParts {
  * Every service the app needs, for the given config and the chain it takes payments on. The
  * payment settings are built over the store, whose durability they read.
  */
-export const appLayer = (config: AppConfig, chain: ChainConfig, logger: Logger, parts: AppParts = {}) => {
+export const appLayer = (
+  config: AppConfig,
+  chain: ChainConfig,
+  logger: Logger,
+  parts: AppParts = {},
+  events: AppEvents = {},
+) => {
   const store = parts.store ?? configuredStore(logger);
   const settings = PaymentSettings.layer({
     network: chain.network,
@@ -92,10 +104,25 @@ export const appLayer = (config: AppConfig, chain: ChainConfig, logger: Logger, 
   return Layer.mergeAll(
     Layer.provideMerge(settings, store),
     parts.chain ?? ChainSolana.layer({ rpcUrl: chain.rpcUrl }),
-    parts.retrieval ?? retrievalLayer,
+    parts.retrieval ??
+      retrievalLayerWith({
+        onLoad: ({ reason, files, chunks, version }) =>
+          logger.info(reason === "start" ? "index loaded" : "index reloaded after an ingest", {
+            where: describeIndex(config.vector),
+            files,
+            chunks,
+            version,
+          }),
+        onReloadFailed: (message) =>
+          logger.warn("a new index could not be loaded; still serving the previous one", { message }),
+      }),
     parts.generator ??
       generatorLayer({
         onFallback: (event) => logger.warn("LLM failed, answered extractively", { reason: event.reason }),
+        onCache: (outcome) => {
+          if (outcome === "rescued") logger.warn("LLM failed, answered from the answer cache");
+          events.onAnswerCache?.(outcome);
+        },
       }),
     MemoryConversations.layer(),
     VisitorHash.layer(config.insights.salt),

@@ -4,11 +4,12 @@
  * build the runtime once (so a bad Redis URL fails the start, not the first request), create
  * the app; and the graceful shutdown. Only listening and signals are runtime-specific.
  */
-import { Effect, Layer, ManagedRuntime, Result } from "effect";
+import { Effect, Layer, ManagedRuntime, Redacted, Result } from "effect";
 import { type Env, parseConfig } from "../../core/config.ts";
 import { createApp } from "../app.ts";
 import { makeLogger } from "../observability/log.ts";
 import { makeMetrics } from "../observability/metrics.ts";
+import { startFacilitator } from "../x402/v2/facilitator.ts";
 import { appLayer } from "./app-layer.ts";
 import { ensureDemoIndex } from "./demo-index.ts";
 import { resolveChain, warnAboutDefaults } from "./resolve-chain.ts";
@@ -40,17 +41,48 @@ export const boot = async (env: Env, exitProcess: (code: number) => never) => {
     for (const stop of started.reverse()) await stop().catch(() => undefined);
     return exit(1);
   };
-  const { chain, stop: stopChain, fundDemoWallet } = await resolveChain(config, logger).catch(failStart);
+  const {
+    chain,
+    stop: stopChain,
+    fundDemoWallet,
+    feePayer,
+  } = await resolveChain(config, logger).catch(failStart);
   started.push(stopChain);
-  const runtime = ManagedRuntime.make(appLayer(config, chain, logger).pipe(Layer.orDie));
+  const secretKey = config.x402.feePayerSecretKey;
+  const facilitator = await startFacilitator({
+    rpcUrl: chain.rpcUrl,
+    feePayer: secretKey === undefined ? feePayer : Redacted.value(secretKey),
+    logger,
+  }).catch(async (error: unknown) => {
+    // The message names the variable or the RPC, never the key.
+    logger.error("x402 v2 facilitator could not start", { cause: String(error) });
+    await stopChain();
+    return exit(1);
+  });
+  const metrics = makeMetrics();
+  const cacheCounters = {
+    hit: "answer_cache_hits_total",
+    miss: "answer_cache_misses_total",
+    rescued: "answer_cache_rescues_total",
+  } as const;
+  const runtime = ManagedRuntime.make(
+    appLayer(
+      config,
+      chain,
+      logger,
+      {},
+      { onAnswerCache: (outcome) => metrics.count(cacheCounters[outcome]) },
+    ).pipe(Layer.orDie),
+  );
   started.push(() => runtime.dispose());
   await runtime.runPromise(Effect.void).catch(failStart);
   const app = createApp({
     runtime,
     config,
     logger,
-    metrics: makeMetrics(),
+    metrics,
     web: { rpcUrl: chain.rpcUrl, fundDemoWallet },
+    facilitator,
   });
 
   /** A once-only signal handler: stop accepting, let in-flight requests finish, close everything. */

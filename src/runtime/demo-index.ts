@@ -6,7 +6,7 @@
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Effect } from "effect";
-import { ingest } from "../../adapters/docs-ingest/index.ts";
+import { DEMO_COLLECTION, ingest } from "../../adapters/docs-ingest/index.ts";
 import type { AppConfig } from "../../core/config.ts";
 import type { Logger } from "../observability/log.ts";
 import { indexLayer, withSettings } from "./adapter-layers.ts";
@@ -22,7 +22,7 @@ export const ensureDemoIndex = async (config: AppConfig, logger: Logger): Promis
   const report = await Effect.runPromise(
     ingest(
       DEMO_DOCS.filter((path) => existsSync(path)),
-      {},
+      { collection: DEMO_COLLECTION },
     ).pipe(Effect.provide(withSettings(config, indexLayer()))),
   );
   logger.warn(

@@ -4,6 +4,7 @@
  * `npm run pay` (its state file holds the demo payer's key and the mint). The local chain is
  * imported only then: LiteSVM is a native module a service on a real network never needs.
  */
+import type { KeyPairSigner } from "@solana/kit";
 import type { AppConfig, ChainConfig } from "../../core/config.ts";
 import type { Logger } from "../observability/log.ts";
 import { type FundDemoWallet, localnetFunder } from "../web/demo-faucet.ts";
@@ -24,6 +25,8 @@ export interface ResolvedChain {
   readonly stop: () => Promise<void>;
   /** Only on the local demo chain the service started itself. */
   readonly fundDemoWallet?: FundDemoWallet;
+  /** The local demo chain's x402 v2 fee payer (funded with SOL). */
+  readonly feePayer?: KeyPairSigner;
 }
 
 export const resolveChain = async (config: AppConfig, logger: Logger): Promise<ResolvedChain> => {
@@ -34,6 +37,8 @@ export const resolveChain = async (config: AppConfig, logger: Logger): Promise<R
   // One state file per service port: a second `npm start` on another PORT keeps the first one's.
   const stateFile = serviceStateFile(config.port);
   const localnet = await startLocalnet({ stateFile });
+  // x402 v2's exact scheme allows only a TransferChecked: the recipient's token account must exist.
+  await localnet.mintTokens(localnet.serviceWallet, 0n);
   logger.warn("no CHAIN_NETWORK configured: payments go to a local demo chain (no real money)", {
     rpcUrl: localnet.url,
     stateFile,
@@ -49,6 +54,7 @@ export const resolveChain = async (config: AppConfig, logger: Logger): Promise<R
     },
     stop: () => localnet.stop(),
     fundDemoWallet: localnetFunder(localnet),
+    feePayer: localnet.feePayer,
   };
 };
 

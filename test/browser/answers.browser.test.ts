@@ -57,7 +57,8 @@ describe.skipIf(!chromiumAvailable())("answers in the widget", () => {
 
   test("a hostile answer renders inert: no script, no handler, no javascript: or data: link, no image", async () => {
     llm.script({ kind: "answer", text: HOSTILE });
-    const index = await ask(page, "Show me something dangerous");
+    // A question the demo docs cover: an off-topic one would be declined before the model.
+    const index = await ask(page, "What happens when Redis is down?");
     const answer = await waitForAnswer(page, index);
     const inspected = await answer.evaluate((article) => ({
       dangerous: article.querySelectorAll(
@@ -99,7 +100,7 @@ describe.skipIf(!chromiumAvailable())("answers in the widget", () => {
   test("Stop ends a streaming answer: what arrived stays, marked stopped, and the visitor can ask again", async () => {
     llm.script({ kind: "stall-mid-stream", deltas: ["A partial ", "answer that never ends "] });
     const w = widget(page);
-    const index = await ask(page, "Tell me everything");
+    const index = await ask(page, "How is a client identified?");
     const answer = w.answers.nth(index);
     await answer.getByText("A partial answer that never ends").waitFor();
     expect(await answer.getAttribute("aria-busy")).toBe("true");

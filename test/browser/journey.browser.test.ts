@@ -86,7 +86,8 @@ describe.skipIf(!chromiumAvailable())("the visitor's journey", () => {
       await w.quota.getByText("Questions left: 0").waitFor();
       expect(await axeViolations(page)).toEqual([]);
 
-      await ask(page, "Can I get a fourth answer?");
+      // A question the demo docs cover, so it is answered (and charged) once paid for.
+      await ask(page, "How do I pay with USDC on Solana?");
       await w.panel.waitFor();
       expect(await w.panel.locator(".amounts label").allInnerTexts()).toEqual([
         "0.01 USDC\n10 questions",

@@ -5,7 +5,6 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { ChainSolana } from "../../adapters/chain-solana/index.ts";
-import { RedisStore } from "../../adapters/store-redis/index.ts";
 import { paymentMemo } from "../../core/x402.ts";
 import { decodeReceiptHeader } from "../../core/x402-receipt.ts";
 import {
@@ -15,8 +14,10 @@ import {
   wrapFetchWithPayment,
   type X402Wallet,
 } from "../../src/x402/client/index.ts";
+import { askChat, exhaustFreeQuestion } from "../support/chat-402.ts";
 import { startTestChain, type TestChain } from "../support/localnet.ts";
-import { type RedisServer, redisServerAvailable, startRedisServer } from "../support/redis-server.ts";
+import { redisServerAvailable } from "../support/redis-server.ts";
+import { twoOnRedis, useRedisServer } from "../support/shared-redis.ts";
 import { type TestApp, type TestAppOptions, testApps } from "../support/test-app.ts";
 
 let chain: TestChain;
@@ -38,30 +39,13 @@ const onChain = (options: TestAppOptions = {}): TestApp =>
   });
 const wallet = (): X402Wallet => ({ signer: chain.payer, network: "chain-devnet", rpcUrl: chain.url });
 const ask = (t: TestApp, from: string, header?: string, extra: Record<string, unknown> = {}) =>
-  t.call(
-    "/api/chat",
-    {
-      method: "POST",
-      headers: {
-        "Content-Type": "application/json",
-        ...(header === undefined ? {} : { "X-Payment-Authorization": header }),
-      },
-      body: JSON.stringify({ message: "How do I write a file?", ...extra }),
-    },
-    from,
-  );
+  askChat(t, from, header === undefined ? {} : { "X-Payment-Authorization": header }, extra);
+const exhaust = exhaustFreeQuestion;
 /** The insights report (the admin API waits for this instance's pending recordings). */
 const waitForInsights = async (t: TestApp, token: string) => {
   const response = await t.call("/api/admin/insights", { headers: { Authorization: `Bearer ${token}` } });
   expect(response.status).toBe(200);
   return (await response.json()) as { revenue: Record<string, unknown> };
-};
-/** Uses up the free question of `from` and returns the 402. */
-const exhaust = async (t: TestApp, from: string) => {
-  expect((await ask(t, from)).status).toBe(200);
-  const response = await ask(t, from);
-  expect(response.status).toBe(402);
-  return response;
 };
 /** Pays the 402's request with `units` (default its price) and returns the header. */
 const payFor = async (response: Response, units?: bigint) => {
@@ -236,18 +220,10 @@ describe("/api/chat paid with X-Payment-Authorization", () => {
 });
 
 describe.skipIf(!redisServerAvailable())("/api/chat on two instances sharing Redis", () => {
-  let redis: RedisServer;
-  beforeAll(async () => {
-    redis = await startRedisServer();
-  });
-  afterAll(() => redis?.stop());
+  const shared = useRedisServer();
 
   test("one header raced across both: one grant, one answer bought", async () => {
-    const limits = { freePerDay: 1, paidDailyCap: 1000, holdTtlMs: 120_000 };
-    const [first, second] = [0, 1].map(() =>
-      onChain({ store: RedisStore.layer({ url: redis.url, limits, keyPrefix: "chat-x402:" }) }),
-    );
-    if (first === undefined || second === undefined) throw new Error("two apps");
+    const [first, second] = twoOnRedis(shared.redis.url, "chat-x402:", (store) => onChain({ store }));
     const from = "198.51.100.9";
     const { header } = await payFor(await exhaust(first, from));
     const responses = await Promise.all(

@@ -42,7 +42,7 @@ afterAll(async () => {
 
 test("with nothing configured: demo chain, README index, and a warning for each default", async () => {
   expect(existsSync(stateFileOf(service!))).toBe(true);
-  expect(existsSync(join(service!.cwd, ".data/index.json"))).toBe(true);
+  expect(existsSync(join(service!.cwd, ".data/index.bin"))).toBe(true);
   const warnings = service!
     .logs()
     .filter((line) => line.level === "WARN")
@@ -86,7 +86,9 @@ test("chat answers a question about the project with sources from its README and
   expect(body.sources.length).toBeGreaterThan(0);
   const demoDocs = [
     "README.md",
-    ...readdirSync(join(REPO_ROOT, "docs")).filter((name) => name.endsWith(".md")),
+    ...readdirSync(join(REPO_ROOT, "docs"))
+      .filter((name) => name.endsWith(".md"))
+      .map((name) => `docs/${name}`),
   ];
   for (const { source } of body.sources as ReadonlyArray<{ source: string }>)
     expect(demoDocs).toContain(source);

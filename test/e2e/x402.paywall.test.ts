@@ -46,8 +46,8 @@ const buildApp = (autoVerify = true) => {
         failures.left--;
         throw new Error("handler broke");
       }
-      const { authorization, request } = c.get("x402");
-      return c.json({ method, paidBy: authorization.public_key, paymentId: request.payment_id });
+      const { receipt, request } = c.get("x402");
+      return c.json({ method, paidBy: receipt.payer, paymentId: request.payment_id });
     });
   }
   app.get("/missing", priced, (c) => c.json({ error: "no such item" }, 404));

@@ -2,41 +2,25 @@
  * Two example-server instances sharing one real redis-server: a payment request issued by one
  * is paid at the other, and one header raced across both gives exactly one paid response.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { startTestChain, type TestChain } from "../support/localnet.ts";
-import { type RedisServer, redisServerAvailable, startRedisServer } from "../support/redis-server.ts";
-import { type ExampleServer, startExampleServer } from "../support/x402-example.ts";
+import { describe, expect, test } from "bun:test";
+import { redisServerAvailable } from "../support/redis-server.ts";
+import { useTwoExampleServers } from "../support/x402-example.ts";
 
 describe.skipIf(!redisServerAvailable())("x402 on two instances sharing Redis", () => {
-  let chain: TestChain;
-  let redis: RedisServer;
-  let first: ExampleServer;
-  let second: ExampleServer;
-  beforeAll(async () => {
-    chain = await startTestChain();
-    redis = await startRedisServer();
-    first = await startExampleServer(chain, { redisUrl: redis.url });
-    second = await startExampleServer(chain, { redisUrl: redis.url });
-  });
-  afterAll(async () => {
-    await first?.stop();
-    await second?.stop();
-    await redis?.stop();
-    await chain?.stop();
-  });
+  const two = useTwoExampleServers();
 
   test("a request issued by one instance is paid at the other", async () => {
-    const { header } = await first.pay("/premium-data");
-    expect((await second.get("/premium-data", header)).status).toBe(200);
-    expect((await first.get("/premium-data", header)).status).toBe(403);
+    const { header } = await two.first.pay("/premium-data");
+    expect((await two.second.get("/premium-data", header)).status).toBe(200);
+    expect((await two.first.get("/premium-data", header)).status).toBe(403);
   });
 
   test("one header raced across both instances: exactly one success", async () => {
     for (let round = 0; round < 3; round++) {
-      const { header } = await first.pay("/tiered-data/basic");
+      const { header } = await two.first.pay("/tiered-data/basic");
       const responses = await Promise.all(
         Array.from({ length: 16 }, (_, i) =>
-          (i % 2 === 0 ? first : second).get("/tiered-data/basic", header),
+          (i % 2 === 0 ? two.first : two.second).get("/tiered-data/basic", header),
         ),
       );
       const statuses = responses.map((response) => response.status);

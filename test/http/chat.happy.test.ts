@@ -74,8 +74,28 @@ describe("POST /api/chat", () => {
     const body = await res.json();
     expect(body.sources).toEqual([]);
     expect(body.tokensUsed).toBe(0);
-    expect(body.response).toContain("could not find");
+    expect(body.declined).toBe(true);
+    expect(body.response).toContain("does not seem to cover");
     expect(body.rateLimit.remaining).toBe(1);
+  });
+
+  test("an off-topic question is declined for free, again and again, and the model is never asked", async () => {
+    const t = build({ freeQueries: 1 });
+    t.switches.offTopic = true;
+    t.switches.failGeneration = true;
+    for (let i = 0; i < 3; i++) {
+      const res = await t.chat("What's the weather in Paris?");
+      expect(res.status).toBe(200);
+      const body = await res.json();
+      expect(body).toMatchObject({ success: true, declined: true, tokensUsed: 0 });
+      // The closest sections still go with the decline, so the reader can look for themselves.
+      expect(body.sources).toHaveLength(5);
+      expect(body.rateLimit).toMatchObject({ remaining: 1, requiresPayment: false });
+    }
+    t.switches.offTopic = false;
+    t.switches.failGeneration = false;
+    const answered = await (await t.chat("How do I write a file?")).json();
+    expect(answered).toMatchObject({ declined: false, rateLimit: { remaining: 0 } });
   });
 
   test("a follow-up in the same conversation is retrieved together with the previous question", async () => {

@@ -148,15 +148,39 @@ describe("hanging up mid-stream", () => {
   });
 });
 
-describe("nothing found", () => {
-  test("streams the honest no-answer text with done, charging nothing", async () => {
+describe("declined answers stream for free", () => {
+  test("nothing found: the honest no-answer text with done, charging nothing", async () => {
     const t = build({ freeQueries: 1 });
     t.switches.noResults = true;
     const res = await streamChat(t, { message: "unknown topic" });
     expect(res.status).toBe(200);
     const list = events(await res.text());
     expect(list.map(([name]) => name)).toEqual(["sources", "delta", "done"]);
-    expect(list[1]?.[1].text).toContain("could not find");
-    expect(list[2]?.[1].rateLimit.remaining).toBe(1);
+    expect(list[1]?.[1].text).toContain("does not seem to cover");
+    expect(list[2]?.[1]).toMatchObject({ declined: true, rateLimit: { remaining: 1 } });
+  });
+
+  test("off-topic (the relevance decision): declined before the model, charging nothing", async () => {
+    const t = build({ freeQueries: 1 });
+    t.switches.offTopic = true;
+    t.switches.failGeneration = true;
+    const list = events(await (await streamChat(t, { message: "weather in Paris?" })).text());
+    expect(list.map(([name]) => name)).toEqual(["sources", "delta", "done"]);
+    expect(list[0]?.[1].sources).toHaveLength(5);
+    expect(list[2]?.[1]).toMatchObject({ success: true, declined: true, rateLimit: { remaining: 1 } });
+  });
+
+  test("the model says the docs do not cover it: the text streams, the query is given back", async () => {
+    const t = build({ freeQueries: 1 });
+    t.switches.declineInGeneration = true;
+    for (let i = 0; i < 2; i++) {
+      const list = events(await (await streamChat(t, { message: "How do I write a file?" })).text());
+      expect(list.map(([name]) => name)).toEqual(["sources", "delta", "done"]);
+      expect(list[1]?.[1].text).toBe("The documentation does not cover this.");
+      expect(list[2]?.[1]).toMatchObject({ declined: true, tokensUsed: 17, rateLimit: { remaining: 1 } });
+    }
+    t.switches.declineInGeneration = false;
+    const charged = events(await (await streamChat(t, { message: "How do I write a file?" })).text());
+    expect(charged.at(-1)?.[1]).toMatchObject({ declined: false, rateLimit: { remaining: 0 } });
   });
 });

@@ -119,6 +119,9 @@ describe("CORS", () => {
     expect(ok.headers.get("access-control-allow-origin")).toBe(origin);
     expect(ok.headers.get("access-control-allow-methods")).toContain("POST");
     expect(ok.headers.get("access-control-allow-headers")?.toLowerCase()).toContain("content-type");
+    // Browser x402 clients of either dialect may send their payment and read the answers to it.
+    expect(ok.headers.get("access-control-allow-headers")).toContain("X-Payment-Authorization");
+    expect(ok.headers.get("access-control-allow-headers")).toContain("PAYMENT-SIGNATURE");
     const bad = await preflight("https://evil.example");
     expect(bad.status).toBe(403);
     expect(bad.headers.get("access-control-allow-origin")).toBeNull();

@@ -1,14 +1,14 @@
 /** Groq (real groq-sdk, loopback server) with the extractive generator behind it. */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import { Effect, type Layer, Redacted, Stream } from "effect";
+import { Effect, Redacted, Stream } from "effect";
 import * as ExtractiveGenerator from "../../adapters/llm-extractive/index.ts";
 import { type FallbackEvent, withFallback } from "../../adapters/llm-fallback/index.ts";
 import * as GroqGenerator from "../../adapters/llm-groq/index.ts";
 import { parseConfig } from "../../core/config.ts";
-import { type AnswerEvent, type GenerationInput, Generator } from "../../core/ports/generator.ts";
+import type { AnswerEvent, GenerationInput } from "../../core/ports/generator.ts";
 import { generatorLayer, withSettings } from "../../src/runtime/adapter-layers.ts";
 import { type FakeGroq, startFakeGroq } from "../support/fake-groq.ts";
-import { FS_CHUNKS } from "../support/llm-fixtures.ts";
+import { FS_CHUNKS, withGenerator } from "../support/llm-fixtures.ts";
 
 let fake: FakeGroq;
 beforeAll(async () => {
@@ -32,18 +32,12 @@ const combined = (events: FallbackEvent[]) =>
     ExtractiveGenerator.layer,
     { onFallback: (event) => events.push(event) },
   );
-const run = <A, E>(layer: Layer.Layer<Generator>, use: (g: Generator["Service"]) => Effect.Effect<A, E>) =>
-  Effect.runPromise(
-    Effect.gen(function* () {
-      return yield* use(yield* Generator);
-    }).pipe(Effect.provide(layer)),
-  );
 
 describe("Groq with extractive fallback", () => {
   test("the primary answers when it can; no fallback", async () => {
     const events: FallbackEvent[] = [];
     fake.script({ kind: "answer", text: "From the LLM [5]." });
-    const answer = await run(combined(events), (g) => g.generate(input));
+    const answer = await withGenerator(combined(events), (g) => g.generate(input));
     expect(answer.text).toBe("From the LLM [5].");
     expect(events).toEqual([]);
   });
@@ -51,7 +45,7 @@ describe("Groq with extractive fallback", () => {
   test("after the primary's retries fail, the extractive answer comes back and the fallback is reported", async () => {
     const events: FallbackEvent[] = [];
     fake.script({ kind: "status", status: 500 }, { kind: "status", status: 500 });
-    const answer = await run(combined(events), (g) => g.generate(input));
+    const answer = await withGenerator(combined(events), (g) => g.generate(input));
     expect(answer.text).toBe(EXTRACTIVE_TEXT);
     expect(answer.text).toContain("[5]");
     expect(fake.requests).toHaveLength(2);
@@ -68,14 +62,14 @@ describe("Groq with extractive fallback", () => {
   test("a timeout falls back too", async () => {
     const events: FallbackEvent[] = [];
     fake.script({ kind: "hang" });
-    expect((await run(combined(events), (g) => g.generate(input))).text).toBe(EXTRACTIVE_TEXT);
+    expect((await withGenerator(combined(events), (g) => g.generate(input))).text).toBe(EXTRACTIVE_TEXT);
     expect(events[0]?.reason).toContain("timed out");
   });
 
   test("stream failing before any text: the extractive stream replaces it", async () => {
     const events: FallbackEvent[] = [];
     fake.script({ kind: "status", status: 401 });
-    const out = [...(await run(combined(events), (g) => Stream.runCollect(g.stream(input))))];
+    const out = [...(await withGenerator(combined(events), (g) => Stream.runCollect(g.stream(input))))];
     expect(out.at(-1)).toMatchObject({ type: "done", answer: { text: EXTRACTIVE_TEXT } });
     expect(out.filter((e) => e.type === "done")).toHaveLength(1);
     expect(events).toMatchObject([{ mode: "stream" }]);
@@ -85,7 +79,7 @@ describe("Groq with extractive fallback", () => {
     const events: FallbackEvent[] = [];
     fake.script({ kind: "stall-mid-stream", deltas: ["Partial "] });
     const seen: AnswerEvent[] = [];
-    const error = await run(combined(events), (g) =>
+    const error = await withGenerator(combined(events), (g) =>
       Effect.flip(Stream.runForEach(g.stream(input), (e) => Effect.sync(() => seen.push(e)))),
     );
     expect(error._tag).toBe("GenerationFailed");
@@ -95,7 +89,9 @@ describe("Groq with extractive fallback", () => {
 
   test("no passages: fails without a fallback warning, so nothing is charged", async () => {
     const events: FallbackEvent[] = [];
-    const error = await run(combined(events), (g) => Effect.flip(g.generate({ ...input, chunks: [] })));
+    const error = await withGenerator(combined(events), (g) =>
+      Effect.flip(g.generate({ ...input, chunks: [] })),
+    );
     expect(error._tag).toBe("GenerationFailed");
     expect(events).toEqual([]);
     expect(fake.requests).toHaveLength(0);
@@ -110,7 +106,9 @@ describe("generatorLayer (chosen from the configuration)", () => {
   };
 
   test("without LLM_API_KEY: extractive only", async () => {
-    const name = await run(withSettings(config({}), generatorLayer()), (g) => Effect.succeed(g.name));
+    const name = await withGenerator(withSettings(config({}), generatorLayer()), (g) =>
+      Effect.succeed(g.name),
+    );
     expect(name).toBe("extractive");
   });
 
@@ -120,10 +118,10 @@ describe("generatorLayer (chosen from the configuration)", () => {
       generatorLayer(),
     );
     fake.script({ kind: "answer", text: "Configured [1]." });
-    const answer = await run(layer, (g) => g.generate(input));
+    const answer = await withGenerator(layer, (g) => g.generate(input));
     expect(answer.text).toBe("Configured [1].");
     expect(fake.requests[0]?.body).toMatchObject({ model: "llama-3.3-70b-versatile" });
-    const name = await run(layer, (g) => Effect.succeed(g.name));
-    expect(name).toBe("groq:llama-3.3-70b-versatile (fallback: extractive)");
+    const name = await withGenerator(layer, (g) => Effect.succeed(g.name));
+    expect(name).toBe("groq:llama-3.3-70b-versatile (cached) (fallback: extractive)");
   });
 });

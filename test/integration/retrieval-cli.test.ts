@@ -1,6 +1,6 @@
 /** The ingest and search CLIs as a user runs them: output shape, exit codes, messages. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type LocalChroma, startLocalChroma } from "../support/chroma-server.ts";
@@ -12,7 +12,7 @@ let chroma: LocalChroma;
 const run = (script: "ingest" | "search", args: ReadonlyArray<string>, env: Record<string, string> = {}) => {
   const base: Record<string, string> = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "" };
   const result = Bun.spawnSync([process.execPath, `src/cli/${script}.ts`, ...args], {
-    env: { ...base, INDEX_PATH: join(work, "index.json"), ...env },
+    env: { ...base, INDEX_PATH: join(work, "index.bin"), ...env },
     stdout: "pipe",
     stderr: "pipe",
   });
@@ -45,10 +45,21 @@ describe("ingest CLI", () => {
     const first = run("ingest", [docs, "--base-url", "https://docs.example.com/"]);
     expect(first.code).toBe(0);
     expect(first.stdout).toMatch(
-      /^Ingested 5 files into .*index\.json: (\d+) chunks \(\1 added, 0 updated, 0 removed, 0 unchanged\)/,
+      /^Ingested 5 files as "docs" into .*index\.bin: (\d+) chunks \(\1 added, 0 updated, 0 removed, 0 unchanged\)/,
     );
     const second = run("ingest", [docs, "--base-url", "https://docs.example.com/"]);
     expect(second.stdout).toMatch(/\(0 added, 0 updated, 0 removed, (\d+) unchanged\)/);
+  });
+
+  test("--source keeps a second set of docs beside the first, and says what the index holds", () => {
+    const extra = join(work, "extra");
+    mkdirSync(extra, { recursive: true });
+    writeFileSync(join(extra, "faq.html"), "<h1>Extra FAQ</h1><p>Same file name, other folder.</p>");
+    const added = run("ingest", [extra, "--source", "extra-docs"]);
+    expect(added.code).toBe(0);
+    expect(added.stdout).toContain('Ingested 1 files as "extra-docs"');
+    expect(added.stdout).toMatch(/The index holds: "docs" \(\d+ chunks\), "extra-docs" \(1 chunks\)/);
+    expect(run("ingest", [extra, "--source", "no spaces"]).code).toBe(1);
   });
 
   test("bad usage exits 2 with the usage text; a missing folder exits 1", () => {
@@ -71,19 +82,28 @@ describe("ingest CLI", () => {
 });
 
 describe("search CLI", () => {
-  test("prints the top chunks as JSON with id, source, url, heading, score, text", () => {
+  test("prints the decision, its evidence and the top chunks as JSON", () => {
     const { code, stdout } = run("search", ["How do I start a TCP server on a port?", "-k", "3"]);
     expect(code).toBe(0);
-    const results = JSON.parse(stdout) as ReadonlyArray<Record<string, unknown>>;
+    const output = JSON.parse(stdout) as {
+      decision: string;
+      evidence: Record<string, number>;
+      chunks: ReadonlyArray<Record<string, unknown>>;
+    };
+    expect(output.decision).toBe("answer");
+    expect(output.evidence.coverage).toBeGreaterThan(0.8);
+    const results = output.chunks;
     expect(results).toHaveLength(3);
     for (const result of results)
       expect(Object.keys(result)).toEqual(["id", "source", "url", "heading", "score", "text"]);
     expect(results[0]).toMatchObject({
       source: "api/network.md",
       url: "https://docs.example.com/api/network.html#netlistenport",
-      heading: "Network API > net.listen(port)",
+      heading: "net.listen(port)",
     });
     expect(typeof results[0]!.score).toBe("number");
+    const offTopic = JSON.parse(run("search", ["What is the capital of Australia?"]).stdout);
+    expect(offTopic.decision).toBe("decline");
   });
 
   test("an empty question or a bad -k exits 2 with the usage text", () => {
@@ -108,9 +128,9 @@ describe("search CLI", () => {
     expect(ingested.stdout).toContain(`Chroma collection "cli-docs" at ${chroma.url}`);
     const { code, stdout } = run("search", ["What licence is Widgetron under?", "-k", "1"], env);
     expect(code).toBe(0);
-    expect(JSON.parse(stdout)[0]).toMatchObject({
+    expect(JSON.parse(stdout).chunks[0]).toMatchObject({
       source: "faq.html",
-      heading: "Frequently asked questions > Is Widgetron free?",
+      heading: "Is Widgetron free?",
     });
   });
 });

@@ -47,6 +47,7 @@ describe("a question event", () => {
                 sources,
                 history: [],
                 conversationKey: undefined,
+                indexVersion: "v1",
               },
               answer: { text: answerText, tokensUsed: 1 },
               answerId: crypto.randomUUID(),

@@ -1,4 +1,17 @@
+import { Effect, type Layer } from "effect";
+import { Generator } from "../../core/ports/generator.ts";
 import type { RetrievedChunk } from "../../core/ports/retrieval.ts";
+
+/** Builds the generator layer and runs `use` with the generator. */
+export const withGenerator = <A, E>(
+  layer: Layer.Layer<Generator>,
+  use: (generator: Generator["Service"]) => Effect.Effect<A, E>,
+) =>
+  Effect.runPromise(
+    Effect.gen(function* () {
+      return yield* use(yield* Generator);
+    }).pipe(Effect.provide(layer)),
+  );
 
 /** Builds a retrieved chunk with defaults for the fields a test does not care about. */
 export const chunk = (

@@ -216,7 +216,7 @@ export const FIXTURE_DOCS = join(REPO_ROOT, "test/fixtures/docs/site");
 
 /** Ingests `docs` into a new local index (hashed vectors) in a temp dir; returns its path for INDEX_PATH (delete its dir after). */
 export const buildIndex = async (docs: string = FIXTURE_DOCS, baseUrl?: string): Promise<string> => {
-  const indexPath = join(mkdtempSync(join(tmpdir(), "service-index-")), "index.json");
+  const indexPath = join(mkdtempSync(join(tmpdir(), "service-index-")), "index.bin");
   await Effect.runPromise(
     ingest([docs], { baseUrl }).pipe(
       Effect.provide(withSettings(defaultConfig({ vector: { kind: "local", indexPath } }), indexLayer())),

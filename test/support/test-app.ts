@@ -9,6 +9,7 @@ import { createApp } from "../../src/app.ts";
 import { memoryLogger } from "../../src/observability/log.ts";
 import { makeMetrics } from "../../src/observability/metrics.ts";
 import { type AppParts, appLayer, defaultConfig } from "../../src/runtime/app-layer.ts";
+import type { ExactFacilitator } from "../../src/x402/v2/exact-payment.ts";
 import { USDC_MINT, WALLET } from "./parsed-tx.ts";
 import { makeSwitches, scriptedChain, scriptedGenerator, scriptedRetriever } from "./test-layers.ts";
 
@@ -31,7 +32,11 @@ export interface TestAppOptions {
   readonly adminToken?: string;
   /** INSIGHTS_SALT (default: a random one per app). */
   readonly insightsSalt?: string;
-  /** A real generator (e.g. Groq with its fallback) instead of the scripted one. */
+  /** The x402 v2 facilitator: /api/chat then takes PAYMENT-SIGNATURE too. */
+  readonly facilitator?: ExactFacilitator;
+  /** X402_FACILITATOR_TOKEN (with the switch on): serves /x402/verify, /settle, /supported. */
+  readonly facilitatorToken?: string;
+  /** A real generator (e.g. Groq on a loopback server) instead of the scripted one. */
   readonly generator?: Layer.Layer<Generator, unknown>;
 }
 
@@ -59,6 +64,11 @@ export const buildTestApp = (options: TestAppOptions = {}) => {
       adminToken: options.adminToken === undefined ? undefined : Redacted.make(options.adminToken),
       salt: options.insightsSalt === undefined ? undefined : Redacted.make(options.insightsSalt),
     },
+    x402: {
+      ...base.x402,
+      facilitatorToken:
+        options.facilitatorToken === undefined ? undefined : Redacted.make(options.facilitatorToken),
+    },
   };
   const chain = {
     network: "devnet" as const,
@@ -78,7 +88,7 @@ export const buildTestApp = (options: TestAppOptions = {}) => {
     }).pipe(Layer.orDie),
   );
   const metrics = makeMetrics();
-  const app = createApp({ runtime, config, logger, metrics });
+  const app = createApp({ runtime, config, logger, metrics, facilitator: options.facilitator });
   /** Sends a request as if from `from` (the socket address). */
   const call = async (path: string, init: RequestInit = {}, from = "203.0.113.7"): Promise<Response> =>
     app.request(path, init, { remoteAddress: from });

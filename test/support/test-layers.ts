@@ -21,6 +21,10 @@ export interface Switches {
   failRetrieval: boolean;
   /** The index has nothing for any question. */
   noResults: boolean;
+  /** Passages come back, but they miss the question (the service declines, for free). */
+  offTopic: boolean;
+  /** The generator answers that the docs do not cover the question (a decline). */
+  declineInGeneration: boolean;
   failGeneration: boolean;
   /** A bug (defect) inside generation, carrying a cause that must never reach the client. */
   dieInGeneration: boolean;
@@ -33,6 +37,8 @@ export interface Switches {
 export const makeSwitches = (): Switches => ({
   failRetrieval: false,
   noResults: false,
+  offTopic: false,
+  declineInGeneration: false,
   failGeneration: false,
   dieInGeneration: false,
   generationDelayMs: 0,
@@ -47,22 +53,26 @@ export const scriptedRetriever = (switches: Switches) =>
           switches.retrieved.push(question);
           return switches.failRetrieval
             ? Effect.fail(new RetrievalFailed({ message: "index unreachable" }))
-            : Effect.succeed(
-                SAMPLE_CHUNKS.slice(0, switches.noResults ? 0 : k).map((chunk, i) => ({
+            : Effect.succeed({
+                chunks: SAMPLE_CHUNKS.slice(0, switches.noResults ? 0 : k).map((chunk, i) => ({
                   ...chunk,
                   score: 1 - i / 10,
                 })),
-              );
+                evidence: switches.offTopic
+                  ? { terms: 3, coverage: 0.1, known: 0.2, pairs: 2, pairsFound: 0 }
+                  : { terms: 3, coverage: 1, known: 1, pairs: 2, pairsFound: 2 },
+                indexVersion: "test-index-1",
+              });
         }),
       ping: Effect.void,
     }),
   );
 
 export const scriptedGenerator = (switches: Switches) => {
-  const answer = (question: string) => ({
-    text: `You asked: ${question}. Use fs.writeFile [1].`,
-    tokensUsed: 42,
-  });
+  const answer = (question: string) =>
+    switches.declineInGeneration
+      ? { text: "The documentation does not cover this.", tokensUsed: 17, declined: true }
+      : { text: `You asked: ${question}. Use fs.writeFile [1].`, tokensUsed: 42 };
   return Layer.succeed(Generator)(
     Generator.of({
       name: "scripted",
@@ -84,11 +94,18 @@ export const scriptedGenerator = (switches: Switches) => {
               )
             : switches.failGeneration
               ? Stream.fail(new GenerationFailed({ message: "model down" }))
-              : Stream.fromIterable([
-                  { type: "delta" as const, text: "You asked: " },
-                  { type: "delta" as const, text: `${input.question}. Use fs.writeFile [1].` },
-                  { type: "done" as const, answer: answer(input.question) },
-                ]).pipe(
+              : Stream.fromIterable(
+                  switches.declineInGeneration
+                    ? [
+                        { type: "delta" as const, text: answer(input.question).text },
+                        { type: "done" as const, answer: answer(input.question) },
+                      ]
+                    : [
+                        { type: "delta" as const, text: "You asked: " },
+                        { type: "delta" as const, text: `${input.question}. Use fs.writeFile [1].` },
+                        { type: "done" as const, answer: answer(input.question) },
+                      ],
+                ).pipe(
                   // With a delay, each event waits for it: a test can hang up between them.
                   Stream.tap(() => Effect.sleep(switches.generationDelayMs)),
                 ),

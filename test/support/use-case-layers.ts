@@ -30,8 +30,10 @@ export interface World {
   quota: QuotaState;
   holdsIssued: number;
   readonly calls: string[];
-  retrieval: "ok" | "fail" | "empty";
-  generation: "ok" | "fail" | "hang";
+  /** "off-topic": passages come back, but the evidence says they miss the question. */
+  retrieval: "ok" | "fail" | "empty" | "off-topic";
+  /** "declines": the model answers that the passages do not cover the question. */
+  generation: "ok" | "fail" | "hang" | "declines";
   readonly conversations: Map<string, ChatTurn[]>;
   lookup: ChainLookup;
   readonly claimed: Map<string, { identity: string; queries: number }>;
@@ -95,7 +97,14 @@ const askLayers = (w: World) =>
         Effect.suspend(() => {
           w.calls.push(`retrieve(${k}):${question}`);
           if (w.retrieval === "fail") return Effect.fail(new RetrievalFailed({ message: "index down" }));
-          return Effect.succeed(w.retrieval === "empty" ? [] : CHUNKS.slice(0, k));
+          return Effect.succeed({
+            chunks: w.retrieval === "empty" ? [] : CHUNKS.slice(0, k),
+            evidence:
+              w.retrieval === "off-topic"
+                ? { terms: 4, coverage: 0.1, known: 0.3, pairs: 3, pairsFound: 0 }
+                : { terms: 4, coverage: 0.9, known: 1, pairs: 3, pairsFound: 2 },
+            indexVersion: "v1",
+          });
         }),
       ping: Effect.void,
     }),
@@ -106,6 +115,12 @@ const askLayers = (w: World) =>
           w.calls.push(`generate:${input.chunks.length}:${input.history.length}`);
           if (w.generation === "fail") return Effect.fail(new GenerationFailed({ message: "llm down" }));
           if (w.generation === "hang") return Effect.never;
+          if (w.generation === "declines")
+            return Effect.succeed({
+              text: "The documentation does not cover this.",
+              tokensUsed: 30,
+              declined: true,
+            });
           return Effect.succeed({ text: `answer to ${input.question} [1]`, tokensUsed: 42 });
         }),
       stream: () => Stream.fail(new GenerationFailed({ message: "not used" })),

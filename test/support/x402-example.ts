@@ -20,7 +20,10 @@ import {
   readPaymentRequest,
   type X402Wallet,
 } from "../../src/x402/client/index.ts";
+import type { ExactFacilitator } from "../../src/x402/v2/exact-payment.ts";
+import { startFacilitator } from "../../src/x402/v2/facilitator.ts";
 import { startTestChain, type TestChain } from "./localnet.ts";
+import { type RedisServer, startRedisServer } from "./redis-server.ts";
 
 export interface ExampleServerOptions {
   /** Redis URL: instances started with the same one share their payment requests. */
@@ -28,11 +31,20 @@ export interface ExampleServerOptions {
   readonly autoVerify?: boolean;
   /** Seconds each payment request lives. */
   readonly expiresIn?: number;
+  /** Offer x402 v2 too, with the local chain's fee payer as facilitator. */
+  readonly v2?: boolean;
 }
 
 export const startExampleServer = async (chain: TestChain, options: ExampleServerOptions = {}) => {
   const { logger, lines } = memoryLogger();
+  let facilitator: ExactFacilitator | undefined;
+  if (options.v2 === true) {
+    // The exact scheme allows only a TransferChecked: the recipient's token account must exist.
+    await chain.localnet.mintTokens(chain.serviceWallet, 0n);
+    facilitator = await startFacilitator({ rpcUrl: chain.url, feePayer: chain.localnet.feePayer, logger });
+  }
   const example = buildExample({
+    facilitator,
     chain: {
       network: "chain-devnet",
       paymentAddress: chain.serviceWallet,
@@ -116,6 +128,24 @@ export const useExampleServer = (options: ExampleServerOptions = {}) => {
   });
   afterAll(async () => {
     await context.server?.stop();
+    await context.chain?.stop();
+  });
+  return context;
+};
+
+/** A local chain, a real redis-server and two example servers sharing it, for a describe block. */
+export const useTwoExampleServers = (options: Omit<ExampleServerOptions, "redisUrl"> = {}) => {
+  const context = {} as { chain: TestChain; redis: RedisServer; first: ExampleServer; second: ExampleServer };
+  beforeAll(async () => {
+    context.chain = await startTestChain();
+    context.redis = await startRedisServer();
+    context.first = await startExampleServer(context.chain, { ...options, redisUrl: context.redis.url });
+    context.second = await startExampleServer(context.chain, { ...options, redisUrl: context.redis.url });
+  });
+  afterAll(async () => {
+    await context.first?.stop();
+    await context.second?.stop();
+    await context.redis?.stop();
     await context.chain?.stop();
   });
   return context;

@@ -3,8 +3,8 @@ import { Effect, Exit, Fiber, Option } from "effect";
 import { view } from "../../core/quota.ts";
 import {
   askQuestion,
+  DECLINED,
   MAX_MESSAGE_LENGTH,
-  NOTHING_FOUND,
   type Question,
   TOP_K,
 } from "../../core/use-cases/ask-question.ts";
@@ -67,15 +67,33 @@ describe("askQuestion", () => {
     expect(w.quota.holds).toEqual([]);
   });
 
-  test("no passage found: an honest uncharged answer, the model is never called", async () => {
+  for (const [retrieval, why] of [
+    ["empty", "no passage found"],
+    ["off-topic", "passages that miss the question"],
+  ] as const)
+    test(`${why}: declined for free, the model is never called`, async () => {
+      const w = makeWorld();
+      w.retrieval = retrieval;
+      const exit = await run(w, question("What is the airspeed of an unladen swallow?"));
+      if (Exit.isFailure(exit)) throw new Error("failed");
+      expect(exit.value.answer).toEqual(DECLINED);
+      expect(exit.value.answer.declined).toBe(true);
+      // The closest passages (none when nothing was found) go with the decline.
+      expect(exit.value.sources).toEqual(retrieval === "empty" ? [] : CHUNKS.slice(0, 5));
+      expect(exit.value.rateLimit.remaining).toBe(3);
+      expect(w.calls.map((call) => call.split("(")[0])).toEqual(["reserve", "retrieve", "release"]);
+      expect(w.quota.holds).toEqual([]);
+    });
+
+  test("a model that says the docs do not cover it: the answer is given, the query released", async () => {
     const w = makeWorld();
-    w.retrieval = "empty";
-    const exit = await run(w, question("What is the airspeed of an unladen swallow?"));
+    w.generation = "declines";
+    const exit = await run(w, question("How do I write a file?"));
     if (Exit.isFailure(exit)) throw new Error("failed");
-    expect(exit.value.answer).toEqual(NOTHING_FOUND);
-    expect(exit.value.sources).toEqual([]);
+    expect(exit.value.answer.declined).toBe(true);
     expect(exit.value.rateLimit.remaining).toBe(3);
-    expect(w.calls.map((call) => call.split("(")[0])).toEqual(["reserve", "retrieve", "release"]);
+    expect(w.calls.at(-1)).toBe("release");
+    expect(w.conversations.size).toBe(0);
   });
 
   test("a generation failure releases the hold", async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { Redacted, Result } from "effect";
+import { encodeBase58 } from "../../core/base58.ts";
 import { type AppConfig, DEFAULT_INDEX_PATH, type Env, parseConfig } from "../../core/config.ts";
 import { DEFAULT_REDACTION } from "../../core/insights/redaction.ts";
 
@@ -43,6 +44,7 @@ describe("parseConfig defaults", () => {
         maxEvents: 100_000,
         redaction: DEFAULT_REDACTION,
       },
+      x402: { feePayerSecretKey: undefined, facilitatorToken: undefined },
     });
   });
 
@@ -254,5 +256,49 @@ describe("the insights variables", () => {
     const list = problems({ [name]: value });
     expect(namesOf(list)).toEqual([name]);
     if (name === "ADMIN_TOKEN" || name === "INSIGHTS_SALT") expect(list[0]).not.toContain(value);
+  });
+});
+
+describe("x402 v2 configuration", () => {
+  const KEY = JSON.stringify(Array.from({ length: 64 }, (_, i) => i));
+  test("the fee payer key in either form, kept redacted", () => {
+    const json = ok({ X402_FEE_PAYER_SECRET_KEY: KEY }).x402.feePayerSecretKey;
+    expect(json === undefined ? undefined : Array.from(Redacted.value(json))).toEqual(JSON.parse(KEY));
+    expect(String(json)).not.toContain("63");
+    const base58 = ok({ X402_FEE_PAYER_SECRET_KEY: encodeBase58(Uint8Array.from(JSON.parse(KEY))) }).x402;
+    expect(base58.feePayerSecretKey === undefined ? 0 : Redacted.value(base58.feePayerSecretKey).length).toBe(
+      64,
+    );
+  });
+  test("a bad key is refused without showing it", () => {
+    for (const bad of ["[1,2,3]", "not-base58-0OIl", "[300]", encodeBase58(new Uint8Array(32))]) {
+      const found = problems({ X402_FEE_PAYER_SECRET_KEY: bad });
+      expect(namesOf(found)).toEqual(["X402_FEE_PAYER_SECRET_KEY"]);
+      expect(found.join(" ")).not.toContain(bad);
+    }
+  });
+  test("the facilitator endpoints need a long token and the fee payer", () => {
+    expect(namesOf(problems({ X402_FACILITATOR_API: "true" }))).toEqual([
+      "X402_FACILITATOR_TOKEN",
+      "X402_FACILITATOR_API",
+    ]);
+    expect(
+      namesOf(
+        problems({
+          X402_FACILITATOR_API: "true",
+          X402_FACILITATOR_TOKEN: "short",
+          X402_FEE_PAYER_SECRET_KEY: KEY,
+        }),
+      ),
+    ).toEqual(["X402_FACILITATOR_TOKEN"]);
+    const on = ok({
+      X402_FACILITATOR_API: "true",
+      X402_FACILITATOR_TOKEN: "a-token-long-enough",
+      X402_FEE_PAYER_SECRET_KEY: KEY,
+    });
+    expect(on.x402.facilitatorToken === undefined ? "" : Redacted.value(on.x402.facilitatorToken)).toBe(
+      "a-token-long-enough",
+    );
+    expect(ok({ X402_FACILITATOR_TOKEN: "a-token-long-enough" }).x402.facilitatorToken).toBeUndefined();
   });
 });

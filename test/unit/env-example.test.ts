@@ -13,7 +13,7 @@ import { REPO_ROOT } from "../support/service-process.ts";
 const example = Object.fromEntries(
   readFileSync(join(REPO_ROOT, ".env.example"), "utf8")
     .split("\n")
-    .filter((line) => /^[A-Z_]+=/.test(line))
+    .filter((line) => /^[A-Z][A-Z0-9_]*=/.test(line))
     .map((line) => [line.slice(0, line.indexOf("=")), line.slice(line.indexOf("=") + 1)] as const),
 );
 

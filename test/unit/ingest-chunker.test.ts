@@ -14,10 +14,10 @@ describe("markdown parsing", () => {
   test("keeps the heading path of every chunk and takes the title from the first h1", () => {
     const chunks = chunkDocument("api/network.md", fixture("api/network.md"));
     expect(chunks.map((c) => c.heading)).toEqual([
-      "Network API > net.listen(port)",
-      "Network API > net.connect(host, port)",
-      "Network API > Event: 'close'",
-      "Network API > Timeouts > net.setTimeout(ms)",
+      "net.listen(port)",
+      "net.connect(host, port)",
+      "Event: 'close'",
+      "Timeouts > net.setTimeout(ms)",
     ]);
     expect(new Set(chunks.map((c) => c.title))).toEqual(new Set(["Network API"]));
   });
@@ -61,13 +61,28 @@ describe("markdown parsing", () => {
   test("setext headings open sections", () => {
     const doc = parseMarkdown("Title\n=====\n\nIntro.\n\nPart\n----\n\nBody.\n", "t.md");
     expect(doc.title).toBe("Title");
-    expect(doc.sections.map((s) => s.headings.join(" > "))).toEqual(["Title", "Title > Part"]);
+    expect(doc.sections.map((s) => s.headings.join(" > "))).toEqual(["", "Part"]);
   });
 
-  test("without an h1 the file name is the title", () => {
-    const chunks = chunkDocument("notes/today.md", "## Morning\n\nCoffee first.\n");
-    expect(chunks[0]!.title).toBe("today.md");
-    expect(chunks[0]!.heading).toBe("Morning");
+  test("without an h1 the first heading is the title, then front matter's title, then the file name", () => {
+    const chunks = chunkDocument("notes/today.md", "## Morning\n\nCoffee first.\n\n## Noon\n\nLunch.\n");
+    expect(chunks.map((c) => [c.title, c.heading])).toEqual([
+      ["Morning", ""],
+      ["Morning", "Noon"],
+    ]);
+    expect(chunkDocument("a.md", '---\ntitle: "Set up"\n---\n\nText.\n')[0]!.title).toBe("Set up");
+    expect(chunkDocument("notes/plain.md", "Just text.\n")[0]!.title).toBe("plain.md");
+  });
+
+  test("inline code keeps everything in <...>, escapes are resolved, generics stay in headings", () => {
+    const chunks = chunkDocument(
+      "cli.md",
+      "# Docs chat\n\n## Scripts\n\nRun `npm run ingest -- <files or folders>` \\*now\\* &amp; here.\n\n## `Map<K, V>` helpers\n\n| a | `b<c>` |\n|---|---|\n| 1 | 2 |\n",
+    );
+    expect(chunks[0]!.text).toBe("Run `npm run ingest -- <files or folders>` *now* & here.");
+    expect(chunks[1]!.heading).toBe("Map<K, V> helpers");
+    expect(chunks[1]!.text).toBe("| a | `b<c>` |\n| 1 | 2 |");
+    expect(chunks.every((c) => !c.heading.includes("Docs chat"))).toBe(true);
   });
 });
 

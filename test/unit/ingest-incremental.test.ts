@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { cpSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { gzipSync } from "node:zlib";
 import { Effect, Layer, Result } from "effect";
 import { ingest, planChanges } from "../../adapters/docs-ingest/ingest.ts";
 import * as HashEmbedder from "../../adapters/embed-hash/hash-embedder.ts";
@@ -28,10 +29,20 @@ const countingEmbedder = (name = "hash-v1-1024") => {
   });
 };
 
-const run = (options: { rebuild?: boolean; embedderName?: string; inputs?: ReadonlyArray<string> } = {}) =>
+const run = (
+  options: {
+    rebuild?: boolean;
+    embedderName?: string;
+    inputs?: ReadonlyArray<string>;
+    collection?: string;
+  } = {},
+) =>
   Effect.runPromise(
     Effect.result(
-      ingest(options.inputs ?? [docs], { baseUrl: "https://docs.example.com" }).pipe(
+      ingest(options.inputs ?? [docs], {
+        baseUrl: "https://docs.example.com",
+        collection: options.collection,
+      }).pipe(
         Effect.provide(
           Layer.provideMerge(
             LocalIndex.layer({ indexPath, rebuild: options.rebuild }),
@@ -45,13 +56,16 @@ const run = (options: { rebuild?: boolean; embedderName?: string; inputs?: Reado
     return result.success;
   });
 
-const storedChunks = async () => (await Effect.runPromise(readIndexFile(indexPath)))?.chunks ?? [];
+const storedChunks = async () => {
+  const data = await Effect.runPromise(readIndexFile(indexPath));
+  return data === undefined ? [] : Array.from({ length: data.count }, (_, i) => data.chunk(i));
+};
 
 beforeEach(() => {
   work = mkdtempSync(join(tmpdir(), "ingest-test-"));
   docs = join(work, "docs");
   cpSync("test/fixtures/docs/site", docs, { recursive: true });
-  indexPath = join(work, "data", "index.json");
+  indexPath = join(work, "data", "index.bin");
   embedded = [];
 });
 afterEach(() => rmSync(work, { recursive: true, force: true }));
@@ -89,7 +103,7 @@ describe("incremental ingest", () => {
     expect(embedded[0]).toContain("remote server over TLS.");
     const after = await storedChunks();
     const changed = after.filter((c) => before.find((b) => b.id === c.id)?.hash !== c.hash);
-    expect(changed.map((c) => c.heading)).toEqual(["Network API > net.connect(host, port)"]);
+    expect(changed.map((c) => c.heading)).toEqual(["net.connect(host, port)"]);
   });
 
   test("adding a section adds its chunk; removing one removes it", async () => {
@@ -102,8 +116,8 @@ describe("incremental ingest", () => {
     const report = await run();
     expect(report).toMatchObject({ added: 0, removed: 2 });
     const headings = (await storedChunks()).map((c) => c.heading);
-    expect(headings).not.toContain("Network API > net.ping(host)");
-    expect(headings).not.toContain("Network API > Event: 'close'");
+    expect(headings).not.toContain("net.ping(host)");
+    expect(headings).not.toContain("Event: 'close'");
   });
 
   test("deleting a file removes all of its chunks and nothing else", async () => {
@@ -132,17 +146,83 @@ describe("incremental ingest", () => {
 
   test("bad inputs fail with a clear message and leave the index alone", async () => {
     await run();
-    const before = readFileSync(indexPath, "utf8");
+    const before = readFileSync(indexPath);
     await expect(run({ inputs: [join(work, "missing")] })).rejects.toThrow(/no such file or folder/);
     const empty = join(work, "empty");
     cpSync(join(docs, "api"), empty, { recursive: true, filter: (src) => !src.endsWith(".md") });
-    await expect(run({ inputs: [empty] })).rejects.toThrow(/no \.md, .* files in/);
+    await expect(run({ inputs: [empty] })).rejects.toThrow(/no \.md, .* files \(or \.gz of them\) in/);
     writeFileSync(join(work, "image.png"), "x");
     await expect(run({ inputs: [join(work, "image.png")] })).rejects.toThrow(/unsupported file type/);
-    await expect(run({ inputs: [join(docs, "api"), join(docs, "api")] })).rejects.toThrow(
-      /both give the source/,
-    );
-    expect(readFileSync(indexPath, "utf8")).toBe(before);
+    writeFileSync(join(docs, "api/files.md.gz"), gzipSync(readFileSync(join(docs, "api/files.md"))));
+    await expect(run()).rejects.toThrow(/both give the source "api\/files.md"/);
+    await expect(run({ collection: "bad name!" })).rejects.toThrow(/collection name "bad name!"/);
+    expect(readFileSync(indexPath).equals(before)).toBe(true);
+  });
+});
+
+describe("collections and sources", () => {
+  const folder = (name: string, files: Readonly<Record<string, string>>) => {
+    for (const [path, text] of Object.entries(files)) {
+      const full = join(work, name, path);
+      cpSync(join(docs, "notes.txt"), full);
+      writeFileSync(full, text);
+    }
+    return join(work, name);
+  };
+  const collections = async () => (await storedChunks()).map((c) => `${c.collection}:${c.source}`).sort();
+
+  test("a second folder is added beside the first; re-ingesting one replaces only it", async () => {
+    const guides = folder("guides", { "index.md": "# Guides\n\nStart here.\n" });
+    const api = folder("api", { "index.md": "# API\n\nCall things.\n" });
+    await run({ inputs: [guides] });
+    const second = await run({ inputs: [api] });
+    expect(second.collection).toBe("api");
+    expect(second.collections).toEqual([
+      { name: "api", chunks: 1 },
+      { name: "guides", chunks: 1 },
+    ]);
+    expect(await collections()).toEqual(["api:index.md", "guides:index.md"]);
+    writeFileSync(join(api, "index.md"), "# API\n\nCall other things.\n");
+    writeFileSync(join(api, "more.md"), "# More\n\nMore things.\n");
+    expect(await run({ inputs: [api] })).toMatchObject({ added: 1, updated: 1, removed: 0 });
+    expect(await collections()).toEqual(["api:index.md", "api:more.md", "guides:index.md"]);
+    expect(await run({ inputs: [guides], rebuild: true })).toMatchObject({
+      collections: [{ name: "guides", chunks: 1 }],
+    });
+  });
+
+  test("--source names the collection; the demo collection is replaced by any real one", async () => {
+    const a = folder("a", { "x.md": "# X\n\nOne.\n" });
+    await run({ inputs: [a], collection: "demo" });
+    await run({ inputs: [a], collection: "product" });
+    expect(await collections()).toEqual(["product:x.md"]);
+  });
+
+  test("same-named files in different folders of one run stay apart", async () => {
+    const root = folder("versions", {
+      "v1/index.md": "# V1\n\nOld.\n",
+      "v2/index.md": "# V2\n\nNew.\n",
+    });
+    const report = await run({ inputs: [join(root, "v1"), join(root, "v2")], collection: "versions" });
+    expect(report.files).toBe(2);
+    expect(await collections()).toEqual(["versions:v1/index.md", "versions:v2/index.md"]);
+    const ids = (await storedChunks()).map((c) => c.id);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  test("gzipped pages are read as their inner type; a page's HTML rendering beside its Markdown is skipped", async () => {
+    const root = folder("site", {
+      "guide.html": "<h1>Guide</h1><p>Rendered copy.</p>",
+      "other.html": "<h1>Other</h1><p>Only HTML.</p>",
+    });
+    writeFileSync(join(root, "guide.md.gz"), gzipSync("# Guide\n\nThe **source** text.\n"));
+    writeFileSync(join(root, "api.html.gz"), gzipSync("<h1>API</h1><p>Zipped page.</p>"));
+    await run({ inputs: [root] });
+    const chunks = await storedChunks();
+    expect(chunks.map((c) => c.source).sort()).toEqual(["api.html", "guide.md", "other.html"]);
+    expect(chunks.find((c) => c.source === "guide.md")?.text).toBe("The source text.");
+    expect(chunks.find((c) => c.source === "api.html")?.text).toBe("Zipped page.");
+    expect(chunks.find((c) => c.source === "guide.md")?.url).toBe("https://docs.example.com/guide.html");
   });
 });
 

@@ -2,6 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { Effect } from "effect";
 import fc from "fast-check";
+import { LIMITS } from "../../adapters/llm-extractive/compose.ts";
 import { extractiveGenerator } from "../../adapters/llm-extractive/index.ts";
 import { chunk } from "../support/llm-fixtures.ts";
 
@@ -48,7 +49,7 @@ describe("extractive answers, for any passages and question", () => {
         const chunks = texts.map((text, i) => chunk({ text }, i));
         const answer = Effect.runSync(extractiveGenerator.generate({ question: q, chunks, history: [] }));
         expect(answer.tokensUsed).toBeGreaterThan(0);
-        expect(answer.text.length).toBeLessThanOrEqual(1200 + 1500 + 200);
+        expect(answer.text.length).toBeLessThanOrEqual(LIMITS.answerChars + LIMITS.codeChars + 600);
         for (const match of answer.text.matchAll(/\[(\d+)\]/g)) {
           const n = Number(match[1]);
           expect(n).toBeGreaterThanOrEqual(1);

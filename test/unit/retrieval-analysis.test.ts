@@ -3,10 +3,15 @@ import { describe, expect, test } from "bun:test";
 import { Effect } from "effect";
 import * as HashEmbedder from "../../adapters/embed-hash/hash-embedder.ts";
 import { nearest, quantizeRows, rowVector } from "../../adapters/retrieval-local/vectors.ts";
-import { buildBm25 } from "../../adapters/shared/ranking/bm25.ts";
+import { bm25Searcher, buildBm25Tables } from "../../adapters/shared/ranking/bm25.ts";
 import { reciprocalRankFusion } from "../../adapters/shared/ranking/fusion.ts";
-import { chunkFields } from "../../adapters/shared/ranking/lexical.ts";
-import { rerankWithLexical } from "../../adapters/shared/ranking/rerank.ts";
+import {
+  HYBRID,
+  hybridSearch,
+  questionTerms,
+  relevanceEvidence,
+} from "../../adapters/shared/ranking/hybrid.ts";
+import { buildLexicalTables, chunkFields, codeOf } from "../../adapters/shared/ranking/lexical.ts";
 import { terms } from "../../adapters/shared/text-analysis/analyze.ts";
 import { stem } from "../../adapters/shared/text-analysis/stem.ts";
 
@@ -75,43 +80,163 @@ describe("hashed embedder", () => {
 });
 
 describe("BM25F", () => {
-  const fields = (heading: string, text: string) => ({ heading, parents: "", title: "Doc", text });
-  const index = buildBm25(
+  const fields = (heading: string, text: string) => ({
+    heading,
+    parents: "",
+    title: "Doc",
+    code: codeOf(text),
+    text,
+  });
+  const tables = buildBm25Tables(
     [
       fields("files.readText", "Reads the whole file and resolves with its text."),
       fields("net.listen", "Starts a TCP server on a port."),
       fields("Overview", "This module reads files and writes files. Files files files."),
     ],
     {
-      weights: { heading: 2, parents: 1, title: 1, text: 1 },
-      b: { heading: 0.5, parents: 0.5, title: 0, text: 0.75 },
+      weights: { heading: 2, parents: 1, title: 1, code: 1, text: 1 },
+      b: { heading: 0.5, parents: 0.5, title: 0, code: 0.5, text: 0.75 },
       k1: 1.2,
     },
   );
+  const index = bm25Searcher(tables);
+  const search = (question: string, limit: number) =>
+    index.search(questionTerms(question), limit).map(([r]) => r);
 
   test("ranks heading matches first and leaves unmatched records out", () => {
-    expect(index.search("readText", 10)[0]).toBe(0);
-    expect(index.search("tcp server", 10)).toEqual([1]);
-    expect(index.search("read file", 10)[0]).toBe(0);
-    expect(index.search("nothing matches zebra", 10)).toEqual([]);
-    expect(index.search("file", 1)).toHaveLength(1);
+    expect(search("readText", 10)[0]).toBe(0);
+    expect(search("tcp server", 10)).toEqual([1]);
+    expect(search("read file", 10)[0]).toBe(0);
+    expect(search("nothing matches zebra", 10)).toEqual([]);
+    expect(search("file", 1)).toHaveLength(1);
   });
 
-  test("a chunk's own heading is split from the signature's parameters", () => {
+  test("postings answer membership and document frequency; unknown terms weigh most", () => {
+    expect(index.has("tcp", 1)).toBe(true);
+    expect(index.has("tcp", 0)).toBe(false);
+    expect(index.has("zebra", 0)).toBe(false);
+    expect(index.documentFrequency("file")).toBe(2);
+    expect(index.idf("zebra")).toBeGreaterThan(index.idf("tcp"));
+    expect(index.idf("tcp")).toBeGreaterThan(index.idf("file"));
+  });
+
+  test("a chunk's own heading is split from the signature's parameters; code gets a field", () => {
     const chunk = {
-      id: "x",
-      text: "t",
       title: "Assert",
-      source: "a.md",
-      url: "",
-      heading: "Assert > Legacy > assert.ok(value[, message])",
+      heading: "Legacy > assert.ok(value[, message])",
+      text: "Use `assert.ok(x)`.\n\n```js\nassert.strictEqual(a, b);\nrun();\n```",
     };
     expect(chunkFields(chunk)).toEqual({
       heading: "assert.ok",
       parents: "Legacy (value[, message])",
       title: "Assert",
-      text: "t",
+      code: "assert.ok(x) assert.strictEqual run",
+      text: chunk.text,
     });
+  });
+
+  test("identifier-aware terms: dotted names, options, snake_case, camelCase, SQL keyword pairs", () => {
+    expect(questionTerms("asyncio.gather")).toEqual(["asyncio.gather", "asyncio", "gather"]);
+    expect(questionTerms("--base-url")).toEqual(["--base-url", "base", "url"]);
+    expect(questionTerms("max_slot_wal_keep_size")).toContain("max_slot_wal_keep_size");
+    expect(questionTerms("fs.promises.readFile")).toEqual(
+      expect.arrayContaining(["fs.promises.readfile", "readfile", "read", "file"]),
+    );
+    expect(questionTerms("ON CONFLICT DO UPDATE")).toEqual(
+      expect.arrayContaining(["on_conflict", "conflict_do", "do_update"]),
+    );
+    expect(questionTerms("on conflict")).not.toContain("on_conflict");
+    expect(questionTerms("read-only")).toEqual(["read"]);
+  });
+});
+
+describe("hybrid search and relevance evidence", () => {
+  const chunks = [
+    {
+      title: "Crypto",
+      heading: "Event: 'message'",
+      text: "Emitted for every message. The message is passed on.",
+      page: "a",
+    },
+    {
+      title: "Crypto",
+      heading: "Event: 'error'",
+      text: "Emitted when the message cannot be parsed.",
+      page: "a",
+    },
+    {
+      title: "Crypto",
+      heading: "crypto.createHmac(algorithm, key)",
+      text: "Creates an Hmac object to compute an HMAC digest.",
+      page: "b",
+    },
+    { title: "Net", heading: "net.listen(port)", text: "Starts a TCP server on a port.", page: "c" },
+  ];
+  const lexical = bm25Searcher(buildLexicalTables(chunks));
+  const search = (question: string, byVector: number[] = [], tuning = HYBRID, limit = 5) =>
+    hybridSearch(
+      { lexical, words: questionTerms(question), byVector, pageOf: (r) => chunks[r]!.page, limit },
+      tuning,
+    ).map(([r]) => r);
+
+  test("the chunk naming the question's rare word comes first; vector-only hits join", () => {
+    expect(search("How do I compute an HMAC?")[0]).toBe(2);
+    expect(search("How do I compute an HMAC?", [3])).toContain(3);
+  });
+
+  test("the lead page may give several chunks, other pages one each; too few pages fill up", () => {
+    const tuning = { ...HYBRID, leadPerPage: 1, perPage: 1 };
+    const three = search("message error hmac tcp server", [0, 1, 2, 3], tuning, 3);
+    expect(three.filter((r) => chunks[r]!.page === "a")).toHaveLength(1);
+    expect(new Set(three.map((r) => chunks[r]!.page)).size).toBe(3);
+    expect(search("message error hmac tcp server", [0, 1, 2, 3], tuning, 5)).toHaveLength(4);
+    const lead = search("message error", [0, 1], { ...HYBRID, leadPerPage: 2 }, 2);
+    expect(lead.filter((r) => chunks[r]!.page === "a")).toHaveLength(2);
+  });
+
+  test("evidence: coverage of the best result and the share of known words, weighted by rarity", () => {
+    const evidence = (question: string, rows: number[]) =>
+      relevanceEvidence(
+        lexical,
+        questionTerms(question),
+        rows,
+        question,
+        rows.map((r) => chunks[r]!),
+      );
+    expect(evidence("compute an HMAC digest", [2])).toEqual({
+      terms: 3,
+      coverage: 1,
+      known: 1,
+      pairs: 2,
+      pairsFound: 2,
+    });
+    const partly = evidence("HMAC of a zebra", [2]);
+    expect(partly.coverage).toBeGreaterThan(0);
+    expect(partly.coverage).toBeLessThan(0.6);
+    expect(partly.known).toBe(partly.coverage);
+    expect(evidence("weather in paris", [0, 1, 2, 3])).toEqual({
+      terms: 2,
+      coverage: 0,
+      known: 0,
+      pairs: 1,
+      pairsFound: 0,
+    });
+    expect(relevanceEvidence(lexical, [], [0], "", [])).toEqual({
+      terms: 0,
+      coverage: 0,
+      known: 0,
+      pairs: 0,
+      pairsFound: 0,
+    });
+  });
+
+  test("evidence: adjacent word pairs count in either order, scattered words do not", () => {
+    const pairs = (question: string) =>
+      relevanceEvidence(lexical, questionTerms(question), [3], question, [chunks[3]!]);
+    expect(pairs("TCP server").pairsFound).toBe(1);
+    expect(pairs("server TCP").pairsFound).toBe(1);
+    expect(pairs("port TCP").pairsFound).toBe(0);
+    expect(pairs("port TCP").coverage).toBe(1);
   });
 });
 
@@ -142,37 +267,5 @@ describe("fusion and vectors", () => {
     const exact = rows.map((row, r) => [r, dot(row, query!)] as const).filter(([, s]) => s > 0);
     exact.sort((a, b) => b[1] - a[1]);
     expect(nearest(quantized, query!, 10).map(([r]) => r)).toEqual(exact.map(([r]) => r));
-  });
-});
-
-describe("lexical re-ranking of vector candidates", () => {
-  const chunk = (id: string, heading: string, text: string) => ({
-    id,
-    heading,
-    text,
-    title: "Crypto",
-    source: "c.md",
-    url: "",
-  });
-  const candidates = [
-    chunk("a", "Crypto > Event: 'message'", "Emitted for every message. The message is passed on."),
-    chunk("b", "Crypto > Event: 'error'", "Emitted when the message cannot be parsed."),
-    chunk(
-      "c",
-      "Crypto > crypto.createHmac(algorithm, key)",
-      "Creates an Hmac object to compute an HMAC digest.",
-    ),
-  ];
-
-  test("a candidate that matches the question's words rises above ones that do not", () => {
-    const ranked = rerankWithLexical("How do I compute an HMAC?", candidates, 2);
-    expect(ranked.map(([c]) => c.id)).toEqual(["c", "a"]);
-    expect(ranked[0]![1]).toBeGreaterThan(ranked[1]![1]);
-  });
-
-  test("without any lexical match the vector order stands; k bounds the list", () => {
-    expect(rerankWithLexical("zebra", candidates, 5).map(([c]) => c.id)).toEqual(["a", "b", "c"]);
-    expect(rerankWithLexical("hmac", candidates, 0)).toEqual([]);
-    expect(rerankWithLexical("hmac", [], 5)).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 /** The local retriever over an index ingested from the fixture docs: ranking and bad input. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Effect, Layer, Result } from "effect";
@@ -22,15 +22,24 @@ const withRetriever = <A>(
     Effect.result(
       Effect.gen(function* () {
         return yield* body(yield* Retriever);
-      }).pipe(Effect.provide(Layer.provide(LocalRetriever.layer({ indexPath: path }), embedder))),
+      }).pipe(Effect.provide(Layer.provide(LocalRetriever.layer({ indexPath: path, pollMs: 0 }), embedder))),
     ),
   );
 
-const search = async (question: string, k = 5): Promise<ReadonlyArray<RetrievedChunk>> => {
+const retrieval = async (question: string, k = 5) => {
   const result = await withRetriever(indexPath, (retriever) => retriever.retrieve(question, k));
   if (Result.isFailure(result)) throw new Error(String(result.failure));
   return result.success;
 };
+const search = async (question: string, k = 5): Promise<ReadonlyArray<RetrievedChunk>> =>
+  (await retrieval(question, k)).chunks;
+
+const ingestInto = (path: string, docs: string) =>
+  Effect.runPromise(
+    ingest([docs], { baseUrl: "https://docs.example.com" }).pipe(
+      Effect.provide(Layer.provideMerge(LocalIndex.layer({ indexPath: path }), HashEmbedder.layer)),
+    ),
+  );
 
 const failureOf = async (path: string, embedder = HashEmbedder.layer) => {
   const result = await withRetriever(path, (retriever) => retriever.retrieve("anything", 5), embedder);
@@ -40,12 +49,8 @@ const failureOf = async (path: string, embedder = HashEmbedder.layer) => {
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), "retrieval-local-"));
-  indexPath = join(work, "index.json");
-  await Effect.runPromise(
-    ingest(["test/fixtures/docs/site"], { baseUrl: "https://docs.example.com" }).pipe(
-      Effect.provide(Layer.provideMerge(LocalIndex.layer({ indexPath }), HashEmbedder.layer)),
-    ),
-  );
+  indexPath = join(work, "index.bin");
+  await ingestInto(indexPath, "test/fixtures/docs/site");
 });
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -61,14 +66,24 @@ describe("local retriever ranking", () => {
     ["How do I close idle connections automatically?", "Network API > Timeouts > net.setTimeout(ms)"],
     ["How much memory do I need to install Widgetron?", "Installing Widgetron > Requirements"],
     ["Is it free software? What licence?", "Frequently asked questions > Is Widgetron free?"],
-    ["Where did the configuration file move?", ""],
+    ["Where did the configuration file move?", "notes.txt"],
   ];
-  for (const [question, heading] of cases) {
-    test(`"${question}" finds "${heading || "notes.txt"}" first`, async () => {
+  for (const [question, place] of cases) {
+    test(`"${question}" finds "${place}" first`, async () => {
       const [best] = await search(question);
-      expect(best?.heading).toBe(heading);
+      expect([best?.title, best?.heading].filter((part) => part !== "").join(" > ")).toBe(place);
     });
   }
+
+  test("evidence: a question the docs cover is covered, an off-topic one is not", async () => {
+    const covered = await retrieval("How do I start a TCP server on a port?");
+    expect(covered.evidence.coverage).toBeGreaterThan(0.8);
+    expect(covered.evidence.known).toBe(1);
+    const offTopic = await retrieval("What is the weather in Paris tomorrow?");
+    expect(offTopic.evidence.coverage).toBeLessThan(0.3);
+    expect(offTopic.indexVersion).toBe(covered.indexVersion);
+    expect(covered.indexVersion).toMatch(/^[0-9a-f]{16}$/);
+  });
 
   test("results carry metadata, are ordered by score and cut at k", async () => {
     const results = await search("How do I report a bug?", 3);
@@ -118,26 +133,90 @@ describe("local retriever failures", () => {
   test("an index built with another embedder is refused", async () => {
     const other = Layer.succeed(Embedder, { ...HashEmbedder.make(64), name: "hash-v1-64" });
     const failure = await failureOf(indexPath, other);
-    expect(failure.message).toContain("was built with embedder hash-v1-1024");
+    expect(failure.message).toContain("was built with embedder hash-v4-1024");
   });
 
-  test("a corrupt or truncated index file is a clear RetrievalFailed", async () => {
-    const corrupt = join(work, "corrupt.json");
-    writeFileSync(corrupt, "{ not json");
-    expect((await failureOf(corrupt)).message).toContain(`cannot read the index ${corrupt}`);
-    writeFileSync(
-      corrupt,
-      JSON.stringify({
-        version: 1,
-        embedder: "hash-v1-1024",
-        dimensions: 1024,
-        chunks: [{ id: 1 }],
-        vectors: "",
-        scales: "",
-      }),
+  test("a corrupt, truncated or foreign index file is a clear RetrievalFailed", async () => {
+    const corrupt = join(work, "corrupt.bin");
+    writeFileSync(corrupt, "{ not an index }");
+    expect((await failureOf(corrupt)).message).toContain(
+      `cannot read the index ${corrupt}: not an index file`,
     );
-    expect((await failureOf(corrupt)).message).toContain("malformed chunks");
-    writeFileSync(corrupt, JSON.stringify({ version: 99 }));
-    expect((await failureOf(corrupt)).message).toContain("index format 99");
+    const good = readFileSync(indexPath);
+    writeFileSync(corrupt, good.subarray(0, Math.floor(good.length / 2)));
+    expect((await failureOf(corrupt)).message).toContain("truncated");
+    writeFileSync(corrupt, good.subarray(0, 6));
+    expect((await failureOf(corrupt)).message).toContain("cannot read the index");
+    const header = Buffer.from(good);
+    const text = header.toString("latin1");
+    const at = text.indexOf('"format":2');
+    header.write('"format":9', at, "latin1");
+    writeFileSync(corrupt, header);
+    expect((await failureOf(corrupt)).message).toContain("index format 9");
+  });
+});
+
+describe("live re-index", () => {
+  test("a running retriever swaps in a finished ingest and announces it; requests never fail", async () => {
+    const docs = join(work, "live-docs");
+    cpSync("test/fixtures/docs/site", docs, { recursive: true });
+    const path = join(work, "live.bin");
+    await ingestInto(path, docs);
+    const loads: Array<{ reason: string; files: number; chunks: number; version: string }> = [];
+    const program = Effect.gen(function* () {
+      const retriever = yield* Retriever;
+      const before = yield* retriever.retrieve("quokka migration", 5);
+      writeFileSync(join(docs, "quokka.md"), "# Quokkas\n\nThe quokka migration happens in spring.\n");
+      yield* Effect.promise(() => ingestInto(path, docs));
+      let after = before;
+      for (let i = 0; i < 100 && after.indexVersion === before.indexVersion; i++) {
+        yield* Effect.sleep("20 millis");
+        after = yield* retriever.retrieve("quokka migration", 5);
+      }
+      return { before, after };
+    }).pipe(
+      Effect.provide(
+        Layer.provide(
+          LocalRetriever.layer({ indexPath: path, pollMs: 10, onLoad: (event) => loads.push(event) }),
+          HashEmbedder.layer,
+        ),
+      ),
+      Effect.scoped,
+    );
+    const { before, after } = await Effect.runPromise(program);
+    expect(before.chunks.some((c) => c.source === "quokka.md")).toBe(false);
+    expect(after.indexVersion).not.toBe(before.indexVersion);
+    expect(after.chunks[0]?.source).toBe("quokka.md");
+    expect(loads.map((l) => l.reason)).toEqual(["start", "reload"]);
+    expect(loads[1]!.files).toBe(loads[0]!.files + 1);
+    expect(loads[1]!.chunks).toBe(loads[0]!.chunks + 1);
+  });
+
+  test("a damaged new file keeps the previous index in service and reports the failure", async () => {
+    const path = join(work, "damaged.bin");
+    await ingestInto(path, "test/fixtures/docs/site");
+    const failures: string[] = [];
+    const program = Effect.gen(function* () {
+      const retriever = yield* Retriever;
+      const before = yield* retriever.retrieve("tcp server", 5);
+      writeFileSync(path, "garbage");
+      for (let i = 0; i < 100 && failures.length === 0; i++) yield* Effect.sleep("20 millis");
+      return { before, after: yield* retriever.retrieve("tcp server", 5) };
+    }).pipe(
+      Effect.provide(
+        Layer.provide(
+          LocalRetriever.layer({
+            indexPath: path,
+            pollMs: 10,
+            onReloadFailed: (message) => failures.push(message),
+          }),
+          HashEmbedder.layer,
+        ),
+      ),
+      Effect.scoped,
+    );
+    const { before, after } = await Effect.runPromise(program);
+    expect(failures[0]).toContain("not an index file");
+    expect(after).toEqual(before);
   });
 });

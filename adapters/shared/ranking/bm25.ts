@@ -1,14 +1,15 @@
 /**
- * BM25F over records with four text fields, analysed like the hashed embedder (identifiers
+ * BM25F over records with several text fields, analysed like the hashed embedder (identifiers
  * split, stemmed). Each field's weighted, length-normalised term frequency is folded into one
- * number per (term, record) at build time, and postings live in flat typed arrays, so an
- * index of ~5,000 chunks takes a few MB. (MiniSearch, tried first, took ~100 MB and 0.3-0.6 s
- * to build for the same corpus, and sums per-field BM25 instead of BM25F.)
+ * number per (term, record) at build time, and the postings live in flat typed arrays (the
+ * `Bm25Tables`), so an index of 10,000 chunks takes a few MB and can be written to disk as it
+ * is: the local index stores them, the service only reads them. Within a term, postings are in
+ * record order, so "does record r contain term t" is a binary search.
  */
 import { terms } from "../text-analysis/analyze.ts";
 import { topK } from "./top-k.ts";
 
-export const FIELDS = ["heading", "parents", "title", "text"] as const;
+export const FIELDS = ["heading", "parents", "title", "code", "text"] as const;
 export type Field = (typeof FIELDS)[number];
 export type FieldTexts = Readonly<Record<Field, string>>;
 
@@ -20,8 +21,18 @@ export interface Bm25Params {
   readonly k1: number;
 }
 
-/** Postings as (term, record, tf) triples, appended record by record. */
-const collect = (records: ReadonlyArray<FieldTexts>, params: Bm25Params) => {
+/** The whole index as plain arrays: term t's postings are offsets[t]..offsets[t+1]. */
+export interface Bm25Tables {
+  readonly count: number;
+  readonly k1: number;
+  readonly terms: ReadonlyArray<string>;
+  readonly offsets: Uint32Array;
+  readonly records: Uint32Array;
+  readonly tfs: Float32Array;
+}
+
+/** Builds the tables from the records' fields. */
+export const buildBm25Tables = (records: ReadonlyArray<FieldTexts>, params: Bm25Params): Bm25Tables => {
   const analysed = records.map((record) => FIELDS.map((field) => terms(record[field])));
   const averages = FIELDS.map((_, f) => {
     const total = analysed.reduce((sum, fields) => sum + fields[f]!.length, 0);
@@ -30,7 +41,7 @@ const collect = (records: ReadonlyArray<FieldTexts>, params: Bm25Params) => {
   const vocabulary = new Map<string, number>();
   const termIds: number[] = [];
   const recordIds: number[] = [];
-  const tfs: number[] = [];
+  const weightedTfs: number[] = [];
   analysed.forEach((fields, r) => {
     const weighted = new Map<number, number>();
     FIELDS.forEach((field, f) => {
@@ -49,49 +60,86 @@ const collect = (records: ReadonlyArray<FieldTexts>, params: Bm25Params) => {
     for (const [id, tf] of weighted) {
       termIds.push(id);
       recordIds.push(r);
-      tfs.push(tf);
+      weightedTfs.push(tf);
     }
   });
-  return { vocabulary, termIds, recordIds, tfs };
-};
-
-/** Builds the index; `search` gives record positions, best first. */
-export const buildBm25 = (records: ReadonlyArray<FieldTexts>, params: Bm25Params) => {
-  const collected = collect(records, params);
-  const { vocabulary } = collected;
-  // Counting sort of the triples by term: offsets[t]..offsets[t+1] are term t's postings.
+  // Counting sort of the triples by term; records stay in order within a term.
   const offsets = new Uint32Array(vocabulary.size + 1);
-  for (const id of collected.termIds) offsets[id + 1]!++;
+  for (const id of termIds) offsets[id + 1]!++;
   for (let t = 0; t < vocabulary.size; t++) offsets[t + 1]! += offsets[t]!;
   const fill = offsets.slice(0, vocabulary.size);
-  const postingRecords = new Uint32Array(collected.termIds.length);
-  const postingTfs = new Float32Array(collected.termIds.length);
-  collected.termIds.forEach((id, i) => {
+  const postingRecords = new Uint32Array(termIds.length);
+  const postingTfs = new Float32Array(termIds.length);
+  termIds.forEach((id, i) => {
     const at = fill[id]!++;
-    postingRecords[at] = collected.recordIds[i]!;
-    postingTfs[at] = collected.tfs[i]!;
+    postingRecords[at] = recordIds[i]!;
+    postingTfs[at] = weightedTfs[i]!;
   });
-  const count = records.length;
-  const { k1 } = params;
   return {
-    search: (question: string, limit: number): ReadonlyArray<number> => {
+    count: records.length,
+    k1: params.k1,
+    terms: [...vocabulary.keys()],
+    offsets,
+    records: postingRecords,
+    tfs: postingTfs,
+  };
+};
+
+/** Searching the tables: ranked records, and the term statistics relevance needs. */
+export const bm25Searcher = (tables: Bm25Tables) => {
+  const vocabulary = new Map(tables.terms.map((term, id) => [term, id]));
+  const { count, k1, offsets, records, tfs } = tables;
+  const documentFrequency = (term: string): number => {
+    const id = vocabulary.get(term);
+    return id === undefined ? 0 : offsets[id + 1]! - offsets[id]!;
+  };
+  /** Inverse document frequency; a term the docs never use gets the rarest term's weight. */
+  const idf = (term: string): number => {
+    const df = documentFrequency(term);
+    return Math.log(1 + (count - df + 0.5) / (df + 0.5));
+  };
+  return {
+    count,
+    documentFrequency,
+    idf,
+    /** Whether record `record` contains `term` (binary search in the term's postings). */
+    has: (term: string, record: number): boolean => {
+      const id = vocabulary.get(term);
+      if (id === undefined) return false;
+      let low = offsets[id]!;
+      let high = offsets[id + 1]!;
+      while (low < high) {
+        const mid = (low + high) >>> 1;
+        const at = records[mid]!;
+        if (at === record) return true;
+        if (at < record) low = mid + 1;
+        else high = mid;
+      }
+      return false;
+    },
+    /** The `limit` best records for the question's terms with their scores, best first. */
+    search: (
+      questionTerms: ReadonlyArray<string>,
+      limit: number,
+    ): ReadonlyArray<readonly [number, number]> => {
       const scores = new Float32Array(count);
       const touched: number[] = [];
-      for (const term of new Set(terms(question))) {
+      for (const term of new Set(questionTerms)) {
         const id = vocabulary.get(term);
         if (id === undefined) continue;
-        const start = offsets[id]!;
-        const end = offsets[id + 1]!;
-        const df = end - start;
-        const idf = Math.log(1 + (count - df + 0.5) / (df + 0.5));
-        for (let p = start; p < end; p++) {
-          const r = postingRecords[p]!;
-          const tf = postingTfs[p]!;
+        const weight = idf(term);
+        for (let p = offsets[id]!; p < offsets[id + 1]!; p++) {
+          const r = records[p]!;
+          const tf = tfs[p]!;
           if (scores[r] === 0) touched.push(r);
-          scores[r]! += (idf * tf * (k1 + 1)) / (tf + k1);
+          scores[r]! += (weight * tf * (k1 + 1)) / (tf + k1);
         }
       }
-      return topK(touched, limit, (a, b) => scores[b]! - scores[a]! || a - b);
+      return topK(touched, limit, (a, b) => scores[b]! - scores[a]! || a - b).map(
+        (r) => [r, scores[r]!] as const,
+      );
     },
   };
 };
+
+export type Bm25Searcher = ReturnType<typeof bm25Searcher>;

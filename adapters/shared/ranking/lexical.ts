@@ -1,15 +1,15 @@
 /**
- * The lexical ranking of chunks (local retrieval, and the re-ranking of Chroma's candidates):
- * BM25F over each chunk's own heading, the headings above it, the document title and the text.
- * Heading words weigh most: in API docs a heading usually names exactly the function a question
- * is about.
+ * The lexical ranking of chunks (the local index, and the index kept beside Chroma): BM25F
+ * over each chunk's own heading, the headings above it, the document title, the code it names
+ * and its text. Heading and code weigh most: in API docs a heading or an inline `code` span
+ * usually names exactly the function or clause a question is about.
  */
 import type { DocChunk } from "../../../core/ports/retrieval.ts";
-import { type Bm25Params, buildBm25, type FieldTexts } from "./bm25.ts";
+import { type Bm25Params, type Bm25Tables, buildBm25Tables, type FieldTexts } from "./bm25.ts";
 
 export const CHUNK_BM25: Bm25Params = {
-  weights: { heading: 2, parents: 1, title: 1, text: 1 },
-  b: { heading: 0.5, parents: 0.5, title: 0, text: 0.75 },
+  weights: { heading: 2, parents: 1, title: 1, code: 1, text: 1 },
+  b: { heading: 0.5, parents: 0.5, title: 0, code: 0.5, text: 0.75 },
   k1: 1.2,
 };
 
@@ -22,15 +22,38 @@ const splitSignature = (heading: string): readonly [string, string] => {
   return open > 0 && heading.endsWith(")") ? [heading.slice(0, open), heading.slice(open)] : [heading, ""];
 };
 
-/** A chunk's fields: own heading (name only), parent headings plus parameters, title, text. */
-export const chunkFields = (chunk: DocChunk): FieldTexts => {
-  const path = chunk.heading === "" ? [] : chunk.heading.split(" > ");
-  const own = path[path.length - 1] ?? "";
-  const [name, parameters] = own === chunk.title ? ["", ""] : splitSignature(own);
-  const parents = path.slice(0, -1).filter((part) => part !== chunk.title);
-  return { heading: name, parents: [...parents, parameters].join(" "), title: chunk.title, text: chunk.text };
+const FENCED = /^(`{3,}|~{3,})[^\n]*\n([\s\S]*?)\n\1/gm;
+const INLINE_CODE = /`([^`\n]+)`/g;
+// In a code block, the names that are called or dotted say what the example uses.
+const CALLED = /[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+|[A-Za-z_$][\w$]*(?=\()/g;
+
+/** The code a passage names: its inline code spans and the calls and dotted names of its code blocks. */
+export const codeOf = (text: string): string => {
+  const blocks: string[] = [];
+  const prose = text.replace(FENCED, (_, _fence, code: string) => {
+    blocks.push(...(code.match(CALLED) ?? []));
+    return " ";
+  });
+  const inline = [...prose.matchAll(INLINE_CODE)].map((match) => match[1]!);
+  return [...inline, ...blocks].join(" ");
 };
 
-/** BM25F over chunks; `search(question, limit)` gives chunk positions, best first. */
-export const buildLexical = (chunks: ReadonlyArray<DocChunk>, params: Bm25Params = CHUNK_BM25) =>
-  buildBm25(chunks.map(chunkFields), params);
+/** A chunk's fields: own heading (name only), parent headings plus parameters, title, code, text. */
+export const chunkFields = (chunk: Pick<DocChunk, "title" | "heading" | "text">): FieldTexts => {
+  const path = chunk.heading === "" ? [] : chunk.heading.split(" > ");
+  const own = path[path.length - 1] ?? "";
+  const [name, parameters] = splitSignature(own);
+  return {
+    heading: name,
+    parents: [...path.slice(0, -1), parameters].join(" "),
+    title: chunk.title,
+    code: codeOf(chunk.text),
+    text: chunk.text,
+  };
+};
+
+/** BM25F tables over chunks (positions as in `chunks`). */
+export const buildLexicalTables = (
+  chunks: ReadonlyArray<Pick<DocChunk, "title" | "heading" | "text">>,
+  params: Bm25Params = CHUNK_BM25,
+): Bm25Tables => buildBm25Tables(chunks.map(chunkFields), params);

@@ -11,7 +11,9 @@ import type { PaymentStore } from "../../../core/ports/payment-store.ts";
 import type { StoreUnavailable } from "../../../core/ports/store-errors.ts";
 import type { Logger } from "../../observability/log.ts";
 import { defaultConfig, quotaLimits } from "../../runtime/app-layer.ts";
-import { createPaywall, type PaywallDeps } from "../../x402/server/index.ts";
+import { createPaywall, type PaywallDeps, specDialect } from "../../x402/server/index.ts";
+import { exactDialect } from "../../x402/v2/exact-dialect.ts";
+import type { ExactFacilitator } from "../../x402/v2/exact-payment.ts";
 import { createExampleApp } from "./example-app.ts";
 
 export interface ExampleChain {
@@ -29,6 +31,8 @@ export interface ExampleOptions {
   readonly redisUrl?: string | undefined;
   readonly logger: Logger;
   readonly chainFor?: PaywallDeps["chainFor"];
+  /** The x402 v2 facilitator (fee payer and network); absent: only the spec's dialect. */
+  readonly facilitator?: ExactFacilitator | undefined;
 }
 
 export const buildExample = (options: ExampleOptions) => {
@@ -51,6 +55,12 @@ export const buildExample = (options: ExampleOptions) => {
     {
       runtime,
       logger: options.logger,
+      dialects: [
+        specDialect(options.logger),
+        ...(options.facilitator === undefined
+          ? []
+          : [exactDialect({ ...options.facilitator, logger: options.logger })]),
+      ],
       ...(options.chainFor === undefined ? {} : { chainFor: options.chainFor }),
     },
   );

@@ -4,7 +4,10 @@
  * Pay it with `npm run x402 -- http://localhost:4020/premium-data`.
  */
 import { Result } from "effect";
+import { X402_DEFAULT_RPC_URL } from "../../../core/network.ts";
 import { makeLogger } from "../../observability/log.ts";
+import { startFacilitator } from "../../x402/v2/facilitator.ts";
+import { FEE_PAYER_SECRET_VARIABLE } from "../../x402/v2/fee-payer.ts";
 import { buildExample, type ExampleChain } from "./build-example.ts";
 import { EXAMPLE_STATE_FILE, parseExampleConfig } from "./example-config.ts";
 
@@ -30,13 +33,22 @@ const localChain = async () => {
     tokenMint: localnet.mint,
     rpcUrl: localnet.url,
   };
-  return { chain, stop: () => localnet.stop() };
+  // The exact scheme allows only a TransferChecked: the recipient's token account must exist.
+  await localnet.mintTokens(localnet.serviceWallet, 0n);
+  return { chain, feePayer: localnet.feePayer, stop: () => localnet.stop() };
 };
 
-const { chain, stop } =
-  config.chain === undefined ? await localChain() : { chain: config.chain, stop: async () => {} };
+const { chain, feePayer, stop } =
+  config.chain === undefined
+    ? await localChain()
+    : { chain: config.chain, feePayer: process.env[FEE_PAYER_SECRET_VARIABLE], stop: async () => {} };
 const { autoVerify, expiresIn, redisUrl } = config;
-const example = buildExample({ chain, autoVerify, expiresIn, redisUrl, logger });
+const facilitator = await startFacilitator({
+  rpcUrl: chain.rpcUrl ?? X402_DEFAULT_RPC_URL[chain.network],
+  feePayer,
+  logger,
+});
+const example = buildExample({ chain, autoVerify, expiresIn, redisUrl, logger, facilitator });
 const server = Bun.serve({ port: config.port, fetch: example.app.fetch });
 logger.info("x402 example server listening", {
   url: server.url.href,

@@ -16,8 +16,9 @@ export const isAdminPath = (path: string): boolean =>
   path === "/admin" || path.startsWith("/admin/") || path === "/api/admin" || path.startsWith("/api/admin/");
 
 // The x402 headers: browsers may send the payment and read its receipt.
-const ALLOW_HEADERS = "Content-Type, Accept, X-Payment-Authorization";
-const EXPOSE_HEADERS = "X-Request-Id, Retry-After, X-Payment-Receipt";
+// Both payment dialects: the spec's (X-Payment-*) and x402 v2's (PAYMENT-*).
+const ALLOW_HEADERS = "Content-Type, Accept, X-Payment-Authorization, PAYMENT-SIGNATURE";
+const EXPOSE_HEADERS = "X-Request-Id, Retry-After, X-Payment-Receipt, PAYMENT-REQUIRED, PAYMENT-RESPONSE";
 const VARY_ONLY = { Vary: "Origin" };
 
 export const corsPolicy = (allowedOrigins: ReadonlyArray<string>, maxAgeSeconds = 600): CorsPolicy => {

@@ -11,8 +11,8 @@ import { type SSEStreamingApi, streamSSE } from "hono/streaming";
 import type { AnswerOutcome } from "../../../core/insights/question-event.ts";
 import { type Answer, GenerationFailed, Generator } from "../../../core/ports/generator.ts";
 import type { QuotaView } from "../../../core/quota.ts";
-import { withinDeadline } from "../../../core/use-cases/ask-question.ts";
-import { chargeAnswer, releaseAnswer } from "../../../core/use-cases/finish-answer.ts";
+import { generationInput, withinDeadline } from "../../../core/use-cases/ask-question.ts";
+import { chargeAnswer, finishAnswer, releaseAnswer } from "../../../core/use-cases/finish-answer.ts";
 import { type PreparedAnswer, prepareAnswer, type Question } from "../../../core/use-cases/prepare-answer.ts";
 import { issueAnswerId } from "../answer-id.ts";
 import type { AppEnv } from "../app-env.ts";
@@ -34,8 +34,7 @@ const streamGenerated = (prepared: PreparedAnswer, sendDelta: (text: string) => 
   Effect.gen(function* () {
     const generator = yield* Generator;
     let answer: Answer | undefined;
-    const input = { question: prepared.question, chunks: prepared.sources, history: prepared.history };
-    yield* Stream.runForEach(generator.stream(input), (event) =>
+    yield* Stream.runForEach(generator.stream(generationInput(prepared)), (event) =>
       event.type === "done"
         ? Effect.sync(() => {
             answer = event.answer;
@@ -56,7 +55,13 @@ const sendDone = async (
 ) => {
   deps.metrics.count("answers_total");
   const answerId = await issueAnswerId(deps.runtime, c.get("identity"), c.get("log"));
-  await send("done", { success: true, answerId, tokensUsed: answered.answer.tokensUsed, rateLimit });
+  await send("done", {
+    success: true,
+    answerId,
+    tokensUsed: answered.answer.tokensUsed,
+    declined: answered.answer.declined === true,
+    rateLimit,
+  });
   deps.recorder.answered(c.get("log"), { ...answered, answerId }, started);
 };
 
@@ -87,7 +92,8 @@ const answerInto = async (
   ).catch((defect: unknown) => ({ ok: "defect" as const, defect }));
 
   if (generated.ok === true) {
-    const charged = await runOutcome(deps.runtime, chargeAnswer(prepared, generated.value));
+    // A declined answer is given back even though its text was sent: it tells the client nothing it pays for.
+    const charged = await runOutcome(deps.runtime, finishAnswer(prepared, generated.value));
     if (!charged.ok)
       return send("error", {
         success: false,
@@ -139,8 +145,8 @@ export const streamAnswer = async (
   const response = streamSSE(c, async (stream) => {
     if (ready.kind === "ready") return answerInto(c, deps, question, ready, stream, started);
     const send = sender(stream);
-    // Answered without generating (nothing found), already uncharged.
-    await send("sources", { sources: [] });
+    // Declined without generating (the docs do not cover it), already uncharged.
+    await send("sources", { sources: ready.sources.map(publicSource) });
     await send("delta", { text: ready.answer.text });
     await sendDone(
       c,

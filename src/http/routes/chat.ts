@@ -1,17 +1,20 @@
 /**
  * POST /api/chat: JSON answers, or SSE (chat-stream.ts) when the client asks for a stream.
- * With X-Payment-Authorization the queries it paid for are bought first (chat-payment.ts), and
- * the answer carries the payment's receipt header; the message is checked before any payment
- * is consumed.
+ * With X-Payment-Authorization (chat-payment.ts) or an x402 v2 PAYMENT-SIGNATURE
+ * (chat-exact-payment.ts) the queries it paid for are bought first, and the answer carries the
+ * payment's receipt header; the message is checked before any payment is consumed.
  */
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { askQuestion } from "../../../core/use-cases/ask-question.ts";
 import { validateMessage } from "../../../core/use-cases/prepare-answer.ts";
 import { AUTHORIZATION_HEADER } from "../../../core/x402-receipt.ts";
 import type { Metrics } from "../../observability/metrics.ts";
 import { withHeaders } from "../../x402/server/spec-dialect.ts";
+import type { ExactFacilitator } from "../../x402/v2/exact-payment.ts";
+import { PAYMENT_SIGNATURE_HEADER } from "../../x402/v2/wire.ts";
 import { issueAnswerId } from "../answer-id.ts";
 import { type AppEnv, edgeFactsAsVariables } from "../app-env.ts";
+import { buyWithExactPayment } from "../chat-exact-payment.ts";
 import { buyWithAuthorization, chatErrorResponse } from "../chat-payment.ts";
 import { decodeChatRequest, publicSource } from "../chat-request.ts";
 import type { InsightsRecorder } from "../insights-recorder.ts";
@@ -24,7 +27,19 @@ export interface ChatDeps {
   /** Named in the text of a 429 (daily paid cap). */
   readonly paidDailyCap: number;
   readonly recorder: InsightsRecorder;
+  readonly facilitator?: ExactFacilitator | undefined;
 }
+
+/** The purchase a request carries: the spec's header first, then x402 v2 when it is offered. */
+const purchaseOf = (c: Context<AppEnv>, deps: ChatDeps) => {
+  const header = c.req.header(AUTHORIZATION_HEADER);
+  if (header !== undefined) return () => buyWithAuthorization(c, deps, header);
+  const payload = c.req.header(PAYMENT_SIGNATURE_HEADER);
+  const facilitator = deps.facilitator;
+  if (payload !== undefined && facilitator !== undefined)
+    return () => buyWithExactPayment(c, deps, facilitator, payload);
+  return undefined;
+};
 
 export const chatRoutes = (deps: ChatDeps) =>
   new Hono<AppEnv>().use(edgeFactsAsVariables).post("/", async (c) => {
@@ -33,12 +48,12 @@ export const chatRoutes = (deps: ChatDeps) =>
     if (!request.ok) return request.response;
     const { message, conversationId, stream } = request.value;
     const question = { identity: c.get("identity"), message, conversationId };
-    const header = c.req.header(AUTHORIZATION_HEADER);
+    const purchase = purchaseOf(c, deps);
     let receipt: Readonly<Record<string, string>> = {};
-    if (header !== undefined) {
+    if (purchase !== undefined) {
       const valid = await runOutcome(deps.runtime, validateMessage(message));
       if (!valid.ok) return chatErrorResponse(c, deps, valid.error);
-      const bought = await buyWithAuthorization(c, deps, header);
+      const bought = await purchase();
       if (!bought.ok) return bought.response;
       receipt = bought.headers;
     }
@@ -56,6 +71,7 @@ export const chatRoutes = (deps: ChatDeps) =>
         response: answer.text,
         sources: sources.map(publicSource),
         tokensUsed: answer.tokensUsed,
+        declined: answer.declined === true,
         rateLimit,
       },
       200,

@@ -35,6 +35,9 @@ export const ChatResponse = Schema.Struct({
   response: Schema.String.annotate({ description: "the answer, citing sources as [n]" }),
   sources: Schema.Array(Source),
   tokensUsed: Schema.Int,
+  declined: Schema.Boolean.annotate({
+    description: "the docs do not cover the question: the answer says so and no query was charged",
+  }),
   rateLimit: RateLimit,
 }).annotate({ identifier: "ChatResponse" });
 

@@ -30,15 +30,23 @@ export interface PaidRoute {
 }
 
 /** What a handler reads with `c.get("x402")`. */
-export interface VerifiedPayment {
-  readonly dialect: "x-payment-authorization";
-  /** The authorization as the client sent it (its ed25519 signature checked). */
-  readonly authorization: PaymentAuthorization;
-  /** The request it paid, as we issued it. */
-  readonly request: PaymentRequest;
-  /** What the response's receipt header says: the transaction, payer and amount received. */
-  readonly receipt: PaymentReceipt;
-}
+export type VerifiedPayment =
+  | {
+      readonly dialect: "x-payment-authorization";
+      /** The authorization as the client sent it (its ed25519 signature checked). */
+      readonly authorization: PaymentAuthorization;
+      /** The request it paid, as we issued it. */
+      readonly request: PaymentRequest;
+      /** What the response's receipt header says: the transaction, payer and amount received. */
+      readonly receipt: PaymentReceipt;
+    }
+  | {
+      /** x402 v2, scheme exact: verified and claimed, settled on chain after the handler. */
+      readonly dialect: "x402-v2";
+      readonly request: PaymentRequest;
+      /** The transaction that will settle (the fee payer's signature), its payer and the price. */
+      readonly receipt: PaymentReceipt;
+    };
 
 export type PaymentRefusal = PaymentRejected | StoreUnavailable | ChainUnavailable;
 
@@ -55,8 +63,11 @@ export type Acceptance =
 export interface PaymentDialect {
   readonly name: string;
   readonly accept: (request: Request, route: PaidRoute) => Promise<Acceptance>;
-  /** What this dialect adds to a 402 that offers `request`. */
-  readonly offer: (request: PaymentRequest) => {
+  /** What this dialect adds to a 402 that offers `request` for the resource at `url`. */
+  readonly offer: (
+    request: PaymentRequest,
+    url: string,
+  ) => {
     readonly headers: Readonly<Record<string, string>>;
     readonly body: Readonly<Record<string, unknown>>;
   };

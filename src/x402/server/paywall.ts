@@ -79,7 +79,7 @@ export const createPaywall = (input: PaywallConfig, deps: PaywallDeps) => {
     const issued = await route.run(issuePaymentRequest(route.terms, route.binding));
     if (!issued.ok) return c.json(x402Unavailable(issued.error).body, 503, RETRY_AFTER);
     const request = paymentRequestOf(issued.value);
-    const offers = dialects.map((dialect) => dialect.offer(request));
+    const offers = dialects.map((dialect) => dialect.offer(request, c.req.url));
     const { body } = x402Error(code, message, { ...details, payment_request: request });
     return c.json(Object.assign({}, ...offers.map((offer) => offer.body), body), 402, {
       "Cache-Control": "no-store",

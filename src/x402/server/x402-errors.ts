@@ -46,6 +46,15 @@ export const X402_CODE_OF = {
   "payment-other-resource": FAILED,
   "payment-already-used": FAILED,
   "payment-expired": "PAYMENT_EXPIRED",
+  "exact-payload-malformed": INVALID,
+  "exact-instruction-forbidden": FAILED,
+  "exact-transfer-mismatch": FAILED,
+  "exact-fee-payer-misused": FAILED,
+  "exact-compute-price-too-high": FAILED,
+  "exact-blockhash-expired": FAILED,
+  "exact-signature-invalid": FAILED,
+  "exact-simulation-failed": FAILED,
+  "exact-settlement-failed": FAILED,
 } as const satisfies Record<PaymentRejectionReason, X402Code>;
 
 /** Where the protocol's rules differ from POST /api/payment's (exact price, the x402 memo). */

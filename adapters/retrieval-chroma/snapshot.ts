@@ -1,0 +1,59 @@
+/**
+ * The lexical side of Chroma retrieval: every record of the collection read in pages (text and
+ * metadata, no vectors) into chunks, their BM25F tables and an id -> row map, tagged with the
+ * collection's index version.
+ */
+import type { Collection } from "chromadb";
+import { Effect } from "effect";
+import type { DocChunk } from "../../core/ports/retrieval.ts";
+import { type Bm25Searcher, bm25Searcher } from "../shared/ranking/bm25.ts";
+import { buildLexicalTables } from "../shared/ranking/lexical.ts";
+import { type ChromaOptions, chromaCall } from "./client.ts";
+
+const PAGE = 1000;
+
+export interface ChromaSnapshot {
+  readonly version: string;
+  readonly chunks: ReadonlyArray<DocChunk>;
+  readonly rowOf: ReadonlyMap<string, number>;
+  readonly lexical: Bm25Searcher;
+  readonly summary: { readonly files: number; readonly chunks: number; readonly version: string };
+}
+
+const text = (value: unknown): string => (typeof value === "string" ? value : "");
+
+/** The index version ingest recorded in the collection's metadata ("" before the first). */
+export const versionIn = (collection: Collection): string => text(collection.metadata?.version);
+
+/** Reads the whole collection and builds its lexical index. */
+export const loadSnapshot = (options: ChromaOptions, collection: Collection) =>
+  Effect.gen(function* () {
+    const version = versionIn(collection);
+    const chunks: DocChunk[] = [];
+    const files = new Set<string>();
+    for (let offset = 0; ; offset += PAGE) {
+      const page = yield* chromaCall(options, "reading documents", () =>
+        collection.get({ include: ["documents", "metadatas"], limit: PAGE, offset }),
+      );
+      page.ids.forEach((id, i) => {
+        const metadata = page.metadatas[i];
+        chunks.push({
+          id,
+          text: page.documents[i] ?? "",
+          title: text(metadata?.title),
+          heading: text(metadata?.heading),
+          source: text(metadata?.source),
+          url: text(metadata?.url),
+        });
+        files.add(`${text(metadata?.collection)}\n${text(metadata?.source)}`);
+      });
+      if (page.ids.length < PAGE) break;
+    }
+    return {
+      version,
+      chunks,
+      rowOf: new Map(chunks.map((chunk, row) => [chunk.id, row])),
+      lexical: bm25Searcher(buildLexicalTables(chunks)),
+      summary: { files: files.size, chunks: chunks.length, version },
+    } satisfies ChromaSnapshot;
+  });

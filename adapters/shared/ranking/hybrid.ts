@@ -1,0 +1,154 @@
+/**
+ * The retrieval both indexes share (local file, and Chroma with the lexical index beside it):
+ * BM25F over all chunks fused with the vector ranking by reciprocal rank, and the relevance
+ * evidence for the best passages (how much of the question's idf weight they contain), which
+ * core's decideRelevance turns into "answer" or "decline".
+ */
+import type { RelevanceEvidence } from "../../../core/relevance.ts";
+import { terms, tokens } from "../text-analysis/analyze.ts";
+import type { Bm25Searcher } from "./bm25.ts";
+import { RRF_K, reciprocalRankFusion } from "./fusion.ts";
+
+/** The distinct index terms of a question. */
+export const questionTerms = (question: string): ReadonlyArray<string> => [...new Set(terms(question))];
+
+/** How many candidates each ranking contributes to the fusion. */
+export const CANDIDATES = 50;
+
+export interface HybridTuning {
+  readonly lexical: number;
+  readonly vector: number;
+  /** Weight of the page's rank: a page whose several passages match is a better bet. */
+  readonly page: number;
+  /** Lexical hits pooled into page scores. */
+  readonly pagePool: number;
+  /** Each further passage of a page adds this share of the one before. */
+  readonly pageDecay: number;
+  /** At most this many of the results from one page, so the sources cover several pages... */
+  readonly perPage: number;
+  /** ...except the best page, which may give this many (an answer often spans two of its passages). */
+  readonly leadPerPage: number;
+}
+
+export const HYBRID: HybridTuning = {
+  lexical: 1,
+  vector: 1,
+  page: 3,
+  pagePool: 300,
+  pageDecay: 0.5,
+  perPage: 1,
+  leadPerPage: 3,
+};
+
+export interface HybridInput {
+  readonly lexical: Bm25Searcher;
+  readonly words: ReadonlyArray<string>;
+  /** Rows nearest to the question's vector, best first. */
+  readonly byVector: ReadonlyArray<number>;
+  /** The page (source) a row belongs to, as any key that is equal for equal pages. */
+  readonly pageOf: (row: number) => string | number;
+  readonly limit: number;
+}
+
+/** Pages ranked by their pooled lexical evidence: a page's best hit, plus a decaying share of the next. */
+const pageRanks = (
+  hits: ReadonlyArray<readonly [number, number]>,
+  pageOf: HybridInput["pageOf"],
+  decay: number,
+) => {
+  const pages = new Map<string | number, { score: number; share: number }>();
+  for (const [row, score] of hits) {
+    const page = pageOf(row);
+    const entry = pages.get(page);
+    if (entry === undefined) pages.set(page, { score, share: decay });
+    else {
+      entry.score += score * entry.share;
+      entry.share *= decay;
+    }
+  }
+  const ranked = [...pages].sort((a, b) => b[1].score - a[1].score);
+  return new Map(ranked.map(([page], rank) => [page, rank]));
+};
+
+/**
+ * Chunks ranked by reciprocal rank fusion of three signals (their BM25F rank, their vector
+ * rank, their page's rank), at most `perPage` per page; [row, score] pairs, best first.
+ */
+export const hybridSearch = (
+  input: HybridInput,
+  tuning: HybridTuning = HYBRID,
+): ReadonlyArray<readonly [number, number]> => {
+  const hits = input.lexical.search(input.words, Math.max(tuning.pagePool, CANDIDATES));
+  const pages = pageRanks(hits, input.pageOf, tuning.pageDecay);
+  const lexical = hits.map(([row]) => row);
+  const fused = reciprocalRankFusion([
+    { ranked: lexical, weight: tuning.lexical },
+    { ranked: input.byVector, weight: tuning.vector },
+  ]).map(([row, score]) => {
+    const rank = pages.get(input.pageOf(row));
+    return [row, score + (rank === undefined ? 0 : tuning.page / (RRF_K + rank + 1))] as const;
+  });
+  fused.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+  const taken = new Map<string | number, number>();
+  const out: Array<readonly [number, number]> = [];
+  const skipped: Array<readonly [number, number]> = [];
+  for (const entry of fused) {
+    if (out.length >= input.limit) break;
+    const page = input.pageOf(entry[0]);
+    const count = taken.get(page) ?? 0;
+    const lead = out.length > 0 && input.pageOf(out[0]![0]) === page;
+    if (count >= (lead ? tuning.leadPerPage : tuning.perPage)) skipped.push(entry);
+    else {
+      taken.set(page, count + 1);
+      out.push(entry);
+    }
+  }
+  // Fewer pages than results asked for: the skipped passages fill up, best first.
+  return [...out, ...skipped.slice(0, Math.max(0, input.limit - out.length))].sort(
+    (a, b) => b[1] - a[1] || a[0] - b[0],
+  );
+};
+
+/** Adjacent word pairs of a text (stop words left out), as "a b" in both orders when `both`. */
+const adjacentPairs = (text: string, both: boolean): Set<string> => {
+  const heads = tokens(text).map((token) => token.terms[token.terms.length - 1]!);
+  const pairs = new Set<string>();
+  for (let i = 1; i < heads.length; i++) {
+    pairs.add(`${heads[i - 1]} ${heads[i]}`);
+    if (both) pairs.add(`${heads[i]} ${heads[i - 1]}`);
+  }
+  return pairs;
+};
+
+/**
+ * How well the best of the results covers the question's terms (idf-weighted), how many of
+ * them the docs know at all, and how many of the question's adjacent word pairs stand side
+ * by side in a result ("replication slot" vs "slot" here and "replication" there).
+ */
+export const relevanceEvidence = (
+  lexical: Bm25Searcher,
+  asked: ReadonlyArray<string>,
+  rows: ReadonlyArray<number>,
+  question: string,
+  passages: ReadonlyArray<{ readonly title: string; readonly heading: string; readonly text: string }>,
+): RelevanceEvidence => {
+  const questionPairs = adjacentPairs(question, false);
+  const found = new Set<string>();
+  for (const passage of passages)
+    for (const pair of adjacentPairs(`${passage.title}\n${passage.heading}\n${passage.text}`, true))
+      if (questionPairs.has(pair)) found.add(pair);
+  const pairs = { pairs: questionPairs.size, pairsFound: found.size };
+  const weights = asked.map((term) => lexical.idf(term));
+  const total = weights.reduce((sum, w) => sum + w, 0);
+  if (asked.length === 0 || total === 0 || lexical.count === 0)
+    return { terms: asked.length, coverage: 0, known: 0, ...pairs };
+  const known = asked.reduce(
+    (sum, term, i) => sum + (lexical.documentFrequency(term) > 0 ? weights[i]! : 0),
+    0,
+  );
+  const coverage = Math.max(
+    0,
+    ...rows.map((row) => asked.reduce((sum, term, i) => sum + (lexical.has(term, row) ? weights[i]! : 0), 0)),
+  );
+  return { terms: asked.length, coverage: coverage / total, known: known / total, ...pairs };
+};

@@ -1,0 +1,70 @@
+/**
+ * The answer cache on Redis, shared by every service instance. Each answer is one key
+ * (`<prefix>answer:<key>`, JSON, expiring after `ttlSeconds`) listed in one sorted set by
+ * time written; one Lua script writes it and trims the set to `maxEntries`, deleting the
+ * oldest answers, so the cache stays bounded even on a Redis that never evicts (the store
+ * requires noeviction). Any Redis failure is a miss: a cache never fails an answer.
+ */
+import { Effect, Layer, Option, type Redacted, Schema } from "effect";
+import { AnswerCache } from "../../core/ports/answer-cache.ts";
+import { close, connect, luaScript, runCommand, runScript } from "./redis-client.ts";
+
+export interface RedisAnswerCacheOptions {
+  readonly url: string | Redacted.Redacted<string>;
+  readonly keyPrefix?: string;
+  readonly maxEntries?: number;
+  readonly ttlSeconds?: number;
+}
+
+const SET_AND_TRIM = luaScript(`
+redis.call('SET', KEYS[1], ARGV[1], 'EX', tonumber(ARGV[2]))
+redis.call('ZADD', KEYS[2], tonumber(ARGV[3]), KEYS[1])
+local excess = redis.call('ZCARD', KEYS[2]) - tonumber(ARGV[4])
+if excess > 0 then
+  local oldest = redis.call('ZRANGE', KEYS[2], 0, excess - 1)
+  redis.call('ZREMRANGEBYRANK', KEYS[2], 0, excess - 1)
+  redis.call('DEL', unpack(oldest))
+end
+return 1
+`);
+
+const StoredAnswer = Schema.fromJsonString(
+  Schema.Struct({
+    text: Schema.String,
+    tokensUsed: Schema.Number,
+    declined: Schema.optionalKey(Schema.Boolean),
+  }),
+);
+
+/** Connects and builds the cache; the connection closes with the layer. */
+export const layer = (options: RedisAnswerCacheOptions) =>
+  Layer.effect(
+    AnswerCache,
+    Effect.gen(function* () {
+      const client = yield* Effect.acquireRelease(connect({ url: options.url }), close);
+      const prefix = `${options.keyPrefix ?? "docs-chat:"}answer:`;
+      const index = `${options.keyPrefix ?? "docs-chat:"}answers`;
+      const decode = Schema.decodeUnknownOption(StoredAnswer);
+      let written = 0;
+      return AnswerCache.of({
+        get: (key) =>
+          runCommand(() => client.get(prefix + key)).pipe(
+            Effect.map((raw) => (raw === null ? undefined : Option.getOrUndefined(decode(raw)))),
+            Effect.orElseSucceed(() => undefined),
+          ),
+        set: (key, answer) =>
+          runScript(
+            client,
+            SET_AND_TRIM,
+            [prefix + key, index],
+            [
+              JSON.stringify(answer),
+              options.ttlSeconds ?? 86_400,
+              // Write order within one instance breaks ties between equal clock readings.
+              Date.now() * 1000 + (written++ % 1000),
+              options.maxEntries ?? 10_000,
+            ],
+          ).pipe(Effect.ignore),
+      });
+    }),
+  );

@@ -1,0 +1,54 @@
+/**
+ * The x402 v2 part of the configuration. X402_FEE_PAYER_SECRET_KEY is the facilitator's fee
+ * payer (JSON list of 64 bytes, as solana-keygen writes it, or base58 of the 64 bytes): it
+ * co-signs and pays the fees of clients' transfers, so it holds SOL only. Without it the v2
+ * dialect is not offered. X402_FACILITATOR_API switches the standard facilitator endpoints
+ * (/x402/verify, /x402/settle, /x402/supported) on, for callers with X402_FACILITATOR_TOKEN.
+ * Values are never shown in a problem.
+ */
+import { Redacted } from "effect";
+import { decodeBase58 } from "./base58.ts";
+import { MIN_SECRET_LENGTH } from "./config-insights.ts";
+import type { Reader } from "./config-reader.ts";
+
+export interface X402Config {
+  /** The fee payer's 64-byte secret key; undefined: x402 v2 not offered. */
+  readonly feePayerSecretKey: Redacted.Redacted<Uint8Array> | undefined;
+  /** The bearer token of the facilitator endpoints; undefined: they are not served. */
+  readonly facilitatorToken: Redacted.Redacted<string> | undefined;
+}
+
+const secretKeyBytes = (value: string): Uint8Array | undefined => {
+  const text = value.trim();
+  if (!text.startsWith("[")) return decodeBase58(text);
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (!Array.isArray(parsed) || !parsed.every((b) => Number.isInteger(b) && b >= 0 && b <= 255))
+      return undefined;
+    return Uint8Array.from(parsed as number[]);
+  } catch {
+    return undefined;
+  }
+};
+
+export const parseX402 = (read: Reader): X402Config => {
+  const { problems, text } = read;
+  const secret = text("X402_FEE_PAYER_SECRET_KEY");
+  const bytes = secret === undefined ? undefined : secretKeyBytes(secret);
+  if (secret !== undefined && bytes?.length !== 64)
+    problems.push(
+      "X402_FEE_PAYER_SECRET_KEY: must be a JSON list of 64 numbers (0-255) or the base58 of 64 bytes (value hidden)",
+    );
+  const apiOn = read.flag("X402_FACILITATOR_API");
+  const token = text("X402_FACILITATOR_TOKEN");
+  if (apiOn && (token === undefined || token.length < MIN_SECRET_LENGTH))
+    problems.push(
+      `X402_FACILITATOR_TOKEN: required with X402_FACILITATOR_API, at least ${MIN_SECRET_LENGTH} characters`,
+    );
+  if (apiOn && secret === undefined)
+    problems.push("X402_FACILITATOR_API: needs X402_FEE_PAYER_SECRET_KEY (the facilitator's fee payer)");
+  return {
+    feePayerSecretKey: bytes?.length === 64 ? Redacted.make(bytes) : undefined,
+    facilitatorToken: apiOn && token !== undefined ? Redacted.make(token) : undefined,
+  };
+};

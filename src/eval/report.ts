@@ -1,0 +1,74 @@
+/** The evaluation report as text: the figures against their goals, and (verbose) every miss. */
+import { fmt } from "../bench/stats.ts";
+import type { ChatReply } from "./ask.ts";
+import { type DevOutcome, type EvalFigures, foundIn, phraseAnswered } from "./score.ts";
+
+export interface EvalReport {
+  readonly docs: string;
+  readonly files: number;
+  readonly chunks: number;
+  readonly ingestSeconds: number;
+  readonly index: string;
+  readonly answers: string;
+  readonly devSet: string;
+  readonly outOfScopeSet: string | undefined;
+  readonly warmup: number;
+  readonly figures: EvalFigures;
+  readonly misses:
+    | {
+        readonly dev: ReadonlyArray<DevOutcome>;
+        readonly outOfScope: ReadonlyArray<readonly [string, ChatReply]>;
+      }
+    | undefined;
+}
+
+const rate = (value: number) => (Number.isNaN(value) ? "-" : value.toFixed(2));
+const verdict = (met: boolean) => (met ? "met" : "MISSED");
+const clip = (text: string, chars: number) => {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length <= chars ? flat : `${flat.slice(0, chars)}...`;
+};
+
+const missLines = (misses: NonNullable<EvalReport["misses"]>): ReadonlyArray<string> => [
+  "",
+  "misses (F: file in top 5, P: phrase in answer, D: declined):",
+  ...misses.dev
+    .filter((o) => !foundIn(o, 5) || !phraseAnswered(o) || o.reply.declined)
+    .map(
+      (o) =>
+        `  ${foundIn(o, 5) ? "F" : "-"}${phraseAnswered(o) ? "P" : "-"}${o.reply.declined ? "D" : "-"} ${o.question.question}\n` +
+        `      want ${o.question.file} "${o.question.phrase}"; got ${o.reply.sources.join(" ") || "(no sources)"}\n` +
+        `      answer: ${clip(o.reply.answer, 300)}`,
+    ),
+  ...misses.outOfScope
+    .filter(([, reply]) => !reply.declined)
+    .map(
+      ([question, reply]) => `  answered out-of-scope: ${question}\n      answer: ${clip(reply.answer, 200)}`,
+    ),
+];
+
+/** Prints the report to stdout. */
+export const printReport = (report: EvalReport) => {
+  const f = report.figures;
+  const lines = [
+    `docs ${report.docs}: ${report.files} files, ${report.chunks} chunks (ingest ${report.ingestSeconds.toFixed(1)} s)`,
+    `service: bun src/main.ts, ${report.index}, ${report.answers}; every question through POST /api/chat`,
+    "",
+    `dev set ${report.devSet}: ${f.dev} questions`,
+    `  file recall@1   ${rate(f.recallAt1)}`,
+    `  file recall@5   ${rate(f.recallAt5)}   goal >= 0.95: ${verdict(f.recallAt5 >= 0.95)}`,
+    `  phrase rate     ${rate(f.phraseRate)}   goal >= 0.85: ${verdict(f.phraseRate >= 0.85)} (phrase in the answer text)`,
+    `  declined        ${rate(f.devDeclined)}   goal <= 0.05: ${verdict(f.devDeclined <= 0.05)}`,
+    ...(report.outOfScopeSet === undefined
+      ? []
+      : [
+          `out-of-scope set ${report.outOfScopeSet}: ${f.outOfScope} questions`,
+          `  declined        ${rate(f.outOfScopeDeclined)}   goal >= 0.90: ${verdict(f.outOfScopeDeclined >= 0.9)}`,
+        ]),
+    `declined answers charged: ${f.declinesCharged} (goal 0: ${verdict(f.declinesCharged === 0)})`,
+    `replies other than 200: ${f.failures}`,
+    `chat latency over ${f.dev + f.outOfScope} requests (after ${report.warmup} warm-up): p50 ${fmt(f.latency.p50)}, p95 ${fmt(f.latency.p95)} (goal < 50 ms: ${verdict(f.latency.p95 < 50)}), p99 ${fmt(f.latency.p99)}`,
+    ...(report.misses === undefined ? [] : missLines(report.misses)),
+  ];
+  console.log(lines.join("\n"));
+};

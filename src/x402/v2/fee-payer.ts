@@ -1,0 +1,118 @@
+/**
+ * The service as facilitator: its fee-payer key co-signs a client's checked transaction,
+ * simulates it, and later submits it and waits for confirmation. The key comes from
+ * X402_FEE_PAYER_SECRET_KEY (base58 of the 64-byte secret, or the JSON byte array of
+ * solana-keygen); no error or log line ever carries it. The transaction id is the fee payer's
+ * signature, deterministic (ed25519), so the same payload always names the same transaction:
+ * sent twice it lands once.
+ */
+import {
+  type Address,
+  createKeyPairSignerFromBytes,
+  createSolanaRpc,
+  getBase58Encoder,
+  getBase64EncodedWireTransaction,
+  getSignatureFromTransaction,
+  type KeyPairSigner,
+  partiallySignTransaction,
+  type Signature,
+  type Transaction,
+} from "@solana/kit";
+import { ChainUnavailable } from "../../../core/ports/chain-reader.ts";
+
+export const FEE_PAYER_SECRET_VARIABLE = "X402_FEE_PAYER_SECRET_KEY";
+const CONFIRM_TIMEOUT_MS = 30_000;
+const CONFIRM_POLL_MS = 150;
+
+/** The key of a secret (its bytes, or text in either form); an Error naming the variable, never the value. */
+export const loadFeePayer = async (secret: Uint8Array | string): Promise<KeyPairSigner> => {
+  let bytes: Uint8Array;
+  try {
+    const text = typeof secret === "string" ? secret.trim() : "";
+    bytes =
+      typeof secret !== "string"
+        ? secret
+        : text.startsWith("[")
+          ? Uint8Array.from(JSON.parse(text) as Array<number>)
+          : Uint8Array.from(getBase58Encoder().encode(text));
+  } catch {
+    throw new Error(`${FEE_PAYER_SECRET_VARIABLE}: not base58 nor a JSON byte array`);
+  }
+  if (bytes.length !== 64) throw new Error(`${FEE_PAYER_SECRET_VARIABLE}: a secret key is 64 bytes`);
+  return createKeyPairSignerFromBytes(bytes).catch(() => {
+    throw new Error(`${FEE_PAYER_SECRET_VARIABLE}: the public half does not match the secret`);
+  });
+};
+
+/** A transaction signed by the fee payer too, as sent over the wire. */
+export interface CoSigned {
+  readonly wire: string;
+  readonly signature: Signature;
+}
+
+export type Simulation = "ok" | "blockhash-expired" | "failed";
+export type Settlement = { readonly ok: true } | { readonly ok: false; readonly error: string };
+
+const unavailable = (error: unknown) =>
+  new ChainUnavailable({
+    reason: "unreachable",
+    message: error instanceof Error ? error.message : String(error),
+  });
+
+export const createFeePayer = (signer: KeyPairSigner, rpcUrl: string) => {
+  const rpc = createSolanaRpc(rpcUrl);
+  return {
+    address: signer.address as Address,
+    cosign: async (transaction: Transaction): Promise<CoSigned> => {
+      const signed = await partiallySignTransaction([signer.keyPair], transaction);
+      return {
+        wire: getBase64EncodedWireTransaction(signed),
+        signature: getSignatureFromTransaction(signed),
+      };
+    },
+    /** Runs the fully signed transaction without landing it; throws ChainUnavailable when the RPC fails. */
+    simulate: async (cosigned: CoSigned): Promise<Simulation> => {
+      const reply = await rpc
+        .simulateTransaction(cosigned.wire as never, {
+          encoding: "base64",
+          sigVerify: true,
+          commitment: "confirmed",
+        })
+        .send()
+        .catch((error: unknown) => {
+          throw unavailable(error);
+        });
+      const err = reply.value.err;
+      if (err === null) return "ok";
+      // Errors may hold bigints (custom program error codes).
+      const text = JSON.stringify(err, (_, value) => (typeof value === "bigint" ? value.toString() : value));
+      return text.includes("BlockhashNotFound") ? "blockhash-expired" : "failed";
+    },
+    /** Sends (again, harmlessly, when it already landed) and waits until confirmed or failed. */
+    submit: async (cosigned: CoSigned): Promise<Settlement> => {
+      const sent = await rpc
+        .sendTransaction(cosigned.wire as never, { encoding: "base64", skipPreflight: true })
+        .send()
+        .then(
+          () => undefined,
+          (error: unknown) => (error instanceof Error ? error.message : String(error)),
+        );
+      const deadline = Date.now() + CONFIRM_TIMEOUT_MS;
+      while (Date.now() < deadline) {
+        const statuses = await rpc
+          .getSignatureStatuses([cosigned.signature])
+          .send()
+          .catch(() => undefined);
+        const status = statuses?.value[0];
+        if (sent !== undefined && status == null) return { ok: false, error: sent };
+        if (status?.err != null) return { ok: false, error: "the transaction failed on chain" };
+        if (status?.confirmationStatus === "confirmed" || status?.confirmationStatus === "finalized")
+          return { ok: true };
+        await Bun.sleep(CONFIRM_POLL_MS);
+      }
+      return { ok: false, error: sent ?? "not confirmed in time" };
+    },
+  };
+};
+
+export type FeePayer = ReturnType<typeof createFeePayer>;

@@ -1,0 +1,149 @@
+/**
+ * x402 v2 clients for tests: the official one (`@x402/fetch` with `@x402/svm`'s exact scheme,
+ * pointed at the local chain), and a hand builder of PAYMENT-SIGNATURE headers whose
+ * transaction tests can bend in every way the scheme forbids, signed for real.
+ */
+import {
+  type Address,
+  appendTransactionMessageInstructions,
+  type Blockhash,
+  createSolanaRpc,
+  createTransactionMessage,
+  getBase64EncodedWireTransaction,
+  type Instruction,
+  type KeyPairSigner,
+  partiallySignTransactionMessageWithSigners,
+  pipe,
+  setTransactionMessageFeePayer,
+  setTransactionMessageLifetimeUsingBlockhash,
+  type Transaction,
+} from "@solana/kit";
+import {
+  findAssociatedTokenPda,
+  getTransferCheckedInstruction,
+  TOKEN_PROGRAM_ADDRESS,
+} from "@solana-program/token";
+import {
+  decodePaymentRequiredHeader,
+  decodePaymentResponseHeader,
+  encodePaymentSignatureHeader,
+} from "@x402/core/http";
+import type { PaymentRequired, PaymentRequirements, SettleResponse } from "@x402/core/types";
+import { wrapFetchWithPayment, x402Client } from "@x402/fetch";
+import { ExactSvmScheme } from "@x402/svm/exact/client";
+
+export interface OfficialWallet {
+  readonly signer: KeyPairSigner;
+  readonly rpcUrl: string;
+  /** The local test USDC: not a default asset of the client, so it is allowed explicitly (at most 1 USDC). */
+  readonly mint: Address;
+}
+
+const officialClient = (wallet: OfficialWallet) => {
+  const client = new x402Client();
+  client.register("solana:*", new ExactSvmScheme(wallet.signer, { rpcUrl: wallet.rpcUrl }));
+  client.setSpendControls({
+    allowedAssets: [{ network: "solana:*", asset: wallet.mint, maxAmountPerPayment: "1000000" }],
+  });
+  return client;
+};
+
+/** The official fetch client paying with `wallet` (over `transport`, default the global fetch). */
+export const officialFetch = (wallet: OfficialWallet, transport: typeof fetch = fetch) =>
+  wrapFetchWithPayment(transport, officialClient(wallet));
+
+/** The official client's payload for a 402 (what it would send), as its header value. */
+export const officialPaymentHeader = async (wallet: OfficialWallet, response: Response) => {
+  const client = officialClient(wallet);
+  const payload = await client.createPaymentPayload(paymentRequiredOf(response));
+  return encodePaymentSignatureHeader(payload);
+};
+
+export const paymentRequiredOf = (response: Response): PaymentRequired => {
+  const header = response.headers.get("PAYMENT-REQUIRED");
+  if (header === null) throw new Error(`no PAYMENT-REQUIRED header (status ${response.status})`);
+  return decodePaymentRequiredHeader(header);
+};
+
+export const settlementOf = (response: Response): SettleResponse | undefined => {
+  const header = response.headers.get("PAYMENT-RESPONSE");
+  return header === null ? undefined : decodePaymentResponseHeader(header);
+};
+
+const MEMO_PROGRAM = "MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr" as Address;
+const COMPUTE_BUDGET = "ComputeBudget111111111111111111111111111111" as Address;
+
+export const memoInstruction = (text: string): Instruction => ({
+  programAddress: MEMO_PROGRAM,
+  accounts: [],
+  data: new TextEncoder().encode(text),
+});
+
+/** SetComputeUnitPrice (micro-lamports) or SetComputeUnitLimit. */
+export const computeUnitPrice = (microLamports: bigint): Instruction => {
+  const data = new Uint8Array(9);
+  data[0] = 3;
+  new DataView(data.buffer).setBigUint64(1, microLamports, true);
+  return { programAddress: COMPUTE_BUDGET, data };
+};
+export const computeUnitLimit = (units: number): Instruction => {
+  const data = new Uint8Array(5);
+  data[0] = 2;
+  new DataView(data.buffer).setUint32(1, units, true);
+  return { programAddress: COMPUTE_BUDGET, data };
+};
+
+export interface Honest {
+  readonly requirements: PaymentRequirements;
+  readonly payer: KeyPairSigner;
+}
+
+/** The transfer an honest client makes for `requirements`, with parts replaced. */
+export const transferFor = async (
+  { requirements, payer }: Honest,
+  change: { amount?: bigint; mint?: Address; to?: Address; authority?: KeyPairSigner; source?: Address } = {},
+): Promise<Instruction> => {
+  const mint = change.mint ?? (requirements.asset as Address);
+  const owner = change.authority ?? payer;
+  const [source] = await findAssociatedTokenPda({
+    owner: owner.address,
+    mint,
+    tokenProgram: TOKEN_PROGRAM_ADDRESS,
+  });
+  const [destination] = await findAssociatedTokenPda({
+    owner: change.to ?? (requirements.payTo as Address),
+    mint,
+    tokenProgram: TOKEN_PROGRAM_ADDRESS,
+  });
+  return getTransferCheckedInstruction({
+    source: change.source ?? source,
+    mint,
+    destination,
+    authority: owner,
+    amount: change.amount ?? BigInt(requirements.amount),
+    decimals: 6,
+  });
+};
+
+/** A PAYMENT-SIGNATURE header for `requirements` carrying `instructions`, signed by their signers. */
+export const exactHeader = async (
+  requirements: PaymentRequirements,
+  instructions: ReadonlyArray<Instruction>,
+  options: { rpcUrl: string; blockhash?: Blockhash; tamper?: (transaction: Transaction) => Transaction },
+) => {
+  const { value: latest } = await createSolanaRpc(options.rpcUrl).getLatestBlockhash().send();
+  const lifetime = options.blockhash === undefined ? latest : { ...latest, blockhash: options.blockhash };
+  const message = pipe(
+    createTransactionMessage({ version: 0 }),
+    (m) => setTransactionMessageFeePayer((requirements.extra as { feePayer: Address }).feePayer, m),
+    (m) => setTransactionMessageLifetimeUsingBlockhash(lifetime, m),
+    (m) => appendTransactionMessageInstructions(instructions, m),
+  );
+  const signed = await partiallySignTransactionMessageWithSigners(message);
+  const transaction = options.tamper === undefined ? signed : options.tamper(signed);
+  return encodePaymentSignatureHeader({
+    x402Version: 2,
+    accepted: requirements,
+    payload: { transaction: getBase64EncodedWireTransaction(transaction) },
+  });
+};

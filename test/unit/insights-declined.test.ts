@@ -1,0 +1,48 @@
+/** The insights' "declined": decided before the model (relevance) or by the model's own answer; never billed. */
+import { describe, expect, test } from "bun:test";
+import { questionEvent } from "../../core/insights/question-event.ts";
+import { DECLINED, type PreparedAnswer } from "../../core/use-cases/prepare-answer.ts";
+import { CHUNKS } from "../support/use-case-layers.ts";
+
+const question = { identity: "203.0.113.7", message: "What is a quokka?", conversationId: undefined };
+const recording = { at: 1_900_000_000_000, visitor: "v", redaction: /$^/ };
+const ready: PreparedAnswer = {
+  kind: "ready",
+  identity: question.identity,
+  hold: { id: "h", bucket: "free", day: 1, expiresAt: 2 },
+  question: question.message,
+  sources: CHUNKS.slice(0, 5),
+  history: [],
+  conversationKey: undefined,
+  indexVersion: "v1",
+};
+const event = (
+  outcome: Parameters<typeof questionEvent>[0]["outcome"],
+  answer: { text: string; tokensUsed: number; declined?: boolean },
+) => questionEvent({ question, outcome, answer, answerId: "a", latencyMs: 5 }, recording);
+
+describe("declined questions in the insights", () => {
+  test("an answer from the passages is answered and billed to its bucket", () => {
+    expect(event(ready, { text: "Use quokkas [1].", tokensUsed: 9 })).toMatchObject({
+      declined: false,
+      billing: "free",
+    });
+  });
+
+  test("the relevance decision's decline and the model's decline are both declined and uncharged", () => {
+    const declined = {
+      kind: "declined" as const,
+      answer: DECLINED,
+      rateLimit: { remaining: 3, resetAt: 0, requiresPayment: false, free: 3, paid: 0 },
+      evidence: { terms: 2, coverage: 0.1, known: 0.2, pairs: 1, pairsFound: 0 },
+      sources: CHUNKS.slice(0, 5),
+    };
+    expect(event(declined, DECLINED)).toMatchObject({ declined: true, billing: "uncharged" });
+    const byModel = {
+      text: "The documentation does not cover this question.",
+      tokensUsed: 30,
+      declined: true,
+    };
+    expect(event(ready, byModel)).toMatchObject({ declined: true, billing: "uncharged" });
+  });
+});
