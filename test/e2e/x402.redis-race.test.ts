@@ -33,7 +33,11 @@ describe.skipIf(!redisServerAvailable())("x402 on two instances sharing Redis", 
             async (response) => ((await response.json()) as { Details: { reason: string } }).Details.reason,
           ),
       );
-      expect(new Set(reasons)).toEqual(new Set(["payment-already-used"]));
+      // A loser refused by the atomic claim names the payment_id; one that arrives after the
+      // winner's claim may be refused earlier, by the verifier's read of the used transaction.
+      // Both are the one refusal "already used" (same code); neither may be anything else.
+      for (const reason of reasons)
+        expect(["payment-already-used", "signature-already-used"]).toContain(reason);
     }
   });
 });
