@@ -1,12 +1,12 @@
 /**
  * First start on embedded defaults: with no index yet, the service indexes its own README and
  * docs/ so a new user can ask it something at once ("how do I pay for more questions?"). Real
- * docs replace them with `npm run ingest -- <docs folder>`.
+ * docs replace them with `npm run ingest -- <docs folder>`. The ingest pipeline (Markdown and
+ * HTML parsers) is imported only then: a service whose index exists never loads it.
  */
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Effect } from "effect";
-import { DEMO_COLLECTION, ingest } from "../../adapters/docs-ingest/index.ts";
 import type { AppConfig } from "../../core/config.ts";
 import type { Logger } from "../observability/log.ts";
 import { indexLayer, withSettings } from "./adapter-layers.ts";
@@ -19,6 +19,7 @@ const DEMO_DOCS = [
 
 export const ensureDemoIndex = async (config: AppConfig, logger: Logger): Promise<void> => {
   if (config.vector.kind !== "local" || existsSync(config.vector.indexPath)) return;
+  const { DEMO_COLLECTION, ingest } = await import("../../adapters/docs-ingest/index.ts");
   const report = await Effect.runPromise(
     ingest(
       DEMO_DOCS.filter((path) => existsSync(path)),
