@@ -13,11 +13,21 @@ import { startService } from "../../test/support/service-process.ts";
 export const rssMb = (pid: number): number =>
   Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? Number.NaN) / 1024;
 
-export const startBenchService = async (name: string, env: Readonly<Record<string, string>> = {}) => {
+/** The service output a bench keeps: its last 64 KB (for an error message); a bench's access log would fill the harness's memory. */
+export const BENCH_OUTPUT_TAIL = 64 * 1024;
+
+export const startBenchService = async (
+  name: string,
+  env: Readonly<Record<string, string>> = {},
+  /** The service command; default `bun src/main.ts`. */
+  command?: ReadonlyArray<string>,
+) => {
   const work = mkdtempSync(join(tmpdir(), `${name}-`));
   const chain = await startTestChain();
   const service = await startService({
     cwd: work,
+    command,
+    outputTail: BENCH_OUTPUT_TAIL,
     env: { RATE_LIMIT_FREE_QUERIES: "1000000", PROTECTION_RATE_LIMIT: "1000000", ...chainEnv(chain), ...env },
   });
   /** A transfer claimed once: every later submission of it takes the "already used" path (no RPC call). */

@@ -27,6 +27,7 @@ import {
 import { readQuestions } from "../eval/questions.ts";
 import { indexLayer, withSettings } from "../runtime/adapter-layers.ts";
 import { defaultConfig } from "../runtime/app-layer.ts";
+import { BENCH_OUTPUT_TAIL } from "./bench-service.ts";
 import { DEFAULT_NODE_DOCS_DIR, ensureNodeDocs } from "./node-docs.ts";
 import { record } from "./report.ts";
 import { fmt, summary } from "./stats.ts";
@@ -113,6 +114,7 @@ try {
     cwd: work,
     command,
     readyTimeoutMs: 60_000,
+    outputTail: BENCH_OUTPUT_TAIL,
     env: { INDEX_PATH: indexPath, RATE_LIMIT_FREE_QUERIES: "1000000", PROTECTION_RATE_LIMIT: "1000000" },
   });
   const { url, pid } = service;

@@ -16,6 +16,7 @@ import { ingest } from "../../adapters/docs-ingest/index.ts";
 import { indexLayer, withSettings } from "../../src/runtime/adapter-layers.ts";
 import { defaultConfig } from "../../src/runtime/app-layer.ts";
 import { freePort } from "./free-port.ts";
+import { type LogLine, outputCollector } from "./output-collector.ts";
 
 export const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 /** `bun src/main.ts`, run by the Bun running the tests. */
@@ -46,9 +47,15 @@ export interface ServiceOptions {
   readonly readyTimeoutMs?: number;
   /** The path that answers 200 once the process is ready (default /healthz). */
   readonly readyPath?: string;
+  /**
+   * Keep only the last `outputTail` characters of the output and parse no log lines: for long
+   * runs (benchmarks), whose access log would otherwise fill the harness's memory. Default:
+   * everything is kept (tests that read every line, like the secrets test).
+   */
+  readonly outputTail?: number;
 }
 
-export type LogLine = Readonly<Record<string, unknown>>;
+export type { LogLine } from "./output-collector.ts";
 
 export interface ServiceProcess {
   /** http://127.0.0.1:<port> (no trailing slash). */
@@ -58,9 +65,9 @@ export interface ServiceProcess {
   readonly port: number;
   readonly pid: number;
   readonly cwd: string;
-  /** Parsed JSON lines of stdout so far. */
+  /** Parsed JSON lines of stdout so far (throws when started with `outputTail`: none are kept). */
   readonly logs: () => ReadonlyArray<LogLine>;
-  /** stdout and stderr so far, interleaved by arrival. */
+  /** stdout and stderr so far, interleaved by arrival (only the tail with `outputTail`). */
   readonly output: () => string;
   /** Exit code (a signal death counts as 128 + signal number). */
   readonly exited: Promise<number>;
@@ -97,35 +104,23 @@ const drain = async (stream: ReadableStream<Uint8Array>, onText: (text: string) 
   for await (const bytes of stream) onText(decoder.decode(bytes, { stream: true }));
 };
 
-const spawn = (command: ReadonlyArray<string>, cwd: string, env: Record<string, string>): Spawned => {
+const spawn = (
+  command: ReadonlyArray<string>,
+  cwd: string,
+  env: Record<string, string>,
+  tail?: number,
+): Spawned => {
   const proc = Bun.spawn([...command], { cwd, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
-  let output = "";
-  let partial = "";
-  const logs: LogLine[] = [];
-  const onStdout = (text: string) => {
-    output += text;
-    const lines = (partial + text).split("\n");
-    partial = lines.pop() ?? "";
-    for (const line of lines) {
-      if (!line.startsWith("{")) continue;
-      try {
-        logs.push(JSON.parse(line));
-      } catch {
-        // not a log line (a stray print): kept in output() only
-      }
-    }
-  };
+  const collected = outputCollector(tail);
   const streams = Promise.all([
-    drain(proc.stdout as ReadableStream<Uint8Array>, onStdout),
-    drain(proc.stderr as ReadableStream<Uint8Array>, (text) => {
-      output += text;
-    }),
+    drain(proc.stdout as ReadableStream<Uint8Array>, collected.onStdout),
+    drain(proc.stderr as ReadableStream<Uint8Array>, collected.onStderr),
   ]);
   const exited = proc.exited.then(async (code) => {
     await streams.catch(() => undefined);
     return proc.signalCode === null ? code : 128 + (SIGNAL_NUMBERS[proc.signalCode] ?? 0);
   });
-  return { proc, logs: () => logs, output: () => output, exited };
+  return { proc, logs: collected.logs, output: collected.output, exited };
 };
 
 /** Runs the service command to its exit (for start-up failures): exit code and all output. */
@@ -148,7 +143,7 @@ const launch = async (
   ownsCwd: boolean,
 ): Promise<ServiceProcess> => {
   const command = options.command ?? BUN_ENTRY;
-  const child = spawn(command, cwd, childEnv(options.env ?? {}, port));
+  const child = spawn(command, cwd, childEnv(options.env ?? {}, port), options.outputTail);
   const url = `http://127.0.0.1:${port}`;
   let exitCode: number | undefined;
   void child.exited.then((code) => {
