@@ -1,14 +1,17 @@
 /**
  * Secrets never leave the process: the real service is configured with every secret it can
  * hold (a Redis password, an LLM key, a Chroma key, an RPC URL carrying an API key, the
- * wallet's secret key, the owner's admin token and insights salt) and taken through a full run: every endpoint, successes, every kind of
- * refusal, a payment, the LLM failing, the RPC failing, Redis going away and coming back, a
- * graceful stop. Every log line, every response body and every response header is then
+ * wallet's secret key, the owner's admin token and insights salt, the x402 fee payer's secret
+ * key and the facilitator's bearer token) and taken through a full run: every endpoint,
+ * successes, every kind of refusal, a payment, an x402 v2 payment co-signed by the fee payer,
+ * the facilitator endpoints with the right token, a wrong one and none, the LLM failing, the
+ * RPC failing, Redis going away and coming back, a graceful stop. Every log line, every response body and every response header is then
  * searched for each secret value; none may appear.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { encodeBase58 } from "../../core/base58.ts";
+import type { Keypair } from "../../src/localnet/keys.ts";
 import { keypairJson, newKeypair } from "../../src/localnet/keys.ts";
 import { type LocalChroma, startLocalChroma } from "../support/chroma-server.ts";
 import { type FakeGroq, startFakeGroq } from "../support/fake-groq.ts";
@@ -16,6 +19,7 @@ import { waitFor } from "../support/free-port.ts";
 import { startTestChain, type TestChain } from "../support/localnet.ts";
 import { type RedisServer, redisServerAvailable, startRedisServer } from "../support/redis-server.ts";
 import { FIXTURE_DOCS, REPO_ROOT, type ServiceProcess, startService } from "../support/service-process.ts";
+import { officialFetch, officialPaymentHeader, paymentRequiredOf } from "../support/x402-v2.ts";
 
 const REDIS_PASSWORD = "redis-pw-Zq81x";
 const LLM_KEY = "gsk_live_LLMSECRET_93jd";
@@ -23,6 +27,21 @@ const VECTOR_KEY = "ck-VECTORSECRET-5521";
 const RPC_KEY = "rpc-APIKEY-77aa";
 const ADMIN_TOKEN = "admin-TOKEN-secret-8812x";
 const INSIGHTS_SALT = "insights-SALT-secret-51q";
+const FACILITATOR_TOKEN = "x402-FACILITATOR-token-secret-7781";
+
+/** A secret key in every form a careless log line could print it. */
+const keyForms = (keypair: Keypair): ReadonlyArray<string> => {
+  const bytes = Uint8Array.from(keypair.secretKey);
+  return [
+    JSON.stringify(Array.from(bytes)),
+    Array.from(bytes.slice(0, 8)).join(","),
+    Array.from(bytes.slice(0, 8)).join(", "),
+    encodeBase58(bytes),
+    encodeBase58(bytes.slice(0, 32)),
+    Buffer.from(bytes).toString("base64"),
+    Buffer.from(bytes.slice(0, 32)).toString("hex"),
+  ];
+};
 
 let redis: RedisServer | undefined;
 let chain: TestChain | undefined;
@@ -46,6 +65,55 @@ const post = (path: string, body: unknown, headers: Record<string, string> = {})
     body: typeof body === "string" ? body : JSON.stringify(body),
   });
 
+/** Every response of `fetch`, recorded like `call`'s. */
+const recorded = (async (input: RequestInfo | URL, init?: RequestInit) => {
+  const res = await fetch(input, init);
+  const path = new URL(res.url).pathname;
+  seen.push(
+    `${res.status} ${path}\n${[...res.headers].map(([k, v]) => `${k}: ${v}`).join("\n")}\n${await res.clone().text()}`,
+  );
+  return res;
+}) as typeof fetch;
+
+/**
+ * The paths that use the fee payer and the facilitator token: our facilitator verifies (co-signs
+ * and simulates) a real payload with the right token, refuses a wrong token and none, and the
+ * official client buys questions on /api/chat with a transfer the fee payer co-signs and pays for.
+ */
+const payWithX402V2 = async (chain: TestChain) => {
+  const payer = await chain.fundPayer({ usdcUnits: 1_000_000n });
+  const wallet = { signer: payer, rpcUrl: chain.url, mint: chain.mint };
+  const asked = {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: '{"message":"More?"}',
+  };
+  const offer = await recorded(`${service!.url}/api/chat`, asked);
+  const payload = JSON.parse(atob(await officialPaymentHeader(wallet, offer)));
+  const verify = JSON.stringify({
+    x402Version: 2,
+    paymentPayload: payload,
+    paymentRequirements: paymentRequiredOf(offer).accepts[0],
+  });
+  const facilitator = (path: string, token: string | undefined, body?: string) =>
+    recorded(`${service!.url}/x402/${path}`, {
+      method: body === undefined ? "GET" : "POST",
+      headers: {
+        "Content-Type": "application/json",
+        ...(token === undefined ? {} : { Authorization: `Bearer ${token}` }),
+      },
+      body,
+    });
+  expect((await facilitator("supported", FACILITATOR_TOKEN)).status).toBe(200);
+  expect(await (await facilitator("verify", FACILITATOR_TOKEN, verify)).json()).toMatchObject({
+    isValid: true,
+  });
+  expect((await facilitator("verify", FACILITATOR_TOKEN, "{broken")).status).toBe(200);
+  expect((await facilitator("settle", "x402-wrong-token-000000000", verify)).status).toBe(401);
+  expect((await facilitator("supported", undefined)).status).toBe(401);
+  expect((await officialFetch(wallet, recorded)(`${service!.url}/api/chat`, asked)).status).toBe(200);
+};
+
 describe.skipIf(!redisServerAvailable())("a full run with every secret configured", () => {
   beforeAll(async () => {
     [redis, chain, groq, chroma] = await Promise.all([
@@ -56,6 +124,9 @@ describe.skipIf(!redisServerAvailable())("a full run with every secret configure
     ]);
     const wallet = await newKeypair();
     const secretKey = keypairJson(wallet);
+    const feePayer = await newKeypair(); // pays the fees of x402 v2 transfers: SOL only
+    await chain.localnet.airdrop(feePayer.signer.address, 10_000_000_000n);
+    await chain.localnet.mintTokens(wallet.signer.address, 0n); // its USDC account, which x402 v2 transfers need
     secrets = [
       REDIS_PASSWORD,
       LLM_KEY,
@@ -63,10 +134,9 @@ describe.skipIf(!redisServerAvailable())("a full run with every secret configure
       INSIGHTS_SALT,
       VECTOR_KEY,
       RPC_KEY,
-      JSON.stringify(secretKey),
-      secretKey.slice(0, 8).join(","),
-      secretKey.slice(0, 8).join(", "),
-      encodeBase58(Uint8Array.from(secretKey)),
+      FACILITATOR_TOKEN,
+      ...keyForms(wallet),
+      ...keyForms(feePayer),
     ];
     const env = {
       REDIS_URL: `redis://:${REDIS_PASSWORD}@127.0.0.1:${redis.port}`,
@@ -83,6 +153,10 @@ describe.skipIf(!redisServerAvailable())("a full run with every secret configure
       RATE_LIMIT_FREE_QUERIES: "2",
       ADMIN_TOKEN,
       INSIGHTS_SALT,
+      // base58 here, the JSON list for the wallet: both forms a key is read in
+      X402_FEE_PAYER_SECRET_KEY: encodeBase58(Uint8Array.from(feePayer.secretKey)),
+      X402_FACILITATOR_API: "true",
+      X402_FACILITATOR_TOKEN: FACILITATOR_TOKEN,
     };
     const ingest = Bun.spawnSync([process.execPath, join(REPO_ROOT, "src/cli/ingest.ts"), FIXTURE_DOCS], {
       env: { PATH: process.env.PATH ?? "", ...env },
@@ -108,6 +182,7 @@ describe.skipIf(!redisServerAvailable())("a full run with every secret configure
     await post("/api/chat", { message: "How do I install Widgetron?" });
     await post("/api/chat", { message: "How do I install Widgetron?" }, { Accept: "text/event-stream" });
     await post("/api/chat", { message: "And then?" }); // 402: quota used up
+    await payWithX402V2(chain);
     // Refusals of every kind.
     await post("/api/chat", "{not json");
     await post("/api/chat", { message: "x".repeat(20_000) });
@@ -161,10 +236,12 @@ describe.skipIf(!redisServerAvailable())("a full run with every secret configure
 
   test("the run went through the paths that handle secrets", () => {
     const all = seen.join("\n");
-    for (const status of ["200 /api/status", "402", "503", "400"]) expect(all).toContain(status);
+    for (const status of ["200 /api/status", "402", "503", "400", "200 /x402/supported", "401 /x402/settle"])
+      expect(all).toContain(status);
     const logs = service!.logs().map((line) => String(line.msg));
     for (const msg of [
       "payment granted",
+      "x402 v2 payment granted",
       "payment rejected",
       "dependency unavailable",
       "LLM failed, answered extractively",
