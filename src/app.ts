@@ -55,10 +55,10 @@ const tooLarge = {
 
 /** The routes, as Hono sees them; every request reaches them through the edge. */
 const createRouter = ({ runtime, config, logger, metrics, web = {}, facilitator }: AppDeps) => {
-  const { paidDailyCap } = config;
+  const { paidDailyCap, trustProxy } = config;
   const token = config.insights.adminToken;
   const recorder = insightsRecorder({ runtime, metrics, enabled: token !== undefined });
-  const admin = adminRoutes({ token, runtime, metrics, recorder, widgetDist: web.widgetDist });
+  const admin = adminRoutes({ token, runtime, metrics, recorder, widgetDist: web.widgetDist, trustProxy });
   const api = new Hono<AppEnv>()
     // Only requests that carry a body pay for the size check.
     .on(

@@ -1,10 +1,15 @@
 /**
  * /admin: the console page (or the login form), the login that sets the session cookie
  * (HttpOnly, SameSite=Strict, Secure over https), the logout, and the console's bundle.
+ * Behind a TLS-terminating proxy the request reaching us is http: the proxy's
+ * X-Forwarded-Proto says whether the browser used https, believed only from a proxy TRUST_PROXY
+ * names (anyone else could write it).
  */
 import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { deleteCookie, setCookie } from "hono/cookie";
+import { peerIsTrustedProxy } from "../../../core/client-identity.ts";
+import type { TrustProxy } from "../../../core/trust-proxy.ts";
 import { ADMIN_PAGE_HEADERS, CONSOLE_PAGE, loginPage } from "../../web/admin-page.ts";
 import { widgetAssets } from "../../web/widget-assets.ts";
 import { type AppEnv, edgeFactsAsVariables } from "../app-env.ts";
@@ -35,14 +40,22 @@ const loginResponse = (c: Context<AppEnv>, refusal: Refusal) => {
   }
 };
 
-const cookieOptions = (c: Context<AppEnv>) => ({
+/** Whether the browser reached us over https: directly, or (first entry, as Express reads it) through a trusted proxy. */
+const overHttps = (c: Context<AppEnv>, trustProxy: TrustProxy): boolean => {
+  if (new URL(c.req.url).protocol === "https:") return true;
+  if (!peerIsTrustedProxy(c.env.remoteAddress, trustProxy)) return false;
+  const forwarded = c.req.header("x-forwarded-proto")?.split(",")[0]?.trim().toLowerCase();
+  return forwarded === "https";
+};
+
+const cookieOptions = (c: Context<AppEnv>, trustProxy: TrustProxy) => ({
   path: "/",
   httpOnly: true,
   sameSite: "Strict" as const,
-  secure: new URL(c.req.url).protocol === "https:",
+  secure: overHttps(c, trustProxy),
 });
 
-export const adminConsoleRoutes = (access: AdminAccess, widgetDist?: string) => {
+export const adminConsoleRoutes = (access: AdminAccess, trustProxy: TrustProxy, widgetDist?: string) => {
   const assets = widgetAssets(widgetDist, {
     "Content-Type": "text/javascript; charset=utf-8",
     ...ADMIN_HEADERS,
@@ -70,7 +83,7 @@ export const adminConsoleRoutes = (access: AdminAccess, widgetDist?: string) => 
         );
         if (refusal !== undefined) return loginResponse(c, refusal);
         setCookie(c, SESSION_COOKIE, access.credentials.newSession(), {
-          ...cookieOptions(c),
+          ...cookieOptions(c, trustProxy),
           maxAge: SESSION_MS / 1000,
         });
         c.get("log").info("admin signed in", { identity: c.get("identity") });
@@ -78,7 +91,7 @@ export const adminConsoleRoutes = (access: AdminAccess, widgetDist?: string) => 
       },
     )
     .post("/logout", (c) => {
-      deleteCookie(c, SESSION_COOKIE, cookieOptions(c));
+      deleteCookie(c, SESSION_COOKIE, cookieOptions(c, trustProxy));
       return c.redirect("/admin", 303);
     })
     .get("/console.js", (c) => assets(c, "admin.js"));

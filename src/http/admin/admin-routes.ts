@@ -4,6 +4,7 @@
  */
 import type { Redacted } from "effect";
 import { Hono } from "hono";
+import type { TrustProxy } from "../../../core/trust-proxy.ts";
 import type { Metrics } from "../../observability/metrics.ts";
 import type { AppEnv } from "../app-env.ts";
 import type { InsightsRecorder } from "../insights-recorder.ts";
@@ -19,15 +20,17 @@ export interface AdminDeps {
   readonly metrics: Metrics;
   readonly recorder: InsightsRecorder;
   readonly widgetDist?: string | undefined;
+  /** Which peers may say the browser used https (X-Forwarded-Proto), for the cookie's Secure flag. */
+  readonly trustProxy: TrustProxy;
 }
 
 /** `api` goes under /api/admin, `console` under /admin. */
-export const adminRoutes = ({ token, runtime, metrics, recorder, widgetDist }: AdminDeps) => {
+export const adminRoutes = ({ token, runtime, metrics, recorder, widgetDist, trustProxy }: AdminDeps) => {
   if (token === undefined) return { api: new Hono<AppEnv>(), console: new Hono<AppEnv>() };
   // One limiter for the API and the login form: guesses through either count together.
   const access = { credentials: adminCredentials(token), limiter: failureLimiter(), metrics };
   return {
     api: adminApiRoutes({ runtime, recorder, access }),
-    console: adminConsoleRoutes(access, widgetDist),
+    console: adminConsoleRoutes(access, trustProxy, widgetDist),
   };
 };
