@@ -28,12 +28,17 @@ export const environment = (root: string): ReadonlyArray<string> => [
 
 const cell = (text: string | undefined) => (text ?? "").replace(/\|/g, "\\|");
 
-const renderSection = (section: Section): string => {
+/** The marker before each section: a partial run replaces its own sections by key and keeps the rest. */
+const marker = (key: string) => `<!-- bench:${key} -->`;
+
+/** One section as Markdown, behind its marker. */
+const renderSection = (key: string, section: Section): string => {
   const rows = section.figures.map(
     (figure) =>
       `| ${cell(figure.measure)} | ${cell(figure.value)} | ${cell(figure.baseline)} | ${cell(figure.comparison)} | ${cell(figure.goal)} | ${figure.met === undefined ? "" : figure.met ? "met" : "**not met**"} |`,
   );
   return [
+    marker(key),
     `## ${section.title}`,
     "",
     `${section.method} Run ${section.at?.slice(0, 16).replace("T", " ")} UTC.`,
@@ -47,17 +52,37 @@ const renderSection = (section: Section): string => {
   ].join("\n");
 };
 
-/** The whole file. `order` lists the section keys first to last; others follow. */
-export const renderBenchmarks = (
-  results: Readonly<Record<string, Section>>,
+/** The rendered sections of an existing BENCHMARKS.md, by key. */
+const sectionsIn = (markdown: string): Record<string, string> => {
+  const sections: Record<string, string> = {};
+  for (const part of markdown.split(/^(?=<!-- bench:)/m).slice(1)) {
+    const key = /^<!-- bench:(\S+) -->/.exec(part)?.[1];
+    if (key !== undefined) sections[key] = part.trim();
+  }
+  return sections;
+};
+
+/**
+ * BENCHMARKS.md with the sections of this run (`fresh`, by key) replacing or joining those of
+ * the `existing` file, whose other sections are kept word for word: a soak-only run must not
+ * drop the rest. `order` lists the section keys first to last; others follow.
+ */
+export const updateBenchmarks = (
+  existing: string,
+  fresh: Readonly<Record<string, Section>>,
   order: ReadonlyArray<string>,
   root: string,
 ): string => {
+  const sections = sectionsIn(existing);
+  for (const [key, section] of Object.entries(fresh)) sections[key] = renderSection(key, section);
   const keys = [
-    ...order.filter((key) => key in results),
-    ...Object.keys(results).filter((key) => !order.includes(key)),
+    ...order.filter((key) => key in sections),
+    ...Object.keys(sections).filter((key) => !order.includes(key)),
   ];
-  const met = keys.flatMap((key) => results[key]?.figures ?? []).filter((figure) => figure.met !== undefined);
+  const body = keys.map((key) => sections[key] as string);
+  const count = (pattern: RegExp) => body.join("\n").match(pattern)?.length ?? 0;
+  const met = count(/\| met \|$/gm);
+  const notMet = count(/\| \*\*not met\*\* \|$/gm);
   return [
     "# Benchmarks",
     "",
@@ -67,8 +92,8 @@ export const renderBenchmarks = (
     "",
     ...environment(root),
     "",
-    `Goals met: ${met.filter((figure) => figure.met).length} of ${met.length}.`,
+    `Goals met: ${met} of ${met + notMet}.`,
     "",
-    ...keys.map((key) => renderSection(results[key] as Section)).flatMap((text) => [text, ""]),
+    ...body.flatMap((text) => [text, ""]),
   ].join("\n");
 };

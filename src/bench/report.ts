@@ -1,9 +1,8 @@
 /**
  * Benchmark results as data, so `npm run bench` can write BENCHMARKS.md: each script records
- * its section (figures beside the baseline measured in the same run, and the goal), and
- * run-all.ts renders every section recorded so far. Results are kept in
- * .data/bench-results.json, keyed by section, so a partial run (`npm run bench -- status`)
- * updates its sections and keeps the others with their own dates.
+ * its section (figures beside the baseline measured in the same run, and the goal) in
+ * .data/bench-results.json, keyed by section, and run-all.ts puts the sections its run
+ * recorded into BENCHMARKS.md, keeping the others there with their own dates.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";

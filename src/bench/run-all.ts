@@ -1,11 +1,12 @@
 /**
  * `npm run bench [-- name...]`: the benchmark scripts in turn (each prints its figures and
- * records its section), then BENCHMARKS.md from every section recorded so far. The soak test
- * (10 minutes) runs only when named: `npm run bench -- soak`.
+ * records its section), then the sections this run recorded replace theirs in BENCHMARKS.md
+ * (the others are kept as they are). The soak test (10 minutes after its warm-up) runs only
+ * when named: `npm run bench -- soak`.
  */
-import { writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { renderBenchmarks } from "./render.ts";
+import { updateBenchmarks } from "./render.ts";
 import { readResults } from "./report.ts";
 
 const ROOT = join(import.meta.dir, "..", "..");
@@ -37,6 +38,7 @@ const ORDER = [
 ];
 
 const only = process.argv.slice(2);
+const started = new Date().toISOString();
 for (const [script, byDefault] of SCRIPTS) {
   if (only.length === 0 ? !byDefault : !only.some((name) => script.startsWith(name))) continue;
   if (!(await Bun.file(join(import.meta.dir, script)).exists())) continue;
@@ -48,8 +50,13 @@ for (const [script, byDefault] of SCRIPTS) {
   });
   if ((await proc.exited) !== 0) process.exitCode = 1;
 }
-writeFileSync(
-  join(ROOT, "BENCHMARKS.md"),
-  renderBenchmarks(readResults(join(ROOT, ".data/bench-results.json")), ORDER, ROOT),
+const file = join(ROOT, "BENCHMARKS.md");
+const fresh = Object.fromEntries(
+  Object.entries(readResults(join(ROOT, ".data/bench-results.json"))).filter(
+    ([, section]) => (section.at ?? "") >= started,
+  ),
 );
-console.log("\nwrote BENCHMARKS.md");
+writeFileSync(file, updateBenchmarks(existsSync(file) ? readFileSync(file, "utf8") : "", fresh, ORDER, ROOT));
+console.log(
+  `\nwrote BENCHMARKS.md (re-run: ${Object.keys(fresh).join(", ") || "none"}; other sections kept)`,
+);
