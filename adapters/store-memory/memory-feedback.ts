@@ -7,7 +7,7 @@ import { Result } from "effect";
 import { ANSWER_MEMORY_MS, type Feedback } from "../../core/feedback.ts";
 import { UnknownAnswer } from "../../core/ports/feedback-store.ts";
 
-const MAX_ANSWERS = 100_000;
+export const MAX_ANSWERS = 100_000;
 
 interface IssuedAnswer {
   readonly identity: string;

@@ -1,75 +1,165 @@
 /**
- * The soak test (on demand, not in CI: `npm run bench -- soak`): BENCH_SOAK_SECONDS (default
- * 600) of load on the real service, the four endpoints in turn in 30-second slices (wrk, 8
- * connections, from many client addresses through X-Forwarded-For so the store keeps growing
- * its per-client state), the service's RSS sampled after each slice. Goal: flat memory, the
- * last sample within 10% of the one after the first minute (the baseline of the same run).
+ * The soak test (on demand, not in CI: `npm run bench -- soak`) of the real service with the
+ * owner's insights on. Every bounded structure a client can grow is first filled to its cap
+ * (warm-up): a memo reference and a quota state per client address (BENCH_SOAK_IDENTITIES,
+ * default 65,536, sent through X-Forwarded-For), and the answer ids and insight events, one
+ * each per chat, to their 100,000 caps. Then BENCH_SOAK_SECONDS (default 600) of load, the
+ * four endpoints in turn in 30-second slices (wrk, 8 connections), the service's RSS sampled
+ * after each slice, and after each rotation of the four its live JS heap and RSS right after a
+ * full GC (heap-probe.ts). Goal: flat memory once the caps are reached: after a full GC, the
+ * last readings within 10% of those right after the warm-up; the sampled RSS and the slopes
+ * of both series are reported beside them.
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { MAX_ANSWERS } from "../../adapters/store-memory/memory-feedback.ts";
+import { DEFAULT_INSIGHTS_BOUNDS } from "../../core/config-insights.ts";
 import { rssMb, startBenchService } from "./bench-service.ts";
+import { PROBED_ENTRY, readHeap } from "./heap-reading.ts";
 import { record } from "./report.ts";
+import { slope } from "./stats.ts";
 
 const SECONDS = Number(process.env.BENCH_SOAK_SECONDS ?? 600);
+const IDENTITIES = Number(process.env.BENCH_SOAK_IDENTITIES ?? 65_536);
 const SLICE = Math.min(30, SECONDS);
+/** Chats that fill every per-chat cap and give every client address a quota state. */
+const FILL_CHATS = Math.max(IDENTITIES, MAX_ANSWERS, DEFAULT_INSIGHTS_BOUNDS.maxEvents);
 
-/** A wrk script sending `method path` with `body`, each request from one of 65,536 client addresses. */
-const script = (method: string, body: string | undefined) => `
+/** A wrk script sending `method path` with `body`, the n-th request from client address `first + n` (mod IDENTITIES). */
+const script = (method: string, body: string | undefined, first: number) => `
 wrk.method = "${method}"
 ${body === undefined ? "" : `wrk.body = ${JSON.stringify(body)}\nwrk.headers["Content-Type"] = "application/json"`}
-counter = 0
+counter = ${first}
 request = function()
+  local n = counter % ${IDENTITIES}
   counter = counter + 1
-  wrk.headers["X-Forwarded-For"] = string.format("10.9.%d.%d", math.floor(counter / 256) % 256, counter % 256)
+  wrk.headers["X-Forwarded-For"] = string.format("10.9.%d.%d", math.floor(n / 256) % 256, n % 256)
   return wrk.format()
 end
 `;
 
-const { work, service, usedPayment, stop } = await startBenchService("soak-bench", {
-  TRUST_PROXY: "loopback",
-});
+const { work, service, usedPayment, stop } = await startBenchService(
+  "soak-bench",
+  { TRUST_PROXY: "loopback", ADMIN_TOKEN: "soak-bench-admin-token-0123456789", HEAP_PROBE_FILE: "heap.json" },
+  PROBED_ENTRY,
+);
+/** Live heap and RSS after a full GC, MB. */
+const afterGc = async () => {
+  const probe = await readHeap(service.pid, join(work, "heap.json"));
+  return { heap: probe.heapSize / 2 ** 20, rss: probe.rss / 2 ** 20 };
+};
 try {
   const used = (await usedPayment()).signature;
-  const slices = [
-    ["GET", "/api/status", undefined],
-    ["GET", "/api/payment/info", undefined],
-    ["POST", "/api/chat", JSON.stringify({ message: "How do I pay for more questions?" })],
-    ["POST", "/api/payment", JSON.stringify({ signature: used, amount: 0.01, token: "USDC" })],
-  ] as const;
-  const samples: Array<{ at: number; rss: number }> = [];
-  const started = performance.now();
-  for (let slice = 0; (performance.now() - started) / 1000 < SECONDS; slice++) {
-    const [method, path, body] = slices[slice % slices.length]!;
+  type Slice = readonly [method: string, path: string, body?: string];
+  const status: Slice = ["GET", "/api/status"];
+  const info: Slice = ["GET", "/api/payment/info"];
+  const chat: Slice = ["POST", "/api/chat", JSON.stringify({ message: "How do I pay for more questions?" })];
+  const payment: Slice = [
+    "POST",
+    "/api/payment",
+    JSON.stringify({ signature: used, amount: 0.01, token: "USDC" }),
+  ];
+  let next = 0; // the client address the next slice starts with: slices go on where the last stopped
+  /** One wrk run of `seconds`; the number of requests it sent. */
+  const load = async ([method, path, body]: Slice, seconds: number) => {
     const file = join(work, "soak.lua");
-    writeFileSync(file, script(method, body));
-    const wrk = Bun.spawn(["wrk", "-t1", "-c8", `-d${SLICE}s`, "-s", file, `${service.url}${path}`], {
-      stdout: "ignore",
+    writeFileSync(file, script(method, body, next));
+    const wrk = Bun.spawn(["wrk", "-t1", "-c8", `-d${seconds}s`, "-s", file, `${service.url}${path}`], {
+      stdout: "pipe",
       stderr: "ignore",
     });
+    const requests = Number(/(\d+) requests in/.exec(await new Response(wrk.stdout).text())?.[1] ?? 0);
     await wrk.exited;
-    const sample = { at: Math.round((performance.now() - started) / 1000), rss: rssMb(service.pid) };
-    samples.push(sample);
-    console.log(`  ${String(sample.at).padStart(4)} s  ${path.padEnd(18)} RSS ${sample.rss.toFixed(1)} MB`);
+    next = (next + requests) % IDENTITIES;
+    return requests;
+  };
+
+  const started = performance.now();
+  const elapsed = () => Math.round((performance.now() - started) / 1000);
+  const atStart = await afterGc();
+  let infos = 0;
+  while (infos < IDENTITIES) infos += await load(info, 10);
+  let chats = 0;
+  while (chats < FILL_CHATS) {
+    chats += await load(chat, SLICE);
+    console.log(
+      `  warm-up ${String(elapsed()).padStart(4)} s  ${chats} chats  RSS ${rssMb(service.pid).toFixed(1)} MB`,
+    );
   }
-  const firstMinute = samples.find((sample) => sample.at >= 60) ?? samples[0]!;
-  const last = samples.at(-1)!;
-  const peak = Math.max(...samples.map((sample) => sample.rss));
-  record("soak", {
-    title: "Soak (on demand)",
-    method: `${SECONDS} s of load on the real service, the four endpoints in turn in ${SLICE}-second slices (wrk, 8 connections, 65,536 client addresses), RSS sampled after each slice; baseline: the sample after the first minute.`,
+  const warmUp = elapsed();
+
+  // Two series: RSS after each slice, as an operator sees it, and every rotation (4 slices) the
+  // live heap and RSS right after a full GC, which tell held state from garbage not yet collected.
+  const samples: Array<{ at: number; rss: number }> = [];
+  const collected = [{ at: 0, ...(await afterGc()) }];
+  const measured = performance.now();
+  const since = () => Math.round((performance.now() - measured) / 1000);
+  const slices = [status, info, chat, payment];
+  for (let i = 0; since() < SECONDS || i % slices.length !== 0; i++) {
+    const slice = slices[i % slices.length]!;
+    await load(slice, SLICE);
+    samples.push({ at: since(), rss: rssMb(service.pid) });
+    console.log(
+      `  ${String(since()).padStart(4)} s  ${slice[1].padEnd(18)} RSS ${samples.at(-1)!.rss.toFixed(1)} MB`,
+    );
+    if (i % slices.length === slices.length - 1) {
+      collected.push({ at: since(), ...(await afterGc()) });
+      const { heap, rss } = collected.at(-1)!;
+      console.log(`         after a full GC: live heap ${heap.toFixed(1)} MB, RSS ${rss.toFixed(1)} MB`);
+    }
+  }
+  const [warm, end] = [collected[0]!, collected.at(-1)!];
+  const mean = (values: ReadonlyArray<number>) => values.reduce((sum, v) => sum + v, 0) / values.length;
+  const [firstRotation, lastRotation] = [
+    mean(samples.slice(0, 4).map((s) => s.rss)),
+    mean(samples.slice(-4).map((s) => s.rss)),
+  ];
+  const mb = (value: number) => `${value.toFixed(1)} MB`;
+  const change = (value: number, baseline: number) =>
+    `${(((value - baseline) / baseline) * 100).toFixed(1)}%`;
+  const perMinute = (points: ReadonlyArray<{ at: number; rss: number }>) =>
+    `${slope(points.map((p) => ({ x: p.at / 60, y: p.rss }))).toFixed(2)} MB/min`;
+  record(IDENTITIES === 65_536 ? "soak" : `soak-${IDENTITIES}`, {
+    title: `Soak (on demand), ${IDENTITIES.toLocaleString("en-US")} client addresses`,
+    method: `The real service (memory store, demo index, extractive answers, insights on): a warm-up fills every bounded structure clients grow (a memo reference and a quota state per client address; ${FILL_CHATS.toLocaleString("en-US")} chats for the 100,000 answer ids and insight events), then ${SECONDS} s of load, the four endpoints in turn in ${SLICE}-second slices (wrk, 8 connections, ${IDENTITIES.toLocaleString("en-US")} client addresses through X-Forwarded-For): RSS after each slice, and after each rotation of the four the live heap and RSS right after a full GC (a bench-only preload). Baselines: the same readings right after the warm-up.`,
     figures: [
       {
-        measure: "RSS at the end",
-        value: `${last.rss.toFixed(1)} MB`,
-        baseline: `${firstMinute.rss.toFixed(1)} MB at ${firstMinute.at} s`,
-        comparison: `${(((last.rss - firstMinute.rss) / firstMinute.rss) * 100).toFixed(1)}%`,
+        measure: `after a full GC, end of ${SECONDS} s of load: RSS`,
+        value: mb(end.rss),
+        baseline: `${mb(warm.rss)} after the warm-up`,
+        comparison: change(end.rss, warm.rss),
         goal: "flat: within 10%",
-        met: last.rss <= firstMinute.rss * 1.1,
+        met: end.rss <= warm.rss * 1.1,
       },
-      { measure: "peak RSS", value: `${peak.toFixed(1)} MB` },
+      {
+        measure: "after a full GC: live JS heap",
+        value: mb(end.heap),
+        baseline: `${mb(warm.heap)} after the warm-up`,
+        comparison: change(end.heap, warm.heap),
+        goal: "flat: within 10%",
+        met: end.heap <= warm.heap * 1.1,
+      },
+      {
+        measure: "RSS as sampled (no forced GC): mean of the last rotation",
+        value: mb(lastRotation),
+        baseline: `${mb(firstRotation)} in the first rotation`,
+        comparison: change(lastRotation, firstRotation),
+      },
+      {
+        measure: "RSS slope, sampled / after a full GC",
+        value: `${perMinute(samples)} / ${perMinute(collected)}`,
+      },
+      { measure: "peak RSS (sampled)", value: mb(Math.max(...samples.map((s) => s.rss))) },
+      {
+        measure: "live heap of the filled structures",
+        value: mb(warm.heap - atStart.heap),
+        baseline: `${mb(atStart.heap)} before any load (RSS ${mb(atStart.rss)})`,
+      },
     ],
     notes: [
-      `samples (s: MB): ${samples.map((sample) => `${sample.at}: ${sample.rss.toFixed(0)}`).join(", ")}`,
+      `warm-up: ${warmUp} s (${infos} payment-info requests, ${chats} chats)`,
+      `RSS after each slice (s: MB): ${samples.map((s) => `${s.at}: ${s.rss.toFixed(0)}`).join(", ")}`,
+      `after a full GC (s: live heap / RSS, MB): ${collected.map((c) => `${c.at}: ${c.heap.toFixed(0)} / ${c.rss.toFixed(0)}`).join(", ")}`,
     ],
   });
 } finally {

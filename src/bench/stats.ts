@@ -13,3 +13,13 @@ export const summary = (samples: ReadonlyArray<number>) => ({
 });
 
 export const fmt = (ms: number) => `${ms.toFixed(2)} ms`;
+
+/** Least-squares slope of `y` over `x` (units of y per unit of x). */
+export const slope = (points: ReadonlyArray<{ readonly x: number; readonly y: number }>): number => {
+  const mean = (values: ReadonlyArray<number>) => values.reduce((sum, v) => sum + v, 0) / values.length;
+  const mx = mean(points.map((p) => p.x));
+  const my = mean(points.map((p) => p.y));
+  const covariance = points.reduce((sum, p) => sum + (p.x - mx) * (p.y - my), 0);
+  const variance = points.reduce((sum, p) => sum + (p.x - mx) ** 2, 0);
+  return variance === 0 ? 0 : covariance / variance;
+};
