@@ -110,6 +110,23 @@ export const view = (state: QuotaState, now: number, limits: QuotaLimits): Quota
   };
 };
 
+/**
+ * The view of a client with nothing remembered, made once per UTC day: it is the same for every
+ * such client until midnight, and they make most status reads (the widget asks on each page
+ * load), so the busiest request need not rebuild it.
+ */
+export const blankViews = (limits: QuotaLimits): ((now: number) => QuotaView) => {
+  let day = Number.NaN;
+  let blank: QuotaView | undefined;
+  return (now) => {
+    if (blank === undefined || utcDay(now) !== day) {
+      day = utcDay(now);
+      blank = view(emptyQuota(now), now, limits);
+    }
+    return blank;
+  };
+};
+
 /** Holds one query: free first, then paid (within the daily cap). */
 export const reserve = (
   state: QuotaState,

@@ -57,8 +57,13 @@ export const makeMemoryState = (limits: Quota.QuotaLimits, ids: MemoryIds) => {
     },
   });
 
+  const blankView = Quota.blankViews(limits);
   return {
-    view: (identity: string, now: number): Quota.QuotaView => Quota.view(load(identity, now), now, limits),
+    view: (identity: string, now: number): Quota.QuotaView => {
+      latest = Math.max(latest, now);
+      const state = quotas.get(identity);
+      return state === undefined ? blankView(now) : Quota.view(state, now, limits);
+    },
 
     reserve: (identity: string, now: number) =>
       Result.map(Quota.reserve(load(identity, now), now, ids.holdId(), limits), ([state, hold]) => ({

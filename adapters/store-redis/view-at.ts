@@ -9,11 +9,12 @@ import { unavailable } from "./redis-client.ts";
  * One identity's view at `now`: one HGETALL, decoded by the rules of core/quota.ts. Never
  * rejects: a Redis failure or a hash our scripts did not write is a StoreUnavailable value.
  */
-export const viewAt =
-  (client: Redis, quotaKey: (identity: string) => string, limits: Quota.QuotaLimits) =>
-  (identity: string, now: number): Promise<Quota.QuotaView | StoreUnavailable> =>
+export const viewAt = (client: Redis, quotaKey: (identity: string) => string, limits: Quota.QuotaLimits) => {
+  const blankView = Quota.blankViews(limits);
+  return (identity: string, now: number): Promise<Quota.QuotaView | StoreUnavailable> =>
     client.hgetall(quotaKey(identity)).then(
       (hash) => {
+        if (isEmpty(hash)) return blankView(now); // no key: a client with nothing remembered
         const state = decodeQuotaHash(hash, now);
         return state === undefined
           ? new StoreUnavailable({ reason: "corrupt quota state" })
@@ -21,3 +22,9 @@ export const viewAt =
       },
       (cause: unknown) => unavailable(cause),
     );
+};
+
+const isEmpty = (hash: Record<string, string>): boolean => {
+  for (const _ in hash) return false;
+  return true;
+};

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { Result } from "effect";
 import {
+  blankViews,
   commit,
   emptyQuota,
   grant,
@@ -197,5 +198,20 @@ describe("quota: holds", () => {
       paid: 0,
     });
     expect(refused(state, T0, l)._tag).toBe("QuotaExhausted");
+  });
+});
+
+describe("blankViews", () => {
+  test("is the view of an empty state at every moment, across midnights", () => {
+    const blank = blankViews(limits);
+    for (const now of [T0, T0 + 1, MIDNIGHT - 1, MIDNIGHT, MIDNIGHT + 1, MIDNIGHT + DAY_MS + 5, T0])
+      expect(blank(now)).toEqual(view(emptyQuota(now), now, limits));
+  });
+
+  test("follows the limits it was made with", () => {
+    expect(blankViews({ ...limits, freePerDay: 0 })(T0)).toMatchObject({
+      remaining: 0,
+      requiresPayment: true,
+    });
   });
 });
