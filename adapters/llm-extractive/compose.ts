@@ -1,19 +1,19 @@
 /**
- * Picks what an extractive answer quotes. The lead passage is the one whose text and heading
- * cover most of the question's weight (retrieval order breaking near-ties); its place
- * ("Title › heading", which in API docs names the function or clause) opens the answer,
- * followed by its best sentences, table rows or list items, and a whole code block when the
- * question asks how. Scoring: each question term found adds its rarity across the passages;
- * code names the question writes (`fs.writeFile`) add a bonus; a passage's opening sentence
- * (where docs define things), instructions ("Use ...", "To ...", "Returns ...") and sentences
- * naming their section's subject gain, bare parameter-type lines lose. A second passage is
- * quoted only when its best sentence adds question words the lead left out; the other
- * matching sections are named in a closing "See also" line. Nothing is cut inside a word,
- * and code is never cut.
+ * Picks what an extractive answer quotes, from the scored passages (scoring.ts). The best
+ * sentences over all passages are quoted (at most four, from at most two passages, each
+ * scoring at least half the best), each passage opening with its place ("Title › heading",
+ * which in API docs names the function or clause). What a quoted sentence leads to comes with
+ * it: the example or list it introduces ("... looks like:") and a following sentence that
+ * names the thing ("This is done with `X`"). The answer names the thing to use: when the code
+ * name the relevant sentences mention most is not quoted, its best sentence is. A "how"
+ * question also gets the best small code block of a quoted passage, whole. The other matching
+ * sections are named in a closing "See also" line. Nothing is cut inside a word, and code is
+ * never cut.
  */
 import type { RetrievedChunk } from "../../core/ports/retrieval.ts";
-import { type Segment, segments } from "./segments.ts";
-import { identifiers, terms, wantsCode } from "./terms.ts";
+import { type Scored, type ScoredPassage, scorePassages } from "./scoring.ts";
+import type { Segment } from "./segments.ts";
+import { wantsCode } from "./terms.ts";
 
 export interface Piece {
   /** "place": where the next pieces come from; "related": another section found, named with its [n]. */
@@ -24,7 +24,11 @@ export interface Piece {
 }
 
 export const LIMITS = {
-  sentencesPerPassage: 3,
+  /** Sentences chosen by score, from at most `passages` passages... */
+  sentences: 4,
+  passages: 2,
+  /** ...and with what they lead to, at most this many in all. */
+  sentencesWithFollowers: 5,
   /** Other matching sections named at the end ("See also"). */
   related: 2,
   answerChars: 1400,
@@ -32,24 +36,14 @@ export const LIMITS = {
   codeChars: 900,
   /** Share of the question's weight a passage must cover to be quoted at all. */
   minCoverage: 0.1,
-  /** Share of the lead's best sentence score a sentence needs to be quoted beside it. */
+  /** Share of the best sentence's score a sentence needs to be quoted beside it. */
   relativeScore: 0.5,
+  /** Sentences scoring at least this share of the best one vote for the code name the answer shows. */
+  codeNameVote: 0.3,
 } as const;
 
-const IDENTIFIER_BONUS = 2;
-/** Docs define a thing in a passage's first sentence, and instruct with imperatives. */
-const OPENING_FACTOR = 1.3;
-const INSTRUCTION_FACTOR = 1.15;
-const PARAMETER_LINE_FACTOR = 0.3;
-/** A sentence naming its section's subject (words of its own heading) gains up to half. */
-const SUBJECT_ECHO = 0.5;
-/** Sentences with inline code name the thing to use. */
-const CODE_FACTOR = 1.1;
-/** The lead passage: retrieval order breaks near-ties, each rank down costs a tenth. */
-const RANK_PENALTY = 0.1;
-const INSTRUCTION =
-  /^(use|to|call|set|pass|run|create|returns?|specif|add|enable|the\s+\S+\s+(method|function|option|clause|parameter|command))\b/i;
-const PARAMETER_LINE = /^- `[^`]+` \{[^}]*\}/;
+/** A sentence that goes on from the one before it. */
+const CONTINUATION = /^(this|these|that|it|such|to do (so|this)|for (example|instance))\b/i;
 
 /** Shortens a sentence at a word boundary (never inside a word). */
 const fitSentence = (text: string): string => {
@@ -58,141 +52,98 @@ const fitSentence = (text: string): string => {
   return `${cut.slice(0, Math.max(cut.lastIndexOf(" "), 1)).trimEnd()} …`;
 };
 
-interface Scored {
-  readonly segment: Segment;
-  readonly score: number;
-  readonly terms: ReadonlySet<string>;
-}
-
 /** "Title › heading" of a passage: where the quoted text sits, usually naming the API. */
 export const placeName = (chunk: Pick<RetrievedChunk, "title" | "heading">): string => {
   const own = chunk.heading.split(" > ").pop() ?? "";
   return [chunk.title, own].filter((part) => part !== "").join(" › ");
 };
 
-/** The quoted pieces: per quoted passage its place, sentences in reading order, maybe one code block. */
+/** The code name (`X`) the given sentences mention most, weighted by their scores; none when none does. */
+const topCodeName = (sentences: ReadonlyArray<Scored>): string | undefined => {
+  const votes = new Map<string, number>();
+  for (const s of sentences)
+    for (const name of new Set([...s.segment.text.matchAll(/`([^`\n]+)`/g)].map((m) => m[1]!)))
+      votes.set(name, (votes.get(name) ?? 0) + s.score);
+  let top: string | undefined;
+  for (const [name, vote] of votes) if (top === undefined || vote > votes.get(top)!) top = name;
+  return top;
+};
+
+/** The sentences (and maybe code) to quote, before they are put in passage order. */
+const choose = (question: string, passages: ReadonlyArray<ScoredPassage>): ReadonlyArray<Scored> => {
+  const quotable = passages.filter((p) => p.coverage >= LIMITS.minCoverage);
+  if (quotable.length === 0) return [];
+  const ranked = quotable
+    .flatMap((p) => p.scored.filter((s) => s.segment.kind === "sentence" && s.score > 0))
+    .sort((a, b) => b.score - a.score || a.passage - b.passage || a.order - b.order);
+  const best = ranked[0];
+  if (best === undefined) {
+    // No sentence has the question's words (a passage found by its heading): its opening sentence says what it is.
+    const lead = quotable.reduce((top, p) => (p.coverage > top.coverage ? p : top));
+    return lead.scored.filter((s) => s.segment.kind === "sentence").slice(0, 1);
+  }
+  const chosen: Scored[] = [];
+  for (const s of ranked) {
+    if (chosen.length >= LIMITS.sentences || s.score < LIMITS.relativeScore * best.score) break;
+    const from = new Set(chosen.map((c) => c.passage));
+    if (from.size < LIMITS.passages || from.has(s.passage)) chosen.push(s);
+  }
+  const codeName = topCodeName(ranked.filter((s) => s.score >= LIMITS.codeNameVote * best.score));
+  if (codeName !== undefined && !chosen.some((s) => s.segment.text.includes(codeName))) {
+    const naming = ranked.find((s) => s.segment.text.includes(`\`${codeName}\``));
+    if (naming !== undefined) chosen.splice(Math.min(chosen.length, LIMITS.sentences - 1), 1, naming);
+  }
+  for (const s of [...chosen]) {
+    const next = passages[s.passage]!.scored[s.order + 1];
+    if (next === undefined || chosen.includes(next)) continue;
+    if (chosen.filter((c) => c.segment.kind === "sentence").length >= LIMITS.sentencesWithFollowers) break;
+    const introduces =
+      s.segment.text.endsWith(":") &&
+      (next.segment.kind === "sentence" || next.segment.text.length <= LIMITS.codeChars);
+    const continues =
+      next.segment.kind === "sentence" &&
+      CONTINUATION.test(next.segment.text) &&
+      next.segment.text.includes("`");
+    if (introduces || continues) chosen.push(next);
+  }
+  if (wantsCode(question) && !chosen.some((s) => s.segment.kind === "code")) {
+    const example = passages
+      .filter((p) => chosen.some((s) => s.passage === p.index))
+      .flatMap((p) =>
+        p.scored.filter((s) => s.segment.kind === "code" && s.segment.text.length <= LIMITS.codeChars),
+      )
+      .sort((a, b) => b.score - a.score || a.passage - b.passage || a.order - b.order)[0];
+    if (example !== undefined) chosen.push(example);
+  }
+  return chosen;
+};
+
+/** The quoted pieces: per quoted passage its place, then its chosen pieces in reading order; then "See also". */
 export const selectPieces = (
   question: string,
   chunks: ReadonlyArray<RetrievedChunk>,
 ): ReadonlyArray<Piece> => {
-  const asked = [...new Set(terms(question))];
-  const named = identifiers(question);
-  if (chunks.length === 0 || (asked.length === 0 && named.length === 0)) return [];
-  const passages = chunks.map((chunk) => {
-    const parts = segments(chunk.text).map((segment) => ({ segment, terms: new Set(terms(segment.text)) }));
-    const context = new Set(terms(`${chunk.title} ${chunk.heading}`));
-    return { chunk, parts, context, place: `${chunk.title} ${chunk.heading}`.toLowerCase() };
-  });
-  const units = passages.flatMap((p) => p.parts.map((part) => part.terms));
-  const weight = new Map(
-    asked.map((term) => [term, Math.log(1 + units.length / (1 + units.filter((u) => u.has(term)).length))]),
-  );
-  const total = [...weight.values()].reduce((sum, w) => sum + w, 0) + IDENTIFIER_BONUS * named.length;
-  const coverageOf = (found: (term: string) => boolean, text: string) =>
-    (asked.reduce((sum, term) => sum + (found(term) ? weight.get(term)! : 0), 0) +
-      IDENTIFIER_BONUS * named.filter((id) => text.includes(id)).length) /
-    Math.max(total, 1e-9);
-
-  const scoredPassages = passages.map((p, index) => {
-    const whole = p.parts
-      .map((part) => part.segment.text)
-      .join(" ")
-      .toLowerCase();
-    const coverage = coverageOf(
-      (t) => p.context.has(t) || p.parts.some((part) => part.terms.has(t)),
-      `${p.place} ${whole}`,
-    );
-    // A passage whose title or heading names the question's words is about them.
-    const headingMatch = coverageOf((t) => p.context.has(t), p.place);
-    // A sentence that names its section's subject defines or instructs about it.
-    const subject = [...new Set(terms(p.chunk.heading.split(" > ").pop() ?? ""))];
-    const scored: Scored[] = p.parts.map(({ segment, terms: own }) => {
-      const lower = segment.text.toLowerCase();
-      let score = coverageOf((t) => own.has(t), lower);
-      const echo = subject.length === 0 ? 0 : subject.filter((t) => own.has(t)).length / subject.length;
-      score *= 1 + SUBJECT_ECHO * echo;
-      if (segment.text.includes("`")) score *= CODE_FACTOR;
-      if (segment.kind === "sentence") {
-        if (segment.position === 0) score *= OPENING_FACTOR;
-        if (INSTRUCTION.test(segment.text)) score *= INSTRUCTION_FACTOR;
-        if (PARAMETER_LINE.test(segment.text)) score *= PARAMETER_LINE_FACTOR;
-      }
-      return { segment, score, terms: own };
-    });
-    return {
-      index,
-      chunk: p.chunk,
-      context: p.context,
-      coverage,
-      scored,
-      ranked: (coverage + headingMatch) * (1 - RANK_PENALTY * index),
-    };
-  });
-  type Passage = (typeof scoredPassages)[number];
-  const bestSentence = (passage: Passage) =>
-    Math.max(0, ...passage.scored.filter((s) => s.segment.kind === "sentence").map((s) => s.score));
-  const code = wantsCode(question);
-  /** A passage's best sentences (reading order) and, for a "how" question, its best small code block. */
-  const choose = (passage: Passage, sentencesWanted: number): ReadonlyArray<Scored> => {
-    const best = bestSentence(passage);
-    const sentences = passage.scored
-      .filter((s) => s.segment.kind === "sentence" && s.score > 0 && s.score >= LIMITS.relativeScore * best)
-      .sort((a, b) => b.score - a.score || a.segment.position - b.segment.position)
-      .slice(0, sentencesWanted);
-    const example = code
-      ? passage.scored
-          .filter((s) => s.segment.kind === "code" && s.segment.text.length <= LIMITS.codeChars)
-          .sort((a, b) => b.score - a.score || a.segment.position - b.segment.position)[0]
-      : undefined;
-    return [...sentences, ...(example === undefined ? [] : [example])].sort(
-      (a, b) => a.segment.position - b.segment.position,
-    );
-  };
-  const lead = scoredPassages.reduce((best, p) => (p.ranked > best.ranked ? p : best), scoredPassages[0]!);
-  if (lead.coverage < LIMITS.minCoverage) return [];
-  const chosenFromLead = choose(lead, LIMITS.sentencesPerPassage);
-  // A lead chosen for its heading may have no sentence with the question's words: its opening one says what it is.
-  const opening = lead.scored.filter((s) => s.segment.kind === "sentence").slice(0, 1);
-  const leadChosen = chosenFromLead.length > 0 ? chosenFromLead : opening;
-  const covered = new Set([...lead.context, ...leadChosen.flatMap((s) => [...s.terms])]);
-  const uncovered = (terms: ReadonlySet<string>) =>
-    asked.reduce((sum, t) => sum + (terms.has(t) && !covered.has(t) ? weight.get(t)! : 0), 0) /
-    Math.max(total, 1e-9);
-  // Another passage is quoted only when its best sentence adds what the lead left out.
-  const second = scoredPassages
-    .filter((p) => p !== lead && p.coverage >= LIMITS.minCoverage)
-    .map((p) => ({
-      p,
-      top: p.scored.filter((s) => s.segment.kind === "sentence").sort((a, b) => b.score - a.score)[0],
-    }))
-    .filter(
-      ({ top }) => top !== undefined && top.score >= 0.8 * bestSentence(lead) && uncovered(top.terms) >= 0.25,
-    )
-    .map(({ p }) => p)[0];
+  const passages = scorePassages(question, chunks);
+  const chosen = choose(question, passages);
   const pieces: Piece[] = [];
   let chars = 0;
-  const quote = (passage: Passage, chosen: ReadonlyArray<Scored>) => {
-    if (chosen.length === 0) return;
-    const citation = passage.index + 1;
-    pieces.push({ kind: "place", text: placeName(passage.chunk), citation });
-    chosen.forEach(({ segment }, i) => {
+  const order = [...new Set(chosen.map((s) => s.passage))];
+  for (const index of order) {
+    const citation = index + 1;
+    pieces.push({ kind: "place", text: placeName(passages[index]!.chunk), citation });
+    const mine = chosen.filter((s) => s.passage === index).sort((a, b) => a.order - b.order);
+    for (const { segment } of mine) {
       const text = segment.kind === "code" ? segment.text : fitSentence(segment.text);
-      // The first piece is always quoted; the rest only while the answer stays short.
-      if (i > 0 && segment.kind === "sentence" && chars + text.length > LIMITS.answerChars) return;
+      // The first sentence is always quoted; the rest only while the answer stays short.
+      if (segment.kind === "sentence" && chars > 0 && chars + text.length > LIMITS.answerChars) continue;
       pieces.push({ kind: segment.kind, text, citation });
       if (segment.kind === "sentence") chars += text.length;
-    });
-  };
-  quote(lead, leadChosen);
-  if (second !== undefined && chars < LIMITS.answerChars)
-    quote(
-      second,
-      choose(second, 1).filter((s) => s.segment.kind === "sentence"),
-    );
+    }
+  }
   // The other sections that match, by name: a reader who meant a neighbouring API sees it.
   const places = new Set(pieces.filter((piece) => piece.kind === "place").map((piece) => piece.text));
   let related = 0;
-  for (const passage of scoredPassages) {
+  for (const passage of passages) {
     const place = placeName(passage.chunk);
     if (related >= LIMITS.related || passage.coverage < LIMITS.minCoverage || passage.chunk.heading === "")
       continue;
@@ -203,7 +154,6 @@ export const selectPieces = (
   }
   return pieces;
 };
-
 /** Pieces as answer text: "Place:" on its own line, each sentence with its [n], code blocks whole with [n] after. */
 export const renderPieces = (pieces: ReadonlyArray<Piece>): ReadonlyArray<string> =>
   pieces.map((piece, i) => {

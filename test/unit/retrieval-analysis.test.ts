@@ -194,6 +194,28 @@ describe("hybrid search and relevance evidence", () => {
     expect(lead.filter((r) => chunks[r]!.page === "a")).toHaveLength(2);
   });
 
+  test("a tie in fused rank goes to the stronger BM25 match, wherever the chunks are stored", () => {
+    const pair = [
+      { title: "Locks", heading: "", text: "Rows are locked while they are updated.", page: "p" },
+      { title: "Locks", heading: "", text: "Locked rows: a locked row is locked until commit.", page: "p" },
+    ];
+    // Lexical order [strong, weak] and vector order [weak, strong] give both the same rank sum.
+    const order = (rows: typeof pair) => {
+      const index = bm25Searcher(buildLexicalTables(rows));
+      const words = questionTerms("locked rows");
+      const strong = index.search(words, 2)[0]![0];
+      const weak = 1 - strong;
+      const ranked = hybridSearch(
+        { lexical: index, words, byVector: [weak, strong], pageOf: () => "p", limit: 2 },
+        { ...HYBRID, leadPerPage: 2 },
+      );
+      expect(ranked[0]![1]).toBe(ranked[1]![1]);
+      return ranked.map(([r]) => rows[r]!.text);
+    };
+    expect(order(pair)).toEqual(order([pair[1]!, pair[0]!]));
+    expect(order(pair)[0]).toBe(pair[1]!.text);
+  });
+
   test("evidence: coverage of the best result and the share of known words, weighted by rarity", () => {
     const evidence = (question: string, rows: number[]) =>
       relevanceEvidence(

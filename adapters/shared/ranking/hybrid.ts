@@ -81,6 +81,7 @@ export const hybridSearch = (
   const hits = input.lexical.search(input.words, Math.max(tuning.pagePool, CANDIDATES));
   const pages = pageRanks(hits, input.pageOf, tuning.pageDecay);
   const lexical = hits.map(([row]) => row);
+  const bm25 = new Map(hits);
   const fused = reciprocalRankFusion([
     { ranked: lexical, weight: tuning.lexical },
     { ranked: input.byVector, weight: tuning.vector },
@@ -88,7 +89,11 @@ export const hybridSearch = (
     const rank = pages.get(input.pageOf(row));
     return [row, score + (rank === undefined ? 0 : tuning.page / (RRF_K + rank + 1))] as const;
   });
-  fused.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+  // Rank sums tie often; the BM25 score breaks the tie, so the order does not depend on where a
+  // chunk happens to be stored (the local file and a Chroma snapshot keep different orders).
+  const byScores = (a: readonly [number, number], b: readonly [number, number]) =>
+    b[1] - a[1] || (bm25.get(b[0]) ?? 0) - (bm25.get(a[0]) ?? 0) || a[0] - b[0];
+  fused.sort(byScores);
   const taken = new Map<string | number, number>();
   const out: Array<readonly [number, number]> = [];
   const skipped: Array<readonly [number, number]> = [];
@@ -104,9 +109,7 @@ export const hybridSearch = (
     }
   }
   // Fewer pages than results asked for: the skipped passages fill up, best first.
-  return [...out, ...skipped.slice(0, Math.max(0, input.limit - out.length))].sort(
-    (a, b) => b[1] - a[1] || a[0] - b[0],
-  );
+  return [...out, ...skipped.slice(0, Math.max(0, input.limit - out.length))].sort(byScores);
 };
 
 /** Adjacent word pairs of a text (stop words left out), as "a b" in both orders when `both`. */
