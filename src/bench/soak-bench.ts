@@ -117,28 +117,23 @@ try {
   const mb = (value: number) => `${value.toFixed(1)} MB`;
   const change = (value: number, baseline: number) =>
     `${(((value - baseline) / baseline) * 100).toFixed(1)}%`;
+  /** A reading at the end against the same one right after the warm-up, held to "flat". */
+  const flat = (measure: string, value: number, baseline: number) => ({
+    measure,
+    value: mb(value),
+    baseline: `${mb(baseline)} after the warm-up`,
+    comparison: change(value, baseline),
+    goal: "flat: within 10%",
+    met: value <= baseline * 1.1,
+  });
   const perMinute = (points: ReadonlyArray<{ at: number; rss: number }>) =>
     `${slope(points.map((p) => ({ x: p.at / 60, y: p.rss }))).toFixed(2)} MB/min`;
   record(IDENTITIES === 65_536 ? "soak" : `soak-${IDENTITIES}`, {
     title: `Soak (on demand), ${IDENTITIES.toLocaleString("en-US")} client addresses`,
     method: `The real service (memory store, demo index, extractive answers, insights on): a warm-up fills every bounded structure clients grow (a memo reference and a quota state per client address; ${FILL_CHATS.toLocaleString("en-US")} chats for the 100,000 answer ids and insight events), then ${SECONDS} s of load, the four endpoints in turn in ${SLICE}-second slices (wrk, 8 connections, ${IDENTITIES.toLocaleString("en-US")} client addresses through X-Forwarded-For): RSS after each slice, and after each rotation of the four the live heap and RSS right after a full GC (a bench-only preload). Baselines: the same readings right after the warm-up.`,
     figures: [
-      {
-        measure: `after a full GC, end of ${SECONDS} s of load: RSS`,
-        value: mb(end.rss),
-        baseline: `${mb(warm.rss)} after the warm-up`,
-        comparison: change(end.rss, warm.rss),
-        goal: "flat: within 10%",
-        met: end.rss <= warm.rss * 1.1,
-      },
-      {
-        measure: "after a full GC: live JS heap",
-        value: mb(end.heap),
-        baseline: `${mb(warm.heap)} after the warm-up`,
-        comparison: change(end.heap, warm.heap),
-        goal: "flat: within 10%",
-        met: end.heap <= warm.heap * 1.1,
-      },
+      flat(`after a full GC, end of ${SECONDS} s of load: RSS`, end.rss, warm.rss),
+      flat("after a full GC: live JS heap", end.heap, warm.heap),
       {
         measure: "RSS as sampled (no forced GC): mean of the last rotation",
         value: mb(lastRotation),

@@ -14,6 +14,9 @@ const section = (title: string, met: boolean, at = "2026-01-02T03:04:05.000Z"): 
   at,
 });
 const ORDER = ["status", "load", "soak"];
+/** The report after a run that recorded only `key`. */
+const afterRun = (existing: string, key: string, title: string, at: string) =>
+  updateBenchmarks(existing, { [key]: section(title, true, at) }, ORDER, REPO_ROOT);
 const headings = (markdown: string): string[] => [...(markdown.match(/^## .*$/gm) ?? [])];
 
 describe("BENCHMARKS.md: a partial run replaces only its own sections", () => {
@@ -30,12 +33,7 @@ describe("BENCHMARKS.md: a partial run replaces only its own sections", () => {
   });
 
   test("a soak-only run adds its section and keeps the others word for word", () => {
-    const after = updateBenchmarks(
-      full,
-      { soak: section("Soak", true, "2026-02-03T04:05:06.000Z") },
-      ORDER,
-      REPO_ROOT,
-    );
+    const after = afterRun(full, "soak", "Soak", "2026-02-03T04:05:06.000Z");
     expect(headings(after)).toEqual(["## Status", "## Load", "## Soak"]);
     const body = (markdown: string) => markdown.slice(markdown.indexOf("<!-- bench:status"));
     expect(body(after).startsWith(body(full).trimEnd())).toBe(true);
@@ -44,12 +42,7 @@ describe("BENCHMARKS.md: a partial run replaces only its own sections", () => {
   });
 
   test("a re-run section replaces its old text, and only it", () => {
-    const after = updateBenchmarks(
-      full,
-      { status: section("Status", true, "2026-03-04T05:06:07.000Z") },
-      ORDER,
-      REPO_ROOT,
-    );
+    const after = afterRun(full, "status", "Status", "2026-03-04T05:06:07.000Z");
     expect(headings(after)).toEqual(["## Status", "## Load"]);
     expect(after).not.toContain(
       "Run 2026-01-02 03:04 UTC.\n\n| measure | value | baseline (same run) | comparison | goal | |\n|---|---|---|---|---|---|\n| Status",
@@ -60,7 +53,7 @@ describe("BENCHMARKS.md: a partial run replaces only its own sections", () => {
 
   test("the committed report keeps all its sections when one is added", () => {
     const committed = readFileSync(join(REPO_ROOT, "BENCHMARKS.md"), "utf8");
-    const after = updateBenchmarks(committed, { "soak-test": section("Soak test", true) }, ORDER, REPO_ROOT);
+    const after = afterRun(committed, "soak-test", "Soak test", "2026-01-02T03:04:05.000Z");
     expect(headings(committed).length).toBeGreaterThan(5);
     expect(headings(after).sort()).toEqual([...headings(committed), "## Soak test"].sort());
   });

@@ -79,6 +79,9 @@ export const createEdge = (options: EdgeOptions): Edge => {
     for (const label of labels) if (label === path) return label;
     return UNMATCHED;
   };
+  // The access line's path for the router's own paths, escaped once (looked up by the label
+  // strings above, whose hashes the engine keeps, unlike a request's fresh path string).
+  const labelJson = new Map(labels.map((label) => [label, JSON.stringify(label)]));
   const identify = clientIdentity(trustProxy);
   const nextRequestId = requestIds();
   const cors = corsPolicy(options.allowedOrigins);
@@ -120,7 +123,7 @@ export const createEdge = (options: EdgeOptions): Edge => {
       const label = status === 404 ? UNMATCHED : route;
       metrics.countRequest(label, method, status, seconds);
       const ms = Math.round(seconds * 10000) / 10;
-      logger.access({ requestId, method, path, status, ms, identity });
+      logger.access({ requestId, method, path, pathJson: labelJson.get(route), status, ms, identity });
       return response;
     };
 
