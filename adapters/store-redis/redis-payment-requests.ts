@@ -1,7 +1,8 @@
 /**
  * PaymentRequests on Redis: issued x402 payment requests shared by every instance. `issue` is
  * one MULTI (the hash and its expiry together), `find` one HGETALL, `claim` and `finish` one
- * Lua script each (x402-lua.ts), so two instances racing on one header give one success.
+ * Lua script each (x402-lua.ts; a finish with a grant credits in its script), so two instances
+ * racing on one header give one success.
  */
 import { Effect, Schema } from "effect";
 import type { Redis } from "ioredis";
@@ -11,19 +12,20 @@ import { StoreUnavailable } from "../../core/ports/store-errors.ts";
 import type { QuotaLimits } from "../../core/quota.ts";
 import { SIGNATURE_MEMORY_MS } from "../../core/signature-ledger.ts";
 import { CLAIM_RETENTION_MS, LEASE_MS, SETTLE_GRACE_MS } from "../../core/x402-ledger.ts";
-import { checkQueries } from "../shared/grant-guard.ts";
+import { checkGrant } from "../shared/grant-guard.ts";
 import { newHoldId } from "../shared/random-ids.ts";
 import { claimInput } from "../shared/x402-claim.ts";
 import type { KeyLayout } from "./keys.ts";
 import { luaScript, runCommand, runScript } from "./redis-client.ts";
 import { toView } from "./replies.ts";
-import { X402_CLAIM, X402_CLAIM_AND_GRANT, X402_FINISH } from "./x402-lua.ts";
+import { X402_CLAIM, X402_CLAIM_AND_GRANT, X402_FINISH, X402_SERVE_AND_GRANT } from "./x402-lua.ts";
 import { decodePaymentHash, issuedFields } from "./x402-record.ts";
 
 const SCRIPTS = {
   claim: luaScript(X402_CLAIM),
   claimAndGrant: luaScript(X402_CLAIM_AND_GRANT),
   finish: luaScript(X402_FINISH),
+  serveAndGrant: luaScript(X402_SERVE_AND_GRANT),
 };
 
 const malformed = () => new StoreUnavailable({ reason: "redis returned an unexpected reply" });
@@ -39,6 +41,14 @@ const decodeClaimReply = (reply: unknown, lease: string, granted: boolean) => {
   const rateLimit = granted ? toView(reply, 2) : undefined;
   if (granted && rateLimit === undefined) return Effect.fail(malformed());
   return Effect.succeed({ lease, retry: second === 1, rateLimit });
+};
+
+/** {1, ...view} (served and credited now) | {0} (not this lease's claim: nothing credited) */
+const decodeServeReply = (reply: unknown) => {
+  if (Array.isArray(reply) && reply.length === 1 && reply[0] === 0)
+    return Effect.succeed({ changed: false, rateLimit: undefined });
+  const rateLimit = Array.isArray(reply) && reply[0] === 1 ? toView(reply, 1) : undefined;
+  return rateLimit === undefined ? Effect.fail(malformed()) : Effect.succeed({ changed: true, rateLimit });
 };
 
 /** The port over one connection and key layout. */
@@ -61,7 +71,7 @@ export const makePaymentRequests = (client: Redis, keys: KeyLayout, limits: Quot
       return record;
     }),
     claim: Effect.fn("RedisStore.claimPayment")(function* (claim, now) {
-      if (claim.grant !== undefined) yield* checkQueries(claim.grant.queries);
+      yield* checkGrant(claim.grant);
       const lease = newHoldId();
       const input = claimInput(claim, lease);
       const args = [
@@ -96,12 +106,32 @@ export const makePaymentRequests = (client: Redis, keys: KeyLayout, limits: Quot
             );
       return yield* decodeClaimReply(reply, lease, claim.grant !== undefined);
     }),
-    finish: Effect.fn("RedisStore.finishPayment")(function* (paymentId, lease, served, _now) {
-      yield* runScript(
+    finish: Effect.fn("RedisStore.finishPayment")(function* (paymentId, lease, served, now, grant) {
+      yield* checkGrant(grant);
+      const paymentKey = keys.payment(paymentId);
+      if (!served || grant === undefined) {
+        const changed = yield* runScript(
+          client,
+          SCRIPTS.finish,
+          [paymentKey],
+          [lease, served ? 1 : 0, CLAIM_RETENTION_MS],
+        );
+        return { changed: changed === 1, rateLimit: undefined };
+      }
+      const reply = yield* runScript(
         client,
-        SCRIPTS.finish,
-        [keys.payment(paymentId)],
-        [lease, served ? 1 : 0, CLAIM_RETENTION_MS],
+        SCRIPTS.serveAndGrant,
+        [keys.quota(grant.identity), paymentKey],
+        [
+          now,
+          limits.freePerDay,
+          limits.paidDailyCap,
+          limits.holdTtlMs,
+          lease,
+          CLAIM_RETENTION_MS,
+          grant.queries,
+        ],
       );
+      return yield* decodeServeReply(reply);
     }),
   });
