@@ -96,6 +96,13 @@ const mayRetry = (state: PaymentState, now: number): boolean =>
   state.kind === "unserved" || (state.kind === "claimed" && state.leaseUntil <= now);
 
 /**
+ * Whether this transaction holds the claim under a live lease: its request is being served or
+ * settled right now, so the same transaction presented again should wait, not give up.
+ */
+export const isHeldBy = (record: PaymentRecord | undefined, signature: string, now: number): boolean =>
+  record?.state.kind === "claimed" && record.state.signature === signature && record.state.leaseUntil > now;
+
+/**
  * The checks that need no chain data, in the order `claimPayment` makes them: issued by us,
  * for this resource and method, not past its grace, not used by another transaction. The
  * transaction signature's own ledger is checked by the caller (the store's `isClaimed`).

@@ -9,10 +9,16 @@
  */
 import type { Context } from "hono";
 import { BaseUnits, queriesFor } from "../../core/money.ts";
-import { rejected } from "../../core/payment-rejected.ts";
+import { PaymentRejected, rejected } from "../../core/payment-rejected.ts";
+import { isHeldBy } from "../../core/x402-ledger.ts";
 import type { RunPayment } from "../x402/server/dialect.ts";
 import { withHeaders } from "../x402/server/spec-dialect.ts";
-import { type CheckedPayment, checkExactPayment, type ExactFacilitator } from "../x402/v2/exact-payment.ts";
+import {
+  type CheckedPayment,
+  checkExactPayment,
+  type ExactFacilitator,
+  findRecord,
+} from "../x402/v2/exact-payment.ts";
 import { finishReservation, reserveChecked } from "../x402/v2/exact-reservation.ts";
 import { paymentResponseHeader } from "../x402/v2/wire.ts";
 import type { AppEnv } from "./app-env.ts";
@@ -41,6 +47,19 @@ const settlementFailed = async (
   return refused.ok ? refused : { ok: false, response: withHeaders(refused.response, failed) };
 };
 
+/**
+ * "Already used" turned into "in progress" when this very transaction holds the request under
+ * a live lease (a concurrent request, or an instance that died after settling): the client
+ * must send the same payload again, not pay a new request.
+ */
+const whileHeld = async <E>(run: RunPayment, payment: CheckedPayment, error: E | PaymentRejected) => {
+  if (!(error instanceof PaymentRejected) || error.reason !== "payment-already-used") return error;
+  const found = await run(findRecord(payment.issued.paymentId));
+  return found.ok && isHeldBy(found.value.record, payment.cosigned.signature, found.value.now)
+    ? rejected("exact-payment-in-progress")
+    : error;
+};
+
 const receiptOf = (checked: CheckedPayment, facilitator: ExactFacilitator) => ({
   transaction: checked.cosigned.signature,
   network: facilitator.network,
@@ -63,10 +82,10 @@ export const buyWithExactPayment = async (
   const paymentId = payment.issued.paymentId;
   // Nothing is submitted before this transaction holds the payment_id.
   const reserved = await reserveChecked(payment, store);
-  if (!reserved.ok) return refusedPurchase(c, deps, reserved.error);
+  if (!reserved.ok) return refusedPurchase(c, deps, await whileHeld(run, payment, reserved.error));
   const { lease } = reserved.value;
   const receipt = receiptOf(payment, facilitator);
-  const settled = await facilitator.feePayer.submit(payment.cosigned);
+  const settled = await facilitator.feePayer.submit(payment.cosigned, { sentBefore: payment.retry });
   if (!settled.ok) {
     const released = await finishReservation(store, paymentId, lease, false);
     if (!released.ok) log.warn("x402 v2 reservation not released: it lapses with its lease", { paymentId });
@@ -81,7 +100,10 @@ export const buyWithExactPayment = async (
       paymentId,
       transaction: receipt.transaction,
     });
-    return refusedPurchase(c, deps, credited.ok ? rejected("payment-already-used") : credited.error);
+    const refusal = credited.ok
+      ? await whileHeld(run, payment, rejected("payment-already-used"))
+      : credited.error;
+    return refusedPurchase(c, deps, refusal);
   }
   deps.metrics.count("payment_grants_total");
   deps.metrics.count("payment_queries_granted_total", {}, queries);

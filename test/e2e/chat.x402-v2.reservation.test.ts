@@ -77,7 +77,8 @@ const paidOnce = async (payer: KeyPairSigner, before: bigint) =>
 /**
  * `payloads` distinct transactions for one 402, each sent `copies` times to every instance at
  * once, while confirmation takes a while (as on a cluster): exactly one is answered and
- * credited, every other request is refused as already used, one transaction is submitted.
+ * credited, one transaction is submitted; every other transaction is refused as already used,
+ * and the winner's own copies as in progress (or already used once it is served).
  */
 const race = async (
   instances: ReadonlyArray<TestApp>,
@@ -90,16 +91,22 @@ const race = async (
   const { payer, headers, before } = await payloads(first, from, payloadCount);
   const sent = submissions();
   chain.localnet.setConfirmationDelay(150);
-  const responses = await Promise.all(
+  const answered = await Promise.all(
     headers.flatMap((header) =>
-      Array.from({ length: copies }, () => instances.map((t) => ask(t, from, header))).flat(),
+      Array.from({ length: copies }, () =>
+        instances.map(async (t) => ({ header, response: await ask(t, from, header) })),
+      ).flat(),
     ),
   ).finally(() => chain.localnet.setConfirmationDelay(0));
-  const statuses = responses.map((response) => response.status);
-  expect(statuses.filter((status) => status === 200)).toHaveLength(1);
-  expect(statuses.filter((status) => status === 403)).toHaveLength(responses.length - 1);
-  for (const response of responses.filter((r) => r.status === 403))
-    expect(((await response.json()) as { code: string }).code).toBe("PAYMENT_ALREADY_USED");
+  const winners = answered.filter(({ response }) => response.status === 200);
+  expect(winners).toHaveLength(1);
+  const losers = answered.filter(({ response }) => response.status === 403);
+  expect(losers).toHaveLength(answered.length - 1);
+  for (const { header, response } of losers) {
+    const { code } = (await response.json()) as { code: string };
+    const expected = header === winners[0]?.header ? ["EXACT_PAYMENT_IN_PROGRESS"] : [];
+    expect([...expected, "PAYMENT_ALREADY_USED"]).toContain(code);
+  }
   expect(submissions() - sent).toBe(1);
   await paidOnce(payer, before);
   expect(await remaining(first, from)).toBe(9);
@@ -151,14 +158,22 @@ describe("x402 v2 on /api/chat: reserve, settle, then credit", () => {
  * lease's two minutes.
  */
 const settleThenDie = async (t: TestApp, header: string) => {
+  const checked = await reserveAsIf(t, header, LEASE_MS + 1);
+  expect(await facilitator.feePayer.submit(checked.cosigned, { sentBefore: false })).toEqual({ ok: true });
+  chain.localnet.skipBlocks(STATUS_CACHE_SLOTS + 1);
+};
+
+/** Reserves a checked payload as an instance would, `ago` ms in the past. */
+const reserveAsIf = async (t: TestApp, header: string, ago: number) => {
   const run: RunPayment = async (effect) => runOutcome(t.runtime, effect);
   const checked = await checkExactPayment(header, CHAT_BINDING, facilitator, run);
   if (!checked.ok) throw new Error(`the payload was refused: ${JSON.stringify(checked.error)}`);
-  const leaseAgo = { ...checked.value, checkedAt: Date.now() - LEASE_MS - 1 };
-  const reserved = await reserveChecked(leaseAgo, { binding: CHAT_BINDING, run });
+  const reserved = await reserveChecked(
+    { ...checked.value, checkedAt: Date.now() - ago },
+    { binding: CHAT_BINDING, run },
+  );
   expect(reserved.ok).toBe(true);
-  expect(await facilitator.feePayer.submit(checked.value.cosigned)).toEqual({ ok: true });
-  chain.localnet.skipBlocks(STATUS_CACHE_SLOTS + 1);
+  return checked.value;
 };
 
 const recoversAfterDeath = async (dead: TestApp, survivor: TestApp, from: string) => {
@@ -180,6 +195,23 @@ const recoversAfterDeath = async (dead: TestApp, survivor: TestApp, from: string
 };
 
 describe("an instance that dies between settling and crediting", () => {
+  test("while its lease is live, the same payload is told to wait (retryable), another is refused; nothing is sent", async () => {
+    const t = onChain();
+    const from = "198.51.100.68";
+    const { payer, headers, before } = await payloads(t, from, 2);
+    const [header = "", other = ""] = headers;
+    await reserveAsIf(t, header, 0);
+    const sent = submissions();
+    const waiting = await ask(t, from, header);
+    expect(waiting.status).toBe(403);
+    expect(waiting.headers.get("Retry-After")).toBe("5");
+    expect(await waiting.json()).toMatchObject({ code: "EXACT_PAYMENT_IN_PROGRESS", retryable: true });
+    const refused = await ask(t, from, other);
+    expect(await refused.json()).toMatchObject({ code: "PAYMENT_ALREADY_USED", retryable: false });
+    expect(submissions()).toBe(sent);
+    expect(await chain.usdcBalance(payer.address)).toBe(before);
+  });
+
   test("the retry of the same payload after the lease is credited once, nothing sent again", async () => {
     const t = onChain();
     await recoversAfterDeath(t, t, "198.51.100.64");

@@ -42,7 +42,7 @@ export const exactDialect = (deps: ExactDialectDeps): PaymentDialect => {
       await finishReservation(route, paymentId, lease, false);
       return response;
     }
-    const settled = await deps.feePayer.submit(checked.cosigned);
+    const settled = await deps.feePayer.submit(checked.cosigned, { sentBefore: checked.retry });
     const finished = await finishReservation(route, paymentId, lease, settled.ok);
     if (!finished.ok)
       deps.logger.warn("x402 v2 payment outcome not recorded", { paymentId, served: settled.ok });

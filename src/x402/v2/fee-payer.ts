@@ -89,13 +89,18 @@ export const createFeePayer = (signer: KeyPairSigner, rpcUrl: string) => {
       return text.includes("BlockhashNotFound") ? "blockhash-expired" : "failed";
     },
     /**
-     * Lands the transaction and waits until it is confirmed or failed. One already on chain (a
-     * retry after an instance died between settling and crediting) is settled without sending:
-     * the first look searches the whole history, since a validator's recent-status cache
-     * forgets a transaction after about 150 blocks (a minute), long before a lapsed lease.
-     * A send the RPC refuses (e.g. "already processed") is judged by the status as well.
+     * Lands the transaction and waits until it is confirmed or failed. When it may have been
+     * sent before (`sentBefore`: a retry, e.g. after an instance died between settling and
+     * crediting), one already on chain is settled without sending; that look searches the
+     * whole history, since a validator's recent-status cache forgets a transaction after about
+     * 150 blocks (a minute), long before a lapsed lease. A first submission skips it (nobody
+     * else holds our co-signature). A send the RPC refuses (e.g. "already processed") is judged
+     * by the status, searched in the history as well.
      */
-    submit: async (cosigned: CoSigned): Promise<Settlement> => {
+    submit: async (
+      cosigned: CoSigned,
+      { sentBefore }: { readonly sentBefore: boolean },
+    ): Promise<Settlement> => {
       const statusOf = (searchTransactionHistory: boolean) =>
         rpc
           .getSignatureStatuses([cosigned.signature], { searchTransactionHistory })
@@ -104,7 +109,7 @@ export const createFeePayer = (signer: KeyPairSigner, rpcUrl: string) => {
             (reply) => reply.value[0] ?? null,
             () => undefined,
           );
-      const landed = settlementOf(await statusOf(true));
+      const landed = sentBefore ? settlementOf(await statusOf(true)) : undefined;
       if (landed !== undefined) return landed;
       const sent = await rpc
         .sendTransaction(cosigned.wire as never, { encoding: "base64", skipPreflight: true })
