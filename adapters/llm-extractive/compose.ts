@@ -130,15 +130,17 @@ export const selectPieces = (
   const order = [...new Set(chosen.map((s) => s.passage))];
   for (const index of order) {
     const citation = index + 1;
-    pieces.push({ kind: "place", text: placeName(passages[index]!.chunk), citation });
-    const mine = chosen.filter((s) => s.passage === index).sort((a, b) => a.order - b.order);
-    for (const { segment } of mine) {
+    const quoted: Piece[] = [];
+    for (const { segment } of chosen.filter((s) => s.passage === index).sort((a, b) => a.order - b.order)) {
       const text = segment.kind === "code" ? segment.text : fitSentence(segment.text);
       // The first sentence is always quoted; the rest only while the answer stays short.
       if (segment.kind === "sentence" && chars > 0 && chars + text.length > LIMITS.answerChars) continue;
-      pieces.push({ kind: segment.kind, text, citation });
+      quoted.push({ kind: segment.kind, text, citation });
       if (segment.kind === "sentence") chars += text.length;
     }
+    // A passage all of whose sentences missed the budget is not opened at all.
+    if (quoted.some((piece) => piece.kind === "sentence"))
+      pieces.push({ kind: "place", text: placeName(passages[index]!.chunk), citation }, ...quoted);
   }
   // The other sections that match, by name: a reader who meant a neighbouring API sees it.
   const places = new Set(pieces.filter((piece) => piece.kind === "place").map((piece) => piece.text));

@@ -102,4 +102,16 @@ describe("extractive selection across passages", () => {
     expect(cited.size).toBeLessThanOrEqual(2);
     for (const n of cited) expect(answer).toContain(`Page ${Number(n) - 1}:\n`);
   });
+
+  test("a passage whose sentences no longer fit the answer is not opened at all", async () => {
+    const long = (n: number) => `Tokens are counted per request in case ${n} ${"and so on ".repeat(36)}here.`;
+    const chunks = [
+      chunk({ title: "First", text: [1, 2, 3].map(long).join(" ") }),
+      chunk({ title: "Second", text: long(4) }, 1),
+    ];
+    const answer = await ask("How are tokens counted per request?", chunks);
+    expect(answer).toContain("First:\n");
+    expect(answer).not.toContain("Second:\n");
+    expect(answer.length).toBeLessThan(1600);
+  });
 });
