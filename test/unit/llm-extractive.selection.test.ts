@@ -114,4 +114,15 @@ describe("extractive selection across passages", () => {
     expect(answer).not.toContain("Second:\n");
     expect(answer.length).toBeLessThan(1600);
   });
+
+  test("a how question gets the best example of any matching passage, under that passage's place", async () => {
+    const example = "```js\nconst gzip = zlib.createGzip();\ninput.pipe(gzip).pipe(output);\n```";
+    const chunks = [
+      chunk({ title: "Zlib", text: "Compressing a stream of data uses gzip." }),
+      chunk({ title: "Zlib examples", heading: "Compressing streams", text: example }, 1),
+    ];
+    const answer = await ask("How do I gzip a stream of data?", chunks);
+    expect(answer).toContain("Zlib:\nCompressing a stream of data uses gzip. [1]");
+    expect(answer).toContain(`Zlib examples › Compressing streams:\n${example}\n[2]`);
+  });
 });
