@@ -2,7 +2,9 @@
  * PaymentRequests on Redis: issued x402 payment requests shared by every instance. `issue` is
  * one MULTI (the hash and its expiry together), `find` one HGETALL, `claim` and `finish` one
  * Lua script each (x402-lua.ts; a finish with a grant credits in its script), so two instances
- * racing on one header give one success.
+ * racing on one header give one success. Every write waits for the replicas when
+ * REDIS_WAIT_REPLICAS asks it to (replicated-claims.ts): a failover must forget neither an
+ * issued request (its payment could not be claimed) nor a claim (it could be paid twice).
  */
 import { Effect, Schema } from "effect";
 import type { Redis } from "ioredis";
@@ -17,6 +19,7 @@ import { newHoldId } from "../shared/random-ids.ts";
 import { claimInput } from "../shared/x402-claim.ts";
 import type { KeyLayout } from "./keys.ts";
 import { luaScript, runCommand, runScript } from "./redis-client.ts";
+import type { ReplicatedClaims } from "./replicated-claims.ts";
 import { toView } from "./replies.ts";
 import { X402_CLAIM, X402_CLAIM_AND_GRANT, X402_FINISH, X402_SERVE_AND_GRANT } from "./x402-lua.ts";
 import { decodePaymentHash, issuedFields } from "./x402-record.ts";
@@ -51,17 +54,25 @@ const decodeServeReply = (reply: unknown) => {
   return rateLimit === undefined ? Effect.fail(malformed()) : Effect.succeed({ changed: true, rateLimit });
 };
 
-/** The port over one connection and key layout. */
-export const makePaymentRequests = (client: Redis, keys: KeyLayout, limits: QuotaLimits) =>
-  PaymentRequests.of({
+/** The port over one connection (reads) and the replicated writer (writes), and a key layout. */
+export const makePaymentRequests = (
+  client: Redis,
+  replicated: ReplicatedClaims,
+  keys: KeyLayout,
+  limits: QuotaLimits,
+) => {
+  const writer = replicated.client;
+  return PaymentRequests.of({
     issue: Effect.fn("RedisStore.issuePayment")(function* (issued, _now) {
       const key = keys.payment(issued.paymentId);
-      yield* runCommand(() =>
-        client
-          .multi()
-          .hset(key, issuedFields(issued))
-          .pexpireat(key, issued.expiresAt + SETTLE_GRACE_MS)
-          .exec(),
+      yield* replicated(() =>
+        runCommand(() =>
+          writer
+            .multi()
+            .hset(key, issuedFields(issued))
+            .pexpireat(key, issued.expiresAt + SETTLE_GRACE_MS)
+            .exec(),
+        ),
       );
     }),
     find: Effect.fn("RedisStore.findPayment")(function* (paymentId, _now) {
@@ -95,43 +106,44 @@ export const makePaymentRequests = (client: Redis, keys: KeyLayout, limits: Quot
       ];
       const paymentKey = keys.payment(claim.paymentId);
       const signatureKey = keys.signature(claim.signature);
-      const reply =
+      const reply = yield* replicated(() =>
         claim.grant === undefined
-          ? yield* runScript(client, SCRIPTS.claim, [paymentKey, signatureKey], args)
-          : yield* runScript(
-              client,
+          ? runScript(writer, SCRIPTS.claim, [paymentKey, signatureKey], args)
+          : runScript(
+              writer,
               SCRIPTS.claimAndGrant,
               [keys.quota(claim.grant.identity), paymentKey, signatureKey],
               args,
-            );
+            ),
+      );
       return yield* decodeClaimReply(reply, lease, claim.grant !== undefined);
     }),
     finish: Effect.fn("RedisStore.finishPayment")(function* (paymentId, lease, served, now, grant) {
       yield* checkGrant(grant);
       const paymentKey = keys.payment(paymentId);
       if (!served || grant === undefined) {
-        const changed = yield* runScript(
-          client,
-          SCRIPTS.finish,
-          [paymentKey],
-          [lease, served ? 1 : 0, CLAIM_RETENTION_MS],
+        const changed = yield* replicated(() =>
+          runScript(writer, SCRIPTS.finish, [paymentKey], [lease, served ? 1 : 0, CLAIM_RETENTION_MS]),
         );
         return { changed: changed === 1, rateLimit: undefined };
       }
-      const reply = yield* runScript(
-        client,
-        SCRIPTS.serveAndGrant,
-        [keys.quota(grant.identity), paymentKey],
-        [
-          now,
-          limits.freePerDay,
-          limits.paidDailyCap,
-          limits.holdTtlMs,
-          lease,
-          CLAIM_RETENTION_MS,
-          grant.queries,
-        ],
+      const reply = yield* replicated(() =>
+        runScript(
+          writer,
+          SCRIPTS.serveAndGrant,
+          [keys.quota(grant.identity), paymentKey],
+          [
+            now,
+            limits.freePerDay,
+            limits.paidDailyCap,
+            limits.holdTtlMs,
+            lease,
+            CLAIM_RETENTION_MS,
+            grant.queries,
+          ],
+        ),
       );
       return yield* decodeServeReply(reply);
     }),
   });
+};
