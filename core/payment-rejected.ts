@@ -57,6 +57,7 @@ export const EXACT_REJECTION_REASONS = [
   "exact-signature-invalid",
   "exact-simulation-failed",
   "exact-settlement-failed",
+  "exact-payment-in-progress",
 ] as const;
 
 export const PaymentRejectionReason = Schema.Literals([

@@ -6,7 +6,10 @@
  *                                                          \--finish(5xx)--> unserved
  *   unserved, or claimed with a lapsed lease (the instance died mid-handler), can be claimed
  *   again, but only with the same transaction: the payment is never lost and never reused.
- *   A claim that grants queries (/api/chat) goes straight to served: the credits are the goods.
+ *   A claim that grants queries (/api/chat with a transfer already on chain) goes straight to
+ *   served: the credits are the goods. /api/chat paid with x402 v2 claims without a grant
+ *   before it moves the money (the lease is the reservation) and finishes served with the grant
+ *   after: the finish that changes the record is the one that credits, so at most once.
  *
  * Opening a claim also marks the transaction signature used in the same ledger as
  * POST /api/payment (core/signature-ledger.ts), so one transfer pays exactly once, whichever
@@ -93,6 +96,13 @@ const mayRetry = (state: PaymentState, now: number): boolean =>
   state.kind === "unserved" || (state.kind === "claimed" && state.leaseUntil <= now);
 
 /**
+ * Whether this transaction holds the claim under a live lease: its request is being served or
+ * settled right now, so the same transaction presented again should wait, not give up.
+ */
+export const isHeldBy = (record: PaymentRecord | undefined, signature: string, now: number): boolean =>
+  record?.state.kind === "claimed" && record.state.signature === signature && record.state.leaseUntil > now;
+
+/**
  * The checks that need no chain data, in the order `claimPayment` makes them: issued by us,
  * for this resource and method, not past its grace, not used by another transaction. The
  * transaction signature's own ledger is checked by the caller (the store's `isClaimed`).
@@ -137,7 +147,12 @@ export const claimPayment = (
     return claimed(used);
   });
 
-/** After the handler: served, or open to a retry with the same transaction. Other leases change nothing. */
+/**
+ * After the handler or settlement: served, or open to a retry with the same transaction. Other
+ * leases, and a claim already finished, change nothing: the very same record comes back. A
+ * grant given with a finish is credited only when the record changed, so a second finish with
+ * the same lease, or one whose lapsed lease was claimed again, credits nothing.
+ */
 export const finishPayment = (record: PaymentRecord, lease: string, served: boolean): PaymentRecord => {
   const { state } = record;
   if (state.kind !== "claimed" || state.lease !== lease) return record;

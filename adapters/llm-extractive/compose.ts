@@ -6,7 +6,8 @@
  * it: the example or list it introduces ("... looks like:") and a following sentence that
  * names the thing ("This is done with `X`"). The answer names the thing to use: when the code
  * name the relevant sentences mention most is not quoted, its best sentence is. A "how"
- * question also gets the best small code block of a quoted passage, whole. The other matching
+ * question also gets the best code block (up to 1200 characters) of any matching passage,
+ * whole, under that passage's place: an example is often a section of its own. The other matching
  * sections are named in a closing "See also" line. Nothing is cut inside a word, and code is
  * never cut.
  */
@@ -33,7 +34,7 @@ export const LIMITS = {
   related: 2,
   answerChars: 1400,
   sentenceChars: 400,
-  codeChars: 900,
+  codeChars: 1200,
   /** Share of the question's weight a passage must cover to be quoted at all. */
   minCoverage: 0.1,
   /** Share of the best sentence's score a sentence needs to be quoted beside it. */
@@ -107,8 +108,7 @@ const choose = (question: string, passages: ReadonlyArray<ScoredPassage>): Reado
     if (introduces || continues) chosen.push(next);
   }
   if (wantsCode(question) && !chosen.some((s) => s.segment.kind === "code")) {
-    const example = passages
-      .filter((p) => chosen.some((s) => s.passage === p.index))
+    const example = quotable
       .flatMap((p) =>
         p.scored.filter((s) => s.segment.kind === "code" && s.segment.text.length <= LIMITS.codeChars),
       )
@@ -130,15 +130,17 @@ export const selectPieces = (
   const order = [...new Set(chosen.map((s) => s.passage))];
   for (const index of order) {
     const citation = index + 1;
-    pieces.push({ kind: "place", text: placeName(passages[index]!.chunk), citation });
-    const mine = chosen.filter((s) => s.passage === index).sort((a, b) => a.order - b.order);
-    for (const { segment } of mine) {
+    const quoted: Piece[] = [];
+    for (const { segment } of chosen.filter((s) => s.passage === index).sort((a, b) => a.order - b.order)) {
       const text = segment.kind === "code" ? segment.text : fitSentence(segment.text);
       // The first sentence is always quoted; the rest only while the answer stays short.
       if (segment.kind === "sentence" && chars > 0 && chars + text.length > LIMITS.answerChars) continue;
-      pieces.push({ kind: segment.kind, text, citation });
+      quoted.push({ kind: segment.kind, text, citation });
       if (segment.kind === "sentence") chars += text.length;
     }
+    // A passage all of whose sentences missed the budget is not opened at all.
+    if (quoted.length > 0)
+      pieces.push({ kind: "place", text: placeName(passages[index]!.chunk), citation }, ...quoted);
   }
   // The other sections that match, by name: a reader who meant a neighbouring API sees it.
   const places = new Set(pieces.filter((piece) => piece.kind === "place").map((piece) => piece.text));

@@ -6,3 +6,7 @@ export const checkQueries = (queries: number) =>
   Number.isSafeInteger(queries) && queries > 0
     ? Effect.void
     : Effect.die(new RangeError(`queries must be a positive integer, got ${queries}`));
+
+/** `checkQueries` of an optional grant (none: nothing to check). */
+export const checkGrant = (grant: { readonly queries: number } | undefined) =>
+  grant === undefined ? Effect.void : checkQueries(grant.queries);

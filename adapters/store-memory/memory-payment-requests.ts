@@ -1,10 +1,12 @@
 /**
  * The issued x402 payment requests of the memory store, beside its quota and signature state:
  * every method is synchronous, so a claim (payment consumed, signature marked used, grant
- * credited) happens in one turn of the event loop, atomically for this process.
+ * credited) or a finish (served, grant credited) happens in one turn of the event loop,
+ * atomically for this process.
  */
 import { Result } from "effect";
 import type { PaymentRejected } from "../../core/payment-rejected.ts";
+import type { PaymentGrant, PaymentRequestFinished } from "../../core/ports/payment-requests.ts";
 import type { QuotaView } from "../../core/quota.ts";
 import type { UsedSignature } from "../../core/signature-ledger.ts";
 import * as Ledger from "../../core/x402-ledger.ts";
@@ -24,7 +26,7 @@ export interface SharedState {
   readonly note: (now: number) => void;
 }
 
-export const makeMemoryPaymentRequests = ({ signatures, grant, note }: SharedState) => {
+export const makeMemoryPaymentRequests = ({ signatures, grant: grantTo, note }: SharedState) => {
   const payments = new Map<string, KeptPayment>();
   const live = (paymentId: string, now: number): Ledger.PaymentRecord | undefined => {
     const kept = payments.get(paymentId);
@@ -55,15 +57,28 @@ export const makeMemoryPaymentRequests = ({ signatures, grant, note }: SharedSta
       const { record, used, retry } = claimed.success;
       keep(record, now);
       if (used !== undefined) signatures.set(claim.signature, used);
-      const rateLimit = claim.queries > 0 ? grant(claim.identity, claim.queries, now) : undefined;
+      const rateLimit = claim.queries > 0 ? grantTo(claim.identity, claim.queries, now) : undefined;
       return Result.succeed({ retry, rateLimit });
     },
 
-    finishPayment: (paymentId: string, lease: string, served: boolean, now: number): void => {
+    /** Ends the claim of `lease` and credits a served grant with it, or (not that claim) does neither. */
+    finishPayment: (
+      paymentId: string,
+      lease: string,
+      served: boolean,
+      now: number,
+      grant?: PaymentGrant,
+    ): PaymentRequestFinished => {
       const record = live(paymentId, now);
-      if (record === undefined) return;
+      if (record === undefined) return { changed: false, rateLimit: undefined };
       const next = Ledger.finishPayment(record, lease, served);
-      if (next !== record) keep(next, now);
+      if (next === record) return { changed: false, rateLimit: undefined };
+      keep(next, now);
+      const credit = served ? grant : undefined;
+      return {
+        changed: true,
+        rateLimit: credit === undefined ? undefined : grantTo(credit.identity, credit.queries, now),
+      };
     },
 
     sweepPayments: (now: number): void => {

@@ -12,7 +12,7 @@ import { PaymentRequests } from "../../core/ports/payment-requests.ts";
 import { PaymentStore } from "../../core/ports/payment-store.ts";
 import { QuotaStore } from "../../core/ports/quota-store.ts";
 import type { QuotaLimits } from "../../core/quota.ts";
-import { checkQueries } from "../shared/grant-guard.ts";
+import { checkGrant, checkQueries } from "../shared/grant-guard.ts";
 import { newHoldId, newReference } from "../shared/random-ids.ts";
 import { claimInput } from "../shared/x402-claim.ts";
 import { makeMemoryFeedback } from "./memory-feedback.ts";
@@ -77,7 +77,7 @@ export const layer = (
         find: (paymentId, now) => Effect.sync(() => state.findPayment(paymentId, now)),
         claim: (claim, now) =>
           Effect.andThen(
-            claim.grant === undefined ? Effect.void : checkQueries(claim.grant.queries),
+            checkGrant(claim.grant),
             Effect.suspend(() => {
               const lease = newHoldId();
               return Effect.fromResult(
@@ -88,8 +88,11 @@ export const layer = (
               );
             }),
           ),
-        finish: (paymentId, lease, served, now) =>
-          Effect.sync(() => state.finishPayment(paymentId, lease, served, now)),
+        finish: (paymentId, lease, served, now, grant) =>
+          Effect.andThen(
+            checkGrant(grant),
+            Effect.sync(() => state.finishPayment(paymentId, lease, served, now, grant)),
+          ),
       });
       const clock = yield* Clock.Clock;
       const views = MemoryQuotaView.of({

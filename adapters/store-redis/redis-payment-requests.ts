@@ -1,7 +1,10 @@
 /**
  * PaymentRequests on Redis: issued x402 payment requests shared by every instance. `issue` is
  * one MULTI (the hash and its expiry together), `find` one HGETALL, `claim` and `finish` one
- * Lua script each (x402-lua.ts), so two instances racing on one header give one success.
+ * Lua script each (x402-lua.ts; a finish with a grant credits in its script), so two instances
+ * racing on one header give one success. Every write waits for the replicas when
+ * REDIS_WAIT_REPLICAS asks it to (replicated-claims.ts): a failover must forget neither an
+ * issued request (its payment could not be claimed) nor a claim (it could be paid twice).
  */
 import { Effect, Schema } from "effect";
 import type { Redis } from "ioredis";
@@ -11,19 +14,21 @@ import { StoreUnavailable } from "../../core/ports/store-errors.ts";
 import type { QuotaLimits } from "../../core/quota.ts";
 import { SIGNATURE_MEMORY_MS } from "../../core/signature-ledger.ts";
 import { CLAIM_RETENTION_MS, LEASE_MS, SETTLE_GRACE_MS } from "../../core/x402-ledger.ts";
-import { checkQueries } from "../shared/grant-guard.ts";
+import { checkGrant } from "../shared/grant-guard.ts";
 import { newHoldId } from "../shared/random-ids.ts";
 import { claimInput } from "../shared/x402-claim.ts";
 import type { KeyLayout } from "./keys.ts";
 import { luaScript, runCommand, runScript } from "./redis-client.ts";
+import type { ReplicatedClaims } from "./replicated-claims.ts";
 import { toView } from "./replies.ts";
-import { X402_CLAIM, X402_CLAIM_AND_GRANT, X402_FINISH } from "./x402-lua.ts";
+import { X402_CLAIM, X402_CLAIM_AND_GRANT, X402_FINISH, X402_SERVE_AND_GRANT } from "./x402-lua.ts";
 import { decodePaymentHash, issuedFields } from "./x402-record.ts";
 
 const SCRIPTS = {
   claim: luaScript(X402_CLAIM),
   claimAndGrant: luaScript(X402_CLAIM_AND_GRANT),
   finish: luaScript(X402_FINISH),
+  serveAndGrant: luaScript(X402_SERVE_AND_GRANT),
 };
 
 const malformed = () => new StoreUnavailable({ reason: "redis returned an unexpected reply" });
@@ -41,17 +46,33 @@ const decodeClaimReply = (reply: unknown, lease: string, granted: boolean) => {
   return Effect.succeed({ lease, retry: second === 1, rateLimit });
 };
 
-/** The port over one connection and key layout. */
-export const makePaymentRequests = (client: Redis, keys: KeyLayout, limits: QuotaLimits) =>
-  PaymentRequests.of({
+/** {1, ...view} (served and credited now) | {0} (not this lease's claim: nothing credited) */
+const decodeServeReply = (reply: unknown) => {
+  if (Array.isArray(reply) && reply.length === 1 && reply[0] === 0)
+    return Effect.succeed({ changed: false, rateLimit: undefined });
+  const rateLimit = Array.isArray(reply) && reply[0] === 1 ? toView(reply, 1) : undefined;
+  return rateLimit === undefined ? Effect.fail(malformed()) : Effect.succeed({ changed: true, rateLimit });
+};
+
+/** The port over one connection (reads) and the replicated writer (writes), and a key layout. */
+export const makePaymentRequests = (
+  client: Redis,
+  replicated: ReplicatedClaims,
+  keys: KeyLayout,
+  limits: QuotaLimits,
+) => {
+  const writer = replicated.client;
+  return PaymentRequests.of({
     issue: Effect.fn("RedisStore.issuePayment")(function* (issued, _now) {
       const key = keys.payment(issued.paymentId);
-      yield* runCommand(() =>
-        client
-          .multi()
-          .hset(key, issuedFields(issued))
-          .pexpireat(key, issued.expiresAt + SETTLE_GRACE_MS)
-          .exec(),
+      yield* replicated(() =>
+        runCommand(() =>
+          writer
+            .multi()
+            .hset(key, issuedFields(issued))
+            .pexpireat(key, issued.expiresAt + SETTLE_GRACE_MS)
+            .exec(),
+        ),
       );
     }),
     find: Effect.fn("RedisStore.findPayment")(function* (paymentId, _now) {
@@ -61,7 +82,7 @@ export const makePaymentRequests = (client: Redis, keys: KeyLayout, limits: Quot
       return record;
     }),
     claim: Effect.fn("RedisStore.claimPayment")(function* (claim, now) {
-      if (claim.grant !== undefined) yield* checkQueries(claim.grant.queries);
+      yield* checkGrant(claim.grant);
       const lease = newHoldId();
       const input = claimInput(claim, lease);
       const args = [
@@ -85,23 +106,44 @@ export const makePaymentRequests = (client: Redis, keys: KeyLayout, limits: Quot
       ];
       const paymentKey = keys.payment(claim.paymentId);
       const signatureKey = keys.signature(claim.signature);
-      const reply =
+      const reply = yield* replicated(() =>
         claim.grant === undefined
-          ? yield* runScript(client, SCRIPTS.claim, [paymentKey, signatureKey], args)
-          : yield* runScript(
-              client,
+          ? runScript(writer, SCRIPTS.claim, [paymentKey, signatureKey], args)
+          : runScript(
+              writer,
               SCRIPTS.claimAndGrant,
               [keys.quota(claim.grant.identity), paymentKey, signatureKey],
               args,
-            );
+            ),
+      );
       return yield* decodeClaimReply(reply, lease, claim.grant !== undefined);
     }),
-    finish: Effect.fn("RedisStore.finishPayment")(function* (paymentId, lease, served, _now) {
-      yield* runScript(
-        client,
-        SCRIPTS.finish,
-        [keys.payment(paymentId)],
-        [lease, served ? 1 : 0, CLAIM_RETENTION_MS],
+    finish: Effect.fn("RedisStore.finishPayment")(function* (paymentId, lease, served, now, grant) {
+      yield* checkGrant(grant);
+      const paymentKey = keys.payment(paymentId);
+      if (!served || grant === undefined) {
+        const changed = yield* replicated(() =>
+          runScript(writer, SCRIPTS.finish, [paymentKey], [lease, served ? 1 : 0, CLAIM_RETENTION_MS]),
+        );
+        return { changed: changed === 1, rateLimit: undefined };
+      }
+      const reply = yield* replicated(() =>
+        runScript(
+          writer,
+          SCRIPTS.serveAndGrant,
+          [keys.quota(grant.identity), paymentKey],
+          [
+            now,
+            limits.freePerDay,
+            limits.paidDailyCap,
+            limits.holdTtlMs,
+            lease,
+            CLAIM_RETENTION_MS,
+            grant.queries,
+          ],
+        ),
       );
+      return yield* decodeServeReply(reply);
     }),
   });
+};

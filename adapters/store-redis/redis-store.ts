@@ -169,7 +169,7 @@ export const layer = (
       });
       return Context.make(QuotaStore, quota).pipe(
         Context.add(PaymentStore, payment),
-        Context.add(PaymentRequests, makePaymentRequests(client, keys, limits)),
+        Context.add(PaymentRequests, makePaymentRequests(client, replicated, keys, limits)),
         Context.add(FeedbackStore, redisFeedback(client, keys)),
         Context.add(InsightsStore, redisInsights(client, keys, options.insights ?? DEFAULT_INSIGHTS_BOUNDS)),
         Context.add(

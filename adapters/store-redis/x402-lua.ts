@@ -13,6 +13,8 @@
  * signature, paidAt, lease, leaseUntil, served (0|1), signature memory ms, claim id, identity,
  * queries, retention ms, grace ms]. The first four are the quota prelude's, so the granting
  * script can credit in the same step. Reply: {1, reason} or {0, retry[, ...view]}.
+ * The finish scripts end a claim by its lease; X402_SERVE_AND_GRANT also credits the queries
+ * (x402 v2 on /api/chat: reserved by a claim before the money moves, credited after).
  */
 import { PRELUDE } from "./quota-lua-prelude.ts";
 
@@ -85,14 +87,40 @@ local v = view(s)
 return { 0, checked[2], unpack(v) }
 `;
 
+/**
+ * Ends the claim of a lease: served or unserved, the lease fields dropped, the retention
+ * renewed. Nothing changes (0) when the record is not claimed with this lease.
+ */
+const FINISH = `
+local function x402_finish(pidKey, lease, served, retention)
+  local r = redis.call('HMGET', pidKey, 'state', 'lease')
+  if r[1] ~= 'claimed' or r[2] ~= lease then return 0 end
+  local state = 'unserved'
+  if served == '1' then state = 'served' end
+  redis.call('HSET', pidKey, 'state', state)
+  redis.call('HDEL', pidKey, 'lease', 'leaseUntil')
+  redis.call('PEXPIRE', pidKey, retention)
+  return 1
+end
+`;
+
 /** KEYS = [x402:<paymentId>], ARGV = [lease, served (0|1), retention ms]: 1 when it changed. */
-export const X402_FINISH = `
-local r = redis.call('HMGET', KEYS[1], 'state', 'lease')
-if r[1] ~= 'claimed' or r[2] ~= ARGV[1] then return 0 end
-local state = 'unserved'
-if ARGV[2] == '1' then state = 'served' end
-redis.call('HSET', KEYS[1], 'state', state)
-redis.call('HDEL', KEYS[1], 'lease', 'leaseUntil')
-redis.call('PEXPIRE', KEYS[1], ARGV[3])
-return 1
+export const X402_FINISH = `${FINISH}
+return x402_finish(KEYS[1], ARGV[1], ARGV[2], ARGV[3])
+`;
+
+/**
+ * KEYS = [quota:<identity>, x402:<paymentId>], ARGV = [now, freePerDay, paidDailyCap,
+ * holdTtlMs, lease, retention ms, queries]: served and the queries credited together, only
+ * when this lease's claim ends here (so a repeated finish credits nothing).
+ * Reply: {1, ...view} or {0}. The quota is loaded (and a corrupt one refused) before any write.
+ */
+export const X402_SERVE_AND_GRANT = `${PRELUDE}${FINISH}
+local queries = num(ARGV[7])
+local s = load()
+if x402_finish(KEYS[2], ARGV[5], '1', ARGV[6]) == 0 then return { 0 } end
+s.credits = s.credits + queries; s.dirty = true
+save(s)
+local v = view(s)
+return { 1, unpack(v) }
 `;

@@ -4,6 +4,12 @@ import type { QuotaView } from "../quota.ts";
 import type { Binding, IssuedPayment, PaymentRecord } from "../x402-ledger.ts";
 import type { StoreUnavailable } from "./store-errors.ts";
 
+/** Queries credited to an identity for a payment. */
+export interface PaymentGrant {
+  readonly identity: string;
+  readonly queries: number;
+}
+
 /** A claim of an issued payment with a verified transfer. */
 export interface PaymentRequestClaim {
   readonly paymentId: string;
@@ -13,7 +19,7 @@ export interface PaymentRequestClaim {
   /** When the transfer happened (epoch ms). */
   readonly paidAt: number;
   /** Queries credited to `identity` in the same atomic step (/api/chat); the payment is then served. */
-  readonly grant?: { readonly identity: string; readonly queries: number };
+  readonly grant?: PaymentGrant;
 }
 
 export interface PaymentRequestClaimed {
@@ -21,6 +27,13 @@ export interface PaymentRequestClaimed {
   readonly lease: string;
   readonly retry: boolean;
   /** The identity's quota after a grant. */
+  readonly rateLimit: QuotaView | undefined;
+}
+
+export interface PaymentRequestFinished {
+  /** Whether this finish ended the claim (false: another lease holds it, or it was finished before). */
+  readonly changed: boolean;
+  /** The identity's quota after a grant credited by this finish. */
   readonly rateLimit: QuotaView | undefined;
 }
 
@@ -42,12 +55,17 @@ export class PaymentRequests extends Context.Service<
       claim: PaymentRequestClaim,
       now: number,
     ) => Effect.Effect<PaymentRequestClaimed, PaymentRejected | StoreUnavailable>;
-    /** After the handler: `served` (done for good) or not (the same transaction may claim again). */
+    /**
+     * After the handler or the settlement: `served` (done for good) or not (the same transaction
+     * may claim again). A `grant` with `served` is credited in the same atomic step, and only
+     * when this finish ends the claim of `lease`: exactly once however often it is repeated.
+     */
     readonly finish: (
       paymentId: string,
       lease: string,
       served: boolean,
       now: number,
-    ) => Effect.Effect<void, StoreUnavailable>;
+      grant?: PaymentGrant,
+    ) => Effect.Effect<PaymentRequestFinished, StoreUnavailable>;
   }
 >()("core/PaymentRequests") {}

@@ -1,21 +1,70 @@
 /**
  * /api/chat bought with x402 v2 (PAYMENT-SIGNATURE, scheme exact). The goods are credited
- * queries, so the order differs from the paywall's: verify, settle on chain, then one atomic
- * claim that consumes the payment request, marks the transaction used and credits the queries.
- * Two instances racing on one payload submit the same transaction (its id is our deterministic
- * signature), so the money moves once, and the claim lets exactly one of them credit it.
+ * queries. Order: verify; reserve the payment request for this transaction (a claim without a
+ * grant, under a lease) so that no other transaction for the same payment_id is ever
+ * submitted; settle on chain; then one atomic finish marks it served and credits the queries.
+ * A failed settlement releases the reservation to the same transaction. If the instance dies
+ * after settling, the lease lapses and a retry of the same payload claims again, finds the
+ * transaction on chain (settled, nothing sent) and is credited then: once.
  */
-import { Effect } from "effect";
 import type { Context } from "hono";
 import { BaseUnits, queriesFor } from "../../core/money.ts";
-import { rejected } from "../../core/payment-rejected.ts";
-import { PaymentRequests } from "../../core/ports/payment-requests.ts";
+import { PaymentRejected, rejected } from "../../core/payment-rejected.ts";
+import { isHeldBy } from "../../core/x402-ledger.ts";
+import type { RunPayment } from "../x402/server/dialect.ts";
 import { withHeaders } from "../x402/server/spec-dialect.ts";
-import { checkExactPayment, type ExactFacilitator } from "../x402/v2/exact-payment.ts";
+import {
+  type CheckedPayment,
+  checkExactPayment,
+  type ExactFacilitator,
+  findRecord,
+} from "../x402/v2/exact-payment.ts";
+import { finishReservation, reserveChecked } from "../x402/v2/exact-reservation.ts";
 import { paymentResponseHeader } from "../x402/v2/wire.ts";
 import type { AppEnv } from "./app-env.ts";
 import { type Bought, CHAT_BINDING, type ChatPaymentDeps, refusedPurchase } from "./chat-payment.ts";
 import { runOutcome } from "./run-effect.ts";
+
+const settlementFailed = async (
+  c: Context<AppEnv>,
+  deps: ChatPaymentDeps,
+  checked: CheckedPayment,
+  receipt: ReturnType<typeof receiptOf>,
+  error: string,
+): Promise<Bought> => {
+  c.get("log").error("x402 v2 settlement failed: no queries credited, the same payload may be sent again", {
+    paymentId: checked.issued.paymentId,
+    transaction: receipt.transaction,
+    error,
+  });
+  deps.metrics.count("x402_settlement_failures_total");
+  const refused = await refusedPurchase(c, deps, rejected("exact-settlement-failed"));
+  const failed = paymentResponseHeader({
+    success: false,
+    errorReason: "exact-settlement-failed",
+    ...receipt,
+  });
+  return refused.ok ? refused : { ok: false, response: withHeaders(refused.response, failed) };
+};
+
+/**
+ * "Already used" turned into "in progress" when this very transaction holds the request under
+ * a live lease (a concurrent request, or an instance that died after settling): the client
+ * must send the same payload again, not pay a new request.
+ */
+const whileHeld = async <E>(run: RunPayment, payment: CheckedPayment, error: E | PaymentRejected) => {
+  if (!(error instanceof PaymentRejected) || error.reason !== "payment-already-used") return error;
+  const found = await run(findRecord(payment.issued.paymentId));
+  return found.ok && isHeldBy(found.value.record, payment.cosigned.signature, found.value.now)
+    ? rejected("exact-payment-in-progress")
+    : error;
+};
+
+const receiptOf = (checked: CheckedPayment, facilitator: ExactFacilitator) => ({
+  transaction: checked.cosigned.signature,
+  network: facilitator.network,
+  payer: checked.payer,
+});
 
 export const buyWithExactPayment = async (
   c: Context<AppEnv>,
@@ -25,48 +74,45 @@ export const buyWithExactPayment = async (
 ): Promise<Bought> => {
   const identity = c.get("identity");
   const log = c.get("log");
-  const checked = await checkExactPayment(header, CHAT_BINDING, facilitator, async (effect) =>
-    runOutcome(deps.runtime, effect),
-  );
+  const run: RunPayment = async (effect) => runOutcome(deps.runtime, effect);
+  const store = { binding: CHAT_BINDING, run };
+  const checked = await checkExactPayment(header, CHAT_BINDING, facilitator, run);
   if (!checked.ok) return refusedPurchase(c, deps, checked.error);
-  const { issued, cosigned, payer, checkedAt } = checked.value;
-  const base = { transaction: cosigned.signature, network: facilitator.network, payer };
-  const settled = await facilitator.feePayer.submit(cosigned);
+  const payment = checked.value;
+  const paymentId = payment.issued.paymentId;
+  // Nothing is submitted before this transaction holds the payment_id.
+  const reserved = await reserveChecked(payment, store);
+  if (!reserved.ok) return refusedPurchase(c, deps, await whileHeld(run, payment, reserved.error));
+  const { lease } = reserved.value;
+  const receipt = receiptOf(payment, facilitator);
+  const settled = await facilitator.feePayer.submit(payment.cosigned, { sentBefore: payment.retry });
   if (!settled.ok) {
-    log.error("x402 v2 settlement failed: no queries credited", {
-      transaction: cosigned.signature,
-      error: settled.error,
-    });
-    deps.metrics.count("x402_settlement_failures_total");
-    const refused = await refusedPurchase(c, deps, rejected("exact-settlement-failed"));
-    const failed = paymentResponseHeader({ success: false, errorReason: "exact-settlement-failed", ...base });
-    return refused.ok ? refused : { ok: false, response: withHeaders(refused.response, failed) };
+    const released = await finishReservation(store, paymentId, lease, false);
+    if (!released.ok) log.warn("x402 v2 reservation not released: it lapses with its lease", { paymentId });
+    return settlementFailed(c, deps, payment, receipt, settled.error);
   }
-  const queries = queriesFor(BaseUnits(issued.units));
-  const claimed = await runOutcome(
-    deps.runtime,
-    Effect.flatMap(PaymentRequests, (requests) =>
-      requests.claim(
-        {
-          paymentId: issued.paymentId,
-          binding: CHAT_BINDING,
-          signature: cosigned.signature,
-          paidAt: checkedAt,
-          grant: { identity, queries },
-        },
-        checkedAt,
-      ),
-    ),
-  );
-  if (!claimed.ok) return refusedPurchase(c, deps, claimed.error);
+  const queries = queriesFor(BaseUnits(payment.issued.units));
+  const credited = await finishReservation(store, paymentId, lease, true, { identity, queries });
+  if (!credited.ok || !credited.value.changed) {
+    // Paid on chain but not credited here: the same payload credits it once the lease lapses
+    // (store down), or another request already holds the claim (ours lapsed mid-settlement).
+    log.error("x402 v2 payment settled but not credited by this request", {
+      paymentId,
+      transaction: receipt.transaction,
+    });
+    const refusal = credited.ok
+      ? await whileHeld(run, payment, rejected("payment-already-used"))
+      : credited.error;
+    return refusedPurchase(c, deps, refusal);
+  }
   deps.metrics.count("payment_grants_total");
   deps.metrics.count("payment_queries_granted_total", {}, queries);
   log.info("x402 v2 payment granted", {
     identity,
-    signature: cosigned.signature,
+    signature: receipt.transaction,
     queries,
-    rateLimit: claimed.value.rateLimit,
+    rateLimit: credited.value.rateLimit,
   });
-  deps.recorder.paid(log, { identity, units: issued.units, queries, dialect: "x402-v2" });
-  return { ok: true, headers: paymentResponseHeader({ success: true, ...base }) };
+  deps.recorder.paid(log, { identity, units: payment.issued.units, queries, dialect: "x402-v2" });
+  return { ok: true, headers: paymentResponseHeader({ success: true, ...receipt }) };
 };

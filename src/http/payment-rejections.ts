@@ -192,6 +192,12 @@ export const REJECTIONS = {
     "Nothing was served. Send the same payment again, or a new one.",
     true,
   ),
+  "exact-payment-in-progress": refusal(
+    "EXACT_PAYMENT_IN_PROGRESS",
+    "This payment is being settled",
+    "Send the same payment again in a few seconds (at most two minutes); do not sign a new one for this payment request.",
+    true,
+  ),
 } as const satisfies Record<PaymentRejectionReason, Rendering>;
 
 /** The spec's list of things to check, with this service's mint, wallet and network. */

@@ -162,6 +162,10 @@ export const makeChain = (settings: ChainSettings, now: () => number = Date.now)
     svm,
     genesisHash: genesisHash as string,
     slot: () => slot,
+    /** Produces `count` empty blocks (time passing on a cluster: blockhashes and statuses age). */
+    skipBlocks: (count: number): void => {
+      for (let i = 0; i < count; i += 1) advance();
+    },
     latestBlockhash,
     isBlockhashValid,
     execute,

@@ -52,6 +52,8 @@ export interface Localnet {
   readonly setConfirmationDelay: (ms: number) => void;
   /** Shifts block times of transactions executed from now on (negative: the past). */
   readonly setClockOffsetMs: (ms: number) => void;
+  /** Produces `count` empty blocks: older blockhashes expire, older statuses leave the recent cache. */
+  readonly skipBlocks: (count: number) => void;
   /** SOL from the faucet, as a real transfer; resolves to its signature. */
   readonly airdrop: (to: Address, lamports: bigint) => Promise<string>;
   /** A new mint with `authority` as mint authority (it must hold SOL). */
@@ -113,6 +115,7 @@ export const startLocalnet = async (options: LocalnetOptions = {}): Promise<Loca
     setClockOffsetMs: (ms) => {
       settings.clockOffsetMs = ms;
     },
+    skipBlocks: chain.skipBlocks,
     airdrop: faucet.airdrop,
     createMint: (authority, decimals) => createMint(chain, authority, decimals),
     mintTokens: async (owner, units, mint = world.mint, authority = world.mintAuthority.signer) => {

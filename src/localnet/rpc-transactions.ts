@@ -142,15 +142,23 @@ const getTransaction = (chain: Chain, params: Params) => {
   return renderTransaction(record, encoding);
 };
 
+/**
+ * How many blocks a validator's recent-status cache answers for: an older transaction is found
+ * only with `searchTransactionHistory`, as on a real cluster (where it is about 300 slots).
+ */
+export const STATUS_CACHE_SLOTS = 300;
+
 const getSignatureStatuses = (chain: Chain, params: Params) => {
   const signatures = params[0];
   if (!Array.isArray(signatures)) throw invalidParams("Invalid params: expected a list of signatures");
   if (signatures.length > 256) throw invalidParams("Too many inputs provided; max 256");
+  const history = configParam(params, 1).searchTransactionHistory === true;
   return withContext(
     chain.slot(),
     signatures.map((value) => {
       const record = chain.record(signatureParam(value));
-      return record === undefined ? null : status(chain, record);
+      const cached = record !== undefined && (history || chain.slot() - record.slot <= STATUS_CACHE_SLOTS);
+      return cached ? status(chain, record) : null;
     }),
   );
 };

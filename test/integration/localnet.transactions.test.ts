@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { type Address, getBase58Encoder, isSolanaError, type Signature } from "@solana/kit";
 import { associatedTokenAccount } from "../../src/localnet/client.ts";
+import { STATUS_CACHE_SLOTS } from "../../src/localnet/rpc-transactions.ts";
 import { startTestChain, type TestChain } from "../support/localnet.ts";
 
 let chain: TestChain;
@@ -131,6 +132,17 @@ describe("a USDC transfer that creates the recipient's token account", () => {
       .value;
     expect(statuses[0]).toMatchObject({ err: null, confirmationStatus: "finalized" });
     expect(statuses[1]).toBeNull();
+  });
+
+  test("a status older than the recent-status cache is found only by searching the history", async () => {
+    const landed = await chain.sendUsdc({ to, units: 1n });
+    const statusOf = async (searchTransactionHistory: boolean) =>
+      (await chain.rpc.getSignatureStatuses([landed], { searchTransactionHistory }).send()).value[0];
+    chain.localnet.skipBlocks(STATUS_CACHE_SLOTS - 1);
+    expect(await statusOf(false)).toMatchObject({ err: null });
+    chain.localnet.skipBlocks(2);
+    expect(await statusOf(false)).toBeNull();
+    expect(await statusOf(true)).toMatchObject({ err: null, confirmationStatus: "finalized" });
   });
 });
 

@@ -9,7 +9,10 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Cause, Exit, ManagedRuntime } from "effect";
 import type { Redis } from "ioredis";
 import { RedisStore } from "../../adapters/store-redis/index.ts";
+import { PaymentRequests } from "../../core/ports/payment-requests.ts";
 import { PaymentStore } from "../../core/ports/payment-store.ts";
+import type { QuotaStore } from "../../core/ports/quota-store.ts";
+import type { IssuedPayment } from "../../core/x402-ledger.ts";
 import { waitFor } from "../support/free-port.ts";
 import {
   type RedisServer,
@@ -17,11 +20,12 @@ import {
   redisServerAvailable,
   startRedisServer,
 } from "../support/redis-server.ts";
-import { STORE_LIMITS, type StoreRuntime, T0 } from "../support/store-fixtures.ts";
+import { STORE_LIMITS, T0 } from "../support/store-fixtures.ts";
+import { issuedPayment } from "../support/x402-samples.ts";
 
 const WAIT_MS = 1000;
 
-type Runtime = StoreRuntime;
+type Runtime = ManagedRuntime.ManagedRuntime<QuotaStore | PaymentStore | PaymentRequests, unknown>;
 
 describe.skipIf(!redisServerAvailable())("claims on a primary with a replica", () => {
   let primary: RedisServer;
@@ -45,6 +49,33 @@ describe.skipIf(!redisServerAvailable())("claims on a primary with a replica", (
   const claim = (runtime: Runtime, signature: string) =>
     runtime.runPromiseExit(PaymentStore.use((store) => store.claim(signature, "client-a", 10, T0)));
   const onReplicaNow = (signature: string) => onReplica.get(`docs-chat:sig:${signature}`);
+  /** An x402 payment request of its own id, issued and then claimed by `signature` (the HTTP 402 path). */
+  const issued = (paymentId: string): IssuedPayment => ({ ...issuedPayment(T0 + 60_000), paymentId });
+  const issue = (runtime: Runtime, payment: IssuedPayment) =>
+    runtime.runPromiseExit(PaymentRequests.use((requests) => requests.issue(payment, T0)));
+  const claimRequest = (runtime: Runtime, payment: IssuedPayment, signature: string) =>
+    runtime.runPromiseExit(
+      PaymentRequests.use((requests) =>
+        requests.claim(
+          {
+            paymentId: payment.paymentId,
+            binding: { resource: payment.resource, method: payment.method },
+            signature,
+            paidAt: T0,
+            grant: { identity: "client-a", queries: 100 },
+          },
+          T0,
+        ),
+      ),
+    );
+  const notReplicated = (exit: Exit.Exit<unknown, unknown>) => {
+    expect(Exit.isFailure(exit)).toBe(true);
+    if (Exit.isFailure(exit))
+      expect(Cause.squash(exit.cause)).toMatchObject({
+        _tag: "StoreUnavailable",
+        reason: `claim held by 0 of 1 Redis replicas after ${WAIT_MS} ms`,
+      });
+  };
 
   beforeAll(async () => {
     // No delay before a full sync, so a restarted replica catches up at once.
@@ -71,6 +102,12 @@ describe.skipIf(!redisServerAvailable())("claims on a primary with a replica", (
     expect(Exit.isSuccess(await claim(waiting, "sig-replicated"))).toBe(true);
     // Acknowledged means replicated: the replica has the record at that moment, no waiting.
     expect(await onReplicaNow("sig-replicated")).toStartWith(String(T0));
+    // The HTTP 402 path too: the issued request and its claim (with the queries it buys).
+    const payment = issued("pay_replicated_0001");
+    expect(Exit.isSuccess(await issue(waiting, payment))).toBe(true);
+    expect(await onReplica.exists(`docs-chat:x402:${payment.paymentId}`)).toBe(1);
+    expect(Exit.isSuccess(await claimRequest(waiting, payment, "sig-x402-replicated"))).toBe(true);
+    expect(await onReplicaNow("sig-x402-replicated")).not.toBeNull();
   });
 
   test("with the replica stopped, a claim fails after the wait instead of succeeding unreplicated", async () => {
@@ -88,6 +125,17 @@ describe.skipIf(!redisServerAvailable())("claims on a primary with a replica", (
     expect(tookMs).toBeGreaterThanOrEqual(WAIT_MS - 20); // it did wait for the replica
     // The same outage without the setting: acknowledged with no replica holding it.
     expect(Exit.isSuccess(await claim(notWaiting, "sig-unreplicated"))).toBe(true);
+  });
+
+  test("with the replica stopped, HTTP 402 requests and their claims fail after the wait too", async () => {
+    // Issued while the replica was down: a failover could forget it, and its payment could not be claimed.
+    const payment = issued("pay_outage_000001");
+    notReplicated(await issue(waiting, payment));
+    // A claim (here one that credits queries) acknowledged unreplicated could be paid twice after a failover.
+    notReplicated(await claimRequest(waiting, payment, "sig-x402-outage"));
+    const unwaited = issued("pay_unwaited_0001");
+    expect(Exit.isSuccess(await issue(notWaiting, unwaited))).toBe(true);
+    expect(Exit.isSuccess(await claimRequest(notWaiting, unwaited, "sig-x402-unwaited"))).toBe(true);
   });
 
   test("the replica back and in sync: claims are acknowledged again", async () => {

@@ -7,7 +7,11 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Cause, type Effect, Exit, type Layer, ManagedRuntime, Result } from "effect";
 import { MemoryStore } from "../../adapters/store-memory/index.ts";
 import { RedisStore } from "../../adapters/store-redis/index.ts";
-import { type PaymentRequestClaim, PaymentRequests } from "../../core/ports/payment-requests.ts";
+import {
+  type PaymentGrant,
+  type PaymentRequestClaim,
+  PaymentRequests,
+} from "../../core/ports/payment-requests.ts";
 import { PaymentStore } from "../../core/ports/payment-store.ts";
 import { QuotaStore } from "../../core/ports/quota-store.ts";
 import type { StoreUnavailable } from "../../core/ports/store-errors.ts";
@@ -38,12 +42,13 @@ const client = (runtime: ManagedRuntime.ManagedRuntime<Stores, StoreUnavailable>
     claim: (claim: PaymentRequestClaim, now: number) => run(PaymentRequests.use((r) => r.claim(claim, now))),
     tryClaim: (claim: PaymentRequestClaim, now: number) =>
       outcome(PaymentRequests.use((r) => r.claim(claim, now))),
-    finish: (id: string, lease: string, served: boolean, now: number) =>
-      run(PaymentRequests.use((r) => r.finish(id, lease, served, now))),
+    finish: (id: string, lease: string, served: boolean, now: number, grant?: PaymentGrant) =>
+      run(PaymentRequests.use((r) => r.finish(id, lease, served, now, grant))),
     claimSignature: (sig: string, id: string, queries: number, now: number) =>
       outcome(PaymentStore.use((p) => p.claim(sig, id, queries, now))),
     isClaimed: (sig: string, now: number) => run(PaymentStore.use((p) => p.isClaimed(sig, now))),
     view: (id: string, now: number) => run(QuotaStore.use((q) => q.view(id, now))),
+    outcome,
   };
 };
 
@@ -178,6 +183,115 @@ const contract = (name: string, makeLayer: MakeLayer, shared: boolean) =>
       // Replayed: nothing more is granted.
       expect(await peer.tryClaim(claim, now)).toBe("payment-already-used");
       expect(await peer.view("198.51.100.4", now)).toMatchObject({ remaining: 13 });
+    });
+
+    const chatBinding = { resource: "/api/chat", method: "POST" };
+    const reserve = async (store: ReturnType<typeof client>, signature: string, at = now) => {
+      const payment = issued({ resource: chatBinding.resource, method: chatBinding.method });
+      await store.issue(payment, at);
+      const reserved = await store.claim(claimOf(payment, signature, { binding: chatBinding }), at);
+      return { payment, reserved };
+    };
+    const buyer = (identity: string): PaymentGrant => ({ identity, queries: 10 });
+
+    test("a reservation (claim without grant) credits nothing until it is served with the grant, once", async () => {
+      const [store, peer] = open();
+      const { payment, reserved } = await reserve(store, "sig-v");
+      expect(reserved.rateLimit).toBeUndefined();
+      expect(await peer.view("198.51.100.5", now)).toMatchObject({ remaining: 3 });
+      expect(await peer.tryClaim(claimOf(payment, "sig-v2", { binding: chatBinding }), now)).toBe(
+        "payment-already-used",
+      );
+      const otherLease = await peer.finish(
+        payment.paymentId,
+        "another-lease",
+        true,
+        now,
+        buyer("198.51.100.5"),
+      );
+      expect(otherLease).toEqual({ changed: false, rateLimit: undefined });
+      const served = await peer.finish(payment.paymentId, reserved.lease, true, now, buyer("198.51.100.5"));
+      expect(served).toMatchObject({ changed: true, rateLimit: { remaining: 13, requiresPayment: false } });
+      const again = await store.finish(payment.paymentId, reserved.lease, true, now, buyer("198.51.100.5"));
+      expect(again).toEqual({ changed: false, rateLimit: undefined });
+      expect(await store.view("198.51.100.5", now)).toMatchObject({ remaining: 13 });
+      expect(await store.find(payment.paymentId, now)).toMatchObject({
+        state: { kind: "served", signature: "sig-v" },
+      });
+      expect(await store.tryClaim(claimOf(payment, "sig-v", { binding: chatBinding }), now)).toBe(
+        "payment-already-used",
+      );
+    });
+
+    test("50 parallel finishes of one reservation with its grant: credited exactly once", async () => {
+      const [store, peer] = open();
+      const { payment, reserved } = await reserve(store, "sig-f");
+      const finished = await Promise.all(
+        Array.from({ length: 50 }, (_, i) =>
+          (i % 2 === 0 ? store : peer).finish(
+            payment.paymentId,
+            reserved.lease,
+            true,
+            now,
+            buyer("198.51.100.6"),
+          ),
+        ),
+      );
+      expect(finished.filter((f) => f.changed)).toHaveLength(1);
+      expect(await peer.view("198.51.100.6", now)).toMatchObject({ remaining: 13 });
+    });
+
+    test("an unserved finish releases the reservation to the same transaction and credits nothing", async () => {
+      const [store, peer] = open();
+      const { payment, reserved } = await reserve(store, "sig-u");
+      const released = await store.finish(
+        payment.paymentId,
+        reserved.lease,
+        false,
+        now,
+        buyer("198.51.100.7"),
+      );
+      expect(released).toEqual({ changed: true, rateLimit: undefined });
+      expect(await peer.view("198.51.100.7", now)).toMatchObject({ remaining: 3 });
+      expect(await peer.tryClaim(claimOf(payment, "sig-u2", { binding: chatBinding }), now)).toBe(
+        "payment-already-used",
+      );
+      const retry = await peer.claim(claimOf(payment, "sig-u", { binding: chatBinding }), now);
+      expect(retry.retry).toBe(true);
+      expect(
+        (await peer.finish(payment.paymentId, retry.lease, true, now, buyer("198.51.100.7"))).changed,
+      ).toBe(true);
+      expect(await store.view("198.51.100.7", now)).toMatchObject({ remaining: 13 });
+    });
+
+    test("a lapsed reservation: claimed again by the same transaction only; only the new lease credits", async () => {
+      const [store, peer] = open();
+      const past = now - LEASE_MS - 1;
+      const { payment, reserved } = await reserve(store, "sig-l", past);
+      expect(await peer.tryClaim(claimOf(payment, "sig-l2", { binding: chatBinding }), now)).toBe(
+        "payment-already-used",
+      );
+      const again = await peer.claim(claimOf(payment, "sig-l", { binding: chatBinding }), now);
+      expect(again.retry).toBe(true);
+      const stale = await store.finish(payment.paymentId, reserved.lease, true, now, buyer("198.51.100.8"));
+      expect(stale.changed).toBe(false);
+      expect(await store.view("198.51.100.8", now)).toMatchObject({ remaining: 3 });
+      expect(
+        (await peer.finish(payment.paymentId, again.lease, true, now, buyer("198.51.100.8"))).changed,
+      ).toBe(true);
+      expect(await store.view("198.51.100.8", now)).toMatchObject({ remaining: 13 });
+    });
+
+    test("a grant the payment rules cannot produce is a defect, nothing finished", async () => {
+      const [store] = open();
+      const { payment, reserved } = await reserve(store, "sig-d");
+      for (const queries of [0, -1, 1.5, Number.NaN]) {
+        const finish = PaymentRequests.use((r) =>
+          r.finish(payment.paymentId, reserved.lease, true, now, { identity: "198.51.100.9", queries }),
+        );
+        expect(await store.outcome(finish)).toBe("defect");
+      }
+      expect(await store.find(payment.paymentId, now)).toMatchObject({ state: { kind: "claimed" } });
     });
 
     test("an open request is forgotten after its expiry plus the grace", async () => {

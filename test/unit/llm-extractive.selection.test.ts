@@ -102,4 +102,27 @@ describe("extractive selection across passages", () => {
     expect(cited.size).toBeLessThanOrEqual(2);
     for (const n of cited) expect(answer).toContain(`Page ${Number(n) - 1}:\n`);
   });
+
+  test("a passage whose sentences no longer fit the answer is not opened at all", async () => {
+    const long = (n: number) => `Tokens are counted per request in case ${n} ${"and so on ".repeat(36)}here.`;
+    const chunks = [
+      chunk({ title: "First", text: [1, 2, 3].map(long).join(" ") }),
+      chunk({ title: "Second", text: long(4) }, 1),
+    ];
+    const answer = await ask("How are tokens counted per request?", chunks);
+    expect(answer).toContain("First:\n");
+    expect(answer).not.toContain("Second:\n");
+    expect(answer.length).toBeLessThan(1600);
+  });
+
+  test("a how question gets the best example of any matching passage, under that passage's place", async () => {
+    const example = "```js\nconst gzip = zlib.createGzip();\ninput.pipe(gzip).pipe(output);\n```";
+    const chunks = [
+      chunk({ title: "Zlib", text: "Compressing a stream of data uses gzip." }),
+      chunk({ title: "Zlib examples", heading: "Compressing streams", text: example }, 1),
+    ];
+    const answer = await ask("How do I gzip a stream of data?", chunks);
+    expect(answer).toContain("Zlib:\nCompressing a stream of data uses gzip. [1]");
+    expect(answer).toContain(`Zlib examples › Compressing streams:\n${example}\n[2]`);
+  });
 });

@@ -55,6 +55,7 @@ export const X402_CODE_OF = {
   "exact-signature-invalid": FAILED,
   "exact-simulation-failed": FAILED,
   "exact-settlement-failed": FAILED,
+  "exact-payment-in-progress": FAILED,
 } as const satisfies Record<PaymentRejectionReason, X402Code>;
 
 /** Where the protocol's rules differ from POST /api/payment's (exact price, the x402 memo). */

@@ -8,9 +8,7 @@
  * 402 with a failed PAYMENT-RESPONSE; the same payload may be sent again (it is one
  * transaction, so it can land only once).
  */
-import { Clock, Effect } from "effect";
 import { rejected } from "../../../core/payment-rejected.ts";
-import { PaymentRequests } from "../../../core/ports/payment-requests.ts";
 import { x402Error } from "../../../core/x402.ts";
 import type { Logger } from "../../observability/log.ts";
 import type { Acceptance, PaidRoute, PaymentDialect } from "../server/dialect.ts";
@@ -23,6 +21,7 @@ import {
   type ExactFacilitator,
   exactReceipt,
 } from "./exact-payment.ts";
+import { finishReservation, reserveChecked } from "./exact-reservation.ts";
 import { PAYMENT_SIGNATURE_HEADER, paymentRequiredHeader, paymentResponseHeader } from "./wire.ts";
 
 export interface ExactDialectDeps extends ExactFacilitator {
@@ -30,30 +29,6 @@ export interface ExactDialectDeps extends ExactFacilitator {
   /** Called once per settlement that failed after the handler ran (a metric). */
   readonly onSettlementFailed?: () => void;
 }
-
-/** Claims a checked payment for the handler (not yet served). */
-export const claimChecked = (checked: CheckedPayment, route: PaidRoute) =>
-  route.run(
-    Effect.flatMap(PaymentRequests, (requests) =>
-      requests.claim(
-        {
-          paymentId: checked.issued.paymentId,
-          binding: route.binding,
-          signature: checked.cosigned.signature,
-          paidAt: checked.checkedAt,
-        },
-        checked.checkedAt,
-      ),
-    ),
-  );
-
-const finish = (route: PaidRoute, paymentId: string, lease: string, served: boolean) =>
-  route.run(
-    Effect.gen(function* () {
-      const requests = yield* PaymentRequests;
-      yield* requests.finish(paymentId, lease, served, yield* Clock.currentTimeMillis);
-    }),
-  );
 
 export const exactDialect = (deps: ExactDialectDeps): PaymentDialect => {
   const settleAfter = async (
@@ -64,11 +39,11 @@ export const exactDialect = (deps: ExactDialectDeps): PaymentDialect => {
   ) => {
     const paymentId = checked.issued.paymentId;
     if (response.status >= 500) {
-      await finish(route, paymentId, lease, false);
+      await finishReservation(route, paymentId, lease, false);
       return response;
     }
-    const settled = await deps.feePayer.submit(checked.cosigned);
-    const finished = await finish(route, paymentId, lease, settled.ok);
+    const settled = await deps.feePayer.submit(checked.cosigned, { sentBefore: checked.retry });
+    const finished = await finishReservation(route, paymentId, lease, settled.ok);
     if (!finished.ok)
       deps.logger.warn("x402 v2 payment outcome not recorded", { paymentId, served: settled.ok });
     const base = { transaction: checked.cosigned.signature, network: deps.network, payer: checked.payer };
@@ -106,7 +81,7 @@ export const exactDialect = (deps: ExactDialectDeps): PaymentDialect => {
       if (header === null) return { kind: "absent" };
       const checked = await checkExactPayment(header, route.binding, deps, route.run);
       if (!checked.ok) return { kind: "refused", error: checked.error };
-      const claimed = await claimChecked(checked.value, route);
+      const claimed = await reserveChecked(checked.value, route);
       if (!claimed.ok) return { kind: "refused", error: claimed.error };
       const { lease } = claimed.value;
       return {

@@ -16,6 +16,7 @@ import {
   type Binding,
   checkUsable,
   type IssuedPayment,
+  isHeldBy,
   type PaymentRecord,
 } from "../../../core/x402-ledger.ts";
 import type { PaymentReceipt } from "../../../core/x402-receipt.ts";
@@ -37,7 +38,7 @@ export interface CheckedPayment {
   readonly issued: IssuedPayment;
   readonly cosigned: CoSigned;
   readonly payer: string;
-  /** The same transaction presented again after a failed handler or settlement. */
+  /** The same transaction presented again: after a failed handler or settlement, or while it holds the claim. */
   readonly retry: boolean;
   /** When it was verified (epoch ms): the claim's `paidAt`. */
   readonly checkedAt: number;
@@ -58,24 +59,34 @@ const paymentIdOf = (memo: string | undefined): Result.Result<string, PaymentRej
     : Result.fail(rejected("memo-mismatch"));
 };
 
-const findRecord = (paymentId: string) =>
+/** The stored record of a payment_id and the time it was read at. */
+export const findRecord = (paymentId: string) =>
   Effect.gen(function* () {
     const now = yield* Clock.currentTimeMillis;
     const record = yield* Effect.flatMap(PaymentRequests, (requests) => requests.find(paymentId, now));
     return { record, now };
   });
 
-/** Issued, for this resource and method, and not yet used by another transaction (or expired). */
+/**
+ * Issued, for this resource and method, and not yet used by another transaction (or expired).
+ * A request this very transaction holds under a live lease passes as a retry (not simulated
+ * again: it may have landed): the store's atomic claim refuses it, and the caller can tell the
+ * client to wait rather than to pay again.
+ */
 const checkRequest = (
   found: { readonly record: PaymentRecord | undefined; readonly now: number },
   binding: Binding,
   signature: string,
-): Result.Result<{ readonly issued: IssuedPayment; readonly retry: boolean }, PaymentRejected> =>
-  Result.flatMap(checkUsable(found.record, binding, signature, found.now), (usable) =>
-    !usable.retry && found.now > usable.issued.expiresAt
+): Result.Result<{ readonly issued: IssuedPayment; readonly retry: boolean }, PaymentRejected> => {
+  const { record, now } = found;
+  if (record !== undefined && isHeldBy(record, signature, now))
+    return Result.succeed({ issued: record.issued, retry: true });
+  return Result.flatMap(checkUsable(record, binding, signature, now), (usable) =>
+    !usable.retry && now > usable.issued.expiresAt
       ? Result.fail(rejected("payment-expired"))
       : Result.succeed(usable),
   );
+};
 
 export const checkExactPayment = async (
   header: string,

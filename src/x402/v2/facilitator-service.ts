@@ -108,7 +108,7 @@ export const facilitatorService = (facilitator: ExactFacilitator, claim: ClaimTr
       const errorReason = duplicate ? rejected("signature-already-used").reason : "unexpected_settle_error";
       return { success: false, errorReason, transaction: "", network, payer };
     }
-    const settled = await facilitator.feePayer.submit(cosigned);
+    const settled = await facilitator.feePayer.submit(cosigned, { sentBefore: false });
     return settled.ok
       ? { success: true, transaction: cosigned.signature, network, payer }
       : {

@@ -88,8 +88,29 @@ export const createFeePayer = (signer: KeyPairSigner, rpcUrl: string) => {
       const text = JSON.stringify(err, (_, value) => (typeof value === "bigint" ? value.toString() : value));
       return text.includes("BlockhashNotFound") ? "blockhash-expired" : "failed";
     },
-    /** Sends (again, harmlessly, when it already landed) and waits until confirmed or failed. */
-    submit: async (cosigned: CoSigned): Promise<Settlement> => {
+    /**
+     * Lands the transaction and waits until it is confirmed or failed. When it may have been
+     * sent before (`sentBefore`: a retry, e.g. after an instance died between settling and
+     * crediting), one already on chain is settled without sending; that look searches the
+     * whole history, since a validator's recent-status cache forgets a transaction after about
+     * 150 blocks (a minute), long before a lapsed lease. A first submission skips it (nobody
+     * else holds our co-signature). A send the RPC refuses (e.g. "already processed") is judged
+     * by the status, searched in the history as well.
+     */
+    submit: async (
+      cosigned: CoSigned,
+      { sentBefore }: { readonly sentBefore: boolean },
+    ): Promise<Settlement> => {
+      const statusOf = (searchTransactionHistory: boolean) =>
+        rpc
+          .getSignatureStatuses([cosigned.signature], { searchTransactionHistory })
+          .send()
+          .then(
+            (reply) => reply.value[0] ?? null,
+            () => undefined,
+          );
+      const landed = sentBefore ? settlementOf(await statusOf(true)) : undefined;
+      if (landed !== undefined) return landed;
       const sent = await rpc
         .sendTransaction(cosigned.wire as never, { encoding: "base64", skipPreflight: true })
         .send()
@@ -99,20 +120,29 @@ export const createFeePayer = (signer: KeyPairSigner, rpcUrl: string) => {
         );
       const deadline = Date.now() + CONFIRM_TIMEOUT_MS;
       while (Date.now() < deadline) {
-        const statuses = await rpc
-          .getSignatureStatuses([cosigned.signature])
-          .send()
-          .catch(() => undefined);
-        const status = statuses?.value[0];
+        const status = await statusOf(sent !== undefined);
         if (sent !== undefined && status == null) return { ok: false, error: sent };
-        if (status?.err != null) return { ok: false, error: "the transaction failed on chain" };
-        if (status?.confirmationStatus === "confirmed" || status?.confirmationStatus === "finalized")
-          return { ok: true };
+        const settled = settlementOf(status);
+        if (settled !== undefined) return settled;
         await Bun.sleep(CONFIRM_POLL_MS);
       }
       return { ok: false, error: sent ?? "not confirmed in time" };
     },
   };
+};
+
+interface SignatureStatus {
+  readonly err: unknown;
+  readonly confirmationStatus: string | null;
+}
+
+/** A status as a settlement: failed on chain, confirmed, or undefined (unknown or not yet confirmed). */
+const settlementOf = (status: SignatureStatus | null | undefined): Settlement | undefined => {
+  if (status == null) return undefined;
+  if (status.err != null) return { ok: false, error: "the transaction failed on chain" };
+  return status.confirmationStatus === "confirmed" || status.confirmationStatus === "finalized"
+    ? { ok: true }
+    : undefined;
 };
 
 export type FeePayer = ReturnType<typeof createFeePayer>;
