@@ -67,5 +67,7 @@ export const makeMemoryInsights = ({ retentionMs, maxEvents }: InsightsBounds) =
       events.slice(firstAt(Math.max(from, now - retentionMs)), firstAt(to)) as InsightEvent[],
     /** Events held, for tests of the bounds. */
     size: () => events.length - head,
+    /** Events the log still references, dropped ones included if it kept them (for tests). */
+    referenced: () => events.reduce((count, event) => count + (event === undefined ? 0 : 1), 0),
   };
 };
