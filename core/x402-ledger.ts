@@ -102,6 +102,10 @@ const mayRetry = (state: PaymentState, now: number): boolean =>
 export const isHeldBy = (record: PaymentRecord | undefined, signature: string, now: number): boolean =>
   record?.state.kind === "claimed" && record.state.signature === signature && record.state.leaseUntil > now;
 
+/** Whether this transaction has claimed the request (held, served, or released to it after a failure). */
+export const isClaimedBy = (record: PaymentRecord | undefined, signature: string): boolean =>
+  record !== undefined && record.state.kind !== "open" && record.state.signature === signature;
+
 /**
  * The checks that need no chain data, in the order `claimPayment` makes them: issued by us,
  * for this resource and method, not past its grace, not used by another transaction. The

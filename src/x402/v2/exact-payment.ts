@@ -16,6 +16,7 @@ import {
   type Binding,
   checkUsable,
   type IssuedPayment,
+  isClaimedBy,
   isHeldBy,
   type PaymentRecord,
 } from "../../../core/x402-ledger.ts";
@@ -119,9 +120,24 @@ export const checkExactPayment = async (
   // A retry's transaction passed simulation before; it may have landed since (then it would fail).
   if (!retry) {
     const simulated = await simulateCosigned(facilitator, cosigned);
-    if (!simulated.ok) return simulated;
+    if (!simulated.ok) return alreadyClaimed(run, issued.paymentId, cosigned.signature, simulated);
   }
   return { ok: true, value: { issued, cosigned, payer: transfer.authority, retry, checkedAt: now } };
+};
+
+/**
+ * A failed simulation of a transaction that a concurrent request with the same payload claimed
+ * meanwhile (and sent: it cannot run twice) is no failure of the payment: it is the request's
+ * claim, and the client hears "already used" (the chat makes that "in progress" while held).
+ */
+const alreadyClaimed = async (
+  run: RunPayment,
+  paymentId: string,
+  signature: string,
+  failed: Outcome<never, ExactRefusal>,
+): Promise<Outcome<never, ExactRefusal>> => {
+  const again = await run(findRecord(paymentId));
+  return again.ok && isClaimedBy(again.value.record, signature) ? fail("payment-already-used") : failed;
 };
 
 /** The co-signed transaction run in simulation: it must succeed on a recent blockhash. */
