@@ -102,9 +102,19 @@ const mayRetry = (state: PaymentState, now: number): boolean =>
 export const isHeldBy = (record: PaymentRecord | undefined, signature: string, now: number): boolean =>
   record?.state.kind === "claimed" && record.state.signature === signature && record.state.leaseUntil > now;
 
-/** Whether this transaction has claimed the request (held, served, or released to it after a failure). */
-export const isClaimedBy = (record: PaymentRecord | undefined, signature: string): boolean =>
-  record !== undefined && record.state.kind !== "open" && record.state.signature === signature;
+/**
+ * Where this transaction stands with the request: "pending" while it is claimed by it (under a
+ * live or lapsed lease) or released to it after a failure, so the same transaction may still
+ * be credited; "served" once it was; "other" when the request is open or another transaction's.
+ */
+export const standingOf = (
+  record: PaymentRecord | undefined,
+  signature: string,
+): "pending" | "served" | "other" => {
+  if (record === undefined || record.state.kind === "open" || record.state.signature !== signature)
+    return "other";
+  return record.state.kind === "served" ? "served" : "pending";
+};
 
 /**
  * The checks that need no chain data, in the order `claimPayment` makes them: issued by us,

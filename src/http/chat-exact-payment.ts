@@ -10,7 +10,7 @@
 import type { Context } from "hono";
 import { BaseUnits, queriesFor } from "../../core/money.ts";
 import { PaymentRejected, rejected } from "../../core/payment-rejected.ts";
-import { isHeldBy } from "../../core/x402-ledger.ts";
+import { standingOf } from "../../core/x402-ledger.ts";
 import type { RunPayment } from "../x402/server/dialect.ts";
 import { withHeaders } from "../x402/server/spec-dialect.ts";
 import {
@@ -48,14 +48,14 @@ const settlementFailed = async (
 };
 
 /**
- * "Already used" turned into "in progress" when this very transaction holds the request under
- * a live lease (a concurrent request, or an instance that died after settling): the client
- * must send the same payload again, not pay a new request.
+ * "Already used" turned into "in progress" when the request is still this very transaction's
+ * and not served (claimed under a live or lapsed lease, or released to it after a failure): it
+ * may still be credited, so the client must send the same payload again, not pay anew.
  */
 const whileHeld = async <E>(run: RunPayment, payment: CheckedPayment, error: E | PaymentRejected) => {
   if (!(error instanceof PaymentRejected) || error.reason !== "payment-already-used") return error;
   const found = await run(findRecord(payment.issued.paymentId));
-  return found.ok && isHeldBy(found.value.record, payment.cosigned.signature, found.value.now)
+  return found.ok && standingOf(found.value.record, payment.cosigned.signature) === "pending"
     ? rejected("exact-payment-in-progress")
     : error;
 };
@@ -80,18 +80,21 @@ export const buyWithExactPayment = async (
   if (!checked.ok) return refusedPurchase(c, deps, checked.error);
   const payment = checked.value;
   const paymentId = payment.issued.paymentId;
+  // What the payment buys is known before any money moves.
+  const queries = queriesFor(BaseUnits(payment.issued.units));
   // Nothing is submitted before this transaction holds the payment_id.
   const reserved = await reserveChecked(payment, store);
   if (!reserved.ok) return refusedPurchase(c, deps, await whileHeld(run, payment, reserved.error));
   const { lease } = reserved.value;
   const receipt = receiptOf(payment, facilitator);
-  const settled = await facilitator.feePayer.submit(payment.cosigned, { sentBefore: payment.retry });
+  // Sent before if either read says so: the record may have been released or lapsed between them.
+  const sentBefore = payment.retry || reserved.value.retry;
+  const settled = await facilitator.feePayer.submit(payment.cosigned, { sentBefore });
   if (!settled.ok) {
     const released = await finishReservation(store, paymentId, lease, false);
     if (!released.ok) log.warn("x402 v2 reservation not released: it lapses with its lease", { paymentId });
     return settlementFailed(c, deps, payment, receipt, settled.error);
   }
-  const queries = queriesFor(BaseUnits(payment.issued.units));
   const credited = await finishReservation(store, paymentId, lease, true, { identity, queries });
   if (!credited.ok || !credited.value.changed) {
     // Paid on chain but not credited here: the same payload credits it once the lease lapses

@@ -189,7 +189,7 @@ export const REJECTIONS = {
   "exact-settlement-failed": refusal(
     "EXACT_SETTLEMENT_FAILED",
     "The payment could not be settled on chain",
-    "Nothing was served. Send the same payment again, or a new one.",
+    "Nothing was served. Send the same payment again (it may still land, and is then credited once); ask for a new payment request only once its blockhash has expired.",
     true,
   ),
   "exact-payment-in-progress": refusal(

@@ -68,6 +68,29 @@ describe.skipIf(!redisServerAvailable())("claims on a primary with a replica", (
         ),
       ),
     );
+  const reserve = (runtime: Runtime, payment: IssuedPayment, signature: string) =>
+    runtime.runPromise(
+      PaymentRequests.use((requests) =>
+        requests.claim(
+          {
+            paymentId: payment.paymentId,
+            binding: { resource: payment.resource, method: payment.method },
+            signature,
+            paidAt: T0,
+          },
+          T0,
+        ),
+      ),
+    );
+  const finishWithGrant = (runtime: Runtime, payment: IssuedPayment, lease: string) =>
+    runtime.runPromiseExit(
+      PaymentRequests.use((requests) =>
+        requests.finish(payment.paymentId, lease, true, T0, { identity: "client-a", queries: 100 }),
+      ),
+    );
+  /** Reserved (x402 v2 chat: before settling) while the replica is up, credited during the outage. */
+  const reservedEarly = issued("pay_reserved_0001");
+  let reservedLease = "";
   const notReplicated = (exit: Exit.Exit<unknown, unknown>) => {
     expect(Exit.isFailure(exit)).toBe(true);
     if (Exit.isFailure(exit))
@@ -108,6 +131,8 @@ describe.skipIf(!redisServerAvailable())("claims on a primary with a replica", (
     expect(await onReplica.exists(`docs-chat:x402:${payment.paymentId}`)).toBe(1);
     expect(Exit.isSuccess(await claimRequest(waiting, payment, "sig-x402-replicated"))).toBe(true);
     expect(await onReplicaNow("sig-x402-replicated")).not.toBeNull();
+    expect(Exit.isSuccess(await issue(waiting, reservedEarly))).toBe(true);
+    reservedLease = (await reserve(waiting, reservedEarly, "sig-x402-reserved")).lease;
   });
 
   test("with the replica stopped, a claim fails after the wait instead of succeeding unreplicated", async () => {
@@ -133,6 +158,8 @@ describe.skipIf(!redisServerAvailable())("claims on a primary with a replica", (
     notReplicated(await issue(waiting, payment));
     // A claim (here one that credits queries) acknowledged unreplicated could be paid twice after a failover.
     notReplicated(await claimRequest(waiting, payment, "sig-x402-outage"));
+    // The finish that credits the queries after settlement, too.
+    notReplicated(await finishWithGrant(waiting, reservedEarly, reservedLease));
     const unwaited = issued("pay_unwaited_0001");
     expect(Exit.isSuccess(await issue(notWaiting, unwaited))).toBe(true);
     expect(Exit.isSuccess(await claimRequest(notWaiting, unwaited, "sig-x402-unwaited"))).toBe(true);

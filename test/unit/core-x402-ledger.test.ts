@@ -12,6 +12,7 @@ import {
   LEASE_MS,
   type PaymentRecord,
   SETTLE_GRACE_MS,
+  standingOf,
 } from "../../core/x402-ledger.ts";
 import { issuedPayment } from "../support/x402-samples.ts";
 
@@ -157,5 +158,26 @@ describe("x402 payment ledger: retention and pre-checks", () => {
     const unserved = finishPayment(claimed(open).record, "lease-1", false);
     expect(Result.getOrUndefined(checkUsable(unserved, binding, "tx-1", now))?.retry).toBe(true);
     expect(reasonOf(checkUsable(unserved, binding, "tx-9", now))).toBe("payment-already-used");
+  });
+});
+
+describe("x402 payment ledger: where a transaction stands", () => {
+  const issued = issuedPayment(1_750_000_000_000 + 60_000);
+  const at = (state: PaymentRecord["state"]): PaymentRecord => ({ issued, state });
+  test("pending while it holds the request (live or lapsed lease) or got it back after a failure", () => {
+    expect(
+      standingOf(at({ kind: "claimed", signature: "s", lease: "l", leaseUntil: 1_750_000_000_000 + 1 }), "s"),
+    ).toBe("pending");
+    expect(standingOf(at({ kind: "claimed", signature: "s", lease: "l", leaseUntil: 0 }), "s")).toBe(
+      "pending",
+    );
+    expect(standingOf(at({ kind: "unserved", signature: "s" }), "s")).toBe("pending");
+  });
+  test("served once credited; other when open, unknown or another transaction's", () => {
+    expect(standingOf(at({ kind: "served", signature: "s" }), "s")).toBe("served");
+    expect(standingOf(at({ kind: "open" }), "s")).toBe("other");
+    expect(standingOf(undefined, "s")).toBe("other");
+    expect(standingOf(at({ kind: "served", signature: "t" }), "s")).toBe("other");
+    expect(standingOf(at({ kind: "unserved", signature: "t" }), "s")).toBe("other");
   });
 });

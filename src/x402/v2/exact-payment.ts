@@ -16,9 +16,9 @@ import {
   type Binding,
   checkUsable,
   type IssuedPayment,
-  isClaimedBy,
   isHeldBy,
   type PaymentRecord,
+  standingOf,
 } from "../../../core/x402-ledger.ts";
 import type { PaymentReceipt } from "../../../core/x402-receipt.ts";
 import type { Outcome } from "../../http/run-effect.ts";
@@ -127,8 +127,9 @@ export const checkExactPayment = async (
 
 /**
  * A failed simulation of a transaction that a concurrent request with the same payload claimed
- * meanwhile (and sent: it cannot run twice) is no failure of the payment: it is the request's
- * claim, and the client hears "already used" (the chat makes that "in progress" while held).
+ * meanwhile, and sent (it cannot run twice), is no failure of this payment: while that claim
+ * is pending the client hears "in progress" (send the same payload again; never pay anew), and
+ * once it is served "already used".
  */
 const alreadyClaimed = async (
   run: RunPayment,
@@ -137,7 +138,10 @@ const alreadyClaimed = async (
   failed: Outcome<never, ExactRefusal>,
 ): Promise<Outcome<never, ExactRefusal>> => {
   const again = await run(findRecord(paymentId));
-  return again.ok && isClaimedBy(again.value.record, signature) ? fail("payment-already-used") : failed;
+  if (!again.ok) return failed;
+  const standing = standingOf(again.value.record, signature);
+  if (standing === "other") return failed;
+  return fail(standing === "served" ? "payment-already-used" : "exact-payment-in-progress");
 };
 
 /** The co-signed transaction run in simulation: it must succeed on a recent blockhash. */
