@@ -1,6 +1,6 @@
 /** Builds the real app (real middleware, routes, use cases, memory store) on scripted edges. */
 import { afterEach } from "bun:test";
-import { Layer, ManagedRuntime, Redacted } from "effect";
+import { Effect, Layer, ManagedRuntime, Redacted } from "effect";
 import { MemoryStore } from "../../adapters/store-memory/index.ts";
 import type { ChainLookup, ChainReader, ChainUnavailable } from "../../core/ports/chain-reader.ts";
 import type { Generator } from "../../core/ports/generator.ts";
@@ -87,6 +87,9 @@ export const buildTestApp = (options: TestAppOptions = {}) => {
       chain: options.chain?.layer ?? scriptedChain(lookups, chainFailure),
     }).pipe(Layer.orDie),
   );
+  // Built now, as the service builds its layers at start: the memory store's payment ledger
+  // starts here, not at the first request (a transfer made in between would look older).
+  runtime.runPromise(Effect.void).catch(() => undefined);
   const metrics = makeMetrics();
   const app = createApp({ runtime, config, logger, metrics, facilitator: options.facilitator });
   /** Sends a request as if from `from` (the socket address). */
