@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Cause, Exit, ManagedRuntime } from "effect";
 import type { Redis } from "ioredis";
 import { RedisStore } from "../../adapters/store-redis/index.ts";
-import { PaymentRequests } from "../../core/ports/payment-requests.ts";
+import { type PaymentRequestClaim, PaymentRequests } from "../../core/ports/payment-requests.ts";
 import { PaymentStore } from "../../core/ports/payment-store.ts";
 import type { QuotaStore } from "../../core/ports/quota-store.ts";
 import type { IssuedPayment } from "../../core/x402-ledger.ts";
@@ -53,35 +53,24 @@ describe.skipIf(!redisServerAvailable())("claims on a primary with a replica", (
   const issued = (paymentId: string): IssuedPayment => ({ ...issuedPayment(T0 + 60_000), paymentId });
   const issue = (runtime: Runtime, payment: IssuedPayment) =>
     runtime.runPromiseExit(PaymentRequests.use((requests) => requests.issue(payment, T0)));
+  /** The claim of `payment` by `signature`; with a grant it credits queries (the HTTP 402 chat), without it it reserves. */
+  const claimOf = (payment: IssuedPayment, signature: string, grant?: PaymentRequestClaim["grant"]) =>
+    PaymentRequests.use((requests) =>
+      requests.claim(
+        {
+          paymentId: payment.paymentId,
+          binding: { resource: payment.resource, method: payment.method },
+          signature,
+          paidAt: T0,
+          ...(grant === undefined ? {} : { grant }),
+        },
+        T0,
+      ),
+    );
   const claimRequest = (runtime: Runtime, payment: IssuedPayment, signature: string) =>
-    runtime.runPromiseExit(
-      PaymentRequests.use((requests) =>
-        requests.claim(
-          {
-            paymentId: payment.paymentId,
-            binding: { resource: payment.resource, method: payment.method },
-            signature,
-            paidAt: T0,
-            grant: { identity: "client-a", queries: 100 },
-          },
-          T0,
-        ),
-      ),
-    );
+    runtime.runPromiseExit(claimOf(payment, signature, { identity: "client-a", queries: 100 }));
   const reserve = (runtime: Runtime, payment: IssuedPayment, signature: string) =>
-    runtime.runPromise(
-      PaymentRequests.use((requests) =>
-        requests.claim(
-          {
-            paymentId: payment.paymentId,
-            binding: { resource: payment.resource, method: payment.method },
-            signature,
-            paidAt: T0,
-          },
-          T0,
-        ),
-      ),
-    );
+    runtime.runPromise(claimOf(payment, signature));
   const finishWithGrant = (runtime: Runtime, payment: IssuedPayment, lease: string) =>
     runtime.runPromiseExit(
       PaymentRequests.use((requests) =>
