@@ -10,14 +10,13 @@
 import type { Context } from "hono";
 import { BaseUnits, queriesFor } from "../../core/money.ts";
 import { PaymentRejected, rejected } from "../../core/payment-rejected.ts";
-import { standingOf } from "../../core/x402-ledger.ts";
 import type { RunPayment } from "../x402/server/dialect.ts";
 import { withHeaders } from "../x402/server/spec-dialect.ts";
 import {
   type CheckedPayment,
   checkExactPayment,
   type ExactFacilitator,
-  findRecord,
+  standingNow,
 } from "../x402/v2/exact-payment.ts";
 import { finishReservation, reserveChecked } from "../x402/v2/exact-reservation.ts";
 import { paymentResponseHeader } from "../x402/v2/wire.ts";
@@ -54,8 +53,7 @@ const settlementFailed = async (
  */
 const whileHeld = async <E>(run: RunPayment, payment: CheckedPayment, error: E | PaymentRejected) => {
   if (!(error instanceof PaymentRejected) || error.reason !== "payment-already-used") return error;
-  const found = await run(findRecord(payment.issued.paymentId));
-  return found.ok && standingOf(found.value.record, payment.cosigned.signature) === "pending"
+  return (await standingNow(run, payment.issued.paymentId, payment.cosigned.signature)) === "pending"
     ? rejected("exact-payment-in-progress")
     : error;
 };

@@ -126,6 +126,15 @@ export const checkExactPayment = async (
 };
 
 /**
+ * Where `signature` stands with the payment request now (read again; "other" when the store
+ * cannot say): whether a concurrent request holds it for this very transaction.
+ */
+export const standingNow = async (run: RunPayment, paymentId: string, signature: string) => {
+  const found = await run(findRecord(paymentId));
+  return found.ok ? standingOf(found.value.record, signature) : "other";
+};
+
+/**
  * A failed simulation of a transaction that a concurrent request with the same payload claimed
  * meanwhile, and sent (it cannot run twice), is no failure of this payment: while that claim
  * is pending the client hears "in progress" (send the same payload again; never pay anew), and
@@ -137,9 +146,7 @@ const alreadyClaimed = async (
   signature: string,
   failed: Outcome<never, ExactRefusal>,
 ): Promise<Outcome<never, ExactRefusal>> => {
-  const again = await run(findRecord(paymentId));
-  if (!again.ok) return failed;
-  const standing = standingOf(again.value.record, signature);
+  const standing = await standingNow(run, paymentId, signature);
   if (standing === "other") return failed;
   return fail(standing === "served" ? "payment-already-used" : "exact-payment-in-progress");
 };
