@@ -3,11 +3,13 @@
 # health check on /healthz. See docs/deployment.md.
 #
 #   docker build -t docs-chat .                                  # serves a real network (CHAIN_NETWORK...)
-#   docker build --build-arg OPTIONAL_DEPS=true -t docs-chat .   # + the local demo chain and local embedding models
+#   docker build --build-arg OPTIONAL_DEPS=true -t docs-chat .   # + local embedding models (EMBEDDING_MODEL)
 #
-# The optional dependencies are LiteSVM (the local demo chain, used only when CHAIN_NETWORK is
-# unset), @huggingface/transformers (EMBEDDING_MODEL) and the Chroma server bindings the
-# chromadb client package carries for `chroma run`; without them the image is ~10x smaller.
+# The image holds what the service runs (src, core, adapters), never the tooling (dev/,
+# examples/, test/): the local demo chain of `npm start` is not in it, so CHAIN_NETWORK & co.
+# must be set. The optional dependencies are @huggingface/transformers (EMBEDDING_MODEL), the
+# Chroma server bindings the chromadb client carries, and LiteSVM (unused in the image);
+# without them the image is ~10x smaller.
 
 ARG BUN_VERSION=1.4.5
 ARG NODE_VERSION=20

@@ -1,6 +1,7 @@
 /**
- * What both entry points (Bun, Deno) do around serving: read config (failing with every
- * problem at once), index the demo docs and start the demo chain when nothing is configured,
+ * What every entry point (Bun, Deno, the demo) does around serving: read config (failing with
+ * every problem at once), index the demo docs, start a local chain when nothing is configured
+ * and the entry brings one,
  * build the runtime once (so a bad Redis URL fails the start, not the first request), create
  * the app; and the graceful shutdown. Only listening and signals are runtime-specific.
  */
@@ -12,13 +13,18 @@ import { makeMetrics } from "../observability/metrics.ts";
 import { startFacilitator } from "../x402/v2/facilitator.ts";
 import { appLayer } from "./app-layer.ts";
 import { ensureDemoIndex } from "./demo-index.ts";
-import { resolveChain, warnAboutDefaults } from "./resolve-chain.ts";
+import { type LocalChainStarter, resolveChain, warnAboutDefaults } from "./resolve-chain.ts";
 import { describeStartupFailure } from "./startup-failure.ts";
 
 /** Upper bound on waiting for in-flight requests at shutdown (the answer deadline is 90 s). */
 const DRAIN_MS = 25_000;
 
-export const boot = async (env: Env, exitProcess: (code: number) => never) => {
+export interface BootOptions {
+  /** A local chain to start when none is configured (the demo's `npm start`); absent: refuse to start. */
+  readonly localChain?: LocalChainStarter;
+}
+
+export const boot = async (env: Env, exitProcess: (code: number) => never, options: BootOptions = {}) => {
   const logger = makeLogger();
   // Batched access lines reach stdout before the process ends, however it ends short of SIGKILL.
   process.on("exit", () => logger.flush());
@@ -46,7 +52,7 @@ export const boot = async (env: Env, exitProcess: (code: number) => never) => {
     stop: stopChain,
     fundDemoWallet,
     feePayer,
-  } = await resolveChain(config, logger).catch(failStart);
+  } = await resolveChain(config, logger, options.localChain).catch(failStart);
   started.push(stopChain);
   const secretKey = config.x402.feePayerSecretKey;
   const facilitator = await startFacilitator({

@@ -1,61 +1,42 @@
 /**
- * Which chain payments are verified on. With CHAIN_NETWORK & co. set, that network. Without,
- * a local LiteSVM chain is started in-process so a new user can buy queries offline with
- * `npm run pay` (its state file holds the demo payer's key and the mint). The local chain is
- * imported only then: LiteSVM is a native module a service on a real network never needs.
+ * Which chain payments are verified on: the one CHAIN_NETWORK & co. configure. Without one, a
+ * program that runs the service may bring its own local chain (`npm start` does: a LiteSVM
+ * demo chain from dev/demo/), so a new user can buy queries offline; the production entries
+ * (src/main.ts, src/deno.ts, the container image) bring none and refuse to start.
  */
 import type { KeyPairSigner } from "@solana/kit";
 import type { AppConfig, ChainConfig } from "../../core/config.ts";
 import type { Logger } from "../observability/log.ts";
-import { type FundDemoWallet, localnetFunder } from "../web/demo-faucet.ts";
+import type { FundDemoWallet } from "../web/demo-faucet.ts";
 
-/** No CHAIN_NETWORK, and LiteSVM (an optional dependency, left out of the slim image) is not installed. */
-export class LocalChainMissing extends Error {
-  override readonly name = "LocalChainMissing";
-  constructor(cause: unknown) {
-    super(
-      "no CHAIN_NETWORK is configured and the local demo chain cannot be loaded (LiteSVM, an optional dependency, is not installed)",
-      { cause },
-    );
-  }
+/** No CHAIN_NETWORK, and this program brings no local chain (or it cannot be loaded). */
+export class NoChainConfigured extends Error {
+  override readonly name = "NoChainConfigured";
 }
 
 export interface ResolvedChain {
   readonly chain: ChainConfig;
   readonly stop: () => Promise<void>;
-  /** Only on the local demo chain the service started itself. */
+  /** Only on a local demo chain the program started itself. */
   readonly fundDemoWallet?: FundDemoWallet;
   /** The local demo chain's x402 v2 fee payer (funded with SOL). */
   readonly feePayer?: KeyPairSigner;
 }
 
-export const resolveChain = async (config: AppConfig, logger: Logger): Promise<ResolvedChain> => {
+/** Starts a local chain for a service that has none configured (the demo's `npm start`). */
+export type LocalChainStarter = (config: AppConfig, logger: Logger) => Promise<ResolvedChain>;
+
+export const resolveChain = async (
+  config: AppConfig,
+  logger: Logger,
+  localChain?: LocalChainStarter,
+): Promise<ResolvedChain> => {
   if (config.chain !== undefined) return { chain: config.chain, stop: async () => {} };
-  const { serviceStateFile, startLocalnet } = await import("../localnet/index.ts").catch((cause: unknown) => {
-    throw new LocalChainMissing(cause);
-  });
-  // One state file per service port: a second `npm start` on another PORT keeps the first one's.
-  const stateFile = serviceStateFile(config.port);
-  const localnet = await startLocalnet({ stateFile });
-  // x402 v2's exact scheme allows only a TransferChecked: the recipient's token account must exist.
-  await localnet.mintTokens(localnet.serviceWallet, 0n);
-  logger.warn("no CHAIN_NETWORK configured: payments go to a local demo chain (no real money)", {
-    rpcUrl: localnet.url,
-    stateFile,
-    payWith: `npm run pay -- --amount 0.05${config.port === 3000 ? "" : ` --state-file ${stateFile}`}`,
-  });
-  return {
-    chain: {
-      network: "localnet",
-      usdcMint: localnet.mint,
-      wallet: localnet.serviceWallet,
-      rpcUrl: localnet.url,
-      walletSecretKey: undefined,
-    },
-    stop: () => localnet.stop(),
-    fundDemoWallet: localnetFunder(localnet),
-    feePayer: localnet.feePayer,
-  };
+  if (localChain === undefined)
+    throw new NoChainConfigured(
+      "no CHAIN_NETWORK is configured, and this entry point runs no local demo chain (`npm start` from a checkout does)",
+    );
+  return localChain(config, logger);
 };
 
 /** One WARN per embedded default in use, so operators see what is not configured. */

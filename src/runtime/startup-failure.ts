@@ -37,10 +37,15 @@ export const describeStartupFailure = (
       problem: `not allowed to listen on ${where}`,
       fix: "use a PORT above 1023 or run with the right to bind it",
     };
+  if (field(error, "name") === "NoChainConfigured")
+    return {
+      problem: String(field(error, "message")),
+      fix: "set CHAIN_NETWORK, USDC_MINT_ADDRESS and PAYMENT_WALLET_ADDRESS (see .env.example); to try the service offline, run `npm start` from a checkout",
+    };
   if (field(error, "name") === "LocalChainMissing")
     return {
       problem: String(field(error, "message")),
-      fix: "set CHAIN_NETWORK, USDC_MINT_ADDRESS and PAYMENT_WALLET_ADDRESS (see .env.example), or install the optional dependencies (npm install; docker build --build-arg OPTIONAL_DEPS=true)",
+      fix: "set CHAIN_NETWORK, USDC_MINT_ADDRESS and PAYMENT_WALLET_ADDRESS (see .env.example), or install the optional dependencies (npm install)",
     };
   switch (field(error, "_tag")) {
     case "StoreUnavailable":

@@ -8,20 +8,12 @@ import type { Context } from "hono";
 import { UNITS_PER_USDC } from "../../core/money.ts";
 import type { AppEnv } from "../http/app-env.ts";
 import { readJsonObject } from "../http/read-json.ts";
-import type { Localnet } from "../localnet/index.ts";
 
 /** Enough SOL for fees and the recipient's token account, and 1 test USDC (1000 questions). */
 export const DEMO_FUNDS = { lamports: 100_000_000n, usdcUnits: UNITS_PER_USDC } as const;
 
+/** Funds a browser's demo wallet (SOL and test USDC); given by the program that started a local chain. */
 export type FundDemoWallet = (owner: Address) => Promise<void>;
-
-/** Funding from the local chain's faucet and mint authority: real transactions on that chain. */
-export const localnetFunder =
-  (localnet: Pick<Localnet, "airdrop" | "mintTokens">): FundDemoWallet =>
-  async (owner) => {
-    await localnet.airdrop(owner, DEMO_FUNDS.lamports);
-    await localnet.mintTokens(owner, DEMO_FUNDS.usdcUnits);
-  };
 
 export const demoFaucet = (fund: FundDemoWallet) => async (c: Context<AppEnv>) => {
   const parsed = await readJsonObject(c);

@@ -11,7 +11,7 @@ import { rmSync } from "node:fs";
 import { dirname } from "node:path";
 import { createSolanaRpc } from "@solana/kit";
 import type { Browser, Page } from "playwright-core";
-import { signAndSend, usdcTransferInstructions } from "../../src/localnet/client.ts";
+import { signAndSend, usdcTransferInstructions } from "../../src/solana/usdc-transfer.ts";
 import { buildIndex, FIXTURE_DOCS, type ServiceProcess, startService } from "../support/service-process.ts";
 import {
   axeViolations,

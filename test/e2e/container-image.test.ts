@@ -158,8 +158,8 @@ describe("the image, built and run without Docker", () => {
     const { code, logs, output } = await runToExit({ command, cwd: folder, env: imageEnv });
     expect(code).toBe(1);
     expect(logs.find((line) => line.msg === "startup failed")).toMatchObject({
-      problem: expect.stringContaining("LiteSVM, an optional dependency, is not installed"),
-      fix: expect.stringContaining("OPTIONAL_DEPS=true"),
+      problem: expect.stringContaining("no CHAIN_NETWORK is configured"),
+      fix: expect.stringContaining("CHAIN_NETWORK, USDC_MINT_ADDRESS and PAYMENT_WALLET_ADDRESS"),
     });
     expect(output).not.toContain("    at "); // no stack trace
   }, 30_000);

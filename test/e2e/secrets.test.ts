@@ -11,8 +11,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { encodeBase58 } from "../../core/base58.ts";
-import type { Keypair } from "../../src/localnet/keys.ts";
-import { keypairJson, newKeypair } from "../../src/localnet/keys.ts";
+import type { Keypair } from "../../dev/localnet/keys.ts";
+import { keypairJson, newKeypair } from "../../dev/localnet/keys.ts";
 import { type LocalChroma, startLocalChroma } from "../support/chroma-server.ts";
 import { type FakeGroq, startFakeGroq } from "../support/fake-groq.ts";
 import { waitFor } from "../support/free-port.ts";

@@ -17,9 +17,9 @@ const call = (path: string, body?: unknown) => service!.call(path, body);
 /** This service's demo chain state file. */
 const stateFileOf = (of: ServiceProcess) => join(of.cwd, `.data/localnet-${of.port}.json`);
 
-/** `bun src/cli/pay.ts ...args` in the service's folder (PORT given as `port`): its exit code, stdout and stderr. */
+/** `bun dev/cli/pay.ts ...args` in the service's folder (PORT given as `port`): its exit code, stdout and stderr. */
 const pay = async (args: ReadonlyArray<string>, port = service!.port) => {
-  const proc = Bun.spawn([process.execPath, join(REPO_ROOT, "src/cli/pay.ts"), ...args], {
+  const proc = Bun.spawn([process.execPath, join(REPO_ROOT, "dev/cli/pay.ts"), ...args], {
     cwd: service!.cwd,
     env: { PATH: process.env.PATH ?? "", PORT: String(port) },
     stdout: "pipe",

@@ -8,11 +8,11 @@ import { join } from "node:path";
 import { decodeReceiptHeader } from "../../core/x402-receipt.ts";
 import { REPO_ROOT, type ServiceProcess, startService } from "../support/service-process.ts";
 
-const EXAMPLE_ENTRY = [process.execPath, join(REPO_ROOT, "src/examples/x402/main.ts")];
+const EXAMPLE_ENTRY = [process.execPath, join(REPO_ROOT, "examples/x402/main.ts")];
 
-/** `bun src/cli/x402.ts ...args` in `cwd`: exit code, stdout, stderr. */
+/** `bun dev/cli/x402.ts ...args` in `cwd`: exit code, stdout, stderr. */
 const x402 = async (cwd: string, args: ReadonlyArray<string>) => {
-  const proc = Bun.spawn([process.execPath, join(REPO_ROOT, "src/cli/x402.ts"), ...args], {
+  const proc = Bun.spawn([process.execPath, join(REPO_ROOT, "dev/cli/x402.ts"), ...args], {
     cwd,
     stdout: "pipe",
     stderr: "pipe",

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { address } from "@solana/kit";
 import { decodeReceiptHeader } from "../../core/x402-receipt.ts";
-import { newKeypair } from "../../src/localnet/keys.ts";
+import { newKeypair } from "../../dev/localnet/keys.ts";
 import {
   fetchPaymentRequest,
   InsufficientFundsError,

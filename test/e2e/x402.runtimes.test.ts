@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { decodeReceiptHeader } from "../../core/x402-receipt.ts";
-import { newKeypair } from "../../src/localnet/keys.ts";
+import { newKeypair } from "../../dev/localnet/keys.ts";
 import { CHROMIUM, chromiumAvailable } from "../browser/support/browser.ts";
 import { REPO_ROOT } from "../support/service-process.ts";
 import { useExampleServer } from "../support/x402-example.ts";

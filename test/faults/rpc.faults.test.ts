@@ -9,8 +9,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { ChainSolana } from "../../adapters/chain-solana/index.ts";
 import { encodeBase58 } from "../../core/base58.ts";
+import type { FaultKind } from "../../dev/localnet/index.ts";
 import { UNKNOWN_SIGNATURES_PER_MINUTE } from "../../src/http/unknown-signature-budget.ts";
-import type { FaultKind } from "../../src/localnet/index.ts";
 import { startTestChain, type TestChain } from "../support/localnet.ts";
 import { type TestApp, testApps } from "../support/test-app.ts";
 

@@ -9,7 +9,7 @@ import { BaseUnits } from "../../core/money.ts";
 import type { ParsedTransaction } from "../../core/parsed-transaction.ts";
 import { ChainReader } from "../../core/ports/chain-reader.ts";
 import { verifyTransfer } from "../../core/verify-transfer.ts";
-import { newKeypair } from "../../src/localnet/keys.ts";
+import { newKeypair } from "../../dev/localnet/keys.ts";
 import { startTestChain, type TestChain } from "../support/localnet.ts";
 import { kindOf } from "../support/rejection-kind.ts";
 

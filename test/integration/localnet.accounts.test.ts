@@ -1,7 +1,7 @@
 /** The local chain's cluster and account methods, through the @solana/kit client. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { isSolanaError, lamports } from "@solana/kit";
-import { associatedTokenAccount } from "../../src/localnet/client.ts";
+import { associatedTokenAccount } from "../../src/solana/usdc-transfer.ts";
 import { startTestChain, type TestChain } from "../support/localnet.ts";
 
 let chain: TestChain;

@@ -1,8 +1,8 @@
 /** Test knobs of the local chain: confirmation delay, clock offset, and each injected fault. */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { isSolanaError, SOLANA_ERROR__RPC__TRANSPORT_HTTP_ERROR } from "@solana/kit";
-import { parseFaultSpec } from "../../src/localnet/faults.ts";
-import { newKeypair } from "../../src/localnet/keys.ts";
+import { parseFaultSpec } from "../../dev/localnet/faults.ts";
+import { newKeypair } from "../../dev/localnet/keys.ts";
 import { waitFor } from "../support/free-port.ts";
 import { startTestChain, type TestChain } from "../support/localnet.ts";
 

@@ -1,11 +1,11 @@
-/** `npm run pay` (src/cli/pay.ts) as a user runs it, against a local chain started here. */
+/** `npm run pay` (dev/cli/pay.ts) as a user runs it, against a local chain started here. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Address, createSolanaRpc, type Signature } from "@solana/kit";
-import { type Localnet, startLocalnet } from "../../src/localnet/index.ts";
-import { keypairJson, newKeypair } from "../../src/localnet/keys.ts";
+import { type Localnet, startLocalnet } from "../../dev/localnet/index.ts";
+import { keypairJson, newKeypair } from "../../dev/localnet/keys.ts";
 import { freePort } from "../support/free-port.ts";
 import { freshAddress, parsedTransaction, tokenBalance } from "../support/localnet.ts";
 
@@ -23,7 +23,7 @@ afterAll(async () => {
 });
 
 const pay = async (...args: Array<string>) => {
-  const child = Bun.spawn([process.execPath, "src/cli/pay.ts", ...args], { stdout: "pipe", stderr: "pipe" });
+  const child = Bun.spawn([process.execPath, "dev/cli/pay.ts", ...args], { stdout: "pipe", stderr: "pipe" });
   const [stdout, stderr, code] = await Promise.all([
     new Response(child.stdout).text(),
     new Response(child.stderr).text(),

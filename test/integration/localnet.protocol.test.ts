@@ -2,8 +2,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { getBase58Decoder, getBase64Encoder, lamports } from "@solana/kit";
 import { getTransferSolInstruction } from "@solana-program/system";
-import { signInstructions, wireOf } from "../../src/localnet/client.ts";
-import { newKeypair } from "../../src/localnet/keys.ts";
+import { newKeypair } from "../../dev/localnet/keys.ts";
+import { signInstructions, wireOf } from "../../src/solana/usdc-transfer.ts";
 import { startTestChain, type TestChain } from "../support/localnet.ts";
 
 let chain: TestChain;

@@ -1,8 +1,8 @@
 /** Real SPL transfers through the local chain and how getTransaction & co. report them. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { type Address, getBase58Encoder, isSolanaError, type Signature } from "@solana/kit";
-import { associatedTokenAccount } from "../../src/localnet/client.ts";
-import { STATUS_CACHE_SLOTS } from "../../src/localnet/rpc-transactions.ts";
+import { STATUS_CACHE_SLOTS } from "../../dev/localnet/rpc-transactions.ts";
+import { associatedTokenAccount } from "../../src/solana/usdc-transfer.ts";
 import { startTestChain, type TestChain } from "../support/localnet.ts";
 
 let chain: TestChain;

@@ -22,9 +22,13 @@ import {
   getTransferCheckedInstruction,
   TOKEN_PROGRAM_ADDRESS,
 } from "@solana-program/token";
-import { associatedTokenAccount, signAndSend, usdcTransferInstructions } from "../../src/localnet/client.ts";
-import { type Localnet, type LocalnetOptions, startLocalnet } from "../../src/localnet/index.ts";
-import { newKeypair } from "../../src/localnet/keys.ts";
+import { type Localnet, type LocalnetOptions, startLocalnet } from "../../dev/localnet/index.ts";
+import { newKeypair } from "../../dev/localnet/keys.ts";
+import {
+  associatedTokenAccount,
+  signAndSend,
+  usdcTransferInstructions,
+} from "../../src/solana/usdc-transfer.ts";
 import { freePort } from "./free-port.ts";
 
 const USDC_DECIMALS = 6;

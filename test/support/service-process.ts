@@ -19,8 +19,8 @@ import { freePort } from "./free-port.ts";
 import { type LogLine, outputCollector } from "./output-collector.ts";
 
 export const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
-/** `bun src/main.ts`, run by the Bun running the tests. */
-export const BUN_ENTRY: ReadonlyArray<string> = [process.execPath, join(REPO_ROOT, "src/main.ts")];
+/** `npm start` (`bun dev/demo/main.ts`: the service, with the local demo chain when none is configured), run by the Bun running the tests. */
+export const BUN_ENTRY: ReadonlyArray<string> = [process.execPath, join(REPO_ROOT, "dev/demo/main.ts")];
 /** The words of a package.json script, with its first word resolved in node_modules/.bin. */
 export const npmScript = (name: string): ReadonlyArray<string> => {
   const scripts = JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")).scripts as Record<
@@ -30,7 +30,7 @@ export const npmScript = (name: string): ReadonlyArray<string> => {
   const [program = "", ...args] = (scripts[name] ?? "").split(" ");
   return [
     join(REPO_ROOT, "node_modules/.bin", program),
-    ...args.map((arg) => (arg.startsWith("src/") ? join(REPO_ROOT, arg) : arg)),
+    ...args.map((arg) => (arg.startsWith("src/") || arg.startsWith("dev/") ? join(REPO_ROOT, arg) : arg)),
   ];
 };
 

@@ -11,7 +11,7 @@ import type { KeyPairSigner } from "@solana/kit";
 import type { PaymentAuthorization, PaymentRequest } from "../../core/x402.ts";
 import { encodeAuthorizationHeader, paymentMemo } from "../../core/x402.ts";
 import { AUTHORIZATION_HEADER } from "../../core/x402-receipt.ts";
-import { buildExample } from "../../src/examples/x402/build-example.ts";
+import { buildExample } from "../../examples/x402/build-example.ts";
 import { memoryLogger } from "../../src/observability/log.ts";
 import { signAuthorization } from "../../src/x402/authorization-signature.ts";
 import {

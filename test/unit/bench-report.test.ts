@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { updateBenchmarks } from "../../src/bench/render.ts";
-import type { Section } from "../../src/bench/report.ts";
+import { updateBenchmarks } from "../../dev/bench/render.ts";
+import type { Section } from "../../dev/bench/report.ts";
 import { REPO_ROOT } from "../support/service-process.ts";
 
 const section = (title: string, met: boolean, at = "2026-01-02T03:04:05.000Z"): Section => ({

@@ -1,6 +1,6 @@
 /**
  * package-lock.json records every platform's optional package, so `npm ci` accepts it on any
- * machine (src/tools/complete-lockfile.ts explains why a mirror can leave some out).
+ * machine (dev/tools/complete-lockfile.ts explains why a mirror can leave some out).
  */
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
@@ -10,7 +10,7 @@ import {
   type Lockfile,
   missingOptional,
   platformOf,
-} from "../../src/tools/complete-lockfile.ts";
+} from "../../dev/tools/complete-lockfile.ts";
 import { REPO_ROOT } from "../support/service-process.ts";
 
 const lock = JSON.parse(readFileSync(join(REPO_ROOT, "package-lock.json"), "utf8")) as Lockfile;

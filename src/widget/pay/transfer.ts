@@ -15,7 +15,7 @@ import {
   setTransactionMessageFeePayerSigner,
   setTransactionMessageLifetimeUsingBlockhash,
 } from "@solana/kit";
-import { usdcTransferInstructions } from "../../localnet/client.ts";
+import { usdcTransferInstructions } from "../../solana/usdc-transfer.ts";
 import { type PayContext, relayRpc } from "./chain.ts";
 
 // Not imported from core/money.ts: that module brings Effect, far too big for a browser bundle.

@@ -29,7 +29,7 @@ import {
   signAndSend,
   usdcTransferInstructions,
   waitForStatus,
-} from "../../localnet/client.ts";
+} from "../../solana/usdc-transfer.ts";
 import { signAuthorization } from "../authorization-signature.ts";
 import { InsufficientFundsError, InvalidPaymentRequestError, TransactionBroadcastError } from "./errors.ts";
 

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type Address, createSolanaRpc, type Signature } from "@solana/kit";
 import type { BrowserContext, Page } from "playwright-core";
-import { readStateFile, serviceStateFile } from "../../../src/localnet/state-file.ts";
+import { readStateFile, serviceStateFile } from "../../../dev/localnet/state-file.ts";
 import { REPO_ROOT } from "../../support/service-process.ts";
 
 export const widget = (page: Page) => ({

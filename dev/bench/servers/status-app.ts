@@ -7,10 +7,10 @@ import { Effect, Layer, ManagedRuntime, Redacted, Stream } from "effect";
 import { ChainReader } from "../../../core/ports/chain-reader.ts";
 import { Generator } from "../../../core/ports/generator.ts";
 import { Retriever } from "../../../core/ports/retrieval.ts";
-import { createApp } from "../../app.ts";
-import { makeLogger } from "../../observability/log.ts";
-import { makeMetrics } from "../../observability/metrics.ts";
-import { appLayer, defaultConfig } from "../../runtime/app-layer.ts";
+import { createApp } from "../../../src/app.ts";
+import { makeLogger } from "../../../src/observability/log.ts";
+import { makeMetrics } from "../../../src/observability/metrics.ts";
+import { appLayer, defaultConfig } from "../../../src/runtime/app-layer.ts";
 
 const port = Number(process.argv[2]);
 const redisUrl = process.argv[3];

@@ -6,7 +6,7 @@
  * same concurrency (the HTTP round trip alone). Goal: p95 < 50 ms. Loopback only; stops
  * every child process it started, also on error.
  *
- *   bun src/bench/chat-bench.ts [--docs DIR] [--questions FILE] [--requests N] [--deno] [--cpu-prof DIR]
+ *   bun dev/bench/chat-bench.ts [--docs DIR] [--questions FILE] [--requests N] [--deno] [--cpu-prof DIR]
  *
  * --deno runs the service under Deno (src/deno.ts) instead; --cpu-prof DIR writes a Bun CPU
  * profile of the service to DIR when it stops.
@@ -25,8 +25,8 @@ import {
   startService,
 } from "../../test/support/service-process.ts";
 import { readQuestions } from "../eval/questions.ts";
-import { indexLayer, withSettings } from "../runtime/adapter-layers.ts";
-import { defaultConfig } from "../runtime/app-layer.ts";
+import { indexLayer, withSettings } from "../../src/runtime/adapter-layers.ts";
+import { defaultConfig } from "../../src/runtime/app-layer.ts";
 import { BENCH_OUTPUT_TAIL } from "./bench-service.ts";
 import { DEFAULT_NODE_DOCS_DIR, ensureNodeDocs } from "./node-docs.ts";
 import { record } from "./report.ts";

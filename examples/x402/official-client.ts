@@ -7,7 +7,7 @@
 import { decodePaymentResponseHeader } from "@x402/core/http";
 import { wrapFetchWithPayment, x402Client } from "@x402/fetch";
 import { ExactSvmScheme } from "@x402/svm/exact/client";
-import { DEFAULT_STATE_FILE, readStateFile } from "../../localnet/state-file.ts";
+import { DEFAULT_STATE_FILE, readStateFile } from "../../dev/localnet/state-file.ts";
 
 const [url, message = "How do I write a file?"] = process.argv.slice(2);
 if (url === undefined) {

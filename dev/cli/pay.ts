@@ -16,7 +16,7 @@ import {
   signAndSend,
   usdcTransferInstructions,
   waitForStatus,
-} from "../localnet/client.ts";
+} from "../../src/solana/usdc-transfer.ts";
 import { loadKeypairFile } from "../localnet/keys.ts";
 import { DEFAULT_STATE_FILE, isRunning, readStateFile, serviceStateFile } from "../localnet/state-file.ts";
 

@@ -9,7 +9,7 @@
 import { X402_DEFAULT_RPC_URL } from "../../core/network.ts";
 import { Network, type PaymentRequest } from "../../core/x402.ts";
 import { AUTHORIZATION_HEADER, decodeReceiptHeader, RECEIPT_HEADER } from "../../core/x402-receipt.ts";
-import { EXAMPLE_STATE_FILE } from "../examples/x402/example-config.ts";
+import { EXAMPLE_STATE_FILE } from "../../examples/x402/example-config.ts";
 import { loadKeypairFile } from "../localnet/keys.ts";
 import { DEFAULT_STATE_FILE, readStateFile, serviceStateFiles } from "../localnet/state-file.ts";
 import {
@@ -17,8 +17,8 @@ import {
   PaymentRequiredError,
   wrapFetchWithPayment,
   type X402Wallet,
-} from "../x402/client/index.ts";
-import { commandLine } from "./command-line.ts";
+} from "../../src/x402/client/index.ts";
+import { commandLine } from "../../src/cli/command-line.ts";
 
 const USAGE = `usage: npm run x402 -- [options] URL
   --max USDC             most to pay for this request (default 10.0); above it, exit 3 without paying

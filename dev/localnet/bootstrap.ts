@@ -14,7 +14,7 @@ import {
 } from "@solana-program/token";
 import { UNITS_PER_USDC, USDC_DECIMALS } from "../../core/money.ts";
 import type { Chain } from "./chain.ts";
-import { associatedTokenAccount } from "./client.ts";
+import { associatedTokenAccount } from "../../src/solana/usdc-transfer.ts";
 import { type Faucet, submitLocal } from "./faucet.ts";
 import { type Keypair, newKeypair } from "./keys.ts";
 

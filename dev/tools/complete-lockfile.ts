@@ -1,5 +1,5 @@
 /**
- * `bun src/tools/complete-lockfile.ts [--check]`: records every platform's optional package in
+ * `bun dev/tools/complete-lockfile.ts [--check]`: records every platform's optional package in
  * package-lock.json.
  *
  * Why: `npm install` writes a lock entry only for the optional packages its registry could

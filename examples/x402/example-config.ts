@@ -4,8 +4,8 @@
  * X402_RPC_URL, or the network's public endpoint) name a real one.
  */
 import { Result, Schema } from "effect";
-import { type Env, reader } from "../../../core/config-reader.ts";
-import { Network } from "../../../core/x402.ts";
+import { type Env, reader } from "../../core/config-reader.ts";
+import { Network } from "../../core/x402.ts";
 
 export const DEFAULT_PORT = 4020;
 export const EXAMPLE_STATE_FILE = ".data/x402-localnet.json";

@@ -5,7 +5,7 @@
  * memory. The docs come from Debian's nodejs-doc package, fetched with `apt-get download`
  * and unpacked with `dpkg -x` (never installed: that would remove Node).
  *
- *   bun src/bench/retrieval-quality.ts [--docs DIR] [--questions FILE]... [--no-chroma] [--model ID|PATH]
+ *   bun dev/bench/retrieval-quality.ts [--docs DIR] [--questions FILE]... [--no-chroma] [--model ID|PATH]
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -20,8 +20,8 @@ import { LocalIndex, LocalRetriever } from "../../adapters/retrieval-local/index
 import { Retriever } from "../../core/ports/retrieval.ts";
 import { startLocalChroma } from "../../test/support/chroma-server.ts";
 import { type EvalQuestion as Question, readQuestions } from "../eval/questions.ts";
-import { embedderLayer as configuredEmbedder, withSettings } from "../runtime/adapter-layers.ts";
-import { defaultConfig } from "../runtime/app-layer.ts";
+import { embedderLayer as configuredEmbedder, withSettings } from "../../src/runtime/adapter-layers.ts";
+import { defaultConfig } from "../../src/runtime/app-layer.ts";
 import { DEFAULT_NODE_DOCS_DIR, ensureNodeDocs } from "./node-docs.ts";
 import { type Figure, record } from "./report.ts";
 

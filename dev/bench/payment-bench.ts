@@ -6,10 +6,10 @@
 import { Effect, Layer, ManagedRuntime } from "effect";
 import { startTestChain } from "../../test/support/localnet.ts";
 import { makeSwitches, scriptedRetriever } from "../../test/support/test-layers.ts";
-import { createApp } from "../app.ts";
-import { makeLogger } from "../observability/log.ts";
-import { makeMetrics } from "../observability/metrics.ts";
-import { appLayer, defaultConfig } from "../runtime/app-layer.ts";
+import { createApp } from "../../src/app.ts";
+import { makeLogger } from "../../src/observability/log.ts";
+import { makeMetrics } from "../../src/observability/metrics.ts";
+import { appLayer, defaultConfig } from "../../src/runtime/app-layer.ts";
 import { timedGetTransaction } from "./raw-rpc.ts";
 import { overheadFigures, record } from "./report.ts";
 import { fmt, summary } from "./stats.ts";

@@ -4,10 +4,10 @@
  * Pay it with `npm run x402 -- http://localhost:4020/premium-data`.
  */
 import { Result } from "effect";
-import { X402_DEFAULT_RPC_URL } from "../../../core/network.ts";
-import { makeLogger } from "../../observability/log.ts";
-import { startFacilitator } from "../../x402/v2/facilitator.ts";
-import { FEE_PAYER_SECRET_VARIABLE } from "../../x402/v2/fee-payer.ts";
+import { X402_DEFAULT_RPC_URL } from "../../core/network.ts";
+import { makeLogger } from "../../src/observability/log.ts";
+import { startFacilitator } from "../../src/x402/v2/facilitator.ts";
+import { FEE_PAYER_SECRET_VARIABLE } from "../../src/x402/v2/fee-payer.ts";
 import { buildExample, type ExampleChain } from "./build-example.ts";
 import { EXAMPLE_STATE_FILE, parseExampleConfig } from "./example-config.ts";
 
@@ -20,7 +20,7 @@ if (Result.isFailure(parsed)) {
 const config = parsed.success;
 
 const localChain = async () => {
-  const { startLocalnet } = await import("../../localnet/index.ts");
+  const { startLocalnet } = await import("../../dev/localnet/index.ts");
   const localnet = await startLocalnet({ stateFile: EXAMPLE_STATE_FILE });
   logger.warn("no X402_PAYMENT_ADDRESS: payments go to a local demo chain (no real money)", {
     rpcUrl: localnet.url,

@@ -1,7 +1,7 @@
 /**
  * The Node.js API docs as a benchmark corpus: the Markdown files of Debian's nodejs-doc
  * package, fetched with `apt-get download` and unpacked with `dpkg -x` (never installed: that
- * would remove Node). Question files are read by src/eval/questions.ts.
+ * would remove Node). Question files are read by dev/eval/questions.ts.
  */
 import { spawnSync } from "node:child_process";
 import {

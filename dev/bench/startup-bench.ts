@@ -83,7 +83,7 @@ try {
       })
     ).status === 200;
   const firstReply = async (url: string) => (await fetch(`${url}/api/status`)).status === 200;
-  const bare = [process.execPath, join(REPO_ROOT, "src/bench/servers/bare-hono.ts")];
+  const bare = [process.execPath, join(REPO_ROOT, "dev/bench/servers/bare-hono.ts")];
   const runs: Array<Awaited<ReturnType<typeof startTwice>>> = [];
   const baseline: Array<{ coldMs: number; rss: number }> = [];
   for (let round = 0; round < ROUNDS; round++) {

@@ -18,9 +18,9 @@ import { ask, type ChatReply, freeQuestions } from "../eval/ask.ts";
 import { readOutOfScope, readQuestions } from "../eval/questions.ts";
 import { printReport } from "../eval/report.ts";
 import { type DevOutcome, figures } from "../eval/score.ts";
-import { indexLayer, withSettings } from "../runtime/adapter-layers.ts";
-import { defaultConfig } from "../runtime/app-layer.ts";
-import { commandLine } from "./command-line.ts";
+import { indexLayer, withSettings } from "../../src/runtime/adapter-layers.ts";
+import { defaultConfig } from "../../src/runtime/app-layer.ts";
+import { commandLine } from "../../src/cli/command-line.ts";
 
 const USAGE = `Usage: npm run eval -- --docs DIR --questions TSV [--out-of-scope TSV] [options]
 

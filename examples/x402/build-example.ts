@@ -3,17 +3,17 @@
  * the routes. Used by the entry point and by the tests (which start several on one Redis).
  */
 import { Layer, ManagedRuntime } from "effect";
-import { MemoryStore } from "../../../adapters/store-memory/index.ts";
-import { RedisStore } from "../../../adapters/store-redis/index.ts";
-import type { X402Network } from "../../../core/network.ts";
-import type { PaymentRequests } from "../../../core/ports/payment-requests.ts";
-import type { PaymentStore } from "../../../core/ports/payment-store.ts";
-import type { StoreUnavailable } from "../../../core/ports/store-errors.ts";
-import type { Logger } from "../../observability/log.ts";
-import { defaultConfig, quotaLimits } from "../../runtime/app-layer.ts";
-import { createPaywall, type PaywallDeps, specDialect } from "../../x402/server/index.ts";
-import { exactDialect } from "../../x402/v2/exact-dialect.ts";
-import type { ExactFacilitator } from "../../x402/v2/exact-payment.ts";
+import { MemoryStore } from "../../adapters/store-memory/index.ts";
+import { RedisStore } from "../../adapters/store-redis/index.ts";
+import type { X402Network } from "../../core/network.ts";
+import type { PaymentRequests } from "../../core/ports/payment-requests.ts";
+import type { PaymentStore } from "../../core/ports/payment-store.ts";
+import type { StoreUnavailable } from "../../core/ports/store-errors.ts";
+import type { Logger } from "../../src/observability/log.ts";
+import { defaultConfig, quotaLimits } from "../../src/runtime/app-layer.ts";
+import { createPaywall, type PaywallDeps, specDialect } from "../../src/x402/server/index.ts";
+import { exactDialect } from "../../src/x402/v2/exact-dialect.ts";
+import type { ExactFacilitator } from "../../src/x402/v2/exact-payment.ts";
 import { createExampleApp } from "./example-app.ts";
 
 export interface ExampleChain {

@@ -73,7 +73,7 @@ const run = async (url: string, endpoint: Endpoint, seconds: number, work: strin
 
 const { work, service, usedPayment, stop } = await startBenchService("load-bench");
 const port = await freePort();
-const bare = Bun.spawn([process.execPath, join(REPO_ROOT, "src/bench/servers/bare-hono.ts"), String(port)], {
+const bare = Bun.spawn([process.execPath, join(REPO_ROOT, "dev/bench/servers/bare-hono.ts"), String(port)], {
   stdout: "ignore",
   stderr: "inherit",
 });
