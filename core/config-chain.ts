@@ -6,7 +6,7 @@
 import { Redacted } from "effect";
 import { encodeBase58, isBase58Address } from "./base58.ts";
 import type { Reader } from "./config-reader.ts";
-import { CHAIN_NETWORKS, type ChainNetwork, DEFAULT_RPC_URL } from "./network.ts";
+import { CHAIN_NETWORKS, type ChainNetwork, DEFAULT_RPC_URL } from "./payments/network.ts";
 
 export interface ChainConfig {
   readonly network: ChainNetwork;

@@ -8,8 +8,9 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { getPath } from "hono/utils/url";
 import type { AppConfig } from "../core/config.ts";
-import { adminRoutes } from "./http/admin/admin-routes.ts";
-import type { AppEnv } from "./http/app-env.ts";
+import { adminRoutes } from "./console/routes/admin-routes.ts";
+import type { AppEnv } from "./hono-kit/app-env.ts";
+import { type AppRuntime, Defect } from "./hono-kit/run-effect.ts";
 import { createEdge } from "./http/edge/edge.ts";
 import { insightsRecorder } from "./http/insights-recorder.ts";
 import { chatRoutes } from "./http/routes/chat.ts";
@@ -18,12 +19,12 @@ import { opsRoutes } from "./http/routes/ops.ts";
 import { paymentRoutes } from "./http/routes/payment.ts";
 import { paymentInfoRoutes } from "./http/routes/payment-info.ts";
 import { statusRoutes } from "./http/routes/status.ts";
+import { type WidgetApiDeps, widgetApiRoutes } from "./http/routes/widget-api.ts";
 import { x402FacilitatorRoutes } from "./http/routes/x402-facilitator.ts";
-import { type AppRuntime, Defect } from "./http/run-effect.ts";
 import type { ServiceLogger } from "./observability/log.ts";
 import type { Metrics } from "./observability/metrics.ts";
-import { type WebDeps, webPageRoutes, widgetApiRoutes } from "./web/web-routes.ts";
-import type { ExactFacilitator } from "./x402/v2/exact-payment.ts";
+import type { ExactFacilitator } from "./payments/v2/exact-payment.ts";
+import { type WebDeps, webPageRoutes } from "./web/web-routes.ts";
 
 export const MAX_BODY_BYTES = 16 * 1024;
 
@@ -36,8 +37,8 @@ export interface AppDeps {
     Partial<Pick<AppConfig, "x402">>;
   readonly logger: ServiceLogger;
   readonly metrics: Metrics;
-  /** The demo page, widget bundles, RPC relay and demo faucet (src/web/). */
-  readonly web?: WebDeps;
+  /** The demo page and widget bundles (src/web/), the RPC relay and demo faucet (widget-api.ts). */
+  readonly web?: WebDeps & WidgetApiDeps;
   /** The x402 v2 facilitator (fee payer, network); absent: /api/chat offers only the spec's dialect. */
   readonly facilitator?: ExactFacilitator | undefined;
 }

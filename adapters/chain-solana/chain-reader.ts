@@ -12,7 +12,7 @@ import {
   type Rpc,
 } from "@solana/kit";
 import { Effect, Layer, Result, Schema } from "effect";
-import { ParsedTransaction } from "../../core/parsed-transaction.ts";
+import { ParsedTransaction } from "../../core/payments/parsed-transaction.ts";
 import { type ChainLookup, ChainReader } from "../../core/ports/chain-reader.ts";
 import { createReaderRpc } from "./json-transport.ts";
 import { cachingMisses, MISS_CACHE_DEFAULTS } from "./miss-cache.ts";

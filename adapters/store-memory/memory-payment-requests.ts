@@ -5,11 +5,11 @@
  * atomically for this process.
  */
 import { Result } from "effect";
-import type { PaymentRejected } from "../../core/payment-rejected.ts";
+import type { PaymentRejected } from "../../core/payments/payment-rejected.ts";
+import type { UsedSignature } from "../../core/payments/signature-ledger.ts";
+import * as Ledger from "../../core/payments/x402-ledger.ts";
 import type { PaymentGrant, PaymentRequestFinished } from "../../core/ports/payment-requests.ts";
 import type { QuotaView } from "../../core/quota.ts";
-import type { UsedSignature } from "../../core/signature-ledger.ts";
-import * as Ledger from "../../core/x402-ledger.ts";
 
 /** An issued request and when it may be forgotten. */
 interface KeptPayment {

@@ -9,9 +9,9 @@
  * (memory-payment-requests.ts). Transitions never store a blank state in the first place.
  */
 import { Result } from "effect";
+import { isRemembered, markUsed, type UsedSignature } from "../../core/payments/signature-ledger.ts";
 import { AlreadyClaimed } from "../../core/ports/payment-store.ts";
 import * as Quota from "../../core/quota.ts";
-import { isRemembered, markUsed, type UsedSignature } from "../../core/signature-ledger.ts";
 import { REFERENCE_MEMORY_MS } from "../shared/random-ids.ts";
 import { makeMemoryPaymentRequests } from "./memory-payment-requests.ts";
 

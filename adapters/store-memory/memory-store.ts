@@ -6,20 +6,19 @@
  */
 import { Clock, Context, Effect, Layer, Result } from "effect";
 import { DEFAULT_INSIGHTS_BOUNDS } from "../../core/config-insights.ts";
+import { checkGrant, checkQueries } from "../../core/payments/grant-guard.ts";
+import { claimInput } from "../../core/payments/x402-claim.ts";
 import { FeedbackStore } from "../../core/ports/feedback-store.ts";
 import { type InsightsBounds, InsightsStore } from "../../core/ports/insights-store.ts";
 import { PaymentRequests } from "../../core/ports/payment-requests.ts";
 import { PaymentStore } from "../../core/ports/payment-store.ts";
+import { QuickReads } from "../../core/ports/quick-reads.ts";
 import { QuotaStore } from "../../core/ports/quota-store.ts";
 import type { QuotaLimits } from "../../core/quota.ts";
-import { checkGrant, checkQueries } from "../shared/grant-guard.ts";
 import { newHoldId, newReference } from "../shared/random-ids.ts";
-import { claimInput } from "../shared/x402-claim.ts";
 import { makeMemoryFeedback } from "./memory-feedback.ts";
 import { makeMemoryInsights } from "./memory-insights.ts";
 import { makeMemoryState } from "./memory-state.ts";
-import { MemoryQuotaView } from "./quota-view.ts";
-import { MemoryReferences } from "./reference-view.ts";
 
 /** How often forgotten state is swept out. */
 const SWEEP_INTERVAL_MS = 60_000;
@@ -39,15 +38,7 @@ const startSweeper = (sweep: () => void) => {
 export const layer = (
   limits: QuotaLimits,
   insightsBounds: InsightsBounds = DEFAULT_INSIGHTS_BOUNDS,
-): Layer.Layer<
-  | QuotaStore
-  | PaymentStore
-  | PaymentRequests
-  | FeedbackStore
-  | InsightsStore
-  | MemoryQuotaView
-  | MemoryReferences
-> =>
+): Layer.Layer<QuotaStore | PaymentStore | PaymentRequests | FeedbackStore | InsightsStore | QuickReads> =>
   Layer.effectContext(
     Effect.gen(function* () {
       const state = makeMemoryState(limits, { holdId: newHoldId, reference: newReference });
@@ -95,8 +86,10 @@ export const layer = (
           ),
       });
       const clock = yield* Clock.Clock;
-      const views = MemoryQuotaView.of({
-        view: (identity) => state.view(identity, clock.currentTimeMillisUnsafe()),
+      // No I/O stands behind the state: the quick reads answer at once.
+      const quick = QuickReads.of({
+        quotaView: (identity) => state.view(identity, clock.currentTimeMillisUnsafe()),
+        referenceFor: (identity) => state.referenceFor(identity, clock.currentTimeMillisUnsafe()),
       });
       const votes = makeMemoryFeedback(() => crypto.randomUUID());
       const feedback = FeedbackStore.of({
@@ -113,13 +106,7 @@ export const layer = (
         Context.add(PaymentRequests, requests),
         Context.add(FeedbackStore, feedback),
         Context.add(InsightsStore, insights),
-        Context.add(MemoryQuotaView, views),
-        Context.add(
-          MemoryReferences,
-          MemoryReferences.of({
-            referenceFor: (identity) => state.referenceFor(identity, clock.currentTimeMillisUnsafe()),
-          }),
-        ),
+        Context.add(QuickReads, quick),
       );
     }).pipe(Effect.withSpan("MemoryStore.layer")),
   );

@@ -8,15 +8,15 @@
  */
 import { Effect, Schema } from "effect";
 import type { Redis } from "ioredis";
-import { PaymentRejected, PaymentRejectionReason } from "../../core/payment-rejected.ts";
+import { checkGrant } from "../../core/payments/grant-guard.ts";
+import { PaymentRejected, PaymentRejectionReason } from "../../core/payments/payment-rejected.ts";
+import { SIGNATURE_MEMORY_MS } from "../../core/payments/signature-ledger.ts";
+import { claimInput } from "../../core/payments/x402-claim.ts";
+import { CLAIM_RETENTION_MS, LEASE_MS, SETTLE_GRACE_MS } from "../../core/payments/x402-ledger.ts";
 import { PaymentRequests } from "../../core/ports/payment-requests.ts";
 import { StoreUnavailable } from "../../core/ports/store-errors.ts";
 import type { QuotaLimits } from "../../core/quota.ts";
-import { SIGNATURE_MEMORY_MS } from "../../core/signature-ledger.ts";
-import { CLAIM_RETENTION_MS, LEASE_MS, SETTLE_GRACE_MS } from "../../core/x402-ledger.ts";
-import { checkGrant } from "../shared/grant-guard.ts";
 import { newHoldId } from "../shared/random-ids.ts";
-import { claimInput } from "../shared/x402-claim.ts";
 import type { KeyLayout } from "./keys.ts";
 import { luaScript, runCommand, runScript } from "./redis-client.ts";
 import type { ReplicatedClaims } from "./replicated-claims.ts";

@@ -2,37 +2,28 @@
  * QuotaStore + PaymentStore + FeedbackStore + PaymentRequests (x402, redis-payment-requests.ts) on Redis,
  * shared by every service instance. Each writing
  * transition is one Lua script (quota-lua.ts), so instances racing on one identity or one
- * signature see exactly the rules of core/quota.ts and core/signature-ledger.ts. The view is
+ * signature see exactly the rules of core/quota.ts and core/payments/signature-ledger.ts. The view is
  * one HGETALL of the identity's quota hash, computed in JS by core/quota.ts (quota-hash.ts).
  * Durability is Redis's: run it with AOF (`appendonly yes`) so paid credits and used signatures survive a restart.
  * Every failure (down, timeout, odd reply) is StoreUnavailable: the service fails closed.
  */
 import { Clock, Context, Effect, Layer } from "effect";
 import { DEFAULT_INSIGHTS_BOUNDS } from "../../core/config-insights.ts";
+import { checkQueries } from "../../core/payments/grant-guard.ts";
+import { isRemembered, SIGNATURE_MEMORY_MS } from "../../core/payments/signature-ledger.ts";
 import { FeedbackStore } from "../../core/ports/feedback-store.ts";
-import { type InsightsBounds, InsightsStore } from "../../core/ports/insights-store.ts";
+import { InsightsStore } from "../../core/ports/insights-store.ts";
 import { PaymentRequests } from "../../core/ports/payment-requests.ts";
 import { PaymentStore } from "../../core/ports/payment-store.ts";
+import { QuickReads } from "../../core/ports/quick-reads.ts";
 import { QuotaStore } from "../../core/ports/quota-store.ts";
 import { StoreUnavailable } from "../../core/ports/store-errors.ts";
-import type * as Quota from "../../core/quota.ts";
-import { isRemembered, SIGNATURE_MEMORY_MS } from "../../core/signature-ledger.ts";
-import { checkQueries } from "../shared/grant-guard.ts";
 import { newHoldId, newReference, REFERENCE_MEMORY_MS } from "../shared/random-ids.ts";
 import { requireNoEviction } from "./eviction-check.ts";
 import { DEFAULT_KEY_PREFIX, keyLayout } from "./keys.ts";
+import type { RedisStoreOptions } from "./options.ts";
 import { CLAIM, COMMIT, RELEASE, RESERVE } from "./quota-lua.ts";
-import { RedisQuotaView } from "./quota-view.ts";
-import {
-  type ConnectOptions,
-  close,
-  connect,
-  endpointOf,
-  luaScript,
-  runCommand,
-  runScript,
-  urlOf,
-} from "./redis-client.ts";
+import { close, connect, endpointOf, luaScript, runCommand, runScript, urlOf } from "./redis-client.ts";
 import { redisFeedback } from "./redis-feedback.ts";
 import { redisInsights } from "./redis-insights.ts";
 import { makePaymentRequests } from "./redis-payment-requests.ts";
@@ -41,22 +32,7 @@ import { replicatedClaims } from "./replicated-claims.ts";
 import { decodeClaim, decodeReserve, decodeView, usedAtOf } from "./replies.ts";
 import { viewAt } from "./view-at.ts";
 
-export interface RedisStoreOptions extends ConnectOptions {
-  readonly limits: Quota.QuotaLimits;
-  /** Namespace of every key (default "docs-chat:"), so several deployments can share a Redis. */
-  readonly keyPrefix?: string;
-  /** Called when the eviction policy cannot be read (CONFIG disabled), so the app can warn. */
-  readonly onUnverifiedEviction?: () => void;
-  /**
-   * Replicas that must hold a payment claim before it is acknowledged (Redis WAIT); 0: none.
-   * Replication is asynchronous: without this a failover can forget a used signature.
-   */
-  readonly waitReplicas?: number;
-  /** How long a claim waits for them (default 1000 ms) before it fails as unavailable. */
-  readonly waitTimeoutMs?: number;
-  /** Retention and cap of the insights' event log (default 30 days, 100 000 events). */
-  readonly insights?: InsightsBounds;
-}
+export type { RedisStoreOptions };
 
 const SCRIPTS = {
   reserve: luaScript(RESERVE),
@@ -73,7 +49,7 @@ const REFERENCE_ATTEMPTS = 5;
 export const layer = (
   options: RedisStoreOptions,
 ): Layer.Layer<
-  QuotaStore | PaymentStore | PaymentRequests | FeedbackStore | InsightsStore | RedisQuotaView,
+  QuotaStore | PaymentStore | PaymentRequests | FeedbackStore | InsightsStore | QuickReads,
   StoreUnavailable
 > =>
   Layer.effectContext(
@@ -173,8 +149,18 @@ export const layer = (
         Context.add(FeedbackStore, redisFeedback(client, keys)),
         Context.add(InsightsStore, redisInsights(client, keys, options.insights ?? DEFAULT_INSIGHTS_BOUNDS)),
         Context.add(
-          RedisQuotaView,
-          RedisQuotaView.of({ view: (identity) => readView(identity, clock.currentTimeMillisUnsafe()) }),
+          QuickReads,
+          QuickReads.of({
+            quotaView: (identity) => readView(identity, clock.currentTimeMillisUnsafe()),
+            // The same script as PaymentStore.referenceFor, its failure returned as a value.
+            referenceFor: (identity) =>
+              Effect.runPromise(
+                Effect.match(payment.referenceFor(identity, clock.currentTimeMillisUnsafe()), {
+                  onSuccess: (reference): string | StoreUnavailable => reference,
+                  onFailure: (error) => error,
+                }),
+              ),
+          }),
         ),
       );
     }),

@@ -11,8 +11,8 @@
 import { Effect, type Scope } from "effect";
 import type { Redis } from "ioredis";
 import { StoreUnavailable } from "../../core/ports/store-errors.ts";
+import type { RedisStoreOptions } from "./options.ts";
 import { close, connect, runCommand } from "./redis-client.ts";
-import type { RedisStoreOptions } from "./redis-store.ts";
 
 export interface ReplicatedClaims {
   /** Runs `write` on `client`, then waits for the replicas. */

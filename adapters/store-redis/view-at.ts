@@ -1,4 +1,4 @@
-/** The read behind RedisQuotaView and QuotaStore.view on Redis (quota-view.ts). */
+/** The read behind QuickReads.quotaView and QuotaStore.view on Redis. */
 import type { Redis } from "ioredis";
 import { StoreUnavailable } from "../../core/ports/store-errors.ts";
 import * as Quota from "../../core/quota.ts";

@@ -1,5 +1,5 @@
 /**
- * The claim and finish transitions of core/x402-ledger.ts in Lua, so two instances racing on
+ * The claim and finish transitions of core/payments/x402-ledger.ts in Lua, so two instances racing on
  * one payment_id or one transaction see exactly its rules: every check runs before the first
  * write (Redis does not undo the writes of a script that fails halfway).
  *

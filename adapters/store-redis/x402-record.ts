@@ -3,8 +3,8 @@
  * strict: a hash our code did not write is refused (StoreUnavailable), never guessed at.
  */
 import { Option, Schema } from "effect";
-import { Network } from "../../core/x402.ts";
-import type { IssuedPayment, PaymentRecord, PaymentState } from "../../core/x402-ledger.ts";
+import { Network } from "../../core/payments/x402.ts";
+import type { IssuedPayment, PaymentRecord, PaymentState } from "../../core/payments/x402-ledger.ts";
 
 const Digits = Schema.String.pipe(Schema.check(Schema.isPattern(/^\d{1,30}$/)));
 

@@ -1,5 +1,5 @@
 /** Revenue of a range: per day, per dialect, paying clients, and queries bought against used. */
-import { formatUnits } from "../money.ts";
+import { formatUnits } from "../payments/money.ts";
 import { utcDay } from "../time.ts";
 import { type DayRange, daysOf, formatDay } from "./day-range.ts";
 import { PAYMENT_DIALECTS, type PaymentEvent, type QuestionEvent } from "./events.ts";

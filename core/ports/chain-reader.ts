@@ -1,5 +1,5 @@
 import { Context, type Effect, Schema } from "effect";
-import type { ParsedTransaction } from "../parsed-transaction.ts";
+import type { ParsedTransaction } from "../payments/parsed-transaction.ts";
 
 /** What the chain knows of a signature at `confirmed` commitment. */
 export type ChainLookup =

@@ -1,7 +1,7 @@
 import { Context, type Effect } from "effect";
-import type { PaymentRejected } from "../payment-rejected.ts";
+import type { PaymentRejected } from "../payments/payment-rejected.ts";
+import type { Binding, IssuedPayment, PaymentRecord } from "../payments/x402-ledger.ts";
 import type { QuotaView } from "../quota.ts";
-import type { Binding, IssuedPayment, PaymentRecord } from "../x402-ledger.ts";
 import type { StoreUnavailable } from "./store-errors.ts";
 
 /** Queries credited to an identity for a payment. */
@@ -38,7 +38,7 @@ export interface PaymentRequestFinished {
 }
 
 /**
- * The payment requests we issued in 402 responses (core/x402-ledger.ts), shared by every
+ * The payment requests we issued in 402 responses (core/payments/x402-ledger.ts), shared by every
  * instance. `claim` is one atomic step: the payment_id consumed, the transaction signature
  * marked used (the ledger of POST /api/payment) and any grant credited, or none of them.
  */

@@ -12,16 +12,16 @@
  * decide nothing.
  */
 import { Clock, Effect, Result } from "effect";
-import { BaseUnits } from "../money.ts";
-import { rejected } from "../payment-rejected.ts";
+import { BaseUnits } from "../payments/money.ts";
+import { rejected } from "../payments/payment-rejected.ts";
+import { verifyTransfer } from "../payments/verify-transfer.ts";
+import { type PaymentAuthorization, X402_MEMO_PREFIX } from "../payments/x402.ts";
+import { checkStatedTerms, checkTransferAuthority } from "../payments/x402-binding.ts";
+import { type Binding, checkUsable, type IssuedPayment } from "../payments/x402-ledger.ts";
 import { ChainReader } from "../ports/chain-reader.ts";
 import { PaymentRequests } from "../ports/payment-requests.ts";
 import { PaymentStore } from "../ports/payment-store.ts";
 import type { QuotaView } from "../quota.ts";
-import { verifyTransfer } from "../verify-transfer.ts";
-import { type PaymentAuthorization, X402_MEMO_PREFIX } from "../x402.ts";
-import { checkStatedTerms, checkTransferAuthority } from "../x402-binding.ts";
-import { type Binding, checkUsable, type IssuedPayment } from "../x402-ledger.ts";
 
 export interface AuthorizationAttempt {
   readonly authorization: PaymentAuthorization;

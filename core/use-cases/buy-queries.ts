@@ -4,15 +4,15 @@
  * credits granted together).
  */
 import { Clock, Effect, Result } from "effect";
-import type { PaymentClaim, RawClaim } from "../payment-claim.ts";
-import { validateClaim } from "../payment-claim.ts";
-import { rejected } from "../payment-rejected.ts";
-import { PaymentSettings } from "../payment-settings.ts";
+import type { PaymentClaim, RawClaim } from "../payments/payment-claim.ts";
+import { validateClaim } from "../payments/payment-claim.ts";
+import { rejected } from "../payments/payment-rejected.ts";
+import { PaymentSettings } from "../payments/payment-settings.ts";
+import { verifyTransfer } from "../payments/verify-transfer.ts";
+import { X402_MEMO_PREFIX } from "../payments/x402.ts";
 import { ChainReader } from "../ports/chain-reader.ts";
 import { PaymentStore } from "../ports/payment-store.ts";
 import type { QuotaView } from "../quota.ts";
-import { verifyTransfer } from "../verify-transfer.ts";
-import { X402_MEMO_PREFIX } from "../x402.ts";
 
 export interface QueriesBought {
   readonly claim: PaymentClaim;

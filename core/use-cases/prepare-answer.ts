@@ -7,7 +7,7 @@
  * measured) is declined here, uncharged and without calling the model.
  */
 import { Clock, Effect, Schema } from "effect";
-import { PaymentSettings, PaymentTerms } from "../payment-settings.ts";
+import { PaymentSettings, PaymentTerms } from "../payments/payment-settings.ts";
 import { Conversations } from "../ports/conversations.ts";
 import type { Answer, ChatTurn } from "../ports/generator.ts";
 import { PaymentStore } from "../ports/payment-store.ts";

@@ -18,6 +18,8 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { Effect } from "effect";
 import { ingest } from "../../adapters/docs-ingest/index.ts";
+import { indexLayer, withSettings } from "../../src/runtime/adapter-layers.ts";
+import { defaultConfig } from "../../src/runtime/app-layer.ts";
 import {
   BUN_ENTRY,
   DENO_ENTRY,
@@ -25,8 +27,6 @@ import {
   startService,
 } from "../../test/support/service-process.ts";
 import { readQuestions } from "../eval/questions.ts";
-import { indexLayer, withSettings } from "../../src/runtime/adapter-layers.ts";
-import { defaultConfig } from "../../src/runtime/app-layer.ts";
 import { BENCH_OUTPUT_TAIL } from "./bench-service.ts";
 import { DEFAULT_NODE_DOCS_DIR, ensureNodeDocs } from "./node-docs.ts";
 import { record } from "./report.ts";

@@ -14,8 +14,8 @@ import { RedisStore } from "../../adapters/store-redis/index.ts";
 import { PaymentStore } from "../../core/ports/payment-store.ts";
 import { QuotaStore } from "../../core/ports/quota-store.ts";
 import { DAY_MS } from "../../core/time.ts";
-import { rawClient, startRedisServer } from "../../test/support/redis-server.ts";
 import { HOLD_TTL_MS } from "../../src/runtime/app-layer.ts";
+import { rawClient, startRedisServer } from "../../test/support/redis-server.ts";
 import { type Figure, record } from "./report.ts";
 
 const N = Number(process.env.BENCH_IDENTITIES ?? 1_000_000);

@@ -4,12 +4,12 @@
  * same run on fresh transfers. Goal: p99 overhead <= 5 ms above the RPC call.
  */
 import { Effect, Layer, ManagedRuntime } from "effect";
-import { startTestChain } from "../../test/support/localnet.ts";
-import { makeSwitches, scriptedRetriever } from "../../test/support/test-layers.ts";
 import { createApp } from "../../src/app.ts";
 import { makeLogger } from "../../src/observability/log.ts";
 import { makeMetrics } from "../../src/observability/metrics.ts";
 import { appLayer, defaultConfig } from "../../src/runtime/app-layer.ts";
+import { startTestChain } from "../../test/support/localnet.ts";
+import { makeSwitches, scriptedRetriever } from "../../test/support/test-layers.ts";
 import { timedGetTransaction } from "./raw-rpc.ts";
 import { overheadFigures, record } from "./report.ts";
 import { fmt, summary } from "./stats.ts";

@@ -18,10 +18,10 @@ import { ingest } from "../../adapters/docs-ingest/index.ts";
 import { ChromaIndex, ChromaRetriever } from "../../adapters/retrieval-chroma/index.ts";
 import { LocalIndex, LocalRetriever } from "../../adapters/retrieval-local/index.ts";
 import { Retriever } from "../../core/ports/retrieval.ts";
-import { startLocalChroma } from "../../test/support/chroma-server.ts";
-import { type EvalQuestion as Question, readQuestions } from "../eval/questions.ts";
 import { embedderLayer as configuredEmbedder, withSettings } from "../../src/runtime/adapter-layers.ts";
 import { defaultConfig } from "../../src/runtime/app-layer.ts";
+import { startLocalChroma } from "../../test/support/chroma-server.ts";
+import { type EvalQuestion as Question, readQuestions } from "../eval/questions.ts";
 import { DEFAULT_NODE_DOCS_DIR, ensureNodeDocs } from "./node-docs.ts";
 import { type Figure, record } from "./report.ts";
 

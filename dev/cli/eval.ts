@@ -12,15 +12,15 @@ import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { Effect } from "effect";
 import { ingest } from "../../adapters/docs-ingest/index.ts";
+import { commandLine } from "../../src/cli/command-line.ts";
+import { indexLayer, withSettings } from "../../src/runtime/adapter-layers.ts";
+import { defaultConfig } from "../../src/runtime/app-layer.ts";
 import { startLocalChroma } from "../../test/support/chroma-server.ts";
 import { type ServiceProcess, startService } from "../../test/support/service-process.ts";
 import { ask, type ChatReply, freeQuestions } from "../eval/ask.ts";
 import { readOutOfScope, readQuestions } from "../eval/questions.ts";
 import { printReport } from "../eval/report.ts";
 import { type DevOutcome, figures } from "../eval/score.ts";
-import { indexLayer, withSettings } from "../../src/runtime/adapter-layers.ts";
-import { defaultConfig } from "../../src/runtime/app-layer.ts";
-import { commandLine } from "../../src/cli/command-line.ts";
 
 const USAGE = `Usage: npm run eval -- --docs DIR --questions TSV [--out-of-scope TSV] [options]
 

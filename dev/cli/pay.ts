@@ -10,7 +10,7 @@ import { parseArgs } from "node:util";
 import { type Address, createSolanaRpc, isAddress, type KeyPairSigner } from "@solana/kit";
 import { fetchMaybeMint, fetchMaybeToken } from "@solana-program/token";
 import { Result } from "effect";
-import { formatUnits, parseDecimalUnits, USDC_DECIMALS } from "../../core/money.ts";
+import { formatUnits, parseDecimalUnits, USDC_DECIMALS } from "../../core/payments/money.ts";
 import {
   associatedTokenAccount,
   signAndSend,

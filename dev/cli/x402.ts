@@ -6,19 +6,23 @@
  * `npm start` and `npm run example:x402` with nothing to configure.
  * Exit codes: 0 a 2xx answer, 1 any other answer or failure, 2 bad usage, 3 the price is above --max.
  */
-import { X402_DEFAULT_RPC_URL } from "../../core/network.ts";
-import { Network, type PaymentRequest } from "../../core/x402.ts";
-import { AUTHORIZATION_HEADER, decodeReceiptHeader, RECEIPT_HEADER } from "../../core/x402-receipt.ts";
+import { X402_DEFAULT_RPC_URL } from "../../core/payments/network.ts";
+import { Network, type PaymentRequest } from "../../core/payments/x402.ts";
+import {
+  AUTHORIZATION_HEADER,
+  decodeReceiptHeader,
+  RECEIPT_HEADER,
+} from "../../core/payments/x402-receipt.ts";
 import { EXAMPLE_STATE_FILE } from "../../examples/x402/example-config.ts";
-import { loadKeypairFile } from "../localnet/keys.ts";
-import { DEFAULT_STATE_FILE, readStateFile, serviceStateFiles } from "../localnet/state-file.ts";
+import { commandLine } from "../../src/cli/command-line.ts";
 import {
   isLocalUrl,
   PaymentRequiredError,
   wrapFetchWithPayment,
   type X402Wallet,
-} from "../../src/x402/client/index.ts";
-import { commandLine } from "../../src/cli/command-line.ts";
+} from "../../src/payments/client/index.ts";
+import { loadKeypairFile } from "../localnet/keys.ts";
+import { DEFAULT_STATE_FILE, readStateFile, serviceStateFiles } from "../localnet/state-file.ts";
 
 const USAGE = `usage: npm run x402 -- [options] URL
   --max USDC             most to pay for this request (default 10.0); above it, exit 3 without paying

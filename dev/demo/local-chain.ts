@@ -4,8 +4,9 @@
  * v2 fee payer, so a new user can buy queries offline with `npm run pay`. Loaded only then:
  * LiteSVM is a native optional dependency a service on a real network never needs.
  */
+
+import { DEMO_FUNDS, type FundDemoWallet } from "../../src/http/routes/demo-faucet.ts";
 import type { LocalChainStarter } from "../../src/runtime/resolve-chain.ts";
-import { DEMO_FUNDS, type FundDemoWallet } from "../../src/web/demo-faucet.ts";
 import type { Localnet } from "../localnet/index.ts";
 
 /** Funding from the local chain's faucet and mint authority: real transactions on that chain. */

@@ -12,9 +12,9 @@ import {
   getMintToCheckedInstruction,
   TOKEN_PROGRAM_ADDRESS,
 } from "@solana-program/token";
-import { UNITS_PER_USDC, USDC_DECIMALS } from "../../core/money.ts";
-import type { Chain } from "./chain.ts";
+import { UNITS_PER_USDC, USDC_DECIMALS } from "../../core/payments/money.ts";
 import { associatedTokenAccount } from "../../src/solana/usdc-transfer.ts";
+import type { Chain } from "./chain.ts";
 import { type Faucet, submitLocal } from "./faucet.ts";
 import { type Keypair, newKeypair } from "./keys.ts";
 

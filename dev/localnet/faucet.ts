@@ -5,8 +5,8 @@
  */
 import { type Address, type Instruction, type KeyPairSigner, lamports } from "@solana/kit";
 import { getTransferSolInstruction } from "@solana-program/system";
-import type { Chain } from "./chain.ts";
 import { signInstructions, wireOf } from "../../src/solana/usdc-transfer.ts";
+import type { Chain } from "./chain.ts";
 import { newKeypair } from "./keys.ts";
 import { describeTransactionError } from "./tx-error.ts";
 import { decodeWire } from "./wire.ts";

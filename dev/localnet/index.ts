@@ -4,7 +4,7 @@
  * exactly as to devnet. Started with a demo mint, payer and service wallet.
  */
 import type { Address, KeyPairSigner } from "@solana/kit";
-import { USDC_DECIMALS } from "../../core/money.ts";
+import { USDC_DECIMALS } from "../../core/payments/money.ts";
 import { bootstrap, createMint, mintTo } from "./bootstrap.ts";
 import { makeChain } from "./chain.ts";
 import { makeFaucet } from "./faucet.ts";

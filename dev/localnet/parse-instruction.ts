@@ -6,7 +6,7 @@
  */
 import { getAddressDecoder, getBase58Decoder } from "@solana/kit";
 // The verifier's memo programs (v1, v3, v4), so the local chain parses exactly the memos the service reads.
-import { MEMO_PROGRAM_IDS } from "../../core/parsed-transaction.ts";
+import { MEMO_PROGRAM_IDS } from "../../core/payments/parsed-transaction.ts";
 import { TOKEN_PROGRAMS, uiTokenAmount } from "./token-accounts.ts";
 
 const SYSTEM_PROGRAM = "11111111111111111111111111111111";

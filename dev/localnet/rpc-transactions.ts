@@ -1,6 +1,6 @@
 /** Transaction methods: send, simulate, fetch, statuses, history per address. */
 import { isSignature } from "@solana/kit";
-import { MEMO_PROGRAM_IDS } from "../../core/parsed-transaction.ts";
+import { MEMO_PROGRAM_IDS } from "../../core/payments/parsed-transaction.ts";
 import type { Chain } from "./chain.ts";
 import { renderTransaction, TRANSACTION_ENCODINGS } from "./render-transaction.ts";
 import { invalidParams, rpcFailure } from "./rpc-failure.ts";

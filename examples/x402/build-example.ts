@@ -3,17 +3,19 @@
  * the routes. Used by the entry point and by the tests (which start several on one Redis).
  */
 import { Layer, ManagedRuntime } from "effect";
+import { ChainSolana } from "../../adapters/chain-solana/index.ts";
+import { WebCryptoRandom } from "../../adapters/secure-random/index.ts";
 import { MemoryStore } from "../../adapters/store-memory/index.ts";
 import { RedisStore } from "../../adapters/store-redis/index.ts";
-import type { X402Network } from "../../core/network.ts";
+import type { X402Network } from "../../core/payments/network.ts";
 import type { PaymentRequests } from "../../core/ports/payment-requests.ts";
 import type { PaymentStore } from "../../core/ports/payment-store.ts";
 import type { StoreUnavailable } from "../../core/ports/store-errors.ts";
 import type { Logger } from "../../src/observability/log.ts";
+import { createPaywall, type PaywallDeps, specDialect } from "../../src/payments/server/index.ts";
+import { exactDialect } from "../../src/payments/v2/exact-dialect.ts";
+import type { ExactFacilitator } from "../../src/payments/v2/exact-payment.ts";
 import { defaultConfig, quotaLimits } from "../../src/runtime/app-layer.ts";
-import { createPaywall, type PaywallDeps, specDialect } from "../../src/x402/server/index.ts";
-import { exactDialect } from "../../src/x402/v2/exact-dialect.ts";
-import type { ExactFacilitator } from "../../src/x402/v2/exact-payment.ts";
 import { createExampleApp } from "./example-app.ts";
 
 export interface ExampleChain {
@@ -37,12 +39,12 @@ export interface ExampleOptions {
 
 export const buildExample = (options: ExampleOptions) => {
   const limits = quotaLimits(defaultConfig());
-  // Either store, seen as the two ports the paywall uses.
+  // Either store, seen as the two ports the paywall uses, and the ids' random source.
   const store: Layer.Layer<PaymentStore | PaymentRequests, StoreUnavailable> =
     options.redisUrl === undefined
       ? MemoryStore.layer(limits)
       : RedisStore.layer({ url: options.redisUrl, limits, keyPrefix: "x402-example:" });
-  const runtime = ManagedRuntime.make(store.pipe(Layer.orDie));
+  const runtime = ManagedRuntime.make(Layer.merge(store.pipe(Layer.orDie), WebCryptoRandom.layer));
   const { chain } = options;
   const paywall = createPaywall(
     {
@@ -61,7 +63,7 @@ export const buildExample = (options: ExampleOptions) => {
           ? []
           : [exactDialect({ ...options.facilitator, logger: options.logger })]),
       ],
-      ...(options.chainFor === undefined ? {} : { chainFor: options.chainFor }),
+      chainFor: options.chainFor ?? ((rpcUrl) => ChainSolana.fromUrl({ rpcUrl })),
     },
   );
   const app = createExampleApp(paywall, {

@@ -4,7 +4,7 @@
  * leaves them open): each paid body says what was bought and the receipt of the payment.
  */
 import { Hono } from "hono";
-import type { Paywall, X402Env } from "../../src/x402/server/index.ts";
+import type { Paywall, X402Env } from "../../src/payments/server/index.ts";
 
 /** The tiers of /tiered-data/{tier}; any other tier is 404 before a price is asked. */
 export const TIERS = {

@@ -5,7 +5,7 @@
  */
 import { Result, Schema } from "effect";
 import { type Env, reader } from "../../core/config-reader.ts";
-import { Network } from "../../core/x402.ts";
+import { Network } from "../../core/payments/x402.ts";
 
 export const DEFAULT_PORT = 4020;
 export const EXAMPLE_STATE_FILE = ".data/x402-localnet.json";

@@ -4,10 +4,10 @@
  * Pay it with `npm run x402 -- http://localhost:4020/premium-data`.
  */
 import { Result } from "effect";
-import { X402_DEFAULT_RPC_URL } from "../../core/network.ts";
+import { X402_DEFAULT_RPC_URL } from "../../core/payments/network.ts";
 import { makeLogger } from "../../src/observability/log.ts";
-import { startFacilitator } from "../../src/x402/v2/facilitator.ts";
-import { FEE_PAYER_SECRET_VARIABLE } from "../../src/x402/v2/fee-payer.ts";
+import { startFacilitator } from "../../src/payments/v2/facilitator.ts";
+import { FEE_PAYER_SECRET_VARIABLE } from "../../src/payments/v2/fee-payer.ts";
 import { buildExample, type ExampleChain } from "./build-example.ts";
 import { EXAMPLE_STATE_FILE, parseExampleConfig } from "./example-config.ts";
 

@@ -1,8 +1,8 @@
 /** Answer ids: each answer gets one, so its reader can vote on it (POST /api/feedback). */
 import { Clock, Effect } from "effect";
 import { FeedbackStore } from "../../core/ports/feedback-store.ts";
+import { type AppRuntime, runOutcome } from "../hono-kit/run-effect.ts";
 import type { Logger } from "../observability/log.ts";
-import { type AppRuntime, runOutcome } from "./run-effect.ts";
 
 /**
  * A fresh answer id bound to `identity`; undefined when the store cannot issue one. The answer is

@@ -8,21 +8,21 @@
  * transaction on chain (settled, nothing sent) and is credited then: once.
  */
 import type { Context } from "hono";
-import { BaseUnits, queriesFor } from "../../core/money.ts";
-import { PaymentRejected, rejected } from "../../core/payment-rejected.ts";
-import type { RunPayment } from "../x402/server/dialect.ts";
-import { withHeaders } from "../x402/server/spec-dialect.ts";
+import { BaseUnits, queriesFor } from "../../core/payments/money.ts";
+import { PaymentRejected, rejected } from "../../core/payments/payment-rejected.ts";
+import type { AppEnv } from "../hono-kit/app-env.ts";
+import { runOutcome } from "../hono-kit/run-effect.ts";
+import type { RunPayment } from "../payments/server/dialect.ts";
+import { withHeaders } from "../payments/server/spec-dialect.ts";
 import {
   type CheckedPayment,
   checkExactPayment,
   type ExactFacilitator,
   standingNow,
-} from "../x402/v2/exact-payment.ts";
-import { finishReservation, reserveChecked } from "../x402/v2/exact-reservation.ts";
-import { paymentResponseHeader } from "../x402/v2/wire.ts";
-import type { AppEnv } from "./app-env.ts";
+} from "../payments/v2/exact-payment.ts";
+import { finishReservation, reserveChecked } from "../payments/v2/exact-reservation.ts";
+import { paymentResponseHeader } from "../payments/v2/wire.ts";
 import { type Bought, CHAT_BINDING, type ChatPaymentDeps, refusedPurchase } from "./chat-payment.ts";
-import { runOutcome } from "./run-effect.ts";
 
 const settlementFailed = async (
   c: Context<AppEnv>,

@@ -8,21 +8,23 @@
  */
 import { Effect } from "effect";
 import type { Context } from "hono";
-import { BaseUnits, MIN_PAYMENT_UNITS, queriesFor } from "../../core/money.ts";
-import { x402NetworkOf } from "../../core/network.ts";
-import type { PaymentRejected } from "../../core/payment-rejected.ts";
-import { PaymentSettings } from "../../core/payment-settings.ts";
+import { BaseUnits, MIN_PAYMENT_UNITS, queriesFor } from "../../core/payments/money.ts";
+import { x402NetworkOf } from "../../core/payments/network.ts";
+import type { PaymentRejected } from "../../core/payments/payment-rejected.ts";
+import { PaymentSettings } from "../../core/payments/payment-settings.ts";
+import { type X402Code, x402Error } from "../../core/payments/x402.ts";
 import type { ChainUnavailable } from "../../core/ports/chain-reader.ts";
 import type { StoreUnavailable } from "../../core/ports/store-errors.ts";
-import { type X402Code, x402Error } from "../../core/x402.ts";
+import type { AppEnv } from "../hono-kit/app-env.ts";
+import { type AppRuntime, runOutcome } from "../hono-kit/run-effect.ts";
 import type { Metrics } from "../observability/metrics.ts";
-import { issuePaymentRequest, paymentRequestOf } from "../x402/server/issue-request.ts";
-import { DEFAULT_EXPIRES_IN_SECONDS } from "../x402/server/paywall-options.ts";
-import { acceptAuthorizationHeader, receiptHeaders } from "../x402/server/spec-dialect.ts";
-import { x402Rejection } from "../x402/server/x402-errors.ts";
-import type { ExactFacilitator } from "../x402/v2/exact-payment.ts";
-import { paymentRequiredHeader } from "../x402/v2/wire.ts";
-import type { AppEnv } from "./app-env.ts";
+import { REJECTIONS } from "../payments/payment-rejections.ts";
+import { issuePaymentRequest, paymentRequestOf } from "../payments/server/issue-request.ts";
+import { DEFAULT_EXPIRES_IN_SECONDS } from "../payments/server/paywall-options.ts";
+import { acceptAuthorizationHeader, receiptHeaders } from "../payments/server/spec-dialect.ts";
+import { x402Rejection } from "../payments/server/x402-errors.ts";
+import type { ExactFacilitator } from "../payments/v2/exact-payment.ts";
+import { paymentRequiredHeader } from "../payments/v2/wire.ts";
 import {
   errorResponse,
   QUOTA_EXHAUSTED_TEXT,
@@ -31,8 +33,6 @@ import {
 } from "./error-response.ts";
 import type { AppError } from "./error-status.ts";
 import type { InsightsRecorder } from "./insights-recorder.ts";
-import { REJECTIONS } from "./payment-rejections.ts";
-import { type AppRuntime, runOutcome } from "./run-effect.ts";
 
 export const CHAT_BINDING = { resource: "/api/chat", method: "POST" } as const;
 /** The price asked in a chat's 402: the smallest purchase, 0.01 USDC (10 questions). */

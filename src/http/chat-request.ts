@@ -2,8 +2,8 @@
 
 import type { Context } from "hono";
 import type { RetrievedChunk } from "../../core/ports/retrieval.ts";
-import type { AppEnv } from "./app-env.ts";
-import { readBody } from "./read-json.ts";
+import type { AppEnv } from "../hono-kit/app-env.ts";
+import { readBody } from "../hono-kit/read-json.ts";
 import { ChatRequest } from "./schemas/requests.ts";
 
 const SNIPPET_LENGTH = 240;

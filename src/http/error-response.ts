@@ -1,20 +1,11 @@
 /** Turns an expected error into its HTTP response (status and code from the exhaustive map). */
 import type { Context } from "hono";
-import type { PaymentRejected } from "../../core/payment-rejected.ts";
+import type { PaymentRejected } from "../../core/payments/payment-rejected.ts";
 import type { QuotaExhausted } from "../../core/use-cases/prepare-answer.ts";
-import type { AppEnv } from "./app-env.ts";
-import { type AppError, codeOf, statusOf, type Unavailable } from "./error-status.ts";
-import { paymentInfo } from "./payment-info.ts";
-
-/** What each unavailable dependency means for the client; total over the 503 errors. */
-export const UNAVAILABLE = {
-  StoreUnavailable: "Service temporarily unavailable: state store unreachable",
-  ChainUnavailable:
-    "Blockchain RPC temporarily unavailable; your transfer is safe, retry the same signature shortly",
-  RetrievalFailed: "Documentation search temporarily unavailable; no query was charged",
-  EmbeddingFailed: "Documentation search temporarily unavailable; no query was charged",
-  GenerationFailed: "Answer generation temporarily unavailable; no query was charged",
-} as const satisfies Record<Unavailable["_tag"], string>;
+import type { AppEnv } from "../hono-kit/app-env.ts";
+import { UNAVAILABLE, type Unavailable } from "../hono-kit/unavailable.ts";
+import { paymentInfo } from "../payments/payment-info.ts";
+import { type AppError, codeOf, statusOf } from "./error-status.ts";
 
 export const QUOTA_EXHAUSTED_TEXT = "Free queries used up for today: buy more queries to continue";
 

@@ -4,22 +4,13 @@
  * ships unmapped. Payment rejections carry a reason and are rendered by payment-rejections.ts.
  */
 
-import type { PaymentRejected } from "../../core/payment-rejected.ts";
-import type { ChainUnavailable } from "../../core/ports/chain-reader.ts";
-import type { GenerationFailed } from "../../core/ports/generator.ts";
-import type { EmbeddingFailed, RetrievalFailed } from "../../core/ports/retrieval.ts";
-import type { StoreUnavailable } from "../../core/ports/store-errors.ts";
+import type { PaymentRejected } from "../../core/payments/payment-rejected.ts";
 import type { PaidDailyCapReached } from "../../core/quota.ts";
 import type { EmptyMessage, MessageTooLong, QuotaExhausted } from "../../core/use-cases/prepare-answer.ts";
-import { REJECTIONS } from "./payment-rejections.ts";
+import type { Unavailable } from "../hono-kit/unavailable.ts";
+import { REJECTIONS } from "../payments/payment-rejections.ts";
 
-/** A dependency we could not reach: 503, nothing charged. */
-export type Unavailable =
-  | StoreUnavailable
-  | ChainUnavailable
-  | RetrievalFailed
-  | EmbeddingFailed
-  | GenerationFailed;
+export type { Unavailable };
 
 export type AppError =
   | EmptyMessage

@@ -4,7 +4,7 @@
  * were never touched after construction measurably faster, which counts on the busiest route.
  */
 import type { Context } from "hono";
-import type { AppEnv } from "./app-env.ts";
+import type { AppEnv } from "../hono-kit/app-env.ts";
 
 /** Responses the edge must leave alone (recognised by identity). */
 const prepared = new WeakSet<Response>();

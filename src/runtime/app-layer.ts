@@ -8,11 +8,12 @@ import { Effect, Layer, Result } from "effect";
 import { ChainSolana } from "../../adapters/chain-solana/index.ts";
 import * as MemoryConversations from "../../adapters/conversations-memory/index.ts";
 import type { CacheOutcome } from "../../adapters/llm-fallback/index.ts";
+import { WebCryptoRandom } from "../../adapters/secure-random/index.ts";
 import { MemoryStore } from "../../adapters/store-memory/index.ts";
 import { VisitorHash } from "../../adapters/visitor-hash/index.ts";
 import { type AppConfig, type ChainConfig, parseConfig } from "../../core/config.ts";
 import { InsightsSettings } from "../../core/insights/insights-settings.ts";
-import * as PaymentSettings from "../../core/payment-settings.ts";
+import * as PaymentSettings from "../../core/payments/payment-settings.ts";
 import type { ChainReader } from "../../core/ports/chain-reader.ts";
 import type { FeedbackStore } from "../../core/ports/feedback-store.ts";
 import type { Generator } from "../../core/ports/generator.ts";
@@ -126,6 +127,7 @@ export const appLayer = (
       }),
     MemoryConversations.layer(),
     VisitorHash.layer(config.insights.salt),
+    WebCryptoRandom.layer,
     Layer.succeed(InsightsSettings)({ redaction: config.insights.redaction }),
   ).pipe(Layer.provide(Layer.succeed(AppSettings)(config)));
 };

@@ -10,7 +10,7 @@ import { type Env, parseConfig } from "../../core/config.ts";
 import { createApp } from "../app.ts";
 import { makeLogger } from "../observability/log.ts";
 import { makeMetrics } from "../observability/metrics.ts";
-import { startFacilitator } from "../x402/v2/facilitator.ts";
+import { startFacilitator } from "../payments/v2/facilitator.ts";
 import { appLayer } from "./app-layer.ts";
 import { ensureDemoIndex } from "./demo-index.ts";
 import { type LocalChainStarter, resolveChain, warnAboutDefaults } from "./resolve-chain.ts";

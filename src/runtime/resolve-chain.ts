@@ -6,8 +6,8 @@
  */
 import type { KeyPairSigner } from "@solana/kit";
 import type { AppConfig, ChainConfig } from "../../core/config.ts";
+import type { FundDemoWallet } from "../http/routes/demo-faucet.ts";
 import type { Logger } from "../observability/log.ts";
-import type { FundDemoWallet } from "../web/demo-faucet.ts";
 
 /** No CHAIN_NETWORK, and this program brings no local chain (or it cannot be loaded). */
 export class NoChainConfigured extends Error {

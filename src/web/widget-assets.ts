@@ -7,7 +7,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Context } from "hono";
-import type { AppEnv } from "../http/app-env.ts";
+import type { AppEnv } from "../hono-kit/app-env.ts";
 import { WIDGET_DIST } from "../widget/build-paths.ts";
 
 export const WIDGET_FILES = ["widget.js", "widget-pay.js", "admin.js"] as const;

@@ -1,9 +1,10 @@
 /** One answer in the log: its markdown, the sources its [n] link to, and the feedback thumbs. */
+
+import { h, ICONS, icon } from "../browser/dom.ts";
+import { safeHref } from "../browser/safe-url.ts";
 import type { Api } from "./api.ts";
 import type { StoredMessage } from "./conversation.ts";
-import { h, ICONS, icon } from "./dom.ts";
 import { renderMarkdown } from "./markdown.ts";
-import { safeHref } from "./safe-url.ts";
 
 let answers = 0;
 

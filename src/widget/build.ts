@@ -17,7 +17,7 @@ const BUNDLES = [
   { file: "widget.js", entry: join(SOURCE, "main.ts"), format: "iife" },
   { file: "widget-pay.js", entry: join(SOURCE, "pay/index.ts"), format: "esm" },
   // The owner's console (/admin/console.js), built the same way.
-  { file: "admin.js", entry: join(SOURCE, "../admin-console/main.ts"), format: "iife" },
+  { file: "admin.js", entry: join(SOURCE, "../console/browser/main.ts"), format: "iife" },
 ] as const;
 
 export interface BundleSize {

@@ -1,10 +1,10 @@
 /** The conversation log and the asking of questions: streaming, stop, clear, and the 402 hand-off. */
 
+import { h } from "../browser/dom.ts";
 import { answerView } from "./answer-view.ts";
 import type { Api, PaymentInfo, RateLimit, ServiceError } from "./api.ts";
 import type { WidgetConfig } from "./config.ts";
 import type { Conversation, conversationStore, StoredMessage } from "./conversation.ts";
-import { h } from "./dom.ts";
 
 export interface ChatViewDeps {
   readonly log: HTMLElement;

@@ -6,7 +6,7 @@
  * citations become links to the answer's sources.
  */
 import { Lexer, type Token, type Tokens } from "marked";
-import { safeHref } from "./safe-url.ts";
+import { safeHref } from "../browser/safe-url.ts";
 
 export interface MarkdownOptions {
   /** The element a citation [n] points to, or undefined when the answer has no source n. */

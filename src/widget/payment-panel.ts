@@ -4,8 +4,9 @@
  * bundle, imported only now. Every way ends in the same claim: POST /api/payment, retried while
  * the transfer is not confirmed yet (up to 90 s), with progress shown.
  */
+
+import { h } from "../browser/dom.ts";
 import type { Api, PaymentInfo, RateLimit } from "./api.ts";
-import { h } from "./dom.ts";
 import type { PayModule } from "./pay/index.ts";
 import { paymentMessage } from "./payment-messages.ts";
 

@@ -3,11 +3,12 @@
  * cannot leak either way; tests and assistive tools can still reach inside). Ctrl/Cmd+K opens,
  * Esc closes, focus is trapped in the dialog and given back where it was.
  */
+
+import { h, ICONS, icon } from "../browser/dom.ts";
 import { makeApi, type PaymentInfo, type RateLimit } from "./api.ts";
 import { chatView } from "./chat-view.ts";
 import type { WidgetConfig } from "./config.ts";
 import { conversationStore } from "./conversation.ts";
-import { h, ICONS, icon } from "./dom.ts";
 import type { PayModule } from "./pay/index.ts";
 import { paymentPanel } from "./payment-panel.ts";
 import { quotaText } from "./quota-text.ts";

@@ -5,15 +5,15 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { ChainSolana } from "../../adapters/chain-solana/index.ts";
-import { paymentMemo } from "../../core/x402.ts";
-import { decodeReceiptHeader } from "../../core/x402-receipt.ts";
+import { paymentMemo } from "../../core/payments/x402.ts";
+import { decodeReceiptHeader } from "../../core/payments/x402-receipt.ts";
 import {
   buildAuthorization,
   createTransfer,
   readPaymentRequest,
   wrapFetchWithPayment,
   type X402Wallet,
-} from "../../src/x402/client/index.ts";
+} from "../../src/payments/client/index.ts";
 import { askChat, exhaustFreeQuestion } from "../support/chat-402.ts";
 import { startTestChain, type TestChain } from "../support/localnet.ts";
 import { redisServerAvailable } from "../support/redis-server.ts";

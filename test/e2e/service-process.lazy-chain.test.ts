@@ -1,6 +1,7 @@
 /**
  * The local chain (LiteSVM, a native module) is loaded only when the local chain is used: the
- * real service on a configured network never loads it, from start to graceful stop. The
+ * service as `npm start` runs it (dev/demo/main.ts) never loads it on a configured network, from
+ * start to graceful stop. The
  * control, with nothing configured (the demo chain), shows that the probe does see LiteSVM.
  * Likewise the Redis client (ioredis) is loaded only with REDIS_URL set (a smaller idle service).
  */
@@ -8,13 +9,13 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { startRedisServer } from "../support/redis-server.ts";
-import { buildIndex, REPO_ROOT, startService } from "../support/service-process.ts";
+import { BUN_ENTRY, buildIndex, REPO_ROOT, startService } from "../support/service-process.ts";
 
 const PROBED_SERVICE = [
   process.execPath,
   "--preload",
   join(REPO_ROOT, "test/support/loaded-modules-probe.ts"),
-  join(REPO_ROOT, "src/main.ts"),
+  ...BUN_ENTRY.slice(1),
 ];
 const DEVNET = {
   CHAIN_NETWORK: "devnet",

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { decodeReceiptHeader } from "../../core/x402-receipt.ts";
+import { decodeReceiptHeader } from "../../core/payments/x402-receipt.ts";
 import { REPO_ROOT, type ServiceProcess, startService } from "../support/service-process.ts";
 
 const EXAMPLE_ENTRY = [process.execPath, join(REPO_ROOT, "examples/x402/main.ts")];

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { address } from "@solana/kit";
-import { decodeReceiptHeader } from "../../core/x402-receipt.ts";
+import { decodeReceiptHeader } from "../../core/payments/x402-receipt.ts";
 import { newKeypair } from "../../dev/localnet/keys.ts";
 import {
   fetchPaymentRequest,
@@ -15,7 +15,7 @@ import {
   PaymentRequiredError,
   payPaymentRequest,
   wrapFetchWithPayment,
-} from "../../src/x402/client/index.ts";
+} from "../../src/payments/client/index.ts";
 import { type ExampleServer, startExampleServer, useExampleServer } from "../support/x402-example.ts";
 
 const env = useExampleServer();

@@ -10,7 +10,7 @@ import { paymentMiddleware } from "@x402/hono";
 import { ExactSvmScheme } from "@x402/svm/exact/server";
 import { Hono } from "hono";
 import { memoryLogger } from "../../src/observability/log.ts";
-import { startFacilitator } from "../../src/x402/v2/facilitator.ts";
+import { startFacilitator } from "../../src/payments/v2/facilitator.ts";
 import { startTestChain, type TestChain } from "../support/localnet.ts";
 import { type TestApp, testApps } from "../support/test-app.ts";
 import { officialFetch, officialPaymentHeader, settlementOf } from "../support/x402-v2.ts";

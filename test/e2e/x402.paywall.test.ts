@@ -6,21 +6,30 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Layer, ManagedRuntime, Result } from "effect";
 import { Hono } from "hono";
+import { ChainSolana } from "../../adapters/chain-solana/index.ts";
+import { WebCryptoRandom } from "../../adapters/secure-random/index.ts";
 import { MemoryStore } from "../../adapters/store-memory/index.ts";
-import { decodeAuthorizationHeader, encodeAuthorizationHeader, paymentMemo } from "../../core/x402.ts";
+import {
+  decodeAuthorizationHeader,
+  encodeAuthorizationHeader,
+  paymentMemo,
+} from "../../core/payments/x402.ts";
 import { memoryLogger } from "../../src/observability/log.ts";
 import {
   buildAuthorization,
   createTransfer,
   readPaymentRequest,
   type X402Wallet,
-} from "../../src/x402/client/index.ts";
-import { createPaywall, PaywallConfigError, type X402Env } from "../../src/x402/server/index.ts";
+} from "../../src/payments/client/index.ts";
+import { createPaywall, PaywallConfigError, type X402Env } from "../../src/payments/server/index.ts";
 import { startTestChain, type TestChain } from "../support/localnet.ts";
 
 const LIMITS = { freePerDay: 3, paidDailyCap: 1000, holdTtlMs: 120_000 };
 let chain: TestChain;
-const runtime = ManagedRuntime.make(MemoryStore.layer(LIMITS).pipe(Layer.orDie));
+const runtime = ManagedRuntime.make(
+  Layer.merge(MemoryStore.layer(LIMITS).pipe(Layer.orDie), WebCryptoRandom.layer),
+);
+const chainFor = (rpcUrl: string) => ChainSolana.fromUrl({ rpcUrl });
 beforeAll(async () => {
   chain = await startTestChain();
 });
@@ -35,7 +44,7 @@ const wallet = (): X402Wallet => ({ signer: chain.payer, network: "chain-devnet"
 /** An app with one priced route per method on /item, and a handler that fails while told to. */
 const buildApp = (autoVerify = true) => {
   const { logger, lines } = memoryLogger();
-  const paywall = createPaywall({ ...terms(), AutoVerify: autoVerify }, { runtime, logger });
+  const paywall = createPaywall({ ...terms(), AutoVerify: autoVerify }, { runtime, logger, chainFor });
   const failures = { left: 0 };
   const priced = paywall({ Amount: "0.02", Description: "An item" });
   // As in any real app: a failure is a 500 answer (logged elsewhere), not a crash.
@@ -133,20 +142,23 @@ describe("AutoVerify", () => {
 
   test("off is refused on mainnet, globally or for one route", () => {
     const { logger } = memoryLogger();
-    expect(() => createPaywall({ ...terms(), Network: "chain-mainnet" }, { runtime, logger })).toThrow(
-      PaywallConfigError,
-    );
     expect(() =>
-      createPaywall({ ...terms(), Network: "chain-mainnet", AutoVerify: false }, { runtime, logger }),
+      createPaywall({ ...terms(), Network: "chain-mainnet" }, { runtime, logger, chainFor }),
+    ).toThrow(PaywallConfigError);
+    expect(() =>
+      createPaywall(
+        { ...terms(), Network: "chain-mainnet", AutoVerify: false },
+        { runtime, logger, chainFor },
+      ),
     ).toThrow(/AutoVerify/);
     const mainnet = createPaywall(
       { ...terms(), Network: "chain-mainnet", AutoVerify: true },
-      { runtime, logger },
+      { runtime, logger, chainFor },
     );
     expect(() => mainnet({ Amount: "0.10", AutoVerify: false })).toThrow(/chain-mainnet/);
     expect(() => mainnet({ Amount: "0.10" })).not.toThrow();
     // A devnet paywall with a mainnet route that turns verification off.
-    const devnet = createPaywall({ ...terms(), AutoVerify: true }, { runtime, logger });
+    const devnet = createPaywall({ ...terms(), AutoVerify: true }, { runtime, logger, chainFor });
     expect(() => devnet({ Amount: "0.10", Network: "chain-mainnet", AutoVerify: false })).toThrow(
       PaywallConfigError,
     );
@@ -156,16 +168,16 @@ describe("AutoVerify", () => {
 describe("options refused at setup", () => {
   const { logger } = memoryLogger();
   test("bad prices, addresses, expiries", () => {
-    const paywall = createPaywall({ ...terms(), AutoVerify: true }, { runtime, logger });
+    const paywall = createPaywall({ ...terms(), AutoVerify: true }, { runtime, logger, chainFor });
     for (const Amount of ["0", "0.0000001", "-1", "ten", "1e3", ""])
       expect(() => paywall({ Amount })).toThrow(PaywallConfigError);
     expect(() => paywall({ Amount: "0.10", PaymentAddress: "not-an-address" })).toThrow(PaywallConfigError);
     expect(() => paywall({ Amount: "0.10", ExpiresIn: 0 })).toThrow(PaywallConfigError);
     expect(() => paywall({ Amount: "0.10", ExpiresIn: 1.5 })).toThrow(PaywallConfigError);
-    expect(() => createPaywall({ ...terms(), TokenMint: "0x1234" }, { runtime, logger })).toThrow(
+    expect(() => createPaywall({ ...terms(), TokenMint: "0x1234" }, { runtime, logger, chainFor })).toThrow(
       PaywallConfigError,
     );
-    expect(() => createPaywall({ ...terms(), RPCURL: "nowhere" }, { runtime, logger })).toThrow(
+    expect(() => createPaywall({ ...terms(), RPCURL: "nowhere" }, { runtime, logger, chainFor })).toThrow(
       PaywallConfigError,
     );
   });

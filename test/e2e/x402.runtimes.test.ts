@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { decodeReceiptHeader } from "../../core/x402-receipt.ts";
+import { decodeReceiptHeader } from "../../core/payments/x402-receipt.ts";
 import { newKeypair } from "../../dev/localnet/keys.ts";
 import { CHROMIUM, chromiumAvailable } from "../browser/support/browser.ts";
 import { REPO_ROOT } from "../support/service-process.ts";

@@ -11,8 +11,8 @@ import {
   encodeAuthorizationHeader,
   paymentMemo,
   type X402ErrorBody,
-} from "../../core/x402.ts";
-import { buildAuthorization } from "../../src/x402/client/index.ts";
+} from "../../core/payments/x402.ts";
+import { buildAuthorization } from "../../src/payments/client/index.ts";
 import { useExampleServer } from "../support/x402-example.ts";
 
 const env = useExampleServer();

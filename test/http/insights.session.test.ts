@@ -10,7 +10,7 @@ import { Result, Schema } from "effect";
 import { Redis } from "ioredis";
 import { ChainSolana } from "../../adapters/chain-solana/index.ts";
 import { RedisStore } from "../../adapters/store-redis/index.ts";
-import { EXPORT_COLUMNS } from "../../src/http/admin/export-rows.ts";
+import { EXPORT_COLUMNS } from "../../src/console/routes/export-rows.ts";
 import { ExportResponse, InsightsResponse } from "../../src/http/schemas/admin.ts";
 import { startTestChain } from "../support/localnet.ts";
 import { type RedisServer, redisServerAvailable, startRedisServer } from "../support/redis-server.ts";

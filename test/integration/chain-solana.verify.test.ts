@@ -5,10 +5,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Effect, Result } from "effect";
 import { ChainSolana } from "../../adapters/chain-solana/index.ts";
-import { BaseUnits } from "../../core/money.ts";
-import type { ParsedTransaction } from "../../core/parsed-transaction.ts";
+import { BaseUnits } from "../../core/payments/money.ts";
+import type { ParsedTransaction } from "../../core/payments/parsed-transaction.ts";
+import { verifyTransfer } from "../../core/payments/verify-transfer.ts";
 import { ChainReader } from "../../core/ports/chain-reader.ts";
-import { verifyTransfer } from "../../core/verify-transfer.ts";
 import { newKeypair } from "../../dev/localnet/keys.ts";
 import { startTestChain, type TestChain } from "../support/localnet.ts";
 import { kindOf } from "../support/rejection-kind.ts";

@@ -4,13 +4,14 @@
  * races run across TWO layers (two connections), as two service instances would.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { Cause, Clock, Effect, Exit, Layer, ManagedRuntime, Option, Result } from "effect";
-import { MemoryQuotaView, MemoryStore } from "../../adapters/store-memory/index.ts";
+import { Cause, Clock, Effect, Exit, Layer, ManagedRuntime, Result } from "effect";
+import { MemoryStore } from "../../adapters/store-memory/index.ts";
 import { RedisStore } from "../../adapters/store-redis/index.ts";
+import { SIGNATURE_MEMORY_MS } from "../../core/payments/signature-ledger.ts";
 import { PaymentStore } from "../../core/ports/payment-store.ts";
+import { QuickReads } from "../../core/ports/quick-reads.ts";
 import { QuotaStore } from "../../core/ports/quota-store.ts";
 import type { StoreUnavailable } from "../../core/ports/store-errors.ts";
-import { SIGNATURE_MEMORY_MS } from "../../core/signature-ledger.ts";
 import { DAY_MS } from "../../core/time.ts";
 import { type RedisServer, redisServerAvailable, startRedisServer } from "../support/redis-server.ts";
 
@@ -19,9 +20,9 @@ const T0 = Date.UTC(2030, 0, 15, 12);
 const MIDNIGHT = Date.UTC(2030, 0, 16);
 const BASE58_16 = /^[1-9A-HJ-NP-Za-km-z]{16}$/;
 
-type Stores = QuotaStore | PaymentStore;
+type Stores = QuotaStore | PaymentStore | QuickReads;
 
-/** The wall clock, but for the time the memory store's synchronous view reads (set per check). */
+/** The wall clock, but for the time the quick reads (QuickReads, read without a `now`) see (set per check). */
 const clockAt = { value: 0 };
 const wallClock = Clock.Clock.defaultValue();
 const settableClock: Clock.Clock = {
@@ -48,15 +49,14 @@ const client = (runtime: ManagedRuntime.ManagedRuntime<Stores, StoreUnavailable>
   const outcome = async <A, E extends { readonly _tag: string }>(effect: Effect.Effect<A, E, Stores>) =>
     outcomeOf(await runtime.runPromiseExit(effect));
   return {
-    // A store that also answers at once (the memory store's MemoryQuotaView, read by GET
-    // /api/status) must give the same view every time, at the time of the runtime's clock.
+    // The quick read (QuickReads, read by GET /api/status) gives the same view every time, at
+    // the time of the runtime's clock: at once on the memory store, by a promise on Redis.
     view: async (id: string, now: number) => {
       const view = await run(QuotaStore.use((q) => q.view(id, now)));
-      const atOnce = await run(Effect.serviceOption(MemoryQuotaView));
-      if (Option.isSome(atOnce)) {
-        clockAt.value = now;
-        expect(atOnce.value.view(id)).toEqual(view);
-      }
+      clockAt.value = now;
+      expect(await run(QuickReads.use((quick) => Effect.promise(async () => quick.quotaView(id))))).toEqual(
+        view,
+      );
       return view;
     },
     reserve: (id: string, now: number) => run(QuotaStore.use((q) => q.reserve(id, now))),
@@ -69,7 +69,15 @@ const client = (runtime: ManagedRuntime.ManagedRuntime<Stores, StoreUnavailable>
     tryClaim: (sig: string, id: string, queries: number, now: number) =>
       outcome(PaymentStore.use((p) => p.claim(sig, id, queries, now))),
     isClaimed: (sig: string, now: number) => run(PaymentStore.use((p) => p.isClaimed(sig, now))),
-    referenceFor: (id: string, now: number) => run(PaymentStore.use((p) => p.referenceFor(id, now))),
+    // The quick read of a reference (GET /api/payment/info) hands out the same one.
+    referenceFor: async (id: string, now: number) => {
+      const reference = await run(PaymentStore.use((p) => p.referenceFor(id, now)));
+      clockAt.value = now;
+      expect(await run(QuickReads.use((quick) => Effect.promise(async () => quick.referenceFor(id))))).toBe(
+        reference,
+      );
+      return reference;
+    },
     ping: () => outcome(QuotaStore.use((q) => q.ping)),
   };
 };
@@ -315,7 +323,14 @@ if (redisServerAvailable()) {
     server = await startRedisServer();
   });
   afterAll(() => server?.stop());
-  storeContract("redis", (keyPrefix) => RedisStore.layer({ url: server!.url, limits: LIMITS, keyPrefix }), {
-    shared: true,
-  });
+  storeContract(
+    "redis",
+    (keyPrefix) =>
+      RedisStore.layer({ url: server!.url, limits: LIMITS, keyPrefix }).pipe(
+        Layer.provide(Layer.succeed(Clock.Clock)(settableClock)),
+      ),
+    {
+      shared: true,
+    },
+  );
 }

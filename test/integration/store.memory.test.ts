@@ -6,9 +6,9 @@ import { describe, expect, test } from "bun:test";
 import { Result } from "effect";
 import { newReference, REFERENCE_MEMORY_MS } from "../../adapters/shared/random-ids.ts";
 import { makeMemoryState } from "../../adapters/store-memory/memory-state.ts";
-import { SIGNATURE_MEMORY_MS } from "../../core/signature-ledger.ts";
+import { SIGNATURE_MEMORY_MS } from "../../core/payments/signature-ledger.ts";
+import { SETTLE_GRACE_MS } from "../../core/payments/x402-ledger.ts";
 import { DAY_MS } from "../../core/time.ts";
-import { SETTLE_GRACE_MS } from "../../core/x402-ledger.ts";
 import { issuedPayment } from "../support/x402-samples.ts";
 
 const LIMITS = { freePerDay: 3, paidDailyCap: 1000, holdTtlMs: 30_000 };

@@ -9,10 +9,10 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Cause, Exit, ManagedRuntime } from "effect";
 import type { Redis } from "ioredis";
 import { RedisStore } from "../../adapters/store-redis/index.ts";
+import type { IssuedPayment } from "../../core/payments/x402-ledger.ts";
 import { type PaymentRequestClaim, PaymentRequests } from "../../core/ports/payment-requests.ts";
 import { PaymentStore } from "../../core/ports/payment-store.ts";
 import type { QuotaStore } from "../../core/ports/quota-store.ts";
-import type { IssuedPayment } from "../../core/x402-ledger.ts";
 import { waitFor } from "../support/free-port.ts";
 import {
   type RedisServer,

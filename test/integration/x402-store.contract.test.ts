@@ -1,12 +1,13 @@
 /**
  * One contract for every PaymentRequests store: the memory store and the Redis store (a real
- * redis-server) follow core/x402-ledger.ts alike, share the used-signature ledger with
+ * redis-server) follow core/payments/x402-ledger.ts alike, share the used-signature ledger with
  * POST /api/payment, and (Redis) give exactly one success to two instances racing on one claim.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Cause, type Effect, Exit, type Layer, ManagedRuntime, Result } from "effect";
 import { MemoryStore } from "../../adapters/store-memory/index.ts";
 import { RedisStore } from "../../adapters/store-redis/index.ts";
+import { type IssuedPayment, LEASE_MS, SETTLE_GRACE_MS } from "../../core/payments/x402-ledger.ts";
 import {
   type PaymentGrant,
   type PaymentRequestClaim,
@@ -15,7 +16,6 @@ import {
 import { PaymentStore } from "../../core/ports/payment-store.ts";
 import { QuotaStore } from "../../core/ports/quota-store.ts";
 import type { StoreUnavailable } from "../../core/ports/store-errors.ts";
-import { type IssuedPayment, LEASE_MS, SETTLE_GRACE_MS } from "../../core/x402-ledger.ts";
 import { type RedisServer, redisServerAvailable, startRedisServer } from "../support/redis-server.ts";
 
 const LIMITS = { freePerDay: 3, paidDailyCap: 1000, holdTtlMs: 30_000 };

@@ -1,7 +1,7 @@
 /**
  * Model-based test of both stores: random sequences of reserve / commit / release / claim
  * (fresh or reused signature) / isClaimed / clock moves run against the real store and
- * against a tiny model (core/quota.ts + core/signature-ledger.ts on plain maps). After every
+ * against a tiny model (core/quota.ts + core/payments/signature-ledger.ts on plain maps). After every
  * step every identity's view must agree. Small limits, so caps and exhaustion are hit often;
  * a start just before midnight, so day rollovers and lapsing holds happen too.
  */
@@ -10,11 +10,11 @@ import { Cause, Effect, Exit, type Layer, ManagedRuntime, Result } from "effect"
 import fc from "fast-check";
 import { MemoryStore } from "../../adapters/store-memory/index.ts";
 import { RedisStore } from "../../adapters/store-redis/index.ts";
+import { isRemembered, markUsed, type UsedSignature } from "../../core/payments/signature-ledger.ts";
 import { PaymentStore } from "../../core/ports/payment-store.ts";
 import { QuotaStore } from "../../core/ports/quota-store.ts";
 import type { StoreUnavailable } from "../../core/ports/store-errors.ts";
 import * as Quota from "../../core/quota.ts";
-import { isRemembered, markUsed, type UsedSignature } from "../../core/signature-ledger.ts";
 import { DAY_MS } from "../../core/time.ts";
 import { type RedisServer, redisServerAvailable, startRedisServer } from "../support/redis-server.ts";
 

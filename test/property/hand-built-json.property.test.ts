@@ -6,9 +6,9 @@ import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { identityOf } from "../../core/client-identity.ts";
 import { parseIp } from "../../core/ip.ts";
-import { paymentInfo, paymentInfoBody } from "../../src/http/payment-info.ts";
 import { statusBodies, statusBody } from "../../src/http/routes/status.ts";
 import { makeLogger } from "../../src/observability/log.ts";
+import { paymentInfo, paymentInfoBody } from "../../src/payments/payment-info.ts";
 
 const view = fc.record({
   remaining: fc.nat(),

@@ -8,8 +8,8 @@ import {
   minimumAccepted,
   numberToUnits,
   parseDecimalUnits,
-} from "../../core/money.ts";
-import { validateClaim } from "../../core/payment-claim.ts";
+} from "../../core/payments/money.ts";
+import { validateClaim } from "../../core/payments/payment-claim.ts";
 import { txSignature } from "../support/core-arbitraries.ts";
 import { kindOf } from "../support/rejection-kind.ts";
 

@@ -8,17 +8,21 @@ import { generateKeyPairSigner } from "@solana/kit";
 import { Result } from "effect";
 import fc from "fast-check";
 import { encodeBase58 } from "../../core/base58.ts";
-import { formatUnits } from "../../core/money.ts";
+import { formatUnits } from "../../core/payments/money.ts";
 import {
   AUTHORIZATION_MESSAGE_HEADER,
   authorizationMessage,
   paymentRequestFromJson,
   paymentRequestToJson,
-} from "../../core/x402.ts";
-import { decodeReceiptHeader, encodeReceiptHeader, type PaymentReceipt } from "../../core/x402-receipt.ts";
-import { isAuthorizationSigned, signAuthorization } from "../../src/x402/authorization-signature.ts";
-import { readPaymentRequest } from "../../src/x402/client/payment-required.ts";
-import { paymentRequestOf } from "../../src/x402/server/issue-request.ts";
+} from "../../core/payments/x402.ts";
+import {
+  decodeReceiptHeader,
+  encodeReceiptHeader,
+  type PaymentReceipt,
+} from "../../core/payments/x402-receipt.ts";
+import { isAuthorizationSigned, signAuthorization } from "../../src/payments/authorization-signature.ts";
+import { readPaymentRequest } from "../../src/payments/client/payment-required.ts";
+import { paymentRequestOf } from "../../src/payments/server/issue-request.ts";
 import {
   address,
   authorization,

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { Result } from "effect";
 import * as Base64 from "effect/encoding/Base64";
 import fc from "fast-check";
-import { decodeAuthorizationHeader, encodeAuthorizationHeader } from "../../core/x402.ts";
+import { decodeAuthorizationHeader, encodeAuthorizationHeader } from "../../core/payments/x402.ts";
 import { authorization } from "../support/core-arbitraries.ts";
 
 const RUNS = { numRuns: 500 };

@@ -6,14 +6,14 @@
 import { describe, expect, test } from "bun:test";
 import { Result } from "effect";
 import fc from "fast-check";
-import type { UsedSignature } from "../../core/signature-ledger.ts";
+import type { UsedSignature } from "../../core/payments/signature-ledger.ts";
 import {
   claimPayment,
   finishPayment,
   type IssuedPayment,
   LEASE_MS,
   type PaymentRecord,
-} from "../../core/x402-ledger.ts";
+} from "../../core/payments/x402-ledger.ts";
 
 const T0 = Date.UTC(2030, 0, 1);
 const PAYMENTS = 3;

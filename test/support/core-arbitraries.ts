@@ -1,9 +1,9 @@
 /** fast-check arbitraries for the pure core: addresses, authorizations, quota limits and op sequences. */
 import fc from "fast-check";
 import { encodeBase58 } from "../../core/base58.ts";
+import type { PaymentAuthorization, PaymentRequest } from "../../core/payments/x402.ts";
 import type { QuotaLimits } from "../../core/quota.ts";
 import { DAY_MS } from "../../core/time.ts";
-import type { PaymentAuthorization, PaymentRequest } from "../../core/x402.ts";
 
 /** A base58 address: any 32 bytes. */
 export const address = fc.uint8Array({ minLength: 32, maxLength: 32 }).map(encodeBase58);

@@ -8,21 +8,14 @@ import { expect } from "bun:test";
 import { TOKEN_PROGRAM_ADDRESS } from "@solana-program/token";
 import { Result, Schema } from "effect";
 import { encodeBase58 } from "../../core/base58.ts";
-import { BaseUnits } from "../../core/money.ts";
-import { ParsedTransaction } from "../../core/parsed-transaction.ts";
-import type { PaymentRejected } from "../../core/payment-rejected.ts";
-import type { TransferExpectation, verifyTransfer } from "../../core/verify-transfer.ts";
+import { BaseUnits } from "../../core/payments/money.ts";
+import { ParsedTransaction } from "../../core/payments/parsed-transaction.ts";
+import type { PaymentRejected } from "../../core/payments/payment-rejected.ts";
+import type { TransferExpectation, verifyTransfer } from "../../core/payments/verify-transfer.ts";
 import { kindOf, renderedTexts } from "./rejection-kind.ts";
+import { addressOf, PAYER, STRANGER, USDC_MINT, WALLET } from "./test-addresses.ts";
 
-/** A deterministic 32-byte base58 address per seed. */
-export const addressOf = (seed: number): string =>
-  encodeBase58(Uint8Array.from({ length: 32 }, (_, i) => (seed * 37 + i * 11 + 1) & 0xff));
-
-export const USDC_MINT = addressOf(1);
-export const WALLET = addressOf(2);
-export const PAYER = addressOf(3);
-export const OTHER_MINT = addressOf(4);
-export const STRANGER = addressOf(5);
+export { addressOf, OTHER_MINT, PAYER, STRANGER, USDC_MINT, WALLET } from "./test-addresses.ts";
 export const SYSTEM_PROGRAM = "11111111111111111111111111111111";
 export const MEMO_PROGRAM = "MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr";
 /** Block time (epoch seconds) of built transactions, and a `now` 20 s later. */

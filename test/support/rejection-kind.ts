@@ -3,9 +3,9 @@
  * public code names ("SIGNATURE_ALREADY_USED" -> "SignatureAlreadyUsed"), so tests assert what
  * clients see. `renderedTexts` gives the texts a client would read for it.
  */
-import type { PaymentRejected } from "../../core/payment-rejected.ts";
-import { REJECTIONS, renderRejection } from "../../src/http/payment-rejections.ts";
-import { USDC_MINT, WALLET } from "./parsed-tx.ts";
+import type { PaymentRejected } from "../../core/payments/payment-rejected.ts";
+import { REJECTIONS, renderRejection } from "../../src/payments/payment-rejections.ts";
+import { USDC_MINT, WALLET } from "./test-addresses.ts";
 
 const pascal = (code: string) =>
   code

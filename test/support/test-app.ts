@@ -8,8 +8,8 @@ import type { TrustProxy } from "../../core/trust-proxy.ts";
 import { createApp } from "../../src/app.ts";
 import { memoryLogger } from "../../src/observability/log.ts";
 import { makeMetrics } from "../../src/observability/metrics.ts";
+import type { ExactFacilitator } from "../../src/payments/v2/exact-payment.ts";
 import { type AppParts, appLayer, defaultConfig } from "../../src/runtime/app-layer.ts";
-import type { ExactFacilitator } from "../../src/x402/v2/exact-payment.ts";
 import { USDC_MINT, WALLET } from "./parsed-tx.ts";
 import { makeSwitches, scriptedChain, scriptedGenerator, scriptedRetriever } from "./test-layers.ts";
 

@@ -4,7 +4,7 @@
  * and payment store. Each records what it was asked, so tests can assert the order of steps.
  */
 import { Effect, Layer, Result, Stream } from "effect";
-import { PaymentSettings } from "../../core/payment-settings.ts";
+import { PaymentSettings } from "../../core/payments/payment-settings.ts";
 import { type ChainLookup, ChainReader } from "../../core/ports/chain-reader.ts";
 import { Conversations } from "../../core/ports/conversations.ts";
 import { type ChatTurn, GenerationFailed, Generator } from "../../core/ports/generator.ts";

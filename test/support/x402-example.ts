@@ -8,20 +8,20 @@
  */
 import { afterAll, beforeAll } from "bun:test";
 import type { KeyPairSigner } from "@solana/kit";
-import type { PaymentAuthorization, PaymentRequest } from "../../core/x402.ts";
-import { encodeAuthorizationHeader, paymentMemo } from "../../core/x402.ts";
-import { AUTHORIZATION_HEADER } from "../../core/x402-receipt.ts";
+import type { PaymentAuthorization, PaymentRequest } from "../../core/payments/x402.ts";
+import { encodeAuthorizationHeader, paymentMemo } from "../../core/payments/x402.ts";
+import { AUTHORIZATION_HEADER } from "../../core/payments/x402-receipt.ts";
 import { buildExample } from "../../examples/x402/build-example.ts";
 import { memoryLogger } from "../../src/observability/log.ts";
-import { signAuthorization } from "../../src/x402/authorization-signature.ts";
+import { signAuthorization } from "../../src/payments/authorization-signature.ts";
 import {
   buildAuthorization,
   createTransfer,
   readPaymentRequest,
   type X402Wallet,
-} from "../../src/x402/client/index.ts";
-import type { ExactFacilitator } from "../../src/x402/v2/exact-payment.ts";
-import { startFacilitator } from "../../src/x402/v2/facilitator.ts";
+} from "../../src/payments/client/index.ts";
+import type { ExactFacilitator } from "../../src/payments/v2/exact-payment.ts";
+import { startFacilitator } from "../../src/payments/v2/facilitator.ts";
 import { startTestChain, type TestChain } from "./localnet.ts";
 import { type RedisServer, startRedisServer } from "./redis-server.ts";
 

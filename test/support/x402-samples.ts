@@ -1,7 +1,7 @@
 /** A valid x402 payment request and authorization, for tests that vary one field at a time. */
 import { encodeBase58 } from "../../core/base58.ts";
-import type { PaymentAuthorization, PaymentRequest } from "../../core/x402.ts";
-import type { IssuedPayment } from "../../core/x402-ledger.ts";
+import type { PaymentAuthorization, PaymentRequest } from "../../core/payments/x402.ts";
+import type { IssuedPayment } from "../../core/payments/x402-ledger.ts";
 import { PAYER, USDC_MINT, WALLET } from "./parsed-tx.ts";
 
 export const request: PaymentRequest = {

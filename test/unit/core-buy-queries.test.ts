@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { Effect, Exit, Option } from "effect";
 import { encodeBase58 } from "../../core/base58.ts";
-import type { RawClaim } from "../../core/payment-claim.ts";
+import type { RawClaim } from "../../core/payments/payment-claim.ts";
 import { buyQueries } from "../../core/use-cases/buy-queries.ts";
 import {
   parsedTx,

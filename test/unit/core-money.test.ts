@@ -7,7 +7,7 @@ import {
   numberToUnits,
   parseDecimalUnits,
   queriesFor,
-} from "../../core/money.ts";
+} from "../../core/payments/money.ts";
 
 const units = (result: Result.Result<bigint, string>): bigint => {
   if (Result.isFailure(result)) throw new Error(`expected units, got failure: ${result.failure}`);

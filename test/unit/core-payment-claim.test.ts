@@ -1,9 +1,14 @@
 import { describe, expect, test } from "bun:test";
 import { Result } from "effect";
 import { encodeBase58 } from "../../core/base58.ts";
-import { checkUnits, parseSignature, type RawClaim, validateClaim } from "../../core/payment-claim.ts";
-import { PaymentRejectionReason, rejected } from "../../core/payment-rejected.ts";
-import { REJECTIONS } from "../../src/http/payment-rejections.ts";
+import {
+  checkUnits,
+  parseSignature,
+  type RawClaim,
+  validateClaim,
+} from "../../core/payments/payment-claim.ts";
+import { PaymentRejectionReason, rejected } from "../../core/payments/payment-rejected.ts";
+import { REJECTIONS } from "../../src/payments/payment-rejections.ts";
 import { USDC_MINT, WALLET } from "../support/parsed-tx.ts";
 import { kindOf, renderedTexts } from "../support/rejection-kind.ts";
 

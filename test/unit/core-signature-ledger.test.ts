@@ -5,7 +5,7 @@ import {
   MAX_TRANSACTION_AGE_MS,
   markUsed,
   SIGNATURE_MEMORY_MS,
-} from "../../core/signature-ledger.ts";
+} from "../../core/payments/signature-ledger.ts";
 import { DAY_MS, nextUtcMidnight, utcDay } from "../../core/time.ts";
 
 const T0 = Date.UTC(2025, 5, 1, 12, 0, 0);

@@ -5,9 +5,9 @@
  */
 import { describe, expect, test } from "bun:test";
 import { Result, Schema } from "effect";
-import { BaseUnits } from "../../core/money.ts";
-import { ParsedTransaction } from "../../core/parsed-transaction.ts";
-import { verifyTransfer } from "../../core/verify-transfer.ts";
+import { BaseUnits } from "../../core/payments/money.ts";
+import { ParsedTransaction } from "../../core/payments/parsed-transaction.ts";
+import { verifyTransfer } from "../../core/payments/verify-transfer.ts";
 import { NOW, payerUsdc, rawTx, STRANGER, USDC_MINT, WALLET } from "../support/parsed-tx.ts";
 import { kindOf } from "../support/rejection-kind.ts";
 

@@ -1,8 +1,8 @@
 /** With a volatile ledger, transfers from before the ledger started are refused (no replay after restart). */
 import { describe, expect, test } from "bun:test";
 import { Result } from "effect";
-import { BaseUnits } from "../../core/money.ts";
-import { verifyTransfer } from "../../core/verify-transfer.ts";
+import { BaseUnits } from "../../core/payments/money.ts";
+import { verifyTransfer } from "../../core/payments/verify-transfer.ts";
 import { BLOCK_TIME, NOW, USDC_MINT, usdcPayment, WALLET } from "../support/parsed-tx.ts";
 import { kindOf, renderedTexts } from "../support/rejection-kind.ts";
 

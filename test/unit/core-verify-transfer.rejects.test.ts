@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { Result } from "effect";
+import { verifyTransfer } from "../../core/payments/verify-transfer.ts";
 import { DAY_MS } from "../../core/time.ts";
-import { verifyTransfer } from "../../core/verify-transfer.ts";
 import {
   BLOCK_TIME,
   expectation,

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { Result } from "effect";
-import { SIGNATURE_MEMORY_MS } from "../../core/signature-ledger.ts";
+import { SIGNATURE_MEMORY_MS } from "../../core/payments/signature-ledger.ts";
 import {
   CLAIM_RETENTION_MS,
   type ClaimInput,
@@ -13,7 +13,7 @@ import {
   type PaymentRecord,
   SETTLE_GRACE_MS,
   standingOf,
-} from "../../core/x402-ledger.ts";
+} from "../../core/payments/x402-ledger.ts";
 import { issuedPayment } from "../support/x402-samples.ts";
 
 const T0 = Date.UTC(2030, 0, 15, 12);

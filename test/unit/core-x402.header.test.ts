@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { Result } from "effect";
 import * as Base64 from "effect/encoding/Base64";
-import { decodeAuthorizationHeader, encodeAuthorizationHeader } from "../../core/x402.ts";
+import { decodeAuthorizationHeader, encodeAuthorizationHeader } from "../../core/payments/x402.ts";
 import { authorization } from "../support/x402-samples.ts";
 
 describe("X-Payment-Authorization header codec", () => {

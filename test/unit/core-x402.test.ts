@@ -1,7 +1,12 @@
 import { describe, expect, test } from "bun:test";
 import { Result, Schema } from "effect";
 import { encodeBase58 } from "../../core/base58.ts";
-import { CHAIN_NETWORKS, DEFAULT_RPC_URL, X402_NETWORKS, x402NetworkOf } from "../../core/network.ts";
+import {
+  CHAIN_NETWORKS,
+  DEFAULT_RPC_URL,
+  X402_NETWORKS,
+  x402NetworkOf,
+} from "../../core/payments/network.ts";
 import {
   AUTHORIZATION_MESSAGE_HEADER,
   authorizationMessage,
@@ -14,7 +19,7 @@ import {
   requiredUnits,
   X402_CODES,
   x402Error,
-} from "../../core/x402.ts";
+} from "../../core/payments/x402.ts";
 import { addressOf } from "../support/parsed-tx.ts";
 import { authorization, request } from "../support/x402-samples.ts";
 

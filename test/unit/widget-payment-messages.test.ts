@@ -1,7 +1,7 @@
 /** Every payment refusal the service can send has its own sentence in the widget, not a fallback. */
 import { describe, expect, test } from "bun:test";
-import { CLAIM_REJECTION_REASONS } from "../../core/payment-rejected.ts";
-import { REJECTIONS } from "../../src/http/payment-rejections.ts";
+import { CLAIM_REJECTION_REASONS } from "../../core/payments/payment-rejected.ts";
+import { REJECTIONS } from "../../src/payments/payment-rejections.ts";
 import { paymentMessage } from "../../src/widget/payment-messages.ts";
 
 // The refusals of POST /api/payment, the widget's way of paying (not the X-Payment-Authorization ones).

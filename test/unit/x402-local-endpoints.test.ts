@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { isLocalUrl } from "../../src/x402/client/local-endpoints.ts";
+import { isLocalUrl } from "../../src/payments/client/local-endpoints.ts";
 
 describe("AllowLocal: which endpoints are local or private", () => {
   const local = [

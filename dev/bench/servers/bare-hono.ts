@@ -5,7 +5,7 @@
  */
 import { Hono } from "hono";
 import Redis from "ioredis";
-import { paymentInfo } from "../../../src/http/payment-info.ts";
+import { paymentInfo } from "../../../src/payments/payment-info.ts";
 
 // The port as the first argument (the status bench) or PORT (the startup bench, as the service takes it).
 const port = Number(process.argv[2] ?? process.env.PORT);

@@ -8,9 +8,9 @@
 import { getPath } from "hono/utils/url";
 import { peerIsTrustedProxy } from "../../../core/client-identity.ts";
 import type { TrustProxy } from "../../../core/trust-proxy.ts";
+import type { EdgeRequest } from "../../hono-kit/app-env.ts";
 import type { LogFields, Logger, ServiceLogger } from "../../observability/log.ts";
 import type { Metrics } from "../../observability/metrics.ts";
-import type { EdgeRequest } from "../app-env.ts";
 import { isPrepared } from "../prepared-response.ts";
 import { clientIdentity } from "./client-identity.ts";
 import { corsPolicy } from "./cors.ts";

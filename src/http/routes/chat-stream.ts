@@ -14,12 +14,12 @@ import type { QuotaView } from "../../../core/quota.ts";
 import { generationInput, withinDeadline } from "../../../core/use-cases/ask-question.ts";
 import { chargeAnswer, finishAnswer, releaseAnswer } from "../../../core/use-cases/finish-answer.ts";
 import { type PreparedAnswer, prepareAnswer, type Question } from "../../../core/use-cases/prepare-answer.ts";
+import type { AppEnv } from "../../hono-kit/app-env.ts";
+import { Defect, runOutcome } from "../../hono-kit/run-effect.ts";
 import { issueAnswerId } from "../answer-id.ts";
-import type { AppEnv } from "../app-env.ts";
 import { chatErrorResponse } from "../chat-payment.ts";
 import { publicSource } from "../chat-request.ts";
 import { codeOf } from "../error-status.ts";
-import { Defect, runOutcome } from "../run-effect.ts";
 import type { ChatDeps } from "./chat.ts";
 
 type Send = (event: "sources" | "delta" | "done" | "error", data: unknown) => Promise<void>;

@@ -5,20 +5,20 @@
  * payment's receipt header; the message is checked before any payment is consumed.
  */
 import { type Context, Hono } from "hono";
+import { AUTHORIZATION_HEADER } from "../../../core/payments/x402-receipt.ts";
 import { askQuestion } from "../../../core/use-cases/ask-question.ts";
 import { validateMessage } from "../../../core/use-cases/prepare-answer.ts";
-import { AUTHORIZATION_HEADER } from "../../../core/x402-receipt.ts";
+import { type AppEnv, edgeFactsAsVariables } from "../../hono-kit/app-env.ts";
+import { type AppRuntime, runOutcome } from "../../hono-kit/run-effect.ts";
 import type { Metrics } from "../../observability/metrics.ts";
-import { withHeaders } from "../../x402/server/spec-dialect.ts";
-import type { ExactFacilitator } from "../../x402/v2/exact-payment.ts";
-import { PAYMENT_SIGNATURE_HEADER } from "../../x402/v2/wire.ts";
+import { withHeaders } from "../../payments/server/spec-dialect.ts";
+import type { ExactFacilitator } from "../../payments/v2/exact-payment.ts";
+import { PAYMENT_SIGNATURE_HEADER } from "../../payments/v2/wire.ts";
 import { issueAnswerId } from "../answer-id.ts";
-import { type AppEnv, edgeFactsAsVariables } from "../app-env.ts";
 import { buyWithExactPayment } from "../chat-exact-payment.ts";
 import { buyWithAuthorization, chatErrorResponse } from "../chat-payment.ts";
 import { decodeChatRequest, publicSource } from "../chat-request.ts";
 import type { InsightsRecorder } from "../insights-recorder.ts";
-import { type AppRuntime, runOutcome } from "../run-effect.ts";
 import { streamAnswer } from "./chat-stream.ts";
 
 export interface ChatDeps {

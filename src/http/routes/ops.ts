@@ -5,10 +5,10 @@ import { ChainReader, type ChainUnavailable } from "../../../core/ports/chain-re
 import { QuotaStore } from "../../../core/ports/quota-store.ts";
 import { type RetrievalFailed, Retriever } from "../../../core/ports/retrieval.ts";
 import type { StoreUnavailable } from "../../../core/ports/store-errors.ts";
+import type { AppEnv } from "../../hono-kit/app-env.ts";
+import { type AppRuntime, runOutcome } from "../../hono-kit/run-effect.ts";
 import type { Metrics } from "../../observability/metrics.ts";
-import { openApiDocument } from "../../openapi.ts";
-import type { AppEnv } from "../app-env.ts";
-import { type AppRuntime, runOutcome } from "../run-effect.ts";
+import { openApiDocument } from "../openapi.ts";
 
 type Probe = Effect.Effect<
   void,

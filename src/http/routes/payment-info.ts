@@ -1,24 +1,26 @@
 /**
- * GET /api/payment/info: how to pay, with the caller's own memo reference. With the memory
- * store the reference is handed out at once (MemoryReferences) and the body comes from a
- * template, so the request completes without an effect run, a promise or a middleware (as GET
- * /api/status does); other stores go through PaymentStore.
+ * GET /api/payment/info: how to pay, with the caller's own memo reference, read through the
+ * store's QuickReads: with the memory store the reference is handed out at once and the body
+ * comes from a template, so the request completes without an effect run, a promise or a
+ * middleware (as GET /api/status does); with Redis it is one script behind a plain promise. A
+ * store without them goes through PaymentStore.
  */
 import { Clock, Effect, Option } from "effect";
 import { Hono } from "hono";
-import { MemoryReferences } from "../../../adapters/store-memory/index.ts";
-import { PaymentSettings } from "../../../core/payment-settings.ts";
+import { PaymentSettings } from "../../../core/payments/payment-settings.ts";
 import { PaymentStore } from "../../../core/ports/payment-store.ts";
-import { type AppEnv, adoptEdgeFacts } from "../app-env.ts";
+import { QuickReads } from "../../../core/ports/quick-reads.ts";
+import { StoreUnavailable } from "../../../core/ports/store-errors.ts";
+import { type AppEnv, adoptEdgeFacts } from "../../hono-kit/app-env.ts";
+import { type AppRuntime, runOutcome, whenReady } from "../../hono-kit/run-effect.ts";
+import { paymentInfoBody } from "../../payments/payment-info.ts";
 import { errorResponse } from "../error-response.ts";
-import { paymentInfoBody } from "../payment-info.ts";
 import { preparedJson } from "../prepared-response.ts";
-import { type AppRuntime, runOutcome, whenReady } from "../run-effect.ts";
 
-/** The body builder for the configured terms, and the memory store's references if in use. */
+/** The body builder for the configured terms, and the store's quick reads. */
 const resolve = Effect.all({
   bodyFor: Effect.map(PaymentSettings, paymentInfoBody),
-  fast: Effect.map(Effect.serviceOption(MemoryReferences), Option.getOrUndefined),
+  quick: Effect.map(Effect.serviceOption(QuickReads), Option.getOrUndefined),
 });
 
 const referenceOf = (identity: string) =>
@@ -35,9 +37,17 @@ export const paymentInfoRoutes = (runtime: AppRuntime, paidDailyCap: number) => 
       const found = runOutcome(runtime, resolve);
       if (!(found instanceof Promise) && found.ok) resolved = found.value;
     }
-    const { bodyFor, fast } = resolved ?? {};
-    if (bodyFor !== undefined && fast !== undefined)
-      return preparedJson(c, bodyFor(fast.referenceFor(identity)));
+    const { bodyFor, quick } = resolved ?? {};
+    if (bodyFor !== undefined && quick !== undefined) {
+      const reference = quick.referenceFor(identity);
+      if (!(reference instanceof Promise)) return preparedJson(c, bodyFor(reference));
+      const answered: Promise<Response> = reference.then((read) => {
+        if (!(read instanceof StoreUnavailable)) return preparedJson(c, bodyFor(read));
+        adoptEdgeFacts(c);
+        return errorResponse(c, read, paidDailyCap);
+      });
+      return answered;
+    }
     return whenReady(runOutcome(runtime, Effect.zip(resolve, referenceOf(identity))), (outcome) => {
       if (outcome.ok) return preparedJson(c, outcome.value[0].bodyFor(outcome.value[1]));
       adoptEdgeFacts(c);

@@ -1,18 +1,21 @@
 /** POST /api/payment (GET /api/payment/info is payment-info.ts). */
 import { Effect } from "effect";
 import { Hono } from "hono";
-import { PaymentSettings } from "../../../core/payment-settings.ts";
+import { PaymentSettings } from "../../../core/payments/payment-settings.ts";
 import { buyQueries } from "../../../core/use-cases/buy-queries.ts";
+import { type AppEnv, edgeFactsAsVariables } from "../../hono-kit/app-env.ts";
+import { readBody } from "../../hono-kit/read-json.ts";
+import { type AppRuntime, runOutcome } from "../../hono-kit/run-effect.ts";
 import type { Metrics } from "../../observability/metrics.ts";
-import { type AppEnv, edgeFactsAsVariables } from "../app-env.ts";
+import { renderRejection } from "../../payments/payment-rejections.ts";
+import {
+  type UnknownSignatureBudget,
+  unknownSignatureBudget,
+} from "../../payments/unknown-signature-budget.ts";
 import { errorResponse } from "../error-response.ts";
 import { codeOf } from "../error-status.ts";
 import type { InsightsRecorder } from "../insights-recorder.ts";
-import { renderRejection } from "../payment-rejections.ts";
-import { readBody } from "../read-json.ts";
-import { type AppRuntime, runOutcome } from "../run-effect.ts";
 import { PaymentRequest } from "../schemas/requests.ts";
-import { type UnknownSignatureBudget, unknownSignatureBudget } from "../unknown-signature-budget.ts";
 
 /** Buys queries; the terms come along so a rejection can be explained with them. */
 const buyFor = (identity: string, request: PaymentRequest) =>

@@ -1,17 +1,14 @@
 /** GET /api/status: the caller's rateLimit state (never 402). */
 import { Clock, Effect, Option } from "effect";
 import { type Context, Hono } from "hono";
-import { MemoryQuotaView } from "../../../adapters/store-memory/index.ts";
-// The service's tag alone: the adapter's index would load the Redis client, which the
-// embedded defaults never need (it is imported only with REDIS_URL set).
-import { RedisQuotaView } from "../../../adapters/store-redis/quota-view.ts";
+import { QuickReads } from "../../../core/ports/quick-reads.ts";
 import { QuotaStore } from "../../../core/ports/quota-store.ts";
 import { StoreUnavailable } from "../../../core/ports/store-errors.ts";
 import type { QuotaView } from "../../../core/quota.ts";
-import { type AppEnv, adoptEdgeFacts } from "../app-env.ts";
+import { type AppEnv, adoptEdgeFacts } from "../../hono-kit/app-env.ts";
+import { type AppRuntime, runOutcome, whenReady } from "../../hono-kit/run-effect.ts";
 import { errorResponse } from "../error-response.ts";
 import { preparedJson } from "../prepared-response.ts";
-import { type AppRuntime, runOutcome, whenReady } from "../run-effect.ts";
 
 /**
  * `{success: true, ...view, rateLimit: view}` as JSON. Written out by hand because this is the
@@ -49,22 +46,19 @@ export const statusBodies = (limit = 1024) => {
   };
 };
 
-/** The fastest view the configured store offers: at once (memory), as a plain promise (Redis), or none. */
-const fastViews = Effect.all({
-  now: Effect.map(Effect.serviceOption(MemoryQuotaView), Option.getOrUndefined),
-  soon: Effect.map(Effect.serviceOption(RedisQuotaView), Option.getOrUndefined),
-});
+/** The store's quick reads (both stores have them; a test's own store may not). */
+const quickReads = Effect.map(Effect.serviceOption(QuickReads), Option.getOrUndefined);
 
 /**
- * The route. With the memory store its view is read at once (MemoryQuotaView), so the whole
- * request completes without an effect run or a promise; with Redis it is one HGETALL behind a
- * plain promise (RedisQuotaView). A status read is the busiest request and the effect runtime
- * was a tenth of its time on memory, more on Redis. Any other store goes through QuotaStore.
+ * The route. It reads through the store's QuickReads: with the memory store the view comes at
+ * once, so the whole request completes without an effect run or a promise; with Redis it is one
+ * HGETALL behind a plain promise. A status read is the busiest request and the effect runtime
+ * was a tenth of its time on memory, more on Redis. A store without them goes through QuotaStore.
  */
 export const statusRoutes = (runtime: AppRuntime, paidDailyCap: number) => {
   const bodyOf = statusBodies();
   // Resolved on the first request (the runtime is built by then), then kept.
-  let fast: Effect.Success<typeof fastViews> | undefined;
+  let quick: QuickReads["Service"] | undefined;
   const readQuota = (identity: string) =>
     Effect.flatMap(QuotaStore, (quota) =>
       Effect.flatMap(Clock.currentTimeMillis, (now) => quota.view(identity, now)),
@@ -77,13 +71,14 @@ export const statusRoutes = (runtime: AppRuntime, paidDailyCap: number) => {
   // Not async: on the memory store the whole request completes without a promise.
   return new Hono<AppEnv>().get("/", (c) => {
     const identity = c.env.identity;
-    if (fast === undefined) {
-      const found = runOutcome(runtime, fastViews);
-      if (!(found instanceof Promise) && found.ok) fast = found.value;
+    if (quick === undefined) {
+      const found = runOutcome(runtime, quickReads);
+      if (!(found instanceof Promise) && found.ok) quick = found.value;
     }
-    if (fast?.now) return preparedJson(c, bodyOf(fast.now.view(identity)));
-    if (fast?.soon) {
-      const answered: Promise<Response> = fast.soon.view(identity).then((view) => respond(c, view));
+    if (quick !== undefined) {
+      const view = quick.quotaView(identity);
+      if (!(view instanceof Promise)) return preparedJson(c, bodyOf(view));
+      const answered: Promise<Response> = view.then((read) => respond(c, read));
       return answered;
     }
     return whenReady(runOutcome(runtime, readQuota(identity)), (outcome) => {

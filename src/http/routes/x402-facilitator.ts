@@ -9,10 +9,10 @@
 import type { Redacted } from "effect";
 import { Redacted as R } from "effect";
 import { type Context, Hono } from "hono";
-import type { ExactFacilitator } from "../../x402/v2/exact-payment.ts";
-import { facilitatorService } from "../../x402/v2/facilitator-service.ts";
-import { sameSecret } from "../admin/admin-credentials.ts";
-import { type AppRuntime, runOutcome } from "../run-effect.ts";
+import { sameSecret } from "../../console/routes/admin-credentials.ts";
+import { type AppRuntime, runOutcome } from "../../hono-kit/run-effect.ts";
+import type { ExactFacilitator } from "../../payments/v2/exact-payment.ts";
+import { facilitatorService } from "../../payments/v2/facilitator-service.ts";
 
 export interface FacilitatorRouteDeps {
   readonly facilitator: ExactFacilitator;

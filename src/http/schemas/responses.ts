@@ -3,8 +3,8 @@
  * decode real responses with them, so the document cannot drift from what is served.
  */
 import { Schema } from "effect";
-import { CHAIN_NETWORKS } from "../../../core/network.ts";
-import { PaymentRequest, X402ErrorBody } from "../../../core/x402.ts";
+import { CHAIN_NETWORKS } from "../../../core/payments/network.ts";
+import { PaymentRequest, X402ErrorBody } from "../../../core/payments/x402.ts";
 
 export const RateLimit = Schema.Struct({
   remaining: Schema.Int.annotate({ description: "queries left (free today + usable paid credits)" }),

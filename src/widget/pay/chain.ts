@@ -16,5 +16,5 @@ export interface PayContext {
 export const chainId = (network: string) =>
   network === "mainnet-beta" ? "solana:mainnet" : (`solana:${network}` as `${string}:${string}`);
 
-/** JSON-RPC through POST /api/solana-rpc (see src/web/rpc-relay.ts). */
+/** JSON-RPC through POST /api/solana-rpc (see src/http/routes/rpc-relay.ts). */
 export const relayRpc = (apiUrl: string) => createSolanaRpc(`${apiUrl}/api/solana-rpc`);

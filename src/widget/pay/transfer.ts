@@ -18,7 +18,7 @@ import {
 import { usdcTransferInstructions } from "../../solana/usdc-transfer.ts";
 import { type PayContext, relayRpc } from "./chain.ts";
 
-// Not imported from core/money.ts: that module brings Effect, far too big for a browser bundle.
+// Not imported from core/payments/money.ts: that module brings Effect, far too big for a browser bundle.
 const USDC_DECIMALS = 6;
 
 /** 0.05 -> 50000n: amounts are the panel's fixed choices, whole thousandths of a USDC. */

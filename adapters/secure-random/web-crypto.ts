@@ -1,0 +1,6 @@
+/** SecureRandom over `crypto.getRandomValues`, the generator the stores' ids come from too. */
+import { Layer } from "effect";
+import { SecureRandom } from "../../core/ports/secure-random.ts";
+import { randomBase58 } from "../shared/random-ids.ts";
+
+export const layer = Layer.succeed(SecureRandom)({ base58: randomBase58 });

@@ -1,0 +1,21 @@
+/** What the Redis store is built from (its connection, limits, key prefix, replication and insight bounds). */
+import type { InsightsBounds } from "../../core/ports/insights-store.ts";
+import type * as Quota from "../../core/quota.ts";
+import type { ConnectOptions } from "./redis-client.ts";
+
+export interface RedisStoreOptions extends ConnectOptions {
+  readonly limits: Quota.QuotaLimits;
+  /** Namespace of every key (default "docs-chat:"), so several deployments can share a Redis. */
+  readonly keyPrefix?: string;
+  /** Called when the eviction policy cannot be read (CONFIG disabled), so the app can warn. */
+  readonly onUnverifiedEviction?: () => void;
+  /**
+   * Replicas that must hold a payment claim before it is acknowledged (Redis WAIT); 0: none.
+   * Replication is asynchronous: without this a failover can forget a used signature.
+   */
+  readonly waitReplicas?: number;
+  /** How long a claim waits for them (default 1000 ms) before it fails as unavailable. */
+  readonly waitTimeoutMs?: number;
+  /** Retention and cap of the insights' event log (default 30 days, 100 000 events). */
+  readonly insights?: InsightsBounds;
+}

@@ -1,0 +1,50 @@
+/**
+ * What the service takes payments with: the chain, mint and wallet, the memo rules, and whether
+ * used signatures outlive a restart. The layer reads durability from the PaymentStore it is
+ * built on, so no other place decides "volatile store" for the verifier.
+ */
+import { Clock, Context, Effect, Layer, Schema } from "effect";
+import { PaymentStore } from "../ports/payment-store.ts";
+import { CHAIN_NETWORKS } from "./network.ts";
+
+/** The public terms of payment: everything a client needs to pay, nothing secret. */
+export const PaymentTerms = Schema.Struct({
+  network: Schema.Literals(CHAIN_NETWORKS),
+  usdcMint: Schema.String,
+  wallet: Schema.String,
+  /** Our memos are `<memoPrefix><reference>`; other memos on a transfer are ignored. */
+  memoPrefix: Schema.String,
+  memoRequired: Schema.Boolean,
+  /** Paid queries a client can spend per UTC day. */
+  paidDailyCap: Schema.Number,
+});
+export type PaymentTerms = typeof PaymentTerms.Type;
+
+export class PaymentSettings extends Context.Service<
+  PaymentSettings,
+  PaymentTerms & {
+    /**
+     * Epoch ms before which transfers are refused: set when used signatures are kept only in
+     * memory, since after a restart the ledger is empty and older transfers could be claimed
+     * again. Undefined with a durable store.
+     */
+    readonly notBefore: number | undefined;
+  }
+>()("core/PaymentSettings") {}
+
+/** Memos of ours look like `docschat:<reference>`. */
+export const MEMO_PREFIX = "docschat:";
+
+/** The settings over the store they verify against; a volatile store starts its ledger now. */
+export const layer = (terms: Omit<PaymentTerms, "memoPrefix"> & { readonly memoPrefix?: string }) =>
+  Layer.effect(PaymentSettings)(
+    Effect.gen(function* () {
+      const store = yield* PaymentStore;
+      const now = yield* Clock.currentTimeMillis;
+      return PaymentSettings.of({
+        memoPrefix: MEMO_PREFIX,
+        ...terms,
+        notBefore: store.durable ? undefined : now,
+      });
+    }),
+  );

@@ -1,0 +1,179 @@
+/**
+ * The life of a payment request we issued (its `payment_id`), as pure transitions the memory
+ * store runs and the Redis scripts mirror (adapters/store-redis/x402-lua.ts):
+ *
+ *   open --claim--> claimed (a lease while the handler runs) --finish(ok)--> served
+ *                                                          \--finish(5xx)--> unserved
+ *   unserved, or claimed with a lapsed lease (the instance died mid-handler), can be claimed
+ *   again, but only with the same transaction: the payment is never lost and never reused.
+ *   A claim that grants queries (/api/chat with a transfer already on chain) goes straight to
+ *   served: the credits are the goods. /api/chat paid with x402 v2 claims without a grant
+ *   before it moves the money (the lease is the reservation) and finishes served with the grant
+ *   after: the finish that changes the record is the one that credits, so at most once.
+ *
+ * Opening a claim also marks the transaction signature used in the same ledger as
+ * POST /api/payment (core/payments/signature-ledger.ts), so one transfer pays exactly once, whichever
+ * way it is presented.
+ */
+import { Result } from "effect";
+import { DAY_MS } from "../time.ts";
+import type { X402Network } from "./network.ts";
+import { type PaymentRejected, rejected } from "./payment-rejected.ts";
+import { type LedgerEntry, markUsed, type UsedSignature } from "./signature-ledger.ts";
+
+/** An open request is kept this long past `expires_at`, for the header of a payment made in time. */
+export const SETTLE_GRACE_MS = 10 * 60_000;
+/** A claimed request is remembered this long: retries after a failed handler, refusals of replays. */
+export const CLAIM_RETENTION_MS = DAY_MS;
+/** How long a handler may run on one claim before a retry may claim again. */
+export const LEASE_MS = 120_000;
+
+/** What we announced in the 402, as the store keeps it. */
+export interface IssuedPayment {
+  readonly paymentId: string;
+  readonly nonce: string;
+  readonly resource: string;
+  readonly method: string;
+  /** Price in base units (6 decimals). */
+  readonly units: bigint;
+  readonly payTo: string;
+  readonly mint: string;
+  readonly network: X402Network;
+  /** Epoch ms. */
+  readonly expiresAt: number;
+  readonly description: string;
+}
+
+export type PaymentState =
+  | { readonly kind: "open" }
+  | {
+      readonly kind: "claimed";
+      readonly signature: string;
+      readonly lease: string;
+      readonly leaseUntil: number;
+    }
+  | { readonly kind: "unserved"; readonly signature: string }
+  | { readonly kind: "served"; readonly signature: string };
+
+export interface PaymentRecord {
+  readonly issued: IssuedPayment;
+  readonly state: PaymentState;
+}
+
+/** The resource and method a payment is presented for. */
+export interface Binding {
+  readonly resource: string;
+  readonly method: string;
+}
+
+export interface ClaimInput {
+  readonly binding: Binding;
+  readonly signature: string;
+  /** When the transfer happened (epoch ms: the block time, or the claim time when not verified). */
+  readonly paidAt: number;
+  readonly lease: string;
+  /** Straight to served (the claim itself delivers, e.g. granted queries). */
+  readonly served: boolean;
+  /** Recorded with the used signature. */
+  readonly identity: string;
+  readonly queries: number;
+}
+
+export interface Claimed {
+  readonly record: PaymentRecord;
+  /** The signature's ledger entry to write; undefined on a retry (already written). */
+  readonly used: UsedSignature | undefined;
+  /** A second claim of the same transaction after a failed or lost response. */
+  readonly retry: boolean;
+}
+
+/** When the store may forget the record. */
+export const forgetAt = (record: PaymentRecord, now: number): number =>
+  record.state.kind === "open" ? record.issued.expiresAt + SETTLE_GRACE_MS : now + CLAIM_RETENTION_MS;
+
+/** Whether a claim of this transaction may run again (after a failed handler or a lapsed lease). */
+const mayRetry = (state: PaymentState, now: number): boolean =>
+  state.kind === "unserved" || (state.kind === "claimed" && state.leaseUntil <= now);
+
+/**
+ * Whether this transaction holds the claim under a live lease: its request is being served or
+ * settled right now, so the same transaction presented again should wait, not give up.
+ */
+export const isHeldBy = (record: PaymentRecord | undefined, signature: string, now: number): boolean =>
+  record?.state.kind === "claimed" && record.state.signature === signature && record.state.leaseUntil > now;
+
+/**
+ * Where this transaction stands with the request: "pending" while it is claimed by it (under a
+ * live or lapsed lease) or released to it after a failure, so the same transaction may still
+ * be credited; "served" once it was; "other" when the request is open or another transaction's.
+ */
+export const standingOf = (
+  record: PaymentRecord | undefined,
+  signature: string,
+): "pending" | "served" | "other" => {
+  if (record === undefined || record.state.kind === "open" || record.state.signature !== signature)
+    return "other";
+  return record.state.kind === "served" ? "served" : "pending";
+};
+
+/**
+ * The checks that need no chain data, in the order `claimPayment` makes them: issued by us,
+ * for this resource and method, not past its grace, not used by another transaction. The
+ * transaction signature's own ledger is checked by the caller (the store's `isClaimed`).
+ */
+export const checkUsable = (
+  record: PaymentRecord | undefined,
+  binding: Binding,
+  signature: string,
+  now: number,
+): Result.Result<{ readonly issued: IssuedPayment; readonly retry: boolean }, PaymentRejected> => {
+  if (record === undefined) return Result.fail(rejected("payment-unknown"));
+  const { issued, state } = record;
+  if (issued.resource !== binding.resource || issued.method !== binding.method)
+    return Result.fail(rejected("payment-other-resource"));
+  if (state.kind === "open") {
+    return now >= issued.expiresAt + SETTLE_GRACE_MS
+      ? Result.fail(rejected("payment-expired"))
+      : Result.succeed({ issued, retry: false });
+  }
+  return mayRetry(state, now) && state.signature === signature
+    ? Result.succeed({ issued, retry: true })
+    : Result.fail(rejected("payment-already-used"));
+};
+
+/** Consumes the payment with this transaction, or says why not. */
+export const claimPayment = (
+  record: PaymentRecord | undefined,
+  ledger: LedgerEntry,
+  claim: ClaimInput,
+  now: number,
+): Result.Result<Claimed, PaymentRejected> =>
+  Result.flatMap(checkUsable(record, claim.binding, claim.signature, now), ({ issued, retry }) => {
+    const state: PaymentState = claim.served
+      ? { kind: "served", signature: claim.signature }
+      : { kind: "claimed", signature: claim.signature, lease: claim.lease, leaseUntil: now + LEASE_MS };
+    const claimed = (used: UsedSignature | undefined): Result.Result<Claimed, PaymentRejected> =>
+      Result.succeed({ record: { issued, state }, used, retry });
+    if (retry) return claimed(undefined);
+    if (claim.paidAt > issued.expiresAt) return Result.fail(rejected("payment-expired"));
+    const used = markUsed(ledger, now, claim.identity, claim.queries);
+    if (used === undefined) return Result.fail(rejected("signature-already-used"));
+    return claimed(used);
+  });
+
+/**
+ * After the handler or settlement: served, or open to a retry with the same transaction. Other
+ * leases, and a claim already finished, change nothing: the very same record comes back. A
+ * grant given with a finish is credited only when the record changed, so a second finish with
+ * the same lease, or one whose lapsed lease was claimed again, credits nothing.
+ */
+export const finishPayment = (record: PaymentRecord, lease: string, served: boolean): PaymentRecord => {
+  const { state } = record;
+  if (state.kind !== "claimed" || state.lease !== lease) return record;
+  return {
+    issued: record.issued,
+    state: served
+      ? { kind: "served", signature: state.signature }
+      : { kind: "unserved", signature: state.signature },
+  };
+};

@@ -1,0 +1,25 @@
+/**
+ * The quickest reads of the two busiest requests, GET /api/status and GET /api/payment/info,
+ * outside the effect runtime: the value at once where no I/O stands behind it (the memory
+ * store), else a plain promise (Redis). The runtime around one read cost a tenth of a status
+ * request on memory, more on Redis (docs/performance.md). Every store provides them, and they
+ * read and decide exactly as QuotaStore.view and PaymentStore.referenceFor do at the runtime's
+ * clock (the store contract suite holds them equal). A failure is a StoreUnavailable value,
+ * never a rejection.
+ */
+import { Context } from "effect";
+import type { QuotaView } from "../quota.ts";
+import type { StoreUnavailable } from "./store-errors.ts";
+
+/** A value now, or a promise of it that never rejects. */
+export type Quick<A> = A | Promise<A | StoreUnavailable>;
+
+export class QuickReads extends Context.Service<
+  QuickReads,
+  {
+    /** As QuotaStore.view, now. */
+    readonly quotaView: (identity: string) => Quick<QuotaView>;
+    /** As PaymentStore.referenceFor, now. */
+    readonly referenceFor: (identity: string) => Quick<string>;
+  }
+>()("core/QuickReads") {}

@@ -1,0 +1,27 @@
+/** The console's one call: the report of a range, with the session cookie (same origin only). */
+import type { InsightsReport } from "../../../core/insights/report.ts";
+
+export type Report = InsightsReport;
+
+export type Loaded =
+  | { readonly ok: true; readonly report: Report }
+  | { readonly ok: false; readonly status: number; readonly error: string };
+
+export const rangeQuery = (from: string, to: string) => new URLSearchParams({ from, to }).toString();
+
+export const loadReport = async (from: string, to: string): Promise<Loaded> => {
+  const response = await fetch(`/api/admin/insights?${rangeQuery(from, to)}`, {
+    credentials: "same-origin",
+    headers: { Accept: "application/json" },
+  });
+  const body = (await response.json().catch(() => ({}))) as Partial<Report> & {
+    details?: string;
+    error?: string;
+  };
+  if (response.ok) return { ok: true, report: body as Report };
+  return {
+    ok: false,
+    status: response.status,
+    error: body.details ?? body.error ?? `HTTP ${response.status}`,
+  };
+};

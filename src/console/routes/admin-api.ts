@@ -1,0 +1,91 @@
+/**
+ * GET /api/admin/insights and /api/admin/export, behind the admin gate. Both read this
+ * instance's pending recordings first, so a report right after a session shows all of it.
+ */
+import { Clock, Result, Schema } from "effect";
+import { type Context, Hono } from "hono";
+import { dayRange, formatDay } from "../../../core/insights/day-range.ts";
+import { exportInsights, readInsights } from "../../../core/use-cases/read-insights.ts";
+import { type AppEnv, edgeFactsAsVariables } from "../../hono-kit/app-env.ts";
+import { type AppRuntime, runOutcome } from "../../hono-kit/run-effect.ts";
+import { unavailableResponse } from "../../http/error-response.ts";
+import type { InsightsRecorder } from "../../http/insights-recorder.ts";
+import { ExportQuery, InsightsQuery } from "../../http/schemas/admin.ts";
+import {
+  ADMIN_HEADERS,
+  type AdminAccess,
+  admit,
+  requestCredentials,
+  retryAfterSeconds,
+} from "./admin-gate.ts";
+import { exportCsv } from "./export-rows.ts";
+
+export interface AdminApiDeps {
+  readonly runtime: AppRuntime;
+  readonly recorder: InsightsRecorder;
+  readonly access: AdminAccess;
+}
+
+const invalid = (c: Context<AppEnv>, details: string) =>
+  c.json({ success: false, error: "Invalid insights request", details, code: "INVALID_REQUEST" }, 400);
+
+/** The query decoded with `schema`, its day range resolved at the runtime's time. */
+const readQuery = async <S extends typeof InsightsQuery | typeof ExportQuery>(
+  c: Context<AppEnv>,
+  runtime: AppRuntime,
+  schema: S,
+) => {
+  const decoded = Schema.decodeUnknownResult(schema)(c.req.query());
+  if (Result.isFailure(decoded)) return { ok: false as const, response: invalid(c, decoded.failure.message) };
+  // The runtime's clock, so "today" agrees with the time events are recorded at (it cannot fail).
+  const now = await runOutcome(runtime, Clock.currentTimeMillis);
+  const range = dayRange(decoded.success, now.ok ? now.value : now.error);
+  if (Result.isFailure(range)) return { ok: false as const, response: invalid(c, range.failure) };
+  return { ok: true as const, query: decoded.success as S["Type"], range: range.success };
+};
+
+export const adminApiRoutes = ({ runtime, recorder, access }: AdminApiDeps) =>
+  new Hono<AppEnv>()
+    .use(edgeFactsAsVariables)
+    .use(async (c, next) => {
+      for (const [name, value] of Object.entries(ADMIN_HEADERS)) c.header(name, value);
+      const refusal = admit(c, access, requestCredentials(c));
+      if (refusal === undefined) return next();
+      if (refusal.kind === "locked")
+        return c.json(
+          {
+            success: false,
+            error: "Too many wrong admin tokens: try again later",
+            code: "TOO_MANY_ATTEMPTS",
+          },
+          429,
+          { "Retry-After": retryAfterSeconds(refusal.retryAfterMs) },
+        );
+      const error =
+        refusal.kind === "wrong"
+          ? "Wrong admin token"
+          : "Admin token required: send Authorization: Bearer <ADMIN_TOKEN>, or log in at /admin";
+      return c.json({ success: false, error, code: "UNAUTHORIZED" }, 401, {
+        "WWW-Authenticate": 'Bearer realm="admin"',
+      });
+    })
+    .get("/insights", async (c) => {
+      const request = await readQuery(c, runtime, InsightsQuery);
+      if (!request.ok) return request.response;
+      await recorder.settled();
+      const outcome = await runOutcome(runtime, readInsights(request.range));
+      return outcome.ok ? c.json({ success: true, ...outcome.value }) : unavailableResponse(c, outcome.error);
+    })
+    .get("/export", async (c) => {
+      const request = await readQuery(c, runtime, ExportQuery);
+      if (!request.ok) return request.response;
+      await recorder.settled();
+      const { range, query } = request;
+      const outcome = await runOutcome(runtime, exportInsights(range));
+      if (!outcome.ok) return unavailableResponse(c, outcome.error);
+      const [from, to] = [formatDay(range.fromDay), formatDay(range.toDay)];
+      const format = query.format ?? "csv";
+      c.header("Content-Disposition", `attachment; filename="insights-${from}-${to}.${format}"`);
+      if (format === "json") return c.json({ success: true, from, to, events: outcome.value });
+      return c.body(exportCsv(outcome.value), 200, { "Content-Type": "text/csv; charset=utf-8" });
+    });

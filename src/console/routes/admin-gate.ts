@@ -1,0 +1,59 @@
+/**
+ * The door of every admin route: a client locked out after wrong tokens gets 429 (whatever it
+ * sends), a request without credentials or with wrong ones 401; a wrong one is counted, logged
+ * and brings the lock-out closer. Admin responses are never cached.
+ */
+import type { Context } from "hono";
+import { getCookie } from "hono/cookie";
+import type { AppEnv } from "../../hono-kit/app-env.ts";
+import type { Metrics } from "../../observability/metrics.ts";
+import { type AdminCredentials, SESSION_COOKIE } from "./admin-credentials.ts";
+import type { FailureLimiter } from "./failure-limiter.ts";
+
+export interface AdminAccess {
+  readonly credentials: AdminCredentials;
+  readonly limiter: FailureLimiter;
+  readonly metrics: Metrics;
+}
+
+/** Why a request may not pass: locked out (retry in `retryAfterMs`), or not (rightly) authenticated. */
+export type Refusal =
+  | { readonly kind: "locked"; readonly retryAfterMs: number }
+  | { readonly kind: "missing" }
+  | { readonly kind: "wrong" };
+
+export const ADMIN_HEADERS = {
+  "Cache-Control": "no-store",
+  "X-Content-Type-Options": "nosniff",
+  "Referrer-Policy": "no-referrer",
+};
+
+/** Counts the refusal where it is one; the refusal, or undefined when the client may pass. */
+export const admit = (
+  c: Context<AppEnv>,
+  access: AdminAccess,
+  check: (credentials: AdminCredentials) => "none" | "wrong" | "ok",
+): Refusal | undefined => {
+  const identity = c.get("identity");
+  const retryAfterMs = access.limiter.lockedFor(identity);
+  if (retryAfterMs > 0) {
+    access.metrics.count("admin_auth_locked_total");
+    return { kind: "locked", retryAfterMs };
+  }
+  const verdict = check(access.credentials);
+  if (verdict === "ok") {
+    access.limiter.succeed(identity);
+    return undefined;
+  }
+  if (verdict === "none") return { kind: "missing" };
+  access.limiter.fail(identity);
+  access.metrics.count("admin_auth_failures_total");
+  c.get("log").warn("wrong admin credentials", { identity });
+  return { kind: "wrong" };
+};
+
+/** The request's own credentials: a bearer token, else the session cookie. */
+export const requestCredentials = (c: Context<AppEnv>) => (credentials: AdminCredentials) =>
+  credentials.check(c.req.header("authorization"), getCookie(c, SESSION_COOKIE));
+
+export const retryAfterSeconds = (ms: number) => String(Math.max(1, Math.ceil(ms / 1000)));

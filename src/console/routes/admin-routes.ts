@@ -1,0 +1,36 @@
+/**
+ * The owner's console and its API, mounted only with ADMIN_TOKEN configured: without it both
+ * routers are empty, so /admin and /api/admin/... are the service's plain 404.
+ */
+import type { Redacted } from "effect";
+import { Hono } from "hono";
+import type { TrustProxy } from "../../../core/trust-proxy.ts";
+import type { AppEnv } from "../../hono-kit/app-env.ts";
+import type { AppRuntime } from "../../hono-kit/run-effect.ts";
+import type { InsightsRecorder } from "../../http/insights-recorder.ts";
+import type { Metrics } from "../../observability/metrics.ts";
+import { adminApiRoutes } from "./admin-api.ts";
+import { adminConsoleRoutes } from "./admin-console.ts";
+import { adminCredentials } from "./admin-credentials.ts";
+import { failureLimiter } from "./failure-limiter.ts";
+
+export interface AdminDeps {
+  readonly token: Redacted.Redacted<string> | undefined;
+  readonly runtime: AppRuntime;
+  readonly metrics: Metrics;
+  readonly recorder: InsightsRecorder;
+  readonly widgetDist?: string | undefined;
+  /** Which peers may say the browser used https (X-Forwarded-Proto), for the cookie's Secure flag. */
+  readonly trustProxy: TrustProxy;
+}
+
+/** `api` goes under /api/admin, `console` under /admin. */
+export const adminRoutes = ({ token, runtime, metrics, recorder, widgetDist, trustProxy }: AdminDeps) => {
+  if (token === undefined) return { api: new Hono<AppEnv>(), console: new Hono<AppEnv>() };
+  // One limiter for the API and the login form: guesses through either count together.
+  const access = { credentials: adminCredentials(token), limiter: failureLimiter(), metrics };
+  return {
+    api: adminApiRoutes({ runtime, recorder, access }),
+    console: adminConsoleRoutes(access, trustProxy, widgetDist),
+  };
+};

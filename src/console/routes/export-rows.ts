@@ -1,0 +1,78 @@
+/**
+ * GET /api/admin/export as CSV: one row per event (question, vote or payment) with the same
+ * columns for all, written by csv-stringify with formula escaping (a visitor's question that
+ * starts with "=" must not run in the owner's spreadsheet).
+ */
+import { stringify } from "csv-stringify/sync";
+import type { InsightEvent } from "../../../core/insights/events.ts";
+import { formatUnits } from "../../../core/payments/money.ts";
+
+export const EXPORT_COLUMNS = [
+  "type",
+  "time",
+  "visitor",
+  "question",
+  "declined",
+  "billing",
+  "conversation",
+  "answer_id",
+  "latency_ms",
+  "sources",
+  "cited",
+  "vote",
+  "comment",
+  "units",
+  "usdc",
+  "queries",
+  "dialect",
+] as const;
+
+type Row = Partial<Record<(typeof EXPORT_COLUMNS)[number], string | number | boolean>>;
+
+const rowOf = (event: InsightEvent): Row => {
+  const time = new Date(event.at).toISOString();
+  switch (event._tag) {
+    case "question":
+      return {
+        type: "question",
+        time,
+        visitor: event.visitor,
+        question: event.question,
+        declined: event.declined,
+        billing: event.billing,
+        conversation: event.conversation ?? "",
+        answer_id: event.answerId ?? "",
+        latency_ms: event.latencyMs,
+        sources: event.sources.map((source) => source.url || source.page).join(" "),
+        cited: event.sources.map((source) => (source.cited ? "1" : "0")).join(" "),
+      };
+    case "vote":
+      return {
+        type: "vote",
+        time,
+        answer_id: event.answerId,
+        vote: event.vote,
+        comment: event.comment ?? "",
+      };
+    case "payment":
+      return {
+        type: "payment",
+        time,
+        visitor: event.visitor,
+        units: event.units,
+        usdc: formatUnits(BigInt(event.units)),
+        queries: event.queries,
+        dialect: event.dialect,
+      };
+    default:
+      return event satisfies never;
+  }
+};
+
+export const exportCsv = (events: ReadonlyArray<InsightEvent>): string =>
+  stringify(events.map(rowOf), {
+    header: true,
+    columns: [...EXPORT_COLUMNS],
+    escape_formulas: true,
+    cast: { boolean: (value) => (value ? "true" : "false") },
+  });

@@ -1,0 +1,317 @@
+/**
+ * OpenAPI 3.1 description of the service (served at GET /openapi.json), generated from the
+ * request and response Schemas the routes decode and the tests check responses with, so it
+ * cannot drift. Schemas land in `components.schemas` under their identifiers.
+ */
+import { Schema } from "effect";
+import { FeedbackRequest } from "../../core/feedback.ts";
+import { ExportQuery, ExportResponse, InsightsQuery, InsightsResponse } from "./schemas/admin.ts";
+import { ChatRequest, PaymentRequest } from "./schemas/requests.ts";
+import {
+  ChatPaymentRefused,
+  ChatPaymentRequired,
+  ChatResponse,
+  ErrorBody,
+  FeedbackKept,
+  Health,
+  PaymentInfo,
+  PaymentResponse,
+  Readiness,
+  StatusResponse,
+} from "./schemas/responses.ts";
+
+const components: Record<string, unknown> = {};
+
+/** A `$ref` to the schema's component, registering it (and what it refers to) on first use. */
+const ref = (schema: Schema.Top) => {
+  const document = Schema.toJsonSchemaDocument(schema);
+  // JSON Schema documents refer to `#/$defs/X`; in OpenAPI the definitions are components.
+  const retarget = (value: unknown) =>
+    JSON.parse(JSON.stringify(value).replaceAll('"#/$defs/', '"#/components/schemas/'));
+  for (const [name, definition] of Object.entries(document.definitions))
+    components[name] = retarget(definition);
+  return retarget(document.schema);
+};
+
+const json = (schema: Schema.Top) => ({ content: { "application/json": { schema: ref(schema) } } });
+const ok = (description: string, schema: Schema.Top) => ({ "200": { description, ...json(schema) } });
+const errors = (...codes: number[]) =>
+  Object.fromEntries(
+    codes.map((code) => [String(code), { description: `error ${code}`, ...json(ErrorBody) }]),
+  );
+
+/** The query parameters of a Struct of optional strings, from its JSON Schema. */
+const queryParameters = (schema: Schema.Top) => {
+  const { properties = {} } = Schema.toJsonSchemaDocument(schema).schema as {
+    properties?: Record<string, { description?: string }>;
+  };
+  return Object.entries(properties).map(([name, property]) => ({
+    name,
+    in: "query",
+    required: false,
+    description: property.description,
+    schema: property,
+  }));
+};
+
+const ADMIN_NOTE =
+  "Only with ADMIN_TOKEN configured (404 otherwise). A bearer token or the session cookie of the /admin login; 429 after five wrong tokens from one client (15 min). Never in CORS.";
+const adminSecurity = [{ adminToken: [] }, { adminSession: [] }];
+const html = (description: string) => ({
+  description,
+  content: { "text/html": { schema: { type: "string" } } },
+});
+
+const adminPaths = {
+  "/api/admin/insights": {
+    get: {
+      summary: "Owner insights of a range of UTC days: questions, gaps, votes, cited pages, revenue",
+      description: ADMIN_NOTE,
+      security: adminSecurity,
+      parameters: queryParameters(InsightsQuery),
+      responses: { ...ok("report", InsightsResponse), ...errors(400, 401, 404, 429, 503) },
+    },
+  },
+  "/api/admin/export": {
+    get: {
+      summary: "Every insight event of a range, as CSV (one row per event) or JSON",
+      description: ADMIN_NOTE,
+      security: adminSecurity,
+      parameters: queryParameters(ExportQuery),
+      responses: {
+        "200": {
+          description: "the events, as an attachment",
+          content: {
+            "text/csv": { schema: { type: "string" } },
+            "application/json": { schema: ref(ExportResponse) },
+          },
+        },
+        ...errors(400, 401, 404, 429, 503),
+      },
+    },
+  },
+  "/admin": {
+    get: {
+      summary: "The owner's console, or its login form (404 without ADMIN_TOKEN)",
+      responses: {
+        "200": html("console or login form"),
+        "401": html("wrong session"),
+        "429": html("locked out"),
+      },
+    },
+  },
+  "/admin/login": {
+    post: {
+      summary: "Sign in: sets the session cookie (HttpOnly, SameSite=Strict, 12 h) and redirects to /admin",
+      requestBody: {
+        required: true,
+        content: {
+          "application/x-www-form-urlencoded": {
+            schema: { type: "object", required: ["token"], properties: { token: { type: "string" } } },
+          },
+        },
+      },
+      responses: {
+        "303": { description: "signed in" },
+        "401": html("wrong token"),
+        "429": html("locked out"),
+      },
+    },
+  },
+  "/admin/logout": {
+    post: {
+      summary: "Sign out (clears the session cookie)",
+      responses: { "303": { description: "signed out" } },
+    },
+  },
+  "/admin/console.js": {
+    get: {
+      summary: "The console's script",
+      responses: {
+        "200": { description: "bundle", content: { "text/javascript": { schema: { type: "string" } } } },
+      },
+    },
+  },
+};
+
+const paths = {
+  "/api/chat": {
+    post: {
+      summary: "Ask a question about the documentation",
+      description:
+        "JSON answer, or Server-Sent Events (`sources`, `delta`..., `done` or `error`) with `stream: true` or `Accept: text/event-stream`. 402 when the quota is exhausted: the body is an HTTP 402 payment request (snake_case fields, docs/x402.md) plus `rateLimit` and `payment`. Repeat the question with `X-Payment-Authorization` to buy the queries the transfer paid for (0.001 USDC each) and be answered in the same call. When the service has an x402 v2 fee payer, the 402 also carries `PAYMENT-REQUIRED` (x402 v2, scheme exact on Solana) and the question may be repeated with `PAYMENT-SIGNATURE` instead (README: Pay with any x402 client).",
+      parameters: [
+        {
+          name: "X-Payment-Authorization",
+          in: "header",
+          required: false,
+          description: "base64 of the signed payment authorization JSON (docs/x402.md)",
+          schema: { type: "string" },
+        },
+        {
+          name: "PAYMENT-SIGNATURE",
+          in: "header",
+          required: false,
+          description:
+            "x402 v2: base64 of the payment payload with the partially signed transaction (docs/x402.md)",
+          schema: { type: "string" },
+        },
+      ],
+      requestBody: { required: true, ...json(ChatRequest) },
+      responses: {
+        "200": {
+          description: "answer",
+          headers: {
+            "X-Payment-Receipt": {
+              description: "with X-Payment-Authorization: base64 JSON naming the transaction that paid",
+              schema: { type: "string" },
+            },
+            "PAYMENT-RESPONSE": {
+              description:
+                "with PAYMENT-SIGNATURE: base64 JSON {success, transaction, network, payer} of the settlement",
+              schema: { type: "string" },
+            },
+          },
+          ...json(ChatResponse),
+        },
+        "402": {
+          description:
+            "quota exhausted, or the payment request expired (with x402 v2: a PAYMENT-REQUIRED header too), or an x402 v2 settlement failed (nothing credited)",
+          ...json(ChatPaymentRequired),
+        },
+        "403": { description: "payment refused (PAYMENT_VERIFICATION_FAILED)", ...json(ChatPaymentRefused) },
+        ...errors(400, 413, 415, 429, 500, 503),
+      },
+    },
+  },
+  "/api/status": {
+    get: {
+      summary: "Rate-limit state of the caller (never 402)",
+      responses: { ...ok("state", StatusResponse), ...errors(429, 503) },
+    },
+  },
+  "/api/feedback": {
+    post: {
+      summary: "Vote on an answer you received (thumbs up/down, optional comment)",
+      requestBody: { required: true, ...json(FeedbackRequest.annotate({ identifier: "FeedbackRequest" })) },
+      responses: {
+        ...ok("vote kept (a later vote on the same answer replaces it)", FeedbackKept),
+        ...errors(400, 404, 413, 415, 429, 503),
+      },
+    },
+  },
+  "/api/payment/info": {
+    get: {
+      summary: "How to pay, with the caller's memo reference",
+      responses: { ...ok("payment info", PaymentInfo), ...errors(429, 503) },
+    },
+  },
+  "/api/payment": {
+    post: {
+      summary: "Buy queries with a confirmed USDC transfer",
+      requestBody: { required: true, ...json(PaymentRequest) },
+      responses: { ...ok("queries granted", PaymentResponse), ...errors(400, 413, 415, 429, 500, 503) },
+    },
+  },
+  "/api/solana-rpc": {
+    post: {
+      summary: "Relay of four Solana JSON-RPC methods for the widget's wallet payments",
+      description:
+        "getLatestBlockhash, sendTransaction, getSignatureStatuses, getSignaturesForAddress, relayed to the service's own RPC so the page needs no RPC URL of its own. Other methods are refused (-32601).",
+      requestBody: {
+        required: true,
+        content: { "application/json": { schema: { type: "object", required: ["method"] } } },
+      },
+      responses: {
+        "200": { description: "the RPC's JSON-RPC reply", content: { "application/json": {} } },
+        "400": {
+          description: "JSON-RPC error: method not relayed, bad params",
+          content: { "application/json": {} },
+        },
+        "502": { description: "JSON-RPC error: the RPC is unreachable", content: { "application/json": {} } },
+        ...errors(413, 415, 429),
+      },
+    },
+  },
+  "/api/demo-wallet": {
+    get: {
+      summary: "What the demo faucet gives (local chain only; 404 on a configured chain)",
+      responses: { "200": { description: "faucet amounts", content: { "application/json": {} } } },
+    },
+    post: {
+      summary: "Fund a demo wallet with test SOL and USDC (local chain only)",
+      requestBody: {
+        required: true,
+        content: {
+          "application/json": {
+            schema: { type: "object", required: ["address"], properties: { address: { type: "string" } } },
+          },
+        },
+      },
+      responses: {
+        "200": { description: "funded", content: { "application/json": {} } },
+        ...errors(400, 413, 415, 429),
+      },
+    },
+  },
+  "/": {
+    get: {
+      summary: "Demo documentation page with the widget embedded",
+      responses: { "200": { description: "page", content: { "text/html": { schema: { type: "string" } } } } },
+    },
+  },
+  "/widget.js": {
+    get: {
+      summary: 'The chat widget: `<script src=".../widget.js" defer></script>` (see docs/widget.md)',
+      responses: {
+        "200": { description: "bundle", content: { "text/javascript": { schema: { type: "string" } } } },
+      },
+    },
+  },
+  "/widget-pay.js": {
+    get: {
+      summary: "The widget's payment code, loaded on demand when a visitor pays",
+      responses: {
+        "200": { description: "bundle", content: { "text/javascript": { schema: { type: "string" } } } },
+      },
+    },
+  },
+  "/healthz": { get: { summary: "Liveness", responses: ok("alive", Health) } },
+  "/readyz": {
+    get: {
+      summary: "Readiness: store, chain RPC and index",
+      responses: { ...ok("ready", Readiness), "503": { description: "not ready", ...json(Readiness) } },
+    },
+  },
+  "/metrics": {
+    get: {
+      summary: "Prometheus metrics",
+      responses: {
+        "200": { description: "metrics", content: { "text/plain": { schema: { type: "string" } } } },
+      },
+    },
+  },
+};
+
+export const openApiDocument = {
+  openapi: "3.1.0",
+  info: {
+    title: "Docs chat service",
+    version: "1.0.0",
+    description: "Paid documentation assistant: answers with citations, USDC payments on Solana.",
+  },
+  servers: [{ url: "/", description: "this service" }],
+  paths: { ...paths, ...adminPaths },
+  components: {
+    schemas: components,
+    securitySchemes: {
+      adminToken: { type: "http", scheme: "bearer", description: "ADMIN_TOKEN" },
+      adminSession: {
+        type: "apiKey",
+        in: "cookie",
+        name: "docs_chat_admin",
+        description: "set by POST /admin/login",
+      },
+    },
+  },
+};

@@ -1,0 +1,225 @@
+/**
+ * The one place a payment rejection becomes words: for each reason its stable `code`, HTTP
+ * status, whether the same signature may succeed later, the short `error` and the hint that
+ * opens `details`. Exhaustive (`satisfies Record<reason, ...>`): a new reason cannot ship
+ * without its texts. Both payment dialects render from here.
+ */
+import { formatUnits } from "../../core/payments/money.ts";
+import type { PaymentRejected, PaymentRejectionReason } from "../../core/payments/payment-rejected.ts";
+import type { PaymentTerms } from "../../core/payments/payment-settings.ts";
+
+interface Rendering {
+  readonly code: string;
+  readonly status: 400;
+  readonly retryable: boolean;
+  readonly error: (facts: PaymentRejected) => string;
+  /** What to do about this reason; the checklist of the spec follows it. */
+  readonly hint: string;
+}
+
+const usdc = (units: bigint | undefined) => (units === undefined ? "?" : formatUnits(units));
+
+/** A rejection whose short text is fixed; every payment rejection is a 400. */
+const refusal = (code: string, error: string, hint = "", retryable = false): Rendering => ({
+  code,
+  status: 400,
+  retryable,
+  error: () => error,
+  hint,
+});
+
+const AMOUNT_HINT = "Send an amount from 0.01 to 1.00 USDC in steps of 0.001.";
+const invalidAmount = (why: string) =>
+  refusal("INVALID_AMOUNT", `Invalid payment amount: ${why}`, AMOUNT_HINT);
+const wrongToken = (what: string) => refusal("WRONG_TOKEN", `Wrong token: ${what}`);
+const wrongRecipient = (what: string) => refusal("WRONG_RECIPIENT", `Wrong recipient: ${what}`);
+
+export const REJECTIONS = {
+  "amount-not-decimal": invalidAmount("not a plain decimal number with at most 6 decimal places"),
+  "amount-out-of-range": invalidAmount("must be from 0.01 to 1.00 USDC"),
+  "amount-not-a-step": invalidAmount("must be a multiple of 0.001 USDC"),
+  "signature-malformed": refusal(
+    "INVALID_SIGNATURE",
+    "Invalid transaction signature format",
+    "A signature is the base58 text of 64 bytes (87 or 88 characters), as your wallet shows it.",
+  ),
+  "token-not-usdc": refusal(
+    "INVALID_TOKEN",
+    "Unsupported token: only USDC is accepted",
+    'Set token to "USDC".',
+  ),
+  "transaction-not-found": refusal(
+    "TRANSACTION_NOT_FOUND",
+    "Transaction not found on chain yet",
+    "The transaction is not visible at 'confirmed' commitment. If you just sent it, wait a few seconds and retry.",
+    true,
+  ),
+  "transaction-not-confirmed": refusal(
+    "TRANSACTION_NOT_CONFIRMED",
+    "Transaction not confirmed yet",
+    "The transaction is known but not yet confirmed; retry in a few seconds.",
+    true,
+  ),
+  "transaction-failed": refusal(
+    "TRANSACTION_FAILED",
+    "Transaction failed on chain",
+    "The transaction ended with an error, so no tokens moved.",
+  ),
+  "transaction-too-old": refusal(
+    "TRANSACTION_TOO_OLD",
+    "Transaction is too old to be claimed",
+    "Only transfers from the last 29 days can be claimed.",
+  ),
+  "transaction-before-ledger-start": refusal(
+    "TRANSACTION_TOO_OLD",
+    "Transaction predates this service's payment records",
+    "This service keeps used signatures in memory only, so it accepts only transfers made since it last started.",
+  ),
+  "sent-sol": wrongToken("this transaction sent SOL, not USDC"),
+  "sent-other-token": wrongToken("the service wallet received another token, not USDC"),
+  "mint-not-6-decimals": wrongToken("the configured USDC mint does not have 6 decimals"),
+  "balances-inconsistent": wrongRecipient("the token balances of this transaction are inconsistent"),
+  "paid-other-owner": wrongRecipient("the USDC went to a token account not owned by the service wallet"),
+  "nothing-received": wrongRecipient("no USDC reached the service wallet in this transaction"),
+  "amount-insufficient": {
+    ...refusal("INSUFFICIENT_AMOUNT", "", "Up to 1% below the claimed amount is tolerated."),
+    error: ({ received, claimed }) =>
+      `Amount received (${usdc(received)} USDC) is lower than claimed (${usdc(claimed)} USDC)`,
+  },
+  "memo-mismatch": refusal(
+    "MEMO_MISMATCH",
+    "Payment memo belongs to another client",
+    "The transfer carries a payment reference issued to another client. A reference can only be claimed from the network address that asked for it (GET /api/payment/info); if your address changed, submit from the original one.",
+  ),
+  "memo-required": refusal(
+    "MEMO_REQUIRED",
+    "Payment memo required",
+    "This service requires the memo reference from GET /api/payment/info in the transfer.",
+  ),
+  "memo-reserved": refusal(
+    "MEMO_RESERVED",
+    "This transfer pays an HTTP 402 payment request",
+    "Its memo names an x402 payment_id: present it with X-Payment-Authorization on the request it paid for. It cannot buy queries here.",
+  ),
+  "signature-already-used": refusal(
+    "SIGNATURE_ALREADY_USED",
+    "Transaction signature already used",
+    "Each transfer buys queries once. If you submitted it before, its queries were granted then (see GET /api/status); a lost reply does not lose them. To buy more, send a new transfer.",
+  ),
+  "authorization-malformed": refusal(
+    "INVALID_PAYMENT_AUTHORIZATION",
+    "Invalid X-Payment-Authorization header",
+    "The header is the base64 of the authorization JSON: its nine snake_case fields, addresses and signatures in base58.",
+  ),
+  "authorization-signature-invalid": refusal(
+    "AUTHORIZATION_SIGNATURE_INVALID",
+    "The authorization's signature does not verify",
+    "Sign the authorization message (docs/x402.md) with the ed25519 key of public_key and send the signature in base58.",
+  ),
+  "authorization-mismatch": refusal(
+    "AUTHORIZATION_MISMATCH",
+    "The authorization does not match the payment request",
+    "payment_address, asset_address and network must be those of the payment request, and actual_amount at least its max_amount_required.",
+  ),
+  "transfer-authority-mismatch": refusal(
+    "TRANSFER_AUTHORITY_MISMATCH",
+    "The transfer was not made by the authorization's public_key",
+    "Pay from a token account whose owner is the key that signs the authorization: it must be the transfer's authority.",
+  ),
+  "payment-unknown": refusal(
+    "PAYMENT_UNKNOWN",
+    "Unknown payment_id",
+    "Pay a payment request this service issued in a 402 response in the last few minutes; request the resource without the header for a new one.",
+  ),
+  "payment-expired": refusal(
+    "PAYMENT_EXPIRED",
+    "Payment request expired",
+    "The transfer was made after the payment request's expires_at. Pay a new payment request.",
+  ),
+  "payment-other-resource": refusal(
+    "PAYMENT_OTHER_RESOURCE",
+    "This payment is for another resource",
+    "A payment_id pays only the resource and method it was issued for.",
+  ),
+  "payment-already-used": refusal(
+    "PAYMENT_ALREADY_USED",
+    "This payment was already used",
+    "Each payment request pays for one response. Request the resource without the header for a new payment request.",
+  ),
+  "exact-payload-malformed": refusal(
+    "INVALID_PAYMENT_SIGNATURE",
+    "Invalid PAYMENT-SIGNATURE header",
+    "The header is the base64 of an x402 v2 payment payload (scheme exact) whose payload.transaction is a base64 Solana transaction.",
+  ),
+  "exact-instruction-forbidden": refusal(
+    "EXACT_INSTRUCTION_FORBIDDEN",
+    "The transaction holds an instruction the exact scheme does not allow",
+    "Allowed: compute-unit limit and price, one TransferChecked of the asset, and an optional memo. Nothing else, and one transfer only.",
+  ),
+  "exact-transfer-mismatch": refusal(
+    "EXACT_TRANSFER_MISMATCH",
+    "The transfer does not match the payment requirements",
+    "Transfer exactly `amount` base units of `asset` to the associated token account of `payTo`, with the asset's decimals.",
+  ),
+  "exact-fee-payer-misused": refusal(
+    "EXACT_FEE_PAYER_MISUSED",
+    "The fee payer is misused",
+    "The fee payer must be extra.feePayer, and may appear in no instruction: never the transfer's source or authority.",
+  ),
+  "exact-compute-price-too-high": refusal(
+    "EXACT_COMPUTE_PRICE_TOO_HIGH",
+    "The compute budget is over the cap",
+    "Set a compute-unit price of at most 5,000,000 micro-lamports and a compute-unit limit of at most 200,000: the service's fee payer pays the priority fee.",
+  ),
+  "exact-blockhash-expired": refusal(
+    "EXACT_BLOCKHASH_EXPIRED",
+    "The transaction's blockhash is not recent",
+    "Build the transaction again with a fresh blockhash and send it at once.",
+  ),
+  "exact-signature-invalid": refusal(
+    "EXACT_SIGNATURE_INVALID",
+    "A client signature of the transaction is missing or invalid",
+    "Sign the transaction with every key it names as a signer but the fee payer.",
+  ),
+  "exact-simulation-failed": refusal(
+    "EXACT_SIMULATION_FAILED",
+    "The transaction fails in simulation",
+    "Check the token balance of the paying account and that the recipient's associated token account exists.",
+  ),
+  "exact-settlement-failed": refusal(
+    "EXACT_SETTLEMENT_FAILED",
+    "The payment could not be settled on chain",
+    "Nothing was served. Send the same payment again (it may still land, and is then credited once); ask for a new payment request only once its blockhash has expired.",
+    true,
+  ),
+  "exact-payment-in-progress": refusal(
+    "EXACT_PAYMENT_IN_PROGRESS",
+    "This payment is being settled",
+    "Send the same payment again in a few seconds (at most two minutes); do not sign a new one for this payment request.",
+    true,
+  ),
+} as const satisfies Record<PaymentRejectionReason, Rendering>;
+
+/** The spec's list of things to check, with this service's mint, wallet and network. */
+const checklist = (terms: PaymentTerms): string =>
+  `Check that: (1) you sent USDC (mint ${terms.usdcMint}), not SOL or another token; ` +
+  `(2) the amount sent is at least the amount you claim (0.01 to 1.00 USDC, in steps of 0.001); ` +
+  `(3) the recipient is the service wallet ${terms.wallet}; ` +
+  `(4) the transaction is confirmed on ${terms.network} (this can take 30-60 seconds; retry then).`;
+
+/** The rejection as the spec's payment error body plus our `code` and `retryable`. */
+export const renderRejection = (rejection: PaymentRejected, terms: PaymentTerms) => {
+  const rendering: Rendering = REJECTIONS[rejection.reason];
+  const details = rendering.hint === "" ? checklist(terms) : `${rendering.hint} ${checklist(terms)}`;
+  return {
+    status: rendering.status,
+    retryable: rendering.retryable,
+    body: {
+      success: false as const,
+      error: rendering.error(rejection),
+      details,
+      code: rendering.code,
+      retryable: rendering.retryable,
+    },
+  };
+};

@@ -1,0 +1,75 @@
+/**
+ * A payment dialect: one way for a client to prove payment on a priced route. The paywall
+ * (paywall.ts) asks each dialect in turn whether the request carries its proof; the first that
+ * does decides. A dialect decodes its header, verifies it, and settles once the handler has
+ * answered (`settle`), so a dialect that must move money after the handler succeeded (x402 v2's
+ * "exact" scheme) fits the same shape as this spec's, which consumes the payment before.
+ */
+import type { Effect } from "effect";
+import type { PaymentRejected } from "../../../core/payments/payment-rejected.ts";
+import type { PaymentAuthorization, PaymentRequest } from "../../../core/payments/x402.ts";
+import type { Binding } from "../../../core/payments/x402-ledger.ts";
+import type { PaymentReceipt } from "../../../core/payments/x402-receipt.ts";
+import type { ChainReader, ChainUnavailable } from "../../../core/ports/chain-reader.ts";
+import type { PaymentRequests } from "../../../core/ports/payment-requests.ts";
+import type { PaymentStore } from "../../../core/ports/payment-store.ts";
+import type { SecureRandom } from "../../../core/ports/secure-random.ts";
+import type { StoreUnavailable } from "../../../core/ports/store-errors.ts";
+import type { Outcome } from "../../hono-kit/run-effect.ts";
+import type { RouteTerms } from "./paywall-options.ts";
+
+export type PaymentServices = PaymentRequests | PaymentStore | ChainReader | SecureRandom;
+
+/** Runs a payment effect with the route's chain; a defect rejects the promise (500). */
+export type RunPayment = <A, E>(effect: Effect.Effect<A, E, PaymentServices>) => Promise<Outcome<A, E>>;
+
+/** One request to a priced route. */
+export interface PaidRoute {
+  readonly terms: RouteTerms;
+  readonly binding: Binding;
+  readonly run: RunPayment;
+}
+
+/** What a handler reads with `c.get("x402")`. */
+export type VerifiedPayment =
+  | {
+      readonly dialect: "x-payment-authorization";
+      /** The authorization as the client sent it (its ed25519 signature checked). */
+      readonly authorization: PaymentAuthorization;
+      /** The request it paid, as we issued it. */
+      readonly request: PaymentRequest;
+      /** What the response's receipt header says: the transaction, payer and amount received. */
+      readonly receipt: PaymentReceipt;
+    }
+  | {
+      /** x402 v2, scheme exact: verified and claimed, settled on chain after the handler. */
+      readonly dialect: "x402-v2";
+      readonly request: PaymentRequest;
+      /** The transaction that will settle (the fee payer's signature), its payer and the price. */
+      readonly receipt: PaymentReceipt;
+    };
+
+export type PaymentRefusal = PaymentRejected | StoreUnavailable | ChainUnavailable;
+
+export type Acceptance =
+  | { readonly kind: "absent" }
+  | { readonly kind: "refused"; readonly error: PaymentRefusal }
+  | {
+      readonly kind: "accepted";
+      readonly payment: VerifiedPayment;
+      /** After the handler: records the outcome and returns the response to send (with a receipt). */
+      readonly settle: (response: Response) => Promise<Response>;
+    };
+
+export interface PaymentDialect {
+  readonly name: string;
+  readonly accept: (request: Request, route: PaidRoute) => Promise<Acceptance>;
+  /** What this dialect adds to a 402 that offers `request` for the resource at `url`. */
+  readonly offer: (
+    request: PaymentRequest,
+    url: string,
+  ) => {
+    readonly headers: Readonly<Record<string, string>>;
+    readonly body: Readonly<Record<string, unknown>>;
+  };
+}

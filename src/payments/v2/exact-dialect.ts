@@ -1,0 +1,98 @@
+/**
+ * The paywall's x402 v2 dialect (scheme exact on Solana, the service as its own facilitator).
+ * Verify (exact-payment.ts), then claim the payment request in the shared store with the
+ * transaction's id (one atomic step: one instance wins, a replay is refused), run the handler,
+ * and only after a response below 500 submit the transaction and wait for confirmation.
+ * A handler that fails leaves the claim open to the same payload (nothing moved). A settlement
+ * that fails after the handler ran is logged and counted, and the paid content is replaced by a
+ * 402 with a failed PAYMENT-RESPONSE; the same payload may be sent again (it is one
+ * transaction, so it can land only once).
+ */
+import { rejected } from "../../../core/payments/payment-rejected.ts";
+import { x402Error } from "../../../core/payments/x402.ts";
+import type { Logger } from "../../observability/log.ts";
+import type { Acceptance, PaidRoute, PaymentDialect } from "../server/dialect.ts";
+import { paymentRequestOf } from "../server/issue-request.ts";
+import { withHeaders } from "../server/spec-dialect.ts";
+import { x402Rejection } from "../server/x402-errors.ts";
+import {
+  type CheckedPayment,
+  checkExactPayment,
+  type ExactFacilitator,
+  exactReceipt,
+} from "./exact-payment.ts";
+import { finishReservation, reserveChecked } from "./exact-reservation.ts";
+import { PAYMENT_SIGNATURE_HEADER, paymentRequiredHeader, paymentResponseHeader } from "./wire.ts";
+
+export interface ExactDialectDeps extends ExactFacilitator {
+  readonly logger: Logger;
+  /** Called once per settlement that failed after the handler ran (a metric). */
+  readonly onSettlementFailed?: () => void;
+}
+
+export const exactDialect = (deps: ExactDialectDeps): PaymentDialect => {
+  const settleAfter = async (
+    checked: CheckedPayment,
+    route: PaidRoute,
+    lease: string,
+    response: Response,
+  ) => {
+    const paymentId = checked.issued.paymentId;
+    if (response.status >= 500) {
+      await finishReservation(route, paymentId, lease, false);
+      return response;
+    }
+    const settled = await deps.feePayer.submit(checked.cosigned, { sentBefore: checked.retry });
+    const finished = await finishReservation(route, paymentId, lease, settled.ok);
+    if (!finished.ok)
+      deps.logger.warn("x402 v2 payment outcome not recorded", { paymentId, served: settled.ok });
+    const base = { transaction: checked.cosigned.signature, network: deps.network, payer: checked.payer };
+    if (settled.ok) return withHeaders(response, paymentResponseHeader({ success: true, ...base }));
+    deps.logger.error("x402 v2 settlement failed after the handler ran: paid content withheld", {
+      paymentId,
+      transaction: checked.cosigned.signature,
+      error: settled.error,
+    });
+    deps.onSettlementFailed?.();
+    const { body } = x402Rejection(rejected("exact-settlement-failed"));
+    return Response.json(body, {
+      status: 402,
+      headers: {
+        "Cache-Control": "no-store",
+        "Retry-After": "5",
+        ...paymentResponseHeader({ success: false, errorReason: "exact-settlement-failed", ...base }),
+      },
+    });
+  };
+
+  return {
+    name: "x402-v2",
+    offer: (request, url) => ({
+      headers: paymentRequiredHeader(
+        request,
+        url,
+        { network: deps.network, feePayer: deps.feePayer.address },
+        x402Error("PAYMENT_REQUIRED", "Payment required", {}).body.Message,
+      ),
+      body: {},
+    }),
+    accept: async (request, route): Promise<Acceptance> => {
+      const header = request.headers.get(PAYMENT_SIGNATURE_HEADER);
+      if (header === null) return { kind: "absent" };
+      const checked = await checkExactPayment(header, route.binding, deps, route.run);
+      if (!checked.ok) return { kind: "refused", error: checked.error };
+      const claimed = await reserveChecked(checked.value, route);
+      if (!claimed.ok) return { kind: "refused", error: claimed.error };
+      const { lease } = claimed.value;
+      return {
+        kind: "accepted",
+        payment: {
+          dialect: "x402-v2",
+          request: paymentRequestOf(checked.value.issued),
+          receipt: exactReceipt(checked.value),
+        },
+        settle: (response) => settleAfter(checked.value, route, lease, response),
+      };
+    },
+  };
+};

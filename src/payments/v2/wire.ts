@@ -1,0 +1,81 @@
+/**
+ * x402 v2 on the wire, through the official `@x402/core` codecs and schemas: the
+ * PAYMENT-REQUIRED offer built from the payment request we issued, the PAYMENT-SIGNATURE
+ * payload decoded and validated, the PAYMENT-RESPONSE receipt. The offer's `extra.memo` is
+ * `x402:<payment_id>`: the official client signs it into the transaction, which binds the
+ * transfer to one issued request (route, method, price) the same way the spec's dialect does.
+ */
+import {
+  decodePaymentSignatureHeader,
+  encodePaymentRequiredHeader,
+  encodePaymentResponseHeader,
+} from "@x402/core/http";
+import { PaymentPayloadV2Schema } from "@x402/core/schemas";
+import type { PaymentRequired, SettleResponse } from "@x402/core/types";
+import { Result } from "effect";
+import { parseDecimalUnits } from "../../../core/payments/money.ts";
+import { type PaymentRequest, paymentMemo } from "../../../core/payments/x402.ts";
+
+export const PAYMENT_REQUIRED_HEADER = "PAYMENT-REQUIRED";
+export const PAYMENT_SIGNATURE_HEADER = "PAYMENT-SIGNATURE";
+export const PAYMENT_RESPONSE_HEADER = "PAYMENT-RESPONSE";
+/** A payload holds one transaction (at most 1232 bytes): its header is far below this. */
+const MAX_HEADER_CHARS = 8192;
+
+/** The CAIP-2 id of a Solana cluster: `solana:` and the first 32 characters of its genesis hash. */
+export const solanaNetworkId = (genesisHash: string): SolanaNetworkId => `solana:${genesisHash.slice(0, 32)}`;
+export type SolanaNetworkId = `solana:${string}`;
+
+export interface ExactOffer {
+  readonly network: SolanaNetworkId;
+  readonly feePayer: string;
+}
+
+/** The PAYMENT-REQUIRED header offering `request` in the exact scheme. */
+export const paymentRequiredHeader = (
+  request: PaymentRequest,
+  url: string,
+  offer: ExactOffer,
+  error: string,
+) => {
+  const units = Result.getOrThrow(parseDecimalUnits(request.max_amount_required));
+  const required: PaymentRequired = {
+    x402Version: 2,
+    error,
+    resource: { url, description: request.description, mimeType: "application/json" },
+    accepts: [
+      {
+        scheme: "exact",
+        network: offer.network,
+        amount: units.toString(),
+        asset: request.asset_address,
+        payTo: request.payment_address,
+        maxTimeoutSeconds: Math.max(1, Math.round((Date.parse(request.expires_at) - Date.now()) / 1000)),
+        extra: { feePayer: offer.feePayer, memo: paymentMemo(request.payment_id) },
+      },
+    ],
+  };
+  return { [PAYMENT_REQUIRED_HEADER]: encodePaymentRequiredHeader(required) };
+};
+
+/** The transaction of a PAYMENT-SIGNATURE header for the exact scheme on `network`; undefined when it is not one. */
+export const exactTransactionOf = (header: string, network: string): string | undefined => {
+  if (header.length > MAX_HEADER_CHARS) return undefined;
+  let decoded: unknown;
+  try {
+    decoded = decodePaymentSignatureHeader(header.trim());
+  } catch {
+    return undefined;
+  }
+  const parsed = PaymentPayloadV2Schema.safeParse(decoded);
+  if (!parsed.success) return undefined;
+  const { accepted, payload } = parsed.data;
+  if (accepted.scheme !== "exact" || accepted.network !== network) return undefined;
+  const transaction = (payload as { transaction?: unknown }).transaction;
+  return typeof transaction === "string" ? transaction : undefined;
+};
+
+/** The PAYMENT-RESPONSE header of a settlement. */
+export const paymentResponseHeader = (response: SettleResponse) => ({
+  [PAYMENT_RESPONSE_HEADER]: encodePaymentResponseHeader(response),
+});
