@@ -2,9 +2,10 @@
  * /api/chat speaks the HTTP 402 protocol in-band. When the quota is exhausted, the 402 body is a
  * full payment request (issued and stored like the paywall's) plus the chat's own fields
  * (rateLimit, payment, success, error, code), so clients of either way of paying keep working.
- * A request carrying X-Payment-Authorization buys the queries its transfer paid for (0.001 USDC
- * each, credited in the same atomic step that consumes the payment) and is then answered in
- * the same call.
+ * A request carrying a payment proof (X-Payment-Authorization, or x402 v2's PAYMENT-SIGNATURE)
+ * buys the queries it paid for (0.001 USDC each, credited in the same atomic step that consumes
+ * the payment) through the paywall's entry and dialects of src/payments/, and is then answered
+ * in the same call. This file renders what the dialects decide in the chat's words.
  */
 import { Effect } from "effect";
 import type { Context } from "hono";
@@ -12,19 +13,22 @@ import { BaseUnits, MIN_PAYMENT_UNITS, queriesFor } from "../../core/payments/mo
 import { x402NetworkOf } from "../../core/payments/network.ts";
 import type { PaymentRejected } from "../../core/payments/payment-rejected.ts";
 import { PaymentSettings } from "../../core/payments/payment-settings.ts";
-import { type X402Code, x402Error } from "../../core/payments/x402.ts";
+import type { X402Code } from "../../core/payments/x402.ts";
 import type { ChainUnavailable } from "../../core/ports/chain-reader.ts";
 import type { StoreUnavailable } from "../../core/ports/store-errors.ts";
 import type { AppEnv } from "../hono-kit/app-env.ts";
 import { type AppRuntime, runOutcome } from "../hono-kit/run-effect.ts";
 import type { Metrics } from "../observability/metrics.ts";
 import { REJECTIONS } from "../payments/payment-rejections.ts";
+import { acceptPayment, paymentOffer } from "../payments/server/accept-payment.ts";
+import { specCreditDialect } from "../payments/server/credit-spec-dialect.ts";
+import type { CreditDialect, CreditRoute } from "../payments/server/dialect.ts";
 import { issuePaymentRequest, paymentRequestOf } from "../payments/server/issue-request.ts";
 import { DEFAULT_EXPIRES_IN_SECONDS } from "../payments/server/paywall-options.ts";
-import { acceptAuthorizationHeader, receiptHeaders } from "../payments/server/spec-dialect.ts";
+import { withHeaders } from "../payments/server/spec-dialect.ts";
 import { x402Rejection } from "../payments/server/x402-errors.ts";
+import { exactCreditDialect } from "../payments/v2/credit-exact-dialect.ts";
 import type { ExactFacilitator } from "../payments/v2/exact-payment.ts";
-import { paymentRequiredHeader } from "../payments/v2/wire.ts";
 import {
   errorResponse,
   QUOTA_EXHAUSTED_TEXT,
@@ -53,7 +57,7 @@ const chatOffer = Effect.flatMap(PaymentSettings, (terms) =>
   ),
 );
 
-/** A 402 with a fresh payment request and `fields` (the chat's own); 503 when none can be issued. */
+/** A 402 with a fresh payment request in every dialect, and `fields` (the chat's own); 503 when none can be issued. */
 const offerPayment = async (
   c: Context<AppEnv>,
   deps: ChatPaymentDeps,
@@ -63,20 +67,15 @@ const offerPayment = async (
 ) => {
   const issued = await runOutcome(deps.runtime, chatOffer);
   if (!issued.ok) return unavailableResponse(c, issued.error);
-  const request = paymentRequestOf(issued.value);
   const message = typeof fields.error === "string" ? fields.error : QUOTA_EXHAUSTED_TEXT;
-  const { body } = x402Error(code, message, { ...details, payment_request: request });
-  const v2 = deps.facilitator;
-  const offer =
-    v2 === undefined
-      ? {}
-      : paymentRequiredHeader(
-          request,
-          c.req.url,
-          { network: v2.network, feePayer: v2.feePayer.address },
-          message,
-        );
-  return c.json({ ...request, ...body, ...fields }, 402, { "Cache-Control": "no-store", ...offer });
+  const offer = paymentOffer(
+    deps.dialects,
+    paymentRequestOf(issued.value),
+    c.req.url,
+    { code, message, details },
+    message,
+  );
+  return c.json({ ...offer.body, ...fields }, 402, offer.headers);
 };
 
 export interface ChatPaymentDeps {
@@ -84,9 +83,25 @@ export interface ChatPaymentDeps {
   readonly metrics: Metrics;
   readonly paidDailyCap: number;
   readonly recorder: InsightsRecorder;
-  /** The x402 v2 facilitator; absent: the chat's 402 offers only the spec's dialect. */
-  readonly facilitator?: ExactFacilitator | undefined;
+  /** The ways to buy queries, asked in order (the spec's header, then x402 v2 when offered). */
+  readonly dialects: ReadonlyArray<CreditDialect>;
 }
+
+/** The chat's dialects: the spec's X-Payment-Authorization, then x402 v2 when a facilitator runs. */
+export const chatDialects = (
+  facilitator: ExactFacilitator | undefined,
+  metrics: Metrics,
+): ReadonlyArray<CreditDialect> => [
+  specCreditDialect(),
+  ...(facilitator === undefined
+    ? []
+    : [
+        exactCreditDialect({
+          ...facilitator,
+          onSettlementFailed: () => metrics.count("x402_settlement_failures_total"),
+        }),
+      ]),
+];
 
 /** A chat error as its response: an exhausted quota is a 402 offering a payment request. */
 export const chatErrorResponse = (
@@ -104,46 +119,49 @@ export type Bought =
   | { readonly ok: true; readonly headers: Readonly<Record<string, string>> }
   | { readonly ok: false; readonly response: Response };
 
-/** Buys queries with an X-Payment-Authorization: the receipt header to answer with, or the refusal. */
-export const buyWithAuthorization = async (
-  c: Context<AppEnv>,
-  deps: ChatPaymentDeps,
-  header: string,
-): Promise<Bought> => {
+/**
+ * Buys the queries the request's payment proof pays for, through the paywall's entry
+ * (acceptPayment): the receipt header to answer with, the refusal, or undefined when the
+ * request carries no proof.
+ */
+export const buyQueries = async (c: Context<AppEnv>, deps: ChatPaymentDeps): Promise<Bought | undefined> => {
   const identity = c.get("identity");
   const log = c.get("log");
-  const accepted = await acceptAuthorizationHeader(
-    header,
-    {
-      binding: CHAT_BINDING,
-      verifyOnChain: true,
-      grantTo: { identity, queriesFor: (received) => queriesFor(BaseUnits(received)) },
-    },
-    async (effect) => runOutcome(deps.runtime, effect),
-  );
-  if (accepted.ok) {
-    const { receipt, rateLimit, received } = accepted.value;
-    deps.metrics.count("payment_grants_total");
-    deps.metrics.count("payment_queries_granted_total", {}, queriesFor(BaseUnits(received)));
-    log.info("x402 payment granted", {
-      identity,
-      signature: receipt.transaction_hash,
-      amount: receipt.amount,
-      rateLimit,
-    });
-    deps.recorder.paid(log, {
-      identity,
-      units: received,
-      queries: queriesFor(BaseUnits(received)),
-      dialect: "x402",
-    });
-    return { ok: true, headers: receiptHeaders(receipt) };
+  const route: CreditRoute = {
+    binding: CHAT_BINDING,
+    run: async (effect) => runOutcome(deps.runtime, effect),
+    identity,
+    log,
+  };
+  const acceptance = await acceptPayment(c.req.raw, route, deps.dialects);
+  if (acceptance.kind === "absent") return undefined;
+  if (acceptance.kind === "refused") {
+    const refused = await refusedPurchase(c, deps, acceptance.error);
+    return acceptance.headers === undefined || refused.ok
+      ? refused
+      : { ok: false, response: withHeaders(refused.response, acceptance.headers) };
   }
-  return refusedPurchase(c, deps, accepted.error);
+  const { payment, credited } = acceptance;
+  const spec = payment.dialect === "x-payment-authorization";
+  deps.metrics.count("payment_grants_total");
+  deps.metrics.count("payment_queries_granted_total", {}, credited.queries);
+  log.info(spec ? "x402 payment granted" : "x402 v2 payment granted", {
+    identity,
+    signature: payment.receipt.transaction_hash,
+    ...(spec ? { amount: payment.receipt.amount } : { queries: credited.queries }),
+    rateLimit: credited.rateLimit,
+  });
+  deps.recorder.paid(log, {
+    identity,
+    units: credited.units,
+    queries: credited.queries,
+    dialect: spec ? "x402" : "x402-v2",
+  });
+  return { ok: true, headers: acceptance.headers };
 };
 
 /** A refused purchase as the chat's answer: 503 when verification could not run, else the x402 error. */
-export const refusedPurchase = async (
+const refusedPurchase = async (
   c: Context<AppEnv>,
   deps: ChatPaymentDeps,
   error: PaymentRejected | StoreUnavailable | ChainUnavailable,

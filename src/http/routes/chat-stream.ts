@@ -17,10 +17,9 @@ import { type PreparedAnswer, prepareAnswer, type Question } from "../../../core
 import type { AppEnv } from "../../hono-kit/app-env.ts";
 import { Defect, runOutcome } from "../../hono-kit/run-effect.ts";
 import { issueAnswerId } from "../answer-id.ts";
-import { chatErrorResponse } from "../chat-payment.ts";
+import { type ChatPaymentDeps, chatErrorResponse } from "../chat-payment.ts";
 import { publicSource } from "../chat-request.ts";
 import { codeOf } from "../error-status.ts";
-import type { ChatDeps } from "./chat.ts";
 
 type Send = (event: "sources" | "delta" | "done" | "error", data: unknown) => Promise<void>;
 
@@ -47,7 +46,7 @@ const streamGenerated = (prepared: PreparedAnswer, sendDelta: (text: string) => 
 /** The closing event of an answered question, with the id to vote on it; then its recording for the insights. */
 const sendDone = async (
   c: Context<AppEnv>,
-  deps: ChatDeps,
+  deps: ChatPaymentDeps,
   send: Send,
   answered: { readonly question: Question; readonly outcome: AnswerOutcome; readonly answer: Answer },
   rateLimit: QuotaView,
@@ -68,7 +67,7 @@ const sendDone = async (
 /** Generates into the open stream, then charges (text reached the client) or releases. */
 const answerInto = async (
   c: Context<AppEnv>,
-  deps: ChatDeps,
+  deps: ChatPaymentDeps,
   question: Question,
   prepared: PreparedAnswer,
   stream: SSEStreamingApi,
@@ -135,7 +134,7 @@ const answerInto = async (
 
 export const streamAnswer = async (
   c: Context<AppEnv>,
-  deps: ChatDeps,
+  deps: ChatPaymentDeps,
   question: Question,
   started: number,
 ): Promise<Response> => {

@@ -1,11 +1,10 @@
 /**
  * POST /api/chat: JSON answers, or SSE (chat-stream.ts) when the client asks for a stream.
- * With X-Payment-Authorization (chat-payment.ts) or an x402 v2 PAYMENT-SIGNATURE
- * (chat-exact-payment.ts) the queries it paid for are bought first, and the answer carries the
- * payment's receipt header; the message is checked before any payment is consumed.
+ * With X-Payment-Authorization or an x402 v2 PAYMENT-SIGNATURE the queries it paid for are bought
+ * first (chat-payment.ts, through the paywall's entry), and the answer carries the payment's
+ * receipt header; the message is checked before any payment is consumed.
  */
-import { type Context, Hono } from "hono";
-import { AUTHORIZATION_HEADER } from "../../../core/payments/x402-receipt.ts";
+import { Hono } from "hono";
 import { askQuestion } from "../../../core/use-cases/ask-question.ts";
 import { validateMessage } from "../../../core/use-cases/prepare-answer.ts";
 import { type AppEnv, edgeFactsAsVariables } from "../../hono-kit/app-env.ts";
@@ -13,10 +12,8 @@ import { type AppRuntime, runOutcome } from "../../hono-kit/run-effect.ts";
 import type { Metrics } from "../../observability/metrics.ts";
 import { withHeaders } from "../../payments/server/spec-dialect.ts";
 import type { ExactFacilitator } from "../../payments/v2/exact-payment.ts";
-import { PAYMENT_SIGNATURE_HEADER } from "../../payments/v2/wire.ts";
 import { issueAnswerId } from "../answer-id.ts";
-import { buyWithExactPayment } from "../chat-exact-payment.ts";
-import { buyWithAuthorization, chatErrorResponse } from "../chat-payment.ts";
+import { buyQueries, type ChatPaymentDeps, chatDialects, chatErrorResponse } from "../chat-payment.ts";
 import { decodeChatRequest, publicSource } from "../chat-request.ts";
 import type { InsightsRecorder } from "../insights-recorder.ts";
 import { streamAnswer } from "./chat-stream.ts";
@@ -27,36 +24,24 @@ export interface ChatDeps {
   /** Named in the text of a 429 (daily paid cap). */
   readonly paidDailyCap: number;
   readonly recorder: InsightsRecorder;
+  /** The x402 v2 facilitator; absent: the chat's 402 offers only the spec's dialect. */
   readonly facilitator?: ExactFacilitator | undefined;
 }
 
-/** The purchase a request carries: the spec's header first, then x402 v2 when it is offered. */
-const purchaseOf = (c: Context<AppEnv>, deps: ChatDeps) => {
-  const header = c.req.header(AUTHORIZATION_HEADER);
-  if (header !== undefined) return () => buyWithAuthorization(c, deps, header);
-  const payload = c.req.header(PAYMENT_SIGNATURE_HEADER);
-  const facilitator = deps.facilitator;
-  if (payload !== undefined && facilitator !== undefined)
-    return () => buyWithExactPayment(c, deps, facilitator, payload);
-  return undefined;
-};
-
-export const chatRoutes = (deps: ChatDeps) =>
-  new Hono<AppEnv>().use(edgeFactsAsVariables).post("/", async (c) => {
+export const chatRoutes = ({ facilitator, ...rest }: ChatDeps) => {
+  const deps: ChatPaymentDeps = { ...rest, dialects: chatDialects(facilitator, rest.metrics) };
+  return new Hono<AppEnv>().use(edgeFactsAsVariables).post("/", async (c) => {
     const started = performance.now();
     const request = await decodeChatRequest(c);
     if (!request.ok) return request.response;
     const { message, conversationId, stream } = request.value;
     const question = { identity: c.get("identity"), message, conversationId };
-    const purchase = purchaseOf(c, deps);
-    let receipt: Readonly<Record<string, string>> = {};
-    if (purchase !== undefined) {
-      const valid = await runOutcome(deps.runtime, validateMessage(message));
-      if (!valid.ok) return chatErrorResponse(c, deps, valid.error);
-      const bought = await purchase();
-      if (!bought.ok) return bought.response;
-      receipt = bought.headers;
-    }
+    // The message is checked before any payment is consumed.
+    const valid = await runOutcome(deps.runtime, validateMessage(message));
+    if (!valid.ok) return chatErrorResponse(c, deps, valid.error);
+    const bought = await buyQueries(c, deps);
+    if (bought !== undefined && !bought.ok) return bought.response;
+    const receipt = bought?.headers ?? {};
     const wantsStream = stream || (c.req.header("accept") ?? "").includes("text/event-stream");
     if (wantsStream) return withHeaders(await streamAnswer(c, deps, question, started), receipt);
     const outcome = await runOutcome(deps.runtime, askQuestion(question), c.req.raw.signal);
@@ -84,3 +69,4 @@ export const chatRoutes = (deps: ChatDeps) =>
     );
     return response;
   });
+};

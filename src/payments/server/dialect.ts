@@ -1,7 +1,7 @@
 /**
  * A payment dialect: one way for a client to prove payment on a priced route. The paywall
- * (paywall.ts) asks each dialect in turn whether the request carries its proof; the first that
- * does decides. A dialect decodes its header, verifies it, and settles once the handler has
+ * (paywall.ts) and /api/chat ask each dialect in turn whether the request carries its proof
+ * (accept-payment.ts); the first that does decides. A dialect decodes its header, verifies it, and settles once the handler has
  * answered (`settle`), so a dialect that must move money after the handler succeeded (x402 v2's
  * "exact" scheme) fits the same shape as this spec's, which consumes the payment before.
  */
@@ -15,7 +15,9 @@ import type { PaymentRequests } from "../../../core/ports/payment-requests.ts";
 import type { PaymentStore } from "../../../core/ports/payment-store.ts";
 import type { SecureRandom } from "../../../core/ports/secure-random.ts";
 import type { StoreUnavailable } from "../../../core/ports/store-errors.ts";
+import type { QuotaView } from "../../../core/quota.ts";
 import type { Outcome } from "../../hono-kit/run-effect.ts";
+import type { Logger } from "../../observability/log.ts";
 import type { RouteTerms } from "./paywall-options.ts";
 
 export type PaymentServices = PaymentRequests | PaymentStore | ChainReader | SecureRandom;
@@ -61,15 +63,65 @@ export type Acceptance =
       readonly settle: (response: Response) => Promise<Response>;
     };
 
-export interface PaymentDialect {
-  readonly name: string;
-  readonly accept: (request: Request, route: PaidRoute) => Promise<Acceptance>;
-  /** What this dialect adds to a 402 that offers `request` for the resource at `url`. */
+/** What a dialect adds to a 402 that offers `request` for the resource at `url`. */
+export interface Offering {
   readonly offer: (
     request: PaymentRequest,
     url: string,
+    /** The 402's message, where the dialect repeats it (x402 v2's PAYMENT-REQUIRED `error`). */
+    message?: string,
   ) => {
     readonly headers: Readonly<Record<string, string>>;
     readonly body: Readonly<Record<string, unknown>>;
   };
+}
+
+/** A dialect of a paywalled route: the goods are the handler's response. */
+export interface PaymentDialect extends Offering {
+  readonly name: string;
+  readonly accept: (request: Request, route: PaidRoute) => Promise<Acceptance>;
+}
+
+/**
+ * One request that buys queries (/api/chat): the goods are credits to `identity`, granted in
+ * the same atomic step that consumes the payment, before the question is answered.
+ */
+export interface CreditRoute {
+  readonly binding: Binding;
+  readonly run: RunPayment;
+  /** Who the queries are credited to. */
+  readonly identity: string;
+  /** The request's logger (its lines carry the request id). */
+  readonly log: Logger;
+}
+
+/** What a credit dialect granted. */
+export interface Credited {
+  readonly queries: number;
+  /** Base units the queries were bought with. */
+  readonly units: bigint;
+  /** The identity's quota after the grant, when the store reports it. */
+  readonly rateLimit: QuotaView | undefined;
+}
+
+export type CreditAcceptance =
+  | { readonly kind: "absent" }
+  | {
+      readonly kind: "refused";
+      readonly error: PaymentRefusal;
+      /** Headers the refusal carries (a failed settlement's PAYMENT-RESPONSE). */
+      readonly headers?: Readonly<Record<string, string>>;
+    }
+  | {
+      readonly kind: "accepted";
+      readonly payment: VerifiedPayment;
+      readonly credited: Credited;
+      /** The receipt header(s) the answer carries. */
+      readonly headers: Readonly<Record<string, string>>;
+    };
+
+/** A dialect that buys queries (/api/chat): the same proofs, credited instead of served. */
+export interface CreditDialect extends Offering {
+  readonly name: string;
+  readonly accept: (request: Request, route: CreditRoute) => Promise<CreditAcceptance>;
 }

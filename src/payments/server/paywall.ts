@@ -14,13 +14,14 @@
 import { Effect, type ManagedRuntime } from "effect";
 import type { Context, MiddlewareHandler } from "hono";
 import { formatUnits } from "../../../core/payments/money.ts";
-import { type X402Code, x402Error } from "../../../core/payments/x402.ts";
+import type { X402Code } from "../../../core/payments/x402.ts";
 import { ChainReader } from "../../../core/ports/chain-reader.ts";
 import type { PaymentRequests } from "../../../core/ports/payment-requests.ts";
 import type { PaymentStore } from "../../../core/ports/payment-store.ts";
 import type { SecureRandom } from "../../../core/ports/secure-random.ts";
 import { runOutcome } from "../../hono-kit/run-effect.ts";
 import type { Logger } from "../../observability/log.ts";
+import { acceptPayment, paymentOffer } from "./accept-payment.ts";
 import type { PaidRoute, PaymentDialect, PaymentRefusal, RunPayment, VerifiedPayment } from "./dialect.ts";
 import { issuePaymentRequest, paymentRequestOf } from "./issue-request.ts";
 import {
@@ -81,13 +82,12 @@ export const createPaywall = (input: PaywallConfig, deps: PaywallDeps) => {
   ) => {
     const issued = await route.run(issuePaymentRequest(route.terms, route.binding));
     if (!issued.ok) return c.json(x402Unavailable(issued.error).body, 503, RETRY_AFTER);
-    const request = paymentRequestOf(issued.value);
-    const offers = dialects.map((dialect) => dialect.offer(request, c.req.url));
-    const { body } = x402Error(code, message, { ...details, payment_request: request });
-    return c.json(Object.assign({}, ...offers.map((offer) => offer.body), body), 402, {
-      "Cache-Control": "no-store",
-      ...Object.assign({}, ...offers.map((offer) => offer.headers)),
+    const offer = paymentOffer(dialects, paymentRequestOf(issued.value), c.req.url, {
+      code,
+      message,
+      details,
     });
+    return c.json(offer.body, 402, offer.headers);
   };
 
   const refuse = (c: Context, route: PaidRoute, error: PaymentRefusal) => {
@@ -116,10 +116,9 @@ export const createPaywall = (input: PaywallConfig, deps: PaywallDeps) => {
     const price = `Payment required: ${formatUnits(terms.units)} USDC`;
     return async (c, next) => {
       const route: PaidRoute = { terms, binding: { resource: c.req.path, method: c.req.method }, run };
-      for (const dialect of dialects) {
-        const acceptance = await dialect.accept(c.req.raw, route);
-        if (acceptance.kind === "absent") continue;
-        if (acceptance.kind === "refused") return refuse(c, route, acceptance.error);
+      const acceptance = await acceptPayment(c.req.raw, route, dialects);
+      if (acceptance.kind === "refused") return refuse(c, route, acceptance.error);
+      if (acceptance.kind === "accepted") {
         c.set("x402", acceptance.payment);
         await next();
         c.res = await acceptance.settle(c.res);

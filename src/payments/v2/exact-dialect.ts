@@ -11,7 +11,7 @@
 import { rejected } from "../../../core/payments/payment-rejected.ts";
 import { x402Error } from "../../../core/payments/x402.ts";
 import type { Logger } from "../../observability/log.ts";
-import type { Acceptance, PaidRoute, PaymentDialect } from "../server/dialect.ts";
+import type { Acceptance, Offering, PaidRoute, PaymentDialect } from "../server/dialect.ts";
 import { paymentRequestOf } from "../server/issue-request.ts";
 import { withHeaders } from "../server/spec-dialect.ts";
 import { x402Rejection } from "../server/x402-errors.ts";
@@ -29,6 +29,19 @@ export interface ExactDialectDeps extends ExactFacilitator {
   /** Called once per settlement that failed after the handler ran (a metric). */
   readonly onSettlementFailed?: () => void;
 }
+
+/** The PAYMENT-REQUIRED header of a 402 (x402 v2 carries the offer in a header, not the body). */
+export const exactOffer =
+  (facilitator: ExactFacilitator): Offering["offer"] =>
+  (request, url, message) => ({
+    headers: paymentRequiredHeader(
+      request,
+      url,
+      { network: facilitator.network, feePayer: facilitator.feePayer.address },
+      message ?? x402Error("PAYMENT_REQUIRED", "Payment required", {}).body.Message,
+    ),
+    body: {},
+  });
 
 export const exactDialect = (deps: ExactDialectDeps): PaymentDialect => {
   const settleAfter = async (
@@ -67,15 +80,7 @@ export const exactDialect = (deps: ExactDialectDeps): PaymentDialect => {
 
   return {
     name: "x402-v2",
-    offer: (request, url) => ({
-      headers: paymentRequiredHeader(
-        request,
-        url,
-        { network: deps.network, feePayer: deps.feePayer.address },
-        x402Error("PAYMENT_REQUIRED", "Payment required", {}).body.Message,
-      ),
-      body: {},
-    }),
+    offer: exactOffer(deps),
     accept: async (request, route): Promise<Acceptance> => {
       const header = request.headers.get(PAYMENT_SIGNATURE_HEADER);
       if (header === null) return { kind: "absent" };

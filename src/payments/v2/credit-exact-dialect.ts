@@ -1,0 +1,106 @@
+/**
+ * x402 v2 (PAYMENT-SIGNATURE, scheme exact) buying queries (/api/chat). Order: verify; reserve
+ * the payment request for this transaction (a claim without a grant, under a lease) so that no
+ * other transaction for the same payment_id is ever submitted; settle on chain; then one atomic
+ * finish marks it served and credits the queries. A failed settlement releases the reservation
+ * to the same transaction. If the instance dies after settling, the lease lapses and a retry of
+ * the same payload claims again, finds the transaction on chain (settled, nothing sent) and is
+ * credited then: once.
+ */
+import { BaseUnits, queriesFor } from "../../../core/payments/money.ts";
+import { PaymentRejected, rejected } from "../../../core/payments/payment-rejected.ts";
+import type { CreditAcceptance, CreditDialect, RunPayment } from "../server/dialect.ts";
+import { paymentRequestOf } from "../server/issue-request.ts";
+import { exactOffer } from "./exact-dialect.ts";
+import {
+  type CheckedPayment,
+  checkExactPayment,
+  type ExactFacilitator,
+  exactReceipt,
+  standingNow,
+} from "./exact-payment.ts";
+import { finishReservation, reserveChecked } from "./exact-reservation.ts";
+import { PAYMENT_SIGNATURE_HEADER, paymentResponseHeader } from "./wire.ts";
+
+export interface ExactCreditDeps extends ExactFacilitator {
+  /** Called once per settlement that failed (a metric). */
+  readonly onSettlementFailed?: () => void;
+}
+
+/**
+ * "Already used" turned into "in progress" when the request is still this very transaction's
+ * and not served (claimed under a live or lapsed lease, or released to it after a failure): it
+ * may still be credited, so the client must send the same payload again, not pay anew.
+ */
+const whileHeld = async <E>(run: RunPayment, payment: CheckedPayment, error: E | PaymentRejected) => {
+  if (!(error instanceof PaymentRejected) || error.reason !== "payment-already-used") return error;
+  return (await standingNow(run, payment.issued.paymentId, payment.cosigned.signature)) === "pending"
+    ? rejected("exact-payment-in-progress")
+    : error;
+};
+
+export const exactCreditDialect = (deps: ExactCreditDeps): CreditDialect => ({
+  name: "x402-v2",
+  offer: exactOffer(deps),
+  accept: async (request, route): Promise<CreditAcceptance> => {
+    const header = request.headers.get(PAYMENT_SIGNATURE_HEADER);
+    if (header === null) return { kind: "absent" };
+    const { run, log, identity } = route;
+    const checked = await checkExactPayment(header, route.binding, deps, run);
+    if (!checked.ok) return { kind: "refused", error: checked.error };
+    const payment = checked.value;
+    const paymentId = payment.issued.paymentId;
+    // What the payment buys is known before any money moves.
+    const queries = queriesFor(BaseUnits(payment.issued.units));
+    // Nothing is submitted before this transaction holds the payment_id.
+    const reserved = await reserveChecked(payment, route);
+    if (!reserved.ok) return { kind: "refused", error: await whileHeld(run, payment, reserved.error) };
+    const { lease } = reserved.value;
+    const receipt = { transaction: payment.cosigned.signature, network: deps.network, payer: payment.payer };
+    // Sent before if either read says so: the record may have been released or lapsed between them.
+    const sentBefore = payment.retry || reserved.value.retry;
+    const settled = await deps.feePayer.submit(payment.cosigned, { sentBefore });
+    if (!settled.ok) {
+      const released = await finishReservation(route, paymentId, lease, false);
+      if (!released.ok) log.warn("x402 v2 reservation not released: it lapses with its lease", { paymentId });
+      log.error("x402 v2 settlement failed: no queries credited, the same payload may be sent again", {
+        paymentId,
+        transaction: receipt.transaction,
+        error: settled.error,
+      });
+      deps.onSettlementFailed?.();
+      return {
+        kind: "refused",
+        error: rejected("exact-settlement-failed"),
+        headers: paymentResponseHeader({
+          success: false,
+          errorReason: "exact-settlement-failed",
+          ...receipt,
+        }),
+      };
+    }
+    const credited = await finishReservation(route, paymentId, lease, true, { identity, queries });
+    if (!credited.ok || !credited.value.changed) {
+      // Paid on chain but not credited here: the same payload credits it once the lease lapses
+      // (store down), or another request already holds the claim (ours lapsed mid-settlement).
+      log.error("x402 v2 payment settled but not credited by this request", {
+        paymentId,
+        transaction: receipt.transaction,
+      });
+      const refusal = credited.ok
+        ? await whileHeld(run, payment, rejected("payment-already-used"))
+        : credited.error;
+      return { kind: "refused", error: refusal };
+    }
+    return {
+      kind: "accepted",
+      payment: {
+        dialect: "x402-v2",
+        request: paymentRequestOf(payment.issued),
+        receipt: exactReceipt(payment),
+      },
+      credited: { queries, units: payment.issued.units, rateLimit: credited.value.rateLimit },
+      headers: paymentResponseHeader({ success: true, ...receipt }),
+    };
+  },
+});
