@@ -36,7 +36,7 @@ COPY core ./core
 COPY adapters ./adapters
 COPY src ./src
 # The browser widget's bundles (dist/widget/), built once here rather than at every start.
-RUN bun src/widget/build.ts
+RUN bun src/bundles/build.ts
 # .data holds the local index and the demo chain's state: the only place the service writes.
 RUN mkdir -p .data && chown bun:bun .data
 USER bun

@@ -1,6 +1,6 @@
 /**
  * GET /widget.js and /widget-pay.js (and the console's /admin/console.js): the bundles `npm
- * start` built into dist/widget/ (see src/widget/build.ts). Read once and kept in memory. Any
+ * start` built into dist/widget/ (see src/bundles/build.ts). Read once and kept in memory. Any
  * page may load the widget's: they are public, and the pay bundle is imported as a module, which
  * browsers fetch with CORS. The console's is served with its own headers (no CORS).
  */
@@ -8,7 +8,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Context } from "hono";
 import type { AppEnv } from "../hono-kit/app-env.ts";
-import { WIDGET_DIST } from "../widget/build-paths.ts";
+import { WIDGET_DIST } from "../bundles/paths.ts";
 
 export const WIDGET_FILES = ["widget.js", "widget-pay.js", "admin.js"] as const;
 export type WidgetFile = (typeof WIDGET_FILES)[number];
@@ -35,7 +35,7 @@ export const widgetAssets = (
         return c.json(
           {
             success: false,
-            error: `${file} is not built: run \`npm start\` (or \`bun src/widget/build.ts\`) first`,
+            error: `${file} is not built: run \`npm start\` (or \`bun src/bundles/build.ts\`) first`,
             code: "NOT_FOUND",
           },
           404,

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
-import { WIDGET_DIST } from "../../src/widget/build-paths.ts";
+import { WIDGET_DIST } from "../../src/bundles/paths.ts";
 import { freePort } from "../support/free-port.ts";
 import { type ServiceProcess, startService } from "../support/service-process.ts";
 import { chromiumAvailable, launchBrowser, newPage, screenshot } from "./support/browser.ts";

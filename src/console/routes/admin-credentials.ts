@@ -4,17 +4,12 @@
  * not even the length leaks). The cookie holds no token: it is an expiry signed with HMAC under
  * the token, so changing ADMIN_TOKEN ends every session, and nothing is kept server-side.
  */
-import { createHash, createHmac, timingSafeEqual } from "node:crypto";
+import { createHmac } from "node:crypto";
 import { Redacted } from "effect";
+import { sameSecret } from "../../hono-kit/same-secret.ts";
 
 export const SESSION_COOKIE = "docs_chat_admin";
 export const SESSION_MS = 12 * 60 * 60_000;
-
-const digest = (text: string) => createHash("sha256").update(text).digest();
-
-/** Equal texts, compared in time independent of where they differ or how long they are. */
-export const sameSecret = (given: string, expected: string): boolean =>
-  timingSafeEqual(digest(given), digest(expected));
 
 /** What a request proves: nothing, something wrong (a guess or a forgery), or the right to read. */
 export type Credentials = "none" | "wrong" | "ok";

@@ -9,8 +9,8 @@
 import type { Redacted } from "effect";
 import { Redacted as R } from "effect";
 import { type Context, Hono } from "hono";
-import { sameSecret } from "../../console/routes/admin-credentials.ts";
 import { type AppRuntime, runOutcome } from "../../hono-kit/run-effect.ts";
+import { sameSecret } from "../../hono-kit/same-secret.ts";
 import type { ExactFacilitator } from "../../payments/v2/exact-payment.ts";
 import { facilitatorService } from "../../payments/v2/facilitator-service.ts";
 

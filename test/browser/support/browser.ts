@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
-import { buildWidget } from "../../../src/widget/build.ts";
+import { buildWidget } from "../../../src/bundles/build.ts";
 import { REPO_ROOT } from "../../support/service-process.ts";
 
 export const CHROMIUM = "/usr/bin/chromium";

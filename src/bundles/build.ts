@@ -1,23 +1,23 @@
 /**
- * Bundles the browser widget with Bun.build into dist/widget/ (git-ignored): `widget.js`, the chat
+ * Bundles the browser code with Bun.build into dist/widget/ (git-ignored): `widget.js`, the chat
  * (a classic script, so `<script src defer>` works on any page), and `widget-pay.js`, the wallet
  * and Solana Pay code, an ES module the chat imports only when the visitor pays. `npm start`
- * runs this first (prestart); `bun src/widget/build.ts` prints the sizes.
+ * runs this first (prestart); `bun src/bundles/build.ts` prints the sizes.
  */
 import { mkdir, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
-import { WIDGET_DIST } from "./build-paths.ts";
+import { WIDGET_DIST } from "./paths.ts";
 
-const SOURCE = fileURLToPath(new URL("./", import.meta.url));
+const SOURCE = fileURLToPath(new URL("../", import.meta.url));
 
 /** The bundles: file name, entry point, format. */
 const BUNDLES = [
-  { file: "widget.js", entry: join(SOURCE, "main.ts"), format: "iife" },
-  { file: "widget-pay.js", entry: join(SOURCE, "pay/index.ts"), format: "esm" },
+  { file: "widget.js", entry: join(SOURCE, "widget/main.ts"), format: "iife" },
+  { file: "widget-pay.js", entry: join(SOURCE, "widget/pay/index.ts"), format: "esm" },
   // The owner's console (/admin/console.js), built the same way.
-  { file: "admin.js", entry: join(SOURCE, "../console/browser/main.ts"), format: "iife" },
+  { file: "admin.js", entry: join(SOURCE, "console/browser/main.ts"), format: "iife" },
 ] as const;
 
 export interface BundleSize {

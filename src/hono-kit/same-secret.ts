@@ -1,0 +1,8 @@
+/** Comparing a presented secret (a bearer token, a signature) with the expected one. */
+import { createHash, timingSafeEqual } from "node:crypto";
+
+const digest = (text: string) => createHash("sha256").update(text).digest();
+
+/** Equal texts, compared in time independent of where they differ or how long they are (over SHA-256 digests). */
+export const sameSecret = (given: string, expected: string): boolean =>
+  timingSafeEqual(digest(given), digest(expected));
