@@ -49,17 +49,35 @@ const isSecretKey = (key: string): boolean => {
   return secret;
 };
 
-const scrub = (fields: LogFields): LogFields => {
-  let clean: Record<string, unknown> | undefined;
-  for (const key in fields) {
-    const value = fields[key];
-    if (isSecretKey(key) || typeof value === "bigint") {
-      clean ??= { ...fields };
-      clean[key] = typeof value === "bigint" ? value.toString() : "[redacted]";
-    }
+/** Nested fields are looked at too (`{ user: { password } }`), down to this depth. */
+const MAX_SCRUB_DEPTH = 4;
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && Object.getPrototypeOf(value) === Object.prototype;
+
+/** `value` with secret-named fields masked and bigints as text; the same object when nothing changes. */
+const scrubValue = (value: unknown, depth: number): unknown => {
+  if (typeof value === "bigint") return value.toString();
+  if (depth >= MAX_SCRUB_DEPTH) return value;
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined;
+    value.forEach((item, i) => {
+      const clean = scrubValue(item, depth + 1);
+      if (clean !== item) (copy ??= [...value])[i] = clean;
+    });
+    return copy ?? value;
   }
-  return clean ?? fields;
+  if (!isPlainObject(value)) return value;
+  let clean: Record<string, unknown> | undefined;
+  for (const key in value) {
+    const field = value[key];
+    const masked = isSecretKey(key) ? "[redacted]" : scrubValue(field, depth + 1);
+    if (masked !== field) (clean ??= { ...value })[key] = masked;
+  }
+  return clean ?? value;
 };
+
+const scrub = (fields: LogFields): LogFields => scrubValue(fields, 0) as LogFields;
 
 /** ISO time of a millisecond, formatted once per millisecond (busy servers log many lines per ms). */
 let lastMs = 0;
