@@ -7,8 +7,8 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Context } from "hono";
-import type { AppEnv } from "../hono-kit/app-env.ts";
 import { WIDGET_DIST } from "../bundles/paths.ts";
+import type { AppEnv } from "../hono-kit/app-env.ts";
 
 export const WIDGET_FILES = ["widget.js", "widget-pay.js", "admin.js"] as const;
 export type WidgetFile = (typeof WIDGET_FILES)[number];
