@@ -63,7 +63,9 @@ const scrubValue = (value: unknown, depth: number): unknown => {
     let copy: unknown[] | undefined;
     value.forEach((item, i) => {
       const clean = scrubValue(item, depth + 1);
-      if (clean !== item) (copy ??= [...value])[i] = clean;
+      if (clean === item) return;
+      copy ??= [...value];
+      copy[i] = clean;
     });
     return copy ?? value;
   }
@@ -72,7 +74,9 @@ const scrubValue = (value: unknown, depth: number): unknown => {
   for (const key in value) {
     const field = value[key];
     const masked = isSecretKey(key) ? "[redacted]" : scrubValue(field, depth + 1);
-    if (masked !== field) (clean ??= { ...value })[key] = masked;
+    if (masked === field) continue;
+    clean ??= { ...value };
+    clean[key] = masked;
   }
   return clean ?? value;
 };
