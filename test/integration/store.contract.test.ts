@@ -9,7 +9,7 @@ import { MemoryStore } from "../../adapters/store-memory/index.ts";
 import { RedisStore } from "../../adapters/store-redis/index.ts";
 import { SIGNATURE_MEMORY_MS } from "../../core/payments/signature-ledger.ts";
 import { PaymentStore } from "../../core/ports/payment-store.ts";
-import { QuickReads } from "../../core/ports/quick-reads.ts";
+import { type Quick, QuickReads } from "../../core/ports/quick-reads.ts";
 import { QuotaStore } from "../../core/ports/quota-store.ts";
 import type { StoreUnavailable } from "../../core/ports/store-errors.ts";
 import { DAY_MS } from "../../core/time.ts";
@@ -48,15 +48,17 @@ const client = (runtime: ManagedRuntime.ManagedRuntime<Stores, StoreUnavailable>
   const run = <A, E>(effect: Effect.Effect<A, E, Stores>) => runtime.runPromise(effect);
   const outcome = async <A, E extends { readonly _tag: string }>(effect: Effect.Effect<A, E, Stores>) =>
     outcomeOf(await runtime.runPromiseExit(effect));
+  /** A QuickReads read with the runtime's clock at `now`. */
+  const quickRead = <A>(read: (quick: QuickReads["Service"]) => Quick<A>, now: number) => {
+    clockAt.value = now;
+    return run(QuickReads.use((quick) => Effect.promise(async () => read(quick))));
+  };
   return {
     // The quick read (QuickReads, read by GET /api/status) gives the same view every time, at
     // the time of the runtime's clock: at once on the memory store, by a promise on Redis.
     view: async (id: string, now: number) => {
       const view = await run(QuotaStore.use((q) => q.view(id, now)));
-      clockAt.value = now;
-      expect(await run(QuickReads.use((quick) => Effect.promise(async () => quick.quotaView(id))))).toEqual(
-        view,
-      );
+      expect(await quickRead((quick) => quick.quotaView(id), now)).toEqual(view);
       return view;
     },
     reserve: (id: string, now: number) => run(QuotaStore.use((q) => q.reserve(id, now))),
@@ -72,10 +74,7 @@ const client = (runtime: ManagedRuntime.ManagedRuntime<Stores, StoreUnavailable>
     // The quick read of a reference (GET /api/payment/info) hands out the same one.
     referenceFor: async (id: string, now: number) => {
       const reference = await run(PaymentStore.use((p) => p.referenceFor(id, now)));
-      clockAt.value = now;
-      expect(await run(QuickReads.use((quick) => Effect.promise(async () => quick.referenceFor(id))))).toBe(
-        reference,
-      );
+      expect(await quickRead((quick) => quick.referenceFor(id), now)).toBe(reference);
       return reference;
     },
     ping: () => outcome(QuotaStore.use((q) => q.ping)),

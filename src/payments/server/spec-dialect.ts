@@ -9,7 +9,11 @@
 import { Clock, Effect, Result } from "effect";
 import { formatUnits } from "../../../core/payments/money.ts";
 import { type PaymentRejected, rejected } from "../../../core/payments/payment-rejected.ts";
-import { decodeAuthorizationHeader, type PaymentAuthorization } from "../../../core/payments/x402.ts";
+import {
+  decodeAuthorizationHeader,
+  type PaymentAuthorization,
+  type PaymentRequest,
+} from "../../../core/payments/x402.ts";
 import {
   AUTHORIZATION_HEADER,
   encodeReceiptHeader,
@@ -25,7 +29,7 @@ import {
 import type { Outcome } from "../../hono-kit/run-effect.ts";
 import type { Logger } from "../../observability/log.ts";
 import { isAuthorizationSigned } from "../authorization-signature.ts";
-import type { Acceptance, PaymentDialect, PaymentRefusal, RunPayment } from "./dialect.ts";
+import type { Acceptance, PaymentDialect, PaymentRefusal, RunPayment, VerifiedPayment } from "./dialect.ts";
 import { paymentRequestOf } from "./issue-request.ts";
 
 /** The header decoded and its signature checked, or why not. */
@@ -42,6 +46,8 @@ export const readAuthorization = async (
 export interface AcceptedAuthorization extends AcceptedPayment {
   readonly authorization: PaymentAuthorization;
   readonly receipt: PaymentReceipt;
+  /** What a handler or the chat reads of it. */
+  readonly payment: VerifiedPayment;
 }
 
 /** The whole check of one header; the lower-level entry /api/chat uses (with a grant). */
@@ -64,7 +70,13 @@ export const acceptAuthorizationHeader = async (
     payer: authorization.public_key,
     resource: accepted.issued.resource,
   };
-  return { ok: true, value: { ...accepted, authorization, receipt } };
+  const payment: VerifiedPayment = {
+    dialect: "x-payment-authorization",
+    authorization,
+    request: paymentRequestOf(accepted.issued),
+    receipt,
+  };
+  return { ok: true, value: { ...accepted, authorization, receipt, payment } };
 };
 
 /** A copy of `response` with more headers (a handler's response may have immutable headers). */
@@ -86,27 +98,30 @@ const finishPayment = (paymentId: string, lease: string, served: boolean) =>
     yield* requests.finish(paymentId, lease, served, yield* Clock.currentTimeMillis);
   });
 
-export const specDialect = (logger: Logger): PaymentDialect => ({
+/** The spec's name and offer (the payment request is the 402 body), shared with its credit twin. */
+export const specOffering = {
   name: "x-payment-authorization",
-  offer: (request) => ({ headers: {}, body: request }),
+  offer: (request: PaymentRequest) => ({ headers: {}, body: request }),
+} as const;
+
+/** The header of this dialect, or undefined when the request has none. */
+export const specHeaderOf = (request: Request) => request.headers.get(AUTHORIZATION_HEADER) ?? undefined;
+
+export const specDialect = (logger: Logger): PaymentDialect => ({
+  ...specOffering,
   accept: async (request, route): Promise<Acceptance> => {
-    const header = request.headers.get(AUTHORIZATION_HEADER);
-    if (header === null) return { kind: "absent" };
+    const header = specHeaderOf(request);
+    if (header === undefined) return { kind: "absent" };
     const outcome = await acceptAuthorizationHeader(
       header,
       { binding: route.binding, verifyOnChain: route.terms.autoVerify },
       route.run,
     );
     if (!outcome.ok) return { kind: "refused", error: outcome.error };
-    const { issued, lease, authorization, receipt } = outcome.value;
+    const { issued, lease, receipt, payment } = outcome.value;
     return {
       kind: "accepted",
-      payment: {
-        dialect: "x-payment-authorization",
-        authorization,
-        request: paymentRequestOf(issued),
-        receipt,
-      },
+      payment,
       settle: async (response) => {
         const served = response.status < 500;
         const finished = await route.run(finishPayment(issued.paymentId, lease, served));
