@@ -16,7 +16,16 @@ export interface X402Config {
   readonly feePayerSecretKey: Redacted.Redacted<Uint8Array> | undefined;
   /** The bearer token of the facilitator endpoints; undefined: they are not served. */
   readonly facilitatorToken: Redacted.Redacted<string> | undefined;
+  /** The most one payment may cost the fee payer (signatures and priority fee), in lamports. */
+  readonly maxSponsorFeeLamports: number;
+  /** Below this SOL balance (lamports) the fee payer is not offered: x402 v2 leaves the 402s. */
+  readonly minSponsorBalanceLamports: number;
 }
+
+/** Two signatures' base fee: less could not pay for any payment. */
+const MIN_SPONSOR_FEE_LAMPORTS = 10_000;
+/** 0.001 SOL: more than any payment needs. */
+const MAX_SPONSOR_FEE_LAMPORTS = 1_000_000;
 
 const secretKeyBytes = (value: string): Uint8Array | undefined => {
   const text = value.trim();
@@ -47,7 +56,21 @@ export const parseX402 = (read: Reader): X402Config => {
     );
   if (apiOn && secret === undefined)
     problems.push("X402_FACILITATOR_API: needs X402_FEE_PAYER_SECRET_KEY (the facilitator's fee payer)");
+  const maxSponsorFee = read.integer(
+    "X402_MAX_SPONSOR_FEE_LAMPORTS",
+    15_000,
+    MIN_SPONSOR_FEE_LAMPORTS,
+    MAX_SPONSOR_FEE_LAMPORTS,
+  );
+  const minSponsorBalance = read.integer(
+    "X402_MIN_SPONSOR_BALANCE_LAMPORTS",
+    5_000_000,
+    0,
+    1_000_000_000_000,
+  );
   return {
+    maxSponsorFeeLamports: maxSponsorFee,
+    minSponsorBalanceLamports: minSponsorBalance,
     feePayerSecretKey: bytes?.length === 64 ? Redacted.make(bytes) : undefined,
     facilitatorToken: apiOn && token !== undefined ? Redacted.make(token) : undefined,
   };

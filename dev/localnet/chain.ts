@@ -53,12 +53,29 @@ const svmCall = <A>(run: () => A): A | "SanitizeFailure" => {
   }
 };
 
+/** The Lighthouse assertion program (Phantom's, Solflare's), which LiteSVM does not carry. */
+export const LIGHTHOUSE_PROGRAM = "L2TExMFKdjpN9kozasaurPirfHy9P8sbXoAN1qA3S95" as Address;
+const MEMO_PROGRAM = "MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr" as Address;
+
+/**
+ * A stand-in at Lighthouse's address, so wallet-added assertions run end to end here: the SPL
+ * Memo program's own code (LiteSVM carries its ELF as the program account's data). Like an
+ * assertion that holds, it succeeds for UTF-8 data whose accounts all sign (the payer's own
+ * wallet), and moves nothing.
+ */
+const standInForLighthouse = (svm: LiteSVM) => {
+  const memo = svm.getAccount(MEMO_PROGRAM);
+  if (!memo.exists) throw new Error("LiteSVM carries no SPL Memo program to stand in for Lighthouse");
+  svm.addProgram(LIGHTHOUSE_PROGRAM, memo.data);
+};
+
 /** Creates the chain; `now` is the wall clock in ms (a parameter so tests of this file could pin it). */
 export const makeChain = (settings: ChainSettings, now: () => number = Date.now) => {
   // Blockhashes are checked here (a window of recent ones, as a cluster does), not by LiteSVM,
   // which only accepts its single latest blockhash.
   // The default airdrop reserve is too small for a faucet that lasts a whole test run.
   const svm = new LiteSVM().withLamports(10n ** 18n).withBlockhashCheck(false);
+  standInForLighthouse(svm);
   // The local chain stands in for devnet (the spec dialect announces it as chain-devnet), so it
   // reports devnet's genesis hash: x402 v2 clients only know the public clusters' CAIP-2 ids.
   const genesisHash = DEVNET_GENESIS_HASH;

@@ -154,7 +154,7 @@ export const REJECTIONS = {
   "exact-instruction-forbidden": refusal(
     "EXACT_INSTRUCTION_FORBIDDEN",
     "The transaction holds an instruction the exact scheme does not allow",
-    "Allowed: compute-unit limit and price, one TransferChecked of the asset, and an optional memo. Nothing else, and one transfer only.",
+    "Allowed, at most seven in all: one SetComputeUnitLimit, at most one SetComputeUnitPrice, one TransferChecked of the asset, the memo, and up to four memo or Lighthouse instructions together. Nothing else, and one transfer only.",
   ),
   "exact-transfer-mismatch": refusal(
     "EXACT_TRANSFER_MISMATCH",
@@ -168,8 +168,34 @@ export const REJECTIONS = {
   ),
   "exact-compute-price-too-high": refusal(
     "EXACT_COMPUTE_PRICE_TOO_HIGH",
-    "The compute budget is over the cap",
-    "Set a compute-unit price of at most 5,000,000 micro-lamports and a compute-unit limit of at most 200,000: the service's fee payer pays the priority fee.",
+    "The transaction would cost the fee payer more than the service sponsors",
+    "The fee payer pays 5,000 lamports for each of the two signatures plus the priority fee (compute-unit limit x price / 1,000,000), at most X402_MAX_SPONSOR_FEE_LAMPORTS (15,000 by default) in all, and a price of at most 5,000,000 micro-lamports. The official client's 20,000 units at 1 micro-lamport fit.",
+  ),
+  "exact-compute-budget-invalid": refusal(
+    "EXACT_COMPUTE_BUDGET_INVALID",
+    "The compute budget is not the one the exact scheme allows",
+    "Set exactly one SetComputeUnitLimit and at most one SetComputeUnitPrice, and no other compute-budget instruction: without a limit the runtime's default would make the fee payer pay for 200,000 units per instruction.",
+  ),
+  "exact-signers-invalid": refusal(
+    "EXACT_SIGNERS_INVALID",
+    "The transaction needs a signer the exact scheme does not",
+    "Exactly two signatures: the fee payer's (extra.feePayer) and the transfer's authority. Each further signer would be paid for by the fee payer.",
+  ),
+  "exact-account-unreferenced": refusal(
+    "EXACT_ACCOUNT_UNREFERENCED",
+    "The transaction lists an account no instruction uses",
+    "Build the transaction from its instructions only: every account in it must be used by one of them.",
+  ),
+  "exact-smart-wallet-unsupported": refusal(
+    "EXACT_SMART_WALLET_UNSUPPORTED",
+    "Payments from a smart wallet are not accepted",
+    "The transfer must be a top-level TransferChecked signed by the paying wallet; a transfer inside a Squads, Swig, SPL Governance or Metaplex Core instruction is not verified here. Pay from a standard wallet.",
+  ),
+  "exact-payer-busy": refusal(
+    "EXACT_PAYER_BUSY",
+    "Another payment from this wallet is being settled",
+    "One payment per wallet and token account is settled at a time, and a wallet whose payment just failed on chain waits a few seconds. Send the same payment again in a few seconds.",
+    true,
   ),
   "exact-blockhash-expired": refusal(
     "EXACT_BLOCKHASH_EXPIRED",

@@ -59,6 +59,7 @@ export const boot = async (env: Env, exitProcess: (code: number) => never, optio
     rpcUrl: chain.rpcUrl,
     feePayer: secretKey === undefined ? feePayer : Redacted.value(secretKey),
     logger,
+    policy: { maxFeeLamports: BigInt(config.x402.maxSponsorFeeLamports) },
   }).catch(async (error: unknown) => {
     // The message names the variable or the RPC, never the key.
     logger.error("x402 v2 facilitator could not start", { cause: String(error) });

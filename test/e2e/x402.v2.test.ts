@@ -6,7 +6,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import type { Address, Blockhash, KeyPairSigner, Transaction } from "@solana/kit";
-import { getBase58Decoder, lamports } from "@solana/kit";
+import { AccountRole, getBase58Decoder, lamports } from "@solana/kit";
 import { getTransferSolInstruction } from "@solana-program/system";
 import { getApproveInstruction } from "@solana-program/token";
 import type { PaymentRequirements } from "@x402/core/types";
@@ -16,11 +16,14 @@ import {
   computeUnitPrice,
   exactHeader,
   memoInstruction,
+  OFFICIAL_BUDGET,
   officialFetch,
   officialPaymentHeader,
   paymentRequiredOf,
+  requestHeapFrame,
   settlementOf,
   transferFor,
+  withExtraAccount,
 } from "../support/x402-v2.ts";
 
 const context = useExampleServer({ v2: true });
@@ -224,26 +227,123 @@ describe("forbidden transactions are refused, nothing moved, nothing served", ()
         ),
     ],
     [
-      "a compute-unit limit over the cap",
+      "a worst case over the sponsor's bound (200,000 units at 5 lamports: 1,010,000 lamports)",
       "exact-compute-price-too-high",
-      async (h) =>
-        exactHeader(
-          h.requirements,
-          [computeUnitLimit(200_001), computeUnitPrice(1n), await transferFor(h), h.memo],
-          {
-            rpcUrl: url(),
-          },
-        ),
-    ],
-    [
-      "compute budget within the caps is allowed",
-      "",
       async (h) =>
         exactHeader(
           h.requirements,
           [computeUnitLimit(200_000), computeUnitPrice(5_000_000n), await transferFor(h), h.memo],
           { rpcUrl: url() },
         ),
+    ],
+    [
+      "no compute-unit limit (the runtime's default would be paid for)",
+      "exact-compute-budget-invalid",
+      async (h) =>
+        exactHeader(h.requirements, [computeUnitPrice(1n), await transferFor(h), h.memo], {
+          rpcUrl: url(),
+        }),
+    ],
+    [
+      "no compute budget at all",
+      "exact-compute-budget-invalid",
+      async (h) => exactHeader(h.requirements, [await transferFor(h), h.memo], { rpcUrl: url(), bare: true }),
+    ],
+    [
+      "two compute-unit limits",
+      "exact-compute-budget-invalid",
+      async (h) =>
+        exactHeader(
+          h.requirements,
+          [computeUnitLimit(10_000), computeUnitLimit(10_000), await transferFor(h), h.memo],
+          { rpcUrl: url() },
+        ),
+    ],
+    [
+      "a compute-budget instruction other than limit and price (a heap frame)",
+      "exact-compute-budget-invalid",
+      async (h) =>
+        exactHeader(
+          h.requirements,
+          [...OFFICIAL_BUDGET, requestHeapFrame(256 * 1024), await transferFor(h), h.memo],
+          { rpcUrl: url() },
+        ),
+    ],
+    [
+      "compute budget at the sponsor's bound is allowed (1,000 units at 5 lamports: 15,000 lamports)",
+      "",
+      async (h) =>
+        exactHeader(
+          h.requirements,
+          [computeUnitLimit(1_000), computeUnitPrice(5_000_000n), await transferFor(h), h.memo],
+          { rpcUrl: url() },
+        ),
+    ],
+    [
+      "one lamport over the sponsor's bound",
+      "exact-compute-price-too-high",
+      async (h) =>
+        exactHeader(
+          h.requirements,
+          [computeUnitLimit(1_001), computeUnitPrice(5_000_000n), await transferFor(h), h.memo],
+          { rpcUrl: url() },
+        ),
+    ],
+    [
+      "a second signer of the payer's own",
+      "exact-signers-invalid",
+      async (h) =>
+        exactHeader(h.requirements, [await transferFor(h), h.memo], {
+          rpcUrl: url(),
+          tamper: await withExtraAccount(h.payer, { signer: true }),
+        }),
+    ],
+    [
+      "an account no instruction uses",
+      "exact-account-unreferenced",
+      async (h) =>
+        exactHeader(h.requirements, [await transferFor(h), h.memo], {
+          rpcUrl: url(),
+          tamper: await withExtraAccount(h.payer, { signer: false }),
+        }),
+    ],
+    [
+      "a transfer inside a smart wallet's instruction",
+      "exact-smart-wallet-unsupported",
+      async (h) =>
+        exactHeader(
+          h.requirements,
+          [
+            {
+              programAddress: "SQDS4ep65T869zMMBKyuUq6aD6EgTu8psMjkvj52pCf" as Address,
+              accounts: [],
+              data: new Uint8Array([1]),
+            },
+            await transferFor(h),
+            h.memo,
+          ],
+          { rpcUrl: url() },
+        ),
+    ],
+    [
+      "three Lighthouse assertions as Phantom adds them (a stand-in program runs them here) are paid",
+      "",
+      async (h) => {
+        // The local chain runs the Memo program's code at Lighthouse's address: UTF-8 data, signing accounts.
+        const assertion = {
+          programAddress: "L2TExMFKdjpN9kozasaurPirfHy9P8sbXoAN1qA3S95" as Address,
+          accounts: [{ address: h.payer.address, role: AccountRole.READONLY_SIGNER, signer: h.payer }],
+          data: new TextEncoder().encode("assert"),
+        };
+        return exactHeader(h.requirements, [await transferFor(h), h.memo, assertion, assertion, assertion], {
+          rpcUrl: url(),
+        });
+      },
+    ],
+    [
+      "two memos",
+      "memo-mismatch",
+      async (h) => exactHeader(h.requirements, [await transferFor(h), h.memo, h.memo], { rpcUrl: url() }),
     ],
     [
       "a SOL transfer instead of the token",

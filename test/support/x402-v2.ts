@@ -9,9 +9,13 @@ import {
   type Blockhash,
   createSolanaRpc,
   createTransactionMessage,
+  generateKeyPairSigner,
   getBase64EncodedWireTransaction,
+  getCompiledTransactionMessageDecoder,
+  getCompiledTransactionMessageEncoder,
   type Instruction,
   type KeyPairSigner,
+  partiallySignTransaction,
   partiallySignTransactionMessageWithSigners,
   pipe,
   setTransactionMessageFeePayer,
@@ -93,6 +97,55 @@ export const computeUnitLimit = (units: number): Instruction => {
   return { programAddress: COMPUTE_BUDGET, data };
 };
 
+/** RequestHeapFrame: a compute-budget instruction the sponsor policy refuses. */
+export const requestHeapFrame = (bytes: number): Instruction => {
+  const data = new Uint8Array(5);
+  data[0] = 1;
+  new DataView(data.buffer).setUint32(1, bytes, true);
+  return { programAddress: COMPUTE_BUDGET, data };
+};
+
+/**
+ * A tamper that rebuilds the signed message with one more account of a fresh key that no
+ * instruction uses (as a signer, or not), then signs it again: the bytes a client could send,
+ * which decompiling would hide (it drops unused accounts) but the fee payer's signature covers.
+ */
+export const withExtraAccount = async (payer: KeyPairSigner, { signer }: { readonly signer: boolean }) => {
+  const extra = await generateKeyPairSigner();
+  return async (transaction: Transaction): Promise<Transaction> => {
+    const compiled = getCompiledTransactionMessageDecoder().decode(transaction.messageBytes);
+    if (compiled.version !== 0) throw new Error("a v0 message was expected");
+    const { header, staticAccounts } = compiled;
+    const at = signer ? header.numSignerAccounts : staticAccounts.length;
+    const shift = (index: number) => (index >= at ? index + 1 : index);
+    const rebuilt = {
+      ...compiled,
+      header: signer
+        ? {
+            ...header,
+            numSignerAccounts: header.numSignerAccounts + 1,
+            numReadonlySignerAccounts: header.numReadonlySignerAccounts + 1,
+          }
+        : { ...header, numReadonlyNonSignerAccounts: header.numReadonlyNonSignerAccounts + 1 },
+      staticAccounts: [...staticAccounts.slice(0, at), extra.address, ...staticAccounts.slice(at)],
+      instructions: compiled.instructions.map((instruction) => ({
+        ...instruction,
+        programAddressIndex: shift(instruction.programAddressIndex),
+        accountIndices: instruction.accountIndices?.map(shift),
+      })),
+    };
+    const messageBytes = getCompiledTransactionMessageEncoder().encode(
+      rebuilt,
+    ) as Transaction["messageBytes"];
+    const signers = rebuilt.staticAccounts.slice(0, rebuilt.header.numSignerAccounts);
+    const unsigned: Transaction = {
+      messageBytes,
+      signatures: Object.fromEntries(signers.map((address) => [address, null])) as Transaction["signatures"],
+    };
+    return partiallySignTransaction(signer ? [payer.keyPair, extra.keyPair] : [payer.keyPair], unsigned);
+  };
+};
+
 export interface Honest {
   readonly requirements: PaymentRequirements;
   readonly payer: KeyPairSigner;
@@ -125,12 +178,26 @@ export const transferFor = async (
   });
 };
 
-/** A PAYMENT-SIGNATURE header for `requirements` carrying `instructions`, signed by their signers. */
+/** What the official client sets: 20,000 units at 1 micro-lamport. */
+export const OFFICIAL_BUDGET: ReadonlyArray<Instruction> = [computeUnitLimit(20_000), computeUnitPrice(1n)];
+
+/**
+ * A PAYMENT-SIGNATURE header for `requirements` carrying `instructions`, signed by their signers.
+ * Without a compute-budget instruction among them, the official client's budget comes first
+ * (`bare: true` sends exactly `instructions`).
+ */
 export const exactHeader = async (
   requirements: PaymentRequirements,
-  instructions: ReadonlyArray<Instruction>,
-  options: { rpcUrl: string; blockhash?: Blockhash; tamper?: (transaction: Transaction) => Transaction },
+  given: ReadonlyArray<Instruction>,
+  options: {
+    rpcUrl: string;
+    blockhash?: Blockhash;
+    tamper?: (transaction: Transaction) => Transaction | Promise<Transaction>;
+    bare?: boolean;
+  },
 ) => {
+  const budgeted = given.some((instruction) => instruction.programAddress === COMPUTE_BUDGET);
+  const instructions = options.bare === true || budgeted ? given : [...OFFICIAL_BUDGET, ...given];
   const { value: latest } = await createSolanaRpc(options.rpcUrl).getLatestBlockhash().send();
   const lifetime = options.blockhash === undefined ? latest : { ...latest, blockhash: options.blockhash };
   const message = pipe(
@@ -140,7 +207,7 @@ export const exactHeader = async (
     (m) => appendTransactionMessageInstructions(instructions, m),
   );
   const signed = await partiallySignTransactionMessageWithSigners(message);
-  const transaction = options.tamper === undefined ? signed : options.tamper(signed);
+  const transaction = options.tamper === undefined ? signed : await options.tamper(signed);
   return encodePaymentSignatureHeader({
     x402Version: 2,
     accepted: requirements,

@@ -44,7 +44,12 @@ describe("parseConfig defaults", () => {
         maxEvents: 100_000,
         redaction: DEFAULT_REDACTION,
       },
-      x402: { feePayerSecretKey: undefined, facilitatorToken: undefined },
+      x402: {
+        feePayerSecretKey: undefined,
+        facilitatorToken: undefined,
+        maxSponsorFeeLamports: 15_000,
+        minSponsorBalanceLamports: 5_000_000,
+      },
     });
   });
 

@@ -1,8 +1,12 @@
 /**
- * The instructions the x402 "exact" scheme allows, sorted one by one: SetComputeUnitLimit and
- * SetComputeUnitPrice (under the official cap), one TransferChecked (legacy token or
- * Token-2022, four accounts: no multisig), one memo without accounts. A system transfer is
- * named as such (a SOL payment); anything else, or a second of a kind, is forbidden.
+ * The instructions the x402 "exact" scheme's static path allows (scheme_exact_svm.md §3.1),
+ * sorted one by one: SetComputeUnitLimit and SetComputeUnitPrice (no other compute-budget
+ * instruction), one TransferChecked (legacy token or Token-2022, four accounts: no multisig),
+ * memos without accounts, and the Lighthouse assertions wallets such as Phantom and Solflare
+ * add (checks of the payer's own accounts; the fee payer may be in none of them, which the
+ * caller checks for every instruction). A system transfer is named as such (a SOL payment); a smart
+ * wallet's program, or anything else, is forbidden. How many of each is allowed is the
+ * sponsor policy's (sponsor-policy.ts).
  */
 import type { Address, Instruction } from "@solana/kit";
 import { TOKEN_PROGRAM_ADDRESS } from "@solana-program/token";
@@ -11,19 +15,23 @@ import type { PaymentRejectionReason } from "../../../core/payments/payment-reje
 
 export const COMPUTE_BUDGET_PROGRAM = "ComputeBudget111111111111111111111111111111";
 export const TOKEN_2022_PROGRAM = "TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb";
+/** Phantom's and Solflare's transaction assertions (the scheme says they MUST be allowed). */
+export const LIGHTHOUSE_PROGRAM = "L2TExMFKdjpN9kozasaurPirfHy9P8sbXoAN1qA3S95";
+/** Smart-wallet programs whose wrapped transfers the scheme's simulation path would accept; we do not. */
+export const SMART_WALLET_PROGRAMS: ReadonlyArray<string> = [
+  "SQDS4ep65T869zMMBKyuUq6aD6EgTu8psMjkvj52pCf",
+  "SMRTzfY6DfH5ik3TKiyLFfXexV8uSG3d2UksSCYdunG",
+  "SWiGmQedKzMz1tiTqoJCWeGDnGXfNBp2PkXLkpCAtQo",
+  "swigypWHEksbC64pWKwah1WTeh9JXwx8H1rJHLdbQMB",
+  "GovER5Lthms3bLBqWub97yVrMmEogzX7xNjdXpPPCVZw",
+  "CoREENxT6tW1HoK8ypY1SxRMZTcVPm7R94rH4PZNhX7d",
+];
 const SYSTEM_PROGRAM = "11111111111111111111111111111111";
-/** The official facilitator's cap: 5 lamports per compute unit. */
-export const MAX_COMPUTE_UNIT_PRICE_MICROLAMPORTS = 5_000_000n;
-/**
- * Our own cap on the limit (the official facilitator has none): the priority fee our fee payer
- * pays is price x limit, so at most 1,000,000 lamports. A transfer and a memo need ~10,000 units;
- * the official client asks 20,000.
- */
-export const MAX_COMPUTE_UNIT_LIMIT = 200_000n;
 const SET_COMPUTE_UNIT_LIMIT = 2;
 const SET_COMPUTE_UNIT_PRICE = 3;
 const TRANSFER_CHECKED = 12;
 const SYSTEM_TRANSFER = 2;
+
 /** The one transfer of an allowed transaction. */
 export interface ExactTransfer {
   readonly program: Address;
@@ -62,39 +70,50 @@ const transferOf = (instruction: Instruction): ExactTransfer | undefined => {
   };
 };
 
+/** What a transaction's instructions are, counted: the sponsor policy decides what is too many. */
 export interface Shape {
-  limits: number;
-  prices: number;
-  transfers: Array<ExactTransfer>;
-  memos: Array<string>;
+  /** The units of each SetComputeUnitLimit. */
+  readonly limits: Array<bigint>;
+  /** The micro-lamports per unit of each SetComputeUnitPrice. */
+  readonly prices: Array<bigint>;
+  readonly transfers: Array<ExactTransfer>;
+  readonly memos: Array<string>;
+  lighthouse: number;
 }
 
-/** Sorts one instruction into the shape, or names why it is not allowed. */
+export const emptyShape = (): Shape => ({ limits: [], prices: [], transfers: [], memos: [], lighthouse: 0 });
+
+/** Sorts one instruction into the shape, or names why it is not allowed at all. */
 export const classify = (instruction: Instruction, shape: Shape): PaymentRejectionReason | undefined => {
   const program = instruction.programAddress;
   const data = Uint8Array.from(instruction.data ?? []);
-  if (program === COMPUTE_BUDGET_PROGRAM && data[0] === SET_COMPUTE_UNIT_LIMIT && data.length === 5) {
-    shape.limits++;
-    if (shape.limits > 1) return "exact-instruction-forbidden";
-    return littleEndian(data, 1, 4) > MAX_COMPUTE_UNIT_LIMIT ? "exact-compute-price-too-high" : undefined;
-  }
-  if (program === COMPUTE_BUDGET_PROGRAM && data[0] === SET_COMPUTE_UNIT_PRICE && data.length === 9) {
-    shape.prices++;
-    if (shape.prices > 1) return "exact-instruction-forbidden";
-    return littleEndian(data, 1, 8) > MAX_COMPUTE_UNIT_PRICE_MICROLAMPORTS
-      ? "exact-compute-price-too-high"
-      : undefined;
+  const accounts = instruction.accounts ?? [];
+  if (program === COMPUTE_BUDGET_PROGRAM) {
+    if (accounts.length > 0) return "exact-compute-budget-invalid";
+    if (data[0] === SET_COMPUTE_UNIT_LIMIT && data.length === 5) shape.limits.push(littleEndian(data, 1, 4));
+    else if (data[0] === SET_COMPUTE_UNIT_PRICE && data.length === 9)
+      shape.prices.push(littleEndian(data, 1, 8));
+    // Heap frames, loaded-data limits and the rest widen what the sponsor pays for, and no payment needs them.
+    else return "exact-compute-budget-invalid";
+    return undefined;
   }
   if (isTokenProgram(program) && data[0] === TRANSFER_CHECKED) {
     const transfer = transferOf(instruction);
     if (transfer === undefined) return "exact-instruction-forbidden";
     shape.transfers.push(transfer);
-    return shape.transfers.length > 1 ? "exact-instruction-forbidden" : undefined;
+    return undefined;
   }
-  if (MEMO_PROGRAM_IDS.includes(program) && (instruction.accounts ?? []).length === 0) {
+  if (MEMO_PROGRAM_IDS.includes(program) && accounts.length === 0) {
     shape.memos.push(new TextDecoder("utf-8", { fatal: true }).decode(data));
-    return shape.memos.length > 1 ? "exact-instruction-forbidden" : undefined;
+    return undefined;
+  }
+  if (program === LIGHTHOUSE_PROGRAM) {
+    // Assertions on the payer's own accounts: they move nothing, and the fee payer is in none
+    // of them (checked for every instruction). Their count is the policy's.
+    shape.lighthouse++;
+    return undefined;
   }
   if (program === SYSTEM_PROGRAM && littleEndian(data, 0, 4) === BigInt(SYSTEM_TRANSFER)) return "sent-sol";
+  if (SMART_WALLET_PROGRAMS.includes(program)) return "exact-smart-wallet-unsupported";
   return "exact-instruction-forbidden";
 };

@@ -25,6 +25,7 @@ import type { Outcome } from "../../hono-kit/run-effect.ts";
 import type { RunPayment } from "../server/dialect.ts";
 import { checkExactTransaction, checkTransfer } from "./exact-transaction.ts";
 import type { CoSigned, FeePayer } from "./fee-payer.ts";
+import type { SponsorPolicy } from "./sponsor-policy.ts";
 import { exactTransactionOf, type SolanaNetworkId } from "./wire.ts";
 
 const USDC_DECIMALS = 6;
@@ -33,6 +34,8 @@ export interface ExactFacilitator {
   readonly feePayer: FeePayer;
   /** CAIP-2 id of the chain (solana:<genesis hash prefix>). */
   readonly network: SolanaNetworkId;
+  /** What the fee payer signs for (sponsor-policy.ts). */
+  readonly policy: SponsorPolicy;
 }
 
 export interface CheckedPayment {
@@ -52,9 +55,14 @@ const fail = (reason: PaymentRejected["reason"]): Outcome<never, ExactRefusal> =
   error: rejected(reason),
 });
 
-/** The payment_id a memo names, or why the memo binds nothing. */
-const paymentIdOf = (memo: string | undefined): Result.Result<string, PaymentRejected> => {
+/**
+ * The payment_id the transaction's one memo names (our offer's `extra.memo`), or why the memos
+ * bind nothing: the scheme wants exactly one memo equal to extra.memo.
+ */
+const paymentIdOf = (memos: ReadonlyArray<string>): Result.Result<string, PaymentRejected> => {
+  const [memo] = memos;
   if (memo === undefined) return Result.fail(rejected("memo-required"));
+  if (memos.length > 1) return Result.fail(rejected("memo-mismatch"));
   return memo.startsWith(X402_MEMO_PREFIX)
     ? Result.succeed(memo.slice(X402_MEMO_PREFIX.length))
     : Result.fail(rejected("memo-mismatch"));
@@ -97,10 +105,10 @@ export const checkExactPayment = async (
 ): Promise<Outcome<CheckedPayment, ExactRefusal>> => {
   const base64 = exactTransactionOf(header, facilitator.network);
   if (base64 === undefined) return fail("exact-payload-malformed");
-  const shaped = await checkExactTransaction(base64, facilitator.feePayer.address);
+  const shaped = await checkExactTransaction(base64, facilitator.feePayer.address, facilitator.policy);
   if (Result.isFailure(shaped)) return { ok: false, error: shaped.failure };
-  const { transaction, transfer, memo } = shaped.success;
-  const paymentId = paymentIdOf(memo);
+  const { transaction, transfer, memos } = shaped.success;
+  const paymentId = paymentIdOf(memos);
   if (Result.isFailure(paymentId)) return { ok: false, error: paymentId.failure };
   const found = await run(findRecord(paymentId.success));
   if (!found.ok) return found;

@@ -1,9 +1,12 @@
 /**
  * The x402 "exact" scheme's rules for the client's partially signed Solana transaction, checked
- * before the fee payer signs anything: the fee payer is ours and appears in no instruction;
- * only compute-unit limit and price (under the cap), one TransferChecked and one optional memo;
- * every client signature valid. `checkTransfer` then compares the transfer with what we issued.
- * Address lookup tables are refused (decompiling fails without them): no account may hide there.
+ * before the fee payer signs anything: the fee payer is ours and appears in no instruction; the
+ * instructions are those the scheme's static path allows, within the sponsor policy
+ * (sponsor-policy.ts); exactly two required signers, the fee payer and the transfer's
+ * authority, whose signature is valid; every account in the message used by an instruction (the
+ * decompiled message drops unused ones, but the fee payer's signature covers the bytes the
+ * client sent, and each extra signer costs it 5,000 lamports). `checkTransfer` then compares the
+ * transfer with what we issued. Address lookup tables are refused: no account may hide there.
  */
 import {
   type Address,
@@ -22,7 +25,8 @@ import {
   type PaymentRejectionReason,
   rejected,
 } from "../../../core/payments/payment-rejected.ts";
-import { classify, type ExactTransfer, type Shape } from "./exact-instructions.ts";
+import { classify, type ExactTransfer, emptyShape } from "./exact-instructions.ts";
+import { REQUIRED_SIGNERS, refusalOfShape, type SponsorPolicy, sponsorFeeOf } from "./sponsor-policy.ts";
 
 export type { ExactTransfer } from "./exact-instructions.ts";
 
@@ -32,8 +36,10 @@ const MAX_TRANSACTION_BASE64 = 1700;
 export interface ExactTransaction {
   readonly transaction: Transaction;
   readonly transfer: ExactTransfer;
-  /** The memo's text, when there is one. */
-  readonly memo: string | undefined;
+  /** The memos' texts, in order. */
+  readonly memos: ReadonlyArray<string>;
+  /** The most the fee payer pays for it, in lamports (the policy's bound holds). */
+  readonly sponsorFee: bigint;
 }
 
 type Checked<A> = Result.Result<A, PaymentRejected>;
@@ -45,7 +51,10 @@ const decode = (base64: string) => {
     const transaction = getTransactionDecoder().decode(getBase64Encoder().encode(base64));
     const compiled = getCompiledTransactionMessageDecoder().decode(transaction.messageBytes);
     if (!("lifetimeToken" in compiled)) return undefined;
-    return { transaction, message: decompileTransactionMessage(compiled) };
+    // Legacy and v0 messages only, and no address lookup table: every account in plain sight.
+    if (compiled.version !== 0 && compiled.version !== "legacy") return undefined;
+    if (compiled.version === 0 && (compiled.addressTableLookups?.length ?? 0) > 0) return undefined;
+    return { transaction, compiled, message: decompileTransactionMessage(compiled) };
   } catch {
     return undefined;
   }
@@ -67,21 +76,37 @@ const verifyClientSignatures = async (transaction: Transaction, feePayer: string
   return (await Promise.all(checks)).every(Boolean);
 };
 
-/** The transaction's shape and signatures under the scheme's rules; nothing is signed here. */
+type Compiled = NonNullable<ReturnType<typeof decode>>["compiled"];
+
+/** Exactly the fee payer and `authority` must sign, and every account is used by an instruction. */
+const refusalOfAccounts = (compiled: Compiled, authority: Address): PaymentRejectionReason | undefined => {
+  const { header, staticAccounts, instructions } = compiled;
+  if (header.numSignerAccounts !== REQUIRED_SIGNERS || staticAccounts[1] !== authority)
+    return "exact-signers-invalid";
+  const used = new Set<number>([0]); // the fee payer: used by paying
+  for (const instruction of instructions) {
+    used.add(instruction.programAddressIndex);
+    for (const index of instruction.accountIndices ?? []) used.add(index);
+  }
+  return used.size === staticAccounts.length ? undefined : "exact-account-unreferenced";
+};
+
+/** The transaction's shape and signatures under the scheme's rules and the sponsor policy; nothing is signed here. */
 export const checkExactTransaction = async (
   base64: string,
   feePayer: Address,
+  policy: SponsorPolicy,
 ): Promise<Checked<ExactTransaction>> => {
   const decoded = decode(base64);
   if (decoded === undefined) return refuse("exact-payload-malformed");
-  const { transaction, message } = decoded;
+  const { transaction, compiled, message } = decoded;
   if (message.feePayer.address !== feePayer) return refuse("exact-fee-payer-misused");
   const instructions = message.instructions;
   if (
     instructions.some((instruction) => (instruction.accounts ?? []).some((meta) => meta.address === feePayer))
   )
     return refuse("exact-fee-payer-misused");
-  const shape: Shape = { limits: 0, prices: 0, transfers: [], memos: [] };
+  const shape = emptyShape();
   for (const instruction of instructions) {
     let reason: PaymentRejectionReason | undefined;
     try {
@@ -91,10 +116,15 @@ export const checkExactTransaction = async (
     }
     if (reason !== undefined) return refuse(reason);
   }
+  const shapeRefusal = refusalOfShape(shape, instructions.length, policy);
+  if (shapeRefusal !== undefined) return refuse(shapeRefusal);
   const [transfer] = shape.transfers;
   if (transfer === undefined) return refuse("exact-transfer-mismatch");
+  const accountsRefusal = refusalOfAccounts(compiled, transfer.authority);
+  if (accountsRefusal !== undefined) return refuse(accountsRefusal);
   if (!(await verifyClientSignatures(transaction, feePayer))) return refuse("exact-signature-invalid");
-  return Result.succeed({ transaction, transfer, memo: shape.memos[0] });
+  const sponsorFee = sponsorFeeOf(REQUIRED_SIGNERS, shape.limits[0] ?? 0n, shape.prices[0] ?? 0n);
+  return Result.succeed({ transaction, transfer, memos: shape.memos, sponsorFee });
 };
 
 /** What the transfer must be: the issued amount of the issued mint into `payTo`'s associated token account. */

@@ -56,9 +56,13 @@ const verifyRequest = async (
   if (units === undefined || !/^\d+$/.test(terms.amount)) return { ok: false, error: "invalid_payload" };
   const transaction = (payload.data.payload as { transaction?: unknown }).transaction;
   if (typeof transaction !== "string") return { ok: false, error: "invalid_payload" };
-  const shaped = await checkExactTransaction(transaction, facilitator.feePayer.address);
+  const shaped = await checkExactTransaction(transaction, facilitator.feePayer.address, facilitator.policy);
   if (Result.isFailure(shaped)) return { ok: false, error: shaped.failure.reason };
-  const { transfer } = shaped.success;
+  const { transfer, memos } = shaped.success;
+  // The scheme: when the requirements name a memo, exactly one memo carries it.
+  const memo = (terms.extra as { memo?: unknown } | undefined)?.memo;
+  if (typeof memo === "string" && (memos.length !== 1 || memos[0] !== memo))
+    return { ok: false, error: memos.length === 0 ? "memo-required" : "memo-mismatch" };
   const matches = await checkTransfer(transfer, {
     units: BigInt(terms.amount),
     mint: terms.asset,

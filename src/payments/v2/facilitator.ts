@@ -7,6 +7,7 @@ import { createSolanaRpc, type KeyPairSigner } from "@solana/kit";
 import type { Logger } from "../../observability/log.ts";
 import type { ExactFacilitator } from "./exact-payment.ts";
 import { createFeePayer, FEE_PAYER_SECRET_VARIABLE, loadFeePayer } from "./fee-payer.ts";
+import { DEFAULT_SPONSOR_POLICY, type SponsorPolicy } from "./sponsor-policy.ts";
 import { solanaNetworkId } from "./wire.ts";
 
 export interface FacilitatorSetup {
@@ -14,6 +15,8 @@ export interface FacilitatorSetup {
   /** The fee payer: a signer (the local chain's), the secret key's bytes or text, or nothing (v2 off). */
   readonly feePayer: KeyPairSigner | Uint8Array | string | undefined;
   readonly logger: Logger;
+  /** What the fee payer signs for (default: DEFAULT_SPONSOR_POLICY). */
+  readonly policy?: SponsorPolicy;
 }
 
 export const startFacilitator = async (setup: FacilitatorSetup): Promise<ExactFacilitator | undefined> => {
@@ -29,10 +32,12 @@ export const startFacilitator = async (setup: FacilitatorSetup): Promise<ExactFa
   const facilitator = {
     feePayer: createFeePayer(signer, setup.rpcUrl),
     network: solanaNetworkId(genesisHash),
+    policy: setup.policy ?? DEFAULT_SPONSOR_POLICY,
   };
   setup.logger.info("x402 v2 offered (scheme exact, this service as facilitator)", {
     network: facilitator.network,
     feePayer: signer.address,
+    maxSponsorFeeLamports: facilitator.policy.maxFeeLamports.toString(),
   });
   return facilitator;
 };
