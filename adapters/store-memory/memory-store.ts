@@ -14,11 +14,13 @@ import { PaymentRequests } from "../../core/ports/payment-requests.ts";
 import { PaymentStore } from "../../core/ports/payment-store.ts";
 import { QuickReads } from "../../core/ports/quick-reads.ts";
 import { QuotaStore } from "../../core/ports/quota-store.ts";
+import { SettlementLocks } from "../../core/ports/settlement-locks.ts";
 import type { QuotaLimits } from "../../core/quota.ts";
 import { newHoldId, newReference } from "../shared/random-ids.ts";
 import { makeMemoryFeedback } from "./memory-feedback.ts";
 import { makeMemoryInsights } from "./memory-insights.ts";
 import { makeMemoryState } from "./memory-state.ts";
+import { makeMemoryLocks } from "./settlement-locks.ts";
 
 /** How often forgotten state is swept out. */
 const SWEEP_INTERVAL_MS = 60_000;
@@ -38,7 +40,9 @@ const startSweeper = (sweep: () => void) => {
 export const layer = (
   limits: QuotaLimits,
   insightsBounds: InsightsBounds = DEFAULT_INSIGHTS_BOUNDS,
-): Layer.Layer<QuotaStore | PaymentStore | PaymentRequests | FeedbackStore | InsightsStore | QuickReads> =>
+): Layer.Layer<
+  QuotaStore | PaymentStore | PaymentRequests | FeedbackStore | InsightsStore | QuickReads | SettlementLocks
+> =>
   Layer.effectContext(
     Effect.gen(function* () {
       const state = makeMemoryState(limits, { holdId: newHoldId, reference: newReference });
@@ -107,6 +111,7 @@ export const layer = (
         Context.add(FeedbackStore, feedback),
         Context.add(InsightsStore, insights),
         Context.add(QuickReads, quick),
+        Context.add(SettlementLocks, makeMemoryLocks()),
       );
     }).pipe(Effect.withSpan("MemoryStore.layer")),
   );

@@ -16,6 +16,8 @@
  *   x402:<paymentId>  hash, an issued HTTP 402 payment request (layout: x402-lua.ts)
  *   answer:<answerId>  the identity an answer id was issued to, 7 days
  *   feedback:<answerId>  hash: vote ("up"/"down"), at (epoch ms), comment (optional), 90 days
+ *   lock:payer:<address> / lock:source:<token account>  the x402 v2 settlement in flight
+ *                     (its transaction id), 120 s, or 10 s after a failure (settlement-locks.ts)
  *   insights:events   sorted set of insight events (score: time), bounded by the retention and
  *                     the cap (redis-insights.ts); expires after the retention without events
  */
@@ -32,6 +34,7 @@ export const keyLayout = (prefix: string) => ({
   answer: (answerId: string) => `${prefix}answer:${answerId}`,
   feedback: (answerId: string) => `${prefix}feedback:${answerId}`,
   insights: `${prefix}insights:events`,
+  settlementLock: (key: string) => `${prefix}lock:${key}`,
 });
 
 export type KeyLayout = ReturnType<typeof keyLayout>;

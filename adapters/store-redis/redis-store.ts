@@ -17,6 +17,7 @@ import { PaymentRequests } from "../../core/ports/payment-requests.ts";
 import { PaymentStore } from "../../core/ports/payment-store.ts";
 import { QuickReads } from "../../core/ports/quick-reads.ts";
 import { QuotaStore } from "../../core/ports/quota-store.ts";
+import { SettlementLocks } from "../../core/ports/settlement-locks.ts";
 import { StoreUnavailable } from "../../core/ports/store-errors.ts";
 import { newHoldId, newReference, REFERENCE_MEMORY_MS } from "../shared/random-ids.ts";
 import { requireNoEviction } from "./eviction-check.ts";
@@ -30,6 +31,7 @@ import { makePaymentRequests } from "./redis-payment-requests.ts";
 import { REFERENCE } from "./reference-lua.ts";
 import { replicatedClaims } from "./replicated-claims.ts";
 import { decodeClaim, decodeReserve, decodeView, usedAtOf } from "./replies.ts";
+import { redisLocks } from "./settlement-locks.ts";
 import { viewAt } from "./view-at.ts";
 
 export type { RedisStoreOptions };
@@ -49,7 +51,7 @@ const REFERENCE_ATTEMPTS = 5;
 export const layer = (
   options: RedisStoreOptions,
 ): Layer.Layer<
-  QuotaStore | PaymentStore | PaymentRequests | FeedbackStore | InsightsStore | QuickReads,
+  QuotaStore | PaymentStore | PaymentRequests | FeedbackStore | InsightsStore | QuickReads | SettlementLocks,
   StoreUnavailable
 > =>
   Layer.effectContext(
@@ -147,6 +149,7 @@ export const layer = (
         Context.add(PaymentStore, payment),
         Context.add(PaymentRequests, makePaymentRequests(client, replicated, keys, limits)),
         Context.add(FeedbackStore, redisFeedback(client, keys)),
+        Context.add(SettlementLocks, redisLocks(client, keys)),
         Context.add(InsightsStore, redisInsights(client, keys, options.insights ?? DEFAULT_INSIGHTS_BOUNDS)),
         Context.add(
           QuickReads,

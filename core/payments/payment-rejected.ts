@@ -58,6 +58,7 @@ export const EXACT_REJECTION_REASONS = [
   "exact-account-unreferenced",
   "exact-smart-wallet-unsupported",
   "exact-payer-busy",
+  "exact-sponsor-unavailable",
   "exact-blockhash-expired",
   "exact-signature-invalid",
   "exact-simulation-failed",

@@ -16,6 +16,7 @@ import type { PaymentStore } from "../../core/ports/payment-store.ts";
 import type { QuotaStore } from "../../core/ports/quota-store.ts";
 import type { Retriever } from "../../core/ports/retrieval.ts";
 import type { SecureRandom } from "../../core/ports/secure-random.ts";
+import type { SettlementLocks } from "../../core/ports/settlement-locks.ts";
 import type { VisitorHasher } from "../../core/ports/visitor-hasher.ts";
 
 export type Services =
@@ -31,7 +32,8 @@ export type Services =
   | InsightsStore
   | InsightsSettings
   | VisitorHasher
-  | SecureRandom;
+  | SecureRandom
+  | SettlementLocks;
 export type AppRuntime = ManagedRuntime.ManagedRuntime<Services, never>;
 
 /** Thrown to reach Hono's onError (500 + request id) with the real cause attached. */

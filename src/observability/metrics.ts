@@ -13,6 +13,8 @@ const labelText = (labels: Labels): string => {
 export interface Metrics {
   readonly countRequest: (route: string, method: string, status: number, seconds: number) => void;
   readonly count: (name: CounterName, labels?: Labels, by?: number) => void;
+  /** Sets a gauge to its current value. */
+  readonly gauge: (name: GaugeName, value: number) => void;
   readonly render: () => string;
 }
 
@@ -35,8 +37,19 @@ export const COUNTERS = {
     "Insight events that could not be recorded (the visitor was served anyway), by kind",
   admin_auth_failures_total: "Wrong admin tokens or forged admin sessions",
   admin_auth_locked_total: "Admin requests refused while their client was locked out after wrong tokens",
+  x402_sponsor_transactions_total:
+    "x402 v2 transactions the fee payer sent, by outcome (settled, failed-on-chain, unconfirmed)",
+  x402_sponsor_lamports_total:
+    "Lamports the fee payer paid in fees, by outcome (a refused payload is never sent and costs none)",
 } as const;
 export type CounterName = keyof typeof COUNTERS;
+
+export const GAUGES = {
+  x402_fee_payer_lamports:
+    "The x402 v2 fee payer's SOL balance in lamports, as last read (refreshed every 30 s)",
+  x402_offered: "1 while x402 v2 is offered in 402s, 0 while the fee payer is below its floor",
+} as const;
+export type GaugeName = keyof typeof GAUGES;
 
 /** Counts and latency histogram of one route label. */
 interface RouteStats {
@@ -65,8 +78,12 @@ const bucketOf = (seconds: number): number => {
 export const makeMetrics = (): Metrics => {
   const counters = new Map<string, number>();
   const routes = new Map<string, RouteStats>();
+  const gauges = new Map<GaugeName, number>();
   const bump = (map: Map<string, number>, key: string, by = 1) => map.set(key, (map.get(key) ?? 0) + by);
   return {
+    gauge: (name, value) => {
+      gauges.set(name, value);
+    },
     countRequest: (route, method, status, seconds) => {
       let stats = routes.get(route);
       if (stats === undefined) {
@@ -105,6 +122,11 @@ export const makeMetrics = (): Metrics => {
         out.push(`http_request_duration_seconds_bucket{${inner},le="+Inf"} ${entry.count}`);
         out.push(`http_request_duration_seconds_sum{${inner}} ${entry.sum}`);
         out.push(`http_request_duration_seconds_count{${inner}} ${entry.count}`);
+      }
+      for (const [name, help] of Object.entries(GAUGES)) {
+        const value = gauges.get(name as GaugeName);
+        if (value !== undefined)
+          out.push(`# HELP ${name} ${help}`, `# TYPE ${name} gauge`, `${name} ${value}`);
       }
       for (const [name, help] of Object.entries(COUNTERS)) {
         out.push(`# HELP ${name} ${help}`, `# TYPE ${name} counter`);

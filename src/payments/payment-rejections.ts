@@ -197,6 +197,11 @@ export const REJECTIONS = {
     "One payment per wallet and token account is settled at a time, and a wallet whose payment just failed on chain waits a few seconds. Send the same payment again in a few seconds.",
     true,
   ),
+  "exact-sponsor-unavailable": refusal(
+    "EXACT_SPONSOR_UNAVAILABLE",
+    "x402 v2 is not offered at the moment",
+    "The service's fee payer is low on SOL, so nothing was signed or sent. Pay with the X-Payment-Authorization header (the payment request in the 402 body) instead.",
+  ),
   "exact-blockhash-expired": refusal(
     "EXACT_BLOCKHASH_EXPIRED",
     "The transaction's blockhash is not recent",

@@ -20,8 +20,10 @@ import type { Generator } from "../../core/ports/generator.ts";
 import type { InsightsStore } from "../../core/ports/insights-store.ts";
 import type { PaymentRequests } from "../../core/ports/payment-requests.ts";
 import type { PaymentStore } from "../../core/ports/payment-store.ts";
+import type { QuickReads } from "../../core/ports/quick-reads.ts";
 import type { QuotaStore } from "../../core/ports/quota-store.ts";
 import type { Retriever } from "../../core/ports/retrieval.ts";
+import type { SettlementLocks } from "../../core/ports/settlement-locks.ts";
 import type { QuotaLimits } from "../../core/quota.ts";
 import type { Logger } from "../observability/log.ts";
 import { describeIndex, generatorLayer, lazily, retrievalLayerWith } from "./adapter-layers.ts";
@@ -37,7 +39,7 @@ export const quotaLimits = (config: Pick<AppConfig, "freeQueries" | "paidDailyCa
 });
 
 type StoreLayer = Layer.Layer<
-  QuotaStore | PaymentStore | PaymentRequests | FeedbackStore | InsightsStore,
+  QuotaStore | PaymentStore | PaymentRequests | FeedbackStore | InsightsStore | QuickReads | SettlementLocks,
   unknown,
   never
 >;

@@ -55,18 +55,20 @@ export const boot = async (env: Env, exitProcess: (code: number) => never, optio
   } = await resolveChain(config, logger, options.localChain).catch(failStart);
   started.push(stopChain);
   const secretKey = config.x402.feePayerSecretKey;
+  const metrics = makeMetrics();
   const facilitator = await startFacilitator({
     rpcUrl: chain.rpcUrl,
     feePayer: secretKey === undefined ? feePayer : Redacted.value(secretKey),
     logger,
-    policy: { maxFeeLamports: BigInt(config.x402.maxSponsorFeeLamports) },
+    policy: { maxFeeLamports: BigInt(config.x402.maxSponsorFeeLamports), mints: [chain.usdcMint] },
+    minBalanceLamports: BigInt(config.x402.minSponsorBalanceLamports),
+    metrics,
   }).catch(async (error: unknown) => {
     // The message names the variable or the RPC, never the key.
     logger.error("x402 v2 facilitator could not start", { cause: String(error) });
     await stopChain();
     return exit(1);
   });
-  const metrics = makeMetrics();
   const cacheCounters = {
     hit: "answer_cache_hits_total",
     miss: "answer_cache_misses_total",
@@ -100,6 +102,7 @@ export const boot = async (env: Env, exitProcess: (code: number) => never, optio
       stopping = true;
       logger.info("shutting down", { signal });
       await Promise.race([stopServer(), new Promise((resolve) => setTimeout(resolve, DRAIN_MS))]);
+      facilitator?.sponsor.stop();
       await runtime.dispose();
       await stopChain();
       logger.info("stopped");

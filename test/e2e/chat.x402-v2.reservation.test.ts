@@ -77,8 +77,9 @@ const paidOnce = async (payer: KeyPairSigner, before: bigint) =>
 /**
  * `payloads` distinct transactions for one 402, each sent `copies` times to every instance at
  * once, while confirmation takes a while (as on a cluster): exactly one is answered and
- * credited, one transaction is submitted; every other transaction is refused as already used,
- * and the winner's own copies as in progress (or already used once it is served).
+ * credited, one transaction is submitted; every other transaction is refused as already used
+ * (or, while the winner settles, as its payer busy), and the winner's own copies as in progress
+ * (or already used once it is served).
  */
 const race = async (
   instances: ReadonlyArray<TestApp>,
@@ -104,7 +105,8 @@ const race = async (
   expect(losers).toHaveLength(answered.length - 1);
   for (const { header, response } of losers) {
     const { code } = (await response.json()) as { code: string };
-    const expected = header === winners[0]?.header ? ["EXACT_PAYMENT_IN_PROGRESS"] : [];
+    // The winner's copies wait for it; another transaction of the same payer waits for the payer.
+    const expected = header === winners[0]?.header ? ["EXACT_PAYMENT_IN_PROGRESS"] : ["EXACT_PAYER_BUSY"];
     expect([...expected, "PAYMENT_ALREADY_USED"]).toContain(code);
   }
   expect(submissions() - sent).toBe(1);
@@ -159,7 +161,11 @@ describe("x402 v2 on /api/chat: reserve, settle, then credit", () => {
  */
 const settleThenDie = async (t: TestApp, header: string) => {
   const checked = await reserveAsIf(t, header, LEASE_MS + 1);
-  expect(await facilitator.feePayer.submit(checked.cosigned, { sentBefore: false })).toEqual({ ok: true });
+  expect(
+    await facilitator.feePayer.submit(checked.cosigned, { sentBefore: false, fee: checked.fee }),
+  ).toEqual({
+    ok: true,
+  });
   chain.localnet.skipBlocks(STATUS_CACHE_SLOTS + 1);
 };
 

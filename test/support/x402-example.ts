@@ -33,6 +33,8 @@ export interface ExampleServerOptions {
   readonly expiresIn?: number;
   /** Offer x402 v2 too, with the local chain's fee payer as facilitator. */
   readonly v2?: boolean;
+  /** The fee payer's floor: below it x402 v2 is withdrawn (default 0: never). */
+  readonly sponsorFloor?: bigint;
 }
 
 export const startExampleServer = async (chain: TestChain, options: ExampleServerOptions = {}) => {
@@ -41,7 +43,12 @@ export const startExampleServer = async (chain: TestChain, options: ExampleServe
   if (options.v2 === true) {
     // The exact scheme allows only a TransferChecked: the recipient's token account must exist.
     await chain.localnet.mintTokens(chain.serviceWallet, 0n);
-    facilitator = await startFacilitator({ rpcUrl: chain.url, feePayer: chain.localnet.feePayer, logger });
+    facilitator = await startFacilitator({
+      rpcUrl: chain.url,
+      feePayer: chain.localnet.feePayer,
+      logger,
+      minBalanceLamports: options.sponsorFloor ?? 0n,
+    });
   }
   const example = buildExample({
     facilitator,

@@ -96,7 +96,7 @@ describe("what one payment may cost the fee payer", () => {
       "exact-compute-price-too-high",
     );
     // A tighter operator's bound refuses what the default allows.
-    expect(await verdict([...OFFICIAL_BUDGET, transfer, memo], { maxFeeLamports: 10_000n })).toBe(
+    expect(await verdict([...OFFICIAL_BUDGET, transfer, memo], { maxFeeLamports: 10_000n, mints: [] })).toBe(
       "exact-compute-price-too-high",
     );
   });

@@ -14,13 +14,14 @@ import type { ChainReader, ChainUnavailable } from "../../../core/ports/chain-re
 import type { PaymentRequests } from "../../../core/ports/payment-requests.ts";
 import type { PaymentStore } from "../../../core/ports/payment-store.ts";
 import type { SecureRandom } from "../../../core/ports/secure-random.ts";
+import type { SettlementLocks } from "../../../core/ports/settlement-locks.ts";
 import type { StoreUnavailable } from "../../../core/ports/store-errors.ts";
 import type { QuotaView } from "../../../core/quota.ts";
 import type { Outcome } from "../../hono-kit/run-effect.ts";
 import type { Logger } from "../../observability/log.ts";
 import type { RouteTerms } from "./paywall-options.ts";
 
-export type PaymentServices = PaymentRequests | PaymentStore | ChainReader | SecureRandom;
+export type PaymentServices = PaymentRequests | PaymentStore | ChainReader | SecureRandom | SettlementLocks;
 
 /** Runs a payment effect with the route's chain; a defect rejects the promise (500). */
 export type RunPayment = <A, E>(effect: Effect.Effect<A, E, PaymentServices>) => Promise<Outcome<A, E>>;

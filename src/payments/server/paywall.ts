@@ -19,6 +19,7 @@ import { ChainReader } from "../../../core/ports/chain-reader.ts";
 import type { PaymentRequests } from "../../../core/ports/payment-requests.ts";
 import type { PaymentStore } from "../../../core/ports/payment-store.ts";
 import type { SecureRandom } from "../../../core/ports/secure-random.ts";
+import type { SettlementLocks } from "../../../core/ports/settlement-locks.ts";
 import { runOutcome } from "../../hono-kit/run-effect.ts";
 import type { Logger } from "../../observability/log.ts";
 import { acceptPayment, paymentOffer } from "./accept-payment.ts";
@@ -41,7 +42,10 @@ export interface X402Env {
 
 export interface PaywallDeps {
   /** Holds the store (memory or Redis) the payment requests live in. */
-  readonly runtime: ManagedRuntime.ManagedRuntime<PaymentRequests | PaymentStore | SecureRandom, never>;
+  readonly runtime: ManagedRuntime.ManagedRuntime<
+    PaymentRequests | PaymentStore | SecureRandom | SettlementLocks,
+    never
+  >;
   readonly logger: Logger;
   /** The chain reader of an RPC address (e.g. `ChainSolana.fromUrl`, wired by the program); built once per address. */
   readonly chainFor: (rpcUrl: string) => ChainReader["Service"];

@@ -56,6 +56,7 @@ export const X402_CODE_OF = {
   "exact-account-unreferenced": FAILED,
   "exact-smart-wallet-unsupported": FAILED,
   "exact-payer-busy": FAILED,
+  "exact-sponsor-unavailable": FAILED,
   "exact-blockhash-expired": FAILED,
   "exact-signature-invalid": FAILED,
   "exact-simulation-failed": FAILED,

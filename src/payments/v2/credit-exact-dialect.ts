@@ -20,6 +20,7 @@ import {
   standingNow,
 } from "./exact-payment.ts";
 import { finishReservation, reserveChecked } from "./exact-reservation.ts";
+import { holdAndSimulate, letPayerGo } from "./settlement-guard.ts";
 import { PAYMENT_SIGNATURE_HEADER, paymentResponseHeader } from "./wire.ts";
 
 export interface ExactCreditDeps extends ExactFacilitator {
@@ -45,6 +46,8 @@ export const exactCreditDialect = (deps: ExactCreditDeps): CreditDialect => ({
   accept: async (request, route): Promise<CreditAcceptance> => {
     const header = request.headers.get(PAYMENT_SIGNATURE_HEADER);
     if (header === null) return { kind: "absent" };
+    // Withdrawn (the fee payer is below its floor): nothing is signed, checked or sent.
+    if (!deps.sponsor.offered()) return { kind: "refused", error: rejected("exact-sponsor-unavailable") };
     const { run, log, identity } = route;
     const checked = await checkExactPayment(header, route.binding, deps, run);
     if (!checked.ok) return { kind: "refused", error: checked.error };
@@ -52,14 +55,21 @@ export const exactCreditDialect = (deps: ExactCreditDeps): CreditDialect => ({
     const paymentId = payment.issued.paymentId;
     // What the payment buys is known before any money moves.
     const queries = queriesFor(BaseUnits(payment.issued.units));
+    // One settlement per payer at a time, simulated while it is held.
+    const ready = await holdAndSimulate(run, deps, payment);
+    if (!ready.ok) return { kind: "refused", error: ready.error };
     // Nothing is submitted before this transaction holds the payment_id.
     const reserved = await reserveChecked(payment, route);
-    if (!reserved.ok) return { kind: "refused", error: await whileHeld(run, payment, reserved.error) };
+    if (!reserved.ok) {
+      await letPayerGo(run, payment.hold, false);
+      return { kind: "refused", error: await whileHeld(run, payment, reserved.error) };
+    }
     const { lease } = reserved.value;
     const receipt = { transaction: payment.cosigned.signature, network: deps.network, payer: payment.payer };
     // Sent before if either read says so: the record may have been released or lapsed between them.
     const sentBefore = payment.retry || reserved.value.retry;
-    const settled = await deps.feePayer.submit(payment.cosigned, { sentBefore });
+    const settled = await deps.feePayer.submit(payment.cosigned, { sentBefore, fee: payment.fee });
+    await letPayerGo(run, payment.hold, !settled.ok);
     if (!settled.ok) {
       const released = await finishReservation(route, paymentId, lease, false);
       if (!released.ok) log.warn("x402 v2 reservation not released: it lapses with its lease", { paymentId });

@@ -22,6 +22,7 @@ import {
   exactReceipt,
 } from "./exact-payment.ts";
 import { finishReservation, reserveChecked } from "./exact-reservation.ts";
+import { holdAndSimulate, letPayerGo } from "./settlement-guard.ts";
 import { PAYMENT_SIGNATURE_HEADER, paymentRequiredHeader, paymentResponseHeader } from "./wire.ts";
 
 export interface ExactDialectDeps extends ExactFacilitator {
@@ -33,15 +34,19 @@ export interface ExactDialectDeps extends ExactFacilitator {
 /** The PAYMENT-REQUIRED header of a 402 (x402 v2 carries the offer in a header, not the body). */
 export const exactOffer =
   (facilitator: ExactFacilitator): Offering["offer"] =>
-  (request, url, message) => ({
-    headers: paymentRequiredHeader(
-      request,
-      url,
-      { network: facilitator.network, feePayer: facilitator.feePayer.address },
-      message ?? x402Error("PAYMENT_REQUIRED", "Payment required", {}).body.Message,
-    ),
-    body: {},
-  });
+  (request, url, message) =>
+    // Withdrawn while the fee payer is below its floor: the 402 offers the spec's dialect only.
+    !facilitator.sponsor.offered()
+      ? { headers: {}, body: {} }
+      : {
+          headers: paymentRequiredHeader(
+            request,
+            url,
+            { network: facilitator.network, feePayer: facilitator.feePayer.address },
+            message ?? x402Error("PAYMENT_REQUIRED", "Payment required", {}).body.Message,
+          ),
+          body: {},
+        };
 
 export const exactDialect = (deps: ExactDialectDeps): PaymentDialect => {
   const settleAfter = async (
@@ -53,9 +58,14 @@ export const exactDialect = (deps: ExactDialectDeps): PaymentDialect => {
     const paymentId = checked.issued.paymentId;
     if (response.status >= 500) {
       await finishReservation(route, paymentId, lease, false);
+      await letPayerGo(route.run, checked.hold, false);
       return response;
     }
-    const settled = await deps.feePayer.submit(checked.cosigned, { sentBefore: checked.retry });
+    const settled = await deps.feePayer.submit(checked.cosigned, {
+      sentBefore: checked.retry,
+      fee: checked.fee,
+    });
+    await letPayerGo(route.run, checked.hold, !settled.ok);
     const finished = await finishReservation(route, paymentId, lease, settled.ok);
     if (!finished.ok)
       deps.logger.warn("x402 v2 payment outcome not recorded", { paymentId, served: settled.ok });
@@ -84,10 +94,19 @@ export const exactDialect = (deps: ExactDialectDeps): PaymentDialect => {
     accept: async (request, route): Promise<Acceptance> => {
       const header = request.headers.get(PAYMENT_SIGNATURE_HEADER);
       if (header === null) return { kind: "absent" };
+      // Withdrawn (the fee payer is below its floor): nothing is signed, checked or sent.
+      if (!deps.sponsor.offered()) return { kind: "refused", error: rejected("exact-sponsor-unavailable") };
       const checked = await checkExactPayment(header, route.binding, deps, route.run);
       if (!checked.ok) return { kind: "refused", error: checked.error };
+      // Held before the handler runs (a busy payer is told so now, not after it was served),
+      // and simulated while held.
+      const ready = await holdAndSimulate(route.run, deps, checked.value);
+      if (!ready.ok) return { kind: "refused", error: ready.error };
       const claimed = await reserveChecked(checked.value, route);
-      if (!claimed.ok) return { kind: "refused", error: claimed.error };
+      if (!claimed.ok) {
+        await letPayerGo(route.run, checked.value.hold, false);
+        return { kind: "refused", error: claimed.error };
+      }
       const { lease } = claimed.value;
       return {
         kind: "accepted",

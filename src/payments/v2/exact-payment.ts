@@ -2,12 +2,14 @@
  * A PAYMENT-SIGNATURE checked end to end, nothing moved yet: the payload decoded, the
  * transaction's shape and client signatures (exact-transaction.ts), its memo naming a payment
  * request we issued for this resource and method, unused and unexpired, the transfer exactly
- * that request's price, mint and recipient, then co-signed by our fee payer and simulated.
- * The caller claims it in the shared store (paywall: before the handler) and submits it.
+ * that request's price, mint and recipient, then co-signed by our fee payer. The caller holds
+ * the payer (settlement-guard.ts) and only then simulates it (`simulateHeld`), against the
+ * freshest state, claims it in the shared store (paywall: before the handler) and submits it.
  */
 import { Clock, Effect, Result } from "effect";
 import { formatUnits } from "../../../core/payments/money.ts";
 import { type PaymentRejected, rejected } from "../../../core/payments/payment-rejected.ts";
+import { type PayerHold, settlementKeysOf } from "../../../core/payments/settlement-locks.ts";
 import { X402_MEMO_PREFIX } from "../../../core/payments/x402.ts";
 import {
   type Binding,
@@ -26,6 +28,7 @@ import type { RunPayment } from "../server/dialect.ts";
 import { checkExactTransaction, checkTransfer } from "./exact-transaction.ts";
 import type { CoSigned, FeePayer } from "./fee-payer.ts";
 import type { SponsorPolicy } from "./sponsor-policy.ts";
+import type { SponsorWatch } from "./sponsor-watch.ts";
 import { exactTransactionOf, type SolanaNetworkId } from "./wire.ts";
 
 const USDC_DECIMALS = 6;
@@ -36,12 +39,18 @@ export interface ExactFacilitator {
   readonly network: SolanaNetworkId;
   /** What the fee payer signs for (sponsor-policy.ts). */
   readonly policy: SponsorPolicy;
+  /** Its SOL, watched: x402 v2 is offered only while it is above the floor. */
+  readonly sponsor: SponsorWatch;
 }
 
 export interface CheckedPayment {
   readonly issued: IssuedPayment;
   readonly cosigned: CoSigned;
   readonly payer: string;
+  /** The payer's settlement locks (its wallet and source token account), held by this transaction. */
+  readonly hold: PayerHold;
+  /** What the fee payer pays for the transaction, in lamports (within the sponsor policy). */
+  readonly fee: bigint;
   /** The same transaction presented again: after a failed handler or settlement, or while it holds the claim. */
   readonly retry: boolean;
   /** When it was verified (epoch ms): the claim's `paidAt`. */
@@ -107,7 +116,7 @@ export const checkExactPayment = async (
   if (base64 === undefined) return fail("exact-payload-malformed");
   const shaped = await checkExactTransaction(base64, facilitator.feePayer.address, facilitator.policy);
   if (Result.isFailure(shaped)) return { ok: false, error: shaped.failure };
-  const { transaction, transfer, memos } = shaped.success;
+  const { transaction, transfer, memos, sponsorFee } = shaped.success;
   const paymentId = paymentIdOf(memos);
   if (Result.isFailure(paymentId)) return { ok: false, error: paymentId.failure };
   const found = await run(findRecord(paymentId.success));
@@ -125,12 +134,12 @@ export const checkExactPayment = async (
   const usable = checkRequest(found.value, binding, cosigned.signature);
   if (Result.isFailure(usable)) return { ok: false, error: usable.failure };
   const { retry } = usable.success;
-  // A retry's transaction passed simulation before; it may have landed since (then it would fail).
-  if (!retry) {
-    const simulated = await simulateCosigned(facilitator, cosigned);
-    if (!simulated.ok) return alreadyClaimed(run, issued.paymentId, cosigned.signature, simulated);
-  }
-  return { ok: true, value: { issued, cosigned, payer: transfer.authority, retry, checkedAt: now } };
+  // Held by the transaction: a twin request with the same payload hears "in progress".
+  const hold = { keys: settlementKeysOf(transfer), holder: cosigned.signature };
+  return {
+    ok: true,
+    value: { issued, cosigned, payer: transfer.authority, hold, fee: sponsorFee, retry, checkedAt: now },
+  };
 };
 
 /**
@@ -157,6 +166,23 @@ const alreadyClaimed = async (
   const standing = await standingNow(run, paymentId, signature);
   if (standing === "other") return failed;
   return fail(standing === "served" ? "payment-already-used" : "exact-payment-in-progress");
+};
+
+/**
+ * Simulates a checked payment while its payer is held: no other settlement of this payer is in
+ * flight, so a balance another transaction spent is seen spent. A retry's transaction passed
+ * simulation before and may have landed since (then it would fail): not simulated again.
+ */
+export const simulateHeld = async (
+  run: RunPayment,
+  facilitator: ExactFacilitator,
+  payment: CheckedPayment,
+): Promise<Outcome<void, ExactRefusal>> => {
+  if (payment.retry) return { ok: true, value: undefined };
+  const simulated = await simulateCosigned(facilitator, payment.cosigned);
+  return simulated.ok
+    ? simulated
+    : alreadyClaimed(run, payment.issued.paymentId, payment.cosigned.signature, simulated);
 };
 
 /** The co-signed transaction run in simulation: it must succeed on a recent blockhash. */

@@ -7,16 +7,19 @@
  * duplicate cache), then submits and waits for confirmation; a claimed transaction is never
  * submitted twice by us, and a failed settlement needs a new payment.
  */
+import type { Address } from "@solana/kit";
 import { PaymentPayloadV2Schema, PaymentRequirementsV2Schema } from "@x402/core/schemas";
 import type { SettleResponse, SupportedResponse, VerifyResponse } from "@x402/core/types";
 import { Clock, Effect, Result } from "effect";
-import { parseDecimalUnits } from "../../../core/payments/money.ts";
 import { rejected } from "../../../core/payments/payment-rejected.ts";
+import { type PayerHold, settlementKeysOf } from "../../../core/payments/settlement-locks.ts";
 import { PaymentStore } from "../../../core/ports/payment-store.ts";
+import type { SettlementLocks } from "../../../core/ports/settlement-locks.ts";
 import type { Outcome } from "../../hono-kit/run-effect.ts";
 import { type ExactFacilitator, type ExactRefusal, simulateCosigned } from "./exact-payment.ts";
 import { checkExactTransaction, checkTransfer } from "./exact-transaction.ts";
 import type { CoSigned } from "./fee-payer.ts";
+import { holdPayer, letPayerGo } from "./settlement-guard.ts";
 
 /**
  * The identity a facilitator settlement is recorded under in the signature ledger. The ledger's
@@ -25,20 +28,31 @@ import type { CoSigned } from "./fee-payer.ts";
  */
 const settlementIdentity = (signature: string) => `x402-facilitator:${signature}`;
 
-export type ClaimTransaction = (
-  effect: Effect.Effect<unknown, unknown, PaymentStore>,
-) => Promise<Outcome<unknown, unknown>>;
+/** Runs the facilitator's store steps: the transaction's claim and the payer's settlement locks. */
+export type RunFacilitatorStep = <A, E>(
+  effect: Effect.Effect<A, E, PaymentStore | SettlementLocks>,
+) => Promise<Outcome<A, E>>;
 
 interface Verified {
   readonly cosigned: CoSigned;
   readonly payer: string;
+  readonly hold: PayerHold;
+  readonly fee: bigint;
 }
 
 const refusal = (error: ExactRefusal) =>
   error._tag === "PaymentRejected" ? error.reason : "unexpected_verify_error";
 
-/** The request's transaction checked against its requirements, co-signed and simulated. */
-const verifyRequest = async (
+/** Settlements and verifications one paying wallet may ask for in a window (the simulation RPC is ours). */
+const PAYER_CALLS_PER_WINDOW = 20;
+const PAYER_WINDOW_MS = 60_000;
+
+/**
+ * The request's transaction checked against its requirements under the sponsor policy (an
+ * amount above zero, a mint on the allow-list with the decimals the chain gives it) and
+ * co-signed; not simulated (the caller does, with the payer held when it settles).
+ */
+const checkRequest = async (
   body: unknown,
   facilitator: ExactFacilitator,
 ): Promise<Outcome<Verified, string>> => {
@@ -52,75 +66,128 @@ const verifyRequest = async (
   if (terms.network !== facilitator.network) return { ok: false, error: "invalid_network" };
   if ((terms.extra as { feePayer?: unknown } | undefined)?.feePayer !== facilitator.feePayer.address)
     return { ok: false, error: "fee_payer_not_managed_by_facilitator" };
-  const units = Result.getOrUndefined(parseDecimalUnits(terms.amount));
-  if (units === undefined || !/^\d+$/.test(terms.amount)) return { ok: false, error: "invalid_payload" };
+  if (!/^\d+$/.test(terms.amount) || BigInt(terms.amount) === 0n)
+    return { ok: false, error: rejected("amount-out-of-range").reason };
+  const { mints } = facilitator.policy;
+  if (mints.length > 0 && !mints.includes(terms.asset))
+    return { ok: false, error: rejected("sent-other-token").reason };
   const transaction = (payload.data.payload as { transaction?: unknown }).transaction;
   if (typeof transaction !== "string") return { ok: false, error: "invalid_payload" };
   const shaped = await checkExactTransaction(transaction, facilitator.feePayer.address, facilitator.policy);
   if (Result.isFailure(shaped)) return { ok: false, error: shaped.failure.reason };
-  const { transfer, memos } = shaped.success;
+  const { transfer, memos, sponsorFee } = shaped.success;
   // The scheme: when the requirements name a memo, exactly one memo carries it.
   const memo = (terms.extra as { memo?: unknown } | undefined)?.memo;
   if (typeof memo === "string" && (memos.length !== 1 || memos[0] !== memo))
     return { ok: false, error: memos.length === 0 ? "memo-required" : "memo-mismatch" };
+  // The decimals the chain gives the mint, never those the transaction states.
+  const decimals = await facilitator.feePayer.decimalsOf(terms.asset as Address).then(
+    (known) => known,
+    () => null,
+  );
+  if (decimals === null) return { ok: false, error: "unexpected_verify_error" };
+  if (decimals === undefined) return { ok: false, error: rejected("sent-other-token").reason };
   const matches = await checkTransfer(transfer, {
     units: BigInt(terms.amount),
     mint: terms.asset,
     payTo: terms.payTo,
-    decimals: transfer.decimals,
+    decimals,
   });
   if (Result.isFailure(matches)) return { ok: false, error: matches.failure.reason };
   const cosigned = await facilitator.feePayer.cosign(shaped.success.transaction);
-  const simulated = await simulateCosigned(facilitator, cosigned);
-  if (!simulated.ok) return { ok: false, error: refusal(simulated.error) };
-  return { ok: true, value: { cosigned, payer: transfer.authority } };
+  const hold = { keys: settlementKeysOf(transfer), holder: cosigned.signature };
+  return { ok: true, value: { cosigned, payer: transfer.authority, hold, fee: sponsorFee } };
 };
 
-export const facilitatorService = (facilitator: ExactFacilitator, claim: ClaimTransaction) => ({
-  supported: (): SupportedResponse => ({
-    kinds: [
-      {
-        x402Version: 2,
-        scheme: "exact",
-        network: facilitator.network,
-        extra: { feePayer: facilitator.feePayer.address },
-      },
-    ],
-    extensions: [],
-    signers: { [facilitator.network]: [facilitator.feePayer.address] },
-  }),
-  verify: async (body: unknown): Promise<VerifyResponse> => {
-    const verified = await verifyRequest(body, facilitator);
-    return verified.ok
-      ? { isValid: true, payer: verified.value.payer }
-      : { isValid: false, invalidReason: verified.error };
-  },
-  settle: async (body: unknown): Promise<SettleResponse> => {
-    const network = facilitator.network;
-    const verified = await verifyRequest(body, facilitator);
-    if (!verified.ok) return { success: false, errorReason: verified.error, transaction: "", network };
-    const { cosigned, payer } = verified.value;
-    const claimed = await claim(
-      Effect.gen(function* () {
-        const store = yield* PaymentStore;
-        const now = yield* Clock.currentTimeMillis;
-        return yield* store.claim(cosigned.signature, settlementIdentity(cosigned.signature), 1, now);
-      }),
-    );
-    if (!claimed.ok) {
-      const duplicate = (claimed.error as { _tag?: string })._tag === "AlreadyClaimed";
-      const errorReason = duplicate ? rejected("signature-already-used").reason : "unexpected_settle_error";
-      return { success: false, errorReason, transaction: "", network, payer };
+/** A simulation as the facilitator's answer: undefined when it passed, else the reason. */
+const simulationRefusal = async (facilitator: ExactFacilitator, cosigned: CoSigned) => {
+  const simulated = await simulateCosigned(facilitator, cosigned);
+  return simulated.ok ? undefined : refusal(simulated.error);
+};
+
+export const facilitatorService = (facilitator: ExactFacilitator, run: RunFacilitatorStep) => {
+  const network = facilitator.network;
+  // Per paying wallet, in this process: a window of calls (each simulates on our RPC).
+  let window = 0;
+  let calls = new Map<string, number>();
+  const overLimit = (payer: string): boolean => {
+    const now = Math.floor(Date.now() / PAYER_WINDOW_MS);
+    if (now !== window) {
+      window = now;
+      calls = new Map();
     }
-    const settled = await facilitator.feePayer.submit(cosigned, { sentBefore: false });
-    return settled.ok
-      ? { success: true, transaction: cosigned.signature, network, payer }
-      : {
-          success: false,
-          errorReason: "exact-settlement-failed",
-          transaction: cosigned.signature,
-          network,
-          payer,
-        };
-  },
-});
+    const count = (calls.get(payer) ?? 0) + 1;
+    calls.set(payer, count);
+    return count > PAYER_CALLS_PER_WINDOW;
+  };
+  const checked = async (body: unknown): Promise<Outcome<Verified, string>> => {
+    if (!facilitator.sponsor.offered())
+      return { ok: false, error: rejected("exact-sponsor-unavailable").reason };
+    const outcome = await checkRequest(body, facilitator);
+    if (outcome.ok && overLimit(outcome.value.payer))
+      return { ok: false, error: rejected("exact-payer-busy").reason };
+    return outcome;
+  };
+  return {
+    supported: (): SupportedResponse => ({
+      kinds: [
+        { x402Version: 2, scheme: "exact", network, extra: { feePayer: facilitator.feePayer.address } },
+      ],
+      extensions: [],
+      signers: { [network]: [facilitator.feePayer.address] },
+    }),
+    verify: async (body: unknown): Promise<VerifyResponse> => {
+      const verified = await checked(body);
+      if (!verified.ok) return { isValid: false, invalidReason: verified.error };
+      const refused = await simulationRefusal(facilitator, verified.value.cosigned);
+      return refused === undefined
+        ? { isValid: true, payer: verified.value.payer }
+        : { isValid: false, invalidReason: refused, payer: verified.value.payer };
+    },
+    settle: async (body: unknown): Promise<SettleResponse> => {
+      const verified = await checked(body);
+      if (!verified.ok) return { success: false, errorReason: verified.error, transaction: "", network };
+      const { cosigned, payer, hold, fee } = verified.value;
+      const refuse = (errorReason: string): SettleResponse => ({
+        success: false,
+        errorReason,
+        transaction: "",
+        network,
+        payer,
+      });
+      // One settlement per payer at a time, as for our own routes, simulated while it is held.
+      const held = await holdPayer(run, hold);
+      if (!held.ok) return refuse("unexpected_settle_error");
+      if (held.value === "held-by-holder") return refuse(rejected("exact-payment-in-progress").reason);
+      if (held.value === "held-by-other") return refuse(rejected("exact-payer-busy").reason);
+      const refused = await simulationRefusal(facilitator, cosigned);
+      if (refused !== undefined) {
+        await letPayerGo(run, hold, false);
+        return refuse(refused);
+      }
+      const claimed = await run(
+        Effect.gen(function* () {
+          const store = yield* PaymentStore;
+          const now = yield* Clock.currentTimeMillis;
+          return yield* store.claim(cosigned.signature, settlementIdentity(cosigned.signature), 1, now);
+        }),
+      );
+      if (!claimed.ok) {
+        await letPayerGo(run, hold, false);
+        const duplicate = claimed.error._tag === "AlreadyClaimed";
+        return refuse(duplicate ? rejected("signature-already-used").reason : "unexpected_settle_error");
+      }
+      const settled = await facilitator.feePayer.submit(cosigned, { sentBefore: false, fee });
+      await letPayerGo(run, hold, !settled.ok);
+      return settled.ok
+        ? { success: true, transaction: cosigned.signature, network, payer }
+        : {
+            success: false,
+            errorReason: "exact-settlement-failed",
+            transaction: cosigned.signature,
+            network,
+            payer,
+          };
+    },
+  };
+};

@@ -5,9 +5,11 @@
  */
 import { createSolanaRpc, type KeyPairSigner } from "@solana/kit";
 import type { Logger } from "../../observability/log.ts";
+import type { Metrics } from "../../observability/metrics.ts";
 import type { ExactFacilitator } from "./exact-payment.ts";
-import { createFeePayer, FEE_PAYER_SECRET_VARIABLE, loadFeePayer } from "./fee-payer.ts";
+import { createFeePayer, FEE_PAYER_SECRET_VARIABLE, loadFeePayer, type OnSpend } from "./fee-payer.ts";
 import { DEFAULT_SPONSOR_POLICY, type SponsorPolicy } from "./sponsor-policy.ts";
+import { watchSponsor } from "./sponsor-watch.ts";
 import { solanaNetworkId } from "./wire.ts";
 
 export interface FacilitatorSetup {
@@ -17,6 +19,10 @@ export interface FacilitatorSetup {
   readonly logger: Logger;
   /** What the fee payer signs for (default: DEFAULT_SPONSOR_POLICY). */
   readonly policy?: SponsorPolicy;
+  /** Below this balance x402 v2 is withdrawn from 402s (default 0: never). */
+  readonly minBalanceLamports?: bigint;
+  /** Where its spending and balance are counted (/metrics). */
+  readonly metrics?: Metrics;
 }
 
 export const startFacilitator = async (setup: FacilitatorSetup): Promise<ExactFacilitator | undefined> => {
@@ -28,11 +34,29 @@ export const startFacilitator = async (setup: FacilitatorSetup): Promise<ExactFa
     typeof setup.feePayer === "string" || setup.feePayer instanceof Uint8Array
       ? await loadFeePayer(setup.feePayer)
       : setup.feePayer;
-  const genesisHash = await createSolanaRpc(setup.rpcUrl).getGenesisHash().send();
+  const rpc = createSolanaRpc(setup.rpcUrl);
+  const genesisHash = await rpc.getGenesisHash().send();
+  const { metrics } = setup;
+  const sponsor = watchSponsor({
+    read: async () => (await rpc.getBalance(signer.address).send()).value,
+    floor: setup.minBalanceLamports ?? 0n,
+    logger: setup.logger,
+    onChange: (lamports, offered) => {
+      metrics?.gauge("x402_fee_payer_lamports", Number(lamports));
+      metrics?.gauge("x402_offered", offered ? 1 : 0);
+    },
+  });
+  await sponsor.refresh();
+  const onSpend: OnSpend = (outcome, lamports) => {
+    sponsor.spent(lamports);
+    metrics?.count("x402_sponsor_transactions_total", { outcome });
+    metrics?.count("x402_sponsor_lamports_total", { outcome }, Number(lamports));
+  };
   const facilitator = {
-    feePayer: createFeePayer(signer, setup.rpcUrl),
+    feePayer: createFeePayer(signer, setup.rpcUrl, onSpend),
     network: solanaNetworkId(genesisHash),
     policy: setup.policy ?? DEFAULT_SPONSOR_POLICY,
+    sponsor,
   };
   setup.logger.info("x402 v2 offered (scheme exact, this service as facilitator)", {
     network: facilitator.network,

@@ -18,6 +18,7 @@ import {
   type Signature,
   type Transaction,
 } from "@solana/kit";
+import { fetchMaybeMint } from "@solana-program/token";
 import { ChainUnavailable } from "../../../core/ports/chain-reader.ts";
 
 export const FEE_PAYER_SECRET_VARIABLE = "X402_FEE_PAYER_SECRET_KEY";
@@ -53,16 +54,40 @@ export interface CoSigned {
 export type Simulation = "ok" | "blockhash-expired" | "failed";
 export type Settlement = { readonly ok: true } | { readonly ok: false; readonly error: string };
 
+/** What a transaction the fee payer sent came to: landed, landed and failed (the fee is paid either way), or not known. */
+export type SpendOutcome = "settled" | "failed-on-chain" | "unconfirmed";
+/** Told once per transaction the fee payer sent, with the fee it pays if the transaction landed. */
+export type OnSpend = (outcome: SpendOutcome, lamports: bigint) => void;
+
+export const FAILED_ON_CHAIN = "the transaction failed on chain";
+
 const unavailable = (error: unknown) =>
   new ChainUnavailable({
     reason: "unreachable",
     message: error instanceof Error ? error.message : String(error),
   });
 
-export const createFeePayer = (signer: KeyPairSigner, rpcUrl: string) => {
+export const createFeePayer = (signer: KeyPairSigner, rpcUrl: string, onSpend: OnSpend = () => {}) => {
   const rpc = createSolanaRpc(rpcUrl);
+  // A mint's decimals never change: read once per mint (the allow-list keeps them few).
+  const decimals = new Map<string, Promise<number | undefined>>();
   return {
     address: signer.address as Address,
+    /** A mint's decimals as the chain has them (undefined: no such mint); throws ChainUnavailable when the RPC fails. */
+    decimalsOf: (mint: Address): Promise<number | undefined> => {
+      let known = decimals.get(mint);
+      if (known === undefined) {
+        known = fetchMaybeMint(rpc, mint).then(
+          (account) => (account.exists ? account.data.decimals : undefined),
+          (error: unknown) => {
+            decimals.delete(mint);
+            throw unavailable(error);
+          },
+        );
+        decimals.set(mint, known);
+      }
+      return known;
+    },
     cosign: async (transaction: Transaction): Promise<CoSigned> => {
       const signed = await partiallySignTransaction([signer.keyPair], transaction);
       return {
@@ -70,13 +95,17 @@ export const createFeePayer = (signer: KeyPairSigner, rpcUrl: string) => {
         signature: getSignatureFromTransaction(signed),
       };
     },
-    /** Runs the fully signed transaction without landing it; throws ChainUnavailable when the RPC fails. */
+    /**
+     * Runs the fully signed transaction without landing it; throws ChainUnavailable when the RPC
+     * fails. Against the freshest state the RPC has ("processed"): a payer's balance already spent
+     * by a transaction in flight is seen spent.
+     */
     simulate: async (cosigned: CoSigned): Promise<Simulation> => {
       const reply = await rpc
         .simulateTransaction(cosigned.wire as never, {
           encoding: "base64",
           sigVerify: true,
-          commitment: "confirmed",
+          commitment: "processed",
         })
         .send()
         .catch((error: unknown) => {
@@ -99,7 +128,7 @@ export const createFeePayer = (signer: KeyPairSigner, rpcUrl: string) => {
      */
     submit: async (
       cosigned: CoSigned,
-      { sentBefore }: { readonly sentBefore: boolean },
+      { sentBefore, fee }: { readonly sentBefore: boolean; readonly fee: bigint },
     ): Promise<Settlement> => {
       const statusOf = (searchTransactionHistory: boolean) =>
         rpc
@@ -118,15 +147,24 @@ export const createFeePayer = (signer: KeyPairSigner, rpcUrl: string) => {
           () => undefined,
           (error: unknown) => (error instanceof Error ? error.message : String(error)),
         );
-      const deadline = Date.now() + CONFIRM_TIMEOUT_MS;
-      while (Date.now() < deadline) {
-        const status = await statusOf(sent !== undefined);
-        if (sent !== undefined && status == null) return { ok: false, error: sent };
-        const settled = settlementOf(status);
-        if (settled !== undefined) return settled;
-        await Bun.sleep(CONFIRM_POLL_MS);
+      const settled = await (async (): Promise<Settlement> => {
+        const deadline = Date.now() + CONFIRM_TIMEOUT_MS;
+        while (Date.now() < deadline) {
+          const status = await statusOf(sent !== undefined);
+          if (sent !== undefined && status == null) return { ok: false, error: sent };
+          const known = settlementOf(status);
+          if (known !== undefined) return known;
+          await Bun.sleep(CONFIRM_POLL_MS);
+        }
+        return { ok: false, error: sent ?? "not confirmed in time" };
+      })();
+      // Once per transaction this call sent (one found landed above was counted by its sender).
+      if (sent === undefined) {
+        if (settled.ok) onSpend("settled", fee);
+        else if (settled.error === FAILED_ON_CHAIN) onSpend("failed-on-chain", fee);
+        else onSpend("unconfirmed", 0n);
       }
-      return { ok: false, error: sent ?? "not confirmed in time" };
+      return settled;
     },
   };
 };
@@ -139,7 +177,7 @@ interface SignatureStatus {
 /** A status as a settlement: failed on chain, confirmed, or undefined (unknown or not yet confirmed). */
 const settlementOf = (status: SignatureStatus | null | undefined): Settlement | undefined => {
   if (status == null) return undefined;
-  if (status.err != null) return { ok: false, error: "the transaction failed on chain" };
+  if (status.err != null) return { ok: false, error: FAILED_ON_CHAIN };
   return status.confirmationStatus === "confirmed" || status.confirmationStatus === "finalized"
     ? { ok: true }
     : undefined;

@@ -27,9 +27,17 @@ export const DEFAULT_MAX_SPONSOR_FEE_LAMPORTS = 15_000n;
 export interface SponsorPolicy {
   /** The most one payment may cost the fee payer, in lamports. */
   readonly maxFeeLamports: bigint;
+  /**
+   * The mints whose transfers the fee payer sponsors for other servers (the facilitator API);
+   * empty: any (our own routes check the mint against the request they issued).
+   */
+  readonly mints: ReadonlyArray<string>;
 }
 
-export const DEFAULT_SPONSOR_POLICY: SponsorPolicy = { maxFeeLamports: DEFAULT_MAX_SPONSOR_FEE_LAMPORTS };
+export const DEFAULT_SPONSOR_POLICY: SponsorPolicy = {
+  maxFeeLamports: DEFAULT_MAX_SPONSOR_FEE_LAMPORTS,
+  mints: [],
+};
 
 /** The most the fee payer pays for a transaction: the signatures' base fee and the priority fee, rounded up. */
 export const sponsorFeeOf = (signatures: number, limit: bigint, microLamportsPerUnit: bigint): bigint =>

@@ -1,0 +1,69 @@
+/**
+ * The fee payer's guard around sending a transaction: the paying wallet and its source token
+ * account are held (SettlementLocks, across instances) before the transaction is simulated and
+ * until it settles, and after a failure for a cool-down. N transactions that spend one balance
+ * cannot all pass simulation at once: one holds the payer, the others are told to wait, and the
+ * next is simulated against the balance the first left ("processed" state). So a transaction is
+ * sent only after a simulation nobody else's settlement could have made stale.
+ */
+import { Clock, Effect } from "effect";
+import { rejected } from "../../../core/payments/payment-rejected.ts";
+import {
+  type Acquired,
+  type PayerHold,
+  SETTLEMENT_COOL_DOWN_MS,
+  SETTLEMENT_LOCK_MS,
+} from "../../../core/payments/settlement-locks.ts";
+import { SettlementLocks } from "../../../core/ports/settlement-locks.ts";
+import type { StoreUnavailable } from "../../../core/ports/store-errors.ts";
+import type { Outcome } from "../../hono-kit/run-effect.ts";
+import type { RunPayment } from "../server/dialect.ts";
+import {
+  type CheckedPayment,
+  type ExactFacilitator,
+  type ExactRefusal,
+  simulateHeld,
+} from "./exact-payment.ts";
+
+/** Runs an effect that needs the locks (a route's RunPayment, or the facilitator's runner). */
+export type RunWithLocks = <A, E>(effect: Effect.Effect<A, E, SettlementLocks>) => Promise<Outcome<A, E>>;
+
+/** Whether this transaction now holds the payer, or whose settlement is in the way. */
+export const holdPayer = (run: RunWithLocks, hold: PayerHold): Promise<Outcome<Acquired, StoreUnavailable>> =>
+  run(
+    Effect.flatMap(SettlementLocks, (locks) =>
+      Effect.flatMap(Clock.currentTimeMillis, (now) =>
+        locks.acquire(hold.keys, hold.holder, now, SETTLEMENT_LOCK_MS),
+      ),
+    ),
+  );
+
+/**
+ * Holds the payer and simulates the payment: ok with the payer held, or the refusal (busy, or
+ * the simulation's) with the payer let go again (a failed simulation cost the fee payer nothing).
+ */
+export const holdAndSimulate = async (
+  run: RunPayment,
+  facilitator: ExactFacilitator,
+  payment: CheckedPayment,
+): Promise<Outcome<void, ExactRefusal>> => {
+  const held = await holdPayer(run, payment.hold);
+  if (!held.ok) return held;
+  // This very transaction's settlement in flight (a twin request): wait for it, never pay anew.
+  if (held.value === "held-by-holder") return { ok: false, error: rejected("exact-payment-in-progress") };
+  if (held.value === "held-by-other") return { ok: false, error: rejected("exact-payer-busy") };
+  const simulated = await simulateHeld(run, facilitator, payment);
+  if (!simulated.ok) await letPayerGo(run, payment.hold, false);
+  return simulated;
+};
+
+/** Lets the payer go: at once after a success, after the cool-down after a failure. Unrecorded, the hold lapses. */
+export const letPayerGo = async (run: RunWithLocks, hold: PayerHold, failed: boolean): Promise<void> => {
+  await run(
+    Effect.flatMap(SettlementLocks, (locks) =>
+      Effect.flatMap(Clock.currentTimeMillis, (now) =>
+        locks.release(hold.keys, hold.holder, now, failed ? SETTLEMENT_COOL_DOWN_MS : 0),
+      ),
+    ),
+  );
+};
