@@ -11,7 +11,11 @@ import { afterAll, beforeAll, describe, test } from "bun:test";
 import { type Effect, Exit } from "effect";
 import fc from "fast-check";
 import { type IssuedPayment, LEASE_MS, SETTLE_GRACE_MS } from "../../core/payments/x402-ledger.ts";
-import { type PaymentGrant, PaymentRequests } from "../../core/ports/payment-requests.ts";
+import {
+  type PaymentGrant,
+  type PaymentRequestClaim,
+  PaymentRequests,
+} from "../../core/ports/payment-requests.ts";
 import { PaymentStore } from "../../core/ports/payment-store.ts";
 import { QuotaStore } from "../../core/ports/quota-store.ts";
 import type { QuotaLimits } from "../../core/quota.ts";
@@ -40,8 +44,8 @@ interface Model {
   readonly limits: QuotaLimits;
   now: number;
   readonly payments: IssuedPayment[];
-  /** Each lease slot's payment. */
-  readonly leases: string[];
+  /** Each lease slot's payment and the transaction that claimed it. */
+  readonly leases: Array<{ readonly paymentId: string; readonly signature: string }>;
   /** Each hold slot's identity. */
   readonly holds: string[];
 }
@@ -79,10 +83,31 @@ const command = (label: string, run: (m: Model, pair: StorePair) => Promise<unkn
 const pick = <T>(items: ReadonlyArray<T>, index: number): T | undefined =>
   items[index % Math.max(1, items.length)];
 const paymentId = (m: Model, index: number) => pick(m.payments, index)?.paymentId ?? "pay_never_issued";
-const grantArbitrary: fc.Arbitrary<PaymentGrant | undefined> = fc.option(
+// As often without a grant (a reservation, x402 v2 on /api/chat) as with one.
+const grantArbitrary: fc.Arbitrary<PaymentGrant | undefined> = fc.oneof(
+  fc.constant(undefined),
   fc.record({ identity: fc.constantFrom(...IDENTITIES), queries: fc.integer({ min: 1, max: 4 }) }),
-  { nil: undefined },
 );
+const grantLabel = (grant: PaymentGrant | undefined) =>
+  grant === undefined ? "" : `, grant ${grant.identity} ${grant.queries}`;
+
+/** Claims a payment with a transaction; a success opens a lease slot. */
+const claimWith = (
+  m: Model,
+  pair: StorePair,
+  issued: IssuedPayment | undefined,
+  claim: Omit<PaymentRequestClaim, "paymentId"> & { readonly paymentId?: string },
+) => {
+  const paymentId = claim.paymentId ?? issued?.paymentId ?? "pay_never_issued";
+  const full = { ...claim, paymentId };
+  return agree(
+    pair,
+    "claim",
+    () => PaymentRequests.use((r) => r.claim(full, m.now)),
+    (claimed) => claimed.lease,
+    `lease#${m.leases.length}`,
+  ).then((ok) => ok && m.leases.push({ paymentId, signature: claim.signature }));
+};
 
 const issue = fc.tuple(fc.boolean(), fc.constantFrom(60_000, 300_000)).map(([chat, ttl]) =>
   command(`issue(${chat ? "chat" : "premium"}, ${ttl})`, (m, pair) => {
@@ -113,28 +138,36 @@ const claimPayment = fc
   })
   .map(({ payment, signature, elsewhere, late, grant }) =>
     command(
-      `claim(#${payment}, ${signature}${elsewhere ? ", elsewhere" : ""}${late ? ", late" : ""}${grant ? `, grant ${grant.identity} ${grant.queries}` : ""})`,
+      `claim(#${payment}, ${signature}${elsewhere ? ", elsewhere" : ""}${late ? ", late" : ""}${grantLabel(grant)})`,
       (m, pair) => {
         const issued = pick(m.payments, payment);
         const binding = elsewhere || issued === undefined ? { resource: "/other", method: "GET" } : issued;
-        const slot = `lease#${m.leases.length}`;
-        const claim = {
-          paymentId: paymentId(m, payment),
+        return claimWith(m, pair, issued, {
           binding: { resource: binding.resource, method: binding.method },
           signature,
           paidAt: late && issued !== undefined ? issued.expiresAt + 1 : m.now - 1_000,
           ...(grant === undefined ? {} : { grant }),
-        };
-        return agree(
-          pair,
-          "claim",
-          () => PaymentRequests.use((r) => r.claim(claim, m.now)),
-          (claimed) => claimed.lease,
-          slot,
-        ).then((ok) => ok && m.leases.push(claim.paymentId));
+        });
       },
     ),
   );
+
+/**
+ * The payer presents a transaction again for the payment it claimed before (a lost response, a
+ * settlement that timed out, a transfer that landed late), with or without a grant.
+ */
+const presentAgain = fc.record({ lease: fc.nat(), grant: grantArbitrary }).map(({ lease, grant }) =>
+  command(`presentAgain(lease#${lease}${grantLabel(grant)})`, (m, pair) => {
+    const earlier = pick(m.leases, lease);
+    const issued = m.payments.find((payment) => payment.paymentId === earlier?.paymentId);
+    return claimWith(m, pair, issued, {
+      binding: { resource: issued?.resource ?? "/other", method: issued?.method ?? "GET" },
+      signature: earlier?.signature ?? "s-never",
+      paidAt: m.now - 1_000,
+      ...(grant === undefined ? {} : { grant }),
+    });
+  }),
+);
 
 const finish = fc
   .record({
@@ -146,11 +179,12 @@ const finish = fc
   })
   .map(({ lease, payment, served, grant }) =>
     command(
-      `finish(lease#${lease}${payment === undefined ? "" : `, #${payment}`}, ${served ? "served" : "unserved"}${grant ? `, grant ${grant.identity} ${grant.queries}` : ""})`,
+      `finish(lease#${lease}${payment === undefined ? "" : `, #${payment}`}, ${served ? "served" : "unserved"}${grantLabel(grant)})`,
       (m, pair) => {
         const index = lease % Math.max(1, m.leases.length);
         const slot = m.leases.length === 0 ? undefined : `lease#${index}`;
-        const id = payment === undefined ? (m.leases[index] ?? paymentId(m, 0)) : paymentId(m, payment);
+        const id =
+          payment === undefined ? (m.leases[index]?.paymentId ?? paymentId(m, 0)) : paymentId(m, payment);
         return agree(pair, "finish", (side) =>
           PaymentRequests.use((r) => r.finish(id, pair.idOf(side, slot), served, m.now, grant)),
         );
@@ -230,7 +264,8 @@ const commands = [
   issue,
   claimPayment,
   claimPayment,
-  claimPayment,
+  presentAgain,
+  presentAgain,
   finish,
   finish,
   find,
@@ -278,17 +313,21 @@ describe("memory and Redis stores agree", () => {
   test("the same command sequences give the same results and the same final state", async () => {
     const url = server?.url ?? "";
     await fc.assert(
-      fc.asyncProperty(limitsArbitrary, fc.commands(commands, { maxCommands: 40 }), async (limits, cmds) => {
-        const pair = openPair(url, limits);
-        const model: Model = { limits, now: START, payments: [], leases: [], holds: [] };
-        try {
-          await fc.asyncModelRun(() => ({ model, real: pair }), cmds);
-          await finalState(model, pair);
-          await noStrayQuotaKeys(url, pair);
-        } finally {
-          await pair.dispose();
-        }
-      }),
+      fc.asyncProperty(
+        limitsArbitrary,
+        fc.commands(commands, { maxCommands: 40, size: "max" }),
+        async (limits, cmds) => {
+          const pair = openPair(url, limits);
+          const model: Model = { limits, now: START, payments: [], leases: [], holds: [] };
+          try {
+            await fc.asyncModelRun(() => ({ model, real: pair }), cmds);
+            await finalState(model, pair);
+            await noStrayQuotaKeys(url, pair);
+          } finally {
+            await pair.dispose();
+          }
+        },
+      ),
       { numRuns: 150 },
     );
   }, 60_000);
