@@ -91,6 +91,13 @@ export interface Claimed {
 export const forgetAt = (record: PaymentRecord, now: number): number =>
   record.state.kind === "open" ? record.issued.expiresAt + SETTLE_GRACE_MS : now + CLAIM_RETENTION_MS;
 
+/**
+ * Whether a record to be forgotten at `forgetAt` is gone at `now`: from then on every store
+ * answers as if it had never been issued, by the caller's clock (a store's own expiry, such as a
+ * Redis TTL, only frees the memory).
+ */
+export const isForgotten = (forgetAt: number, now: number): boolean => now >= forgetAt;
+
 /** Whether a claim of this transaction may run again (after a failed handler or a lapsed lease). */
 const mayRetry = (state: PaymentState, now: number): boolean =>
   state.kind === "unserved" || (state.kind === "claimed" && state.leaseUntil <= now);
