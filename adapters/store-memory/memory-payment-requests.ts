@@ -54,10 +54,10 @@ export const makeMemoryPaymentRequests = ({ signatures, grant: grantTo, note }: 
     > => {
       const claimed = Ledger.claimPayment(live(paymentId, now), signatures.get(claim.signature), claim, now);
       if (Result.isFailure(claimed)) return Result.fail(claimed.failure);
-      const { record, used, retry } = claimed.success;
+      const { record, used, retry, credit } = claimed.success;
       keep(record, now);
       if (used !== undefined) signatures.set(claim.signature, used);
-      const rateLimit = claim.queries > 0 ? grantTo(claim.identity, claim.queries, now) : undefined;
+      const rateLimit = credit > 0 ? grantTo(claim.identity, credit, now) : undefined;
       return Result.succeed({ retry, rateLimit });
     },
 

@@ -95,13 +95,17 @@ x402_write(KEYS[1], KEYS[2], checked[2])
 return checked
 `;
 
-/** KEYS = [quota:<identity>, x402:<paymentId>, sig:<signature>]: the claim and the credits together. */
+/**
+ * KEYS = [quota:<identity>, x402:<paymentId>, sig:<signature>]: the claim and the credits
+ * together. A claim that serves credits whether or not it is a retry (Claimed.credit in core): a
+ * record open to a retry was never served, so it was never credited.
+ */
 export const X402_CLAIM_AND_GRANT = `${PRELUDE}${CHECK}
 local s = load()
 local checked = x402_check(KEYS[2], KEYS[3])
 if checked[1] ~= 0 then return checked end
 x402_write(KEYS[2], KEYS[3], checked[2])
-if checked[2] == 0 then
+if ARGV[11] == '1' then
   s.credits = s.credits + num(ARGV[15]); s.dirty = true
 end
 save(s)
