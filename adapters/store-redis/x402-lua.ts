@@ -11,7 +11,7 @@
  *                     store goes) the record is unknown to every script and to `find`; the TTL
  *                     only frees the memory. Records written before forgetAt existed have none
  *                     and live by their TTL alone.
- *   sig:<signature>   the used-signature record of POST /api/payment, "usedAt|claimId|queries|identity".
+ *   sig:<signature>   the used-signature record of POST /api/payment (signature-lua.ts).
  *
  * ARGV of both claim scripts: [now, freePerDay, paidDailyCap, holdTtlMs, resource, method,
  * signature, paidAt, lease, leaseUntil, served (0|1), signature memory ms, claim id, identity,
@@ -21,6 +21,7 @@
  * (x402 v2 on /api/chat: reserved by a claim before the money moves, credited after).
  */
 import { PRELUDE } from "./quota-lua-prelude.ts";
+import { SIGNATURE } from "./signature-lua.ts";
 
 /**
  * The record's fields, or nil when there is none or it is forgotten at `now` (isForgotten in
@@ -42,7 +43,7 @@ end
 `;
 
 /** Reads the record and the signature, checks in core's order; {0, retry} or {1, reason}. No writes. */
-const CHECK = `${LIVE}
+const CHECK = `${LIVE}${SIGNATURE}
 local function x402_check(pidKey, sigKey)
   local now = tonumber(ARGV[1])
   local r = x402_live(pidKey, now)
@@ -53,12 +54,8 @@ local function x402_check(pidKey, sigKey)
   if r.state == 'open' then
     if now >= expiresAt + tonumber(ARGV[17]) then return { 1, 'payment-expired' } end
     if tonumber(ARGV[8]) > expiresAt then return { 1, 'payment-expired' } end
-    local used = redis.call('GET', sigKey)
-    if used then
-      local usedAt = string.match(used, '^(-?%d+)|')
-      if usedAt == nil or now - tonumber(usedAt) < tonumber(ARGV[12]) then
-        return { 1, 'signature-already-used' }
-      end
+    if signature_state(sigKey, now, tonumber(ARGV[12]), ARGV[13]) ~= 'free' then
+      return { 1, 'signature-already-used' }
     end
     return { 0, 0 }
   end
@@ -71,11 +68,7 @@ end
 local function x402_write(pidKey, sigKey, retry)
   local now = tonumber(ARGV[1])
   local forgetAt = string.format('%d', now + tonumber(ARGV[16]))
-  if retry == 0 then
-    redis.call('SET', sigKey,
-      string.format('%d', now) .. '|' .. ARGV[13] .. '|' .. ARGV[15] .. '|' .. ARGV[14],
-      'PX', ARGV[12])
-  end
+  if retry == 0 then signature_mark(sigKey, now, tonumber(ARGV[12]), ARGV[13], ARGV[15], ARGV[14]) end
   if ARGV[11] == '1' then
     redis.call('HSET', pidKey, 'state', 'served', 'signature', ARGV[7], 'forgetAt', forgetAt)
     redis.call('HDEL', pidKey, 'lease', 'leaseUntil')

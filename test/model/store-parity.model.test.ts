@@ -3,8 +3,9 @@
  * and a real Redis store side by side, and every result must be the same, and so must the
  * final state. The commands cover the whole of what the stores keep: the x402 ledger (issue,
  * claim with and without a grant, finish served or not, with the right lease or another, leases
- * lapsing as the clock moves, retries), the signature ledger of POST /api/payment (claim,
- * isClaimed) and the quota (reserve, commit, release, view). Small limits and a start just
+ * lapsing as the clock moves, retries), the signature ledger (POST /api/payment's claim, the
+ * facilitator's markUsed, isClaimed) and the quota (reserve, commit, release, view); and on
+ * Redis no quota key may be left but the visitors'. Small limits and a start just
  * before midnight, so exhaustion, the cap, day rollovers and lapsing holds all happen.
  */
 import { afterAll, beforeAll, describe, test } from "bun:test";
@@ -210,6 +211,17 @@ const claimSignature = fc
     ),
   );
 
+/** A settlement for another server (the facilitator): the signature used, no one credited. */
+const markUsed = fc
+  .constantFrom(...SIGNATURES)
+  .map((signature) =>
+    command(`markUsed(${signature})`, (m, pair) =>
+      agree(pair, "markUsed", () =>
+        PaymentStore.use((p) => p.markUsed(signature, `x402-facilitator:${signature}`, m.now)),
+      ),
+    ),
+  );
+
 const isClaimed = fc
   .constantFrom(...SIGNATURES)
   .map((signature) =>
@@ -270,6 +282,7 @@ const commands = [
   finish,
   find,
   claimSignature,
+  markUsed,
   isClaimed,
   reserve,
   settleHold,
