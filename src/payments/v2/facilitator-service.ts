@@ -100,7 +100,7 @@ export const facilitatorService = (facilitator: ExactFacilitator, claim: ClaimTr
       Effect.gen(function* () {
         const store = yield* PaymentStore;
         const now = yield* Clock.currentTimeMillis;
-        return yield* store.claim(cosigned.signature, settlementIdentity(cosigned.signature), 1, now);
+        return yield* store.markUsed(cosigned.signature, settlementIdentity(cosigned.signature), now);
       }),
     );
     if (!claimed.ok) {
