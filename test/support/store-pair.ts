@@ -17,14 +17,11 @@ import type { QuotaLimits } from "../../core/quota.ts";
 export type PairStores = QuotaStore | PaymentStore | PaymentRequests;
 type Runtime = ManagedRuntime.ManagedRuntime<PairStores, StoreUnavailable>;
 
-/** Which of the two stores: index 0 is memory, 1 is Redis. */
-export const SIDES = ["memory", "redis"] as const;
-
 /** `{ ok }` or `{ error }`, JSON-plain (bigints as "123n"), ids as slot names. */
 export type Settled = { readonly ok: unknown } | { readonly error: unknown };
 
 export interface StorePair {
-  /** Runs the effect made for each store on it; the two exits, in SIDES order. */
+  /** Runs the effect made for each store on it; the two exits, memory's then Redis's (side 0, 1). */
   readonly both: <A, E>(
     make: (side: 0 | 1) => Effect.Effect<A, E, PairStores>,
   ) => Promise<readonly [Exit.Exit<A, E | StoreUnavailable>, Exit.Exit<A, E | StoreUnavailable>]>;
