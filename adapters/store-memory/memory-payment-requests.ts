@@ -30,7 +30,7 @@ export const makeMemoryPaymentRequests = ({ signatures, grant: grantTo, note }: 
   const payments = new Map<string, KeptPayment>();
   const live = (paymentId: string, now: number): Ledger.PaymentRecord | undefined => {
     const kept = payments.get(paymentId);
-    return kept !== undefined && now < kept.forgetAt ? kept.record : undefined;
+    return kept !== undefined && !Ledger.isForgotten(kept.forgetAt, now) ? kept.record : undefined;
   };
   const keep = (record: Ledger.PaymentRecord, now: number) =>
     payments.set(record.issued.paymentId, { record, forgetAt: Ledger.forgetAt(record, now) });
@@ -54,10 +54,10 @@ export const makeMemoryPaymentRequests = ({ signatures, grant: grantTo, note }: 
     > => {
       const claimed = Ledger.claimPayment(live(paymentId, now), signatures.get(claim.signature), claim, now);
       if (Result.isFailure(claimed)) return Result.fail(claimed.failure);
-      const { record, used, retry } = claimed.success;
+      const { record, used, retry, credit } = claimed.success;
       keep(record, now);
       if (used !== undefined) signatures.set(claim.signature, used);
-      const rateLimit = claim.queries > 0 ? grantTo(claim.identity, claim.queries, now) : undefined;
+      const rateLimit = credit > 0 ? grantTo(claim.identity, credit, now) : undefined;
       return Result.succeed({ retry, rateLimit });
     },
 
@@ -83,7 +83,7 @@ export const makeMemoryPaymentRequests = ({ signatures, grant: grantTo, note }: 
 
     sweepPayments: (now: number): void => {
       for (const [paymentId, kept] of payments) {
-        if (now >= kept.forgetAt) payments.delete(paymentId);
+        if (Ledger.isForgotten(kept.forgetAt, now)) payments.delete(paymentId);
       }
     },
 

@@ -93,6 +93,15 @@ export const makeMemoryState = (limits: Quota.QuotaLimits, ids: MemoryIds) => {
       return Result.succeed(Quota.view(state, now, limits));
     },
 
+    /** Marks the signature used, crediting no one, or (already used) does nothing. */
+    markUsed: (signature: string, usedBy: string, now: number): Result.Result<void, AlreadyClaimed> => {
+      latest = Math.max(latest, now);
+      const used = markUsed(signatures.get(signature), now, usedBy, 0);
+      if (used === undefined) return Result.fail(new AlreadyClaimed());
+      signatures.set(signature, used);
+      return Result.succeed(undefined);
+    },
+
     ...payments,
 
     referenceFor: (identity: string, now: number): string => {

@@ -65,6 +65,8 @@ export const layer = (
             checkQueries(queries),
             Effect.suspend(() => Effect.fromResult(state.claim(signature, identity, queries, now))),
           ),
+        markUsed: (signature, usedBy, now) =>
+          Effect.suspend(() => Effect.fromResult(state.markUsed(signature, usedBy, now))),
         referenceFor: (identity, now) => Effect.sync(() => state.referenceFor(identity, now)),
       });
       const requests = PaymentRequests.of({

@@ -11,7 +11,8 @@
  *     TTL, set by every script that writes it: credits > 0 -> PERSIST (paid credits never
  *     expire); nothing left (free = 0, spent = 0, credits = 0, no holds) -> DEL; otherwise it
  *     expires at the end of UTC day `day` + 1 h (holds last 120 s, well inside that margin).
- *   sig:<signature>   "usedAt|claimId|queries|identity", 30 days
+ *   sig:<signature>   "usedAt|claimId|queries|identity", 30 days (signature-lua.ts); x402 claims
+ *                     and facilitator settlements (markUsed: queries 0, no quota key) too
  *   ref:id:<identity> / ref:of:<reference>  memo references, 90 days
  *   x402:<paymentId>  hash, an issued HTTP 402 payment request (layout: x402-lua.ts)
  *   answer:<answerId>  the identity an answer id was issued to, 7 days

@@ -20,6 +20,7 @@
  * (not a number, an unparseable hold, an unknown field) fails the script before any write.
  */
 import { PRELUDE } from "./quota-lua-prelude.ts";
+import { SIGNATURE } from "./signature-lua.ts";
 
 /**
  * reserve, ARGV[5] = holdId: {0, bucket, day, expiresAt, remaining, resetAt, requiresPayment, free, paid}
@@ -81,22 +82,16 @@ return view(s)
  * the earlier writes of a script that fails halfway. A resend of the same claim (same claim
  * id, e.g. after a lost reply) is answered as the success it was instead of AlreadyClaimed.
  */
-export const CLAIM = `${PRELUDE}
+export const CLAIM = `${PRELUDE}${SIGNATURE}
 local memory = num(ARGV[7])
 local queries = num(ARGV[6])
 local s = load()
-local record = redis.call('GET', KEYS[2])
-if record then
-  local usedAt, claimId = string.match(record, '^(-?%d+)|([^|]*)|')
-  if usedAt == nil or now - tonumber(usedAt) < memory then
-    if claimId ~= ARGV[8] then return { 1 } end
-    save(s)
-    local v = view(s)
-    return { 0, v[1], v[2], v[3], v[4], v[5] }
-  end
+local state = signature_state(KEYS[2], now, memory, ARGV[8])
+if state == 'used' then return { 1 } end
+if state == 'free' then
+  signature_mark(KEYS[2], now, memory, ARGV[8], ARGV[6], ARGV[5])
+  s.credits = s.credits + queries; s.dirty = true
 end
-redis.call('SET', KEYS[2], int(now) .. '|' .. ARGV[8] .. '|' .. ARGV[6] .. '|' .. ARGV[5], 'PX', int(memory))
-s.credits = s.credits + queries; s.dirty = true
 save(s)
 local v = view(s)
 return { 0, v[1], v[2], v[3], v[4], v[5] }

@@ -63,21 +63,21 @@ export const makePaymentRequests = (
 ) => {
   const writer = replicated.client;
   return PaymentRequests.of({
-    issue: Effect.fn("RedisStore.issuePayment")(function* (issued, _now) {
+    issue: Effect.fn("RedisStore.issuePayment")(function* (issued, now) {
       const key = keys.payment(issued.paymentId);
       yield* replicated(() =>
         runCommand(() =>
           writer
             .multi()
-            .hset(key, issuedFields(issued))
+            .hset(key, issuedFields(issued, now))
             .pexpireat(key, issued.expiresAt + SETTLE_GRACE_MS)
             .exec(),
         ),
       );
     }),
-    find: Effect.fn("RedisStore.findPayment")(function* (paymentId, _now) {
+    find: Effect.fn("RedisStore.findPayment")(function* (paymentId, now) {
       const hash = yield* runCommand(() => client.hgetall(keys.payment(paymentId)));
-      const record = decodePaymentHash(paymentId, hash);
+      const record = decodePaymentHash(paymentId, hash, now);
       if (record === "corrupt") return yield* new StoreUnavailable({ reason: "corrupt payment request" });
       return record;
     }),
@@ -123,7 +123,7 @@ export const makePaymentRequests = (
       const paymentKey = keys.payment(paymentId);
       if (!served || grant === undefined) {
         const changed = yield* replicated(() =>
-          runScript(writer, SCRIPTS.finish, [paymentKey], [lease, served ? 1 : 0, CLAIM_RETENTION_MS]),
+          runScript(writer, SCRIPTS.finish, [paymentKey], [lease, served ? 1 : 0, CLAIM_RETENTION_MS, now]),
         );
         return { changed: changed === 1, rateLimit: undefined };
       }

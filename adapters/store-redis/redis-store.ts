@@ -30,8 +30,9 @@ import { redisInsights } from "./redis-insights.ts";
 import { makePaymentRequests } from "./redis-payment-requests.ts";
 import { REFERENCE } from "./reference-lua.ts";
 import { replicatedClaims } from "./replicated-claims.ts";
-import { decodeClaim, decodeReserve, decodeView, usedAtOf } from "./replies.ts";
+import { decodeClaim, decodeMarked, decodeReserve, decodeView, usedAtOf } from "./replies.ts";
 import { redisLocks } from "./settlement-locks.ts";
+import { MARK_USED } from "./signature-lua.ts";
 import { viewAt } from "./view-at.ts";
 
 export type { RedisStoreOptions };
@@ -41,6 +42,7 @@ const SCRIPTS = {
   commit: luaScript(COMMIT),
   release: luaScript(RELEASE),
   claim: luaScript(CLAIM),
+  markUsed: luaScript(MARK_USED),
   reference: luaScript(REFERENCE),
 };
 
@@ -129,6 +131,19 @@ export const layer = (
             ),
           );
           return yield* decodeClaim(reply);
+        }),
+        // The signature key alone (its usual memory), never a quota hash: nothing is credited.
+        markUsed: Effect.fn("RedisStore.markUsed")(function* (signature, usedBy, now) {
+          const reply = yield* replicated(() =>
+            runScript(
+              replicated.client,
+              SCRIPTS.markUsed,
+              [keys.signature(signature)],
+              // A fresh id per call, as for claim: a resent command is answered as its success.
+              [now, SIGNATURE_MEMORY_MS, crypto.randomUUID(), usedBy],
+            ),
+          );
+          return yield* decodeMarked(reply);
         }),
         referenceFor: Effect.fn("RedisStore.referenceFor")(function* (identity, _now) {
           for (let attempt = 0; attempt < REFERENCE_ATTEMPTS; attempt++) {

@@ -67,6 +67,13 @@ export const decodeClaim = (reply: unknown): Effect.Effect<QuotaView, AlreadyCla
   return view === undefined ? malformed() : Effect.succeed(view);
 };
 
+/** {0} | {1} (already used) */
+export const decodeMarked = (reply: unknown): Effect.Effect<void, AlreadyClaimed | StoreUnavailable> => {
+  if (!Array.isArray(reply) || reply.length !== 1) return malformed();
+  if (reply[0] === 1) return Effect.fail(new AlreadyClaimed());
+  return reply[0] === 0 ? Effect.void : malformed();
+};
+
 /** The use time of a signature record "usedAt|claimId|queries|identity". */
 export const usedAtOf = (record: string): number | undefined => {
   const match = /^(-?\d+)\|/.exec(record);

@@ -4,10 +4,14 @@
  * write (Redis does not undo the writes of a script that fails halfway).
  *
  *   x402:<paymentId>  hash: nonce, resource, method, units, payTo, mint, network, expiresAt,
- *                     description, state (open|claimed|unserved|served), and once claimed:
- *                     signature, lease, leaseUntil. Written by `issue` with a PEXPIREAT of
- *                     expiresAt + grace; every claim or finish sets it to now + retention.
- *   sig:<signature>   the used-signature record of POST /api/payment, "usedAt|claimId|queries|identity".
+ *                     description, state (open|claimed|unserved|served), forgetAt, and once
+ *                     claimed: signature, lease, leaseUntil. Written by `issue` with forgetAt
+ *                     and a PEXPIREAT of expiresAt + grace; every claim or finish sets both to
+ *                     now + retention. From forgetAt on (by the caller's `now`, as the memory
+ *                     store goes) the record is unknown to every script and to `find`; the TTL
+ *                     only frees the memory. Records written before forgetAt existed have none
+ *                     and live by their TTL alone.
+ *   sig:<signature>   the used-signature record of POST /api/payment (signature-lua.ts).
  *
  * ARGV of both claim scripts: [now, freePerDay, paidDailyCap, holdTtlMs, resource, method,
  * signature, paidAt, lease, leaseUntil, served (0|1), signature memory ms, claim id, identity,
@@ -17,27 +21,41 @@
  * (x402 v2 on /api/chat: reserved by a claim before the money moves, credited after).
  */
 import { PRELUDE } from "./quota-lua-prelude.ts";
+import { SIGNATURE } from "./signature-lua.ts";
 
-/** Reads the record and the signature, checks in core's order; {0, retry} or {1, reason}. No writes. */
-const CHECK = `
-local function x402_check(pidKey, sigKey)
-  local now = tonumber(ARGV[1])
+/**
+ * The record's fields, or nil when there is none or it is forgotten at `now` (isForgotten in
+ * core/payments/x402-ledger.ts). A forgetAt that is not a number is corrupt. No writes.
+ */
+const LIVE = `
+local function x402_live(pidKey, now)
   local raw = redis.call('HGETALL', pidKey)
-  if #raw == 0 then return { 1, 'payment-unknown' } end
+  if #raw == 0 then return nil end
   local r = {}
   for i = 1, #raw, 2 do r[raw[i]] = raw[i + 1] end
+  if r.forgetAt ~= nil then
+    -- Digits only, as the record's decoder reads it (x402-record.ts).
+    if not string.find(r.forgetAt, '^%d+$') then error('corrupt payment request') end
+    if now >= tonumber(r.forgetAt) then return nil end
+  end
+  return r
+end
+`;
+
+/** Reads the record and the signature, checks in core's order; {0, retry} or {1, reason}. No writes. */
+const CHECK = `${LIVE}${SIGNATURE}
+local function x402_check(pidKey, sigKey)
+  local now = tonumber(ARGV[1])
+  local r = x402_live(pidKey, now)
+  if r == nil then return { 1, 'payment-unknown' } end
   local expiresAt = tonumber(r.expiresAt or '')
   if r.state == nil or expiresAt == nil then error('corrupt payment request') end
   if r.resource ~= ARGV[5] or r.method ~= ARGV[6] then return { 1, 'payment-other-resource' } end
   if r.state == 'open' then
     if now >= expiresAt + tonumber(ARGV[17]) then return { 1, 'payment-expired' } end
     if tonumber(ARGV[8]) > expiresAt then return { 1, 'payment-expired' } end
-    local used = redis.call('GET', sigKey)
-    if used then
-      local usedAt = string.match(used, '^(-?%d+)|')
-      if usedAt == nil or now - tonumber(usedAt) < tonumber(ARGV[12]) then
-        return { 1, 'signature-already-used' }
-      end
+    if signature_state(sigKey, now, tonumber(ARGV[12]), ARGV[13]) ~= 'free' then
+      return { 1, 'signature-already-used' }
     end
     return { 0, 0 }
   end
@@ -49,17 +67,14 @@ end
 
 local function x402_write(pidKey, sigKey, retry)
   local now = tonumber(ARGV[1])
-  if retry == 0 then
-    redis.call('SET', sigKey,
-      string.format('%d', now) .. '|' .. ARGV[13] .. '|' .. ARGV[15] .. '|' .. ARGV[14],
-      'PX', ARGV[12])
-  end
+  local forgetAt = string.format('%d', now + tonumber(ARGV[16]))
+  if retry == 0 then signature_mark(sigKey, now, tonumber(ARGV[12]), ARGV[13], ARGV[15], ARGV[14]) end
   if ARGV[11] == '1' then
-    redis.call('HSET', pidKey, 'state', 'served', 'signature', ARGV[7])
+    redis.call('HSET', pidKey, 'state', 'served', 'signature', ARGV[7], 'forgetAt', forgetAt)
     redis.call('HDEL', pidKey, 'lease', 'leaseUntil')
   else
     redis.call('HSET', pidKey, 'state', 'claimed', 'signature', ARGV[7], 'lease', ARGV[9],
-      'leaseUntil', ARGV[10])
+      'leaseUntil', ARGV[10], 'forgetAt', forgetAt)
   end
   redis.call('PEXPIRE', pidKey, ARGV[16])
 end
@@ -73,13 +88,17 @@ x402_write(KEYS[1], KEYS[2], checked[2])
 return checked
 `;
 
-/** KEYS = [quota:<identity>, x402:<paymentId>, sig:<signature>]: the claim and the credits together. */
+/**
+ * KEYS = [quota:<identity>, x402:<paymentId>, sig:<signature>]: the claim and the credits
+ * together. A claim that serves credits whether or not it is a retry (Claimed.credit in core): a
+ * record open to a retry was never served, so it was never credited.
+ */
 export const X402_CLAIM_AND_GRANT = `${PRELUDE}${CHECK}
 local s = load()
 local checked = x402_check(KEYS[2], KEYS[3])
 if checked[1] ~= 0 then return checked end
 x402_write(KEYS[2], KEYS[3], checked[2])
-if checked[2] == 0 then
+if ARGV[11] == '1' then
   s.credits = s.credits + num(ARGV[15]); s.dirty = true
 end
 save(s)
@@ -89,24 +108,24 @@ return { 0, checked[2], unpack(v) }
 
 /**
  * Ends the claim of a lease: served or unserved, the lease fields dropped, the retention
- * renewed. Nothing changes (0) when the record is not claimed with this lease.
+ * renewed. Nothing changes (0) when the record is not claimed with this lease, or is forgotten.
  */
-const FINISH = `
-local function x402_finish(pidKey, lease, served, retention)
-  local r = redis.call('HMGET', pidKey, 'state', 'lease')
-  if r[1] ~= 'claimed' or r[2] ~= lease then return 0 end
+const FINISH = `${LIVE}
+local function x402_finish(pidKey, lease, served, retention, now)
+  local r = x402_live(pidKey, now)
+  if r == nil or r.state ~= 'claimed' or r.lease ~= lease then return 0 end
   local state = 'unserved'
   if served == '1' then state = 'served' end
-  redis.call('HSET', pidKey, 'state', state)
+  redis.call('HSET', pidKey, 'state', state, 'forgetAt', string.format('%d', now + tonumber(retention)))
   redis.call('HDEL', pidKey, 'lease', 'leaseUntil')
   redis.call('PEXPIRE', pidKey, retention)
   return 1
 end
 `;
 
-/** KEYS = [x402:<paymentId>], ARGV = [lease, served (0|1), retention ms]: 1 when it changed. */
+/** KEYS = [x402:<paymentId>], ARGV = [lease, served (0|1), retention ms, now]: 1 when it changed. */
 export const X402_FINISH = `${FINISH}
-return x402_finish(KEYS[1], ARGV[1], ARGV[2], ARGV[3])
+return x402_finish(KEYS[1], ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4]))
 `;
 
 /**
@@ -118,7 +137,7 @@ return x402_finish(KEYS[1], ARGV[1], ARGV[2], ARGV[3])
 export const X402_SERVE_AND_GRANT = `${PRELUDE}${FINISH}
 local queries = num(ARGV[7])
 local s = load()
-if x402_finish(KEYS[2], ARGV[5], '1', ARGV[6]) == 0 then return { 0 } end
+if x402_finish(KEYS[2], ARGV[5], '1', ARGV[6], now) == 0 then return { 0 } end
 s.credits = s.credits + queries; s.dirty = true
 save(s)
 local v = view(s)

@@ -7,7 +7,9 @@
  *   unserved, or claimed with a lapsed lease (the instance died mid-handler), can be claimed
  *   again, but only with the same transaction: the payment is never lost and never reused.
  *   A claim that grants queries (/api/chat with a transfer already on chain) goes straight to
- *   served: the credits are the goods. /api/chat paid with x402 v2 claims without a grant
+ *   served: the credits are the goods. Only becoming served credits, and a record that can be
+ *   claimed again never was, so a granting retry credits too (a chat settlement that timed out,
+ *   its transfer presented later): exactly once, retry or not. /api/chat paid with x402 v2 claims without a grant
  *   before it moves the money (the lease is the reservation) and finishes served with the grant
  *   after: the finish that changes the record is the one that credits, so at most once.
  *
@@ -85,11 +87,23 @@ export interface Claimed {
   readonly used: UsedSignature | undefined;
   /** A second claim of the same transaction after a failed or lost response. */
   readonly retry: boolean;
+  /**
+   * Queries to credit in the same atomic step: the grant of a claim that serves, retry or not
+   * (a retried record was never served, so it was never credited); 0 for a reservation.
+   */
+  readonly credit: number;
 }
 
 /** When the store may forget the record. */
 export const forgetAt = (record: PaymentRecord, now: number): number =>
   record.state.kind === "open" ? record.issued.expiresAt + SETTLE_GRACE_MS : now + CLAIM_RETENTION_MS;
+
+/**
+ * Whether a record to be forgotten at `forgetAt` is gone at `now`: from then on every store
+ * answers as if it had never been issued, by the caller's clock (a store's own expiry, such as a
+ * Redis TTL, only frees the memory).
+ */
+export const isForgotten = (forgetAt: number, now: number): boolean => now >= forgetAt;
 
 /** Whether a claim of this transaction may run again (after a failed handler or a lapsed lease). */
 const mayRetry = (state: PaymentState, now: number): boolean =>
@@ -152,8 +166,9 @@ export const claimPayment = (
     const state: PaymentState = claim.served
       ? { kind: "served", signature: claim.signature }
       : { kind: "claimed", signature: claim.signature, lease: claim.lease, leaseUntil: now + LEASE_MS };
+    const credit = claim.served ? claim.queries : 0;
     const claimed = (used: UsedSignature | undefined): Result.Result<Claimed, PaymentRejected> =>
-      Result.succeed({ record: { issued, state }, used, retry });
+      Result.succeed({ record: { issued, state }, used, retry, credit });
     if (retry) return claimed(undefined);
     if (claim.paidAt > issued.expiresAt) return Result.fail(rejected("payment-expired"));
     const used = markUsed(ledger, now, claim.identity, claim.queries);

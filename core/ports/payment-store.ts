@@ -24,6 +24,16 @@ export class PaymentStore extends Context.Service<
       queries: number,
       now: number,
     ) => Effect.Effect<QuotaView, AlreadyClaimed | StoreUnavailable>;
+    /**
+     * Marks the signature used and credits no one (a settlement we run for another server: the
+     * goods are theirs), refusing one already used exactly as `claim` does. `usedBy` is who the
+     * ledger records. No quota state is written, so nothing is kept beyond the signature's memory.
+     */
+    readonly markUsed: (
+      signature: string,
+      usedBy: string,
+      now: number,
+    ) => Effect.Effect<void, AlreadyClaimed | StoreUnavailable>;
     /** The payer-binding memo reference of an identity, created on first request and then stable. */
     readonly referenceFor: (identity: string, now: number) => Effect.Effect<string, StoreUnavailable>;
   }

@@ -8,7 +8,10 @@ import type { Address } from "@solana/kit";
 import { HTTPFacilitatorClient, x402ResourceServer } from "@x402/core/server";
 import { paymentMiddleware } from "@x402/hono";
 import { ExactSvmScheme } from "@x402/svm/exact/server";
+import { Effect } from "effect";
 import { Hono } from "hono";
+import { PaymentStore } from "../../core/ports/payment-store.ts";
+import { QuotaStore } from "../../core/ports/quota-store.ts";
 import { memoryLogger } from "../../src/observability/log.ts";
 import { startFacilitator } from "../../src/payments/v2/facilitator.ts";
 import { startTestChain, type TestChain } from "../support/localnet.ts";
@@ -89,6 +92,18 @@ describe("our facilitator endpoints serve another x402 server", () => {
     expect(settlement).toMatchObject({ success: true, network: NETWORK, payer: payer.signer.address });
     expect((await chain.parsedTransaction(settlement?.transaction as never))?.meta?.err).toBeNull();
     expect((await chain.usdcBalance(merchant)) - before).toBe(20_000n);
+    // The transaction is used in our ledger, and no one got a query for it: no quota state kept.
+    const signature = String(settlement?.transaction);
+    const now = Date.now();
+    const [used, settler, stranger] = await service.runtime.runPromise(
+      Effect.all([
+        PaymentStore.use((p) => p.isClaimed(signature, now)),
+        QuotaStore.use((q) => q.view(`x402-facilitator:${signature}`, now)),
+        QuotaStore.use((q) => q.view("never-seen", now)),
+      ]),
+    );
+    expect(used).toBe(true);
+    expect(settler).toEqual(stranger);
   });
 
   test("the same payload settled twice moves money once", async () => {

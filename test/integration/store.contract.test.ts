@@ -71,6 +71,8 @@ const client = (runtime: ManagedRuntime.ManagedRuntime<Stores, StoreUnavailable>
     tryClaim: (sig: string, id: string, queries: number, now: number) =>
       outcome(PaymentStore.use((p) => p.claim(sig, id, queries, now))),
     isClaimed: (sig: string, now: number) => run(PaymentStore.use((p) => p.isClaimed(sig, now))),
+    tryMarkUsed: (sig: string, usedBy: string, now: number) =>
+      outcome(PaymentStore.use((p) => p.markUsed(sig, usedBy, now))),
     // The quick read of a reference (GET /api/payment/info) hands out the same one.
     referenceFor: async (id: string, now: number) => {
       const reference = await run(PaymentStore.use((p) => p.referenceFor(id, now)));
@@ -249,6 +251,27 @@ const storeContract = (name: string, makeLayer: MakeLayer, options: { readonly s
       expect(await store.tryClaim("sig", "b", 10, T0 + SIGNATURE_MEMORY_MS)).toBe("ok");
     });
 
+    test("markUsed: the signature is used and no one is credited; refused exactly as a claim is", async () => {
+      const [store, peer] = open();
+      const settlement = "x402-facilitator:sig-m";
+      expect(await store.tryMarkUsed("sig-m", settlement, T0)).toBe("ok");
+      expect(await peer.isClaimed("sig-m", T0)).toBe(true);
+      expect(await peer.tryMarkUsed("sig-m", settlement, T0)).toBe("AlreadyClaimed");
+      expect(await peer.tryClaim("sig-m", "a", 5, T0 + 1000)).toBe("AlreadyClaimed");
+      expect(await peer.view(settlement, T0)).toEqual(await peer.view("never-seen", T0));
+      expect(await peer.view("a", T0)).toMatchObject({ remaining: 3 });
+      // A signature a claim used cannot be marked, and the credits it gave stay.
+      await store.claim("sig-c", "b", 4, T0);
+      expect(await peer.tryMarkUsed("sig-c", settlement, T0)).toBe("AlreadyClaimed");
+      expect(await peer.view("b", T0)).toMatchObject({ remaining: 7 });
+      // Remembered for the signature memory, like any used signature, and no longer.
+      expect(await peer.tryMarkUsed("sig-m", settlement, T0 + SIGNATURE_MEMORY_MS - 1)).toBe(
+        "AlreadyClaimed",
+      );
+      expect(await peer.isClaimed("sig-m", T0 + SIGNATURE_MEMORY_MS)).toBe(false);
+      expect(await peer.tryMarkUsed("sig-m", settlement, T0 + SIGNATURE_MEMORY_MS)).toBe("ok");
+    });
+
     test("grants that could never come from a payment are defects, not credits", async () => {
       const [store] = open();
       for (const queries of [0, -5, 1.5, Number.NaN, Number.POSITIVE_INFINITY]) {
@@ -297,6 +320,22 @@ const storeContract = (name: string, makeLayer: MakeLayer, options: { readonly s
       expect(outcomes.filter((o) => o === "AlreadyClaimed")).toHaveLength(99);
       const views = await Promise.all(Array.from({ length: 100 }, (_, i) => peer.view(`id-${i}`, T0)));
       expect(views.map((v) => v.remaining).sort((x, y) => y - x)).toEqual([10, ...Array(99).fill(3)]);
+    });
+
+    test("one signature raced by 50 claims and 50 markUsed: exactly one wins", async () => {
+      const [store, peer] = open();
+      const outcomes = await Promise.all(
+        Array.from({ length: 100 }, (_, i) => {
+          const instance = i % 4 < 2 ? store : peer;
+          return i % 2 === 0
+            ? instance.tryClaim("sig-race", `id-${i}`, 3, T0)
+            : instance.tryMarkUsed("sig-race", "x402-facilitator:sig-race", T0);
+        }),
+      );
+      expect(outcomes.filter((o) => o === "ok")).toHaveLength(1);
+      expect(outcomes.filter((o) => o === "AlreadyClaimed")).toHaveLength(99);
+      const credited = await Promise.all(Array.from({ length: 50 }, (_, i) => peer.view(`id-${2 * i}`, T0)));
+      expect(credited.filter((view) => view.remaining !== 3).length).toBeLessThanOrEqual(1);
     });
 
     test("parallel commits of the same holds charge each hold once", async () => {

@@ -9,6 +9,7 @@ import type { Redis } from "ioredis";
 import { RedisStore } from "../../adapters/store-redis/index.ts";
 import { CLAIM, RESERVE } from "../../adapters/store-redis/quota-lua.ts";
 import { REFERENCE } from "../../adapters/store-redis/reference-lua.ts";
+import { MARK_USED } from "../../adapters/store-redis/signature-lua.ts";
 import { PaymentStore } from "../../core/ports/payment-store.ts";
 import { QuotaStore } from "../../core/ports/quota-store.ts";
 import { DAY_MS } from "../../core/time.ts";
@@ -263,6 +264,31 @@ describe.skipIf(!redisServerAvailable())("redis store", () => {
     expect(Object.keys(await raw.hgetall(key)).filter((field) => field.startsWith("h:"))).toEqual([
       "h:hold-1",
     ]);
+  });
+
+  test("markUsed writes the signature key alone, with its 30-day memory: no quota key is kept", async () => {
+    const rt = open(server.url, "mark:");
+    await rt.runPromise(PaymentStore.use((p) => p.markUsed("sig-f", "x402-facilitator:sig-f", T0)));
+    expect(await raw.keys("mark:*")).toEqual(["mark:sig:sig-f"]);
+    expect(await raw.get("mark:sig:sig-f")).toMatch(
+      new RegExp(`^${T0}\\|[^|]+\\|0\\|x402-facilitator:sig-f$`),
+    );
+    expect(Math.abs((await raw.pttl("mark:sig:sig-f")) - 30 * DAY_MS)).toBeLessThan(60_000);
+    // The facilitator's settlements once credited a query each to an identity of their own: a
+    // quota hash with credits, never expiring. None is written now, refused or not.
+    await rt.runPromise(
+      Effect.flip(PaymentStore.use((p) => p.markUsed("sig-f", "x402-facilitator:sig-f", T0))),
+    );
+    expect(await raw.keys("mark:quota:*")).toEqual([]);
+    await rt.dispose();
+  });
+
+  test("a resent markUsed (reply lost, sent again) is its success; another call is refused", async () => {
+    const mark = (claimId: string) => raw.eval(MARK_USED, 1, "rm:sig:s", T0, 30 * DAY_MS, claimId, "settler");
+    expect(await mark("mark-1")).toEqual([0]);
+    expect(await mark("mark-1")).toEqual([0]);
+    expect(await mark("mark-2")).toEqual([1]);
+    expect(await raw.get("rm:sig:s")).toBe(`${T0}|mark-1|0|settler`);
   });
 
   test("a reference already owned by another identity is never handed out twice", async () => {

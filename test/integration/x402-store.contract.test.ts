@@ -7,7 +7,12 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Cause, type Effect, Exit, type Layer, ManagedRuntime, Result } from "effect";
 import { MemoryStore } from "../../adapters/store-memory/index.ts";
 import { RedisStore } from "../../adapters/store-redis/index.ts";
-import { type IssuedPayment, LEASE_MS, SETTLE_GRACE_MS } from "../../core/payments/x402-ledger.ts";
+import {
+  CLAIM_RETENTION_MS,
+  type IssuedPayment,
+  LEASE_MS,
+  SETTLE_GRACE_MS,
+} from "../../core/payments/x402-ledger.ts";
 import {
   type PaymentGrant,
   type PaymentRequestClaim,
@@ -280,6 +285,55 @@ const contract = (name: string, makeLayer: MakeLayer, shared: boolean) =>
         (await peer.finish(payment.paymentId, again.lease, true, now, buyer("198.51.100.8"))).changed,
       ).toBe(true);
       expect(await store.view("198.51.100.8", now)).toMatchObject({ remaining: 13 });
+    });
+
+    test("a settlement that timed out, its transfer presented later with a grant: credited once, then already used", async () => {
+      const [store, peer] = open();
+      const { payment, reserved } = await reserve(store, "sig-late");
+      // The settlement timed out: the reservation is released to the same transaction.
+      await store.finish(payment.paymentId, reserved.lease, false, now);
+      const presented = claimOf(payment, "sig-late", { binding: chatBinding, grant: buyer("198.51.100.10") });
+      const credited = await peer.claim(presented, now + 1_000);
+      expect(credited).toMatchObject({ retry: true, rateLimit: { remaining: 13, paid: 10 } });
+      expect(await store.find(payment.paymentId, now + 1_000)).toMatchObject({
+        state: { kind: "served", signature: "sig-late" },
+      });
+      expect(await store.tryClaim(presented, now + 2_000)).toBe("payment-already-used");
+      expect(await store.view("198.51.100.10", now + 2_000)).toMatchObject({ remaining: 13 });
+    });
+
+    test("a lapsed reservation presented with a grant is credited once, by the retry", async () => {
+      const [store, peer] = open();
+      const { payment } = await reserve(store, "sig-lapse");
+      const later = now + LEASE_MS;
+      const presented = claimOf(payment, "sig-lapse", {
+        binding: chatBinding,
+        grant: buyer("198.51.100.11"),
+      });
+      expect(await peer.claim(presented, later)).toMatchObject({ retry: true, rateLimit: { remaining: 13 } });
+      expect(await peer.tryClaim(presented, later)).toBe("payment-already-used");
+      expect(await store.view("198.51.100.11", later)).toMatchObject({ remaining: 13 });
+    });
+
+    test("a record is forgotten by the caller's clock: an open one after the grace, a claimed one after a day", async () => {
+      const [store, peer] = open();
+      const payment = issued();
+      await store.issue(payment, now);
+      const gone = payment.expiresAt + SETTLE_GRACE_MS;
+      expect(await peer.find(payment.paymentId, gone - 1)).toBeDefined();
+      expect(await peer.find(payment.paymentId, gone)).toBeUndefined();
+      expect(await peer.tryClaim(claimOf(payment, "sig-gone"), gone)).toBe("payment-unknown");
+      const kept = issued();
+      await store.issue(kept, now);
+      const claimed = await store.claim(claimOf(kept, "sig-kept"), now);
+      const forgotten = now + CLAIM_RETENTION_MS;
+      expect(await peer.find(kept.paymentId, forgotten - 1)).toMatchObject({ state: { kind: "claimed" } });
+      expect(await peer.find(kept.paymentId, forgotten)).toBeUndefined();
+      expect(await peer.finish(kept.paymentId, claimed.lease, true, forgotten)).toEqual({
+        changed: false,
+        rateLimit: undefined,
+      });
+      expect(await peer.tryClaim(claimOf(kept, "sig-kept"), forgotten)).toBe("payment-unknown");
     });
 
     test("a grant the payment rules cannot produce is a defect, nothing finished", async () => {

@@ -106,8 +106,10 @@ describe("x402 ledger properties", () => {
             now,
           );
           if (Result.isFailure(result)) continue;
-          const { record: next, used, retry } = result.success;
+          const { record: next, used, retry, credit } = result.success;
           expect(retry).toBe(used === undefined);
+          // A claim credits exactly when it serves; served happens once, so credits do too.
+          expect(credit).toBe(next.state.kind === "served" ? 1 : 0);
           if (used !== undefined) ledger.set(signature, used);
           // The invariants: a payment keeps its transaction, a transaction its payment.
           expect(paidBy.get(step.payment) ?? signature).toBe(signature);

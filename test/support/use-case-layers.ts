@@ -157,6 +157,13 @@ const paymentLayers = (w: World) =>
           w.quota = grant(w.quota, FIXED_NOW, queries);
           return Effect.succeed(view(w.quota, FIXED_NOW, LIMITS));
         }),
+      markUsed: (signature, usedBy) =>
+        Effect.suspend(() => {
+          w.calls.push("markUsed");
+          if (w.raceLost || w.claimed.has(signature)) return Effect.fail(new AlreadyClaimed());
+          w.claimed.set(signature, { identity: usedBy, queries: 0 });
+          return Effect.void;
+        }),
       referenceFor: (identity) => Effect.succeed(`ref-${identity}`),
     }),
   );

@@ -129,6 +129,22 @@ describe("x402 payment ledger: a failed handler never loses the payment", () => 
     expect(reasonOf(late)).toBe("ok");
   });
 
+  test("a retry that serves credits its grant: the reservation before it credited nothing", () => {
+    const reservation = claimed(open);
+    expect(reservation.credit).toBe(0);
+    const unserved = finishPayment(reservation.record, "lease-1", false);
+    const granted = { lease: "lease-2", served: true, identity: "1.2.3.4", queries: 10 };
+    const retried = claimed(unserved, claim(granted), T0 + 40_000);
+    expect(retried).toMatchObject({ retry: true, used: undefined, credit: 10 });
+    expect(retried.record.state).toEqual({ kind: "served", signature: "tx-1" });
+    // Served is final: the same transaction presented again is refused, so it credits once.
+    expect(reasonOf(claimPayment(retried.record, undefined, claim(granted), T0 + 50_000))).toBe(
+      "payment-already-used",
+    );
+    const lapsed = claimed(reservation.record, claim(granted), T0 + 20_000 + LEASE_MS);
+    expect(lapsed).toMatchObject({ retry: true, credit: 10 });
+  });
+
   test("a lapsed lease (an instance died mid-handler) may be claimed again with the same transaction", () => {
     const first = claimed(open).record;
     const lapse = T0 + 20_000 + LEASE_MS;

@@ -22,9 +22,8 @@ import type { CoSigned } from "./fee-payer.ts";
 import { holdPayer, letPayerGo } from "./settlement-guard.ts";
 
 /**
- * The identity a facilitator settlement is recorded under in the signature ledger. The ledger's
- * claim credits at least one query, so each settlement credits one to an identity of its own
- * that no visitor can have (visitor identities are hashes of addresses): kept a day, then gone.
+ * Who a facilitator settlement's signature is recorded as used by: a name no visitor can have
+ * (visitor identities are hashes of addresses). Nothing is credited (PaymentStore.markUsed).
  */
 const settlementIdentity = (signature: string) => `x402-facilitator:${signature}`;
 
@@ -169,7 +168,7 @@ export const facilitatorService = (facilitator: ExactFacilitator, run: RunFacili
         Effect.gen(function* () {
           const store = yield* PaymentStore;
           const now = yield* Clock.currentTimeMillis;
-          return yield* store.claim(cosigned.signature, settlementIdentity(cosigned.signature), 1, now);
+          return yield* store.markUsed(cosigned.signature, settlementIdentity(cosigned.signature), now);
         }),
       );
       if (!claimed.ok) {

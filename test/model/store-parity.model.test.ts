@@ -1,0 +1,347 @@
+/**
+ * One truth for both stores: the same random command sequences run against the memory store
+ * and a real Redis store side by side, and every result must be the same, and so must the
+ * final state. The commands cover the whole of what the stores keep: the x402 ledger (issue,
+ * claim with and without a grant, finish served or not, with the right lease or another, leases
+ * lapsing as the clock moves, retries), the signature ledger (POST /api/payment's claim, the
+ * facilitator's markUsed, isClaimed) and the quota (reserve, commit, release, view); and on
+ * Redis no quota key may be left but the visitors'. Small limits and a start just
+ * before midnight, so exhaustion, the cap, day rollovers and lapsing holds all happen.
+ */
+import { afterAll, beforeAll, describe, test } from "bun:test";
+import { type Effect, Exit } from "effect";
+import fc from "fast-check";
+import { type IssuedPayment, LEASE_MS, SETTLE_GRACE_MS } from "../../core/payments/x402-ledger.ts";
+import {
+  type PaymentGrant,
+  type PaymentRequestClaim,
+  PaymentRequests,
+} from "../../core/ports/payment-requests.ts";
+import { PaymentStore } from "../../core/ports/payment-store.ts";
+import { QuotaStore } from "../../core/ports/quota-store.ts";
+import type { QuotaLimits } from "../../core/quota.ts";
+import { DAY_MS } from "../../core/time.ts";
+import {
+  type RedisServer,
+  rawClient,
+  redisServerAvailable,
+  startRedisServer,
+} from "../support/redis-server.ts";
+import { openPair, type PairStores, type StorePair } from "../support/store-pair.ts";
+
+const limitsArbitrary = fc.record({
+  freePerDay: fc.integer({ min: 0, max: 3 }),
+  paidDailyCap: fc.integer({ min: 1, max: 8 }),
+  holdTtlMs: fc.constantFrom(1_000, 30_000),
+});
+/** Two minutes before midnight: holds and leases often span the day change. */
+const START = Date.UTC(2030, 0, 15, 23, 58);
+const IDENTITIES = ["x", "y"];
+const SIGNATURES = ["s1", "s2", "s3"];
+const CHAT = { resource: "/api/chat", method: "POST" };
+const PREMIUM = { resource: "/premium-data", method: "GET" };
+
+interface Model {
+  readonly limits: QuotaLimits;
+  now: number;
+  readonly payments: IssuedPayment[];
+  /** Each lease slot's payment and the transaction that claimed it. */
+  readonly leases: Array<{ readonly paymentId: string; readonly signature: string }>;
+  /** Each hold slot's identity. */
+  readonly holds: string[];
+}
+type Command = fc.AsyncCommand<Model, StorePair>;
+
+/**
+ * Runs the command on both stores and requires the same result; names the ids a success
+ * handed out (`idOf`) first, so they compare by slot.
+ */
+const agree = async <A, E>(
+  pair: StorePair,
+  label: string,
+  make: (side: 0 | 1) => Effect.Effect<A, E, PairStores>,
+  idOf?: (value: A) => string,
+  slot?: string,
+) => {
+  const exits = await pair.both(make);
+  const [memory, redis] = exits;
+  if (idOf !== undefined && slot !== undefined && Exit.isSuccess(memory) && Exit.isSuccess(redis))
+    pair.name(slot, [idOf(memory.value), idOf(redis.value)]);
+  const [a, b] = [pair.settle(0, memory), pair.settle(1, redis)];
+  if (!Bun.deepEquals(a, b))
+    throw new Error(`${label}: memory ${JSON.stringify(a)} != redis ${JSON.stringify(b)}`);
+  return Exit.isSuccess(memory) && Exit.isSuccess(redis);
+};
+
+const command = (label: string, run: (m: Model, pair: StorePair) => Promise<unknown>): Command => ({
+  check: () => true,
+  run: async (m, pair) => {
+    await run(m, pair);
+  },
+  toString: () => label,
+});
+
+const pick = <T>(items: ReadonlyArray<T>, index: number): T | undefined =>
+  items[index % Math.max(1, items.length)];
+const paymentId = (m: Model, index: number) => pick(m.payments, index)?.paymentId ?? "pay_never_issued";
+// As often without a grant (a reservation, x402 v2 on /api/chat) as with one.
+const grantArbitrary: fc.Arbitrary<PaymentGrant | undefined> = fc.oneof(
+  fc.constant(undefined),
+  fc.record({ identity: fc.constantFrom(...IDENTITIES), queries: fc.integer({ min: 1, max: 4 }) }),
+);
+const grantLabel = (grant: PaymentGrant | undefined) =>
+  grant === undefined ? "" : `, grant ${grant.identity} ${grant.queries}`;
+
+/** Claims a payment with a transaction; a success opens a lease slot. */
+const claimWith = (
+  m: Model,
+  pair: StorePair,
+  issued: IssuedPayment | undefined,
+  claim: Omit<PaymentRequestClaim, "paymentId"> & { readonly paymentId?: string },
+) => {
+  const paymentId = claim.paymentId ?? issued?.paymentId ?? "pay_never_issued";
+  const full = { ...claim, paymentId };
+  return agree(
+    pair,
+    "claim",
+    () => PaymentRequests.use((r) => r.claim(full, m.now)),
+    (claimed) => claimed.lease,
+    `lease#${m.leases.length}`,
+  ).then((ok) => ok && m.leases.push({ paymentId, signature: claim.signature }));
+};
+
+const issue = fc.tuple(fc.boolean(), fc.constantFrom(60_000, 300_000)).map(([chat, ttl]) =>
+  command(`issue(${chat ? "chat" : "premium"}, ${ttl})`, (m, pair) => {
+    const issued: IssuedPayment = {
+      paymentId: `pay_${m.payments.length}`,
+      nonce: `nonce_${m.payments.length}`,
+      ...(chat ? CHAT : PREMIUM),
+      units: 10_000n,
+      payTo: "Wallet1111111111111111111111111111111111111",
+      mint: "Mint11111111111111111111111111111111111111",
+      network: "chain-devnet",
+      expiresAt: m.now + ttl,
+      description: "a | description",
+    };
+    m.payments.push(issued);
+    return agree(pair, "issue", () => PaymentRequests.use((r) => r.issue(issued, m.now)));
+  }),
+);
+
+const claimPayment = fc
+  .record({
+    payment: fc.nat(),
+    signature: fc.constantFrom(...SIGNATURES),
+    // Mostly the request's own binding and a transfer in time, so the claims get somewhere.
+    elsewhere: fc.integer({ min: 0, max: 9 }).map((n) => n === 0),
+    late: fc.integer({ min: 0, max: 9 }).map((n) => n === 0),
+    grant: grantArbitrary,
+  })
+  .map(({ payment, signature, elsewhere, late, grant }) =>
+    command(
+      `claim(#${payment}, ${signature}${elsewhere ? ", elsewhere" : ""}${late ? ", late" : ""}${grantLabel(grant)})`,
+      (m, pair) => {
+        const issued = pick(m.payments, payment);
+        const binding = elsewhere || issued === undefined ? { resource: "/other", method: "GET" } : issued;
+        return claimWith(m, pair, issued, {
+          binding: { resource: binding.resource, method: binding.method },
+          signature,
+          paidAt: late && issued !== undefined ? issued.expiresAt + 1 : m.now - 1_000,
+          ...(grant === undefined ? {} : { grant }),
+        });
+      },
+    ),
+  );
+
+/**
+ * The payer presents a transaction again for the payment it claimed before (a lost response, a
+ * settlement that timed out, a transfer that landed late), with or without a grant.
+ */
+const presentAgain = fc.record({ lease: fc.nat(), grant: grantArbitrary }).map(({ lease, grant }) =>
+  command(`presentAgain(lease#${lease}${grantLabel(grant)})`, (m, pair) => {
+    const earlier = pick(m.leases, lease);
+    const issued = m.payments.find((payment) => payment.paymentId === earlier?.paymentId);
+    return claimWith(m, pair, issued, {
+      binding: { resource: issued?.resource ?? "/other", method: issued?.method ?? "GET" },
+      signature: earlier?.signature ?? "s-never",
+      paidAt: m.now - 1_000,
+      ...(grant === undefined ? {} : { grant }),
+    });
+  }),
+);
+
+const finish = fc
+  .record({
+    lease: fc.nat(),
+    // Now and then another payment than the lease's, so foreign leases are tried too.
+    payment: fc.option(fc.nat(), { freq: 5, nil: undefined }),
+    served: fc.boolean(),
+    grant: grantArbitrary,
+  })
+  .map(({ lease, payment, served, grant }) =>
+    command(
+      `finish(lease#${lease}${payment === undefined ? "" : `, #${payment}`}, ${served ? "served" : "unserved"}${grantLabel(grant)})`,
+      (m, pair) => {
+        const index = lease % Math.max(1, m.leases.length);
+        const slot = m.leases.length === 0 ? undefined : `lease#${index}`;
+        const id =
+          payment === undefined ? (m.leases[index]?.paymentId ?? paymentId(m, 0)) : paymentId(m, payment);
+        return agree(pair, "finish", (side) =>
+          PaymentRequests.use((r) => r.finish(id, pair.idOf(side, slot), served, m.now, grant)),
+        );
+      },
+    ),
+  );
+
+const find = fc
+  .nat()
+  .map((payment) =>
+    command(`find(#${payment})`, (m, pair) =>
+      agree(pair, "find", () => PaymentRequests.use((r) => r.find(paymentId(m, payment), m.now))),
+    ),
+  );
+
+const claimSignature = fc
+  .tuple(fc.constantFrom(...SIGNATURES), fc.constantFrom(...IDENTITIES), fc.integer({ min: 1, max: 4 }))
+  .map(([signature, identity, queries]) =>
+    command(`claimSignature(${signature}, ${identity}, ${queries})`, (m, pair) =>
+      agree(pair, "claimSignature", () =>
+        PaymentStore.use((p) => p.claim(signature, identity, queries, m.now)),
+      ),
+    ),
+  );
+
+/** A settlement for another server (the facilitator): the signature used, no one credited. */
+const markUsed = fc
+  .constantFrom(...SIGNATURES)
+  .map((signature) =>
+    command(`markUsed(${signature})`, (m, pair) =>
+      agree(pair, "markUsed", () =>
+        PaymentStore.use((p) => p.markUsed(signature, `x402-facilitator:${signature}`, m.now)),
+      ),
+    ),
+  );
+
+const isClaimed = fc
+  .constantFrom(...SIGNATURES)
+  .map((signature) =>
+    command(`isClaimed(${signature})`, (m, pair) =>
+      agree(pair, "isClaimed", () => PaymentStore.use((p) => p.isClaimed(signature, m.now))),
+    ),
+  );
+
+const reserve = fc.constantFrom(...IDENTITIES).map((identity) =>
+  command(`reserve(${identity})`, (m, pair) =>
+    agree(
+      pair,
+      "reserve",
+      () => QuotaStore.use((q) => q.reserve(identity, m.now)),
+      (reserved) => reserved.hold.id,
+      `hold#${m.holds.length}`,
+    ).then((ok) => ok && m.holds.push(identity)),
+  ),
+);
+
+const settleHold = fc
+  .tuple(fc.constantFrom("commit" as const, "release" as const), fc.nat())
+  .map(([kind, hold]) =>
+    command(`${kind}(hold#${hold})`, (m, pair) => {
+      const index = hold % Math.max(1, m.holds.length);
+      const slot = m.holds.length === 0 ? undefined : `hold#${index}`;
+      const identity = m.holds[index] ?? "x";
+      return agree(pair, kind, (side) =>
+        QuotaStore.use((q) => q[kind](identity, pair.idOf(side, slot), m.now)),
+      );
+    }),
+  );
+
+const view = fc
+  .constantFrom(...IDENTITIES)
+  .map((identity) =>
+    command(`view(${identity})`, (m, pair) =>
+      agree(pair, "view", () => QuotaStore.use((q) => q.view(identity, m.now))),
+    ),
+  );
+
+const advance = fc
+  .constantFrom(1_000, 30_000, LEASE_MS, 300_000, SETTLE_GRACE_MS, DAY_MS, 31 * DAY_MS)
+  .map((ms) =>
+    command(`advance(${ms})`, async (m) => {
+      m.now += ms;
+    }),
+  );
+
+const commands = [
+  issue,
+  issue,
+  claimPayment,
+  claimPayment,
+  presentAgain,
+  presentAgain,
+  finish,
+  finish,
+  find,
+  claimSignature,
+  markUsed,
+  isClaimed,
+  reserve,
+  settleHold,
+  view,
+  advance,
+];
+
+/** The final state, read through every port on both stores: views, payment records, used signatures. */
+const finalState = async (m: Model, pair: StorePair) => {
+  for (const identity of IDENTITIES)
+    await agree(pair, `final view(${identity})`, () => QuotaStore.use((q) => q.view(identity, m.now)));
+  for (const { paymentId } of m.payments)
+    await agree(pair, `final find(${paymentId})`, () => PaymentRequests.use((r) => r.find(paymentId, m.now)));
+  for (const signature of SIGNATURES)
+    await agree(pair, `final isClaimed(${signature})`, () =>
+      PaymentStore.use((p) => p.isClaimed(signature, m.now)),
+    );
+};
+
+/** On Redis, quota keys exist only for the identities the commands credit or charge: none are left behind. */
+const noStrayQuotaKeys = async (url: string, pair: StorePair) => {
+  const raw = rawClient(url);
+  try {
+    const keys = await raw.keys(`${pair.prefix}quota:*`);
+    const allowed = new Set(IDENTITIES.map((identity) => `${pair.prefix}quota:${identity}`));
+    const stray = keys.filter((key) => !allowed.has(key));
+    if (stray.length > 0) throw new Error(`quota keys left behind on Redis: ${stray.join(", ")}`);
+  } finally {
+    raw.disconnect();
+  }
+};
+
+describe("memory and Redis stores agree", () => {
+  if (!redisServerAvailable()) return;
+  let server: RedisServer | undefined;
+  beforeAll(async () => {
+    server = await startRedisServer();
+  });
+  afterAll(() => server?.stop());
+
+  test("the same command sequences give the same results and the same final state", async () => {
+    const url = server?.url ?? "";
+    await fc.assert(
+      fc.asyncProperty(
+        limitsArbitrary,
+        fc.commands(commands, { maxCommands: 40, size: "max" }),
+        async (limits, cmds) => {
+          const pair = openPair(url, limits);
+          const model: Model = { limits, now: START, payments: [], leases: [], holds: [] };
+          try {
+            await fc.asyncModelRun(() => ({ model, real: pair }), cmds);
+            await finalState(model, pair);
+            await noStrayQuotaKeys(url, pair);
+          } finally {
+            await pair.dispose();
+          }
+        },
+      ),
+      { numRuns: 150 },
+    );
+  }, 60_000);
+});
