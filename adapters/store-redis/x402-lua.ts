@@ -20,6 +20,7 @@
  * The finish scripts end a claim by its lease; X402_SERVE_AND_GRANT also credits the queries
  * (x402 v2 on /api/chat: reserved by a claim before the money moves, credited after).
  */
+import { LATE_TRANSFER_GRACE_MS } from "../../core/payments/x402-ledger.ts";
 import { PRELUDE } from "./quota-lua-prelude.ts";
 import { SIGNATURE } from "./signature-lua.ts";
 
@@ -53,7 +54,7 @@ local function x402_check(pidKey, sigKey)
   if r.resource ~= ARGV[5] or r.method ~= ARGV[6] then return { 1, 'payment-other-resource' } end
   if r.state == 'open' then
     if now >= expiresAt + tonumber(ARGV[17]) then return { 1, 'payment-expired' } end
-    if tonumber(ARGV[8]) > expiresAt then return { 1, 'payment-expired' } end
+    if tonumber(ARGV[8]) > expiresAt + ${LATE_TRANSFER_GRACE_MS} then return { 1, 'payment-expired' } end
     if signature_state(sigKey, now, tonumber(ARGV[12]), ARGV[13]) ~= 'free' then
       return { 1, 'signature-already-used' }
     end

@@ -25,6 +25,12 @@ import { type LedgerEntry, markUsed, type UsedSignature } from "./signature-ledg
 
 /** An open request is kept this long past `expires_at`, for the header of a payment made in time. */
 export const SETTLE_GRACE_MS = 10 * 60_000;
+/**
+ * A transfer may land this long after `expires_at` and still pay its request: a client that
+ * starts paying before the deadline (the x402 client keeps a 30 s margin) signs a blockhash
+ * that lives at most ~90 s, so its transfer lands within this grace or never.
+ */
+export const LATE_TRANSFER_GRACE_MS = 90_000;
 /** A claimed request is remembered this long: retries after a failed handler, refusals of replays. */
 export const CLAIM_RETENTION_MS = DAY_MS;
 /** How long a handler may run on one claim before a retry may claim again. */
@@ -170,7 +176,8 @@ export const claimPayment = (
     const claimed = (used: UsedSignature | undefined): Result.Result<Claimed, PaymentRejected> =>
       Result.succeed({ record: { issued, state }, used, retry, credit });
     if (retry) return claimed(undefined);
-    if (claim.paidAt > issued.expiresAt) return Result.fail(rejected("payment-expired"));
+    if (claim.paidAt > issued.expiresAt + LATE_TRANSFER_GRACE_MS)
+      return Result.fail(rejected("payment-expired"));
     const used = markUsed(ledger, now, claim.identity, claim.queries);
     if (used === undefined) return Result.fail(rejected("signature-already-used"));
     return claimed(used);

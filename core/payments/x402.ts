@@ -58,9 +58,16 @@ export const PaymentAuthorization = Schema.Struct({
 export type PaymentAuthorization = typeof PaymentAuthorization.Type;
 
 /** Whether a payment request has expired at `now` (epoch ms). */
-export const isExpired = (request: Pick<PaymentRequest, "expires_at">, now: number): boolean =>
+/**
+ * Whether a request has expired at `now`, or will within `marginMs` (a payer keeps a margin, so
+ * its transfer lands before the deadline or within the service's late-transfer grace).
+ */
+export const isExpired = (request: Pick<PaymentRequest, "expires_at">, now: number, marginMs = 0): boolean =>
   // Written so an unparseable date (NaN, e.g. month 13 passes the pattern) counts as expired.
-  !(Date.parse(request.expires_at) > now);
+  !(Date.parse(request.expires_at) > now + marginMs);
+
+/** The time a client must have left on a request to start paying it. */
+export const PAY_MARGIN_MS = 30_000;
 
 /** The request's amount in base units (the schema guarantees the text is a decimal). */
 export const requiredUnits = (request: PaymentRequest) => parseDecimalUnits(request.max_amount_required);

@@ -151,15 +151,16 @@ describe("automatic mode", () => {
 describe("automatic mode: expiry", () => {
   let quick: ExampleServer;
   beforeAll(async () => {
-    quick = await startExampleServer(env.chain, { expiresIn: 1 });
+    // 31 s: one second over the client's 30 s margin.
+    quick = await startExampleServer(env.chain, { expiresIn: 31 });
   });
   afterAll(() => quick?.stop());
 
-  test("renews a payment request that expired before it was paid, and pays the live one", async () => {
+  test("renews a payment request too close to its expiry when it would be paid, and pays the live one", async () => {
     const seen: string[] = [];
     const payingFetch = wrapFetchWithPayment(quick.wallet(), {
       AllowLocal: true,
-      // The first request is held until it has expired (a user slow to approve).
+      // The first request is held past its margin (a user slow to approve): 29.9 s left is too late to start.
       confirm: async (request) => {
         seen.push(request.payment_id);
         if (seen.length === 1) await Bun.sleep(1_100);

@@ -12,7 +12,8 @@ import {
   paymentMemo,
   type X402ErrorBody,
 } from "../../core/payments/x402.ts";
-import { buildAuthorization } from "../../src/payments/client/index.ts";
+import { decodeReceiptHeader } from "../../core/payments/x402-receipt.ts";
+import { buildAuthorization, createTransfer, PaymentExpiredError } from "../../src/payments/client/index.ts";
 import { useExampleServer } from "../support/x402-example.ts";
 
 const env = useExampleServer();
@@ -144,6 +145,35 @@ describe("x402 security: each attack refused with its code", () => {
     );
   });
 
+  test("a transfer that lands within a blockhash's lifetime after expires_at pays its request", async () => {
+    const { server, chain } = env;
+    const request = await server.requestOf("/premium-data");
+    // 60 s after expires_at (300 s): a client that began paying before the deadline lands here at worst.
+    const late = async (memo: string) => {
+      chain.localnet.setClockOffsetMs(360_000);
+      return chain.sendUsdc({ units: PRICE, memo }).finally(() => chain.localnet.setClockOffsetMs(0));
+    };
+    const response = await server.present("/premium-data", late, request);
+    expect(response.status).toBe(200);
+    expect(decodeReceiptHeader(response.headers.get("X-Payment-Receipt") ?? "")?.payment_id).toBe(
+      request.payment_id,
+    );
+  });
+
+  test("the client will not start paying a request with less than 30 s left, and says so", async () => {
+    const { server } = env;
+    const request = await server.requestOf("/premium-data");
+    const nearlyExpired = { ...request, expires_at: new Date(Date.now() + 29_000).toISOString() };
+    const before = await env.chain.usdcBalance(env.chain.payer.address);
+    const refused = await createTransfer(nearlyExpired, server.wallet()).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(refused).toBeInstanceOf(PaymentExpiredError);
+    expect((refused as PaymentExpiredError).message).toContain("less than 30 s left");
+    expect(await env.chain.usdcBalance(env.chain.payer.address)).toBe(before);
+  });
+
   test("a never-issued payment_id, and a transaction paid after the request expired", async () => {
     const { server, chain } = env;
     const { authorization } = await server.pay("/premium-data");
@@ -153,9 +183,10 @@ describe("x402 security: each attack refused with its code", () => {
     );
 
     const request = await server.requestOf("/premium-data");
-    // The chain's clock runs 6 minutes ahead: the transfer lands after expires_at (300 s).
+    // The chain's clock runs 7 minutes ahead: the transfer lands 2 minutes after expires_at
+    // (300 s), later than any blockhash signed before it could have landed.
     const late = async (memo: string) => {
-      chain.localnet.setClockOffsetMs(360_000);
+      chain.localnet.setClockOffsetMs(420_000);
       return chain.sendUsdc({ units: PRICE, memo }).finally(() => chain.localnet.setClockOffsetMs(0));
     };
     const response = await server.present("/premium-data", late, request);

@@ -6,7 +6,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import type { Address, Blockhash, KeyPairSigner, Transaction } from "@solana/kit";
-import { AccountRole, getBase58Decoder, lamports } from "@solana/kit";
+import { AccountRole, getBase58Decoder, getBase58Encoder, lamports } from "@solana/kit";
 import { getTransferSolInstruction } from "@solana-program/system";
 import { getApproveInstruction } from "@solana-program/token";
 import type { PaymentRequirements } from "@x402/core/types";
@@ -71,6 +71,14 @@ describe("the official x402 client pays the example server", () => {
       extra: { feePayer: context.chain.localnet.feePayer.address, memo: `x402:${body.payment_id}` },
     });
     expect(offer?.maxTimeoutSeconds).toBeGreaterThan(200);
+    // The scheme's optional hint: a blockhash our own (settling) RPC has seen, and its last valid height.
+    const extra = offer?.extra as { recentBlockhash: string; lastValidBlockHeight: string };
+    expect(getBase58Encoder().encode(extra.recentBlockhash)).toHaveLength(32);
+    expect(extra.lastValidBlockHeight).toMatch(/^\d+$/);
+    const { value: valid } = await context.chain.rpc
+      .isBlockhashValid(extra.recentBlockhash as Blockhash, { commitment: "confirmed" })
+      .send();
+    expect(valid).toBe(true);
   });
 
   test("@x402/fetch pays /premium-data: content, PAYMENT-RESPONSE, the exact amount moved once", async () => {

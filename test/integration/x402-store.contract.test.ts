@@ -3,6 +3,7 @@
  * redis-server) follow core/payments/x402-ledger.ts alike, share the used-signature ledger with
  * POST /api/payment, and (Redis) give exactly one success to two instances racing on one claim.
  */
+
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Cause, type Effect, Exit, type Layer, ManagedRuntime, Result } from "effect";
 import { MemoryStore } from "../../adapters/store-memory/index.ts";
@@ -10,6 +11,7 @@ import { RedisStore } from "../../adapters/store-redis/index.ts";
 import {
   CLAIM_RETENTION_MS,
   type IssuedPayment,
+  LATE_TRANSFER_GRACE_MS,
   LEASE_MS,
   SETTLE_GRACE_MS,
 } from "../../core/payments/x402-ledger.ts";
@@ -143,9 +145,12 @@ const contract = (name: string, makeLayer: MakeLayer, shared: boolean) =>
       expect(await store.tryClaim(claimOf(payment, "s", { binding: post }), now)).toBe(
         "payment-other-resource",
       );
-      expect(await store.tryClaim(claimOf(payment, "s", { paidAt: payment.expiresAt + 1 }), now)).toBe(
-        "payment-expired",
-      );
+      expect(
+        await store.tryClaim(
+          claimOf(payment, "s", { paidAt: payment.expiresAt + LATE_TRANSFER_GRACE_MS + 1 }),
+          now,
+        ),
+      ).toBe("payment-expired");
       expect(await store.tryClaim({ ...claimOf(payment, "s"), paymentId: "pay_nope12345" }, now)).toBe(
         "payment-unknown",
       );

@@ -9,6 +9,7 @@ import {
   finishPayment,
   forgetAt,
   type IssuedPayment,
+  LATE_TRANSFER_GRACE_MS,
   LEASE_MS,
   type PaymentRecord,
   SETTLE_GRACE_MS,
@@ -70,10 +71,18 @@ describe("x402 payment ledger: claim", () => {
         claimPayment(open, undefined, claim({ binding: { ...binding, resource: "/expensive-data" } }), now),
       ),
     ).toBe("payment-other-resource");
-    // Paid after expires_at: too late, even though the header arrives within the grace.
-    expect(reasonOf(claimPayment(open, undefined, claim({ paidAt: issued.expiresAt + 1 }), now))).toBe(
-      "payment-expired",
-    );
+    // Landed within a blockhash's lifetime after expires_at: paid in time (the client began before it).
+    expect(
+      reasonOf(
+        claimPayment(open, undefined, claim({ paidAt: issued.expiresAt + LATE_TRANSFER_GRACE_MS }), now),
+      ),
+    ).toBe("ok");
+    // Landed later: too late, even though the header arrives within the grace.
+    expect(
+      reasonOf(
+        claimPayment(open, undefined, claim({ paidAt: issued.expiresAt + LATE_TRANSFER_GRACE_MS + 1 }), now),
+      ),
+    ).toBe("payment-expired");
     // Paid in time, presented late but within the grace: accepted.
     expect(
       reasonOf(claimPayment(open, undefined, claim({ paidAt: issued.expiresAt }), issued.expiresAt + 60_000)),

@@ -8,7 +8,7 @@
  */
 import { Result } from "effect";
 import { parseDecimalUnits } from "../../../core/payments/money.ts";
-import { isExpired, type PaymentRequest, requiredUnits } from "../../../core/payments/x402.ts";
+import { isExpired, PAY_MARGIN_MS, type PaymentRequest, requiredUnits } from "../../../core/payments/x402.ts";
 import { AUTHORIZATION_HEADER } from "../../../core/payments/x402-receipt.ts";
 import {
   InvalidPaymentRequestError,
@@ -107,7 +107,10 @@ export const wrapFetchWithPayment = (wallet: WalletSource, options: AutoPayOptio
     /** Asks again for a live payment request. */
     const renew = async (request: PaymentRequest) => {
       if (++renewals > MAX_RENEWALS)
-        throw new PaymentExpiredError({ message: "every renewed payment request had expired", request });
+        throw new PaymentExpiredError({
+          message: `every renewed payment request had expired or had less than ${PAY_MARGIN_MS / 1000} s left`,
+          request,
+        });
       return fetchFn(original.clone());
     };
     while (response.status === 402) {
@@ -121,13 +124,14 @@ export const wrapFetchWithPayment = (wallet: WalletSource, options: AutoPayOptio
         });
       if (payments >= MAX_PAYMENTS)
         throw new PaymentExpiredError({ message: "the payment expired again after paying twice", request });
-      if (isExpired(request, Date.now())) {
+      // Less than the margin left: a fresh request, never a transfer that may land too late.
+      if (isExpired(request, Date.now(), PAY_MARGIN_MS)) {
         response = await renew(request);
         continue;
       }
       const chosen = await walletFor(request, response.url || original.url);
       // Confirming may have taken a while: never pay a request that has expired meanwhile.
-      if (isExpired(request, Date.now())) {
+      if (isExpired(request, Date.now(), PAY_MARGIN_MS)) {
         response = await renew(request);
         continue;
       }

@@ -19,6 +19,8 @@ import { formatUnits, USDC_DECIMALS } from "../../../core/payments/money.ts";
 import type { X402Network } from "../../../core/payments/network.ts";
 import {
   encodeAuthorizationHeader,
+  isExpired,
+  PAY_MARGIN_MS,
   type PaymentAuthorization,
   type PaymentRequest,
   paymentMemo,
@@ -31,7 +33,12 @@ import {
   waitForStatus,
 } from "../../solana/usdc-transfer.ts";
 import { signAuthorization } from "../authorization-signature.ts";
-import { InsufficientFundsError, InvalidPaymentRequestError, TransactionBroadcastError } from "./errors.ts";
+import {
+  InsufficientFundsError,
+  InvalidPaymentRequestError,
+  PaymentExpiredError,
+  TransactionBroadcastError,
+} from "./errors.ts";
 
 /** Who pays, on which network, through which RPC. */
 export interface X402Wallet {
@@ -47,6 +54,12 @@ const sol = (lamports: bigint) => (Number(lamports) / 1e9).toString();
 
 /** The transfer's instructions, after checking the mint and that the wallet can pay. */
 const plannedTransfer = async (request: PaymentRequest, wallet: X402Wallet) => {
+  // A transfer started this late may land after the deadline and its grace: ask for a new request.
+  if (isExpired(request, Date.now(), PAY_MARGIN_MS))
+    throw new PaymentExpiredError({
+      message: `less than ${PAY_MARGIN_MS / 1000} s left before expires_at: not paid, ask for a new payment request`,
+      request,
+    });
   const units = Result.getOrElse(requiredUnits(request), (why) => {
     throw new InvalidPaymentRequestError({ message: `max_amount_required: ${why}` });
   });

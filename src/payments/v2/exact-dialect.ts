@@ -42,7 +42,11 @@ export const exactOffer =
           headers: paymentRequiredHeader(
             request,
             url,
-            { network: facilitator.network, feePayer: facilitator.feePayer.address },
+            {
+              network: facilitator.network,
+              feePayer: facilitator.feePayer.address,
+              blockhash: facilitator.feePayer.blockhashHint(),
+            },
             message ?? x402Error("PAYMENT_REQUIRED", "Payment required", {}).body.Message,
           ),
           body: {},

@@ -52,8 +52,10 @@ export const startFacilitator = async (setup: FacilitatorSetup): Promise<ExactFa
     metrics?.count("x402_sponsor_transactions_total", { outcome });
     metrics?.count("x402_sponsor_lamports_total", { outcome }, Number(lamports));
   };
+  const feePayer = createFeePayer(signer, setup.rpcUrl, onSpend);
+  await feePayer.warmBlockhashHint();
   const facilitator = {
-    feePayer: createFeePayer(signer, setup.rpcUrl, onSpend),
+    feePayer,
     network: solanaNetworkId(genesisHash),
     policy: setup.policy ?? DEFAULT_SPONSOR_POLICY,
     sponsor,

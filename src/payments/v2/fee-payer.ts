@@ -61,6 +61,15 @@ export type OnSpend = (outcome: SpendOutcome, lamports: bigint) => void;
 
 export const FAILED_ON_CHAIN = "the transaction failed on chain";
 
+/** The x402 offer's optional `extra.recentBlockhash` and `lastValidBlockHeight`. */
+export interface BlockhashHint {
+  readonly blockhash: string;
+  readonly lastValidBlockHeight: bigint;
+}
+/** A hint is offered while this fresh (a blockhash lives about 60-90 s on a cluster) and read again after REFRESH. */
+const HINT_MAX_AGE_MS = 5_000;
+const HINT_REFRESH_MS = 1_000;
+
 const unavailable = (error: unknown) =>
   new ChainUnavailable({
     reason: "unreachable",
@@ -69,10 +78,39 @@ const unavailable = (error: unknown) =>
 
 export const createFeePayer = (signer: KeyPairSigner, rpcUrl: string, onSpend: OnSpend = () => {}) => {
   const rpc = createSolanaRpc(rpcUrl);
+  // The settling RPC's recent blockhash, read at most once a second in the background.
+  let hint: { readonly value: BlockhashHint; readonly at: number } | undefined;
+  let reading = false;
+  const readHint = async () => {
+    if (reading) return;
+    reading = true;
+    try {
+      const { value } = await rpc.getLatestBlockhash({ commitment: "confirmed" }).send();
+      hint = {
+        value: { blockhash: value.blockhash, lastValidBlockHeight: value.lastValidBlockHeight },
+        at: Date.now(),
+      };
+    } catch {
+      // No hint then: clients fetch their own blockhash.
+    } finally {
+      reading = false;
+    }
+  };
   // A mint's decimals never change: read once per mint (the allow-list keeps them few).
   const decimals = new Map<string, Promise<number | undefined>>();
   return {
     address: signer.address as Address,
+    /**
+     * A blockhash this RPC (the one that settles) has seen, for the offer's hint: undefined when
+     * none is fresh. Never waits: a stale one is read again in the background.
+     */
+    blockhashHint: (): BlockhashHint | undefined => {
+      const age = hint === undefined ? Number.POSITIVE_INFINITY : Date.now() - hint.at;
+      if (age > HINT_REFRESH_MS) void readHint();
+      return age <= HINT_MAX_AGE_MS ? hint?.value : undefined;
+    },
+    /** Reads the hint now (at start, so the first 402 has one). */
+    warmBlockhashHint: readHint,
     /** A mint's decimals as the chain has them (undefined: no such mint); throws ChainUnavailable when the RPC fails. */
     decimalsOf: (mint: Address): Promise<number | undefined> => {
       let known = decimals.get(mint);

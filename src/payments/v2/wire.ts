@@ -29,6 +29,8 @@ export type SolanaNetworkId = `solana:${string}`;
 export interface ExactOffer {
   readonly network: SolanaNetworkId;
   readonly feePayer: string;
+  /** A recent blockhash of the settling RPC, offered as the scheme's optional hint. */
+  readonly blockhash?: { readonly blockhash: string; readonly lastValidBlockHeight: bigint } | undefined;
 }
 
 /** The PAYMENT-REQUIRED header offering `request` in the exact scheme. */
@@ -51,7 +53,16 @@ export const paymentRequiredHeader = (
         asset: request.asset_address,
         payTo: request.payment_address,
         maxTimeoutSeconds: Math.max(1, Math.round((Date.parse(request.expires_at) - Date.now()) / 1000)),
-        extra: { feePayer: offer.feePayer, memo: paymentMemo(request.payment_id) },
+        extra: {
+          feePayer: offer.feePayer,
+          memo: paymentMemo(request.payment_id),
+          ...(offer.blockhash === undefined
+            ? {}
+            : {
+                recentBlockhash: offer.blockhash.blockhash,
+                lastValidBlockHeight: offer.blockhash.lastValidBlockHeight.toString(),
+              }),
+        },
       },
     ],
   };
