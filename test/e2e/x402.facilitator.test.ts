@@ -14,6 +14,7 @@ import { PaymentStore } from "../../core/ports/payment-store.ts";
 import { QuotaStore } from "../../core/ports/quota-store.ts";
 import { memoryLogger } from "../../src/observability/log.ts";
 import { startFacilitator } from "../../src/payments/v2/facilitator.ts";
+import { DEFAULT_SPONSOR_POLICY } from "../../src/payments/v2/sponsor-policy.ts";
 import { startTestChain, type TestChain } from "../support/localnet.ts";
 import { type TestApp, testApps } from "../support/test-app.ts";
 import { officialFetch, officialPaymentHeader, settlementOf } from "../support/x402-v2.ts";
@@ -63,6 +64,8 @@ beforeAll(async () => {
     rpcUrl: chain.url,
     feePayer: chain.localnet.feePayer,
     logger: memoryLogger().logger,
+    // As the service runs it: its own USDC mint is the only one it sponsors for others.
+    policy: { ...DEFAULT_SPONSOR_POLICY, mints: [chain.mint] },
   });
   service = build(facilitator === undefined ? {} : { facilitator, facilitatorToken: TOKEN });
   serviceServer = Bun.serve({
@@ -80,6 +83,41 @@ afterAll(async () => {
 
 const wallet = async () => ({ signer: await chain.fundPayer(), rpcUrl: chain.url, mint: chain.mint });
 const weather = () => `http://127.0.0.1:${otherServer.port}/weather`;
+
+describe("what the sponsor will not pay for another server", () => {
+  const call = (path: "verify" | "settle", body: unknown) =>
+    fetch(`http://127.0.0.1:${serviceServer.port}/x402/${path}`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${TOKEN}`, "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    }).then((response) => response.json() as Promise<Record<string, unknown>>);
+  const feePayerSol = async () => (await chain.rpc.getBalance(chain.localnet.feePayer.address).send()).value;
+
+  test("a zero amount and a mint off the allow-list are refused, verify and settle alike, nothing spent", async () => {
+    const payer = await wallet();
+    const header = await officialPaymentHeader(payer, await fetch(weather()));
+    const paymentPayload = JSON.parse(atob(header));
+    const requirements = paymentPayload.accepted;
+    const foreignMint = await chain.localnet.createMint(chain.localnet.mintAuthority, 6);
+    const before = await feePayerSol();
+    for (const [paymentRequirements, reason] of [
+      [{ ...requirements, amount: "0" }, "amount-out-of-range"],
+      [{ ...requirements, asset: foreignMint }, "sent-other-token"],
+    ] as const) {
+      const body = { x402Version: 2, paymentPayload, paymentRequirements };
+      expect(await call("verify", body)).toMatchObject({ isValid: false, invalidReason: reason });
+      expect(await call("settle", body)).toMatchObject({ success: false, errorReason: reason });
+    }
+    expect(await feePayerSol()).toBe(before);
+    // The honest requirements of the same payload still settle.
+    const settled = await call("settle", {
+      x402Version: 2,
+      paymentPayload,
+      paymentRequirements: requirements,
+    });
+    expect(settled).toMatchObject({ success: true });
+  });
+});
 
 describe("our facilitator endpoints serve another x402 server", () => {
   test("the official client pays the other server; we verify, co-sign and settle it", async () => {
