@@ -66,7 +66,8 @@ const payloads = async (t: TestApp, from: string, count: number) => {
   const offer = await exhaustFreeQuestion(t, from);
   const headers: Array<string> = [];
   // Each payload is signed on a fresh blockhash: a different transaction for the same payment_id.
-  for (let i = 0; i < count; i += 1) headers.push(await officialPaymentHeader(wallet, offer));
+  for (let i = 0; i < count; i += 1)
+    headers.push(await officialPaymentHeader(wallet, offer, { ownBlockhash: true }));
   expect(new Set(headers).size).toBe(count);
   return { payer, headers, before: await chain.usdcBalance(payer.address) };
 };

@@ -57,9 +57,28 @@ export const officialFetch = (wallet: OfficialWallet, transport: typeof fetch = 
   wrapFetchWithPayment(transport, officialClient(wallet));
 
 /** The official client's payload for a 402 (what it would send), as its header value. */
-export const officialPaymentHeader = async (wallet: OfficialWallet, response: Response) => {
+/**
+ * The official client's PAYMENT-SIGNATURE for a 402. With `ownBlockhash` it ignores the offer's
+ * blockhash hint and fetches its own, as a client that re-signs later would: each call is then a
+ * different transaction (with the hint, signing the same offer twice gives the same one).
+ */
+export const officialPaymentHeader = async (
+  wallet: OfficialWallet,
+  response: Response,
+  { ownBlockhash = false }: { readonly ownBlockhash?: boolean } = {},
+) => {
   const client = officialClient(wallet);
-  const payload = await client.createPaymentPayload(paymentRequiredOf(response));
+  const required = paymentRequiredOf(response);
+  const offer = ownBlockhash
+    ? {
+        ...required,
+        accepts: required.accepts.map(({ extra, ...accepted }) => {
+          const { recentBlockhash: _hint, lastValidBlockHeight: _height, ...rest } = extra ?? {};
+          return { ...accepted, extra: rest };
+        }),
+      }
+    : required;
+  const payload = await client.createPaymentPayload(offer);
   return encodePaymentSignatureHeader(payload);
 };
 
