@@ -41,6 +41,8 @@ export interface AppDeps {
   readonly web?: WebDeps & WidgetApiDeps;
   /** The x402 v2 facilitator (fee payer, network); absent: /api/chat offers only the spec's dialect. */
   readonly facilitator?: ExactFacilitator | undefined;
+  /** The wall clock of the edge's limits and caches (tests pass their own); default Date.now. */
+  readonly now?: () => number;
 }
 
 /** The address a request came from, as the entry point (Bun, Deno) or a test knows it. */
@@ -116,6 +118,7 @@ export const createApp = (deps: AppDeps) => {
     trustProxy: deps.config.trustProxy,
     allowedOrigins: deps.config.allowedOrigins,
     protectionRps: deps.config.protectionRps,
+    ...(deps.now === undefined ? {} : { now: deps.now }),
   });
   // Every request, from a server or from `app.request(path, init, peer)` in a test, enters
   // through the edge; the second argument is the peer, not Hono bindings.

@@ -38,6 +38,8 @@ export interface TestAppOptions {
   readonly facilitatorToken?: string;
   /** A real generator (e.g. Groq on a loopback server) instead of the scripted one. */
   readonly generator?: Layer.Layer<Generator, unknown>;
+  /** The clock of the edge's limits and caches (default: the real one). */
+  readonly now?: () => number;
 }
 
 export const buildTestApp = (options: TestAppOptions = {}) => {
@@ -91,7 +93,14 @@ export const buildTestApp = (options: TestAppOptions = {}) => {
   // starts here, not at the first request (a transfer made in between would look older).
   runtime.runPromise(Effect.void).catch(() => undefined);
   const metrics = makeMetrics();
-  const app = createApp({ runtime, config, logger, metrics, facilitator: options.facilitator });
+  const app = createApp({
+    runtime,
+    config,
+    logger,
+    metrics,
+    facilitator: options.facilitator,
+    ...(options.now === undefined ? {} : { now: options.now }),
+  });
   /** Sends a request as if from `from` (the socket address). */
   const call = async (path: string, init: RequestInit = {}, from = "203.0.113.7"): Promise<Response> =>
     app.request(path, init, { remoteAddress: from });
