@@ -83,7 +83,7 @@ const createRouter = ({ runtime, config, logger, metrics, web = {}, facilitator 
     getPath: (request, options) => (options?.env as AppEnv["Bindings"] | undefined)?.path ?? getPath(request),
   });
   if (facilitator !== undefined && facilitatorToken !== undefined)
-    router.route("/x402", x402FacilitatorRoutes({ facilitator, token: facilitatorToken, runtime }));
+    router.route("/x402", x402FacilitatorRoutes({ facilitator, token: facilitatorToken, runtime, metrics }));
   return router
     .route("/api", api)
     .route("/", opsRoutes(runtime, metrics))

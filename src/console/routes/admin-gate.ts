@@ -6,9 +6,9 @@
 import type { Context } from "hono";
 import { getCookie } from "hono/cookie";
 import type { AppEnv } from "../../hono-kit/app-env.ts";
+import type { FailureLimiter } from "../../hono-kit/failure-limiter.ts";
 import type { Metrics } from "../../observability/metrics.ts";
 import { type AdminCredentials, SESSION_COOKIE } from "./admin-credentials.ts";
-import type { FailureLimiter } from "./failure-limiter.ts";
 
 export interface AdminAccess {
   readonly credentials: AdminCredentials;
@@ -56,4 +56,4 @@ export const admit = (
 export const requestCredentials = (c: Context<AppEnv>) => (credentials: AdminCredentials) =>
   credentials.check(c.req.header("authorization"), getCookie(c, SESSION_COOKIE));
 
-export const retryAfterSeconds = (ms: number) => String(Math.max(1, Math.ceil(ms / 1000)));
+export { retryAfterSeconds } from "../../hono-kit/bearer-door.ts";

@@ -6,13 +6,13 @@ import type { Redacted } from "effect";
 import { Hono } from "hono";
 import type { TrustProxy } from "../../../core/trust-proxy.ts";
 import type { AppEnv } from "../../hono-kit/app-env.ts";
+import { failureLimiter } from "../../hono-kit/failure-limiter.ts";
 import type { AppRuntime } from "../../hono-kit/run-effect.ts";
 import type { InsightsRecorder } from "../../http/insights-recorder.ts";
 import type { Metrics } from "../../observability/metrics.ts";
 import { adminApiRoutes } from "./admin-api.ts";
 import { adminConsoleRoutes } from "./admin-console.ts";
 import { adminCredentials } from "./admin-credentials.ts";
-import { failureLimiter } from "./failure-limiter.ts";
 
 export interface AdminDeps {
   readonly token: Redacted.Redacted<string> | undefined;
