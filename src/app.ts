@@ -32,7 +32,7 @@ export interface AppDeps {
   readonly runtime: AppRuntime;
   readonly config: Pick<
     AppConfig,
-    "allowedOrigins" | "trustProxy" | "protectionRps" | "paidDailyCap" | "insights"
+    "allowedOrigins" | "trustProxy" | "protectionRps" | "paidDailyCap" | "insights" | "surface"
   > &
     Partial<Pick<AppConfig, "x402">>;
   readonly logger: ServiceLogger;
@@ -57,7 +57,7 @@ const tooLarge = {
 };
 
 /** The routes, as Hono sees them; every request reaches them through the edge. */
-const createRouter = ({ runtime, config, logger, metrics, web = {}, facilitator }: AppDeps) => {
+const createRouter = ({ runtime, config, logger, metrics, web = {}, facilitator, now }: AppDeps) => {
   const { paidDailyCap, trustProxy } = config;
   const token = config.insights.adminToken;
   const recorder = insightsRecorder({ runtime, metrics, enabled: token !== undefined });
@@ -86,7 +86,10 @@ const createRouter = ({ runtime, config, logger, metrics, web = {}, facilitator 
     router.route("/x402", x402FacilitatorRoutes({ facilitator, token: facilitatorToken, runtime, metrics }));
   return router
     .route("/api", api)
-    .route("/", opsRoutes(runtime, metrics))
+    .route(
+      "/",
+      opsRoutes({ runtime, metrics, metricsToken: config.surface.metricsToken, ...(now ? { now } : {}) }),
+    )
     .route("/admin", admin.console)
     .route("/", webPageRoutes(web))
     .notFound((c) =>

@@ -279,15 +279,19 @@ const paths = {
   "/healthz": { get: { summary: "Liveness", responses: ok("alive", Health) } },
   "/readyz": {
     get: {
-      summary: "Readiness: store, chain RPC and index",
+      summary: "Readiness: store, chain RPC and index (a probe at most every 5 s, shared by all callers)",
+      description:
+        "Not ready: 503 with each check ok/unavailable; the problem texts (hosts, collections) only with Authorization: Bearer <METRICS_TOKEN>.",
       responses: { ...ok("ready", Readiness), "503": { description: "not ready", ...json(Readiness) } },
     },
   },
   "/metrics": {
     get: {
-      summary: "Prometheus metrics",
+      summary: "Prometheus metrics (only with METRICS_TOKEN set, and sent as a bearer token)",
       responses: {
         "200": { description: "metrics", content: { "text/plain": { schema: { type: "string" } } } },
+        "401": { description: "no or a wrong METRICS_TOKEN", content: { "application/json": {} } },
+        "429": { description: "locked out after wrong tokens", content: { "application/json": {} } },
       },
     },
   },

@@ -35,6 +35,7 @@ export const COUNTERS = {
     "Insight events that could not be recorded (the visitor was served anyway), by kind",
   admin_auth_failures_total: "Wrong admin tokens or forged admin sessions",
   admin_auth_locked_total: "Admin requests refused while their client was locked out after wrong tokens",
+  metrics_auth_failures_total: "Wrong METRICS_TOKEN on /metrics or /readyz",
   x402_facilitator_auth_failures_total: "Wrong x402 facilitator tokens",
   x402_facilitator_auth_locked_total:
     "Facilitator requests refused while their client was locked out after wrong tokens",

@@ -199,7 +199,7 @@ describe("edge responses", () => {
     expect(ready.status).toBe(200);
     expect((await ready.json()).checks).toEqual({ store: "ok", chain: "ok", retrieval: "ok" });
     await t.chat("q");
-    const metrics = await (await t.call("/metrics")).text();
+    const metrics = await t.metricsText();
     expect(metrics).toContain('http_requests_total{route="/api/chat",method="POST",status="402"} 1');
     expect(metrics).toContain("chat_payment_required_total 1");
     expect(metrics).toContain("http_request_duration_seconds_bucket");
