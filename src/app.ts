@@ -75,7 +75,15 @@ const createRouter = ({ runtime, config, logger, metrics, web = {}, facilitator,
     .route("/payment", paymentRoutes(runtime, metrics, paidDailyCap, recorder))
     .route("/feedback", feedbackRoutes(runtime, metrics, recorder))
     .route("/admin", admin.api)
-    .route("/", widgetApiRoutes(web));
+    .route(
+      "/",
+      widgetApiRoutes(web, {
+        metrics,
+        perClientPerMinute: config.surface.rpcRelayPerClientPerMinute,
+        perMinute: config.surface.rpcRelayPerMinute,
+        ...(now === undefined ? {} : { now }),
+      }),
+    );
 
   // The edge has decoded the path already: the router takes it from the edge's facts.
   const facilitatorToken = config.x402?.facilitatorToken;

@@ -215,9 +215,9 @@ const paths = {
   },
   "/api/solana-rpc": {
     post: {
-      summary: "Relay of four Solana JSON-RPC methods for the widget's wallet payments",
+      summary: "Relay of the three Solana JSON-RPC calls the widget makes to pay",
       description:
-        "getLatestBlockhash, sendTransaction, getSignatureStatuses, getSignaturesForAddress, relayed to the service's own RPC so the page needs no RPC URL of its own. Other methods are refused (-32601).",
+        "getLatestBlockhash, getSignaturesForAddress (one reference, at most 10 signatures) and sendTransaction (only a USDC transfer to this service's wallet), relayed to the service's own RPC so the page needs no RPC URL of its own. Other methods are refused (-32601), other params too (-32602); each client has a budget of calls per minute, and so has the service (429 with Retry-After).",
       requestBody: {
         required: true,
         content: { "application/json": { schema: { type: "object", required: ["method"] } } },
@@ -225,7 +225,8 @@ const paths = {
       responses: {
         "200": { description: "the RPC's JSON-RPC reply", content: { "application/json": {} } },
         "400": {
-          description: "JSON-RPC error: method not relayed, bad params",
+          description:
+            "JSON-RPC error: method not relayed, bad params, a transaction that does not pay this service",
           content: { "application/json": {} },
         },
         "502": { description: "JSON-RPC error: the RPC is unreachable", content: { "application/json": {} } },

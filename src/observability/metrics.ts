@@ -36,6 +36,7 @@ export const COUNTERS = {
   admin_auth_failures_total: "Wrong admin tokens or forged admin sessions",
   admin_auth_locked_total: "Admin requests refused while their client was locked out after wrong tokens",
   metrics_auth_failures_total: "Wrong METRICS_TOKEN on /metrics or /readyz",
+  rpc_relay_calls_total: "Calls to the widget's RPC relay, by method and outcome (forwarded or why refused)",
   x402_facilitator_auth_failures_total: "Wrong x402 facilitator tokens",
   x402_facilitator_auth_locked_total:
     "Facilitator requests refused while their client was locked out after wrong tokens",

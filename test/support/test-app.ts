@@ -42,6 +42,8 @@ export interface TestAppOptions {
   readonly facilitatorToken?: string;
   /** A real generator (e.g. Groq on a loopback server) instead of the scripted one. */
   readonly generator?: Layer.Layer<Generator, unknown>;
+  /** A JSON-RPC endpoint for the widget's relay (/api/solana-rpc); absent: no relay. */
+  readonly relayRpcUrl?: string;
   /** The public surface's settings (PUBLIC_ORIGIN, METRICS_TOKEN, budgets...) over the defaults. */
   readonly surface?: Partial<SurfaceConfig>;
   /** The clock of the edge's limits and caches (default: the real one). */
@@ -106,6 +108,9 @@ export const buildTestApp = (options: TestAppOptions = {}) => {
     logger,
     metrics,
     facilitator: options.facilitator,
+    ...(options.relayRpcUrl === undefined
+      ? {}
+      : { web: { relay: { rpcUrl: options.relayRpcUrl, wallet: chain.wallet, usdcMint: chain.usdcMint } } }),
     ...(options.now === undefined ? {} : { now: options.now }),
   });
   /** Sends a request as if from `from` (the socket address). */
