@@ -61,7 +61,15 @@ const createRouter = ({ runtime, config, logger, metrics, web = {}, facilitator,
   const { paidDailyCap, trustProxy } = config;
   const token = config.insights.adminToken;
   const recorder = insightsRecorder({ runtime, metrics, enabled: token !== undefined });
-  const admin = adminRoutes({ token, runtime, metrics, recorder, widgetDist: web.widgetDist, trustProxy });
+  const admin = adminRoutes({
+    token,
+    runtime,
+    metrics,
+    recorder,
+    widgetDist: web.widgetDist,
+    trustProxy,
+    publicOrigin: config.surface.publicOrigin,
+  });
   const api = new Hono<AppEnv>()
     // Only requests that carry a body pay for the size check.
     .on(

@@ -315,7 +315,7 @@ export const openApiDocument = {
         type: "apiKey",
         in: "cookie",
         name: "docs_chat_admin",
-        description: "set by POST /admin/login",
+        description: "set by POST /admin/login; named __Host-docs_chat_admin over https",
       },
     },
   },

@@ -35,6 +35,7 @@ export const COUNTERS = {
     "Insight events that could not be recorded (the visitor was served anyway), by kind",
   admin_auth_failures_total: "Wrong admin tokens or forged admin sessions",
   admin_auth_locked_total: "Admin requests refused while their client was locked out after wrong tokens",
+  admin_cross_site_refused_total: "Admin logins and logouts refused: sent by another site's page",
   metrics_auth_failures_total: "Wrong METRICS_TOKEN on /metrics or /readyz",
   rpc_relay_calls_total: "Calls to the widget's RPC relay, by method and outcome (forwarded or why refused)",
   x402_facilitator_auth_failures_total: "Wrong x402 facilitator tokens",
