@@ -137,6 +137,9 @@ export const createApp = (deps: AppDeps) => {
     trustProxy: deps.config.trustProxy,
     allowedOrigins: deps.config.allowedOrigins,
     protectionRps: deps.config.protectionRps,
+    maxBodyBytes: MAX_BODY_BYTES,
+    bodyDeadlineMs: deps.config.surface.bodyDeadlineMs,
+    maxInFlightPerClient: deps.config.surface.maxInFlightPerClient,
     ...(deps.now === undefined ? {} : { now: deps.now }),
   });
   // Every request, from a server or from `app.request(path, init, peer)` in a test, enters
