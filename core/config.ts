@@ -10,6 +10,7 @@ import { Redacted, Result, Schema } from "effect";
 import { type ChainConfig, parseChain } from "./config-chain.ts";
 import { type InsightsConfig, parseInsights } from "./config-insights.ts";
 import { type Env, type Reader, reader } from "./config-reader.ts";
+import { parseSurface, type SurfaceConfig } from "./config-surface.ts";
 import { parseX402, type X402Config } from "./config-x402.ts";
 import { parseIp } from "./ip.ts";
 import { parseTrustProxy, type TrustProxy } from "./trust-proxy.ts";
@@ -17,6 +18,7 @@ import { parseTrustProxy, type TrustProxy } from "./trust-proxy.ts";
 export type { ChainConfig } from "./config-chain.ts";
 export type { InsightsConfig } from "./config-insights.ts";
 export type { Env } from "./config-reader.ts";
+export type { SurfaceConfig } from "./config-surface.ts";
 
 export type VectorConfig =
   | { readonly kind: "local"; readonly indexPath: string }
@@ -57,6 +59,8 @@ export interface AppConfig {
   readonly insights: InsightsConfig;
   /** x402 v2: the fee payer and the facilitator endpoints (core/config-x402.ts). */
   readonly x402: X402Config;
+  /** The public surface: public origin, metrics token, body deadline, per-client caps (core/config-surface.ts). */
+  readonly surface: SurfaceConfig;
 }
 
 export class ConfigError extends Schema.TaggedError<ConfigError>()("ConfigError", {
@@ -164,6 +168,7 @@ export const parseConfig = (env: Env): Result.Result<AppConfig, ConfigError> => 
     embeddingModel: text("EMBEDDING_MODEL"),
     insights: parseInsights(read),
     x402: parseX402(read),
+    surface: parseSurface(read),
   };
   crossChecks(read, config);
   return problems.length === 0 ? Result.succeed(config) : Result.fail(new ConfigError({ problems }));

@@ -32,7 +32,7 @@ export interface AppDeps {
   readonly runtime: AppRuntime;
   readonly config: Pick<
     AppConfig,
-    "allowedOrigins" | "trustProxy" | "protectionRps" | "paidDailyCap" | "insights"
+    "allowedOrigins" | "trustProxy" | "protectionRps" | "paidDailyCap" | "insights" | "surface"
   > &
     Partial<Pick<AppConfig, "x402">>;
   readonly logger: ServiceLogger;
@@ -41,6 +41,8 @@ export interface AppDeps {
   readonly web?: WebDeps & WidgetApiDeps;
   /** The x402 v2 facilitator (fee payer, network); absent: /api/chat offers only the spec's dialect. */
   readonly facilitator?: ExactFacilitator | undefined;
+  /** The wall clock of the edge's limits and caches (tests pass their own); default Date.now. */
+  readonly now?: () => number;
 }
 
 /** The address a request came from, as the entry point (Bun, Deno) or a test knows it. */
@@ -55,11 +57,19 @@ const tooLarge = {
 };
 
 /** The routes, as Hono sees them; every request reaches them through the edge. */
-const createRouter = ({ runtime, config, logger, metrics, web = {}, facilitator }: AppDeps) => {
+const createRouter = ({ runtime, config, logger, metrics, web = {}, facilitator, now }: AppDeps) => {
   const { paidDailyCap, trustProxy } = config;
   const token = config.insights.adminToken;
   const recorder = insightsRecorder({ runtime, metrics, enabled: token !== undefined });
-  const admin = adminRoutes({ token, runtime, metrics, recorder, widgetDist: web.widgetDist, trustProxy });
+  const admin = adminRoutes({
+    token,
+    runtime,
+    metrics,
+    recorder,
+    widgetDist: web.widgetDist,
+    trustProxy,
+    publicOrigin: config.surface.publicOrigin,
+  });
   const api = new Hono<AppEnv>()
     // Only requests that carry a body pay for the size check.
     .on(
@@ -73,7 +83,15 @@ const createRouter = ({ runtime, config, logger, metrics, web = {}, facilitator 
     .route("/payment", paymentRoutes(runtime, metrics, paidDailyCap, recorder))
     .route("/feedback", feedbackRoutes(runtime, metrics, recorder))
     .route("/admin", admin.api)
-    .route("/", widgetApiRoutes(web));
+    .route(
+      "/",
+      widgetApiRoutes(web, {
+        metrics,
+        perClientPerMinute: config.surface.rpcRelayPerClientPerMinute,
+        perMinute: config.surface.rpcRelayPerMinute,
+        ...(now === undefined ? {} : { now }),
+      }),
+    );
 
   // The edge has decoded the path already: the router takes it from the edge's facts.
   const facilitatorToken = config.x402?.facilitatorToken;
@@ -81,10 +99,19 @@ const createRouter = ({ runtime, config, logger, metrics, web = {}, facilitator 
     getPath: (request, options) => (options?.env as AppEnv["Bindings"] | undefined)?.path ?? getPath(request),
   });
   if (facilitator !== undefined && facilitatorToken !== undefined)
-    router.route("/x402", x402FacilitatorRoutes({ facilitator, token: facilitatorToken, runtime }));
+    router.route("/x402", x402FacilitatorRoutes({ facilitator, token: facilitatorToken, runtime, metrics }));
   return router
     .route("/api", api)
-    .route("/", opsRoutes(runtime, metrics))
+    .route(
+      "/",
+      opsRoutes({
+        runtime,
+        metrics,
+        metricsToken: config.surface.metricsToken,
+        sponsor: facilitator?.sponsor,
+        ...(now ? { now } : {}),
+      }),
+    )
     .route("/admin", admin.console)
     .route("/", webPageRoutes(web))
     .notFound((c) =>
@@ -116,6 +143,10 @@ export const createApp = (deps: AppDeps) => {
     trustProxy: deps.config.trustProxy,
     allowedOrigins: deps.config.allowedOrigins,
     protectionRps: deps.config.protectionRps,
+    maxBodyBytes: MAX_BODY_BYTES,
+    bodyDeadlineMs: deps.config.surface.bodyDeadlineMs,
+    maxInFlightPerClient: deps.config.surface.maxInFlightPerClient,
+    ...(deps.now === undefined ? {} : { now: deps.now }),
   });
   // Every request, from a server or from `app.request(path, init, peer)` in a test, enters
   // through the edge; the second argument is the peer, not Hono bindings.

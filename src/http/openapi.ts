@@ -215,9 +215,9 @@ const paths = {
   },
   "/api/solana-rpc": {
     post: {
-      summary: "Relay of four Solana JSON-RPC methods for the widget's wallet payments",
+      summary: "Relay of the three Solana JSON-RPC calls the widget makes to pay",
       description:
-        "getLatestBlockhash, sendTransaction, getSignatureStatuses, getSignaturesForAddress, relayed to the service's own RPC so the page needs no RPC URL of its own. Other methods are refused (-32601).",
+        "getLatestBlockhash, getSignaturesForAddress (one reference, at most 10 signatures) and sendTransaction (only a USDC transfer to this service's wallet), relayed to the service's own RPC so the page needs no RPC URL of its own. Other methods are refused (-32601), other params too (-32602); each client has a budget of calls per minute, and so has the service (429 with Retry-After).",
       requestBody: {
         required: true,
         content: { "application/json": { schema: { type: "object", required: ["method"] } } },
@@ -225,7 +225,8 @@ const paths = {
       responses: {
         "200": { description: "the RPC's JSON-RPC reply", content: { "application/json": {} } },
         "400": {
-          description: "JSON-RPC error: method not relayed, bad params",
+          description:
+            "JSON-RPC error: method not relayed, bad params, a transaction that does not pay this service",
           content: { "application/json": {} },
         },
         "502": { description: "JSON-RPC error: the RPC is unreachable", content: { "application/json": {} } },
@@ -279,15 +280,19 @@ const paths = {
   "/healthz": { get: { summary: "Liveness", responses: ok("alive", Health) } },
   "/readyz": {
     get: {
-      summary: "Readiness: store, chain RPC and index",
+      summary: "Readiness: store, chain RPC and index (a probe at most every 5 s, shared by all callers)",
+      description:
+        "Not ready: 503 with each check ok/unavailable; the problem texts (hosts, collections) only with Authorization: Bearer <METRICS_TOKEN>.",
       responses: { ...ok("ready", Readiness), "503": { description: "not ready", ...json(Readiness) } },
     },
   },
   "/metrics": {
     get: {
-      summary: "Prometheus metrics",
+      summary: "Prometheus metrics (only with METRICS_TOKEN set, and sent as a bearer token)",
       responses: {
         "200": { description: "metrics", content: { "text/plain": { schema: { type: "string" } } } },
+        "401": { description: "no or a wrong METRICS_TOKEN", content: { "application/json": {} } },
+        "429": { description: "locked out after wrong tokens", content: { "application/json": {} } },
       },
     },
   },
@@ -310,7 +315,7 @@ export const openApiDocument = {
         type: "apiKey",
         in: "cookie",
         name: "docs_chat_admin",
-        description: "set by POST /admin/login",
+        description: "set by POST /admin/login; named __Host-docs_chat_admin over https",
       },
     },
   },

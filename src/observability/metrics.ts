@@ -41,6 +41,14 @@ export const COUNTERS = {
     "x402 v2 transactions the fee payer sent, by outcome (settled, failed-on-chain, unconfirmed)",
   x402_sponsor_lamports_total:
     "Lamports the fee payer paid in fees, by outcome (a refused payload is never sent and costs none)",
+  admin_cross_site_refused_total: "Admin logins and logouts refused: sent by another site's page",
+  metrics_auth_failures_total: "Wrong METRICS_TOKEN on /metrics or /readyz",
+  rpc_relay_calls_total: "Calls to the widget's RPC relay, by method and outcome (forwarded or why refused)",
+  request_body_timeouts_total: "Requests answered 408: their body was not complete within the deadline",
+  in_flight_limited_total: "Requests refused: their client had too many requests in flight",
+  x402_facilitator_auth_failures_total: "Wrong x402 facilitator tokens",
+  x402_facilitator_auth_locked_total:
+    "Facilitator requests refused while their client was locked out after wrong tokens",
 } as const;
 export type CounterName = keyof typeof COUNTERS;
 

@@ -90,7 +90,7 @@ export const boot = async (env: Env, exitProcess: (code: number) => never, optio
     config,
     logger,
     metrics,
-    web: { rpcUrl: chain.rpcUrl, fundDemoWallet },
+    web: { relay: { rpcUrl: chain.rpcUrl, wallet: chain.wallet, usdcMint: chain.usdcMint }, fundDemoWallet },
     facilitator,
   });
 

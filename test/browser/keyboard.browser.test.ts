@@ -31,12 +31,14 @@ const focused = (page: Page) =>
     return { inWidget: false, inDialog: false, label: document.activeElement?.textContent?.trim() ?? "" };
   });
 
+const METRICS_TOKEN = "keyboard-metrics-token-0123456789";
+
 describe.skipIf(!chromiumAvailable())("keyboard and accessibility", () => {
   let service: ServiceProcess;
   let browser: Browser;
 
   beforeAll(async () => {
-    service = await startService({ env: {} });
+    service = await startService({ env: { METRICS_TOKEN } });
     browser = await launchBrowser();
   });
   afterAll(async () => {
@@ -93,7 +95,10 @@ describe.skipIf(!chromiumAvailable())("keyboard and accessibility", () => {
     expect(
       await answer.getByRole("button", { name: "Helpful", exact: true }).getAttribute("aria-pressed"),
     ).toBe("true");
-    expect(await (await service.call("/metrics")).text()).toContain('feedback_total{vote="up"} 1');
+    const metrics = await fetch(`${service.url}/metrics`, {
+      headers: { Authorization: `Bearer ${METRICS_TOKEN}` },
+    });
+    expect(await metrics.text()).toContain('feedback_total{vote="up"} 1');
 
     await page.keyboard.press("Escape");
     expect(await widget(page).dialog.isVisible()).toBe(false);

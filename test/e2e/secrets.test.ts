@@ -28,6 +28,7 @@ const RPC_KEY = "rpc-APIKEY-77aa";
 const ADMIN_TOKEN = "admin-TOKEN-secret-8812x";
 const INSIGHTS_SALT = "insights-SALT-secret-51q";
 const FACILITATOR_TOKEN = "x402-FACILITATOR-token-secret-7781";
+const METRICS_TOKEN = "metrics-secret-token-0123456789";
 
 /** A secret key in every form a careless log line could print it. */
 const keyForms = (keypair: Keypair): ReadonlyArray<string> => {
@@ -135,6 +136,7 @@ describe.skipIf(!redisServerAvailable())("a full run with every secret configure
       VECTOR_KEY,
       RPC_KEY,
       FACILITATOR_TOKEN,
+      METRICS_TOKEN,
       ...keyForms(wallet),
       ...keyForms(feePayer),
     ];
@@ -157,6 +159,7 @@ describe.skipIf(!redisServerAvailable())("a full run with every secret configure
       X402_FEE_PAYER_SECRET_KEY: encodeBase58(Uint8Array.from(feePayer.secretKey)),
       X402_FACILITATOR_API: "true",
       X402_FACILITATOR_TOKEN: FACILITATOR_TOKEN,
+      METRICS_TOKEN,
     };
     const ingest = Bun.spawnSync([process.execPath, join(REPO_ROOT, "src/cli/ingest.ts"), FIXTURE_DOCS], {
       env: { PATH: process.env.PATH ?? "", ...env },
@@ -179,6 +182,8 @@ describe.skipIf(!redisServerAvailable())("a full run with every secret configure
       "/nope",
     ])
       await call(path);
+    await call("/metrics", { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } });
+    await call("/metrics", { headers: { Authorization: "Bearer wrong-metrics-token-0000" } });
     await post("/api/chat", { message: "How do I install Widgetron?" });
     await post("/api/chat", { message: "How do I install Widgetron?" }, { Accept: "text/event-stream" });
     await post("/api/chat", { message: "And then?" }); // 402: quota used up
@@ -224,6 +229,7 @@ describe.skipIf(!redisServerAvailable())("a full run with every secret configure
     await call("/api/status");
     await post("/api/chat", { message: "How do I install Widgetron?" });
     await call("/readyz");
+    await call("/readyz", { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } });
     await redis.up();
     await waitFor(async () => (await call("/api/status")).status === 200, 10_000, "Redis back");
     expect(await service.stop()).toBe(0);

@@ -128,8 +128,8 @@ test.each([
     expect(
       running
         .logs()
-        .find((line) => line.msg === "request" && line.path === "/api/chat" && line.status === 200),
-    ).toBeDefined();
+        .filter((line) => line.msg === "request" && line.path === "/api/chat" && line.status === 200),
+    ).toHaveLength(1);
     expect(await accepts(running.port)).toBe(false);
   },
   90_000,

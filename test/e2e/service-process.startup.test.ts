@@ -14,6 +14,8 @@ import { buildIndex, DENO_ENTRY, runToExit, startService } from "../support/serv
 
 let chain: TestChain | undefined;
 let indexPath: string | undefined;
+/** Opens the problem texts of /readyz (a stranger sees only which check failed). */
+const METRICS_TOKEN = "startup-metrics-token-0123456789";
 /** A configured chain, so these starts do not also start the demo chain. */
 let base: Record<string, string> = {};
 
@@ -100,10 +102,19 @@ describe("a Chroma server without the configured collection", () => {
 
   test("the service starts; /readyz is 503 and says which collection is missing and how to fill it", async () => {
     const service = await startService({
-      env: { ...base, CHROMA_URL: chroma!.url, VECTOR_INDEX_NAME: "no-such-docs" },
+      env: { ...base, CHROMA_URL: chroma!.url, VECTOR_INDEX_NAME: "no-such-docs", METRICS_TOKEN },
     });
     try {
-      const ready = await service.call("/readyz");
+      // Which collection is missing is for the operator (METRICS_TOKEN); a stranger learns only "not ready".
+      const anonymous = await service.call("/readyz");
+      expect(anonymous.status).toBe(503);
+      expect(await anonymous.json()).toEqual({
+        status: "not ready",
+        checks: { store: "ok", chain: "ok", retrieval: "unavailable" },
+      });
+      const ready = await fetch(`${service.url}/readyz`, {
+        headers: { Authorization: `Bearer ${METRICS_TOKEN}` },
+      });
       expect(ready.status).toBe(503);
       const body = await ready.json();
       expect(body.checks).toEqual({ store: "ok", chain: "ok", retrieval: "unavailable" });

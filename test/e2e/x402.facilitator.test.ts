@@ -192,25 +192,33 @@ describe("our facilitator endpoints serve another x402 server", () => {
     });
   });
 
-  test("without the token, or with a wrong one: 401, nothing verified", async () => {
+  test("without the token, or with a wrong one: 401, nothing verified; five wrong ones lock the client out", async () => {
+    // From a client of its own: the lock-out below must not reach the other tests' client.
+    const stranger = "198.51.100.66";
     const attempts: ReadonlyArray<Record<string, string>> = [
       {},
       { Authorization: "Bearer wrong-token-0123456789" },
       { Authorization: TOKEN },
     ];
+    const statuses: number[] = [];
     for (const headers of attempts) {
       for (const [method, path] of [
         ["GET", "supported"],
         ["POST", "verify"],
         ["POST", "settle"],
       ] as const) {
-        const response = await fetch(`http://127.0.0.1:${serviceServer.port}/x402/${path}`, {
-          method,
-          headers,
-        });
-        expect(response.status).toBe(401);
+        statuses.push((await service.call(`/x402/${path}`, { method, headers }, stranger)).status);
       }
     }
+    // No token is not a guess; the sixth wrong token finds the client locked out (429).
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 401, 401, 401, 429]);
+    const locked = await service.call(
+      "/x402/supported",
+      { headers: { Authorization: `Bearer ${TOKEN}` } },
+      stranger,
+    );
+    expect(locked.status).toBe(429);
+    expect(locked.headers.get("retry-after")).toBe("900");
   });
 
   test("a verify request that is not one, or for another fee payer, is invalid", async () => {

@@ -14,6 +14,7 @@ import {
   encodeAuthorizationHeader,
   paymentMemo,
 } from "../../core/payments/x402.ts";
+import { decodeReceiptHeader } from "../../core/payments/x402-receipt.ts";
 import { memoryLogger } from "../../src/observability/log.ts";
 import {
   buildAuthorization,
@@ -108,7 +109,10 @@ describe("paywall on any method", () => {
     }
     const served = await send(app, "/item", "GET", header);
     expect(served.status).toBe(200);
-    expect(served.headers.get("X-Payment-Receipt")).not.toBeNull();
+    expect(decodeReceiptHeader(served.headers.get("X-Payment-Receipt") ?? "")).toMatchObject({
+      amount: "0.02",
+      resource: "/item",
+    });
     const replayed = await send(app, "/item", "GET", header);
     expect(replayed.status).toBe(403);
     expect(await replayed.json()).toMatchObject({ Details: { reason: "payment-already-used" } });

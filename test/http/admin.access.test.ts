@@ -81,7 +81,7 @@ describe("the admin API", () => {
       expect((await t.call("/api/admin/insights", bearer(`guess-${i}`))).status).toBe(401);
     const locked = await t.call("/api/admin/insights", bearer(TOKEN));
     expect(locked.status).toBe(429);
-    expect(Number(locked.headers.get("retry-after"))).toBeGreaterThan(890);
+    expect(locked.headers.get("retry-after")).toBe("900");
     expect((await locked.json()).code).toBe("TOO_MANY_ATTEMPTS");
     // The login form is locked too: guesses through either door count together.
     expect((await t.call("/admin/login", form(TOKEN))).status).toBe(429);
@@ -148,7 +148,7 @@ describe("the login form and its session", () => {
     expect(login.headers.get("location")).toBe("/admin");
     const setCookie = login.headers.get("set-cookie") ?? "";
     expect(setCookie).toMatch(
-      /^docs_chat_admin=\d+\.[A-Za-z0-9_-]{43}; Max-Age=43200; Path=\/; HttpOnly; SameSite=Strict$/,
+      /^docs_chat_admin=[A-Za-z0-9_-]{22}\.\d+\.[A-Za-z0-9_-]{43}; Max-Age=43200; Path=\/; HttpOnly; SameSite=Strict$/,
     );
     expect(setCookie).not.toContain(TOKEN);
     const cookie = { headers: { Cookie: cookieOf(login) } };
@@ -159,6 +159,25 @@ describe("the login form and its session", () => {
     const logout = await t.call("/admin/logout", { method: "POST", ...cookie });
     expect(logout.status).toBe(303);
     expect(logout.headers.get("set-cookie")).toContain("Max-Age=0");
+    // Logout revokes the session on the server: a kept copy of the cookie opens nothing any more,
+    // and counts as no credentials (not as a guess).
+    const afterLogout = await t.call("/api/admin/insights", cookie);
+    expect(afterLogout.status).toBe(401);
+    expect((await afterLogout.json()).error).toBe(
+      "Admin token required: send Authorization: Bearer <ADMIN_TOKEN>, or log in at /admin",
+    );
+    expect(await (await t.call("/admin", cookie)).text()).toContain("Sign in");
+    expect(t.metrics.render()).toContain("admin_auth_failures_total 0");
+  });
+
+  test("logging out ends only that session; another stays open", async () => {
+    const t = build({ adminToken: TOKEN });
+    const first = { headers: { Cookie: cookieOf(await t.call("/admin/login", form(TOKEN))) } };
+    const second = { headers: { Cookie: cookieOf(await t.call("/admin/login", form(TOKEN))) } };
+    expect(first.headers.Cookie).not.toBe(second.headers.Cookie);
+    expect((await t.call("/admin/logout", { method: "POST", ...first })).status).toBe(303);
+    expect((await t.call("/api/admin/insights", first)).status).toBe(401);
+    expect((await t.call("/api/admin/insights", second)).status).toBe(200);
   });
 
   test("a wrong token is 401 with a message; a forged session counts as a wrong token; an expired one asks to sign in", async () => {
@@ -168,11 +187,14 @@ describe("the login form and its session", () => {
     expect(await wrong.text()).toContain("That is not the admin token.");
     expect((await t.call("/admin/login", form(""))).status).toBe(200); // nothing typed: no guess
 
+    const id = "AAAAAAAAAAAAAAAAAAAAAA";
+    const sign = (key: string, at: number) =>
+      createHmac("sha256", key).update(`admin-session|${id}|${at}`).digest("base64url");
     const expiresAt = Date.now() + 3_600_000;
-    const forged = `docs_chat_admin=${expiresAt}.${createHmac("sha256", "another-token").update(`admin-session|${expiresAt}`).digest("base64url")}`;
+    const forged = `docs_chat_admin=${id}.${expiresAt}.${sign("another-token", expiresAt)}`;
     expect((await t.call("/api/admin/insights", { headers: { Cookie: forged } })).status).toBe(401);
     const past = Date.now() - 1000;
-    const expired = `docs_chat_admin=${past}.${createHmac("sha256", TOKEN).update(`admin-session|${past}`).digest("base64url")}`;
+    const expired = `docs_chat_admin=${id}.${past}.${sign(TOKEN, past)}`;
     const asked = await t.call("/admin", { headers: { Cookie: expired } });
     expect(asked.status).toBe(200);
     expect(await asked.text()).toContain("Sign in");

@@ -1,7 +1,8 @@
 /**
- * The admin session cookie is Secure when the browser used https: a request that is https
- * itself, or one a TLS-terminating proxy named by TRUST_PROXY marks X-Forwarded-Proto: https.
- * Without TRUST_PROXY (or from a peer it does not name) the header is never believed.
+ * The admin session cookie is `__Host-` and Secure when the browser uses https: PUBLIC_ORIGIN
+ * says https (whatever the proxy says), or the request is https itself, or a TLS-terminating
+ * proxy named by TRUST_PROXY marks it X-Forwarded-Proto: https. Without TRUST_PROXY (or from a
+ * peer it does not name) that header is never believed.
  */
 import { describe, expect, test } from "bun:test";
 import type { TrustProxy } from "../../core/trust-proxy.ts";
@@ -18,8 +19,9 @@ const cookies = async (
   from: string,
   headers: Record<string, string> = {},
   url = "/admin",
+  publicOrigin?: string,
 ) => {
-  const t = build({ adminToken: TOKEN, trustProxy });
+  const t = build({ adminToken: TOKEN, trustProxy, surface: { publicOrigin } });
   const send = (path: string, body?: string) =>
     t.call(
       `${url}${path}`,
@@ -35,7 +37,13 @@ const cookies = async (
   const logout = await send("/logout");
   return [login.headers.get("set-cookie") ?? "", logout.headers.get("set-cookie") ?? ""];
 };
-const secure = (setCookies: ReadonlyArray<string>) => setCookies.map((c) => c.split("; ").includes("Secure"));
+/** Whether each Set-Cookie is Secure, and under the `__Host-` name exactly when it is. */
+const secure = (setCookies: ReadonlyArray<string>) =>
+  setCookies.map((c) => {
+    const isSecure = c.split("; ").includes("Secure");
+    expect(c.startsWith(isSecure ? "__Host-docs_chat_admin=" : "docs_chat_admin=")).toBe(true);
+    return isSecure;
+  });
 
 const loopback: TrustProxy = { kind: "list", cidrs: ["127.0.0.0/8"] };
 const https = { "X-Forwarded-Proto": "https" };
@@ -72,5 +80,36 @@ describe("the admin cookie's Secure flag", () => {
     ]);
     expect(secure(await cookies(loopback, PROXY))).toEqual([false, false]);
     expect(secure(await cookies(loopback, STRANGER, https))).toEqual([false, false]);
+  });
+});
+
+describe("PUBLIC_ORIGIN", () => {
+  test("https: __Host- and Secure with no proxy setting at all, from any peer", async () => {
+    const origin = "https://chat.example.com";
+    expect(secure(await cookies({ kind: "none" }, STRANGER, {}, "/admin", origin))).toEqual([true, true]);
+    expect(
+      secure(await cookies({ kind: "none" }, PROXY, { "X-Forwarded-Proto": "http" }, "/admin", origin)),
+    ).toEqual([true, true]);
+  });
+
+  test("http (a local trial): the plain name, not Secure", async () => {
+    expect(secure(await cookies({ kind: "none" }, STRANGER, {}, "/admin", "http://localhost:3000"))).toEqual([
+      false,
+      false,
+    ]);
+  });
+
+  test("over https only the __Host- cookie is read: a plain-named copy (set by a sibling host) opens nothing", async () => {
+    const t = build({ adminToken: TOKEN, surface: { publicOrigin: "https://chat.example.com" } });
+    const login = await t.call("/admin/login", {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ token: TOKEN }).toString(),
+    });
+    const cookie = (login.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+    expect(cookie.startsWith("__Host-docs_chat_admin=")).toBe(true);
+    expect((await t.call("/api/admin/insights", { headers: { Cookie: cookie } })).status).toBe(200);
+    const plain = cookie.replace("__Host-", "");
+    expect((await t.call("/api/admin/insights", { headers: { Cookie: plain } })).status).toBe(401);
   });
 });

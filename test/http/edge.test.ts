@@ -136,16 +136,33 @@ describe("CORS", () => {
 
 describe("protection rate limit", () => {
   test("over the per-second limit -> 429 with Retry-After, per identity and endpoint", async () => {
-    const t = build({ protectionRps: 5 });
-    const responses = await Promise.all(Array.from({ length: 8 }, () => t.call("/api/status")));
-    const statuses = responses.map((r) => r.status);
-    expect(statuses.filter((s) => s === 200).length).toBeLessThanOrEqual(5);
-    const limited = responses.filter((r) => r.status === 429);
-    expect(limited.length).toBeGreaterThanOrEqual(3);
-    for (const response of limited) expect(response.headers.get("retry-after")).toBe("1");
+    let now = 1_700_000_000_500;
+    const t = build({ protectionRps: 5, now: () => now });
+    const burst = async (count: number) => {
+      const responses = await Promise.all(Array.from({ length: count }, () => t.call("/api/status")));
+      return responses;
+    };
+    const first = await burst(8);
+    expect(first.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 429, 429, 429]);
+    for (const response of first.slice(5)) {
+      expect(response.headers.get("retry-after")).toBe("1");
+      expect(await response.json()).toEqual({
+        success: false,
+        error: "Too many requests, slow down",
+        code: "RATE_LIMITED",
+      });
+    }
+    // One WARN for the first request over the limit, not one per refusal.
+    expect(t.lines.filter((line) => line.msg === "protection rate limit hit")).toHaveLength(1);
+    expect(t.metrics.render()).toContain("protection_rate_limited_total 3");
     // Another identity and another endpoint are not affected.
     expect((await t.call("/api/status", {}, "198.51.100.77")).status).toBe(200);
     expect((await t.call("/api/payment/info")).status).toBe(200);
+    // Still the same second: still refused; the next second starts a fresh window.
+    now += 499;
+    expect((await burst(1)).map((r) => r.status)).toEqual([429]);
+    now += 1;
+    expect((await burst(6)).map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 429]);
   });
 });
 
@@ -182,7 +199,7 @@ describe("edge responses", () => {
     expect(ready.status).toBe(200);
     expect((await ready.json()).checks).toEqual({ store: "ok", chain: "ok", retrieval: "ok" });
     await t.chat("q");
-    const metrics = await (await t.call("/metrics")).text();
+    const metrics = await t.metricsText();
     expect(metrics).toContain('http_requests_total{route="/api/chat",method="POST",status="402"} 1');
     expect(metrics).toContain("chat_payment_required_total 1");
     expect(metrics).toContain("http_request_duration_seconds_bucket");
@@ -275,7 +292,7 @@ describe("X-Request-Id", () => {
     const dying = build();
     dying.switches.dieInGeneration = true;
     record(await dying.chat("q"));
-    const limited = build({ protectionRps: 1 });
+    const limited = build({ protectionRps: 1, now: () => 1_700_000_000_000 });
     await limited.call("/api/status");
     record(await limited.call("/api/status"));
     expect([...statuses.keys()].sort()).toEqual([200, 204, 400, 402, 403, 404, 413, 415, 429, 500]);

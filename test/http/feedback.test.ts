@@ -32,7 +32,7 @@ describe("POST /api/feedback", () => {
     expect(await up.json()).toEqual({ success: true, answerId, vote: "up" });
     const down = await vote(t, { answerId, vote: "down", comment: "  It missed the flags.  " });
     expect(down.status).toBe(200);
-    const metrics = await (await t.call("/metrics")).text();
+    const metrics = await t.metricsText();
     expect(metric(metrics, 'feedback_total{vote="up"}')).toBe(1);
     expect(metric(metrics, 'feedback_total{vote="down"}')).toBe(1);
   });
@@ -60,7 +60,7 @@ describe("POST /api/feedback", () => {
     expect(await other.json()).toMatchObject({ success: false, code: "UNKNOWN_ANSWER" });
     const invented = await vote(t, { answerId: crypto.randomUUID(), vote: "up" }, "198.51.100.1");
     expect(invented.status).toBe(404);
-    expect(metric(await (await t.call("/metrics")).text(), "feedback_total")).toBe(0);
+    expect(metric(await t.metricsText(), "feedback_total")).toBe(0);
   });
 
   test.each([

@@ -259,9 +259,7 @@ describe("POST /api/payment", () => {
     const t = build();
     await t.pay({ signature: newSignature(), amount: 5, token: "USDC" });
     expect(t.lines.some((l) => l.msg === "payment rejected" && l.reason === "INVALID_AMOUNT")).toBe(true);
-    expect(await (await t.call("/metrics")).text()).toContain(
-      'payment_rejections_total{reason="INVALID_AMOUNT"} 1',
-    );
+    expect(await t.metricsText()).toContain('payment_rejections_total{reason="INVALID_AMOUNT"} 1');
   });
 });
 

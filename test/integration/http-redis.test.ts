@@ -12,7 +12,7 @@ import {
   redisServerAvailable,
   startRedisServer,
 } from "../support/redis-server.ts";
-import { testApps } from "../support/test-app.ts";
+import { METRICS_TOKEN, testApps } from "../support/test-app.ts";
 
 const limits = { freePerDay: 3, paidDailyCap: 1000, holdTtlMs: 120_000 };
 
@@ -78,7 +78,8 @@ describe.skipIf(!redisServerAvailable())("HTTP on a shared Redis", () => {
     expect((await chat.json()).code).toBe("STORE_UNAVAILABLE");
     expect((await t.call("/api/status")).status).toBe(503);
     expect((await t.call("/api/payment/info")).status).toBe(503);
-    const ready = await t.call("/readyz");
+    // The problem texts name the host: only for the operator's METRICS_TOKEN.
+    const ready = await t.call("/readyz", { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } });
     expect(ready.status).toBe(503);
     const readiness = await ready.json();
     expect(readiness.checks.store).toBe("unavailable");

@@ -2,6 +2,7 @@
 import { afterEach } from "bun:test";
 import { Effect, Layer, ManagedRuntime, Redacted } from "effect";
 import { MemoryStore } from "../../adapters/store-memory/index.ts";
+import type { SurfaceConfig } from "../../core/config-surface.ts";
 import type { ChainLookup, ChainReader, ChainUnavailable } from "../../core/ports/chain-reader.ts";
 import type { Generator } from "../../core/ports/generator.ts";
 import type { TrustProxy } from "../../core/trust-proxy.ts";
@@ -12,6 +13,9 @@ import type { ExactFacilitator } from "../../src/payments/v2/exact-payment.ts";
 import { type AppParts, appLayer, defaultConfig } from "../../src/runtime/app-layer.ts";
 import { USDC_MINT, WALLET } from "./parsed-tx.ts";
 import { makeSwitches, scriptedChain, scriptedGenerator, scriptedRetriever } from "./test-layers.ts";
+
+/** The METRICS_TOKEN of every test app (tests of /metrics without it override `surface`). */
+export const METRICS_TOKEN = "test-metrics-token-0123456789";
 
 export interface TestAppOptions {
   readonly freeQueries?: number;
@@ -38,6 +42,12 @@ export interface TestAppOptions {
   readonly facilitatorToken?: string;
   /** A real generator (e.g. Groq on a loopback server) instead of the scripted one. */
   readonly generator?: Layer.Layer<Generator, unknown>;
+  /** A JSON-RPC endpoint for the widget's relay (/api/solana-rpc); absent: no relay. */
+  readonly relayRpcUrl?: string;
+  /** The public surface's settings (PUBLIC_ORIGIN, METRICS_TOKEN, budgets...) over the defaults. */
+  readonly surface?: Partial<SurfaceConfig>;
+  /** The clock of the edge's limits and caches (default: the real one). */
+  readonly now?: () => number;
 }
 
 export const buildTestApp = (options: TestAppOptions = {}) => {
@@ -64,6 +74,7 @@ export const buildTestApp = (options: TestAppOptions = {}) => {
       adminToken: options.adminToken === undefined ? undefined : Redacted.make(options.adminToken),
       salt: options.insightsSalt === undefined ? undefined : Redacted.make(options.insightsSalt),
     },
+    surface: { ...base.surface, metricsToken: Redacted.make(METRICS_TOKEN), ...options.surface },
     x402: {
       ...base.x402,
       facilitatorToken:
@@ -91,7 +102,17 @@ export const buildTestApp = (options: TestAppOptions = {}) => {
   // starts here, not at the first request (a transfer made in between would look older).
   runtime.runPromise(Effect.void).catch(() => undefined);
   const metrics = makeMetrics();
-  const app = createApp({ runtime, config, logger, metrics, facilitator: options.facilitator });
+  const app = createApp({
+    runtime,
+    config,
+    logger,
+    metrics,
+    facilitator: options.facilitator,
+    ...(options.relayRpcUrl === undefined
+      ? {}
+      : { web: { relay: { rpcUrl: options.relayRpcUrl, wallet: chain.wallet, usdcMint: chain.usdcMint } } }),
+    ...(options.now === undefined ? {} : { now: options.now }),
+  });
   /** Sends a request as if from `from` (the socket address). */
   const call = async (path: string, init: RequestInit = {}, from = "203.0.113.7"): Promise<Response> =>
     app.request(path, init, { remoteAddress: from });
@@ -105,6 +126,9 @@ export const buildTestApp = (options: TestAppOptions = {}) => {
       },
       from,
     );
+  /** GET /metrics with the test METRICS_TOKEN: the Prometheus text. */
+  const metricsText = async (): Promise<string> =>
+    (await call("/metrics", { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } })).text();
   const pay = (body: unknown, from?: string) =>
     call(
       "/api/payment",
@@ -120,6 +144,7 @@ export const buildTestApp = (options: TestAppOptions = {}) => {
     lines,
     metrics,
     call,
+    metricsText,
     chat,
     pay,
     dispose: () => runtime.dispose(),

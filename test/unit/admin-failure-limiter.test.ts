@@ -1,6 +1,6 @@
 /** The lock-out after wrong admin tokens: per client, for the window begun by the first failure, bounded. */
 import { expect, test } from "bun:test";
-import { failureLimiter } from "../../src/console/routes/failure-limiter.ts";
+import { failureLimiter } from "../../src/hono-kit/failure-limiter.ts";
 
 test("five failures lock a client until the window of its first failure ends; a success clears them", () => {
   let now = 1_000_000;

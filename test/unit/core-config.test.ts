@@ -50,7 +50,50 @@ describe("parseConfig defaults", () => {
         maxSponsorFeeLamports: 15_000,
         minSponsorBalanceLamports: 5_000_000,
       },
+      surface: {
+        publicOrigin: undefined,
+        metricsToken: undefined,
+        bodyDeadlineMs: 5000,
+        maxInFlightPerClient: 64,
+        rpcRelayPerClientPerMinute: 60,
+        rpcRelayPerMinute: 1200,
+      },
     });
+  });
+
+  test("the public surface: an origin, a metrics token, deadlines and budgets, each checked", () => {
+    const config = ok({
+      PUBLIC_ORIGIN: "https://chat.example.com/",
+      METRICS_TOKEN: "metrics-token-0123456789",
+      BODY_DEADLINE_MS: "2500",
+      MAX_IN_FLIGHT_PER_CLIENT: "8",
+      RPC_RELAY_PER_CLIENT_PER_MINUTE: "30",
+      RPC_RELAY_PER_MINUTE: "600",
+    });
+    expect({ ...config.surface, metricsToken: undefined }).toEqual({
+      publicOrigin: "https://chat.example.com",
+      metricsToken: undefined,
+      bodyDeadlineMs: 2500,
+      maxInFlightPerClient: 8,
+      rpcRelayPerClientPerMinute: 30,
+      rpcRelayPerMinute: 600,
+    });
+    expect(
+      config.surface.metricsToken === undefined ? undefined : Redacted.value(config.surface.metricsToken),
+    ).toBe("metrics-token-0123456789");
+    const refused = problems({
+      PUBLIC_ORIGIN: "https://chat.example.com/path",
+      METRICS_TOKEN: "short-secret",
+      BODY_DEADLINE_MS: "0",
+      MAX_IN_FLIGHT_PER_CLIENT: "many",
+    });
+    expect(namesOf(refused)).toEqual([
+      "METRICS_TOKEN",
+      "PUBLIC_ORIGIN",
+      "BODY_DEADLINE_MS",
+      "MAX_IN_FLIGHT_PER_CLIENT",
+    ]);
+    expect(refused.join("\n")).not.toContain("short-secret");
   });
 
   test("blank values count as unset", () => {

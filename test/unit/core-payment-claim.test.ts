@@ -80,9 +80,9 @@ describe("validateClaim amount", () => {
   test("checkUnits bounds are inclusive", () => {
     expect(checkUnits(10_000n)).toBeUndefined();
     expect(checkUnits(1_000_000n)).toBeUndefined();
-    expect(checkUnits(9_999n)).toBeDefined();
-    expect(checkUnits(9_000n)).toBeDefined();
-    expect(checkUnits(1_001_000n)).toBeDefined();
+    expect(checkUnits(9_999n)).toBe("amount-out-of-range");
+    expect(checkUnits(9_000n)).toBe("amount-out-of-range");
+    expect(checkUnits(1_001_000n)).toBe("amount-out-of-range");
     expect(checkUnits(10_500n)).toBe("amount-not-a-step");
     expect(renderedTexts(rejected("amount-not-a-step")).error).toContain("must be a multiple of 0.001 USDC");
   });

@@ -15,6 +15,14 @@ describe("payment messages", () => {
     expect(message.length).toBeGreaterThan(20);
   });
 
+  test("no two refusals share a sentence: each tells the visitor something different", () => {
+    const codes = [...PAYMENT_REFUSALS, "CHAIN_UNAVAILABLE", "STORE_UNAVAILABLE", "RATE_LIMITED", "NETWORK"];
+    const messages = codes.map((code) => paymentMessage({ status: 400, code, error: "fallback" }));
+    const shared = messages.filter((message, i) => messages.indexOf(message) !== i);
+    expect(shared).toEqual([]);
+    expect(messages).not.toContain("fallback");
+  });
+
   test("the ones the issue names say what happened", () => {
     expect(paymentMessage({ status: 400, code: "WRONG_TOKEN", error: "" })).toContain(
       "another token, not USDC",

@@ -49,7 +49,7 @@ export const adminApiRoutes = ({ runtime, recorder, access }: AdminApiDeps) =>
     .use(edgeFactsAsVariables)
     .use(async (c, next) => {
       for (const [name, value] of Object.entries(ADMIN_HEADERS)) c.header(name, value);
-      const refusal = admit(c, access, requestCredentials(c));
+      const refusal = admit(c, access, requestCredentials(c, access));
       if (refusal === undefined) return next();
       if (refusal.kind === "locked")
         return c.json(

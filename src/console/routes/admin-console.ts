@@ -1,19 +1,16 @@
 /**
  * /admin: the console page (or the login form), the login that sets the session cookie
- * (HttpOnly, SameSite=Strict, Secure over https), the logout, and the console's bundle.
- * Behind a TLS-terminating proxy the request reaching us is http: the proxy's
- * X-Forwarded-Proto says whether the browser used https, believed only from a proxy TRUST_PROXY
- * names (anyone else could write it).
+ * (HttpOnly, SameSite=Strict; `__Host-` and Secure over https: admin-session-cookie.ts), the
+ * logout that revokes the session, and the console's bundle. Login and logout come only from
+ * the console's own page (Sec-Fetch-Site / Origin), never from another site's.
  */
 import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { deleteCookie, setCookie } from "hono/cookie";
-import { peerIsTrustedProxy } from "../../../core/client-identity.ts";
-import type { TrustProxy } from "../../../core/trust-proxy.ts";
+import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { type AppEnv, edgeFactsAsVariables } from "../../hono-kit/app-env.ts";
 import { widgetAssets } from "../../web/widget-assets.ts";
 import { ADMIN_PAGE_HEADERS, CONSOLE_PAGE, loginPage } from "../page.ts";
-import { SESSION_COOKIE, SESSION_MS } from "./admin-credentials.ts";
+import { SESSION_MS } from "./admin-credentials.ts";
 import {
   ADMIN_HEADERS,
   type AdminAccess,
@@ -40,22 +37,22 @@ const loginResponse = (c: Context<AppEnv>, refusal: Refusal) => {
   }
 };
 
-/** Whether the browser reached us over https: directly, or (first entry, as Express reads it) through a trusted proxy. */
-const overHttps = (c: Context<AppEnv>, trustProxy: TrustProxy): boolean => {
-  if (new URL(c.req.url).protocol === "https:") return true;
-  if (!peerIsTrustedProxy(c.env.remoteAddress, trustProxy)) return false;
-  const forwarded = c.req.header("x-forwarded-proto")?.split(",")[0]?.trim().toLowerCase();
-  return forwarded === "https";
+/**
+ * A login or logout another site's page sent: refused before anything is counted, so a page the
+ * owner visits can neither lock the owner out with wrong tokens nor sign the owner out.
+ */
+const crossSite = (c: Context<AppEnv>, access: AdminAccess) => {
+  access.metrics.count("admin_cross_site_refused_total");
+  c.get("log").warn("cross-site admin request refused", {
+    identity: c.get("identity"),
+    origin: c.req.header("origin")?.slice(0, 100),
+    site: c.req.header("sec-fetch-site")?.slice(0, 20),
+  });
+  return c.text("Cross-site request refused: sign in from this service's own /admin page.", 403);
 };
 
-const cookieOptions = (c: Context<AppEnv>, trustProxy: TrustProxy) => ({
-  path: "/",
-  httpOnly: true,
-  sameSite: "Strict" as const,
-  secure: overHttps(c, trustProxy),
-});
-
-export const adminConsoleRoutes = (access: AdminAccess, trustProxy: TrustProxy, widgetDist?: string) => {
+export const adminConsoleRoutes = (access: AdminAccess, widgetDist?: string) => {
+  const { cookie } = access;
   const assets = widgetAssets(widgetDist, {
     "Content-Type": "text/javascript; charset=utf-8",
     ...ADMIN_HEADERS,
@@ -67,7 +64,7 @@ export const adminConsoleRoutes = (access: AdminAccess, trustProxy: TrustProxy, 
       await next();
     })
     .get("/", (c) => {
-      const refusal = admit(c, access, requestCredentials(c));
+      const refusal = admit(c, access, requestCredentials(c, access));
       return refusal === undefined
         ? c.html(CONSOLE_PAGE, 200, ADMIN_PAGE_HEADERS)
         : loginResponse(c, refusal);
@@ -76,14 +73,15 @@ export const adminConsoleRoutes = (access: AdminAccess, trustProxy: TrustProxy, 
       "/login",
       bodyLimit({ maxSize: 4096, onError: (c) => c.text("Request body too large", 413) }),
       async (c) => {
+        if (!cookie.fromOwnPage(c)) return crossSite(c, access);
         const body = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
         const token = typeof body.token === "string" ? body.token : "";
         const refusal = admit(c, access, (credentials) =>
           token === "" ? "none" : credentials.isToken(token) ? "ok" : "wrong",
         );
         if (refusal !== undefined) return loginResponse(c, refusal);
-        setCookie(c, SESSION_COOKIE, access.credentials.newSession(), {
-          ...cookieOptions(c, trustProxy),
+        setCookie(c, cookie.name(c), access.credentials.newSession(), {
+          ...cookie.options(c),
           maxAge: SESSION_MS / 1000,
         });
         c.get("log").info("admin signed in", { identity: c.get("identity") });
@@ -91,7 +89,10 @@ export const adminConsoleRoutes = (access: AdminAccess, trustProxy: TrustProxy, 
       },
     )
     .post("/logout", (c) => {
-      deleteCookie(c, SESSION_COOKIE, cookieOptions(c, trustProxy));
+      if (!cookie.fromOwnPage(c)) return crossSite(c, access);
+      const name = cookie.name(c);
+      access.credentials.revoke(getCookie(c, name));
+      deleteCookie(c, name, cookie.options(c));
       return c.redirect("/admin", 303);
     })
     .get("/console.js", (c) => assets(c, "admin.js"));

@@ -1,23 +1,34 @@
 /**
  * Who may read the insights: a request carrying ADMIN_TOKEN as a bearer token, or the session
  * cookie the login form sets. Secrets are compared in constant time (over SHA-256 digests, so
- * not even the length leaks). The cookie holds no token: it is an expiry signed with HMAC under
- * the token, so changing ADMIN_TOKEN ends every session, and nothing is kept server-side.
+ * not even the length leaks). The cookie holds no token: a random session id and its expiry,
+ * signed with HMAC under the token, so changing ADMIN_TOKEN ends every session. Logging out
+ * revokes the session's id on the server (kept until it would have expired), so a copied cookie
+ * stops working at logout, not 12 hours later. Revocations are per instance: behind several
+ * instances a logged-out cookie still opens the others until it expires (see docs/insights.md).
  */
-import { createHmac } from "node:crypto";
+import { createHmac, randomBytes } from "node:crypto";
 import { Redacted } from "effect";
 import { sameSecret } from "../../hono-kit/same-secret.ts";
 
+/** The cookie's name over http; over https it carries the `__Host-` prefix (host-only, Secure, Path=/). */
 export const SESSION_COOKIE = "docs_chat_admin";
+export const SECURE_SESSION_COOKIE = `__Host-${SESSION_COOKIE}`;
 export const SESSION_MS = 12 * 60 * 60_000;
+/** Revoked ids kept at most (only a signed-in owner can add one, by logging out). */
+const MAX_REVOKED = 10_000;
 
 /** What a request proves: nothing, something wrong (a guess or a forgery), or the right to read. */
 export type Credentials = "none" | "wrong" | "ok";
 
+const SESSION = /^([A-Za-z0-9_-]{22})\.(\d{1,15})\.([A-Za-z0-9_-]{43})$/;
+
 export const adminCredentials = (token: Redacted.Redacted<string>, now: () => number = Date.now) => {
   const secret = Redacted.value(token);
-  const signature = (expiresAt: number) =>
-    createHmac("sha256", secret).update(`admin-session|${expiresAt}`).digest("base64url");
+  const signature = (id: string, expiresAt: number) =>
+    createHmac("sha256", secret).update(`admin-session|${id}|${expiresAt}`).digest("base64url");
+  /** Session id -> when it would have expired. */
+  const revoked = new Map<string, number>();
 
   const bearer = (authorization: string | undefined): Credentials => {
     if (authorization === undefined) return "none";
@@ -25,14 +36,31 @@ export const adminCredentials = (token: Redacted.Redacted<string>, now: () => nu
     return match !== null && sameSecret(match[1] ?? "", secret) ? "ok" : "wrong";
   };
 
-  /** An expired session is "none" (not a guess); a bad signature is "wrong". */
+  /** The session's id and expiry when the cookie is ours (signed under the token), else undefined. */
+  const signed = (cookie: string) => {
+    const match = SESSION.exec(cookie);
+    if (match === null) return undefined;
+    const [, id = "", expires = ""] = match;
+    const expiresAt = Number(expires);
+    return sameSecret(match[3] ?? "", signature(id, expiresAt)) ? { id, expiresAt } : undefined;
+  };
+
+  /** An expired or revoked session is "none" (not a guess); a bad signature is "wrong". */
   const session = (cookie: string | undefined): Credentials => {
     if (cookie === undefined) return "none";
-    const [expires, mac, ...rest] = cookie.split(".");
-    const expiresAt = Number(expires);
-    if (rest.length > 0 || !/^\d{1,15}$/.test(expires ?? "") || mac === undefined) return "wrong";
-    if (!sameSecret(mac, signature(expiresAt))) return "wrong";
-    return expiresAt > now() ? "ok" : "none";
+    const found = signed(cookie);
+    if (found === undefined) return "wrong";
+    return found.expiresAt > now() && !revoked.has(found.id) ? "ok" : "none";
+  };
+
+  const forgetExpired = () => {
+    const at = now();
+    for (const [id, expiresAt] of revoked) if (expiresAt <= at) revoked.delete(id);
+    // Sessions all last SESSION_MS, so insertion order is expiry order: the first go first.
+    for (const id of revoked.keys()) {
+      if (revoked.size < MAX_REVOKED) break;
+      revoked.delete(id);
+    }
   };
 
   return {
@@ -41,10 +69,18 @@ export const adminCredentials = (token: Redacted.Redacted<string>, now: () => nu
       authorization !== undefined ? bearer(authorization) : session(cookie),
     /** Whether a token typed into the login form is the right one. */
     isToken: (given: string): boolean => sameSecret(given, secret),
-    /** A fresh session cookie value. */
+    /** A fresh session cookie value: a new random id. */
     newSession: (): string => {
+      const id = randomBytes(16).toString("base64url");
       const expiresAt = now() + SESSION_MS;
-      return `${expiresAt}.${signature(expiresAt)}`;
+      return `${id}.${expiresAt}.${signature(id, expiresAt)}`;
+    },
+    /** Ends the session of a cookie we signed; anything else is ignored (nobody can fill the list). */
+    revoke: (cookie: string | undefined): void => {
+      const found = cookie === undefined ? undefined : signed(cookie);
+      if (found === undefined || found.expiresAt <= now()) return;
+      forgetExpired();
+      revoked.set(found.id, found.expiresAt);
     },
   };
 };

@@ -6,14 +6,16 @@
 import type { Context } from "hono";
 import { getCookie } from "hono/cookie";
 import type { AppEnv } from "../../hono-kit/app-env.ts";
+import type { FailureLimiter } from "../../hono-kit/failure-limiter.ts";
 import type { Metrics } from "../../observability/metrics.ts";
-import { type AdminCredentials, SESSION_COOKIE } from "./admin-credentials.ts";
-import type { FailureLimiter } from "./failure-limiter.ts";
+import type { AdminCredentials } from "./admin-credentials.ts";
+import type { SessionCookie } from "./admin-session-cookie.ts";
 
 export interface AdminAccess {
   readonly credentials: AdminCredentials;
   readonly limiter: FailureLimiter;
   readonly metrics: Metrics;
+  readonly cookie: SessionCookie;
 }
 
 /** Why a request may not pass: locked out (retry in `retryAfterMs`), or not (rightly) authenticated. */
@@ -53,7 +55,8 @@ export const admit = (
 };
 
 /** The request's own credentials: a bearer token, else the session cookie. */
-export const requestCredentials = (c: Context<AppEnv>) => (credentials: AdminCredentials) =>
-  credentials.check(c.req.header("authorization"), getCookie(c, SESSION_COOKIE));
+export const requestCredentials =
+  (c: Context<AppEnv>, access: AdminAccess) => (credentials: AdminCredentials) =>
+    credentials.check(c.req.header("authorization"), getCookie(c, access.cookie.name(c)));
 
-export const retryAfterSeconds = (ms: number) => String(Math.max(1, Math.ceil(ms / 1000)));
+export { retryAfterSeconds } from "../../hono-kit/bearer-door.ts";

@@ -6,13 +6,14 @@ import type { Redacted } from "effect";
 import { Hono } from "hono";
 import type { TrustProxy } from "../../../core/trust-proxy.ts";
 import type { AppEnv } from "../../hono-kit/app-env.ts";
+import { failureLimiter } from "../../hono-kit/failure-limiter.ts";
 import type { AppRuntime } from "../../hono-kit/run-effect.ts";
 import type { InsightsRecorder } from "../../http/insights-recorder.ts";
 import type { Metrics } from "../../observability/metrics.ts";
 import { adminApiRoutes } from "./admin-api.ts";
 import { adminConsoleRoutes } from "./admin-console.ts";
 import { adminCredentials } from "./admin-credentials.ts";
-import { failureLimiter } from "./failure-limiter.ts";
+import { sessionCookie } from "./admin-session-cookie.ts";
 
 export interface AdminDeps {
   readonly token: Redacted.Redacted<string> | undefined;
@@ -22,15 +23,30 @@ export interface AdminDeps {
   readonly widgetDist?: string | undefined;
   /** Which peers may say the browser used https (X-Forwarded-Proto), for the cookie's Secure flag. */
   readonly trustProxy: TrustProxy;
+  /** PUBLIC_ORIGIN: when https, the session cookie is `__Host-` and Secure whatever the proxy says. */
+  readonly publicOrigin: string | undefined;
 }
 
 /** `api` goes under /api/admin, `console` under /admin. */
-export const adminRoutes = ({ token, runtime, metrics, recorder, widgetDist, trustProxy }: AdminDeps) => {
+export const adminRoutes = ({
+  token,
+  runtime,
+  metrics,
+  recorder,
+  widgetDist,
+  trustProxy,
+  publicOrigin,
+}: AdminDeps) => {
   if (token === undefined) return { api: new Hono<AppEnv>(), console: new Hono<AppEnv>() };
   // One limiter for the API and the login form: guesses through either count together.
-  const access = { credentials: adminCredentials(token), limiter: failureLimiter(), metrics };
+  const access = {
+    credentials: adminCredentials(token),
+    limiter: failureLimiter(),
+    metrics,
+    cookie: sessionCookie(trustProxy, publicOrigin),
+  };
   return {
     api: adminApiRoutes({ runtime, recorder, access }),
-    console: adminConsoleRoutes(access, trustProxy, widgetDist),
+    console: adminConsoleRoutes(access, widgetDist),
   };
 };

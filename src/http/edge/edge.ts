@@ -12,6 +12,7 @@ import type { EdgeRequest } from "../../hono-kit/app-env.ts";
 import type { LogFields, Logger, ServiceLogger } from "../../observability/log.ts";
 import type { Metrics } from "../../observability/metrics.ts";
 import { isPrepared } from "../prepared-response.ts";
+import { bufferBody, carriesBody } from "./body-deadline.ts";
 import { clientIdentity } from "./client-identity.ts";
 import { corsPolicy } from "./cors.ts";
 import { protectionLimit } from "./protection-limit.ts";
@@ -30,6 +31,12 @@ export interface EdgeOptions {
   readonly allowedOrigins: ReadonlyArray<string>;
   /** Requests per second per identity per /api endpoint. */
   readonly protectionRps: number;
+  /** Bodies larger than this are refused (413) before routing. */
+  readonly maxBodyBytes: number;
+  /** A body not complete within this many ms is answered 408, its connection closed. */
+  readonly bodyDeadlineMs: number;
+  /** Requests one identity may have in flight at once (more: 429 at once). */
+  readonly maxInFlightPerClient: number;
   readonly now?: () => number;
 }
 
@@ -86,6 +93,15 @@ export const createEdge = (options: EdgeOptions): Edge => {
   const nextRequestId = requestIds();
   const cors = corsPolicy(options.allowedOrigins);
   const overLimit = protectionLimit(options.protectionRps, options.now);
+  const { maxBodyBytes, bodyDeadlineMs, maxInFlightPerClient } = options;
+  // Requests in flight per identity: an entry exists only while one is, so the map stays small.
+  const inFlight = new Map<string, number>();
+
+  const release = (identity: string) => {
+    const left = (inFlight.get(identity) ?? 1) - 1;
+    if (left <= 0) inFlight.delete(identity);
+    else inFlight.set(identity, left);
+  };
 
   const tooManyRequests = () =>
     new Response(
@@ -95,6 +111,38 @@ export const createEdge = (options: EdgeOptions): Edge => {
         headers: { "Content-Type": "application/json", "Retry-After": "1" },
       },
     );
+
+  const refusal = (status: number, error: string, code: string, headers: Record<string, string> = {}) =>
+    new Response(JSON.stringify({ success: false, error, code }), {
+      status,
+      headers: { "Content-Type": "application/json", ...headers },
+    });
+  const bodyTooLate = () =>
+    refusal(408, `Request body not complete within ${bodyDeadlineMs} ms`, "REQUEST_TIMEOUT", {
+      Connection: "close",
+    });
+  const bodyTooLarge = () =>
+    refusal(413, `Request body too large (at most ${maxBodyBytes} bytes)`, "BODY_TOO_LARGE", {
+      Connection: "close",
+    });
+  const tooManyInFlight = () =>
+    refusal(429, "Too many requests in flight from this client", "TOO_MANY_IN_FLIGHT", {
+      "Retry-After": "1",
+    });
+
+  /** Reads the body within the deadline, then routes; the refusals close the connection. */
+  const dispatchWithBody = async (
+    request: Request,
+    body: ReadableStream<Uint8Array>,
+    facts: RequestFacts,
+  ): Promise<Response> => {
+    const buffered = await bufferBody(request, body, bodyDeadlineMs, maxBodyBytes);
+    if (buffered.kind === "ok") return dispatch(buffered.request, facts);
+    if (buffered.kind === "too-large") return bodyTooLarge();
+    metrics.count("request_body_timeouts_total");
+    facts.log.warn("request body not complete in time", { identity: facts.identity, path: facts.path });
+    return bodyTooLate();
+  };
 
   return (request, remoteAddress) => {
     const started = performance.now();
@@ -129,7 +177,8 @@ export const createEdge = (options: EdgeOptions): Edge => {
 
     const preflight = cors.preflight(method, request, path);
     if (preflight !== undefined) return finish(preflight);
-    if (path.startsWith("/api/")) {
+    // The facilitator's endpoints are as public as /api and spend more (the fee payer's SOL).
+    if (path.startsWith("/api/") || path.startsWith("/x402/")) {
       const verdict = overLimit(route, identity);
       if (verdict !== "ok") {
         metrics.count("protection_rate_limited_total");
@@ -137,7 +186,25 @@ export const createEdge = (options: EdgeOptions): Edge => {
         return finish(tooManyRequests());
       }
     }
-    const response = dispatch(request, facts);
-    return response instanceof Promise ? response.then(finish) : finish(response);
+    const held = inFlight.get(identity) ?? 0;
+    if (held >= maxInFlightPerClient) {
+      // Counted and in the access line (429); no WARN per refusal, which a flood would multiply.
+      metrics.count("in_flight_limited_total");
+      return finish(tooManyInFlight());
+    }
+    inFlight.set(identity, held + 1);
+    const done = (response: Response): Response => {
+      release(identity);
+      return finish(response);
+    };
+    // GET (the busy status route) never touches `request.body`: reading it may build a stream.
+    const body = carriesBody(method) ? request.body : null;
+    const response = body === null ? dispatch(request, facts) : dispatchWithBody(request, body, facts);
+    return response instanceof Promise
+      ? response.then(done, (error: unknown) => {
+          release(identity);
+          throw error;
+        })
+      : done(response);
   };
 };

@@ -1,13 +1,20 @@
-/** Operations endpoints: liveness, readiness, Prometheus metrics and the OpenAPI document. */
-import { Effect } from "effect";
-import { Hono } from "hono";
+/**
+ * Operations endpoints: liveness, readiness, Prometheus metrics and the OpenAPI document. These
+ * are public paths, so /readyz answers from a cached probe and names no host or collection unless
+ * METRICS_TOKEN is sent, and /metrics (grants, refusals, login failures) needs that token.
+ */
+import { Effect, type Redacted } from "effect";
+import { type Context, Hono } from "hono";
 import { ChainReader, type ChainUnavailable } from "../../../core/ports/chain-reader.ts";
 import { QuotaStore } from "../../../core/ports/quota-store.ts";
 import { type RetrievalFailed, Retriever } from "../../../core/ports/retrieval.ts";
 import type { StoreUnavailable } from "../../../core/ports/store-errors.ts";
 import type { AppEnv } from "../../hono-kit/app-env.ts";
+import { bearerDoor, type DoorVerdict, retryAfterSeconds } from "../../hono-kit/bearer-door.ts";
+import { failureLimiter } from "../../hono-kit/failure-limiter.ts";
 import { type AppRuntime, runOutcome } from "../../hono-kit/run-effect.ts";
 import type { Metrics } from "../../observability/metrics.ts";
+import type { SponsorWatch } from "../../payments/v2/sponsor-watch.ts";
 import { openApiDocument } from "../openapi.ts";
 
 type Probe = Effect.Effect<
@@ -32,43 +39,146 @@ const check = (name: string, probe: Probe) =>
     ),
   );
 
-export const opsRoutes = (runtime: AppRuntime, metrics: Metrics) =>
-  new Hono<AppEnv>()
+export interface OpsDeps {
+  readonly runtime: AppRuntime;
+  readonly metrics: Metrics;
+  /** METRICS_TOKEN: opens /metrics and /readyz's problem texts; undefined: /metrics is not served. */
+  readonly metricsToken: Redacted.Redacted<string> | undefined;
+  /** At most one probe of the dependencies per this many ms, whatever the request rate. */
+  readonly probeEveryMs?: number;
+  /** The x402 v2 fee payer's SOL, watched (absent: x402 v2 not offered). Not a readiness check. */
+  readonly sponsor?: SponsorWatch | undefined;
+  readonly now?: () => number;
+}
+
+interface Readiness {
+  readonly ready: boolean;
+  readonly checks: Readonly<Record<string, string>>;
+  readonly problems: Readonly<Record<string, string>>;
+}
+
+const probeAll = async (runtime: AppRuntime): Promise<Readiness> => {
+  const outcome = await runOutcome(
+    runtime,
+    Effect.all(
+      [
+        check(
+          "store",
+          Effect.flatMap(QuotaStore, (store) => store.ping),
+        ),
+        check(
+          "chain",
+          Effect.flatMap(ChainReader, (chain) => chain.ping),
+        ),
+        check(
+          "retrieval",
+          Effect.flatMap(Retriever, (retriever) => retriever.ping),
+        ),
+      ],
+      { concurrency: "unbounded" },
+    ),
+  );
+  const results = outcome.ok ? outcome.value : [];
+  const failed = results.filter(({ problem }) => problem !== undefined);
+  return {
+    ready: outcome.ok && failed.length === 0,
+    checks: Object.fromEntries(
+      results.map(({ name, problem }) => [name, problem === undefined ? "ok" : "unavailable"]),
+    ),
+    problems: Object.fromEntries(failed.map(({ name, problem }) => [name, problem ?? ""])),
+  };
+};
+
+/**
+ * The probe's answer shared by every request of its period: each probe calls the paid RPC
+ * (getSlot), pings Redis and opens the Chroma collection, so a flood of /readyz must not mean a
+ * flood of those. A probe in progress is awaited, not repeated.
+ */
+const cachedReadiness = (probe: () => Promise<Readiness>, everyMs: number, now: () => number) => {
+  let last: { readonly at: number; readonly result: Promise<Readiness> } | undefined;
+  return (): Promise<Readiness> => {
+    const at = now();
+    if (last === undefined || at - last.at >= everyMs) last = { at, result: probe() };
+    return last.result;
+  };
+};
+
+/** What /readyz says of the fee payer: offered or withdrawn, and its SOL to the operator. */
+const sponsorOf = (sponsor: SponsorWatch | undefined, detailed: boolean) => {
+  if (sponsor === undefined) return {};
+  const lamports = sponsor.lamports();
+  return {
+    x402: {
+      offered: sponsor.offered(),
+      ...(detailed && lamports !== undefined ? { feePayerLamports: lamports.toString() } : {}),
+    },
+  };
+};
+
+const METRICS_TYPE = { "Content-Type": "text/plain; version=0.0.4; charset=utf-8" };
+
+export const opsRoutes = ({
+  runtime,
+  metrics,
+  metricsToken,
+  probeEveryMs = 5_000,
+  now = Date.now,
+  sponsor,
+}: OpsDeps) => {
+  const readiness = cachedReadiness(() => probeAll(runtime), probeEveryMs, now);
+  const door = metricsToken === undefined ? undefined : bearerDoor(metricsToken, failureLimiter({ now }));
+  /** Whether the request carries METRICS_TOKEN; a wrong one is counted and logged, never echoed. */
+  const verdictOf = (c: Context<AppEnv>): DoorVerdict => {
+    if (door === undefined) return { kind: "missing" };
+    const identity = c.env.identity;
+    const verdict = door(c.req.header("authorization"), identity);
+    if (verdict.kind === "wrong") {
+      metrics.count("metrics_auth_failures_total");
+      c.env.log.warn("wrong metrics token", { identity });
+    }
+    return verdict;
+  };
+  const routes = new Hono<AppEnv>()
     .get("/healthz", (c) => c.json({ status: "ok" }))
     .get("/readyz", async (c) => {
-      const outcome = await runOutcome(
-        runtime,
-        Effect.all(
-          [
-            check(
-              "store",
-              Effect.flatMap(QuotaStore, (store) => store.ping),
-            ),
-            check(
-              "chain",
-              Effect.flatMap(ChainReader, (chain) => chain.ping),
-            ),
-            check(
-              "retrieval",
-              Effect.flatMap(Retriever, (retriever) => retriever.ping),
-            ),
-          ],
-          { concurrency: "unbounded" },
-        ),
-      );
-      const results = outcome.ok ? outcome.value : [];
-      const checks = Object.fromEntries(
-        results.map(({ name, problem }) => [name, problem === undefined ? "ok" : "unavailable"]),
-      );
-      const failed = results.filter(({ problem }) => problem !== undefined);
-      const ready = outcome.ok && failed.length === 0;
-      const problems = Object.fromEntries(failed.map(({ name, problem }) => [name, problem]));
-      return c.json(
-        { status: ready ? "ready" : "not ready", checks, ...(ready ? {} : { problems }) },
-        ready ? 200 : 503,
-      );
+      const { ready, checks, problems } = await readiness();
+      // Host names, ports, collection names and the fee payer's balance are for the operator
+      // (the metrics token) only; whether x402 v2 is offered is plain to see in any 402 anyway.
+      const detailed = c.req.header("authorization") !== undefined && verdictOf(c).kind === "ok";
+      const x402 = sponsorOf(sponsor, detailed);
+      if (ready) return c.json({ status: "ready", checks, ...x402 }, 200);
+      return c.json({ status: "not ready", checks, ...x402, ...(detailed ? { problems } : {}) }, 503);
     })
-    .get("/metrics", (c) =>
-      c.text(metrics.render(), 200, { "Content-Type": "text/plain; version=0.0.4; charset=utf-8" }),
-    )
     .get("/openapi.json", (c) => c.json(openApiDocument));
+  if (door === undefined) return routes;
+  return routes.get("/metrics", (c) => {
+    const verdict = verdictOf(c);
+    switch (verdict.kind) {
+      case "ok":
+        return c.text(metrics.render(), 200, METRICS_TYPE);
+      case "locked":
+        return c.json(
+          {
+            success: false,
+            error: "Too many wrong metrics tokens: try again later",
+            code: "TOO_MANY_ATTEMPTS",
+          },
+          429,
+          { "Retry-After": retryAfterSeconds(verdict.retryAfterMs) },
+        );
+      case "missing":
+      case "wrong":
+        return c.json(
+          {
+            success: false,
+            error: "Send Authorization: Bearer <METRICS_TOKEN>",
+            code: "UNAUTHORIZED",
+          },
+          401,
+          { "WWW-Authenticate": 'Bearer realm="metrics"' },
+        );
+      default:
+        return verdict satisfies never;
+    }
+  });
+};

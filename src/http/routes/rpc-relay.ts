@@ -1,44 +1,108 @@
 /**
- * POST /api/solana-rpc: the few JSON-RPC methods the widget needs, relayed to the service's own
+ * POST /api/solana-rpc: the three JSON-RPC calls the widget makes, relayed to the service's own
  * RPC endpoint. The browser then needs no RPC address of its own (the configured one may carry
  * an API key, and the local demo chain listens on the server's loopback only), and CORS is the
- * service's. Only single calls of the listed methods pass; everything else is refused here.
+ * service's. Every forwarded call is paid by the operator's RPC plan, so only what the widget
+ * needs passes: single calls of the listed methods, their params checked per method
+ * (rpc-relay-params.ts), `sendTransaction` only of a transaction paying this service
+ * (relay-transfer.ts), within a per-client and a global budget (relay-budget.ts). Each call is
+ * counted in /metrics by method and outcome.
  */
+import { Result } from "effect";
 import type { Context } from "hono";
 import type { AppEnv } from "../../hono-kit/app-env.ts";
+import { retryAfterSeconds } from "../../hono-kit/bearer-door.ts";
 import { readJsonObject } from "../../hono-kit/read-json.ts";
+import type { Metrics } from "../../observability/metrics.ts";
+import { relayBudget } from "./relay-budget.ts";
+import { paysService } from "./relay-transfer.ts";
+import { decodeParams, isRelayed } from "./rpc-relay-params.ts";
 
-/** What the widget calls: a blockhash to build a transfer, sending it, its status, Solana Pay lookups. */
-export const RELAYED_METHODS: ReadonlySet<string> = new Set([
-  "getLatestBlockhash",
-  "sendTransaction",
-  "getSignatureStatuses",
-  "getSignaturesForAddress",
-]);
 const TIMEOUT_MS = 10_000;
 
-const rpcError = (c: Context<AppEnv>, id: unknown, code: number, message: string, status: 400 | 502) =>
-  c.json({ jsonrpc: "2.0", error: { code, message }, id: id ?? null }, status);
+export interface RpcRelayDeps {
+  /** The chain's JSON-RPC endpoint (may carry an API key: never shown). */
+  readonly rpcUrl: string;
+  /** The service wallet and the USDC mint: the only payment `sendTransaction` relays. */
+  readonly wallet: string;
+  readonly usdcMint: string;
+  readonly metrics: Metrics;
+  readonly perClientPerMinute: number;
+  readonly perMinute: number;
+  readonly now?: () => number;
+}
 
-export const rpcRelay = (rpcUrl: string) => async (c: Context<AppEnv>) => {
-  const parsed = await readJsonObject(c);
-  if (!parsed.ok) return parsed.response;
-  const { id, method, params } = parsed.value;
-  if (typeof method !== "string" || !RELAYED_METHODS.has(method))
-    return rpcError(c, id, -32601, `Method not relayed here: ${String(method).slice(0, 60)}`, 400);
-  if (params !== undefined && !Array.isArray(params))
-    return rpcError(c, id, -32602, "params must be an array", 400);
-  const upstream = await fetch(rpcUrl, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: id ?? null, method, params: params ?? [] }),
-    signal: AbortSignal.timeout(TIMEOUT_MS),
-  }).catch(() => undefined);
-  const text = upstream?.ok ? await upstream.text().catch(() => undefined) : undefined;
-  // The upstream address and its error texts stay here: they may name a keyed endpoint.
-  if (text === undefined) {
-    c.env.log.warn("RPC relay: upstream unavailable", { method, status: upstream?.status });
-    return rpcError(c, id, -32000, "Blockchain RPC temporarily unavailable", 502);
-  }
-  return c.body(text, 200, { "Content-Type": "application/json" });
+type Outcome =
+  | "forwarded"
+  | "method-refused"
+  | "params-refused"
+  | "transaction-refused"
+  | "client-budget"
+  | "global-budget"
+  | "upstream-failed";
+
+const rpcError = (
+  c: Context<AppEnv>,
+  id: unknown,
+  code: number,
+  message: string,
+  status: 400 | 429 | 502,
+  headers: Record<string, string> = {},
+) => c.json({ jsonrpc: "2.0", error: { code, message }, id: id ?? null }, status, headers);
+
+export const rpcRelay = (deps: RpcRelayDeps) => {
+  const { rpcUrl, metrics } = deps;
+  const spend = relayBudget(deps);
+  const paysUs = paysService(deps.wallet, deps.usdcMint);
+  // Method labels are the relayed names only, so a scan of made-up names cannot grow /metrics.
+  const count = (method: string, outcome: Outcome) =>
+    metrics.count("rpc_relay_calls_total", { method: isRelayed(method) ? method : "other", outcome });
+
+  return async (c: Context<AppEnv>) => {
+    const parsed = await readJsonObject(c);
+    if (!parsed.ok) return parsed.response;
+    const { id, method, params } = parsed.value;
+    if (!isRelayed(method)) {
+      count(String(method), "method-refused");
+      return rpcError(c, id, -32601, `Method not relayed here: ${String(method).slice(0, 60)}`, 400);
+    }
+    const decoded = decodeParams(method, params);
+    if (Result.isFailure(decoded)) {
+      count(method, "params-refused");
+      return rpcError(c, id, -32602, `Invalid params for ${method}: ${decoded.failure}`, 400);
+    }
+    if (method === "sendTransaction" && !(await paysUs(decoded.success[0] as string))) {
+      count(method, "transaction-refused");
+      return rpcError(
+        c,
+        id,
+        -32602,
+        "Only a USDC transfer to this service's wallet is sent through this relay",
+        400,
+      );
+    }
+    const budget = spend(c.env.identity);
+    if (budget.kind !== "ok") {
+      count(method, budget.kind === "client" ? "client-budget" : "global-budget");
+      const whose = budget.kind === "client" ? "this client's" : "the service's";
+      return rpcError(c, id, -32005, `RPC relay: ${whose} budget for this minute is spent`, 429, {
+        "Retry-After": retryAfterSeconds(budget.retryAfterMs),
+      });
+    }
+    const upstream = await fetch(rpcUrl, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: id ?? null, method, params: decoded.success }),
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    }).catch(() => undefined);
+    const text = upstream?.ok ? await upstream.text().catch(() => undefined) : undefined;
+    // The upstream address and its error texts stay here: they may name a keyed endpoint.
+    if (text === undefined) {
+      count(method, "upstream-failed");
+      c.env.log.warn("RPC relay: upstream unavailable", { method, status: upstream?.status });
+      return rpcError(c, id, -32000, "Blockchain RPC temporarily unavailable", 502);
+    }
+    count(method, "forwarded");
+    return c.body(text, 200, { "Content-Type": "application/json" });
+  };
 };

@@ -2,19 +2,22 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../../hono-kit/app-env.ts";
 import { DEMO_FUNDS, demoFaucet, type FundDemoWallet } from "./demo-faucet.ts";
-import { rpcRelay } from "./rpc-relay.ts";
+import { type RpcRelayDeps, rpcRelay } from "./rpc-relay.ts";
 
 export interface WidgetApiDeps {
-  /** The chain's JSON-RPC endpoint, relayed at /api/solana-rpc. */
-  readonly rpcUrl?: string | undefined;
+  /** The chain's JSON-RPC endpoint (relayed at /api/solana-rpc), the wallet and mint it may be paid in. */
+  readonly relay?: Pick<RpcRelayDeps, "rpcUrl" | "wallet" | "usdcMint"> | undefined;
   /** Present only on a local chain the program started itself: the demo wallet faucet. */
   readonly fundDemoWallet?: FundDemoWallet | undefined;
 }
 
 /** Mounted under /api: the RPC relay and, on the local demo chain only, the demo wallet faucet. */
-export const widgetApiRoutes = ({ rpcUrl, fundDemoWallet }: WidgetApiDeps) => {
+export const widgetApiRoutes = (
+  { relay, fundDemoWallet }: WidgetApiDeps,
+  limits: Pick<RpcRelayDeps, "metrics" | "perClientPerMinute" | "perMinute" | "now">,
+) => {
   const api = new Hono<AppEnv>();
-  if (rpcUrl !== undefined) api.post("/solana-rpc", rpcRelay(rpcUrl));
+  if (relay !== undefined) api.post("/solana-rpc", rpcRelay({ ...relay, ...limits }));
   if (fundDemoWallet !== undefined) {
     api.get("/demo-wallet", (c) =>
       c.json({

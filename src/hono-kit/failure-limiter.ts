@@ -1,8 +1,9 @@
 /**
- * Wrong admin tokens, counted per client: after `maxFailures` within `windowMs` the client is
- * locked out (every admin request, even with the right token, gets 429) until the window that
- * began with its first failure ends. In memory, per instance; bounded to `maxClients` entries
- * (expired ones go first, then the oldest).
+ * Wrong secret tokens (the admin's, the x402 facilitator's), counted per client: after
+ * `maxFailures` within `windowMs` the client is locked out (every request behind that token, even
+ * with the right one, gets 429) until the window that began with its first failure ends. In
+ * memory, per instance; bounded to `maxClients` entries (expired ones go first, then the oldest).
+ * Shared by the console and the facilitator route, so both doors slow guessing alike.
  */
 export interface FailureLimiterOptions {
   readonly maxFailures?: number;

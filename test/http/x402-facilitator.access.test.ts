@@ -1,0 +1,80 @@
+/**
+ * The facilitator's door (/x402/*, whose /settle spends the fee payer's SOL): wrong bearer tokens
+ * are counted per client, logged as a WARN without the token, and lock the client out (429 with
+ * Retry-After, even for the right token) after five; the protection limit covers /x402/* as /api.
+ */
+
+import { describe, expect, test } from "bun:test";
+import { generateKeyPairSigner } from "@solana/kit";
+import { memoryLogger } from "../../src/observability/log.ts";
+import { createFeePayer } from "../../src/payments/v2/fee-payer.ts";
+import { DEFAULT_SPONSOR_POLICY } from "../../src/payments/v2/sponsor-policy.ts";
+import { watchSponsor } from "../../src/payments/v2/sponsor-watch.ts";
+import { testApps } from "../support/test-app.ts";
+
+const TOKEN = "facilitator-token-0123456789";
+const WRONG = "facilitator-guess-0123456789";
+const build = testApps();
+
+const facilitator = async () => ({
+  // Never reached: every request here is decided by the door before the fee payer is asked.
+  feePayer: createFeePayer(await generateKeyPairSigner(), "http://127.0.0.1:9/unused"),
+  network: "solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1" as const,
+  policy: DEFAULT_SPONSOR_POLICY,
+  sponsor: watchSponsor({ read: async () => 0n, floor: 0n, logger: memoryLogger().logger }),
+});
+
+const supported = (t: ReturnType<typeof build>, token: string | undefined, from?: string) =>
+  t.call(
+    "/x402/supported",
+    token === undefined ? {} : { headers: { Authorization: `Bearer ${token}` } },
+    from,
+  );
+
+describe("the facilitator token", () => {
+  test("five wrong tokens lock the client out for 15 minutes, the right token included; others are not", async () => {
+    const t = build({ facilitator: await facilitator(), facilitatorToken: TOKEN });
+    expect((await supported(t, TOKEN)).status).toBe(200);
+    for (let i = 0; i < 5; i++) expect((await supported(t, WRONG)).status).toBe(401);
+    const locked = await supported(t, TOKEN);
+    expect(locked.status).toBe(429);
+    expect(locked.headers.get("retry-after")).toBe("900");
+    expect(await locked.json()).toEqual({
+      error: "Too many wrong facilitator tokens: try again later",
+      code: "TOO_MANY_ATTEMPTS",
+    });
+    expect((await supported(t, TOKEN, "198.51.100.9")).status).toBe(200);
+    const metrics = t.metrics.render();
+    expect(metrics).toContain("x402_facilitator_auth_failures_total 5");
+    expect(metrics).toContain("x402_facilitator_auth_locked_total 1");
+  });
+
+  test("each wrong token is a WARN line naming the client, never the token; no token is not a guess", async () => {
+    const t = build({ facilitator: await facilitator(), facilitatorToken: TOKEN });
+    for (let i = 0; i < 6; i++) expect((await supported(t, undefined)).status).toBe(401);
+    expect(t.lines.filter((line) => line.msg === "wrong x402 facilitator token")).toHaveLength(0);
+    await supported(t, WRONG);
+    const warnings = t.lines.filter((line) => line.msg === "wrong x402 facilitator token");
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatchObject({ level: "WARN", identity: "203.0.113.7" });
+    expect(JSON.stringify(t.lines)).not.toContain(WRONG);
+    expect(JSON.stringify(t.lines)).not.toContain(TOKEN);
+  });
+
+  test("the protection limit covers /x402/* like /api/*", async () => {
+    let now = 1_700_000_000_000;
+    const t = build({
+      facilitator: await facilitator(),
+      facilitatorToken: TOKEN,
+      protectionRps: 3,
+      now: () => now,
+    });
+    const burst = async () => {
+      const responses = await Promise.all(Array.from({ length: 5 }, () => supported(t, TOKEN)));
+      return responses.map((response) => response.status);
+    };
+    expect(await burst()).toEqual([200, 200, 200, 429, 429]);
+    now += 1000;
+    expect(await burst()).toEqual([200, 200, 200, 429, 429]);
+  });
+});
