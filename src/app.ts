@@ -11,6 +11,7 @@ import type { AppConfig } from "../core/config.ts";
 import { adminRoutes } from "./console/routes/admin-routes.ts";
 import type { AppEnv } from "./hono-kit/app-env.ts";
 import { type AppRuntime, Defect } from "./hono-kit/run-effect.ts";
+import { chatDialects } from "./http/chat-payment.ts";
 import { createEdge } from "./http/edge/edge.ts";
 import { insightsRecorder } from "./http/insights-recorder.ts";
 import { chatRoutes } from "./http/routes/chat.ts";
@@ -21,6 +22,7 @@ import { paymentInfoRoutes } from "./http/routes/payment-info.ts";
 import { statusRoutes } from "./http/routes/status.ts";
 import { type WidgetApiDeps, widgetApiRoutes } from "./http/routes/widget-api.ts";
 import { x402FacilitatorRoutes } from "./http/routes/x402-facilitator.ts";
+import { mcpRoutes } from "./mcp/mcp-routes.ts";
 import type { ServiceLogger } from "./observability/log.ts";
 import type { Metrics } from "./observability/metrics.ts";
 import type { ExactFacilitator } from "./payments/v2/exact-payment.ts";
@@ -102,6 +104,7 @@ const createRouter = ({ runtime, config, logger, metrics, web = {}, facilitator,
     router.route("/x402", x402FacilitatorRoutes({ facilitator, token: facilitatorToken, runtime, metrics }));
   return router
     .route("/api", api)
+    .route("/mcp", mcpRoutes({ runtime, facilitator, dialects: chatDialects(facilitator, metrics) }))
     .route(
       "/",
       opsRoutes({

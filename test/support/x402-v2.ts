@@ -43,7 +43,8 @@ export interface OfficialWallet {
   readonly mint: Address;
 }
 
-const officialClient = (wallet: OfficialWallet) => {
+/** The official x402 client for a wallet (Solana exact scheme, spend controls on the test mint). */
+export const officialClient = (wallet: OfficialWallet) => {
   const client = new x402Client();
   client.register("solana:*", new ExactSvmScheme(wallet.signer, { rpcUrl: wallet.rpcUrl }));
   client.setSpendControls({

@@ -58,6 +58,7 @@ const ROOMS: ReadonlyArray<Room> = [
     holds: under("src/console"),
     mayImport: ["core", "observability", "hono-kit", "http", "web", "bundles"],
   },
+  { name: "mcp", holds: under("src/mcp"), mayImport: ["core", "observability", "hono-kit", "payments"] },
   {
     name: "programs",
     holds: (file) =>
@@ -74,6 +75,7 @@ const ROOMS: ReadonlyArray<Room> = [
       "http",
       "web",
       "console",
+      "mcp",
     ],
   },
 ];

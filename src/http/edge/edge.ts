@@ -178,7 +178,7 @@ export const createEdge = (options: EdgeOptions): Edge => {
     const preflight = cors.preflight(method, request, path);
     if (preflight !== undefined) return finish(preflight);
     // The facilitator's endpoints are as public as /api and spend more (the fee payer's SOL).
-    if (path.startsWith("/api/") || path.startsWith("/x402/")) {
+    if (path.startsWith("/api/") || path.startsWith("/x402/") || path === "/mcp") {
       const verdict = overLimit(route, identity);
       if (verdict !== "ok") {
         metrics.count("protection_rate_limited_total");

@@ -39,7 +39,17 @@ export const paymentRequiredHeader = (
   url: string,
   offer: ExactOffer,
   error: string,
-) => {
+) => ({
+  [PAYMENT_REQUIRED_HEADER]: encodePaymentRequiredHeader(paymentRequiredOf(request, url, offer, error)),
+});
+
+/** The x402 v2 PaymentRequired offering `request` in the exact scheme (a header's, or an MCP result's). */
+export const paymentRequiredOf = (
+  request: PaymentRequest,
+  url: string,
+  offer: ExactOffer,
+  error: string,
+): PaymentRequired => {
   const units = Result.getOrThrow(parseDecimalUnits(request.max_amount_required));
   const required: PaymentRequired = {
     x402Version: 2,
@@ -66,7 +76,7 @@ export const paymentRequiredHeader = (
       },
     ],
   };
-  return { [PAYMENT_REQUIRED_HEADER]: encodePaymentRequiredHeader(required) };
+  return required;
 };
 
 /** The transaction of a PAYMENT-SIGNATURE header for the exact scheme on `network`; undefined when it is not one. */

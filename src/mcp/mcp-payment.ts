@@ -1,0 +1,127 @@
+/**
+ * x402 over MCP for `ask_docs` (the x402 MCP transport, tool-result binding): a tool call
+ * carries a v2 PaymentPayload in `params._meta["x402/payment"]`; it is bought through the same
+ * entry and credit dialect as /api/chat (verify, hold the payer, reserve, settle, credit once),
+ * bound to its own issued payment requests. When nothing is left, the result is `isError` with
+ * the v2 PaymentRequired in `structuredContent` and the same JSON as text.
+ */
+import { decodePaymentResponseHeader, encodePaymentSignatureHeader } from "@x402/core/http";
+import type { PaymentPayload, PaymentRequired, SettleResponse } from "@x402/core/types";
+import { Effect } from "effect";
+import { BaseUnits, MIN_PAYMENT_UNITS, queriesFor } from "../../core/payments/money.ts";
+import { x402NetworkOf } from "../../core/payments/network.ts";
+import { PaymentSettings } from "../../core/payments/payment-settings.ts";
+import { type AppRuntime, runOutcome } from "../hono-kit/run-effect.ts";
+import type { Logger } from "../observability/log.ts";
+import { acceptPayment } from "../payments/server/accept-payment.ts";
+import type { CreditDialect, CreditRoute, PaymentRefusal } from "../payments/server/dialect.ts";
+import { issuePaymentRequest, paymentRequestOf } from "../payments/server/issue-request.ts";
+import { DEFAULT_EXPIRES_IN_SECONDS } from "../payments/server/paywall-options.ts";
+import { x402Rejection } from "../payments/server/x402-errors.ts";
+import type { ExactFacilitator } from "../payments/v2/exact-payment.ts";
+import { PAYMENT_RESPONSE_HEADER, PAYMENT_SIGNATURE_HEADER, paymentRequiredOf } from "../payments/v2/wire.ts";
+
+/** Payment requests of `ask_docs` are issued for (and only pay) this binding. */
+export const ASK_DOCS_BINDING = { resource: "mcp:tools/ask_docs", method: "CALL" } as const;
+/** The MCP transport's `_meta` keys. */
+export const PAYMENT_META = "x402/payment";
+export const PAYMENT_RESPONSE_META = "x402/payment-response";
+
+const ASK_PRICE_UNITS = BaseUnits(MIN_PAYMENT_UNITS);
+
+export interface McpPaymentDeps {
+  readonly runtime: AppRuntime;
+  readonly facilitator: ExactFacilitator | undefined;
+  readonly dialects: ReadonlyArray<CreditDialect>;
+  /** The MCP endpoint's URL, named as the resource of a PaymentRequired. */
+  readonly url: string;
+}
+
+/** A tool result asking for payment: isError, the PaymentRequired as structured content and text. */
+const paymentRequiredResult = (required: PaymentRequired) => ({
+  isError: true as const,
+  structuredContent: required as unknown as Record<string, unknown>,
+  content: [{ type: "text" as const, text: JSON.stringify(required) }],
+});
+
+/** A plain error result (nothing to pay, or the payment cannot be offered). */
+export const errorResult = (text: string) => ({
+  isError: true as const,
+  content: [{ type: "text" as const, text }],
+});
+
+/** A fresh payment request for `ask_docs` as a payment-required result, with `message` as its error. */
+export const offerPayment = async (deps: McpPaymentDeps, message: string) => {
+  const { facilitator } = deps;
+  if (facilitator === undefined || !facilitator.sponsor.offered())
+    return errorResult(`${message}. Paying over MCP needs x402 v2, which this service does not offer now.`);
+  const issued = await runOutcome(
+    deps.runtime,
+    Effect.flatMap(PaymentSettings, (terms) =>
+      issuePaymentRequest(
+        {
+          units: ASK_PRICE_UNITS,
+          payTo: terms.wallet,
+          mint: terms.usdcMint,
+          network: x402NetworkOf(terms.network),
+          description: `Questions to the docs assistant: ${queriesFor(ASK_PRICE_UNITS)} for 0.01 USDC`,
+          expiresInSeconds: DEFAULT_EXPIRES_IN_SECONDS,
+        },
+        ASK_DOCS_BINDING,
+      ),
+    ),
+  );
+  if (!issued.ok)
+    return errorResult("Payments are temporarily unavailable; nothing was charged. Try again shortly.");
+  const offer = {
+    network: facilitator.network,
+    feePayer: facilitator.feePayer.address,
+    blockhash: facilitator.feePayer.blockhashHint(),
+  };
+  return paymentRequiredResult(paymentRequiredOf(paymentRequestOf(issued.value), deps.url, offer, message));
+};
+
+export type Bought =
+  | { readonly ok: true; readonly settlement: SettleResponse }
+  | { readonly ok: false; readonly refusal: PaymentRefusal };
+
+/**
+ * Buys queries with the PaymentPayload of `_meta["x402/payment"]`, through the credit dialect
+ * of /api/chat (a payload that is not one is refused as malformed, never thrown).
+ */
+export const buyWithPayload = async (
+  deps: McpPaymentDeps,
+  payload: unknown,
+  identity: string,
+  log: Logger,
+): Promise<Bought | undefined> => {
+  let header: string;
+  try {
+    header = encodePaymentSignatureHeader(payload as PaymentPayload);
+  } catch {
+    header = "malformed";
+  }
+  // The credit dialects read a request's header: the payload travels as one, unchanged.
+  const request = new Request(deps.url, { method: "POST", headers: { [PAYMENT_SIGNATURE_HEADER]: header } });
+  const route: CreditRoute = {
+    binding: ASK_DOCS_BINDING,
+    run: async (effect) => runOutcome(deps.runtime, effect),
+    identity,
+    log,
+  };
+  const acceptance = await acceptPayment(request, route, deps.dialects);
+  if (acceptance.kind === "absent") return undefined;
+  if (acceptance.kind === "refused") return { ok: false, refusal: acceptance.error };
+  const settlement = decodePaymentResponseHeader(acceptance.headers[PAYMENT_RESPONSE_HEADER] ?? "");
+  return { ok: true, settlement };
+};
+
+/** A refused payment as the tool's result: a fresh offer that names why (expired), or the reason. */
+export const refusedResult = async (deps: McpPaymentDeps, refusal: PaymentRefusal) => {
+  if (refusal._tag !== "PaymentRejected")
+    return errorResult(
+      "Payment verification is temporarily unavailable; nothing was charged. Send the same payment again shortly.",
+    );
+  const { body } = x402Rejection(refusal);
+  return offerPayment(deps, `${body.Message} (${refusal.reason}): ${String(body.Details.hint ?? "")}`.trim());
+};

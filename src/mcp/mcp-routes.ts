@@ -1,0 +1,39 @@
+/**
+ * POST /mcp: the MCP endpoint (Streamable HTTP, stateless, JSON responses) behind the edge, so
+ * its calls have the client identity, protection limit and access log of every other route.
+ */
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { Hono } from "hono";
+import { type AppEnv, edgeFactsAsVariables } from "../hono-kit/app-env.ts";
+import type { AppRuntime } from "../hono-kit/run-effect.ts";
+import type { CreditDialect } from "../payments/server/dialect.ts";
+import type { ExactFacilitator } from "../payments/v2/exact-payment.ts";
+import { createMcpServer } from "./mcp-server.ts";
+
+export interface McpDeps {
+  readonly runtime: AppRuntime;
+  readonly facilitator: ExactFacilitator | undefined;
+  /** The ways to buy queries (x402 v2 only is reachable from MCP's `_meta`). */
+  readonly dialects: ReadonlyArray<CreditDialect>;
+}
+
+export const mcpRoutes = (deps: McpDeps) =>
+  new Hono<AppEnv>().use(edgeFactsAsVariables).post("/", async (c) => {
+    // Stateless: a server and transport per request, as the SDK's stateless mode wants.
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
+    const server = createMcpServer({
+      ...deps,
+      url: new URL(c.req.url).origin + c.req.path,
+      identity: c.get("identity"),
+      log: c.get("log"),
+    });
+    await server.connect(transport);
+    try {
+      return await transport.handleRequest(c.req.raw);
+    } finally {
+      await server.close();
+    }
+  });

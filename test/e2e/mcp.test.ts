@@ -1,0 +1,166 @@
+/**
+ * The MCP endpoint with the official MCP SDK client over Streamable HTTP, on the real app and a
+ * real local chain: the tools an agent sees, a search, free questions, then the x402
+ * payment-required result, paid with a PaymentPayload the official x402 client signs, the
+ * answer with its settlement, the same payload refused the second time, and a malformed payment
+ * answered as a tool result (never a JSON-RPC error).
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { PaymentRequired } from "@x402/core/types";
+import { ChainSolana } from "../../adapters/chain-solana/index.ts";
+import { memoryLogger } from "../../src/observability/log.ts";
+import type { ExactFacilitator } from "../../src/payments/v2/exact-payment.ts";
+import { startFacilitator } from "../../src/payments/v2/facilitator.ts";
+import { startTestChain, type TestChain } from "../support/localnet.ts";
+import { type TestApp, testApps } from "../support/test-app.ts";
+import { officialClient } from "../support/x402-v2.ts";
+
+let chain: TestChain;
+let facilitator: ExactFacilitator | undefined;
+const servers: Array<ReturnType<typeof Bun.serve>> = [];
+const build = testApps(afterAll);
+beforeAll(async () => {
+  chain = await startTestChain();
+  await chain.localnet.mintTokens(chain.serviceWallet, 0n);
+  facilitator = await startFacilitator({
+    rpcUrl: chain.url,
+    feePayer: chain.localnet.feePayer,
+    logger: memoryLogger().logger,
+  });
+});
+afterAll(async () => {
+  for (const server of servers) await server.stop(true);
+  await chain?.stop();
+});
+
+/** An app on the local chain served on loopback, every request from `from`; and an MCP client connected to it. */
+const connect = async (from: string) => {
+  const app: TestApp = build({
+    freeQueries: 1,
+    ...(facilitator === undefined ? {} : { facilitator }),
+    chain: {
+      layer: ChainSolana.layer({ rpcUrl: chain.url, baseDelayMs: 20 }),
+      usdcMint: chain.mint,
+      wallet: chain.serviceWallet,
+    },
+  });
+  const server = Bun.serve({
+    port: 0,
+    hostname: "127.0.0.1",
+    fetch: (request) => app.app.fetch(request, { remoteAddress: from }),
+  });
+  servers.push(server);
+  const client = new Client({ name: "test-agent", version: "1.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${server.port}/mcp`)));
+  return client;
+};
+
+type ToolResult = Awaited<ReturnType<Client["callTool"]>>;
+const textOf = (result: ToolResult) => (result.content as Array<{ text: string }>)[0]?.text ?? "";
+const QUESTION = "How do I write a file?";
+
+describe("the docs as MCP tools", () => {
+  test("an agent sees ask_docs and search_docs, with input and output schemas", async () => {
+    const client = await connect("198.51.100.60");
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual(["ask_docs", "search_docs"]);
+    const ask = tools.find((tool) => tool.name === "ask_docs");
+    expect(ask?.inputSchema.required).toEqual(["question"]);
+    expect(Object.keys(ask?.outputSchema?.properties ?? {}).sort()).toEqual([
+      "answer",
+      "declined",
+      "remaining",
+      "sources",
+    ]);
+    expect(ask?.description).toContain("x402/payment");
+    await client.close();
+  });
+
+  test("search_docs gives the best passages with their sections and links, free", async () => {
+    const client = await connect("198.51.100.61");
+    for (let i = 0; i < 3; i++) {
+      const result = await client.callTool({
+        name: "search_docs",
+        arguments: { query: "write a file", limit: 3 },
+      });
+      expect(result.isError).toBeFalsy();
+      const { results } = result.structuredContent as { results: Array<{ number: number; title: string }> };
+      expect(results.map((r) => r.number)).toEqual([1, 2, 3]);
+    }
+    await client.close();
+  });
+
+  test("ask_docs: a free answer, then a PaymentRequired result, paid over _meta, answered with its settlement, once", async () => {
+    const client = await connect("198.51.100.62");
+    const free = await client.callTool({ name: "ask_docs", arguments: { question: QUESTION } });
+    expect(free.isError).toBeFalsy();
+    const answered = free.structuredContent as {
+      answer: string;
+      sources: Array<{ number: number }>;
+      remaining: number;
+    };
+    expect(answered.sources.length).toBeGreaterThan(0);
+    expect(answered.remaining).toBe(0);
+    expect(textOf(free)).toContain("[1]");
+
+    const asked = await client.callTool({ name: "ask_docs", arguments: { question: QUESTION } });
+    expect(asked.isError).toBe(true);
+    const required = asked.structuredContent as unknown as PaymentRequired;
+    expect(required.x402Version).toBe(2);
+    expect(required.accepts[0]).toMatchObject({
+      scheme: "exact",
+      amount: "10000",
+      asset: chain.mint,
+      payTo: chain.serviceWallet,
+    });
+    expect(JSON.parse(textOf(asked))).toEqual(required);
+
+    const payer = await chain.fundPayer();
+    const before = await chain.usdcBalance(payer.address);
+    const payload = await officialClient({
+      signer: payer,
+      rpcUrl: chain.url,
+      mint: chain.mint,
+    }).createPaymentPayload(required);
+    const paid = await client.callTool({
+      name: "ask_docs",
+      arguments: { question: QUESTION },
+      _meta: { "x402/payment": payload },
+    });
+    expect(paid.isError).toBeFalsy();
+    expect((paid.structuredContent as { remaining: number }).remaining).toBe(9);
+    const settlement = (
+      paid._meta as Record<string, { success: boolean; transaction: string; payer: string }>
+    )["x402/payment-response"];
+    expect(settlement).toMatchObject({ success: true, payer: payer.address });
+    expect(before - (await chain.usdcBalance(payer.address))).toBe(10_000n);
+
+    // The same payload again: refused with the reason, in a fresh offer; nothing moves.
+    const again = await client.callTool({
+      name: "ask_docs",
+      arguments: { question: QUESTION },
+      _meta: { "x402/payment": payload },
+    });
+    expect(again.isError).toBe(true);
+    expect((again.structuredContent as unknown as PaymentRequired).error).toContain("payment-already-used");
+    expect(before - (await chain.usdcBalance(payer.address))).toBe(10_000n);
+    await client.close();
+  });
+
+  test("a malformed payment is a payment-required result naming why, not a protocol error", async () => {
+    const client = await connect("198.51.100.63");
+    await client.callTool({ name: "ask_docs", arguments: { question: QUESTION } });
+    const result = await client.callTool({
+      name: "ask_docs",
+      arguments: { question: QUESTION },
+      _meta: { "x402/payment": { x402Version: 2, nonsense: true } },
+    });
+    expect(result.isError).toBe(true);
+    expect((result.structuredContent as unknown as PaymentRequired).error).toContain(
+      "exact-payload-malformed",
+    );
+    await client.close();
+  });
+});
