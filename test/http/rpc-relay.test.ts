@@ -190,6 +190,8 @@ describe("hostile calls are refused before the upstream", () => {
       (await usdcTransfer(STRANGER, USDC_MINT)).wire,
       (await usdcTransfer(WALLET, OTHER_MINT)).wire,
       (await usdcTransfer(WALLET, USDC_MINT, 0n)).wire,
+      // Dust to our wallet would buy a relay for anything else in the same transaction.
+      (await usdcTransfer(WALLET, USDC_MINT, 9_999n)).wire,
     ];
     for (const wire of wires) {
       const response = await send(t, {
@@ -210,8 +212,17 @@ describe("hostile calls are refused before the upstream", () => {
     }
     expect(calls).toEqual([]);
     expect(await t.metricsText()).toContain(
-      'rpc_relay_calls_total{method="sendTransaction",outcome="transaction-refused"} 4',
+      'rpc_relay_calls_total{method="sendTransaction",outcome="transaction-refused"} 5',
     );
+    // skipPreflight would let junk reach the RPC unchecked: the widget never sends it.
+    const skipped = await send(t, {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "sendTransaction",
+      params: [(await usdcTransfer(WALLET, USDC_MINT)).wire, { encoding: "base64", skipPreflight: true }],
+    });
+    expect(skipped.status).toBe(400);
+    expect(calls).toEqual([]);
   });
 
   test("made-up method names are counted under one label", async () => {
@@ -253,9 +264,18 @@ describe("budgets", () => {
     const metrics = await t.metricsText();
     expect(metrics).toContain('rpc_relay_calls_total{method="getLatestBlockhash",outcome="client-budget"} 2');
     expect(metrics).toContain('rpc_relay_calls_total{method="getLatestBlockhash",outcome="global-budget"} 1');
+    // The shared budget is spent, but a payment to this service still goes through (its client's budget).
+    const payment = {
+      jsonrpc: "2.0",
+      id: 2,
+      method: "sendTransaction",
+      params: [(await usdcTransfer(WALLET, USDC_MINT)).wire, { encoding: "base64" }],
+    };
+    expect((await send(t, payment, "192.0.2.44")).status).toBe(200);
+    expect(calls).toHaveLength(9);
     now += 50_000; // the next minute
     expect((await burst("203.0.113.7", 1)).map((r) => r.status)).toEqual([200]);
-    expect(calls).toHaveLength(9);
+    expect(calls).toHaveLength(10);
   });
 });
 

@@ -45,11 +45,15 @@ export const adminCredentials = (token: Redacted.Redacted<string>, now: () => nu
     return sameSecret(match[3] ?? "", signature(id, expiresAt)) ? { id, expiresAt } : undefined;
   };
 
-  /** An expired or revoked session is "none" (not a guess); a bad signature is "wrong". */
+  /**
+   * A session that does not verify, has expired or was revoked is "none", never a guess: its
+   * 256-bit HMAC cannot be guessed, and a cookie gone stale (an older format after an upgrade,
+   * a rotated ADMIN_TOKEN) would otherwise count as failures and lock its owner out.
+   */
   const session = (cookie: string | undefined): Credentials => {
     if (cookie === undefined) return "none";
     const found = signed(cookie);
-    if (found === undefined) return "wrong";
+    if (found === undefined) return "none";
     return found.expiresAt > now() && !revoked.has(found.id) ? "ok" : "none";
   };
 

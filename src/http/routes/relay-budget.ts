@@ -21,8 +21,12 @@ export const relayBudget = ({ perClientPerMinute, perMinute, now = Date.now }: R
   let window = Number.NaN;
   let spent = 0;
   let perClient = new Map<string, number>();
-  /** Spends one call of `client`'s budget, or says whose budget is spent and until when. */
-  return (client: string): BudgetVerdict => {
+  /**
+   * Spends one call of `client`'s budget (and of the service's, unless `global` is false: a
+   * transaction that pays us, so a few clients spending the shared budget cannot stop everyone's
+   * payments), or says whose budget is spent and until when.
+   */
+  return (client: string, global = true): BudgetVerdict => {
     const at = now();
     const current = Math.floor(at / MINUTE_MS);
     if (current !== window) {
@@ -33,9 +37,9 @@ export const relayBudget = ({ perClientPerMinute, perMinute, now = Date.now }: R
     const retryAfterMs = (current + 1) * MINUTE_MS - at;
     const mine = perClient.get(client) ?? 0;
     if (mine >= perClientPerMinute) return { kind: "client", retryAfterMs };
-    if (spent >= perMinute) return { kind: "total", retryAfterMs };
+    if (global && spent >= perMinute) return { kind: "total", retryAfterMs };
     perClient.set(client, mine + 1);
-    spent += 1;
+    if (global) spent += 1;
     return { kind: "ok" };
   };
 };

@@ -6,6 +6,7 @@
  * address lookup tables cannot be read without another RPC call, so an instruction naming one
  * does not count as the payment.
  */
+
 import {
   type Address,
   address,
@@ -14,6 +15,7 @@ import {
   getTransactionDecoder,
 } from "@solana/kit";
 import { findAssociatedTokenPda, TOKEN_PROGRAM_ADDRESS } from "@solana-program/token";
+import { MIN_PAYMENT_UNITS } from "../../../core/payments/money.ts";
 
 const TRANSFER_CHECKED = 12;
 /** transferChecked's accounts: source, mint, destination, authority. */
@@ -52,7 +54,8 @@ export const paysService = (wallet: string, mint: string) => {
           data[0] === TRANSFER_CHECKED &&
           accounts[indices[MINT_AT] ?? accounts.length] === mintAddress &&
           accounts[indices[DESTINATION_AT] ?? accounts.length] === ours &&
-          amountOf(data) > 0n
+          // At least the smallest purchase: a dust transfer does not buy a relay for other traffic.
+          amountOf(data) >= MIN_PAYMENT_UNITS
         );
       });
     } catch {

@@ -43,11 +43,8 @@ const SignaturesConfig = Schema.Struct({
 });
 const SendConfig = Schema.Struct({
   encoding: Schema.Literal("base64"),
+  // What the widget sends: never skipPreflight (a junk transaction would reach the RPC unchecked).
   preflightCommitment: Schema.optionalKey(Commitment),
-  skipPreflight: Schema.optionalKey(Schema.Boolean),
-  maxRetries: Schema.optionalKey(
-    Schema.Number.pipe(Schema.check(Schema.isInt(), Schema.isBetween({ minimum: 0, maximum: 5 }))),
-  ),
   minContextSlot: Schema.optionalKey(Slot),
 });
 

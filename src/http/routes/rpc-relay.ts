@@ -81,7 +81,9 @@ export const rpcRelay = (deps: RpcRelayDeps) => {
         400,
       );
     }
-    const budget = spend(c.env.identity);
+    // A checked paying transaction is charged to its client only: the shared budget cannot be
+    // spent by a few clients to stop everyone else's payments.
+    const budget = spend(c.env.identity, method !== "sendTransaction");
     if (budget.kind !== "ok") {
       count(method, budget.kind === "client" ? "client-budget" : "global-budget");
       const whose = budget.kind === "client" ? "this client's" : "the service's";
