@@ -57,6 +57,7 @@ export const EXACT_REJECTION_REASONS = [
   "exact-signers-invalid",
   "exact-account-unreferenced",
   "exact-smart-wallet-unsupported",
+  "exact-assertion-forbidden",
   "exact-payer-busy",
   "exact-sponsor-unavailable",
   "exact-blockhash-expired",

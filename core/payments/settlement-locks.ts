@@ -61,6 +61,8 @@ export const afterRelease = (
   now: number,
   coolDownMs: number,
 ): SettlementLock | undefined => {
-  if (lock === undefined || lock.holder !== holder) return lock;
+  // A lapsed lock is free already (Redis has expired it): nothing to cool down.
+  if (lock === undefined || lock.until <= now) return undefined;
+  if (lock.holder !== holder) return lock;
   return coolDownMs > 0 ? { holder, until: now + coolDownMs, cooling: true } : undefined;
 };

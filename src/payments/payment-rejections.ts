@@ -159,7 +159,7 @@ export const REJECTIONS = {
   "exact-transfer-mismatch": refusal(
     "EXACT_TRANSFER_MISMATCH",
     "The transfer does not match the payment requirements",
-    "Transfer exactly `amount` base units of `asset` to the associated token account of `payTo`, with the asset's decimals.",
+    "Transfer exactly `amount` base units of `asset` from your own associated token account to that of `payTo`, with the asset's decimals.",
   ),
   "exact-fee-payer-misused": refusal(
     "EXACT_FEE_PAYER_MISUSED",
@@ -190,6 +190,11 @@ export const REJECTIONS = {
     "EXACT_SMART_WALLET_UNSUPPORTED",
     "Payments from a smart wallet are not accepted",
     "The transfer must be a top-level TransferChecked signed by the paying wallet; a transfer inside a Squads, Swig, SPL Governance or Metaplex Core instruction is not verified here. Pay from a standard wallet.",
+  ),
+  "exact-assertion-forbidden": refusal(
+    "EXACT_ASSERTION_FORBIDDEN",
+    "A Lighthouse assertion checks something other than the payer's own accounts",
+    "Wallet assertions may name only the paying wallet and the token account it pays from; an assertion on a clock or on another account could fail after our simulation, at the fee payer's expense.",
   ),
   "exact-payer-busy": refusal(
     "EXACT_PAYER_BUSY",

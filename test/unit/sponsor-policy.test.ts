@@ -20,6 +20,7 @@ import {
   setTransactionMessageFeePayer,
   setTransactionMessageLifetimeUsingBlockhash,
 } from "@solana/kit";
+import { findAssociatedTokenPda, TOKEN_PROGRAM_ADDRESS } from "@solana-program/token";
 import { Result } from "effect";
 import { checkExactTransaction } from "../../src/payments/v2/exact-transaction.ts";
 import {
@@ -158,6 +159,32 @@ describe("the scheme's static path: wallets' Lighthouse assertions and memos", (
         { programAddress: LIGHTHOUSE, accounts: [{ address: stranger.address, role: 2, signer: stranger }] },
       ] as ReadonlyArray<Instruction>),
     ).toBe("exact-signers-invalid");
+  });
+
+  test("an assertion may name only the payer's wallet and the token account it pays from", async () => {
+    const [source] = await findAssociatedTokenPda({
+      owner: payer.address,
+      mint: MINT as Address,
+      tokenProgram: TOKEN_PROGRAM_ADDRESS,
+    });
+    expect(await verdict([...OFFICIAL_BUDGET, transfer, memo, assertion(source)])).toBe("ok 10001");
+    // A clock or another account's data could hold in our simulation and fail on chain, at our cost.
+    const clock: Instruction = { programAddress: LIGHTHOUSE, data: new Uint8Array([0x0f]) };
+    expect(await verdict([...OFFICIAL_BUDGET, transfer, memo, clock])).toBe("exact-assertion-forbidden");
+    expect(await verdict([...OFFICIAL_BUDGET, transfer, memo, assertion(payTo.address)])).toBe(
+      "exact-assertion-forbidden",
+    );
+  });
+
+  test("the transfer comes from the authority's own token account (nobody can hold another's)", async () => {
+    const stranger = await generateKeyPairSigner();
+    const [theirs] = await findAssociatedTokenPda({
+      owner: stranger.address,
+      mint: MINT as Address,
+      tokenProgram: TOKEN_PROGRAM_ADDRESS,
+    });
+    const fromTheirs = await transferFor({ requirements, payer }, { source: theirs });
+    expect(await verdict([...OFFICIAL_BUDGET, fromTheirs, memo])).toBe("exact-transfer-mismatch");
   });
 
   test("a smart wallet's program is named as such, an unknown program is forbidden", async () => {

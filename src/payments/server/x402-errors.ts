@@ -55,6 +55,7 @@ export const X402_CODE_OF = {
   "exact-signers-invalid": FAILED,
   "exact-account-unreferenced": FAILED,
   "exact-smart-wallet-unsupported": FAILED,
+  "exact-assertion-forbidden": FAILED,
   "exact-payer-busy": FAILED,
   "exact-sponsor-unavailable": FAILED,
   "exact-blockhash-expired": FAILED,

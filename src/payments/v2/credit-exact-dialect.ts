@@ -69,9 +69,11 @@ export const exactCreditDialect = (deps: ExactCreditDeps): CreditDialect => ({
     // Sent before if either read says so: the record may have been released or lapsed between them.
     const sentBefore = payment.retry || reserved.value.retry;
     const settled = await deps.feePayer.submit(payment.cosigned, { sentBefore, fee: payment.fee });
-    await letPayerGo(run, payment.hold, !settled.ok);
     if (!settled.ok) {
+      // The reservation first, then the payer's cool-down: a twin arriving between the two
+      // must not find the payer free while the reservation is still this transaction's.
       const released = await finishReservation(route, paymentId, lease, false);
+      await letPayerGo(run, payment.hold, true);
       if (!released.ok) log.warn("x402 v2 reservation not released: it lapses with its lease", { paymentId });
       log.error("x402 v2 settlement failed: no queries credited, the same payload may be sent again", {
         paymentId,
@@ -90,6 +92,7 @@ export const exactCreditDialect = (deps: ExactCreditDeps): CreditDialect => ({
       };
     }
     const credited = await finishReservation(route, paymentId, lease, true, { identity, queries });
+    await letPayerGo(run, payment.hold, false);
     if (!credited.ok || !credited.value.changed) {
       // Paid on chain but not credited here: the same payload credits it once the lease lapses
       // (store down), or another request already holds the claim (ours lapsed mid-settlement).

@@ -69,8 +69,10 @@ export const exactDialect = (deps: ExactDialectDeps): PaymentDialect => {
       sentBefore: checked.retry,
       fee: checked.fee,
     });
-    await letPayerGo(route.run, checked.hold, !settled.ok);
+    // The reservation first, then the payer (with its cool-down after a failure): a twin between
+    // the two must not find the payer free while the reservation is still this transaction's.
     const finished = await finishReservation(route, paymentId, lease, settled.ok);
+    await letPayerGo(route.run, checked.hold, !settled.ok);
     if (!finished.ok)
       deps.logger.warn("x402 v2 payment outcome not recorded", { paymentId, served: settled.ok });
     const base = { transaction: checked.cosigned.signature, network: deps.network, payer: checked.payer };

@@ -3,8 +3,8 @@
  * sorted one by one: SetComputeUnitLimit and SetComputeUnitPrice (no other compute-budget
  * instruction), one TransferChecked (legacy token or Token-2022, four accounts: no multisig),
  * memos without accounts, and the Lighthouse assertions wallets such as Phantom and Solflare
- * add (checks of the payer's own accounts; the fee payer may be in none of them, which the
- * caller checks for every instruction). A system transfer is named as such (a SOL payment); a smart
+ * add (held to the payer's own wallet and token account by the sponsor policy; the fee payer
+ * may be in none of them, which the caller checks for every instruction). A system transfer is named as such (a SOL payment); a smart
  * wallet's program, or anything else, is forbidden. How many of each is allowed is the
  * sponsor policy's (sponsor-policy.ts).
  */
@@ -78,10 +78,11 @@ export interface Shape {
   readonly prices: Array<bigint>;
   readonly transfers: Array<ExactTransfer>;
   readonly memos: Array<string>;
-  lighthouse: number;
+  /** The accounts each Lighthouse assertion names (sponsor-policy.ts holds them to the payer's own). */
+  readonly assertions: Array<ReadonlyArray<Address>>;
 }
 
-export const emptyShape = (): Shape => ({ limits: [], prices: [], transfers: [], memos: [], lighthouse: 0 });
+export const emptyShape = (): Shape => ({ limits: [], prices: [], transfers: [], memos: [], assertions: [] });
 
 /** Sorts one instruction into the shape, or names why it is not allowed at all. */
 export const classify = (instruction: Instruction, shape: Shape): PaymentRejectionReason | undefined => {
@@ -108,9 +109,8 @@ export const classify = (instruction: Instruction, shape: Shape): PaymentRejecti
     return undefined;
   }
   if (program === LIGHTHOUSE_PROGRAM) {
-    // Assertions on the payer's own accounts: they move nothing, and the fee payer is in none
-    // of them (checked for every instruction). Their count is the policy's.
-    shape.lighthouse++;
+    // What they may name (the payer's own accounts only) is the policy's, once the transfer is known.
+    shape.assertions.push(accounts.map((account) => account.address));
     return undefined;
   }
   if (program === SYSTEM_PROGRAM && littleEndian(data, 0, 4) === BigInt(SYSTEM_TRANSFER)) return "sent-sol";

@@ -26,7 +26,13 @@ import {
   rejected,
 } from "../../../core/payments/payment-rejected.ts";
 import { classify, type ExactTransfer, emptyShape } from "./exact-instructions.ts";
-import { REQUIRED_SIGNERS, refusalOfShape, type SponsorPolicy, sponsorFeeOf } from "./sponsor-policy.ts";
+import {
+  REQUIRED_SIGNERS,
+  refusalOfAssertions,
+  refusalOfShape,
+  type SponsorPolicy,
+  sponsorFeeOf,
+} from "./sponsor-policy.ts";
 
 export type { ExactTransfer } from "./exact-instructions.ts";
 
@@ -122,6 +128,16 @@ export const checkExactTransaction = async (
   if (transfer === undefined) return refuse("exact-transfer-mismatch");
   const accountsRefusal = refusalOfAccounts(compiled, transfer.authority);
   if (accountsRefusal !== undefined) return refuse(accountsRefusal);
+  const assertionsRefusal = refusalOfAssertions(shape, transfer);
+  if (assertionsRefusal !== undefined) return refuse(assertionsRefusal);
+  // From the authority's own associated token account: a source it does not own could be locked
+  // (settlement-locks.ts) by anyone who names it, keeping its owner's payments waiting.
+  const [ownSource] = await findAssociatedTokenPda({
+    owner: transfer.authority,
+    mint: transfer.mint,
+    tokenProgram: transfer.program,
+  }).catch(() => [undefined]);
+  if (transfer.source !== ownSource) return refuse("exact-transfer-mismatch");
   if (!(await verifyClientSignatures(transaction, feePayer))) return refuse("exact-signature-invalid");
   const sponsorFee = sponsorFeeOf(REQUIRED_SIGNERS, shape.limits[0] ?? 0n, shape.prices[0] ?? 0n);
   return Result.succeed({ transaction, transfer, memos: shape.memos, sponsorFee });

@@ -55,7 +55,7 @@ export const refusalOfShape = (
   if (shape.transfers.length === 0) return "exact-transfer-mismatch";
   if (
     shape.transfers.length > 1 ||
-    shape.memos.length + shape.lighthouse > MAX_OPTIONAL_INSTRUCTIONS ||
+    shape.memos.length + shape.assertions.length > MAX_OPTIONAL_INSTRUCTIONS ||
     instructions > MAX_INSTRUCTIONS
   )
     return "exact-instruction-forbidden";
@@ -65,3 +65,22 @@ export const refusalOfShape = (
     return "exact-compute-price-too-high";
   return undefined;
 };
+
+/**
+ * Lighthouse assertions may check only the payer's own wallet and the token account it pays
+ * from. An assertion on anything else (a clock sysvar, another account's data) could hold in our
+ * simulation and fail when the transaction lands, the fee payer paying for it, at no cost to the
+ * payer; on its own accounts the payer must spend a transaction of its own to make one fail,
+ * and its settlements are then cooled down.
+ */
+export const refusalOfAssertions = (
+  shape: Shape,
+  transfer: { readonly authority: string; readonly source: string },
+): PaymentRejectionReason | undefined =>
+  shape.assertions.every(
+    (accounts) =>
+      accounts.length > 0 &&
+      accounts.every((account) => account === transfer.authority || account === transfer.source),
+  )
+    ? undefined
+    : "exact-assertion-forbidden";
