@@ -4,8 +4,12 @@ import {
   acquireVerdict,
   acquireVerdictOf,
   afterRelease,
+  SETTLEMENT_COOL_DOWN_MS,
+  SETTLEMENT_LOCK_MS,
   settlementKeysOf,
 } from "../../core/payments/settlement-locks.ts";
+import { FAILED_ON_CHAIN } from "../../src/payments/v2/fee-payer.ts";
+import { holdAfter } from "../../src/payments/v2/settlement-guard.ts";
 
 const settling = { holder: "T", until: 2_000, cooling: false };
 const cooling = { holder: "T", until: 2_000, cooling: true };
@@ -32,4 +36,11 @@ test("a release frees the holder's lock or cools it down; another's is untouched
 
 test("a payment's keys: its paying wallet and its source token account", () => {
   expect(settlementKeysOf({ authority: "W", source: "S" })).toEqual(["payer:W", "source:S"]);
+});
+
+test("after a settlement the payer is free at once, cools 10 s after a failure on chain, and is held while an unknown one may still land", () => {
+  expect(holdAfter({ ok: true })).toBe(0);
+  expect(holdAfter({ ok: false, error: FAILED_ON_CHAIN })).toBe(SETTLEMENT_COOL_DOWN_MS);
+  expect(holdAfter({ ok: false, error: "not confirmed in time" })).toBe(SETTLEMENT_LOCK_MS);
+  expect(SETTLEMENT_LOCK_MS).toBeGreaterThan(90_000); // past any blockhash's lifetime
 });

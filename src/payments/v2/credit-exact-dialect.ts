@@ -20,7 +20,7 @@ import {
   standingNow,
 } from "./exact-payment.ts";
 import { finishReservation, reserveChecked } from "./exact-reservation.ts";
-import { holdAndSimulate, letPayerGo } from "./settlement-guard.ts";
+import { holdAfter, holdAndSimulate, letPayerGo } from "./settlement-guard.ts";
 import { PAYMENT_SIGNATURE_HEADER, paymentResponseHeader } from "./wire.ts";
 
 export interface ExactCreditDeps extends ExactFacilitator {
@@ -61,7 +61,7 @@ export const exactCreditDialect = (deps: ExactCreditDeps): CreditDialect => ({
     // Nothing is submitted before this transaction holds the payment_id.
     const reserved = await reserveChecked(payment, route);
     if (!reserved.ok) {
-      await letPayerGo(run, payment.hold, false);
+      await letPayerGo(run, payment.hold, 0);
       return { kind: "refused", error: await whileHeld(run, payment, reserved.error) };
     }
     const { lease } = reserved.value;
@@ -73,7 +73,7 @@ export const exactCreditDialect = (deps: ExactCreditDeps): CreditDialect => ({
       // The reservation first, then the payer's cool-down: a twin arriving between the two
       // must not find the payer free while the reservation is still this transaction's.
       const released = await finishReservation(route, paymentId, lease, false);
-      await letPayerGo(run, payment.hold, true);
+      await letPayerGo(run, payment.hold, holdAfter(settled));
       if (!released.ok) log.warn("x402 v2 reservation not released: it lapses with its lease", { paymentId });
       log.error("x402 v2 settlement failed: no queries credited, the same payload may be sent again", {
         paymentId,
@@ -92,7 +92,7 @@ export const exactCreditDialect = (deps: ExactCreditDeps): CreditDialect => ({
       };
     }
     const credited = await finishReservation(route, paymentId, lease, true, { identity, queries });
-    await letPayerGo(run, payment.hold, false);
+    await letPayerGo(run, payment.hold, 0);
     if (!credited.ok || !credited.value.changed) {
       // Paid on chain but not credited here: the same payload credits it once the lease lapses
       // (store down), or another request already holds the claim (ours lapsed mid-settlement).

@@ -22,7 +22,7 @@ import {
   exactReceipt,
 } from "./exact-payment.ts";
 import { finishReservation, reserveChecked } from "./exact-reservation.ts";
-import { holdAndSimulate, letPayerGo } from "./settlement-guard.ts";
+import { holdAfter, holdAndSimulate, letPayerGo } from "./settlement-guard.ts";
 import { PAYMENT_SIGNATURE_HEADER, paymentRequiredHeader, paymentResponseHeader } from "./wire.ts";
 
 export interface ExactDialectDeps extends ExactFacilitator {
@@ -60,9 +60,11 @@ export const exactDialect = (deps: ExactDialectDeps): PaymentDialect => {
     response: Response,
   ) => {
     const paymentId = checked.issued.paymentId;
+    // A handler's own 4xx answer is a served response (as in the spec's dialect); a 5xx is not:
+    // the claim stays open to the same payload, and no money moves.
     if (response.status >= 500) {
       await finishReservation(route, paymentId, lease, false);
-      await letPayerGo(route.run, checked.hold, false);
+      await letPayerGo(route.run, checked.hold, 0);
       return response;
     }
     const settled = await deps.feePayer.submit(checked.cosigned, {
@@ -72,7 +74,7 @@ export const exactDialect = (deps: ExactDialectDeps): PaymentDialect => {
     // The reservation first, then the payer (with its cool-down after a failure): a twin between
     // the two must not find the payer free while the reservation is still this transaction's.
     const finished = await finishReservation(route, paymentId, lease, settled.ok);
-    await letPayerGo(route.run, checked.hold, !settled.ok);
+    await letPayerGo(route.run, checked.hold, holdAfter(settled));
     if (!finished.ok)
       deps.logger.warn("x402 v2 payment outcome not recorded", { paymentId, served: settled.ok });
     const base = { transaction: checked.cosigned.signature, network: deps.network, payer: checked.payer };
@@ -110,7 +112,7 @@ export const exactDialect = (deps: ExactDialectDeps): PaymentDialect => {
       if (!ready.ok) return { kind: "refused", error: ready.error };
       const claimed = await reserveChecked(checked.value, route);
       if (!claimed.ok) {
-        await letPayerGo(route.run, checked.value.hold, false);
+        await letPayerGo(route.run, checked.value.hold, 0);
         return { kind: "refused", error: claimed.error };
       }
       const { lease } = claimed.value;

@@ -19,7 +19,7 @@ import type { Outcome } from "../../hono-kit/run-effect.ts";
 import { type ExactFacilitator, type ExactRefusal, simulateCosigned } from "./exact-payment.ts";
 import { checkExactTransaction, checkTransfer } from "./exact-transaction.ts";
 import type { CoSigned } from "./fee-payer.ts";
-import { holdPayer, letPayerGo } from "./settlement-guard.ts";
+import { holdAfter, holdPayer, letPayerGo } from "./settlement-guard.ts";
 
 /**
  * Who a facilitator settlement's signature is recorded as used by: a name no visitor can have
@@ -161,7 +161,7 @@ export const facilitatorService = (facilitator: ExactFacilitator, run: RunFacili
       if (held.value === "held-by-other") return refuse(rejected("exact-payer-busy").reason);
       const refused = await simulationRefusal(facilitator, cosigned);
       if (refused !== undefined) {
-        await letPayerGo(run, hold, false);
+        await letPayerGo(run, hold, 0);
         return refuse(refused);
       }
       const claimed = await run(
@@ -172,12 +172,12 @@ export const facilitatorService = (facilitator: ExactFacilitator, run: RunFacili
         }),
       );
       if (!claimed.ok) {
-        await letPayerGo(run, hold, false);
+        await letPayerGo(run, hold, 0);
         const duplicate = claimed.error._tag === "AlreadyClaimed";
         return refuse(duplicate ? rejected("signature-already-used").reason : "unexpected_settle_error");
       }
       const settled = await facilitator.feePayer.submit(cosigned, { sentBefore: false, fee });
-      await letPayerGo(run, hold, !settled.ok);
+      await letPayerGo(run, hold, holdAfter(settled));
       return settled.ok
         ? { success: true, transaction: cosigned.signature, network, payer }
         : {

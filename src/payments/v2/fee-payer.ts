@@ -98,6 +98,28 @@ export const createFeePayer = (signer: KeyPairSigner, rpcUrl: string, onSpend: O
   };
   // A mint's decimals never change: read once per mint (the allow-list keeps them few).
   const decimals = new Map<string, Promise<number | undefined>>();
+  /**
+   * Runs the fully signed transaction without landing it; throws ChainUnavailable when the RPC
+   * fails. Against the freshest state the RPC has ("processed"): a payer's balance already spent
+   * by a transaction in flight is seen spent.
+   */
+  const simulate = async (cosigned: CoSigned): Promise<Simulation> => {
+    const reply = await rpc
+      .simulateTransaction(cosigned.wire as never, {
+        encoding: "base64",
+        sigVerify: true,
+        commitment: "processed",
+      })
+      .send()
+      .catch((error: unknown) => {
+        throw unavailable(error);
+      });
+    const err = reply.value.err;
+    if (err === null) return "ok";
+    // Errors may hold bigints (custom program error codes).
+    const text = JSON.stringify(err, (_, value) => (typeof value === "bigint" ? value.toString() : value));
+    return text.includes("BlockhashNotFound") ? "blockhash-expired" : "failed";
+  };
   return {
     address: signer.address as Address,
     /**
@@ -133,28 +155,7 @@ export const createFeePayer = (signer: KeyPairSigner, rpcUrl: string, onSpend: O
         signature: getSignatureFromTransaction(signed),
       };
     },
-    /**
-     * Runs the fully signed transaction without landing it; throws ChainUnavailable when the RPC
-     * fails. Against the freshest state the RPC has ("processed"): a payer's balance already spent
-     * by a transaction in flight is seen spent.
-     */
-    simulate: async (cosigned: CoSigned): Promise<Simulation> => {
-      const reply = await rpc
-        .simulateTransaction(cosigned.wire as never, {
-          encoding: "base64",
-          sigVerify: true,
-          commitment: "processed",
-        })
-        .send()
-        .catch((error: unknown) => {
-          throw unavailable(error);
-        });
-      const err = reply.value.err;
-      if (err === null) return "ok";
-      // Errors may hold bigints (custom program error codes).
-      const text = JSON.stringify(err, (_, value) => (typeof value === "bigint" ? value.toString() : value));
-      return text.includes("BlockhashNotFound") ? "blockhash-expired" : "failed";
-    },
+    simulate,
     /**
      * Lands the transaction and waits until it is confirmed or failed. When it may have been
      * sent before (`sentBefore`: a retry, e.g. after an instance died between settling and
@@ -178,6 +179,12 @@ export const createFeePayer = (signer: KeyPairSigner, rpcUrl: string, onSpend: O
           );
       const landed = sentBefore ? settlementOf(await statusOf(true)) : undefined;
       if (landed !== undefined) return landed;
+      // A retry not found on chain was last simulated long ago: simulate it again before it is
+      // sent (the payer may have spent its balance since), so it cannot fail at our expense.
+      if (sentBefore) {
+        const simulated = await simulate(cosigned).catch(() => "failed" as const);
+        if (simulated !== "ok") return { ok: false, error: `not sent again: ${simulated} in simulation` };
+      }
       const sent = await rpc
         .sendTransaction(cosigned.wire as never, { encoding: "base64", skipPreflight: true })
         .send()

@@ -24,6 +24,7 @@ import {
   type ExactRefusal,
   simulateHeld,
 } from "./exact-payment.ts";
+import { FAILED_ON_CHAIN, type Settlement } from "./fee-payer.ts";
 
 /** Runs an effect that needs the locks (a route's RunPayment, or the facilitator's runner). */
 export type RunWithLocks = <A, E>(effect: Effect.Effect<A, E, SettlementLocks>) => Promise<Outcome<A, E>>;
@@ -53,16 +54,27 @@ export const holdAndSimulate = async (
   if (held.value === "held-by-holder") return { ok: false, error: rejected("exact-payment-in-progress") };
   if (held.value === "held-by-other") return { ok: false, error: rejected("exact-payer-busy") };
   const simulated = await simulateHeld(run, facilitator, payment);
-  if (!simulated.ok) await letPayerGo(run, payment.hold, false);
+  if (!simulated.ok) await letPayerGo(run, payment.hold, 0);
   return simulated;
 };
 
-/** Lets the payer go: at once after a success, after the cool-down after a failure. Unrecorded, the hold lapses. */
-export const letPayerGo = async (run: RunWithLocks, hold: PayerHold, failed: boolean): Promise<void> => {
+/**
+ * How long the payer stays held after a settlement: not at all after a success; the cool-down
+ * after a transaction that failed on chain; and after one whose fate is unknown (not confirmed
+ * in time, or refused by the RPC), as long as its blockhash may still let it land, so no second
+ * transaction is simulated against a state the first may still change.
+ */
+export const holdAfter = (settled: Settlement): number => {
+  if (settled.ok) return 0;
+  return settled.error === FAILED_ON_CHAIN ? SETTLEMENT_COOL_DOWN_MS : SETTLEMENT_LOCK_MS;
+};
+
+/** Lets the payer go, at once or after `coolDownMs` (holdAfter). Unrecorded, the hold lapses. */
+export const letPayerGo = async (run: RunWithLocks, hold: PayerHold, coolDownMs: number): Promise<void> => {
   await run(
     Effect.flatMap(SettlementLocks, (locks) =>
       Effect.flatMap(Clock.currentTimeMillis, (now) =>
-        locks.release(hold.keys, hold.holder, now, failed ? SETTLEMENT_COOL_DOWN_MS : 0),
+        locks.release(hold.keys, hold.holder, now, coolDownMs),
       ),
     ),
   );
