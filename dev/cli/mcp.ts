@@ -1,0 +1,117 @@
+/**
+ * `npm run mcp -- [--url URL] [--keypair FILE --rpc URL] ask "question" | search "query" | tools`:
+ * the service's MCP endpoint as a coding agent sees it, with the official MCP client. `ask`
+ * answers from the docs; when the free questions are used up it pays the PaymentRequired result
+ * with the official x402 client's Solana scheme (by default the demo payer of the local chain
+ * whose mint and wallet the offer names, so it works against `npm start`) and asks again, then
+ * prints the answer on stdout and the settlement on stderr.
+ * Exit codes: 0 answered, 1 refused or failed, 2 bad usage.
+ */
+import { parseArgs } from "node:util";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { KeyPairSigner } from "@solana/kit";
+import type { PaymentRequired } from "@x402/core/types";
+import { x402Client } from "@x402/fetch";
+import { ExactSvmScheme } from "@x402/svm/exact/client";
+import { loadKeypairFile } from "../localnet/keys.ts";
+import { DEFAULT_STATE_FILE, readStateFile, serviceStateFiles } from "../localnet/state-file.ts";
+
+const USAGE = `usage: npm run mcp -- [options] ask "question" | search "query" | tools
+  --url URL          the MCP endpoint (default http://localhost:$PORT/mcp, PORT 3000)
+  --keypair FILE     payer keypair (Solana CLI JSON); default: a local chain's demo payer
+  --rpc URL          JSON-RPC endpoint for --keypair`;
+
+const fail = (message: string, code = 1): never => {
+  console.error(message);
+  process.exit(code);
+};
+
+const { values, positionals } = parseArgs({
+  options: {
+    url: { type: "string" },
+    keypair: { type: "string" },
+    rpc: { type: "string" },
+    help: { type: "boolean" },
+  },
+  allowPositionals: true,
+  strict: true,
+});
+if (values.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+const [command, text] = positionals;
+if (command !== "tools" && (text === undefined || (command !== "ask" && command !== "search")))
+  fail(USAGE, 2);
+
+const url = values.url ?? `http://localhost:${process.env.PORT ?? 3000}/mcp`;
+/** The most one payment may be, in base units: 1 USDC. */
+const MAX_UNITS = "1000000";
+
+/** Who pays an offer: --keypair, or the demo payer of the local chain that has the offer's mint and wallet. */
+const payerFor = async (required: PaymentRequired): Promise<{ signer: KeyPairSigner; rpcUrl: string }> => {
+  const [offer] = required.accepts;
+  if (values.keypair !== undefined) {
+    if (values.rpc === undefined) fail("--keypair needs --rpc", 2);
+    return {
+      signer: await loadKeypairFile(values.keypair, () => fail(`cannot read ${values.keypair}`, 2)),
+      rpcUrl: values.rpc as string,
+    };
+  }
+  for (const file of [...serviceStateFiles(), DEFAULT_STATE_FILE]) {
+    const state = await readStateFile(file).catch(() => undefined);
+    if (state !== undefined && state.mint === offer?.asset && state.serviceWallet === offer?.payTo)
+      return { signer: state.payer, rpcUrl: state.rpcUrl };
+  }
+  return fail("no local chain pays this offer: give --keypair and --rpc");
+};
+
+const client = new Client({ name: "docs-chat-cli", version: "0.1.0" });
+await client
+  .connect(new StreamableHTTPClientTransport(new URL(url)))
+  .catch((error: unknown) =>
+    fail(`cannot reach ${url}: ${error instanceof Error ? error.message : String(error)}`),
+  );
+try {
+  if (command === "tools") {
+    const { tools } = await client.listTools();
+    for (const tool of tools) console.log(`${tool.name}: ${tool.description ?? ""}`);
+  } else if (command === "search") {
+    const result = await client.callTool({ name: "search_docs", arguments: { query: text } });
+    console.log((result.content as Array<{ text: string }>)[0]?.text ?? "");
+  } else {
+    const ask = (meta?: Record<string, unknown>) =>
+      client.callTool({
+        name: "ask_docs",
+        arguments: { question: text },
+        ...(meta === undefined ? {} : { _meta: meta }),
+      });
+    let result = await ask();
+    const required = result.isError ? (result.structuredContent as PaymentRequired | undefined) : undefined;
+    if (required?.x402Version === 2) {
+      const payer = await payerFor(required);
+      const x402 = new x402Client().register(
+        "solana:*",
+        new ExactSvmScheme(payer.signer, { rpcUrl: payer.rpcUrl }),
+      );
+      // The official client pays only the assets it is told to, up to a maximum: this offer's, up to 1 USDC.
+      x402.setSpendControls({
+        allowedAssets: [
+          { network: "solana:*", asset: required.accepts[0]?.asset ?? "", maxAmountPerPayment: MAX_UNITS },
+        ],
+      });
+      console.error(
+        `paying ${required.accepts[0]?.amount} base units of ${required.accepts[0]?.asset} (${required.error})`,
+      );
+      result = await ask({ "x402/payment": await x402.createPaymentPayload(required) });
+      const settlement = (result._meta as Record<string, unknown> | undefined)?.["x402/payment-response"];
+      if (settlement !== undefined) console.error(`settlement: ${JSON.stringify(settlement)}`);
+    }
+    const answer = (result.content as Array<{ text: string }>)[0]?.text ?? "";
+    if (result.isError) fail(answer);
+    console.log(answer);
+  }
+} finally {
+  await client.close();
+}

@@ -1,0 +1,55 @@
+/**
+ * `npm run mcp` as a user runs it against `npm start` (the demo chain, nothing configured): it
+ * lists the tools, asks, and once the free question is used up pays the PaymentRequired result
+ * with the demo payer and prints the answer and the settlement.
+ */
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { join } from "node:path";
+import { REPO_ROOT, type ServiceProcess, startService } from "../support/service-process.ts";
+
+let service: ServiceProcess | undefined;
+
+/** `bun dev/cli/mcp.ts ...args` in the service's folder: exit code, stdout, stderr. */
+const mcp = async (args: ReadonlyArray<string>) => {
+  const proc = Bun.spawn([process.execPath, join(REPO_ROOT, "dev/cli/mcp.ts"), ...args], {
+    cwd: service!.cwd,
+    env: { PATH: process.env.PATH ?? "", PORT: String(service!.port) },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
+  return { code, stdout: stdout.trim(), stderr };
+};
+
+beforeAll(async () => {
+  service = await startService({ env: { RATE_LIMIT_FREE_QUERIES: "1" } });
+}, 60_000);
+afterAll(async () => {
+  await service?.dispose();
+});
+
+test("tools, then a free answer, then a paid one with its settlement", async () => {
+  const tools = await mcp(["tools"]);
+  expect(tools.code).toBe(0);
+  expect(tools.stdout).toContain("ask_docs:");
+  expect(tools.stdout).toContain("search_docs:");
+  const free = await mcp(["ask", "How do I pay for more questions?"]);
+  expect(free.code).toBe(0);
+  expect(free.stdout).toContain("Sources:");
+  expect(free.stderr).not.toContain("settlement");
+  const paid = await mcp(["ask", "How do I pay for more questions?"]);
+  expect(paid.code).toBe(0);
+  expect(paid.stdout).toContain("Sources:");
+  expect(paid.stderr).toContain("paying 10000 base units");
+  expect(paid.stderr).toMatch(/settlement: \{"success":true/);
+}, 60_000);
+
+test("bad usage exits 2 with the usage text", async () => {
+  const bad = await mcp(["ask"]);
+  expect(bad.code).toBe(2);
+  expect(bad.stderr).toContain("usage: npm run mcp");
+});
