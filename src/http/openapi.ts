@@ -277,6 +277,23 @@ const paths = {
       },
     },
   },
+  "/mcp": {
+    post: {
+      summary: "The MCP endpoint (Streamable HTTP, stateless, JSON-RPC 2.0): tools search_docs and ask_docs",
+      description:
+        'For MCP clients (coding agents); see docs/mcp.md. ask_docs answers within the client\'s quota, then returns an x402 PaymentRequired result; a PaymentPayload in params._meta["x402/payment"] pays it.',
+      requestBody: {
+        required: true,
+        content: {
+          "application/json": { schema: { type: "object", description: "a JSON-RPC 2.0 request" } },
+        },
+      },
+      responses: {
+        "200": { description: "the JSON-RPC response", content: { "application/json": {} } },
+        "202": { description: "a notification, accepted" },
+      },
+    },
+  },
   "/healthz": { get: { summary: "Liveness", responses: ok("alive", Health) } },
   "/readyz": {
     get: {
