@@ -10,10 +10,10 @@ import { getPath } from "hono/utils/url";
 import type { AppConfig } from "../core/config.ts";
 import { adminRoutes } from "./console/routes/admin-routes.ts";
 import type { AppEnv } from "./hono-kit/app-env.ts";
+import { insightsRecorder } from "./hono-kit/insights-recorder.ts";
 import { type AppRuntime, Defect } from "./hono-kit/run-effect.ts";
 import { chatDialects } from "./http/chat-payment.ts";
 import { createEdge } from "./http/edge/edge.ts";
-import { insightsRecorder } from "./http/insights-recorder.ts";
 import { chatRoutes } from "./http/routes/chat.ts";
 import { feedbackRoutes } from "./http/routes/feedback.ts";
 import { opsRoutes } from "./http/routes/ops.ts";
@@ -104,7 +104,10 @@ const createRouter = ({ runtime, config, logger, metrics, web = {}, facilitator,
     router.route("/x402", x402FacilitatorRoutes({ facilitator, token: facilitatorToken, runtime, metrics }));
   return router
     .route("/api", api)
-    .route("/mcp", mcpRoutes({ runtime, facilitator, dialects: chatDialects(facilitator, metrics) }))
+    .route(
+      "/mcp",
+      mcpRoutes({ runtime, facilitator, dialects: chatDialects(facilitator, metrics), recorder }),
+    )
     .route(
       "/",
       opsRoutes({

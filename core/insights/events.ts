@@ -16,8 +16,12 @@ export const MAX_SOURCES = 5;
 /** Latencies above this are kept as this (an answer has a 90 s deadline anyway). */
 export const MAX_LATENCY_MS = 600_000;
 
-/** How a payment reached us: the spec's signature claim, or one of the HTTP 402 dialects. */
-export const PAYMENT_DIALECTS = ["signature", "x402", "x402-v2"] as const;
+/** How a payment reached us: the spec's signature claim, one of the HTTP 402 dialects, or x402 over MCP. */
+export const PAYMENT_DIALECTS = ["signature", "x402", "x402-v2", "x402-mcp"] as const;
+
+/** Where a question came from: the chat (widget or HTTP API) or the MCP endpoint (coding agents). */
+export const CHANNELS = ["chat", "mcp"] as const;
+export type Channel = (typeof CHANNELS)[number];
 export type PaymentDialect = (typeof PAYMENT_DIALECTS)[number];
 
 /** Whether the answer spent a free or a paid query, or nothing (declined, nothing found). */
@@ -52,6 +56,8 @@ export const QuestionEvent = Schema.TaggedStruct("question", {
   answerId: Schema.NullOr(Text(64)),
   latencyMs: Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: MAX_LATENCY_MS })),
   sources: Schema.Array(EventSource).check(Schema.isMaxLength(MAX_SOURCES)),
+  /** Absent in events recorded before channels were kept: those are the chat's. */
+  channel: Schema.optionalKey(Schema.Literals(CHANNELS)),
 });
 export type QuestionEvent = typeof QuestionEvent.Type;
 

@@ -6,6 +6,7 @@
 import type { Answer } from "../ports/generator.ts";
 import type { RetrievedChunk } from "../ports/retrieval.ts";
 import type { Declined, PreparedAnswer, Question } from "../use-cases/prepare-answer.ts";
+import type { Channel } from "./events.ts";
 import {
   type Billing,
   type EventSource,
@@ -31,6 +32,8 @@ export interface AnswerRecord {
   readonly answer: Answer | undefined;
   readonly answerId: string | undefined;
   readonly latencyMs: number;
+  /** Where it was asked (default the chat). */
+  readonly channel?: Channel;
 }
 
 export interface Recording {
@@ -82,5 +85,6 @@ export const questionEvent = (input: AnswerRecord, recording: Recording): Questi
     answerId: input.answerId ?? null,
     latencyMs: Math.min(MAX_LATENCY_MS, Math.max(0, Math.round(input.latencyMs))),
     sources: chunks.map((chunk, i) => eventSource(chunk, cited.has(i + 1))),
+    channel: input.channel ?? "chat",
   };
 };

@@ -3,7 +3,7 @@
  * OpenAPI document is generated from it and the HTTP tests decode real reports with it.
  */
 import { Schema } from "effect";
-import { PAYMENT_DIALECTS } from "./events.ts";
+import { CHANNELS, PAYMENT_DIALECTS } from "./events.ts";
 
 const Count = Schema.Int.annotate({ description: "a count" });
 const Day = Schema.String.annotate({ description: "UTC date, YYYY-MM-DD" });
@@ -57,6 +57,9 @@ export const InsightsReport = Schema.Struct({
     latencyP95Ms: Count,
   }),
   questionsPerDay: Schema.Array(Schema.Struct({ day: Day, questions: Count, declined: Count })),
+  questionsByChannel: Schema.Array(
+    Schema.Struct({ channel: Schema.Literals(CHANNELS), questions: Count }),
+  ).annotate({ description: "where questions came from: the chat (widget, HTTP API) or the MCP endpoint" }),
   topQuestions: Schema.Array(QuestionGroup),
   gaps: Schema.Array(QuestionGroup).annotate({
     description: "declined questions: what the docs do not answer",

@@ -5,7 +5,13 @@
  */
 import { utcDay } from "../time.ts";
 import { type DayRange, daysOf, formatDay, rangeEnd, rangeStart } from "./day-range.ts";
-import type { InsightEvent, PaymentEvent, QuestionEvent, VoteEvent } from "./events.ts";
+import {
+  CHANNELS,
+  type InsightEvent,
+  type PaymentEvent,
+  type QuestionEvent,
+  type VoteEvent,
+} from "./events.ts";
 import { groupQuestions } from "./group-questions.ts";
 import type { CitedPage, InsightsReport } from "./report.ts";
 import { revenueOf } from "./revenue.ts";
@@ -103,6 +109,10 @@ export const summarize = (events: ReadonlyArray<InsightEvent>, range: DayRange):
     questionsPerDay: daysOf(range).map((day) => ({
       day: formatDay(day),
       ...(perDay.get(day) ?? { questions: 0, declined: 0 }),
+    })),
+    questionsByChannel: CHANNELS.map((channel) => ({
+      channel,
+      questions: questions.filter((question) => (question.channel ?? "chat") === channel).length,
     })),
     topQuestions: groupQuestions(questions, REPORT_LIMITS.groups),
     gaps: groupQuestions(declined, REPORT_LIMITS.groups),

@@ -17,6 +17,7 @@ import type { X402Code } from "../../core/payments/x402.ts";
 import type { ChainUnavailable } from "../../core/ports/chain-reader.ts";
 import type { StoreUnavailable } from "../../core/ports/store-errors.ts";
 import type { AppEnv } from "../hono-kit/app-env.ts";
+import type { InsightsRecorder } from "../hono-kit/insights-recorder.ts";
 import { type AppRuntime, runOutcome } from "../hono-kit/run-effect.ts";
 import type { Metrics } from "../observability/metrics.ts";
 import { REJECTIONS } from "../payments/payment-rejections.ts";
@@ -36,7 +37,6 @@ import {
   unavailableResponse,
 } from "./error-response.ts";
 import type { AppError } from "./error-status.ts";
-import type { InsightsRecorder } from "./insights-recorder.ts";
 
 export const CHAT_BINDING = { resource: "/api/chat", method: "POST" } as const;
 /** The price asked in a chat's 402: the smallest purchase, 0.01 USDC (10 questions). */

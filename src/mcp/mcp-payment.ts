@@ -82,7 +82,13 @@ export const offerPayment = async (deps: McpPaymentDeps, message: string) => {
 };
 
 export type Bought =
-  | { readonly ok: true; readonly settlement: SettleResponse }
+  | {
+      readonly ok: true;
+      readonly settlement: SettleResponse;
+      /** What was credited: the queries and the base units they were bought with. */
+      readonly queries: number;
+      readonly units: bigint;
+    }
   | { readonly ok: false; readonly refusal: PaymentRefusal };
 
 /**
@@ -113,7 +119,8 @@ export const buyWithPayload = async (
   if (acceptance.kind === "absent") return undefined;
   if (acceptance.kind === "refused") return { ok: false, refusal: acceptance.error };
   const settlement = decodePaymentResponseHeader(acceptance.headers[PAYMENT_RESPONSE_HEADER] ?? "");
-  return { ok: true, settlement };
+  const { queries, units } = acceptance.credited;
+  return { ok: true, settlement, queries, units };
 };
 
 /** A refused payment as the tool's result: a fresh offer that names why (expired), or the reason. */

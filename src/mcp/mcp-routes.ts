@@ -5,6 +5,7 @@
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { Hono } from "hono";
 import { type AppEnv, edgeFactsAsVariables } from "../hono-kit/app-env.ts";
+import type { InsightsRecorder } from "../hono-kit/insights-recorder.ts";
 import type { AppRuntime } from "../hono-kit/run-effect.ts";
 import type { CreditDialect } from "../payments/server/dialect.ts";
 import type { ExactFacilitator } from "../payments/v2/exact-payment.ts";
@@ -15,6 +16,7 @@ export interface McpDeps {
   readonly facilitator: ExactFacilitator | undefined;
   /** The ways to buy queries (x402 v2 only is reachable from MCP's `_meta`). */
   readonly dialects: ReadonlyArray<CreditDialect>;
+  readonly recorder: InsightsRecorder;
 }
 
 export const mcpRoutes = (deps: McpDeps) =>

@@ -11,6 +11,7 @@ import { z } from "zod";
 import type { RetrievedChunk } from "../../core/ports/retrieval.ts";
 import { Retriever } from "../../core/ports/retrieval.ts";
 import { askQuestion } from "../../core/use-cases/ask-question.ts";
+import type { InsightsRecorder } from "../hono-kit/insights-recorder.ts";
 import { type AppRuntime, runOutcome } from "../hono-kit/run-effect.ts";
 import type { Logger } from "../observability/log.ts";
 import {
@@ -57,6 +58,8 @@ export interface McpRequestContext extends McpPaymentDeps {
   readonly runtime: AppRuntime;
   readonly identity: string;
   readonly log: Logger;
+  /** The owner's insights: MCP questions and payments count as their own channel. */
+  readonly recorder: InsightsRecorder;
 }
 
 export const createMcpServer = (context: McpRequestContext) => {
@@ -119,10 +122,18 @@ export const createMcpServer = (context: McpRequestContext) => {
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async ({ question }, extra) => {
+      const started = performance.now();
       const payload = extra._meta?.[PAYMENT_META];
       const bought =
         payload === undefined ? undefined : await buyWithPayload(context, payload, identity, log);
       if (bought !== undefined && !bought.ok) return refusedResult(context, bought.refusal);
+      if (bought?.ok === true)
+        context.recorder.paid(log, {
+          identity,
+          units: bought.units,
+          queries: bought.queries,
+          dialect: "x402-mcp",
+        });
       const asked = await runOutcome(
         runtime,
         askQuestion({ identity, message: question, conversationId: undefined }),
@@ -142,6 +153,17 @@ export const createMcpServer = (context: McpRequestContext) => {
         );
       }
       const { answer, sources, rateLimit } = asked.value;
+      context.recorder.answered(
+        log,
+        {
+          question: { identity, message: question, conversationId: undefined },
+          outcome: asked.value.outcome,
+          answer,
+          answerId: undefined,
+          channel: "mcp",
+        },
+        started,
+      );
       const cited = sources.map(sourceOf);
       return {
         structuredContent: {

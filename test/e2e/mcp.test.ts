@@ -39,6 +39,7 @@ afterAll(async () => {
 const connect = async (from: string) => {
   const app: TestApp = build({
     freeQueries: 1,
+    adminToken: ADMIN_TOKEN,
     ...(facilitator === undefined ? {} : { facilitator }),
     chain: {
       layer: ChainSolana.layer({ rpcUrl: chain.url, baseDelayMs: 20 }),
@@ -54,8 +55,10 @@ const connect = async (from: string) => {
   servers.push(server);
   const client = new Client({ name: "test-agent", version: "1.0.0" });
   await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${server.port}/mcp`)));
-  return client;
+  return Object.assign(client, { app });
 };
+
+const ADMIN_TOKEN = "an-admin-token-long-enough-1234567890";
 
 type ToolResult = Awaited<ReturnType<Client["callTool"]>>;
 const textOf = (result: ToolResult) => (result.content as Array<{ text: string }>)[0]?.text ?? "";
@@ -146,6 +149,19 @@ describe("the docs as MCP tools", () => {
     expect(again.isError).toBe(true);
     expect((again.structuredContent as unknown as PaymentRequired).error).toContain("payment-already-used");
     expect(before - (await chain.usdcBalance(payer.address))).toBe(10_000n);
+    // The owner sees the agent's questions and payment as their own channel.
+    const insights = await client.app.call("/api/admin/insights", {
+      headers: { Authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
+    const report = (await insights.json()) as {
+      questionsByChannel: Array<{ channel: string; questions: number }>;
+      revenue: { byDialect: Array<{ dialect: string; payments: number }> };
+    };
+    expect(report.questionsByChannel).toEqual([
+      { channel: "chat", questions: 0 },
+      { channel: "mcp", questions: 2 },
+    ]);
+    expect(report.revenue.byDialect.find((row) => row.dialect === "x402-mcp")?.payments).toBe(1);
     await client.close();
   });
 

@@ -129,8 +129,13 @@ const checkInsights = async (t: TestApp, downVoted: string | undefined) => {
       { dialect: "signature", payments: 2, units: 60_000, usdc: "0.06" },
       { dialect: "x402", payments: 0 },
       { dialect: "x402-v2", payments: 0 },
+      { dialect: "x402-mcp", payments: 0 },
     ],
   });
+  expect(report.questionsByChannel).toEqual([
+    { channel: "chat", questions: report.totals.questions },
+    { channel: "mcp", questions: 0 },
+  ]);
   expect(report.revenue.perDay.at(-1)).toMatchObject({
     units: 60_000,
     usdc: "0.06",

@@ -141,8 +141,20 @@ describe("summarize", () => {
         { dialect: "signature", payments: 2, units: 60_000, usdc: "0.06" },
         { dialect: "x402", payments: 1, units: 99_000, usdc: "0.099" },
         { dialect: "x402-v2", payments: 0, units: 0, usdc: "0.00" },
+        { dialect: "x402-mcp", payments: 0, units: 0, usdc: "0.00" },
       ],
     });
+  });
+
+  test("questions by channel: the MCP endpoint's apart; events recorded before channels count as the chat's", () => {
+    const report = summarize(
+      [question("a"), question("b", { channel: "chat" }), question("c", { channel: "mcp" })],
+      { fromDay: utcDay(T0), toDay: utcDay(T0) },
+    );
+    expect(report.questionsByChannel).toEqual([
+      { channel: "chat", questions: 2 },
+      { channel: "mcp", questions: 1 },
+    ]);
   });
 
   test("an empty range is all zeros, one entry per day", () => {

@@ -89,6 +89,19 @@ export const reportView = (report: Report): ReadonlyArray<Node> => {
         pagesTable(report.leastCitedPages, "Every cited page is listed above."),
       ),
       section(
+        "Questions by channel",
+        "The chat (the widget and the HTTP API) and the MCP endpoint (coding agents).",
+        table(
+          ["Channel", "Questions"],
+          report.questionsByChannel.map((row) => [
+            row.channel === "mcp" ? "MCP (agents)" : "chat",
+            row.questions,
+          ]),
+          "",
+          [1],
+        ),
+      ),
+      section(
         "Payments by dialect",
         undefined,
         table(

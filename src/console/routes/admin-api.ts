@@ -7,9 +7,9 @@ import { type Context, Hono } from "hono";
 import { dayRange, formatDay } from "../../../core/insights/day-range.ts";
 import { exportInsights, readInsights } from "../../../core/use-cases/read-insights.ts";
 import { type AppEnv, edgeFactsAsVariables } from "../../hono-kit/app-env.ts";
+import type { InsightsRecorder } from "../../hono-kit/insights-recorder.ts";
 import { type AppRuntime, runOutcome } from "../../hono-kit/run-effect.ts";
 import { unavailableResponse } from "../../http/error-response.ts";
-import type { InsightsRecorder } from "../../http/insights-recorder.ts";
 import { ExportQuery, InsightsQuery } from "../../http/schemas/admin.ts";
 import {
   ADMIN_HEADERS,

@@ -8,6 +8,7 @@ import { Hono } from "hono";
 import { askQuestion } from "../../../core/use-cases/ask-question.ts";
 import { validateMessage } from "../../../core/use-cases/prepare-answer.ts";
 import { type AppEnv, edgeFactsAsVariables } from "../../hono-kit/app-env.ts";
+import type { InsightsRecorder } from "../../hono-kit/insights-recorder.ts";
 import { type AppRuntime, runOutcome } from "../../hono-kit/run-effect.ts";
 import type { Metrics } from "../../observability/metrics.ts";
 import { withHeaders } from "../../payments/server/spec-dialect.ts";
@@ -15,7 +16,6 @@ import type { ExactFacilitator } from "../../payments/v2/exact-payment.ts";
 import { issueAnswerId } from "../answer-id.ts";
 import { buyQueries, type ChatPaymentDeps, chatDialects, chatErrorResponse } from "../chat-payment.ts";
 import { decodeChatRequest, publicSource } from "../chat-request.ts";
-import type { InsightsRecorder } from "../insights-recorder.ts";
 import { streamAnswer } from "./chat-stream.ts";
 
 export interface ChatDeps {

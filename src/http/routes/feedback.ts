@@ -2,11 +2,11 @@
 import { Hono } from "hono";
 import { giveFeedback } from "../../../core/use-cases/give-feedback.ts";
 import { type AppEnv, edgeFactsAsVariables } from "../../hono-kit/app-env.ts";
+import type { InsightsRecorder } from "../../hono-kit/insights-recorder.ts";
 import { readJsonObject } from "../../hono-kit/read-json.ts";
 import { type AppRuntime, runOutcome } from "../../hono-kit/run-effect.ts";
 import type { Metrics } from "../../observability/metrics.ts";
 import { unavailableResponse } from "../error-response.ts";
-import type { InsightsRecorder } from "../insights-recorder.ts";
 
 export const feedbackRoutes = (runtime: AppRuntime, metrics: Metrics, recorder: InsightsRecorder) =>
   new Hono<AppEnv>().use(edgeFactsAsVariables).post("/", async (c) => {

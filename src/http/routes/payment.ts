@@ -4,6 +4,7 @@ import { Hono } from "hono";
 import { PaymentSettings } from "../../../core/payments/payment-settings.ts";
 import { buyQueries } from "../../../core/use-cases/buy-queries.ts";
 import { type AppEnv, edgeFactsAsVariables } from "../../hono-kit/app-env.ts";
+import type { InsightsRecorder } from "../../hono-kit/insights-recorder.ts";
 import { readBody } from "../../hono-kit/read-json.ts";
 import { type AppRuntime, runOutcome } from "../../hono-kit/run-effect.ts";
 import type { Metrics } from "../../observability/metrics.ts";
@@ -14,7 +15,6 @@ import {
 } from "../../payments/unknown-signature-budget.ts";
 import { errorResponse } from "../error-response.ts";
 import { codeOf } from "../error-status.ts";
-import type { InsightsRecorder } from "../insights-recorder.ts";
 import { PaymentRequest } from "../schemas/requests.ts";
 
 /** Buys queries; the terms come along so a rejection can be explained with them. */

@@ -11,9 +11,9 @@ import type { AnswerRecord } from "../../core/insights/question-event.ts";
 import type { AcceptedPayment } from "../../core/insights/vote-and-payment-events.ts";
 import type { StoreUnavailable } from "../../core/ports/store-errors.ts";
 import { recordAnswer, recordPayment, recordVote } from "../../core/use-cases/record-insights.ts";
-import { type AppRuntime, Defect, type Outcome, runOutcome, type Services } from "../hono-kit/run-effect.ts";
 import type { Logger } from "../observability/log.ts";
 import type { Metrics } from "../observability/metrics.ts";
+import { type AppRuntime, Defect, type Outcome, runOutcome, type Services } from "./run-effect.ts";
 
 type Kind = "question" | "vote" | "payment";
 
