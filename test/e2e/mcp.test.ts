@@ -81,6 +81,30 @@ describe("the docs as MCP tools", () => {
     await client.close();
   });
 
+  test("the current MCP revision and the previous one are both spoken", async () => {
+    const client = await connect("198.51.100.64");
+    const url = `http://127.0.0.1:${servers.at(-1)?.port}/mcp`;
+    for (const protocolVersion of ["2025-11-25", "2025-06-18"]) {
+      const response = await fetch(url, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream" },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "initialize",
+          params: { protocolVersion, capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+        }),
+      });
+      expect(response.status).toBe(200);
+      const { result } = (await response.json()) as {
+        result: { protocolVersion: string; serverInfo: { name: string } };
+      };
+      expect(result.protocolVersion).toBe(protocolVersion);
+      expect(result.serverInfo.name).toBe("docs-chat");
+    }
+    await client.close();
+  });
+
   test("search_docs gives the best passages with their sections and links, free", async () => {
     const client = await connect("198.51.100.61");
     for (let i = 0; i < 3; i++) {
