@@ -16,6 +16,7 @@ import { createEdge } from "./http/edge/edge.ts";
 import { insightsRecorder } from "./http/insights-recorder.ts";
 import { chatRoutes } from "./http/routes/chat.ts";
 import { feedbackRoutes } from "./http/routes/feedback.ts";
+import { llmsTxtRoutes } from "./http/routes/llms-txt.ts";
 import { opsRoutes } from "./http/routes/ops.ts";
 import { paymentRoutes } from "./http/routes/payment.ts";
 import { paymentInfoRoutes } from "./http/routes/payment-info.ts";
@@ -115,6 +116,7 @@ const createRouter = ({ runtime, config, logger, metrics, web = {}, facilitator,
         ...(now ? { now } : {}),
       }),
     )
+    .route("/", llmsTxtRoutes(runtime))
     .route("/admin", admin.console)
     .route("/", webPageRoutes(web))
     .notFound((c) =>
