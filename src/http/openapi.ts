@@ -277,6 +277,26 @@ const paths = {
       },
     },
   },
+  "/llms.txt": {
+    get: {
+      summary: "The docs as llms.txt: title, summary, a section per folder, a described link per page",
+      description:
+        "Generated from the index; a finished ingest shows at the next request. ETag: the index version.",
+      responses: {
+        "200": { description: "llms.txt", content: { "text/plain": { schema: { type: "string" } } } },
+        ...errors(503),
+      },
+    },
+  },
+  "/llms-full.txt": {
+    get: {
+      summary: "The docs as llms-full.txt: every page's text under the sections of /llms.txt",
+      responses: {
+        "200": { description: "llms-full.txt", content: { "text/plain": { schema: { type: "string" } } } },
+        ...errors(503),
+      },
+    },
+  },
   "/healthz": { get: { summary: "Liveness", responses: ok("alive", Health) } },
   "/readyz": {
     get: {
