@@ -11,6 +11,7 @@ import type { AppConfig } from "../core/config.ts";
 import { adminRoutes } from "./console/routes/admin-routes.ts";
 import type { AppEnv } from "./hono-kit/app-env.ts";
 import { type AppRuntime, Defect } from "./hono-kit/run-effect.ts";
+import { chatDiscoveryEntry } from "./http/chat-discovery.ts";
 import { chatDialects } from "./http/chat-payment.ts";
 import { createEdge } from "./http/edge/edge.ts";
 import { insightsRecorder } from "./http/insights-recorder.ts";
@@ -22,7 +23,9 @@ import { paymentRoutes } from "./http/routes/payment.ts";
 import { paymentInfoRoutes } from "./http/routes/payment-info.ts";
 import { statusRoutes } from "./http/routes/status.ts";
 import { type WidgetApiDeps, widgetApiRoutes } from "./http/routes/widget-api.ts";
+import { x402DiscoveryRoutes } from "./http/routes/x402-discovery.ts";
 import { x402FacilitatorRoutes } from "./http/routes/x402-facilitator.ts";
+import { mcpDiscoveryEntries } from "./mcp/mcp-discovery.ts";
 import { mcpRoutes } from "./mcp/mcp-routes.ts";
 import type { ServiceLogger } from "./observability/log.ts";
 import type { Metrics } from "./observability/metrics.ts";
@@ -117,6 +120,16 @@ const createRouter = ({ runtime, config, logger, metrics, web = {}, facilitator,
       }),
     )
     .route("/", llmsTxtRoutes(runtime))
+    .route(
+      "/.well-known",
+      x402DiscoveryRoutes({
+        runtime,
+        // The paid resources mounted here (the chat under /api, the tools under /mcp), and only those.
+        entries: [chatDiscoveryEntry("/api/chat"), ...mcpDiscoveryEntries("/mcp")],
+        facilitator,
+        publicOrigin: config.surface.publicOrigin,
+      }),
+    )
     .route("/admin", admin.console)
     .route("/", webPageRoutes(web))
     .notFound((c) =>

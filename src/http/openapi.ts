@@ -308,6 +308,18 @@ const paths = {
       },
     },
   },
+  "/.well-known/x402.json": {
+    get: {
+      summary:
+        "The x402 discovery manifest: the paid routes and MCP tools, their prices and how to call them",
+      description:
+        "x402's well-known-discovery extension, generated from the same priced resources as the live 402s (advisory: the live 402 is authoritative). No items while x402 v2 is not offered.",
+      responses: {
+        "200": { description: "manifest", content: { "application/json": {} } },
+        ...errors(503),
+      },
+    },
+  },
   "/healthz": { get: { summary: "Liveness", responses: ok("alive", Health) } },
   "/readyz": {
     get: {
