@@ -31,11 +31,14 @@ export const x402DiscoveryRoutes = ({ runtime, entries, facilitator, publicOrigi
       if (!outcome.ok) return unavailableResponse(c, outcome.error);
       resolved = { ...outcome.value, at: Math.floor(Date.now() / 1000) };
     }
-    const offered = facilitator !== undefined && facilitator.sponsor.offered();
+    // As the live 402s: x402 v2 only while the fee payer is above its floor.
+    const offer = facilitator?.sponsor.offered()
+      ? { network: facilitator.network, feePayer: facilitator.feePayer.address }
+      : undefined;
     const manifest = discoveryManifest({
       entries,
       terms: resolved,
-      offer: offered ? { network: facilitator.network, feePayer: facilitator.feePayer.address } : undefined,
+      offer,
       origin: publicOrigin ?? new URL(c.req.url).origin,
       lastUpdated: resolved.at,
     });
