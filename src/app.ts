@@ -12,16 +12,20 @@ import { adminRoutes } from "./console/routes/admin-routes.ts";
 import type { AppEnv } from "./hono-kit/app-env.ts";
 import { insightsRecorder } from "./hono-kit/insights-recorder.ts";
 import { type AppRuntime, Defect } from "./hono-kit/run-effect.ts";
+import { chatDiscoveryEntry } from "./http/chat-discovery.ts";
 import { chatDialects } from "./http/chat-payment.ts";
 import { createEdge } from "./http/edge/edge.ts";
 import { chatRoutes } from "./http/routes/chat.ts";
 import { feedbackRoutes } from "./http/routes/feedback.ts";
+import { llmsTxtRoutes } from "./http/routes/llms-txt.ts";
 import { opsRoutes } from "./http/routes/ops.ts";
 import { paymentRoutes } from "./http/routes/payment.ts";
 import { paymentInfoRoutes } from "./http/routes/payment-info.ts";
 import { statusRoutes } from "./http/routes/status.ts";
 import { type WidgetApiDeps, widgetApiRoutes } from "./http/routes/widget-api.ts";
+import { x402DiscoveryRoutes } from "./http/routes/x402-discovery.ts";
 import { x402FacilitatorRoutes } from "./http/routes/x402-facilitator.ts";
+import { mcpDiscoveryEntries } from "./mcp/mcp-discovery.ts";
 import { mcpRoutes } from "./mcp/mcp-routes.ts";
 import type { ServiceLogger } from "./observability/log.ts";
 import type { Metrics } from "./observability/metrics.ts";
@@ -116,6 +120,17 @@ const createRouter = ({ runtime, config, logger, metrics, web = {}, facilitator,
         metricsToken: config.surface.metricsToken,
         sponsor: facilitator?.sponsor,
         ...(now ? { now } : {}),
+      }),
+    )
+    .route("/", llmsTxtRoutes(runtime))
+    .route(
+      "/.well-known",
+      x402DiscoveryRoutes({
+        runtime,
+        // The paid resources mounted here (the chat under /api, the tools under /mcp), and only those.
+        entries: [chatDiscoveryEntry("/api/chat"), ...mcpDiscoveryEntries("/mcp")],
+        facilitator,
+        publicOrigin: config.surface.publicOrigin,
       }),
     )
     .route("/admin", admin.console)

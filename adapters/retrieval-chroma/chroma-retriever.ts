@@ -89,7 +89,10 @@ export const make = Effect.fn("ChromaRetriever.make")(function* (options: Chroma
       pageOf: (row) => loaded.chunks[row]!.source,
       limit: asked.limit,
     });
-    const chunks = fused.map(([row, score]): RetrievedChunk => ({ ...loaded.chunks[row]!, score }));
+    const chunks = fused.map(([row, score]): RetrievedChunk => {
+      const { collection: _collection, ...chunk } = loaded.chunks[row]!;
+      return { ...chunk, score };
+    });
     const evidence = relevanceEvidence(
       loaded.lexical,
       words,
@@ -126,6 +129,8 @@ export const make = Effect.fn("ChromaRetriever.make")(function* (options: Chroma
   }
   return Retriever.of({
     retrieve,
+    // The snapshot already holds every chunk: listing is free once it is loaded.
+    listing: Effect.map(current, (loaded) => ({ version: loaded.version, chunks: loaded.chunks })),
     // Readiness asks once, without retries, and opens the collection: a missing one is named.
     ping: Effect.asVoid(openCollection(client, { ...options, retries: 0 })),
   });

@@ -5,7 +5,7 @@
  */
 import type { Collection } from "chromadb";
 import { Effect } from "effect";
-import type { DocChunk } from "../../core/ports/retrieval.ts";
+import type { ListedChunk } from "../../core/ports/retrieval.ts";
 import { type Bm25Searcher, bm25Searcher } from "../shared/ranking/bm25.ts";
 import { buildLexicalTables } from "../shared/ranking/lexical.ts";
 import { type ChromaOptions, chromaCall } from "./client.ts";
@@ -14,7 +14,7 @@ const PAGE = 1000;
 
 export interface ChromaSnapshot {
   readonly version: string;
-  readonly chunks: ReadonlyArray<DocChunk>;
+  readonly chunks: ReadonlyArray<ListedChunk>;
   readonly rowOf: ReadonlyMap<string, number>;
   readonly lexical: Bm25Searcher;
   readonly summary: { readonly files: number; readonly chunks: number; readonly version: string };
@@ -29,7 +29,7 @@ export const versionIn = (collection: Collection): string => text(collection.met
 export const loadSnapshot = (options: ChromaOptions, collection: Collection) =>
   Effect.gen(function* () {
     const version = versionIn(collection);
-    const chunks: DocChunk[] = [];
+    const chunks: ListedChunk[] = [];
     const files = new Set<string>();
     for (let offset = 0; ; offset += PAGE) {
       const page = yield* chromaCall(options, "reading documents", () =>
@@ -44,6 +44,7 @@ export const loadSnapshot = (options: ChromaOptions, collection: Collection) =>
           heading: text(metadata?.heading),
           source: text(metadata?.source),
           url: text(metadata?.url),
+          collection: text(metadata?.collection),
         });
         files.add(`${text(metadata?.collection)}\n${text(metadata?.source)}`);
       });

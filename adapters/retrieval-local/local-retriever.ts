@@ -10,6 +10,8 @@ import { statSync } from "node:fs";
 import { Effect, Layer } from "effect";
 import {
   Embedder,
+  type IndexListing,
+  type ListedChunk,
   type Retrieval,
   RetrievalFailed,
   type RetrievedChunk,
@@ -43,9 +45,26 @@ export interface LocalRetrieverOptions {
 interface Snapshot {
   readonly data: IndexData;
   readonly lexical: ReturnType<typeof bm25Searcher>;
+  /** Every chunk decoded, once per snapshot and only when first asked for. */
+  readonly listing: () => IndexListing;
 }
 
-const snapshotOf = (data: IndexData): Snapshot => ({ data, lexical: bm25Searcher(data.lexical) });
+const listingOf = (data: IndexData): IndexListing => ({
+  version: data.version,
+  chunks: Array.from({ length: data.count }, (_, i): ListedChunk => {
+    const { hash: _hash, ...chunk } = data.chunk(i);
+    return chunk;
+  }),
+});
+
+const snapshotOf = (data: IndexData): Snapshot => {
+  let listed: IndexListing | undefined;
+  return {
+    data,
+    lexical: bm25Searcher(data.lexical),
+    listing: () => (listed ??= listingOf(data)),
+  };
+};
 
 /** Answers from whatever snapshot `current()` gives at the start of the call. */
 const retrieverOver = (current: () => Snapshot, embedder: Embedder["Service"]): Retriever["Service"] => {
@@ -70,7 +89,7 @@ const retrieverOver = (current: () => Snapshot, embedder: Embedder["Service"]): 
     );
     return { chunks, evidence, indexVersion: data.version } satisfies Retrieval;
   });
-  return { retrieve, ping: Effect.void };
+  return { retrieve, listing: Effect.sync(() => current().listing()), ping: Effect.void };
 };
 
 /** Loads the index file and checks that it was built with the same embedder. */

@@ -48,11 +48,27 @@ export interface Retrieval {
   readonly indexVersion: string;
 }
 
-/** Finds the best passages for a question. */
+/** A passage as listed from the index, with the named set of docs it belongs to. */
+export interface ListedChunk extends DocChunk {
+  readonly collection: string;
+}
+
+/** Every passage of the index in the order the index keeps them, and the index's version. */
+export interface IndexListing {
+  readonly version: string;
+  readonly chunks: ReadonlyArray<ListedChunk>;
+}
+
+/** Finds the best passages for a question; lists what the index holds. */
 export class Retriever extends Context.Service<
   Retriever,
   {
     readonly retrieve: (question: string, k: number) => Effect.Effect<Retrieval, RetrievalFailed>;
+    /**
+     * The whole index as it is now (the same value until the next re-index, so a caller can
+     * key what it derives on `version`).
+     */
+    readonly listing: Effect.Effect<IndexListing, RetrievalFailed>;
     readonly ping: Effect.Effect<void, RetrievalFailed>;
   }
 >()("core/Retriever") {}

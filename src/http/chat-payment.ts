@@ -9,7 +9,6 @@
  */
 import { Effect } from "effect";
 import type { Context } from "hono";
-import { BaseUnits, MIN_PAYMENT_UNITS, queriesFor } from "../../core/payments/money.ts";
 import { x402NetworkOf } from "../../core/payments/network.ts";
 import type { PaymentRejected } from "../../core/payments/payment-rejected.ts";
 import { PaymentSettings } from "../../core/payments/payment-settings.ts";
@@ -21,6 +20,7 @@ import type { InsightsRecorder } from "../hono-kit/insights-recorder.ts";
 import { type AppRuntime, runOutcome } from "../hono-kit/run-effect.ts";
 import type { Metrics } from "../observability/metrics.ts";
 import { REJECTIONS } from "../payments/payment-rejections.ts";
+import { CHAT_RESOURCE } from "../payments/priced-resources.ts";
 import { acceptPayment, paymentOffer } from "../payments/server/accept-payment.ts";
 import { specCreditDialect } from "../payments/server/credit-spec-dialect.ts";
 import type { CreditDialect, CreditRoute } from "../payments/server/dialect.ts";
@@ -38,9 +38,9 @@ import {
 } from "./error-response.ts";
 import type { AppError } from "./error-status.ts";
 
-export const CHAT_BINDING = { resource: "/api/chat", method: "POST" } as const;
+export const CHAT_BINDING = CHAT_RESOURCE.binding;
 /** The price asked in a chat's 402: the smallest purchase, 0.01 USDC (10 questions). */
-export const CHAT_PRICE_UNITS = BaseUnits(MIN_PAYMENT_UNITS);
+export const CHAT_PRICE_UNITS = CHAT_RESOURCE.units;
 
 /** A fresh payment request for the chat, on the service's payment terms. */
 const chatOffer = Effect.flatMap(PaymentSettings, (terms) =>
@@ -50,7 +50,7 @@ const chatOffer = Effect.flatMap(PaymentSettings, (terms) =>
       payTo: terms.wallet,
       mint: terms.usdcMint,
       network: x402NetworkOf(terms.network),
-      description: `Questions to the docs assistant: ${queriesFor(CHAT_PRICE_UNITS)} for 0.01 USDC (0.001 USDC each; more pays for more)`,
+      description: CHAT_RESOURCE.description,
       expiresInSeconds: DEFAULT_EXPIRES_IN_SECONDS,
     },
     CHAT_BINDING,

@@ -279,18 +279,44 @@ const paths = {
   },
   "/mcp": {
     post: {
-      summary: "The MCP endpoint (Streamable HTTP, stateless, JSON-RPC 2.0): tools search_docs and ask_docs",
+      summary:
+        "The MCP endpoint (Streamable HTTP, stateless, JSON): tools search_docs and ask_docs (docs/mcp.md)",
       description:
-        'For MCP clients (coding agents); see docs/mcp.md. ask_docs answers within the client\'s quota, then returns an x402 PaymentRequired result; a PaymentPayload in params._meta["x402/payment"] pays it.',
-      requestBody: {
-        required: true,
-        content: {
-          "application/json": { schema: { type: "object", description: "a JSON-RPC 2.0 request" } },
-        },
-      },
+        'JSON-RPC 2.0 over HTTP as the Model Context Protocol defines it. ask_docs is paid over x402 (the MCP transport): a PaymentPayload in params._meta["x402/payment"].',
       responses: {
-        "200": { description: "the JSON-RPC response", content: { "application/json": {} } },
-        "202": { description: "a notification, accepted" },
+        "200": { description: "a JSON-RPC response", content: { "application/json": {} } },
+      },
+    },
+  },
+  "/llms.txt": {
+    get: {
+      summary: "The docs as llms.txt: title, summary, a section per folder, a described link per page",
+      description:
+        "Generated from the index; a finished ingest shows at the next request. ETag: the index version.",
+      responses: {
+        "200": { description: "llms.txt", content: { "text/plain": { schema: { type: "string" } } } },
+        ...errors(503),
+      },
+    },
+  },
+  "/llms-full.txt": {
+    get: {
+      summary: "The docs as llms-full.txt: every page's text under the sections of /llms.txt",
+      responses: {
+        "200": { description: "llms-full.txt", content: { "text/plain": { schema: { type: "string" } } } },
+        ...errors(503),
+      },
+    },
+  },
+  "/.well-known/x402.json": {
+    get: {
+      summary:
+        "The x402 discovery manifest: the paid routes and MCP tools, their prices and how to call them",
+      description:
+        "x402's well-known-discovery extension, generated from the same priced resources as the live 402s (advisory: the live 402 is authoritative). No items while x402 v2 is not offered.",
+      responses: {
+        "200": { description: "manifest", content: { "application/json": {} } },
+        ...errors(503),
       },
     },
   },

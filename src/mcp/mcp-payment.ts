@@ -8,11 +8,11 @@
 import { decodePaymentResponseHeader, encodePaymentSignatureHeader } from "@x402/core/http";
 import type { PaymentPayload, PaymentRequired, SettleResponse } from "@x402/core/types";
 import { Effect } from "effect";
-import { BaseUnits, MIN_PAYMENT_UNITS, queriesFor } from "../../core/payments/money.ts";
 import { x402NetworkOf } from "../../core/payments/network.ts";
 import { PaymentSettings } from "../../core/payments/payment-settings.ts";
 import { type AppRuntime, runOutcome } from "../hono-kit/run-effect.ts";
 import type { Logger } from "../observability/log.ts";
+import { ASK_DOCS_RESOURCE } from "../payments/priced-resources.ts";
 import { acceptPayment } from "../payments/server/accept-payment.ts";
 import type { CreditDialect, CreditRoute, PaymentRefusal } from "../payments/server/dialect.ts";
 import { issuePaymentRequest, paymentRequestOf } from "../payments/server/issue-request.ts";
@@ -22,12 +22,12 @@ import type { ExactFacilitator } from "../payments/v2/exact-payment.ts";
 import { PAYMENT_RESPONSE_HEADER, PAYMENT_SIGNATURE_HEADER, paymentRequiredOf } from "../payments/v2/wire.ts";
 
 /** Payment requests of `ask_docs` are issued for (and only pay) this binding. */
-export const ASK_DOCS_BINDING = { resource: "mcp:tools/ask_docs", method: "CALL" } as const;
+export const ASK_DOCS_BINDING = ASK_DOCS_RESOURCE.binding;
 /** The MCP transport's `_meta` keys. */
 export const PAYMENT_META = "x402/payment";
 export const PAYMENT_RESPONSE_META = "x402/payment-response";
 
-const ASK_PRICE_UNITS = BaseUnits(MIN_PAYMENT_UNITS);
+const ASK_PRICE_UNITS = ASK_DOCS_RESOURCE.units;
 
 export interface McpPaymentDeps {
   readonly runtime: AppRuntime;
@@ -64,7 +64,7 @@ export const offerPayment = async (deps: McpPaymentDeps, message: string) => {
           payTo: terms.wallet,
           mint: terms.usdcMint,
           network: x402NetworkOf(terms.network),
-          description: `Questions to the docs assistant: ${queriesFor(ASK_PRICE_UNITS)} for 0.01 USDC`,
+          description: ASK_DOCS_RESOURCE.description,
           expiresInSeconds: DEFAULT_EXPIRES_IN_SECONDS,
         },
         ASK_DOCS_BINDING,

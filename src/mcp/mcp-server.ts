@@ -24,6 +24,7 @@ import {
   refusedResult,
 } from "./mcp-payment.ts";
 
+export const ASK_DOCS_TOOL = "ask_docs";
 export const MCP_SERVER_INFO = { name: "docs-chat", version: "0.1.0" } as const;
 const MAX_QUESTION = 2000;
 
@@ -42,6 +43,17 @@ const SourceShape = z.object({
   url: z.string(),
   source: z.string(),
 });
+
+/** ask_docs's input and output, as registered and as the discovery manifest describes them. */
+export const ASK_DOCS_INPUT = {
+  question: z.string().min(1).max(MAX_QUESTION).describe("The question, in plain words."),
+};
+export const ASK_DOCS_OUTPUT = {
+  answer: z.string(),
+  declined: z.boolean(),
+  sources: z.array(SourceShape),
+  remaining: z.number().describe("Questions left today for this client (free and paid)."),
+};
 
 /** The answer as text an agent reads: the answer, then its numbered sources with links. */
 const answerText = (text: string, sources: ReadonlyArray<ReturnType<typeof sourceOf>>) =>
@@ -105,20 +117,13 @@ export const createMcpServer = (context: McpRequestContext) => {
   );
 
   server.registerTool(
-    "ask_docs",
+    ASK_DOCS_TOOL,
     {
       title: "Ask the documentation",
       description:
         'Answers a question from this documentation only, with numbered citations [n] and the source URLs. Says so (and costs nothing) when the docs do not cover it. Each client has a few free questions a day; then a result with isError and an x402 PaymentRequired asks for payment: sign it and call again with the PaymentPayload in _meta["x402/payment"] (0.01 USDC buys 10 questions).',
-      inputSchema: {
-        question: z.string().min(1).max(MAX_QUESTION).describe("The question, in plain words."),
-      },
-      outputSchema: {
-        answer: z.string(),
-        declined: z.boolean(),
-        sources: z.array(SourceShape),
-        remaining: z.number().describe("Questions left today for this client (free and paid)."),
-      },
+      inputSchema: ASK_DOCS_INPUT,
+      outputSchema: ASK_DOCS_OUTPUT,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async ({ question }, extra) => {

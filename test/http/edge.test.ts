@@ -206,6 +206,7 @@ describe("edge responses", () => {
     const spec = await (await t.call("/openapi.json")).json();
     expect(Object.keys(spec.paths).sort()).toEqual([
       "/",
+      "/.well-known/x402.json",
       "/admin",
       "/admin/console.js",
       "/admin/login",
@@ -220,6 +221,9 @@ describe("edge responses", () => {
       "/api/solana-rpc",
       "/api/status",
       "/healthz",
+      "/llms-full.txt",
+      "/llms.txt",
+      "/mcp",
       "/metrics",
       "/readyz",
       "/widget-pay.js",

@@ -5,6 +5,7 @@ import { MemoryStore } from "../../adapters/store-memory/index.ts";
 import type { SurfaceConfig } from "../../core/config-surface.ts";
 import type { ChainLookup, ChainReader, ChainUnavailable } from "../../core/ports/chain-reader.ts";
 import type { Generator } from "../../core/ports/generator.ts";
+import type { Retriever } from "../../core/ports/retrieval.ts";
 import type { TrustProxy } from "../../core/trust-proxy.ts";
 import { createApp } from "../../src/app.ts";
 import { memoryLogger } from "../../src/observability/log.ts";
@@ -40,6 +41,8 @@ export interface TestAppOptions {
   readonly facilitator?: ExactFacilitator;
   /** X402_FACILITATOR_TOKEN (with the switch on): serves /x402/verify, /settle, /supported. */
   readonly facilitatorToken?: string;
+  /** A real retriever (e.g. the local index over ingested fixtures) instead of the scripted one. */
+  readonly retrieval?: Layer.Layer<Retriever, unknown>;
   /** A real generator (e.g. Groq on a loopback server) instead of the scripted one. */
   readonly generator?: Layer.Layer<Generator, unknown>;
   /** A JSON-RPC endpoint for the widget's relay (/api/solana-rpc); absent: no relay. */
@@ -93,7 +96,7 @@ export const buildTestApp = (options: TestAppOptions = {}) => {
   const runtime = ManagedRuntime.make(
     appLayer(config, chain, logger, {
       store: options.store ?? MemoryStore.layer(limits),
-      retrieval: scriptedRetriever(switches),
+      retrieval: options.retrieval ?? scriptedRetriever(switches),
       generator: options.generator ?? scriptedGenerator(switches),
       chain: options.chain?.layer ?? scriptedChain(lookups, chainFailure),
     }).pipe(Layer.orDie),

@@ -64,6 +64,14 @@ export const scriptedRetriever = (switches: Switches) =>
                 indexVersion: "test-index-1",
               });
         }),
+      listing: Effect.suspend(() =>
+        switches.failRetrieval
+          ? Effect.fail(new RetrievalFailed({ message: "index unreachable" }))
+          : Effect.succeed({
+              version: "test-index-1",
+              chunks: SAMPLE_CHUNKS.map((chunk) => ({ ...chunk, collection: "docs" })),
+            }),
+      ),
       ping: Effect.void,
     }),
   );

@@ -106,6 +106,10 @@ const askLayers = (w: World) =>
             indexVersion: "v1",
           });
         }),
+      listing: Effect.succeed({
+        version: "v1",
+        chunks: CHUNKS.map((chunk) => ({ ...chunk, collection: "docs" })),
+      }),
       ping: Effect.void,
     }),
     Layer.succeed(Generator, {

@@ -32,7 +32,11 @@ const logger = makeLogger();
 const runtime = ManagedRuntime.make(
   appLayer(config, chain, logger, {
     chain: Layer.succeed(ChainReader)({ lookup: () => unused("chain"), ping: unused("chain") }),
-    retrieval: Layer.succeed(Retriever)({ retrieve: () => unused("retriever"), ping: unused("retriever") }),
+    retrieval: Layer.succeed(Retriever)({
+      retrieve: () => unused("retriever"),
+      listing: unused("retriever"),
+      ping: unused("retriever"),
+    }),
     generator: Layer.succeed(Generator)({
       name: "none",
       generate: () => unused("generator"),

@@ -11,7 +11,7 @@ import {
   encodePaymentResponseHeader,
 } from "@x402/core/http";
 import { PaymentPayloadV2Schema } from "@x402/core/schemas";
-import type { PaymentRequired, SettleResponse } from "@x402/core/types";
+import type { PaymentRequired, PaymentRequirements, SettleResponse } from "@x402/core/types";
 import { Result } from "effect";
 import { parseDecimalUnits } from "../../../core/payments/money.ts";
 import { type PaymentRequest, paymentMemo } from "../../../core/payments/x402.ts";
@@ -43,41 +43,57 @@ export const paymentRequiredHeader = (
   [PAYMENT_REQUIRED_HEADER]: encodePaymentRequiredHeader(paymentRequiredOf(request, url, offer, error)),
 });
 
+/** What the exact scheme asks for, whether in a live 402 (with its request's memo) or in the discovery manifest. */
+export const exactRequirements = (terms: {
+  readonly units: bigint;
+  readonly asset: string;
+  readonly payTo: string;
+  readonly maxTimeoutSeconds: number;
+  readonly offer: ExactOffer;
+  readonly memo?: string;
+}): PaymentRequirements => {
+  const { offer } = terms;
+  return {
+    scheme: "exact",
+    network: offer.network,
+    amount: terms.units.toString(),
+    asset: terms.asset,
+    payTo: terms.payTo,
+    maxTimeoutSeconds: terms.maxTimeoutSeconds,
+    extra: {
+      feePayer: offer.feePayer,
+      ...(terms.memo === undefined ? {} : { memo: terms.memo }),
+      ...(offer.blockhash === undefined
+        ? {}
+        : {
+            recentBlockhash: offer.blockhash.blockhash,
+            lastValidBlockHeight: offer.blockhash.lastValidBlockHeight.toString(),
+          }),
+    },
+  };
+};
+
 /** The x402 v2 PaymentRequired offering `request` in the exact scheme (a header's, or an MCP result's). */
 export const paymentRequiredOf = (
   request: PaymentRequest,
   url: string,
   offer: ExactOffer,
   error: string,
-): PaymentRequired => {
-  const units = Result.getOrThrow(parseDecimalUnits(request.max_amount_required));
-  const required: PaymentRequired = {
-    x402Version: 2,
-    error,
-    resource: { url, description: request.description, mimeType: "application/json" },
-    accepts: [
-      {
-        scheme: "exact",
-        network: offer.network,
-        amount: units.toString(),
-        asset: request.asset_address,
-        payTo: request.payment_address,
-        maxTimeoutSeconds: Math.max(1, Math.round((Date.parse(request.expires_at) - Date.now()) / 1000)),
-        extra: {
-          feePayer: offer.feePayer,
-          memo: paymentMemo(request.payment_id),
-          ...(offer.blockhash === undefined
-            ? {}
-            : {
-                recentBlockhash: offer.blockhash.blockhash,
-                lastValidBlockHeight: offer.blockhash.lastValidBlockHeight.toString(),
-              }),
-        },
-      },
-    ],
-  };
-  return required;
-};
+): PaymentRequired => ({
+  x402Version: 2,
+  error,
+  resource: { url, description: request.description, mimeType: "application/json" },
+  accepts: [
+    exactRequirements({
+      units: Result.getOrThrow(parseDecimalUnits(request.max_amount_required)),
+      asset: request.asset_address,
+      payTo: request.payment_address,
+      maxTimeoutSeconds: Math.max(1, Math.round((Date.parse(request.expires_at) - Date.now()) / 1000)),
+      offer,
+      memo: paymentMemo(request.payment_id),
+    }),
+  ],
+});
 
 /** The transaction of a PAYMENT-SIGNATURE header for the exact scheme on `network`; undefined when it is not one. */
 export const exactTransactionOf = (header: string, network: string): string | undefined => {

@@ -1,0 +1,36 @@
+/**
+ * GET /llms.txt and /llms-full.txt, generated from the index. Each request asks the retriever
+ * for its listing (the same value until a re-index, so this is cheap on both indexes) and the
+ * text is rebuilt only when the listing's version changed: a finished ingest shows up at the
+ * first request after the service has loaded it.
+ */
+import { Effect } from "effect";
+import { type Context, Hono } from "hono";
+import { type DocPage, docPages } from "../../../core/doc-pages.ts";
+import { Retriever } from "../../../core/ports/retrieval.ts";
+import { type AppEnv, adoptEdgeFacts } from "../../hono-kit/app-env.ts";
+import { type AppRuntime, runOutcome } from "../../hono-kit/run-effect.ts";
+import { unavailableResponse } from "../error-response.ts";
+import { llmsFullTxt, llmsTxt } from "../llms-txt.ts";
+
+const listing = Effect.flatMap(Retriever, (retriever) => retriever.listing);
+
+/** The routes, mounted at the site's root. */
+export const llmsTxtRoutes = (runtime: AppRuntime) => {
+  const serve = (render: (pages: ReadonlyArray<DocPage>) => string) => {
+    let kept: { readonly version: string; readonly text: string } | undefined;
+    return async (c: Context<AppEnv>) => {
+      adoptEdgeFacts(c);
+      const outcome = await runOutcome(runtime, listing);
+      if (!outcome.ok) return unavailableResponse(c, outcome.error);
+      const { version, chunks } = outcome.value;
+      if (kept?.version !== version) kept = { version, text: render(docPages(chunks)) };
+      return c.body(kept.text, 200, {
+        "Content-Type": "text/plain; charset=utf-8",
+        "Cache-Control": "public, max-age=60",
+        ETag: `"${version}"`,
+      });
+    };
+  };
+  return new Hono<AppEnv>().get("/llms.txt", serve(llmsTxt)).get("/llms-full.txt", serve(llmsFullTxt));
+};
