@@ -23,6 +23,7 @@ import {
   PAYMENT_RESPONSE_META,
   refusedResult,
 } from "./mcp-payment.ts";
+import { MAX_PAGE_CHARS, readPage } from "./read-page.ts";
 
 export const ASK_DOCS_TOOL = "ask_docs";
 export const MCP_SERVER_INFO = { name: "docs-chat", version: "0.1.0" } as const;
@@ -113,6 +114,43 @@ export const createMcpServer = (context: McpRequestContext) => {
           },
         ],
       };
+    },
+  );
+
+  server.registerTool(
+    "read_page",
+    {
+      title: "Read a page of the documentation",
+      description:
+        "Returns one page of this documentation in full (title, sections with their headings and URLs, text), or one section when the URL has its #anchor. Give the url (or source) of a search_docs or ask_docs result. Free.",
+      inputSchema: {
+        page: z
+          .string()
+          .min(1)
+          .max(2000)
+          .describe("A page's URL (with #anchor for one section) or its source path."),
+      },
+      outputSchema: {
+        title: z.string(),
+        url: z.string(),
+        source: z.string(),
+        sections: z.array(z.object({ heading: z.string(), url: z.string(), text: z.string() })),
+        truncated: z.boolean().describe(`True when the page was cut at ${MAX_PAGE_CHARS} characters.`),
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    async ({ page }) => {
+      const read = await readPage(runtime, page);
+      if (read === "unavailable")
+        return errorResult("The documentation index is temporarily unavailable. Try again shortly.");
+      if (read === "unknown")
+        return errorResult(`No page of these docs is ${page}: give a url or source from search_docs.`);
+      const text = [
+        `# ${read.title}${read.url ? ` (${read.url})` : ""}`,
+        ...read.sections.map((s) => `${s.heading ? `## ${s.heading}\n` : ""}${s.text}`),
+        ...(read.truncated ? [`[cut at ${MAX_PAGE_CHARS} characters]`] : []),
+      ].join("\n\n");
+      return { structuredContent: { ...read }, content: [{ type: "text" as const, text }] };
     },
   );
 

@@ -68,7 +68,7 @@ describe("the docs as MCP tools", () => {
   test("an agent sees ask_docs and search_docs, with input and output schemas", async () => {
     const client = await connect("198.51.100.60");
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual(["ask_docs", "search_docs"]);
+    expect(tools.map((tool) => tool.name).sort()).toEqual(["ask_docs", "read_page", "search_docs"]);
     const ask = tools.find((tool) => tool.name === "ask_docs");
     expect(ask?.inputSchema.required).toEqual(["question"]);
     expect(Object.keys(ask?.outputSchema?.properties ?? {}).sort()).toEqual([
@@ -102,6 +102,40 @@ describe("the docs as MCP tools", () => {
       expect(result.protocolVersion).toBe(protocolVersion);
       expect(result.serverInfo.name).toBe("docs-chat");
     }
+    await client.close();
+  });
+
+  test("read_page gives a search result's page in full, or one section by its anchor; an unknown page is an error result", async () => {
+    const client = await connect("198.51.100.65");
+    const found = await client.callTool({
+      name: "search_docs",
+      arguments: { query: "write a file", limit: 1 },
+    });
+    const [first] = (
+      found.structuredContent as {
+        results: Array<{ url: string; source: string; snippet: string; title: string }>;
+      }
+    ).results;
+    if (first === undefined) throw new Error("no search result");
+    const whole = await client.callTool({ name: "read_page", arguments: { page: first.source } });
+    expect(whole.isError).toBeFalsy();
+    const page = whole.structuredContent as {
+      title: string;
+      sections: Array<{ url: string; text: string }>;
+      truncated: boolean;
+    };
+    expect(page.title).toBe(first.title);
+    const text = page.sections.map((s) => s.text).join("\n");
+    // The whole page holds the passage the search quoted (its first words at least).
+    expect(text).toContain(first.snippet.slice(0, 40));
+    if (first.url.includes("#")) {
+      const one = await client.callTool({ name: "read_page", arguments: { page: first.url } });
+      const sections = (one.structuredContent as { sections: Array<{ url: string }> }).sections;
+      expect(sections.map((s) => s.url)).toEqual([first.url]);
+    }
+    const unknown = await client.callTool({ name: "read_page", arguments: { page: "no/such/page.md" } });
+    expect(unknown.isError).toBe(true);
+    expect(textOf(unknown)).toContain("No page of these docs");
     await client.close();
   });
 
