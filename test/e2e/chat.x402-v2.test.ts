@@ -96,6 +96,7 @@ describe("/api/chat paid with x402 v2", () => {
         { dialect: "signature", payments: 0 },
         { dialect: "x402", payments: 0 },
         { dialect: "x402-v2", payments: 1, units: 10_000, usdc: "0.01" },
+        { dialect: "x402-mcp", payments: 0 },
       ],
     });
   });

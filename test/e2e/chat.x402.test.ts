@@ -149,6 +149,7 @@ describe("/api/chat paid with X-Payment-Authorization", () => {
         { dialect: "signature", payments: 0 },
         { dialect: "x402", payments: 1, units: 20_000, usdc: "0.02" },
         { dialect: "x402-v2", payments: 0 },
+        { dialect: "x402-mcp", payments: 0 },
       ],
     });
   });
