@@ -4,26 +4,12 @@
  * with the demo payer and prints the answer and the settlement.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { join } from "node:path";
-import { REPO_ROOT, type ServiceProcess, startService } from "../support/service-process.ts";
+import { runCli, type ServiceProcess, startService } from "../support/service-process.ts";
 
 let service: ServiceProcess | undefined;
 
-/** `bun dev/cli/mcp.ts ...args` in the service's folder: exit code, stdout, stderr. */
-const mcp = async (args: ReadonlyArray<string>) => {
-  const proc = Bun.spawn([process.execPath, join(REPO_ROOT, "dev/cli/mcp.ts"), ...args], {
-    cwd: service!.cwd,
-    env: { PATH: process.env.PATH ?? "", PORT: String(service!.port) },
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-    proc.exited,
-  ]);
-  return { code, stdout: stdout.trim(), stderr };
-};
+/** `bun dev/cli/mcp.ts ...args` in the service's folder. */
+const mcp = (args: ReadonlyArray<string>) => runCli(service!, "dev/cli/mcp.ts", args);
 
 beforeAll(async () => {
   service = await startService({ env: { RATE_LIMIT_FREE_QUERIES: "1" } });

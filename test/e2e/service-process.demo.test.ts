@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { REPO_ROOT, type ServiceProcess, startService } from "../support/service-process.ts";
+import { REPO_ROOT, runCli, type ServiceProcess, startService } from "../support/service-process.ts";
 
 let service: ServiceProcess | undefined;
 
@@ -18,20 +18,8 @@ const call = (path: string, body?: unknown) => service!.call(path, body);
 const stateFileOf = (of: ServiceProcess) => join(of.cwd, `.data/localnet-${of.port}.json`);
 
 /** `bun dev/cli/pay.ts ...args` in the service's folder (PORT given as `port`): its exit code, stdout and stderr. */
-const pay = async (args: ReadonlyArray<string>, port = service!.port) => {
-  const proc = Bun.spawn([process.execPath, join(REPO_ROOT, "dev/cli/pay.ts"), ...args], {
-    cwd: service!.cwd,
-    env: { PATH: process.env.PATH ?? "", PORT: String(port) },
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-    proc.exited,
-  ]);
-  return { code, stdout: stdout.trim(), stderr };
-};
+const pay = (args: ReadonlyArray<string>, port = service!.port) =>
+  runCli(service!, "dev/cli/pay.ts", args, port);
 
 beforeAll(async () => {
   service = await startService({ env: {} });

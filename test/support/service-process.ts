@@ -219,3 +219,24 @@ export const buildIndex = async (docs: string = FIXTURE_DOCS, baseUrl?: string):
   );
   return indexPath;
 };
+
+/** `bun <script> ...args` run in `service`'s folder with PORT set to its port: exit code, stdout (trimmed) and stderr. */
+export const runCli = async (
+  service: Pick<ServiceProcess, "cwd" | "port">,
+  script: string,
+  args: ReadonlyArray<string>,
+  port = service.port,
+) => {
+  const proc = Bun.spawn([process.execPath, join(REPO_ROOT, script), ...args], {
+    cwd: service.cwd,
+    env: { PATH: process.env.PATH ?? "", PORT: String(port) },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
+  return { code, stdout: stdout.trim(), stderr };
+};
