@@ -53,7 +53,7 @@ const header = (pages: ReadonlyArray<DocPage>): string =>
   [
     `# ${titleOf(pages)}`,
     "",
-    `> ${pages.length} ${pages.length === 1 ? "page" : "pages"} of documentation, as indexed by this docs assistant. Ask questions and get answers with numbered citations at POST /api/chat, or over MCP at /mcp (tools search_docs and ask_docs); every page's text is in /llms-full.txt.`,
+    `> ${pages.length} ${pages.length === 1 ? "page" : "pages"} of documentation, as indexed by this docs assistant. Ask questions and get answers with numbered citations at POST /api/chat, or over MCP at /mcp (tools search_docs, read_page and ask_docs); every page's text is in /llms-full.txt.`,
   ].join("\n");
 
 const link = (page: DocPage): string => {

@@ -280,7 +280,7 @@ const paths = {
   "/mcp": {
     post: {
       summary:
-        "The MCP endpoint (Streamable HTTP, stateless, JSON): tools search_docs and ask_docs (docs/mcp.md)",
+        "The MCP endpoint (Streamable HTTP, stateless, JSON): tools search_docs, read_page and ask_docs (docs/mcp.md)",
       description:
         'JSON-RPC 2.0 over HTTP as the Model Context Protocol defines it. ask_docs is paid over x402 (the MCP transport): a PaymentPayload in params._meta["x402/payment"].',
       responses: {
