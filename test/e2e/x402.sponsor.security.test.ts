@@ -8,7 +8,9 @@
 import { describe, expect, test } from "bun:test";
 import type { KeyPairSigner } from "@solana/kit";
 import type { PaymentRequirements } from "@x402/core/types";
-import { startExampleServer, useExampleServer } from "../support/x402-example.ts";
+import type { TestChain } from "../support/localnet.ts";
+import { redisServerAvailable } from "../support/redis-server.ts";
+import { startExampleServer, useExampleServer, useTwoExampleServers } from "../support/x402-example.ts";
 import {
   computeUnitLimit,
   computeUnitPrice,
@@ -24,17 +26,21 @@ const PREMIUM_UNITS = 100_000n;
 /** The official client's budget: two signatures and 20,000 units at 1 micro-lamport. */
 const OFFICIAL_FEE = 10_001n;
 
-const get = (path: string, header?: string) =>
-  fetch(
-    `${context.server.url}${path}`,
-    header === undefined ? {} : { headers: { "PAYMENT-SIGNATURE": header } },
-  );
+/** Where the helpers below go: the memory-store server by default, or one of two sharing Redis. */
+interface Target {
+  readonly url: string;
+  readonly chain: TestChain;
+}
+const memory = (): Target => ({ url: context.server.url, chain: context.chain });
 
-const feePayerSol = async () =>
-  (await context.chain.rpc.getBalance(context.chain.localnet.feePayer.address).send()).value;
+const get = (path: string, header?: string, target: Target = memory()) =>
+  fetch(`${target.url}${path}`, header === undefined ? {} : { headers: { "PAYMENT-SIGNATURE": header } });
 
-const requirementsOf = async (): Promise<PaymentRequirements> => {
-  const response = await get("/premium-data");
+const feePayerSol = async (chain: TestChain = context.chain) =>
+  (await chain.rpc.getBalance(chain.localnet.feePayer.address).send()).value;
+
+const requirementsOf = async (target: Target = memory()): Promise<PaymentRequirements> => {
+  const response = await get("/premium-data", undefined, target);
   expect(response.status).toBe(402);
   const [requirements] = paymentRequiredOf(response).accepts;
   if (requirements === undefined) throw new Error("no accepts entry");
@@ -42,11 +48,11 @@ const requirementsOf = async (): Promise<PaymentRequirements> => {
 };
 
 /** An honest payload for a fresh payment request, by `payer`. */
-const honest = async (payer: KeyPairSigner) => {
-  const requirements = await requirementsOf();
+const honest = async (payer: KeyPairSigner, target: Target = memory()) => {
+  const requirements = await requirementsOf(target);
   const memo = memoInstruction((requirements.extra as { memo: string }).memo);
   return exactHeader(requirements, [await transferFor({ requirements, payer }), memo], {
-    rpcUrl: context.chain.url,
+    rpcUrl: target.chain.url,
   });
 };
 
@@ -172,5 +178,25 @@ describe("a fee payer below its floor", () => {
     } finally {
       await poor.stop();
     }
+  });
+});
+
+describe.skipIf(!redisServerAvailable())("the sponsor on two instances sharing Redis", () => {
+  const two = useTwoExampleServers({ v2: true });
+  const at = (which: "first" | "second"): Target => ({ url: two[which].url, chain: two.chain });
+
+  test("N transfers of one whole balance posted at once to both: one lands, the fee payer pays one fee", async () => {
+    const payer = await two.chain.fundPayer({ usdcUnits: PREMIUM_UNITS });
+    const targets = [at("first"), at("second"), at("first"), at("second"), at("first")];
+    const headers = await Promise.all(targets.map((target) => honest(payer, target)));
+    two.chain.localnet.setConfirmationDelay(150);
+    const before = await feePayerSol(two.chain);
+    const responses = await Promise.all(
+      headers.map((header, i) => get("/premium-data", header, targets[i])),
+    ).finally(() => two.chain.localnet.setConfirmationDelay(0));
+    expect(responses.map((response) => response.status).sort()).toEqual([200, 403, 403, 403, 403]);
+    // The payer is held across instances (SettlementLocks on Redis): one transaction is ever sent.
+    expect(before - (await feePayerSol(two.chain))).toBe(OFFICIAL_FEE);
+    expect(await two.chain.usdcBalance(payer.address)).toBe(0n);
   });
 });
