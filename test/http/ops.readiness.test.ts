@@ -6,14 +6,10 @@
  * is not served at all without one configured.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { generateKeyPairSigner } from "@solana/kit";
 import { ChainSolana } from "../../adapters/chain-solana/index.ts";
-import { memoryLogger } from "../../src/observability/log.ts";
-import { createFeePayer } from "../../src/payments/v2/fee-payer.ts";
-import { DEFAULT_SPONSOR_POLICY } from "../../src/payments/v2/sponsor-policy.ts";
-import { watchSponsor } from "../../src/payments/v2/sponsor-watch.ts";
 import { USDC_MINT, WALLET } from "../support/parsed-tx.ts";
 import { METRICS_TOKEN, type TestApp, testApps } from "../support/test-app.ts";
+import { offlineFacilitator } from "../support/x402-v2.ts";
 
 let probes = 0;
 let failing = false;
@@ -142,16 +138,7 @@ describe("/metrics needs METRICS_TOKEN", () => {
 });
 
 describe("/readyz and the x402 v2 fee payer", () => {
-  const facilitatorWith = async (lamports: bigint, floor: bigint) => {
-    const sponsor = watchSponsor({ read: async () => lamports, floor, logger: memoryLogger().logger });
-    await sponsor.refresh();
-    return {
-      feePayer: createFeePayer(await generateKeyPairSigner(), "http://127.0.0.1:9/unused"),
-      network: "solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1" as const,
-      policy: DEFAULT_SPONSOR_POLICY,
-      sponsor,
-    };
-  };
+  const facilitatorWith = (lamports: bigint, floor: bigint) => offlineFacilitator({ lamports, floor });
 
   test("says whether x402 v2 is offered, and the fee payer's SOL only to the metrics token", async () => {
     const low = withChain({ facilitator: await facilitatorWith(1_000n, 5_000n) });

@@ -3,24 +3,14 @@
  * live 402 offers (price, asset, payTo, network, fee payer); no items while x402 v2 is not offered.
  */
 import { describe, expect, test } from "bun:test";
-import { generateKeyPairSigner } from "@solana/kit";
 import { decodePaymentRequiredHeader } from "@x402/core/http";
 import type { PaymentRequirements } from "@x402/core/types";
-import { memoryLogger } from "../../src/observability/log.ts";
-import { createFeePayer } from "../../src/payments/v2/fee-payer.ts";
-import { DEFAULT_SPONSOR_POLICY } from "../../src/payments/v2/sponsor-policy.ts";
-import { watchSponsor } from "../../src/payments/v2/sponsor-watch.ts";
 import { testApps } from "../support/test-app.ts";
+import { offlineFacilitator } from "../support/x402-v2.ts";
 
 const build = testApps();
 
-const facilitator = async () => ({
-  // Never asked to sign or send here: only its address and network are offered.
-  feePayer: createFeePayer(await generateKeyPairSigner(), "http://127.0.0.1:9/unused"),
-  network: "solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1" as const,
-  policy: DEFAULT_SPONSOR_POLICY,
-  sponsor: watchSponsor({ read: async () => 0n, floor: 0n, logger: memoryLogger().logger }),
-});
+const facilitator = () => offlineFacilitator();
 
 const terms = (requirements: PaymentRequirements | undefined) => ({
   scheme: requirements?.scheme,

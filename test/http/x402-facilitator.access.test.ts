@@ -5,24 +5,14 @@
  */
 
 import { describe, expect, test } from "bun:test";
-import { generateKeyPairSigner } from "@solana/kit";
-import { memoryLogger } from "../../src/observability/log.ts";
-import { createFeePayer } from "../../src/payments/v2/fee-payer.ts";
-import { DEFAULT_SPONSOR_POLICY } from "../../src/payments/v2/sponsor-policy.ts";
-import { watchSponsor } from "../../src/payments/v2/sponsor-watch.ts";
 import { testApps } from "../support/test-app.ts";
+import { offlineFacilitator } from "../support/x402-v2.ts";
 
 const TOKEN = "facilitator-token-0123456789";
 const WRONG = "facilitator-guess-0123456789";
 const build = testApps();
 
-const facilitator = async () => ({
-  // Never reached: every request here is decided by the door before the fee payer is asked.
-  feePayer: createFeePayer(await generateKeyPairSigner(), "http://127.0.0.1:9/unused"),
-  network: "solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1" as const,
-  policy: DEFAULT_SPONSOR_POLICY,
-  sponsor: watchSponsor({ read: async () => 0n, floor: 0n, logger: memoryLogger().logger }),
-});
+const facilitator = () => offlineFacilitator();
 
 const supported = (t: ReturnType<typeof build>, token: string | undefined, from?: string) =>
   t.call(

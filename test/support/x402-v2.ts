@@ -35,6 +35,11 @@ import {
 import type { PaymentRequired, PaymentRequirements, SettleResponse } from "@x402/core/types";
 import { wrapFetchWithPayment, x402Client } from "@x402/fetch";
 import { ExactSvmScheme } from "@x402/svm/exact/client";
+import { memoryLogger } from "../../src/observability/log.ts";
+import type { ExactFacilitator } from "../../src/payments/v2/exact-payment.ts";
+import { createFeePayer } from "../../src/payments/v2/fee-payer.ts";
+import { DEFAULT_SPONSOR_POLICY } from "../../src/payments/v2/sponsor-policy.ts";
+import { watchSponsor } from "../../src/payments/v2/sponsor-watch.ts";
 
 export interface OfficialWallet {
   readonly signer: KeyPairSigner;
@@ -233,4 +238,26 @@ export const exactHeader = async (
     accepted: requirements,
     payload: { transaction: getBase64EncodedWireTransaction(transaction) },
   });
+};
+
+/**
+ * A facilitator that never reaches a chain (its RPC is a closed port): for tests of what is
+ * offered and who may call, never of settling. Its fee payer's balance reads as `lamports`
+ * against `floor` (default: offered).
+ */
+export const offlineFacilitator = async ({
+  lamports = 0n,
+  floor = 0n,
+}: {
+  readonly lamports?: bigint;
+  readonly floor?: bigint;
+} = {}): Promise<ExactFacilitator> => {
+  const sponsor = watchSponsor({ read: async () => lamports, floor, logger: memoryLogger().logger });
+  await sponsor.refresh();
+  return {
+    feePayer: createFeePayer(await generateKeyPairSigner(), "http://127.0.0.1:9/unused"),
+    network: "solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1",
+    policy: DEFAULT_SPONSOR_POLICY,
+    sponsor,
+  };
 };
