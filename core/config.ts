@@ -9,6 +9,7 @@
 import { Redacted, Result, Schema } from "effect";
 import { type ChainConfig, parseChain } from "./config-chain.ts";
 import { type InsightsConfig, parseInsights } from "./config-insights.ts";
+import { type McpToolPrices, parseMcpToolPrices } from "./config-mcp.ts";
 import { type Env, type Reader, reader } from "./config-reader.ts";
 import { parseSurface, type SurfaceConfig } from "./config-surface.ts";
 import { parseX402, type X402Config } from "./config-x402.ts";
@@ -61,6 +62,8 @@ export interface AppConfig {
   readonly x402: X402Config;
   /** The public surface: public origin, metrics token, body deadline, per-client caps (core/config-surface.ts). */
   readonly surface: SurfaceConfig;
+  /** Questions each MCP tool call takes from the client's quota; 0: free (core/config-mcp.ts). */
+  readonly mcpToolPrices: McpToolPrices;
 }
 
 export class ConfigError extends Schema.TaggedError<ConfigError>()("ConfigError", {
@@ -169,6 +172,7 @@ export const parseConfig = (env: Env): Result.Result<AppConfig, ConfigError> => 
     insights: parseInsights(read),
     x402: parseX402(read),
     surface: parseSurface(read),
+    mcpToolPrices: parseMcpToolPrices(read),
   };
   crossChecks(read, config);
   return problems.length === 0 ? Result.succeed(config) : Result.fail(new ConfigError({ problems }));

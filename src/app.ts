@@ -4,10 +4,12 @@
  * returns the Hono app itself (so `hc<App>` types a client), whose `fetch` enters through the
  * edge. No Bun- or Deno-specific API here, so both entry points serve the same app.
  */
+
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { getPath } from "hono/utils/url";
 import type { AppConfig } from "../core/config.ts";
+import { DEFAULT_MCP_TOOL_PRICES } from "../core/config-mcp.ts";
 import { adminRoutes } from "./console/routes/admin-routes.ts";
 import type { AppEnv } from "./hono-kit/app-env.ts";
 import { insightsRecorder } from "./hono-kit/insights-recorder.ts";
@@ -40,7 +42,7 @@ export interface AppDeps {
     AppConfig,
     "allowedOrigins" | "trustProxy" | "protectionRps" | "paidDailyCap" | "insights" | "surface"
   > &
-    Partial<Pick<AppConfig, "x402">>;
+    Partial<Pick<AppConfig, "x402" | "mcpToolPrices">>;
   readonly logger: ServiceLogger;
   readonly metrics: Metrics;
   /** The demo page and widget bundles (src/web/), the RPC relay and demo faucet (widget-api.ts). */
@@ -101,6 +103,7 @@ const createRouter = ({ runtime, config, logger, metrics, web = {}, facilitator,
 
   // The edge has decoded the path already: the router takes it from the edge's facts.
   const facilitatorToken = config.x402?.facilitatorToken;
+  const mcpToolPrices = config.mcpToolPrices ?? DEFAULT_MCP_TOOL_PRICES;
   const router = new Hono<AppEnv>({
     getPath: (request, options) => (options?.env as AppEnv["Bindings"] | undefined)?.path ?? getPath(request),
   });
@@ -110,7 +113,13 @@ const createRouter = ({ runtime, config, logger, metrics, web = {}, facilitator,
     .route("/api", api)
     .route(
       "/mcp",
-      mcpRoutes({ runtime, facilitator, dialects: chatDialects(facilitator, metrics), recorder }),
+      mcpRoutes({
+        runtime,
+        facilitator,
+        dialects: chatDialects(facilitator, metrics),
+        recorder,
+        prices: mcpToolPrices,
+      }),
     )
     .route(
       "/",
@@ -128,7 +137,7 @@ const createRouter = ({ runtime, config, logger, metrics, web = {}, facilitator,
       x402DiscoveryRoutes({
         runtime,
         // The paid resources mounted here (the chat under /api, the tools under /mcp), and only those.
-        entries: [chatDiscoveryEntry("/api/chat"), ...mcpDiscoveryEntries("/mcp")],
+        entries: [chatDiscoveryEntry("/api/chat"), ...mcpDiscoveryEntries("/mcp", mcpToolPrices)],
         facilitator,
         publicOrigin: config.surface.publicOrigin,
       }),

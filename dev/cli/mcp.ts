@@ -77,17 +77,13 @@ try {
   if (command === "tools") {
     const { tools } = await client.listTools();
     for (const tool of tools) console.log(`${tool.name}: ${tool.description ?? ""}`);
-  } else if (command === "search") {
-    const result = await client.callTool({ name: "search_docs", arguments: { query: text } });
-    console.log((result.content as Array<{ text: string }>)[0]?.text ?? "");
   } else {
-    const ask = (meta?: Record<string, unknown>) =>
-      client.callTool({
-        name: "ask_docs",
-        arguments: { question: text },
-        ...(meta === undefined ? {} : { _meta: meta }),
-      });
-    let result = await ask();
+    // Either tool may be priced (MCP_TOOL_PRICES): an offer is paid the same way for both.
+    const [name, args] =
+      command === "search" ? ["search_docs", { query: text }] : ["ask_docs", { question: text }];
+    const call = (meta?: Record<string, unknown>) =>
+      client.callTool({ name, arguments: args, ...(meta === undefined ? {} : { _meta: meta }) });
+    let result = await call();
     const required = result.isError ? (result.structuredContent as PaymentRequired | undefined) : undefined;
     if (required?.x402Version === 2) {
       const payer = await payerFor(required);
@@ -104,7 +100,7 @@ try {
       console.error(
         `paying ${required.accepts[0]?.amount} base units of ${required.accepts[0]?.asset} (${required.error})`,
       );
-      result = await ask({ "x402/payment": await x402.createPaymentPayload(required) });
+      result = await call({ "x402/payment": await x402.createPaymentPayload(required) });
       const settlement = (result._meta as Record<string, unknown> | undefined)?.["x402/payment-response"];
       if (settlement !== undefined) console.error(`settlement: ${JSON.stringify(settlement)}`);
     }

@@ -1,20 +1,20 @@
 /** The MCP endpoint's paid tools as the discovery manifest lists them (x402's well-known discovery). */
 import { z } from "zod";
-import { ASK_DOCS_RESOURCE } from "../payments/priced-resources.ts";
+import { MCP_TOOLS, type McpToolPrices } from "../../core/config-mcp.ts";
+import { mcpToolResource } from "../payments/priced-resources.ts";
 import type { DiscoveryEntry } from "../payments/v2/discovery.ts";
-import { ASK_DOCS_INPUT, ASK_DOCS_OUTPUT, ASK_DOCS_TOOL } from "./mcp-server.ts";
+import { TOOL_SCHEMAS } from "./tool-schemas.ts";
 
-/** Each paid tool of /mcp, with the JSON Schemas the MCP server lists for it. */
-export const mcpDiscoveryEntries = (path: string): ReadonlyArray<DiscoveryEntry> => [
-  {
-    priced: ASK_DOCS_RESOURCE,
+/** Each tool of /mcp that has a price, with the JSON Schemas the MCP server lists for it; free tools are not listed. */
+export const mcpDiscoveryEntries = (path: string, prices: McpToolPrices): ReadonlyArray<DiscoveryEntry> =>
+  MCP_TOOLS.filter((tool) => prices[tool] > 0).map((tool) => ({
+    priced: mcpToolResource(tool, prices[tool]),
     type: "mcp",
     path,
     input: {
-      toolName: ASK_DOCS_TOOL,
+      toolName: tool,
       transport: "streamable-http",
-      inputSchema: z.toJSONSchema(z.object(ASK_DOCS_INPUT)),
+      inputSchema: z.toJSONSchema(z.object(TOOL_SCHEMAS[tool].input)),
     },
-    output: { mimeType: "application/json", schema: z.toJSONSchema(z.object(ASK_DOCS_OUTPUT)) },
-  },
-];
+    output: { mimeType: "application/json", schema: z.toJSONSchema(z.object(TOOL_SCHEMAS[tool].output)) },
+  }));

@@ -1,8 +1,8 @@
 /**
- * x402 over MCP for `ask_docs` (the x402 MCP transport, tool-result binding): a tool call
+ * x402 over MCP for the paid tools (the x402 MCP transport, tool-result binding): a tool call
  * carries a v2 PaymentPayload in `params._meta["x402/payment"]`; it is bought through the same
  * entry and credit dialect as /api/chat (verify, hold the payer, reserve, settle, credit once),
- * bound to its own issued payment requests. When nothing is left, the result is `isError` with
+ * bound to the payment requests issued for that tool. When nothing is left, the result is `isError` with
  * the v2 PaymentRequired in `structuredContent` and the same JSON as text.
  */
 import { decodePaymentResponseHeader, encodePaymentSignatureHeader } from "@x402/core/http";
@@ -12,7 +12,7 @@ import { x402NetworkOf } from "../../core/payments/network.ts";
 import { PaymentSettings } from "../../core/payments/payment-settings.ts";
 import { type AppRuntime, runOutcome } from "../hono-kit/run-effect.ts";
 import type { Logger } from "../observability/log.ts";
-import { ASK_DOCS_RESOURCE } from "../payments/priced-resources.ts";
+import type { PricedResource } from "../payments/priced-resources.ts";
 import { acceptPayment } from "../payments/server/accept-payment.ts";
 import type { CreditDialect, CreditRoute, PaymentRefusal } from "../payments/server/dialect.ts";
 import { issuePaymentRequest, paymentRequestOf } from "../payments/server/issue-request.ts";
@@ -21,13 +21,9 @@ import { x402Rejection } from "../payments/server/x402-errors.ts";
 import type { ExactFacilitator } from "../payments/v2/exact-payment.ts";
 import { PAYMENT_RESPONSE_HEADER, PAYMENT_SIGNATURE_HEADER, paymentRequiredOf } from "../payments/v2/wire.ts";
 
-/** Payment requests of `ask_docs` are issued for (and only pay) this binding. */
-export const ASK_DOCS_BINDING = ASK_DOCS_RESOURCE.binding;
 /** The MCP transport's `_meta` keys. */
 export const PAYMENT_META = "x402/payment";
 export const PAYMENT_RESPONSE_META = "x402/payment-response";
-
-const ASK_PRICE_UNITS = ASK_DOCS_RESOURCE.units;
 
 export interface McpPaymentDeps {
   readonly runtime: AppRuntime;
@@ -50,8 +46,8 @@ export const errorResult = (text: string) => ({
   content: [{ type: "text" as const, text }],
 });
 
-/** A fresh payment request for `ask_docs` as a payment-required result, with `message` as its error. */
-export const offerPayment = async (deps: McpPaymentDeps, message: string) => {
+/** A fresh payment request for the tool `priced` names, as a payment-required result with `message` as its error. */
+export const offerPayment = async (deps: McpPaymentDeps, priced: PricedResource, message: string) => {
   const { facilitator } = deps;
   if (facilitator === undefined || !facilitator.sponsor.offered())
     return errorResult(`${message}. Paying over MCP needs x402 v2, which this service does not offer now.`);
@@ -60,14 +56,14 @@ export const offerPayment = async (deps: McpPaymentDeps, message: string) => {
     Effect.flatMap(PaymentSettings, (terms) =>
       issuePaymentRequest(
         {
-          units: ASK_PRICE_UNITS,
+          units: priced.units,
           payTo: terms.wallet,
           mint: terms.usdcMint,
           network: x402NetworkOf(terms.network),
-          description: ASK_DOCS_RESOURCE.description,
+          description: priced.description,
           expiresInSeconds: DEFAULT_EXPIRES_IN_SECONDS,
         },
-        ASK_DOCS_BINDING,
+        priced.binding,
       ),
     ),
   );
@@ -97,6 +93,7 @@ export type Bought =
  */
 export const buyWithPayload = async (
   deps: McpPaymentDeps,
+  priced: PricedResource,
   payload: unknown,
   identity: string,
   log: Logger,
@@ -110,7 +107,7 @@ export const buyWithPayload = async (
   // The credit dialects read a request's header: the payload travels as one, unchanged.
   const request = new Request(deps.url, { method: "POST", headers: { [PAYMENT_SIGNATURE_HEADER]: header } });
   const route: CreditRoute = {
-    binding: ASK_DOCS_BINDING,
+    binding: priced.binding,
     run: async (effect) => runOutcome(deps.runtime, effect),
     identity,
     log,
@@ -124,11 +121,19 @@ export const buyWithPayload = async (
 };
 
 /** A refused payment as the tool's result: a fresh offer that names why (expired), or the reason. */
-export const refusedResult = async (deps: McpPaymentDeps, refusal: PaymentRefusal) => {
+export const refusedResult = async (
+  deps: McpPaymentDeps,
+  priced: PricedResource,
+  refusal: PaymentRefusal,
+) => {
   if (refusal._tag !== "PaymentRejected")
     return errorResult(
       "Payment verification is temporarily unavailable; nothing was charged. Send the same payment again shortly.",
     );
   const { body } = x402Rejection(refusal);
-  return offerPayment(deps, `${body.Message} (${refusal.reason}): ${String(body.Details.hint ?? "")}`.trim());
+  return offerPayment(
+    deps,
+    priced,
+    `${body.Message} (${refusal.reason}): ${String(body.Details.hint ?? "")}`.trim(),
+  );
 };

@@ -4,6 +4,7 @@
  */
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { Hono } from "hono";
+import type { McpToolPrices } from "../../core/config-mcp.ts";
 import { type AppEnv, edgeFactsAsVariables } from "../hono-kit/app-env.ts";
 import type { InsightsRecorder } from "../hono-kit/insights-recorder.ts";
 import type { AppRuntime } from "../hono-kit/run-effect.ts";
@@ -17,6 +18,8 @@ export interface McpDeps {
   /** The ways to buy queries (x402 v2 only is reachable from MCP's `_meta`). */
   readonly dialects: ReadonlyArray<CreditDialect>;
   readonly recorder: InsightsRecorder;
+  /** Questions each tool call takes (MCP_TOOL_PRICES). */
+  readonly prices: McpToolPrices;
 }
 
 export const mcpRoutes = (deps: McpDeps) =>

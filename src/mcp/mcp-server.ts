@@ -1,33 +1,26 @@
 /**
  * The docs as MCP tools for coding agents, on the official SDK (`McpServer`): `search_docs`
- * (the best passages, free within the protection limit) and `ask_docs` (the same answer as
- * POST /api/chat: retrieval, a decline when the docs do not cover it, free when declined; the
- * client's free questions first, then paid over x402, mcp-payment.ts). One server per request:
- * the endpoint is stateless, and each request's client identity comes from the edge.
+ * (the best passages), `read_page` (one page or section in full) and `ask_docs` (the same
+ * answer as POST /api/chat: retrieval, a decline when the docs do not cover it, free when
+ * declined). Each runs at the price MCP_TOOL_PRICES gives it (tool-price.ts): by default
+ * `ask_docs` takes one question (the client's free ones first, then paid over x402) and the
+ * others are free within the protection limit. One server per request: the endpoint is
+ * stateless, and each request's client identity comes from the edge.
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { Effect } from "effect";
-import { z } from "zod";
 import type { RetrievedChunk } from "../../core/ports/retrieval.ts";
 import { Retriever } from "../../core/ports/retrieval.ts";
 import { askQuestion } from "../../core/use-cases/ask-question.ts";
-import type { InsightsRecorder } from "../hono-kit/insights-recorder.ts";
-import { type AppRuntime, runOutcome } from "../hono-kit/run-effect.ts";
-import type { Logger } from "../observability/log.ts";
-import {
-  buyWithPayload,
-  errorResult,
-  type McpPaymentDeps,
-  offerPayment,
-  PAYMENT_META,
-  PAYMENT_RESPONSE_META,
-  refusedResult,
-} from "./mcp-payment.ts";
+import { runOutcome } from "../hono-kit/run-effect.ts";
+import { mcpToolResource } from "../payments/priced-resources.ts";
+import { errorResult, offerPayment } from "./mcp-payment.ts";
 import { MAX_PAGE_CHARS, readPage } from "./read-page.ts";
+import { FREE_QUESTIONS_USED, type PricedCallContext, priceNote, underPrice } from "./tool-price.ts";
+import { MAX_QUESTION, TOOL_SCHEMAS } from "./tool-schemas.ts";
 
 export const ASK_DOCS_TOOL = "ask_docs";
 export const MCP_SERVER_INFO = { name: "docs-chat", version: "0.1.0" } as const;
-const MAX_QUESTION = 2000;
 
 const sourceOf = (chunk: RetrievedChunk, index: number) => ({
   number: index + 1,
@@ -36,25 +29,6 @@ const sourceOf = (chunk: RetrievedChunk, index: number) => ({
   url: chunk.url ?? "",
   source: chunk.source,
 });
-
-const SourceShape = z.object({
-  number: z.number(),
-  title: z.string(),
-  heading: z.string(),
-  url: z.string(),
-  source: z.string(),
-});
-
-/** ask_docs's input and output, as registered and as the discovery manifest describes them. */
-export const ASK_DOCS_INPUT = {
-  question: z.string().min(1).max(MAX_QUESTION).describe("The question, in plain words."),
-};
-export const ASK_DOCS_OUTPUT = {
-  answer: z.string(),
-  declined: z.boolean(),
-  sources: z.array(SourceShape),
-  remaining: z.number().describe("Questions left today for this client (free and paid)."),
-};
 
 /** The answer as text an agent reads: the answer, then its numbered sources with links. */
 const answerText = (text: string, sources: ReadonlyArray<ReturnType<typeof sourceOf>>) =>
@@ -67,158 +41,158 @@ const answerText = (text: string, sources: ReadonlyArray<ReturnType<typeof sourc
     ),
   ].join("\n");
 
-export interface McpRequestContext extends McpPaymentDeps {
-  readonly runtime: AppRuntime;
-  readonly identity: string;
-  readonly log: Logger;
-  /** The owner's insights: MCP questions and payments count as their own channel. */
-  readonly recorder: InsightsRecorder;
-}
+/**
+ * A free tool declares its output schema. A priced one cannot: its payment-required result
+ * carries the x402 PaymentRequired as structured content (the MCP transport's tool-result
+ * binding), and the official SDK client checks any structured content against a declared
+ * schema, error or not, so an agent that listed the tools first would fail on the offer.
+ * The discovery manifest still gives the answer's schema.
+ */
+const outputSchemaAt = <Shape>(questions: number, shape: Shape) =>
+  questions === 0 ? { outputSchema: shape } : {};
+
+/** One request's call context: who asks, the tools' prices, and how to pay and record. */
+export type McpRequestContext = PricedCallContext;
 
 export const createMcpServer = (context: McpRequestContext) => {
   const server = new McpServer(MCP_SERVER_INFO);
-  const { runtime, identity, log } = context;
+  const { runtime, identity, log, prices } = context;
 
   server.registerTool(
     "search_docs",
     {
       title: "Search the documentation",
-      description:
-        "Finds the passages of this documentation that best match a question or keywords: title, section, URL and a snippet of each, best first. Free. Use it to find where something is documented; use ask_docs for an answer with citations.",
-      inputSchema: {
-        query: z.string().min(1).max(MAX_QUESTION).describe("A question or keywords, in plain words."),
-        limit: z.number().int().min(1).max(10).optional().describe("How many passages (default 5)."),
-      },
-      outputSchema: { results: z.array(SourceShape.extend({ snippet: z.string() })) },
+      description: `Finds the passages of this documentation that best match a question or keywords: title, section, URL and a snippet of each, best first. Use it to find where something is documented; use ask_docs for an answer with citations. ${priceNote(prices.search_docs)}`,
+      inputSchema: TOOL_SCHEMAS.search_docs.input,
+      ...outputSchemaAt(prices.search_docs, TOOL_SCHEMAS.search_docs.output),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    async ({ query, limit }) => {
-      const found = await runOutcome(
-        runtime,
-        Effect.flatMap(Retriever, (retriever) => retriever.retrieve(query, limit ?? 5)),
-      );
-      if (!found.ok)
-        return errorResult("Documentation search is temporarily unavailable. Try again shortly.");
-      const results = found.value.chunks.map((chunk, index) => ({
-        ...sourceOf(chunk, index),
-        snippet: chunk.text.slice(0, 400),
-      }));
-      return {
-        structuredContent: { results },
-        content: [
-          {
-            type: "text" as const,
-            text: results
-              .map((r) => `[${r.number}] ${r.title} › ${r.heading} ${r.url}\n${r.snippet}`)
-              .join("\n\n"),
-          },
-        ],
-      };
-    },
+    ({ query, limit }, extra) =>
+      underPrice(context, "search_docs", extra._meta, async () => {
+        const found = await runOutcome(
+          runtime,
+          Effect.flatMap(Retriever, (retriever) => retriever.retrieve(query, limit ?? 5)),
+        );
+        if (!found.ok)
+          return {
+            result: errorResult("Documentation search is temporarily unavailable. Try again shortly."),
+            charged: false,
+          };
+        const results = found.value.chunks.map((chunk, index) => ({
+          ...sourceOf(chunk, index),
+          snippet: chunk.text.slice(0, 400),
+        }));
+        const text = results.map((r) => `[${r.number}] ${r.title} › ${r.heading} ${r.url}\n${r.snippet}`);
+        return {
+          result: { structuredContent: { results }, content: [{ type: "text", text: text.join("\n\n") }] },
+          // Nothing found costs nothing, as a declined answer.
+          charged: results.length > 0,
+        };
+      }),
   );
 
   server.registerTool(
     "read_page",
     {
       title: "Read a page of the documentation",
-      description:
-        "Returns one page of this documentation in full (title, sections with their headings and URLs, text), or one section when the URL has its #anchor. Give the url (or source) of a search_docs or ask_docs result. Free.",
-      inputSchema: {
-        page: z
-          .string()
-          .min(1)
-          .max(2000)
-          .describe("A page's URL (with #anchor for one section) or its source path."),
-      },
-      outputSchema: {
-        title: z.string(),
-        url: z.string(),
-        source: z.string(),
-        sections: z.array(z.object({ heading: z.string(), url: z.string(), text: z.string() })),
-        truncated: z.boolean().describe(`True when the page was cut at ${MAX_PAGE_CHARS} characters.`),
-      },
+      description: `Returns one page of this documentation in full (title, sections with their headings and URLs, text), or one section when the URL has its #anchor. Give the url (or source) of a search_docs or ask_docs result. ${priceNote(prices.read_page)}`,
+      inputSchema: TOOL_SCHEMAS.read_page.input,
+      ...outputSchemaAt(prices.read_page, TOOL_SCHEMAS.read_page.output),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    async ({ page }) => {
-      const read = await readPage(runtime, page);
-      if (read === "unavailable")
-        return errorResult("The documentation index is temporarily unavailable. Try again shortly.");
-      if (read === "unknown")
-        return errorResult(`No page of these docs is ${page}: give a url or source from search_docs.`);
-      const text = [
-        `# ${read.title}${read.url ? ` (${read.url})` : ""}`,
-        ...read.sections.map((s) => `${s.heading ? `## ${s.heading}\n` : ""}${s.text}`),
-        ...(read.truncated ? [`[cut at ${MAX_PAGE_CHARS} characters]`] : []),
-      ].join("\n\n");
-      return { structuredContent: { ...read }, content: [{ type: "text" as const, text }] };
-    },
+    ({ page }, extra) =>
+      underPrice(context, "read_page", extra._meta, async () => {
+        const read = await readPage(runtime, page);
+        if (read === "unavailable")
+          return {
+            result: errorResult("The documentation index is temporarily unavailable. Try again shortly."),
+            charged: false,
+          };
+        if (read === "unknown")
+          return {
+            result: errorResult(`No page of these docs is ${page}: give a url or source from search_docs.`),
+            charged: false,
+          };
+        const text = [
+          `# ${read.title}${read.url ? ` (${read.url})` : ""}`,
+          ...read.sections.map((s) => `${s.heading ? `## ${s.heading}\n` : ""}${s.text}`),
+          ...(read.truncated ? [`[cut at ${MAX_PAGE_CHARS} characters]`] : []),
+        ].join("\n\n");
+        return {
+          result: { structuredContent: { ...read }, content: [{ type: "text", text }] },
+          charged: true,
+        };
+      }),
   );
 
+  const askPrice = mcpToolResource(ASK_DOCS_TOOL, prices.ask_docs);
   server.registerTool(
     ASK_DOCS_TOOL,
     {
       title: "Ask the documentation",
-      description:
-        'Answers a question from this documentation only, with numbered citations [n] and the source URLs. Says so (and costs nothing) when the docs do not cover it. Each client has a few free questions a day; then a result with isError and an x402 PaymentRequired asks for payment: sign it and call again with the PaymentPayload in _meta["x402/payment"] (0.01 USDC buys 10 questions).',
-      inputSchema: ASK_DOCS_INPUT,
-      outputSchema: ASK_DOCS_OUTPUT,
+      description: `Answers a question from this documentation only, with numbered citations [n] and the source URLs. Says so (and costs nothing) when the docs do not cover it. The structured result has answer, declined, sources (number, title, heading, url, source) and remaining (questions left today). ${priceNote(prices.ask_docs)}`,
+      inputSchema: TOOL_SCHEMAS.ask_docs.input,
+      ...outputSchemaAt(prices.ask_docs, TOOL_SCHEMAS.ask_docs.output),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    async ({ question }, extra) => {
-      const started = performance.now();
-      const payload = extra._meta?.[PAYMENT_META];
-      const bought =
-        payload === undefined ? undefined : await buyWithPayload(context, payload, identity, log);
-      if (bought !== undefined && !bought.ok) return refusedResult(context, bought.refusal);
-      if (bought?.ok === true)
-        context.recorder.paid(log, {
-          identity,
-          units: bought.units,
-          queries: bought.queries,
-          dialect: "x402-mcp",
-        });
-      const asked = await runOutcome(
-        runtime,
-        askQuestion({ identity, message: question, conversationId: undefined }),
-        extra.signal,
-      );
-      if (!asked.ok) {
-        const error = asked.error;
-        if (error._tag === "QuotaExhausted") return offerPayment(context, "Free questions used up for today");
-        if (error._tag === "EmptyMessage" || error._tag === "MessageTooLong")
-          return errorResult(`The question is empty or longer than ${MAX_QUESTION} characters.`);
-        if (error._tag === "PaidDailyCapReached")
-          return errorResult(
-            "The daily limit of paid questions is reached; credits stay available after 00:00 UTC.",
+    ({ question }, extra) =>
+      // The chat's use case holds (and counts) one question itself; underPrice holds the rest.
+      underPrice(
+        context,
+        ASK_DOCS_TOOL,
+        extra._meta,
+        async () => {
+          const started = performance.now();
+          const asked = await runOutcome(
+            runtime,
+            askQuestion({ identity, message: question, conversationId: undefined }),
+            extra.signal,
           );
-        return errorResult(
-          "The docs assistant is temporarily unavailable; nothing was charged. Try again shortly.",
-        );
-      }
-      const { answer, sources, rateLimit } = asked.value;
-      context.recorder.answered(
-        log,
-        {
-          question: { identity, message: question, conversationId: undefined },
-          outcome: asked.value.outcome,
-          answer,
-          answerId: undefined,
-          channel: "mcp",
+          if (!asked.ok) {
+            const error = asked.error;
+            const result =
+              error._tag === "QuotaExhausted"
+                ? await offerPayment(context, askPrice, FREE_QUESTIONS_USED)
+                : error._tag === "EmptyMessage" || error._tag === "MessageTooLong"
+                  ? errorResult(`The question is empty or longer than ${MAX_QUESTION} characters.`)
+                  : error._tag === "PaidDailyCapReached"
+                    ? errorResult(
+                        "The daily limit of paid questions is reached; credits stay available after 00:00 UTC.",
+                      )
+                    : errorResult(
+                        "The docs assistant is temporarily unavailable; nothing was charged. Try again shortly.",
+                      );
+            return { result, charged: false };
+          }
+          const { answer, sources, rateLimit } = asked.value;
+          context.recorder.answered(
+            log,
+            {
+              question: { identity, message: question, conversationId: undefined },
+              outcome: asked.value.outcome,
+              answer,
+              answerId: undefined,
+              channel: "mcp",
+            },
+            started,
+          );
+          const cited = sources.map(sourceOf);
+          const declined = answer.declined === true;
+          return {
+            result: {
+              structuredContent: {
+                answer: answer.text,
+                declined,
+                sources: cited,
+                remaining: rateLimit.remaining,
+              },
+              content: [{ type: "text", text: answerText(answer.text, cited) }],
+            },
+            charged: !declined,
+          };
         },
-        started,
-      );
-      const cited = sources.map(sourceOf);
-      return {
-        structuredContent: {
-          answer: answer.text,
-          declined: answer.declined === true,
-          sources: cited,
-          remaining: rateLimit.remaining,
-        },
-        content: [{ type: "text" as const, text: answerText(answer.text, cited) }],
-        ...(bought?.ok === true ? { _meta: { [PAYMENT_RESPONSE_META]: bought.settlement } } : {}),
-      };
-    },
+        1,
+      ),
   );
   return server;
 };

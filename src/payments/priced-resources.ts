@@ -3,7 +3,13 @@
  * payment requests are issued for), price and description. The live 402s (the chat's, the MCP
  * tool's) and the discovery manifest (/.well-known/x402.json) are all built from these.
  */
-import { BaseUnits, MIN_PAYMENT_UNITS, queriesFor } from "../../core/payments/money.ts";
+import {
+  BaseUnits,
+  formatUnits,
+  MIN_PAYMENT_UNITS,
+  queriesFor,
+  UNITS_PER_QUERY,
+} from "../../core/payments/money.ts";
 
 export interface PricedResource {
   /** Payment requests are issued for (and only pay) this binding. */
@@ -22,9 +28,17 @@ export const CHAT_RESOURCE: PricedResource = {
   description: `Questions to the docs assistant: ${queriesFor(PRICE)} for 0.01 USDC (0.001 USDC each; more pays for more)`,
 };
 
-/** The MCP tool ask_docs: priced like the chat. */
-export const ASK_DOCS_RESOURCE: PricedResource = {
-  binding: { resource: "mcp:tools/ask_docs", method: "CALL" },
-  units: PRICE,
-  description: `Questions to the docs assistant: ${queriesFor(PRICE)} for 0.01 USDC`,
+/**
+ * An MCP tool that takes `questions` per call (MCP_TOOL_PRICES): an offer buys at least one
+ * call, and never less than the smallest purchase (0.01 USDC, 10 questions).
+ */
+export const mcpToolResource = (tool: string, questions: number): PricedResource => {
+  const least = BigInt(questions) * UNITS_PER_QUERY;
+  const units = BaseUnits(least > MIN_PAYMENT_UNITS ? least : MIN_PAYMENT_UNITS);
+  const each = questions === 1 ? "one question" : `${questions} questions`;
+  return {
+    binding: { resource: `mcp:tools/${tool}`, method: "CALL" },
+    units,
+    description: `Questions to the docs assistant: ${queriesFor(units)} for ${formatUnits(units)} USDC; ${tool} takes ${each} per call`,
+  };
 };

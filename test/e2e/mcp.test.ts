@@ -6,15 +6,14 @@
  * answered as a tool result (never a JSON-RPC error).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { PaymentRequired } from "@x402/core/types";
 import { ChainSolana } from "../../adapters/chain-solana/index.ts";
 import { memoryLogger } from "../../src/observability/log.ts";
 import type { ExactFacilitator } from "../../src/payments/v2/exact-payment.ts";
 import { startFacilitator } from "../../src/payments/v2/facilitator.ts";
 import { startTestChain, type TestChain } from "../support/localnet.ts";
-import { type TestApp, testApps } from "../support/test-app.ts";
+import { connectMcp, textOf } from "../support/mcp-client.ts";
+import { testApps } from "../support/test-app.ts";
 import { officialClient } from "../support/x402-v2.ts";
 
 let chain: TestChain;
@@ -36,48 +35,40 @@ afterAll(async () => {
 });
 
 /** An app on the local chain served on loopback, every request from `from`; and an MCP client connected to it. */
-const connect = async (from: string) => {
-  const app: TestApp = build({
-    freeQueries: 1,
-    adminToken: ADMIN_TOKEN,
-    ...(facilitator === undefined ? {} : { facilitator }),
-    chain: {
-      layer: ChainSolana.layer({ rpcUrl: chain.url, baseDelayMs: 20 }),
-      usdcMint: chain.mint,
-      wallet: chain.serviceWallet,
-    },
-  });
-  const server = Bun.serve({
-    port: 0,
-    hostname: "127.0.0.1",
-    fetch: (request) => app.app.fetch(request, { remoteAddress: from }),
-  });
-  servers.push(server);
-  const client = new Client({ name: "test-agent", version: "1.0.0" });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${server.port}/mcp`)));
-  return Object.assign(client, { app });
-};
+const connect = async (from: string) =>
+  connectMcp(
+    build({
+      freeQueries: 1,
+      adminToken: ADMIN_TOKEN,
+      ...(facilitator === undefined ? {} : { facilitator }),
+      chain: {
+        layer: ChainSolana.layer({ rpcUrl: chain.url, baseDelayMs: 20 }),
+        usdcMint: chain.mint,
+        wallet: chain.serviceWallet,
+      },
+    }),
+    from,
+    servers,
+  );
 
 const ADMIN_TOKEN = "an-admin-token-long-enough-1234567890";
 
-type ToolResult = Awaited<ReturnType<Client["callTool"]>>;
-const textOf = (result: ToolResult) => (result.content as Array<{ text: string }>)[0]?.text ?? "";
 const QUESTION = "How do I write a file?";
 
 describe("the docs as MCP tools", () => {
-  test("an agent sees ask_docs and search_docs, with input and output schemas", async () => {
+  test("an agent sees the three tools with input schemas; the free ones declare their output, the priced one describes it", async () => {
     const client = await connect("198.51.100.60");
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual(["ask_docs", "read_page", "search_docs"]);
     const ask = tools.find((tool) => tool.name === "ask_docs");
     expect(ask?.inputSchema.required).toEqual(["question"]);
-    expect(Object.keys(ask?.outputSchema?.properties ?? {}).sort()).toEqual([
-      "answer",
-      "declined",
-      "remaining",
-      "sources",
-    ]);
+    // A payment-required result's structured content is the PaymentRequired: a declared output
+    // schema would make the SDK client refuse it.
+    expect(ask?.outputSchema).toBeUndefined();
+    expect(ask?.description).toContain("answer, declined, sources");
     expect(ask?.description).toContain("x402/payment");
+    const search = tools.find((tool) => tool.name === "search_docs");
+    expect(Object.keys(search?.outputSchema?.properties ?? {})).toEqual(["results"]);
     await client.close();
   });
 
@@ -155,6 +146,8 @@ describe("the docs as MCP tools", () => {
 
   test("ask_docs: a free answer, then a PaymentRequired result, paid over _meta, answered with its settlement, once", async () => {
     const client = await connect("198.51.100.62");
+    // As an agent does: the tools listed first (the SDK client then checks results against them).
+    await client.listTools();
     const free = await client.callTool({ name: "ask_docs", arguments: { question: QUESTION } });
     expect(free.isError).toBeFalsy();
     const answered = free.structuredContent as {

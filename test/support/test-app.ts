@@ -1,7 +1,9 @@
 /** Builds the real app (real middleware, routes, use cases, memory store) on scripted edges. */
+
 import { afterEach } from "bun:test";
 import { Effect, Layer, ManagedRuntime, Redacted } from "effect";
 import { MemoryStore } from "../../adapters/store-memory/index.ts";
+import type { McpToolPrices } from "../../core/config-mcp.ts";
 import type { SurfaceConfig } from "../../core/config-surface.ts";
 import type { ChainLookup, ChainReader, ChainUnavailable } from "../../core/ports/chain-reader.ts";
 import type { Generator } from "../../core/ports/generator.ts";
@@ -49,6 +51,8 @@ export interface TestAppOptions {
   readonly relayRpcUrl?: string;
   /** The public surface's settings (PUBLIC_ORIGIN, METRICS_TOKEN, budgets...) over the defaults. */
   readonly surface?: Partial<SurfaceConfig>;
+  /** Questions each MCP tool call takes (MCP_TOOL_PRICES); the defaults otherwise. */
+  readonly mcpToolPrices?: McpToolPrices;
   /** The clock of the edge's limits and caches (default: the real one). */
   readonly now?: () => number;
 }
@@ -78,6 +82,7 @@ export const buildTestApp = (options: TestAppOptions = {}) => {
       salt: options.insightsSalt === undefined ? undefined : Redacted.make(options.insightsSalt),
     },
     surface: { ...base.surface, metricsToken: Redacted.make(METRICS_TOKEN), ...options.surface },
+    ...(options.mcpToolPrices === undefined ? {} : { mcpToolPrices: options.mcpToolPrices }),
     x402: {
       ...base.x402,
       facilitatorToken:

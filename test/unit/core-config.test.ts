@@ -58,6 +58,7 @@ describe("parseConfig defaults", () => {
         rpcRelayPerClientPerMinute: 60,
         rpcRelayPerMinute: 1200,
       },
+      mcpToolPrices: { search_docs: 0, read_page: 0, ask_docs: 1 },
     });
   });
 
@@ -348,5 +349,25 @@ describe("x402 v2 configuration", () => {
       "a-token-long-enough",
     );
     expect(ok({ X402_FACILITATOR_TOKEN: "a-token-long-enough" }).x402.facilitatorToken).toBeUndefined();
+  });
+});
+
+describe("MCP_TOOL_PRICES", () => {
+  test("tools left out keep their default; a free tool is 0", () => {
+    expect(ok({ MCP_TOOL_PRICES: "search_docs=2, read_page=0" }).mcpToolPrices).toEqual({
+      search_docs: 2,
+      read_page: 0,
+      ask_docs: 1,
+    });
+    expect(ok({ MCP_TOOL_PRICES: "ask_docs=5" }).mcpToolPrices.ask_docs).toBe(5);
+  });
+
+  test("an unknown tool, a free ask_docs, a price above 100 or not a whole number: each named", () => {
+    expect(problems({ MCP_TOOL_PRICES: "ask=1,ask_docs=0,search_docs=101,read_page=1.5" })).toEqual([
+      'MCP_TOOL_PRICES: "ask=1" is not tool=questions with a tool of search_docs, read_page, ask_docs',
+      "MCP_TOOL_PRICES: ask_docs must cost from 1 to 100 questions (got 0)",
+      "MCP_TOOL_PRICES: search_docs must cost from 0 to 100 questions (got 101)",
+      'MCP_TOOL_PRICES: "read_page=1.5" is not tool=questions with a tool of search_docs, read_page, ask_docs',
+    ]);
   });
 });

@@ -1,0 +1,101 @@
+/**
+ * A tool call under its price (MCP_TOOL_PRICES): a free tool just runs; a priced one first buys
+ * with the call's payment (`_meta["x402/payment"]`, settled once through the chat's credit
+ * dialect), then holds the questions it costs while it runs, counted only when it gives the
+ * agent something (an answer that declines, an empty search or an unknown page is free), and
+ * answers a payment-required result when the client has too few left.
+ */
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { Effect } from "effect";
+import type { McpTool, McpToolPrices } from "../../core/config-mcp.ts";
+import { spendQuestions } from "../../core/use-cases/spend-questions.ts";
+import type { InsightsRecorder } from "../hono-kit/insights-recorder.ts";
+import { runOutcome } from "../hono-kit/run-effect.ts";
+import type { Logger } from "../observability/log.ts";
+import { mcpToolResource } from "../payments/priced-resources.ts";
+import {
+  buyWithPayload,
+  errorResult,
+  type McpPaymentDeps,
+  offerPayment,
+  PAYMENT_META,
+  PAYMENT_RESPONSE_META,
+  refusedResult,
+} from "./mcp-payment.ts";
+
+/** What a tool's handler gives back, as the MCP SDK takes it. */
+export type ToolResult = CallToolResult;
+
+export interface PricedCallContext extends McpPaymentDeps {
+  readonly identity: string;
+  readonly log: Logger;
+  readonly recorder: InsightsRecorder;
+  readonly prices: McpToolPrices;
+}
+
+export interface ToolRun {
+  readonly result: ToolResult;
+  /** Whether the agent got what it paid for (a refusal, a decline or a miss costs nothing). */
+  readonly charged: boolean;
+}
+
+export const FREE_QUESTIONS_USED = "Free questions used up for today";
+
+/** How a tool's description states its price. */
+export const priceNote = (questions: number): string =>
+  questions === 0
+    ? "Free."
+    : `Each call takes ${questions === 1 ? "one question" : `${questions} questions`} from the client's quota (a few free a day, then 0.001 USDC each): when too few are left, a result with isError and an x402 PaymentRequired asks for payment; sign it and call again with the PaymentPayload in _meta["x402/payment"].`;
+
+/**
+ * Runs `run` at `tool`'s price. `heldByRun` questions are held by the run itself (ask_docs
+ * holds one through the chat's use case); the wrapper holds the rest.
+ */
+export const underPrice = async (
+  context: PricedCallContext,
+  tool: McpTool,
+  meta: Readonly<Record<string, unknown>> | undefined,
+  run: () => Promise<ToolRun>,
+  heldByRun = 0,
+): Promise<ToolResult> => {
+  const questions = context.prices[tool];
+  if (questions === 0) return (await run()).result;
+  const priced = mcpToolResource(tool, questions);
+  const payload = meta?.[PAYMENT_META];
+  const bought =
+    payload === undefined
+      ? undefined
+      : await buyWithPayload(context, priced, payload, context.identity, context.log);
+  if (bought !== undefined && !bought.ok) return refusedResult(context, priced, bought.refusal);
+  if (bought?.ok === true)
+    context.recorder.paid(context.log, {
+      identity: context.identity,
+      units: bought.units,
+      queries: bought.queries,
+      dialect: "x402-mcp",
+    });
+  const spent = await runOutcome(
+    context.runtime,
+    spendQuestions(context.identity, questions - heldByRun, Effect.promise(run), (done) => done.charged),
+  );
+  if (!spent.ok) {
+    const tag = spent.error._tag;
+    if (tag === "QuotaExhausted") return offerPayment(context, priced, FREE_QUESTIONS_USED);
+    if (tag === "PaidDailyCapReached")
+      return errorResult(
+        "The daily limit of paid questions is reached; credits stay available after 00:00 UTC.",
+      );
+    return errorResult(
+      "The docs assistant is temporarily unavailable; nothing was charged. Try again shortly.",
+    );
+  }
+  const { result } = spent.value.value;
+  const { rateLimit } = spent.value;
+  // The run reported what was left before the wrapper's own questions were counted.
+  const structured =
+    rateLimit !== undefined && typeof result.structuredContent?.remaining === "number"
+      ? { structuredContent: { ...result.structuredContent, remaining: rateLimit.remaining } }
+      : {};
+  const settlement = bought?.ok === true ? { _meta: { [PAYMENT_RESPONSE_META]: bought.settlement } } : {};
+  return { ...result, ...structured, ...settlement };
+};
