@@ -216,6 +216,23 @@ describe("the docs as MCP tools", () => {
     await client.close();
   });
 
+  test("declined questions cost nothing: asked again and again, the one free question stays", async () => {
+    const client = await connect("198.51.100.64");
+    client.app.switches.offTopic = true;
+    for (let i = 0; i < 3; i++) {
+      const declined = await client.callTool({
+        name: "ask_docs",
+        arguments: { question: "What is the weather?" },
+      });
+      expect(declined.isError).toBeFalsy();
+      expect(declined.structuredContent).toMatchObject({ declined: true, remaining: 1 });
+    }
+    client.app.switches.offTopic = false;
+    const answered = await client.callTool({ name: "ask_docs", arguments: { question: QUESTION } });
+    expect(answered.structuredContent).toMatchObject({ declined: false, remaining: 0 });
+    await client.close();
+  });
+
   test("a malformed payment is a payment-required result naming why, not a protocol error", async () => {
     const client = await connect("198.51.100.63");
     await client.callTool({ name: "ask_docs", arguments: { question: QUESTION } });
