@@ -8,6 +8,7 @@
  */
 import { Redacted, Result, Schema } from "effect";
 import { type ChainConfig, parseChain } from "./config-chain.ts";
+import { type DocsSiteConfig, parseDocsSite } from "./config-docs-site.ts";
 import { type InsightsConfig, parseInsights } from "./config-insights.ts";
 import { type Env, type Reader, reader } from "./config-reader.ts";
 import { parseSurface, type SurfaceConfig } from "./config-surface.ts";
@@ -16,6 +17,7 @@ import { parseIp } from "./ip.ts";
 import { parseTrustProxy, type TrustProxy } from "./trust-proxy.ts";
 
 export type { ChainConfig } from "./config-chain.ts";
+export type { DocsSiteConfig } from "./config-docs-site.ts";
 export type { InsightsConfig } from "./config-insights.ts";
 export type { Env } from "./config-reader.ts";
 export type { SurfaceConfig } from "./config-surface.ts";
@@ -61,6 +63,8 @@ export interface AppConfig {
   readonly x402: X402Config;
   /** The public surface: public origin, metrics token, body deadline, per-client caps (core/config-surface.ts). */
   readonly surface: SurfaceConfig;
+  /** The docs site kept in sync in the background, and the crawler's bounds (core/config-docs-site.ts). */
+  readonly docsSite: DocsSiteConfig;
 }
 
 export class ConfigError extends Schema.TaggedError<ConfigError>()("ConfigError", {
@@ -169,6 +173,7 @@ export const parseConfig = (env: Env): Result.Result<AppConfig, ConfigError> => 
     insights: parseInsights(read),
     x402: parseX402(read),
     surface: parseSurface(read),
+    docsSite: parseDocsSite(read),
   };
   crossChecks(read, config);
   return problems.length === 0 ? Result.succeed(config) : Result.fail(new ConfigError({ problems }));
