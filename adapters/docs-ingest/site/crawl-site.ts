@@ -71,11 +71,14 @@ const pool = async <A>(items: ReadonlyArray<A>, concurrency: number, work: (item
   await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
 };
 
-/** Pages with the same content are one: the shortest URL stays (usually the folder's, not its index.html). */
-const foldDuplicates = (pages: Map<string, SitePage>): number => {
+/**
+ * Pages with the same content are one: the one found first stays (the start page, or the page
+ * the navigation links to before any alias of it).
+ */
+const foldDuplicates = (pages: Map<string, SitePage>, order: ReadonlyMap<string, number>): number => {
   const byHash = new Map<string, string>();
   let folded = 0;
-  const urls = [...pages.keys()].sort((a, b) => a.length - b.length || (a < b ? -1 : 1));
+  const urls = [...pages.keys()].sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0));
   for (const url of urls) {
     const page = pages.get(url)!;
     if (page.kind === "fetched" && page.document.sections.length === 0) continue;
@@ -119,7 +122,8 @@ export const crawlSite = async (
   const counts = { notPages: 0, robots: 0, overCap: 0, duplicates: 0, noindex: 0, gone: 0 };
   const examples: { notPages?: string; robots?: string; overCap?: string } = {};
   const progress = { found: 0, done: 0, changed: 0, unchanged: 0, failed: 0 };
-  const queued = new Set<string>();
+  // Every URL met, in the order it was met (the order duplicates are folded in).
+  const queued = new Map<string, number>();
   let queue: Job[] = [];
 
   const skip = (kind: "notPages" | "robots" | "overCap", url: string) => {
@@ -129,7 +133,7 @@ export const crawlSite = async (
   const enqueue = (url: string, lastmod?: string) => {
     const key = pageKey(url);
     if (queued.has(key) || !inScope(scope, key)) return;
-    queued.add(key);
+    queued.set(key, queued.size);
     if (!robots.allows(key)) return skip("robots", key);
     if (namedAsFile(key)) return skip("notPages", key);
     if (progress.found >= settings.maxPages) return skip("overCap", key);
@@ -168,7 +172,7 @@ export const crawlSite = async (
         pages.set(job.url, { kind: "kept", record: before });
       }
     } else {
-      queued.add(pageKey(read.url));
+      if (!queued.has(pageKey(read.url))) queued.set(pageKey(read.url), queued.size);
       const canonical = read.links.canonical;
       const url = canonical !== undefined && inScope(scope, canonical) ? canonical : pageKey(read.url);
       if (!read.links.nofollow) follow(read.links.links);
@@ -206,7 +210,7 @@ export const crawlSite = async (
       onProgress({ ...progress });
     });
   }
-  counts.duplicates += foldDuplicates(pages);
+  counts.duplicates += foldDuplicates(pages, queued);
   return {
     kind: "crawled",
     via: found.kind === "listed" ? found.via : found.kind === "crawl" ? "crawl" : "llms-full.txt",
