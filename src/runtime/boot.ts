@@ -13,6 +13,7 @@ import { makeMetrics } from "../observability/metrics.ts";
 import { startFacilitator } from "../payments/v2/facilitator.ts";
 import { appLayer } from "./app-layer.ts";
 import { ensureDemoIndex } from "./demo-index.ts";
+import { startDocsSync } from "./docs-sync.ts";
 import { type LocalChainStarter, resolveChain, warnAboutDefaults } from "./resolve-chain.ts";
 import { describeStartupFailure } from "./startup-failure.ts";
 
@@ -85,6 +86,8 @@ export const boot = async (env: Env, exitProcess: (code: number) => never, optio
   );
   started.push(() => runtime.dispose());
   await runtime.runPromise(Effect.void).catch(failStart);
+  const docsSync = startDocsSync(config, logger);
+  started.push(async () => docsSync?.stop());
   const app = createApp({
     runtime,
     config,
@@ -92,6 +95,7 @@ export const boot = async (env: Env, exitProcess: (code: number) => never, optio
     metrics,
     web: { relay: { rpcUrl: chain.rpcUrl, wallet: chain.wallet, usdcMint: chain.usdcMint }, fundDemoWallet },
     facilitator,
+    docsSync,
   });
 
   /** A once-only signal handler: stop accepting, let in-flight requests finish, close everything. */
@@ -103,6 +107,7 @@ export const boot = async (env: Env, exitProcess: (code: number) => never, optio
       logger.info("shutting down", { signal });
       await Promise.race([stopServer(), new Promise((resolve) => setTimeout(resolve, DRAIN_MS))]);
       facilitator?.sponsor.stop();
+      await docsSync?.stop();
       await runtime.dispose();
       await stopChain();
       logger.info("stopped");

@@ -57,6 +57,7 @@ export const startStaticSite = (options: StaticSiteOptions) => {
   let robots = options.robots;
   let sitemapMode = options.sitemap ?? "plain";
   let base = "";
+  let failing = false;
 
   const sitemap = () => {
     const pages = [...files].filter(([path]) => path.endsWith(".html"));
@@ -77,6 +78,7 @@ export const startStaticSite = (options: StaticSiteOptions) => {
       const url = new URL(request.url);
       const path = decodeURIComponent(url.pathname);
       counts.requests.set(path, (counts.requests.get(path) ?? 0) + 1);
+      if (failing) return new Response("down for maintenance", { status: 503 });
       const route = routes.get(path);
       if (route !== undefined) return route(request);
       if (path === "/robots.txt")
@@ -118,6 +120,10 @@ export const startStaticSite = (options: StaticSiteOptions) => {
     },
     setSitemap: (mode: "plain" | "lastmod" | "none") => {
       sitemapMode = mode;
+    },
+    /** Every request answered 503 while set: a site that is down. */
+    setFailing: (down: boolean) => {
+      failing = down;
     },
     resetCounts: () => {
       counts.requests.clear();
