@@ -47,7 +47,15 @@ export const loadRobots = async (origin: string, limits: FetchLimits): Promise<R
   const outcome = await fetchText(url, limits);
   if (outcome.kind === "missing") return allowEverything;
   if (outcome.kind === "failed")
-    return { kind: "discovery-failed", failure: outcome.failure, url, detail: outcome.detail };
+    // A server error on robots.txt means "do not crawl now" (RFC 9309); a dead host stays "unreachable".
+    return outcome.failure === "http-error"
+      ? {
+          kind: "discovery-failed",
+          failure: "robots",
+          url,
+          detail: `robots.txt unreadable (${outcome.detail})`,
+        }
+      : { kind: "discovery-failed", failure: outcome.failure, url, detail: outcome.detail };
   return parseRobots(url, outcome.text);
 };
 
