@@ -5,7 +5,7 @@
  * removes a deleted one; with sitemap lastmod an unchanged site costs no page request at all.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Effect } from "effect";
@@ -123,8 +123,12 @@ describe("the PostgreSQL docs by URL", () => {
       const config = configAt("site");
       await synced(config, `${site.url}/`);
       site.resetCounts();
+      const index = join(work, "site", "index.bin");
+      const before = readFileSync(index);
       const report = await synced(config, `${site.url}/`);
       expect(site.counts.ok + site.counts.notModified).toBe(0);
+      // No new index version either: running services keep their index and their cached answers.
+      expect(readFileSync(index).equals(before)).toBe(true);
       expect(report).toMatchObject({ pages: 1168, fetched: 0, changed: 0, removed: 0 });
     } finally {
       site.setSitemap("plain");

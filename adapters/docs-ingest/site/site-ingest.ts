@@ -103,7 +103,8 @@ export const ingestSite = Effect.fn("ingestSite")(function* (start: string, opti
   // The chunks of kept pages are neither rewritten nor removed.
   for (const id of ours) if (keptSources.has(sourceOfId(id, collection))) existing.delete(id);
   const plan = planChanges(collection, existing, wanted);
-  yield* writeChanges(plan, options);
+  // Nothing changed: no new index version, so running services keep their index and their cached answers.
+  if (plan.write.length > 0 || plan.remove.length > 0) yield* writeChanges(plan, options);
   const now = new Set(pages.map((page) => page.record.source));
   const records: Record<string, PageRecord> = {};
   for (const [url, page] of crawl.pages) records[url] = page.record;
