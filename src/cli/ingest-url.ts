@@ -44,8 +44,9 @@ export const ingestUrl = async (url: string, flags: UrlFlags, config: AppConfig,
   });
   if (outcome._tag === "Failure") {
     const error = outcome.failure;
-    const where = error._tag === "SiteSyncFailed" ? `${error.url}: ${error.detail}` : error.message;
-    return fail(`sync failed, the index is unchanged (${where})`, 1);
+    if (error._tag === "SiteSyncFailed")
+      return fail(`sync failed, the index is unchanged (${error.url}: ${error.detail})`, 1);
+    return fail(`sync failed while writing the index (${error.message}); run it again`, 1);
   }
   const report = outcome.success;
   for (const line of [...errorLines(report.errors), ...skippedLines(report)]) console.log(line);

@@ -13,7 +13,6 @@ import { makeMetrics } from "../observability/metrics.ts";
 import { startFacilitator } from "../payments/v2/facilitator.ts";
 import { appLayer } from "./app-layer.ts";
 import { ensureDemoIndex } from "./demo-index.ts";
-import { startDocsSync } from "./docs-sync.ts";
 import { type LocalChainStarter, resolveChain, warnAboutDefaults } from "./resolve-chain.ts";
 import { describeStartupFailure } from "./startup-failure.ts";
 
@@ -86,7 +85,11 @@ export const boot = async (env: Env, exitProcess: (code: number) => never, optio
   );
   started.push(() => runtime.dispose());
   await runtime.runPromise(Effect.void).catch(failStart);
-  const docsSync = startDocsSync(config, logger);
+  // The crawler and the ingest (parsers, robots-parser) are loaded only when a site is synced.
+  const docsSync =
+    config.docsSite.url === undefined
+      ? undefined
+      : (await import("./docs-sync.ts")).startDocsSync(config, logger);
   started.push(async () => docsSync?.stop());
   const app = createApp({
     runtime,

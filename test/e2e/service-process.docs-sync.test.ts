@@ -12,6 +12,7 @@ import { type ServiceProcess, startService } from "../support/service-process.ts
 import { type StaticSite, startStaticSite } from "../support/static-site.ts";
 
 const METRICS_TOKEN = "metrics-token-for-the-sync-test";
+const ADMIN_TOKEN = "admin-token-for-the-sync-test";
 const page = (title: string, body: string) =>
   `<!doctype html><html><head><title>${title}</title></head><body><nav><a href="index.html">Home</a></nav>
   <main><h1>${title}</h1>${body}</main></body></html>`;
@@ -89,6 +90,7 @@ beforeAll(async () => {
       DOCS_ALLOW_PRIVATE: "true",
       DOCS_DELAY_MS: "0",
       METRICS_TOKEN,
+      ADMIN_TOKEN,
       RATE_LIMIT_FREE_QUERIES: "1000",
     },
   });
@@ -107,6 +109,16 @@ test("the first sync replaces the demo README: answers cite the site's page URL 
   expect(answer.declined).toBe(false);
   expect(answer.sources[0]?.url).toBe(`${site.url}/docs/wombats.html#burrows`);
   expect(service!.logs().some((line) => line.msg === "docs sync finished")).toBe(true);
+  // The owner's console reads the same record from its insights API.
+  const insights = await fetch(`${service!.url}/api/admin/insights`, {
+    headers: { Authorization: `Bearer ${ADMIN_TOKEN}` },
+  });
+  expect(((await insights.json()) as { docsSync: unknown }).docsSync).toMatchObject({
+    ok: true,
+    url: `${site.url}/docs/`,
+    via: "sitemap",
+    pages: 2,
+  });
 });
 
 test("a failed sync leaves the previous index serving, and /readyz names the problem", async () => {
