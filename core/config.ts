@@ -8,6 +8,7 @@
  */
 import { Redacted, Result, Schema } from "effect";
 import { type ChainConfig, parseChain } from "./config-chain.ts";
+import { type DocsSiteConfig, parseDocsSite } from "./config-docs-site.ts";
 import { type InsightsConfig, parseInsights } from "./config-insights.ts";
 import { type McpToolPrices, parseMcpToolPrices } from "./config-mcp.ts";
 import { type Env, type Reader, reader } from "./config-reader.ts";
@@ -17,6 +18,7 @@ import { parseIp } from "./ip.ts";
 import { parseTrustProxy, type TrustProxy } from "./trust-proxy.ts";
 
 export type { ChainConfig } from "./config-chain.ts";
+export type { DocsSiteConfig } from "./config-docs-site.ts";
 export type { InsightsConfig } from "./config-insights.ts";
 export type { Env } from "./config-reader.ts";
 export type { SurfaceConfig } from "./config-surface.ts";
@@ -64,6 +66,8 @@ export interface AppConfig {
   readonly surface: SurfaceConfig;
   /** Questions each MCP tool call takes from the client's quota; 0: free (core/config-mcp.ts). */
   readonly mcpToolPrices: McpToolPrices;
+  /** The docs site kept in sync in the background, and the crawler's bounds (core/config-docs-site.ts). */
+  readonly docsSite: DocsSiteConfig;
 }
 
 export class ConfigError extends Schema.TaggedError<ConfigError>()("ConfigError", {
@@ -173,6 +177,7 @@ export const parseConfig = (env: Env): Result.Result<AppConfig, ConfigError> => 
     x402: parseX402(read),
     surface: parseSurface(read),
     mcpToolPrices: parseMcpToolPrices(read),
+    docsSite: parseDocsSite(read),
   };
   crossChecks(read, config);
   return problems.length === 0 ? Result.succeed(config) : Result.fail(new ConfigError({ problems }));

@@ -10,6 +10,7 @@ import { bodyLimit } from "hono/body-limit";
 import { getPath } from "hono/utils/url";
 import type { AppConfig } from "../core/config.ts";
 import { DEFAULT_MCP_TOOL_PRICES } from "../core/config-mcp.ts";
+import type { DocsSyncRecord } from "../core/ports/docs-sync.ts";
 import { adminRoutes } from "./console/routes/admin-routes.ts";
 import type { AppEnv } from "./hono-kit/app-env.ts";
 import { insightsRecorder } from "./hono-kit/insights-recorder.ts";
@@ -49,6 +50,8 @@ export interface AppDeps {
   readonly web?: WebDeps & WidgetApiDeps;
   /** The x402 v2 facilitator (fee payer, network); absent: /api/chat offers only the spec's dialect. */
   readonly facilitator?: ExactFacilitator | undefined;
+  /** The background sync of DOCS_URL (its last record); absent: no site is synced. */
+  readonly docsSync?: { readonly last: () => Promise<DocsSyncRecord | undefined> } | undefined;
   /** The wall clock of the edge's limits and caches (tests pass their own); default Date.now. */
   readonly now?: () => number;
 }
@@ -65,7 +68,16 @@ const tooLarge = {
 };
 
 /** The routes, as Hono sees them; every request reaches them through the edge. */
-const createRouter = ({ runtime, config, logger, metrics, web = {}, facilitator, now }: AppDeps) => {
+const createRouter = ({
+  runtime,
+  config,
+  logger,
+  metrics,
+  web = {},
+  facilitator,
+  docsSync,
+  now,
+}: AppDeps) => {
   const { paidDailyCap, trustProxy } = config;
   const token = config.insights.adminToken;
   const recorder = insightsRecorder({ runtime, metrics, enabled: token !== undefined });
@@ -77,6 +89,7 @@ const createRouter = ({ runtime, config, logger, metrics, web = {}, facilitator,
     widgetDist: web.widgetDist,
     trustProxy,
     publicOrigin: config.surface.publicOrigin,
+    docsSync,
   });
   const api = new Hono<AppEnv>()
     // Only requests that carry a body pay for the size check.
@@ -128,6 +141,7 @@ const createRouter = ({ runtime, config, logger, metrics, web = {}, facilitator,
         metrics,
         metricsToken: config.surface.metricsToken,
         sponsor: facilitator?.sponsor,
+        docsSync,
         ...(now ? { now } : {}),
       }),
     )

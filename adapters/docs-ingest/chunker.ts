@@ -54,21 +54,48 @@ const wordWindows = (text: string, maxTokens: number): ReadonlyArray<string> => 
   return windows;
 };
 
+/** A block that is a list or a table: its first line is an item or a row. */
+const LIST_OR_TABLE = /^\s*(?:[-*+]\s|\d+[.)]\s|\|)/;
+
+/** A sentence too long for a chunk alone is cut into word windows (the last resort). */
+const fitted = (sentence: string, maxTokens: number): ReadonlyArray<string> =>
+  countTokens(sentence) <= maxTokens ? [sentence] : wordWindows(sentence, maxTokens);
+
+/**
+ * The items of a list or the rows of a table, each with its indented continuation lines: a
+ * long list is cut between items, never inside one.
+ */
+const itemsOf = (text: string): ReadonlyArray<string> => {
+  const items: string[] = [];
+  for (const line of text.split("\n")) {
+    if (items.length > 0 && /^\s+\S/.test(line) && !LIST_OR_TABLE.test(line))
+      items[items.length - 1] += `\n${line}`;
+    else items.push(line);
+  }
+  return items;
+};
+
+/**
+ * A paragraph too long for one chunk becomes its sentences. A hard-wrapped paragraph (Markdown
+ * or text wrapped at 80 columns) is joined first, so a cut, and the overlap that repeats the
+ * text before it, always starts at a sentence, never at a wrapped line in mid-sentence.
+ */
 const proseUnits = (text: string, maxTokens: number): ReadonlyArray<Unit> => {
   if (countTokens(text) <= maxTokens) return [unit(text, "\n\n")];
-  const out: Unit[] = [];
-  for (const line of text.split("\n")) {
-    const pieces =
-      countTokens(line) <= maxTokens
-        ? [line]
-        : sentences(line).flatMap((sentence) =>
-            countTokens(sentence) <= maxTokens ? [sentence] : wordWindows(sentence, maxTokens),
-          );
-    pieces.forEach((piece, i) => {
-      out.push(unit(piece, out.length === 0 ? "\n\n" : i === 0 ? "\n" : " "));
-    });
-  }
-  return out;
+  if (LIST_OR_TABLE.test(text))
+    return itemsOf(text).flatMap((item, i) =>
+      (countTokens(item) <= maxTokens ? [item] : sentences(item).flatMap((s) => fitted(s, maxTokens))).map(
+        (piece, j) => unit(piece, i === 0 && j === 0 ? "\n\n" : j === 0 ? "\n" : " "),
+      ),
+    );
+  const joined = text
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line !== "")
+    .join(" ");
+  return sentences(joined)
+    .flatMap((sentence) => fitted(sentence, maxTokens))
+    .map((piece, i) => unit(piece, i === 0 ? "\n\n" : " "));
 };
 
 /** The trailing sentences of `units` that fit in `budget` tokens; code is never repeated. */

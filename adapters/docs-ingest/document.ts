@@ -52,9 +52,16 @@ export const chunkDocument = (
   content: string,
   baseUrl = "",
   options: ChunkingOptions = DEFAULT_CHUNKING,
+): ReadonlyArray<DocChunk> =>
+  chunkParsed(source, parseDocument(source, content), pageUrl(baseUrl, source), options);
+
+/** Splits a parsed document into chunks cited as `page` (its URL, "" when unknown) + anchor. */
+export const chunkParsed = (
+  source: string,
+  document: ParsedDocument,
+  page: string,
+  options: ChunkingOptions = DEFAULT_CHUNKING,
 ): ReadonlyArray<DocChunk> => {
-  const document = parseDocument(source, content);
-  const page = pageUrl(baseUrl, source);
   const ordinals = new Map<string, number>();
   return document.sections.flatMap((section) => {
     // Below the title: the title is a field of its own and never repeats in the path.

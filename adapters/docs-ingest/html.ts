@@ -145,8 +145,14 @@ const titleOf = (document: Document, main: Element | Document, fallback: string)
 };
 
 /** Parses an HTML page; `fallbackTitle` is used when it has no heading and no <title>. */
-export const parseHtml = (html: string, fallbackTitle: string): ParsedDocument => {
-  const document = parseDocument(html, { decodeEntities: true });
+export const parseHtml = (html: string, fallbackTitle: string): ParsedDocument =>
+  parseHtmlTree(parseHtmlDom(html), fallbackTitle);
+
+/** The DOM of a page, for a caller that reads more of it (a crawler's links) before its sections. */
+export const parseHtmlDom = (html: string): Document => parseDocument(html, { decodeEntities: true });
+
+/** Sections of an already parsed page (its furniture is removed from `document`). */
+export const parseHtmlTree = (document: Document, fallbackTitle: string): ParsedDocument => {
   const main = mainContent(document);
   const doc = sectionBuilder(titleOf(document, main, fallbackTitle));
   const { visit, flush } = walker(doc);

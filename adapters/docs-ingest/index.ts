@@ -9,4 +9,15 @@ export {
   ingest,
   planChanges,
 } from "./ingest.ts";
+export { type CrawlProgress, type CrawlSettings, DEFAULT_CRAWL } from "./site/crawl-settings.ts";
+export type { CrawlError, Skipped } from "./site/crawl-site.ts";
+export type { FetchFailure } from "./site/safe-fetch.ts";
+export {
+  ingestSite,
+  type SiteIngestOptions,
+  type SiteReport,
+  SiteSyncFailed,
+  siteCollection,
+} from "./site/site-ingest.ts";
+export { fileSiteState, noSiteState, type SiteStateStore } from "./site/site-state.ts";
 export { findSourceFiles } from "./walk.ts";

@@ -19,7 +19,7 @@ export class IngestFailed extends Schema.TaggedError<IngestFailed>()("IngestFail
 /** The collection the service indexes its own README into when it starts without an index. */
 export const DEMO_COLLECTION = "demo";
 
-const COLLECTION_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+export const COLLECTION_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 export interface IngestOptions {
   readonly baseUrl?: string;
@@ -51,12 +51,17 @@ export interface HashedChunk {
 }
 
 /** What to write and delete so the index holds exactly `wanted` (of the collections considered). */
-export const planChanges = (existing: ReadonlyMap<string, string>, wanted: ReadonlyArray<HashedChunk>) => {
+export const planChanges = (
+  collection: string,
+  existing: ReadonlyMap<string, string>,
+  wanted: ReadonlyArray<HashedChunk>,
+) => {
   const write = wanted.filter(({ chunk, hash }) => existing.get(chunk.id) !== hash);
   const wantedIds = new Set(wanted.map(({ chunk }) => chunk.id));
   const remove = [...existing.keys()].filter((id) => !wantedIds.has(id));
   const added = write.filter(({ chunk }) => !existing.has(chunk.id)).length;
   return {
+    collection,
     write,
     remove,
     added,
@@ -116,6 +121,39 @@ export const collectionFor = (inputs: ReadonlyArray<string>, name: string | unde
     ),
   );
 
+/** Embeds and writes the plan's chunks in batches, removes its gone ones, and persists (a new index version). */
+export const writeChanges = Effect.fn("ingest.writeChanges")(function* (
+  plan: ReturnType<typeof planChanges>,
+  options: Pick<IngestOptions, "batchSize" | "onProgress">,
+) {
+  const embedder = yield* Embedder;
+  const index = yield* ChunkIndex;
+  const batchSize = options.batchSize ?? 64;
+  for (let start = 0; start < plan.write.length; start += batchSize) {
+    const batch = plan.write.slice(start, start + batchSize);
+    const vectors = yield* embedder.embed(batch.map(({ chunk }) => indexedText(chunk)));
+    yield* index.upsert(
+      batch.map(({ chunk, hash }, i) => ({
+        ...chunk,
+        collection: plan.collection,
+        hash,
+        vector: vectors[i]!,
+      })),
+    );
+    options.onProgress?.(start + batch.length, plan.write.length);
+  }
+  if (plan.remove.length > 0) yield* index.remove(plan.remove);
+  yield* index.persist;
+});
+
+/** Every collection the index holds, with its chunk count. */
+export const collectionsOf = Effect.gen(function* () {
+  const tally = new Map<string, number>();
+  for (const entry of (yield* (yield* ChunkIndex).existing).values())
+    tally.set(entry.collection, (tally.get(entry.collection) ?? 0) + 1);
+  return [...tally].sort().map(([name, chunks]) => ({ name, chunks }));
+});
+
 /** Brings the collection in the configured index in line with the documents under `inputs`. */
 export const ingest = Effect.fn("ingest")(function* (
   inputs: ReadonlyArray<string>,
@@ -127,21 +165,9 @@ export const ingest = Effect.fn("ingest")(function* (
   const index = yield* ChunkIndex;
   // The embedder's name is part of the hash: switching models re-embeds everything.
   const wanted = chunks.map((chunk) => ({ chunk, hash: contentHash(chunk, embedder.name) }));
-  const plan = planChanges(entriesOf(yield* index.existing, collection), wanted);
-  const batchSize = options.batchSize ?? 64;
-  for (let start = 0; start < plan.write.length; start += batchSize) {
-    const batch = plan.write.slice(start, start + batchSize);
-    const vectors = yield* embedder.embed(batch.map(({ chunk }) => indexedText(chunk)));
-    yield* index.upsert(
-      batch.map(({ chunk, hash }, i) => ({ ...chunk, collection, hash, vector: vectors[i]! })),
-    );
-    options.onProgress?.(start + batch.length, plan.write.length);
-  }
-  if (plan.remove.length > 0) yield* index.remove(plan.remove);
-  yield* index.persist;
-  const tally = new Map<string, number>();
-  for (const entry of (yield* index.existing).values())
-    tally.set(entry.collection, (tally.get(entry.collection) ?? 0) + 1);
+  const plan = planChanges(collection, entriesOf(yield* index.existing, collection), wanted);
+  yield* writeChanges(plan, options);
+  const collections = yield* collectionsOf;
   return {
     collection,
     files,
@@ -151,6 +177,6 @@ export const ingest = Effect.fn("ingest")(function* (
     updated: plan.updated,
     removed: plan.remove.length,
     unchanged: plan.unchanged,
-    collections: [...tally].sort().map(([name, count]) => ({ name, chunks: count })),
+    collections,
   } satisfies IngestReport;
 });

@@ -2,4 +2,6 @@
 
 /** The bounded in-process answer cache: `MemoryAnswerCache.layer(maxEntries)`. */
 export * as MemoryAnswerCache from "./answer-cache.ts";
+/** The docs-site sync's lease and last record in this process: `MemoryDocsSync.layer`. */
+export * as MemoryDocsSync from "./docs-sync.ts";
 export * as MemoryStore from "./memory-store.ts";

@@ -2,4 +2,6 @@
 
 /** The shared answer cache on Redis: `RedisAnswerCache.layer({ url })`. */
 export * as RedisAnswerCache from "./answer-cache.ts";
+/** The docs-site sync's lease and last record, shared: `RedisDocsSync.layer({ url })`. */
+export * as RedisDocsSync from "./docs-sync.ts";
 export * as RedisStore from "./redis-store.ts";

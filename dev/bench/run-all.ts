@@ -22,6 +22,7 @@ const SCRIPTS: ReadonlyArray<readonly [string, boolean]> = [
   ["load-bench.ts", true],
   ["identities-bench.ts", true],
   ["retrieval-quality.ts", true],
+  ["crawl-bench.ts", true],
   ["soak-bench.ts", false],
 ];
 /** Section keys in the order BENCHMARKS.md shows them. */
@@ -36,6 +37,7 @@ const ORDER = [
   "load",
   "identities",
   "retrieval",
+  "crawl",
   "soak",
 ];
 

@@ -1,14 +1,18 @@
 /**
- * `npm run ingest -- <files or folders> [--source NAME] [--base-url URL] [--rebuild]`: chunks
- * the docs into the named collection, embeds new and changed chunks, removes gone ones, and
- * prints what changed. Exit 0 on success, 1 when ingestion fails, 2 on bad usage or configuration.
+ * `npm run ingest -- <files or folders> [--source NAME] [--base-url URL] [--rebuild]`, or
+ * `npm run ingest -- <url>`: chunks the docs (files, or the pages of a site) into the named
+ * collection, embeds new and changed chunks, removes gone ones, and prints what changed. Exit 0
+ * on success, 1 when ingestion fails, 2 on bad usage or configuration.
  */
 import { Effect, Result } from "effect";
 import { ingest } from "../../adapters/docs-ingest/index.ts";
 import { describeIndex, indexLayer, withSettings } from "../runtime/adapter-layers.ts";
 import { commandLine } from "./command-line.ts";
+import { ingestUrl } from "./ingest-url.ts";
 
 const USAGE = `Usage: npm run ingest -- <file or folder>... [--source NAME] [--base-url URL] [--rebuild]
+       npm run ingest -- <url> [--source NAME] [--max-pages N] [--concurrency N] [--delay MS]
+                              [--allow-private] [--rebuild]
 
 Splits Markdown (.md, .markdown), HTML (.html, .htm) and text (.txt) files, also gzipped
 (.md.gz, .html.gz), into chunks, embeds them and writes them to the configured index as
@@ -18,11 +22,23 @@ other collections stay as they are (the demo README is replaced by any other). S
 paths relative to the deepest folder holding all inputs. A running service picks up the
 new index by itself within seconds.
 
+A URL is a docs site (https://docs.example.com/guide/), a sitemap (.../sitemap.xml) or an
+llms.txt / llms-full.txt. Pages are found through robots.txt's Sitemap lines, /sitemap.xml
+and sitemap indexes, else by following links under the URL's path; robots.txt is obeyed,
+only the URL's origin is fetched. A re-run downloads only what changed (ETag, Last-Modified,
+the sitemap's lastmod) and removes pages that are gone. Each chunk cites its page URL with
+the heading's anchor.
+
 Options:
-  --source NAME   the collection these docs replace (default: the inputs' folder name)
+  --source NAME   the collection these docs replace (default: the inputs' folder name, or
+                  the site's host name)
   --base-url URL  public URL of the docs root: a chunk of guide/setup.md links to
                   URL/guide/setup.html#<heading anchor>
   --rebuild       empty the whole index (every collection) first and embed everything again
+  --max-pages N   take at most N pages of a site (default DOCS_MAX_PAGES, 5000)
+  --concurrency N requests in flight at once (default DOCS_CONCURRENCY, 4)
+  --delay MS      pause of each request slot after each request (default DOCS_DELAY_MS, 250)
+  --allow-private fetch from private or loopback addresses (default DOCS_ALLOW_PRIVATE, off)
   -h, --help      show this text
 
 Index (environment): INDEX_PATH (default .data/index.bin); or Chroma when CHROMA_URL or
@@ -51,8 +67,17 @@ const {
   source: { type: "string" },
   "base-url": { type: "string" },
   rebuild: { type: "boolean", default: false },
+  "max-pages": { type: "string" },
+  concurrency: { type: "string" },
+  delay: { type: "string" },
+  "allow-private": { type: "boolean", default: false },
 });
-if (positionals.length === 0) fail("give at least one file or folder", 2);
+if (positionals.length === 0) fail("give at least one file or folder, or one URL", 2);
+if (positionals.some((input) => /^https?:\/\//i.test(input))) {
+  if (positionals.length > 1) fail("give one URL at a time (a site, a sitemap or an llms.txt)", 2);
+  await ingestUrl(positionals[0]!, values, readConfig(), fail);
+  process.exit(process.exitCode ?? 0);
+}
 const baseUrl = values["base-url"] ?? "";
 if (baseUrl !== "" && !/^https?:\/\//.test(baseUrl))
   fail(`--base-url must be an http(s) URL (got "${baseUrl}")`, 2);

@@ -85,6 +85,12 @@ export const boot = async (env: Env, exitProcess: (code: number) => never, optio
   );
   started.push(() => runtime.dispose());
   await runtime.runPromise(Effect.void).catch(failStart);
+  // The crawler and the ingest (parsers, robots-parser) are loaded only when a site is synced.
+  const docsSync =
+    config.docsSite.url === undefined
+      ? undefined
+      : (await import("./docs-sync.ts")).startDocsSync(config, logger);
+  started.push(async () => docsSync?.stop());
   const app = createApp({
     runtime,
     config,
@@ -92,6 +98,7 @@ export const boot = async (env: Env, exitProcess: (code: number) => never, optio
     metrics,
     web: { relay: { rpcUrl: chain.rpcUrl, wallet: chain.wallet, usdcMint: chain.usdcMint }, fundDemoWallet },
     facilitator,
+    docsSync,
   });
 
   /** A once-only signal handler: stop accepting, let in-flight requests finish, close everything. */
@@ -103,6 +110,7 @@ export const boot = async (env: Env, exitProcess: (code: number) => never, optio
       logger.info("shutting down", { signal });
       await Promise.race([stopServer(), new Promise((resolve) => setTimeout(resolve, DRAIN_MS))]);
       facilitator?.sponsor.stop();
+      await docsSync?.stop();
       await runtime.dispose();
       await stopChain();
       logger.info("stopped");

@@ -59,7 +59,42 @@ describe("parseConfig defaults", () => {
         rpcRelayPerMinute: 1200,
       },
       mcpToolPrices: { search_docs: 0, read_page: 0, ask_docs: 1 },
+      docsSite: {
+        url: undefined,
+        syncEveryMs: 6 * 3_600_000,
+        collection: undefined,
+        allowPrivate: false,
+        maxPages: 5000,
+        concurrency: 4,
+        delayMs: 250,
+        maxPageBytes: 5 * 1024 * 1024,
+      },
     });
+  });
+
+  test("the docs site: DOCS_URL, a sync interval in s/m/h/d and the crawler's bounds, each checked", () => {
+    const config = ok({
+      DOCS_URL: "https://docs.example.com/guide/",
+      DOCS_SYNC_EVERY: "15m",
+      DOCS_ALLOW_PRIVATE: "true",
+      DOCS_MAX_PAGES: "200",
+    });
+    expect(config.docsSite).toMatchObject({
+      url: "https://docs.example.com/guide/",
+      syncEveryMs: 900_000,
+      allowPrivate: true,
+      maxPages: 200,
+    });
+    expect(ok({ DOCS_URL: "https://d.example.com", DOCS_SYNC_EVERY: "1d" }).docsSite.syncEveryMs).toBe(
+      86_400_000,
+    );
+    expect(namesOf(problems({ DOCS_URL: "ftp://docs.example.com", DOCS_SYNC_EVERY: "6 hours" }))).toEqual([
+      "DOCS_URL",
+      "DOCS_SYNC_EVERY",
+    ]);
+    expect(problems({ DOCS_SYNC_EVERY: "6h" })).toEqual([
+      "DOCS_SYNC_EVERY: needs DOCS_URL (the site to sync)",
+    ]);
   });
 
   test("the public surface: an origin, a metrics token, deadlines and budgets, each checked", () => {

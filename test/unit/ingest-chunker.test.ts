@@ -108,6 +108,42 @@ describe("chunk packing", () => {
     for (let i = 0; i < 40; i++) expect(joined).toContain(sentence(i));
   });
 
+  test("a hard-wrapped paragraph is cut at sentence ends across its lines: no chunk starts or ends mid-sentence", () => {
+    // Wrapped at 60 columns as Markdown sources are, so most lines start and end mid-sentence.
+    const wrapped = paragraph(0, 40)
+      .replace(/(.{1,60})(?: |$)/g, "$1\n")
+      .trim();
+    expect(wrapped.split("\n").length).toBeGreaterThan(30);
+    const chunks = chunkBlocks(parseMarkdown(wrapped, "wrapped").sections[0]!.blocks, {
+      maxTokens: 80,
+      overlapTokens: 25,
+    });
+    expect(chunks.length).toBeGreaterThan(3);
+    for (const chunk of chunks) {
+      expect(chunk).toMatch(/^Sentence number \d+ /);
+      expect(chunk).toMatch(/here\.$/);
+      expect(chunk).not.toContain("\n");
+      expect(countTokens(chunk)).toBeLessThanOrEqual(80);
+    }
+    const joined = chunks.join(" ");
+    for (let i = 0; i < 40; i++) expect(joined).toContain(sentence(i));
+  });
+
+  test("a long list is cut between items and a long table between rows, never inside one", () => {
+    const items = Array.from(
+      { length: 30 },
+      (_, i) => `- Item ${i} explains option ${i},\n  wrapped onto a second line.`,
+    );
+    const rows = Array.from({ length: 30 }, (_, i) => `| option${i} | what option ${i} does |`);
+    for (const text of [items.join("\n"), rows.join("\n")]) {
+      const chunks = chunkBlocks([{ kind: "prose", text }], { maxTokens: 60, overlapTokens: 0 });
+      expect(chunks.length).toBeGreaterThan(2);
+      const whole = text.split(/\n(?=[-|])/);
+      for (const chunk of chunks)
+        for (const piece of chunk.split(/\n(?=[-|])/)) expect(whole).toContain(piece);
+    }
+  });
+
   test("no overlap is repeated when overlap is zero, and code is never repeated as overlap", () => {
     const blocks = [
       { kind: "prose" as const, text: paragraph(0, 6) },

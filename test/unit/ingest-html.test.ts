@@ -115,7 +115,7 @@ describe("html: DocBook (PostgreSQL style)", () => {
   });
 });
 
-describe("html: MkDocs and Docusaurus", () => {
+describe("html: MkDocs, Docusaurus, VitePress and plain pages", () => {
   const cases = [
     {
       name: "MkDocs Material: the article only, no header, sidebars, source date or footer links",
@@ -144,6 +144,37 @@ describe("html: MkDocs and Docusaurus", () => {
         ["Retries", "Backoff"],
       ],
       first: "Call `client.retry(fn, { attempts: 3 })` to retry a failing call.",
+    },
+    {
+      name: "VitePress: the vp-doc body only, no nav, sidebar, outline, edit link, last-updated, pager or anchors",
+      file: "html/vitepress-page.html",
+      unwanted: [
+        "Guide Reference",
+        "Return to top",
+        "Sidebar group",
+        "On this page",
+        "Edit this page",
+        "Last updated",
+        "Previous page",
+        "Copy Code",
+        "Copyright",
+        "\u200b",
+      ],
+      places: [
+        ["Deploying", ""],
+        ["Deploying", "Base path"],
+      ],
+      first: "Run `widget build` to write the static files to `dist/`.",
+    },
+    {
+      name: "plain HTML: the content, without the site's top bar, sidebar, edit link and bottom line",
+      file: "html/plain-page.html",
+      unwanted: ["Example Handbook", "Sidebar:", "Edit this page", "Last changed", "About this site"],
+      places: [
+        ["Backups", ""],
+        ["Backups", "Restoring"],
+      ],
+      first: "Run `handbook dump` every night; it writes one file per database.",
     },
   ];
   for (const { name, file, unwanted, places, first } of cases)

@@ -234,7 +234,7 @@ describe("planChanges", () => {
       ["changed", "h2"],
       ["gone", "h3"],
     ]);
-    const plan = planChanges(existing, [
+    const plan = planChanges("docs", existing, [
       { chunk: chunk("same"), hash: "h1" },
       { chunk: chunk("changed"), hash: "h2b" },
       { chunk: chunk("new"), hash: "h4" },

@@ -19,6 +19,25 @@ const section = (title: string, note: string | undefined, ...content: ReadonlyAr
 /** USDC from base units, for axis ticks and bar titles (exact figures are in the cards). */
 const usdc = (units: number) => (units / 1_000_000).toFixed(units % 10_000 === 0 ? 2 : 3);
 
+/** The last sync of the docs site: when, how many pages, what changed, or why it failed. */
+const docsSyncSection = (sync: Report["docsSync"]) => {
+  if (sync === null) return undefined;
+  const when = new Date(sync.at).toISOString().replace("T", " ").slice(0, 16);
+  const note = sync.ok
+    ? `${sync.url}, found by ${sync.via}, in ${(sync.durationMs / 1000).toFixed(1)} s.`
+    : `Failed: ${sync.problem ?? "unknown"}. The previous index is still serving.`;
+  return section(
+    "Docs sync",
+    note,
+    table(
+      ["Last sync (UTC)", "Pages", "Changed", "Removed", "Errors"],
+      [[when, sync.ok ? sync.pages : "-", sync.changed, sync.removed, sync.errors]],
+      "",
+      [1, 2, 3, 4],
+    ),
+  );
+};
+
 export const reportView = (report: Report): ReadonlyArray<Node> => {
   const { totals, revenue } = report;
   const days = report.questionsPerDay.map((day) => day.day);
@@ -101,6 +120,7 @@ export const reportView = (report: Report): ReadonlyArray<Node> => {
           [1],
         ),
       ),
+      docsSyncSection(report.docsSync),
       section(
         "Payments by dialect",
         undefined,

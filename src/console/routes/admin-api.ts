@@ -5,6 +5,7 @@
 import { Clock, Result, Schema } from "effect";
 import { type Context, Hono } from "hono";
 import { dayRange, formatDay } from "../../../core/insights/day-range.ts";
+import type { DocsSyncRecord } from "../../../core/ports/docs-sync.ts";
 import { exportInsights, readInsights } from "../../../core/use-cases/read-insights.ts";
 import { type AppEnv, edgeFactsAsVariables } from "../../hono-kit/app-env.ts";
 import type { InsightsRecorder } from "../../hono-kit/insights-recorder.ts";
@@ -24,6 +25,7 @@ export interface AdminApiDeps {
   readonly runtime: AppRuntime;
   readonly recorder: InsightsRecorder;
   readonly access: AdminAccess;
+  readonly docsSync?: { readonly last: () => Promise<DocsSyncRecord | undefined> } | undefined;
 }
 
 const invalid = (c: Context<AppEnv>, details: string) =>
@@ -44,7 +46,11 @@ const readQuery = async <S extends typeof InsightsQuery | typeof ExportQuery>(
   return { ok: true as const, query: decoded.success as S["Type"], range: range.success };
 };
 
-export const adminApiRoutes = ({ runtime, recorder, access }: AdminApiDeps) =>
+/** The last docs sync's record, or null when none ran or it cannot be read now (the report still shows). */
+const lastSyncOf = async (docsSync: AdminApiDeps["docsSync"]): Promise<DocsSyncRecord | null> =>
+  docsSync === undefined ? null : ((await docsSync.last().catch(() => undefined)) ?? null);
+
+export const adminApiRoutes = ({ runtime, recorder, access, docsSync }: AdminApiDeps) =>
   new Hono<AppEnv>()
     .use(edgeFactsAsVariables)
     .use(async (c, next) => {
@@ -74,7 +80,8 @@ export const adminApiRoutes = ({ runtime, recorder, access }: AdminApiDeps) =>
       if (!request.ok) return request.response;
       await recorder.settled();
       const outcome = await runOutcome(runtime, readInsights(request.range));
-      return outcome.ok ? c.json({ success: true, ...outcome.value }) : unavailableResponse(c, outcome.error);
+      if (!outcome.ok) return unavailableResponse(c, outcome.error);
+      return c.json({ success: true, ...outcome.value, docsSync: await lastSyncOf(docsSync) });
     })
     .get("/export", async (c) => {
       const request = await readQuery(c, runtime, ExportQuery);

@@ -4,6 +4,7 @@
  */
 import type { Redacted } from "effect";
 import { Hono } from "hono";
+import type { DocsSyncRecord } from "../../../core/ports/docs-sync.ts";
 import type { TrustProxy } from "../../../core/trust-proxy.ts";
 import type { AppEnv } from "../../hono-kit/app-env.ts";
 import { failureLimiter } from "../../hono-kit/failure-limiter.ts";
@@ -25,6 +26,8 @@ export interface AdminDeps {
   readonly trustProxy: TrustProxy;
   /** PUBLIC_ORIGIN: when https, the session cookie is `__Host-` and Secure whatever the proxy says. */
   readonly publicOrigin: string | undefined;
+  /** The background sync of DOCS_URL, whose last record the console shows. */
+  readonly docsSync?: { readonly last: () => Promise<DocsSyncRecord | undefined> } | undefined;
 }
 
 /** `api` goes under /api/admin, `console` under /admin. */
@@ -36,6 +39,7 @@ export const adminRoutes = ({
   widgetDist,
   trustProxy,
   publicOrigin,
+  docsSync,
 }: AdminDeps) => {
   if (token === undefined) return { api: new Hono<AppEnv>(), console: new Hono<AppEnv>() };
   // One limiter for the API and the login form: guesses through either count together.
@@ -46,7 +50,7 @@ export const adminRoutes = ({
     cookie: sessionCookie(trustProxy, publicOrigin),
   };
   return {
-    api: adminApiRoutes({ runtime, recorder, access }),
+    api: adminApiRoutes({ runtime, recorder, access, docsSync }),
     console: adminConsoleRoutes(access, widgetDist),
   };
 };

@@ -6,6 +6,7 @@
 import { Effect, type Redacted } from "effect";
 import { type Context, Hono } from "hono";
 import { ChainReader, type ChainUnavailable } from "../../../core/ports/chain-reader.ts";
+import type { DocsSyncRecord } from "../../../core/ports/docs-sync.ts";
 import { QuotaStore } from "../../../core/ports/quota-store.ts";
 import { type RetrievalFailed, Retriever } from "../../../core/ports/retrieval.ts";
 import type { StoreUnavailable } from "../../../core/ports/store-errors.ts";
@@ -48,6 +49,8 @@ export interface OpsDeps {
   readonly probeEveryMs?: number;
   /** The x402 v2 fee payer's SOL, watched (absent: x402 v2 not offered). Not a readiness check. */
   readonly sponsor?: SponsorWatch | undefined;
+  /** The background sync of DOCS_URL (absent: none). Not a readiness check: a failed sync leaves the index serving. */
+  readonly docsSync?: { readonly last: () => Promise<DocsSyncRecord | undefined> } | undefined;
   readonly now?: () => number;
 }
 
@@ -115,6 +118,34 @@ const sponsorOf = (sponsor: SponsorWatch | undefined, detailed: boolean) => {
   };
 };
 
+/**
+ * What /readyz says of the docs sync: when it last ran and what it did; the operator (metrics
+ * token) also sees the URL and, after a failure, why, among the problems.
+ */
+const docsSyncOf = async (docsSync: OpsDeps["docsSync"], detailed: boolean) => {
+  if (docsSync === undefined) return { summary: {}, problem: {} };
+  const last = await docsSync.last().catch(() => undefined);
+  if (last === undefined) return { summary: { docsSync: { lastSync: null } }, problem: {} };
+  const { at, ok, pages, changed, removed, errors, url, problem } = last;
+  return {
+    summary: {
+      docsSync: {
+        lastSync: new Date(at).toISOString(),
+        ok,
+        pages,
+        changed,
+        removed,
+        errors,
+        ...(detailed ? { url } : {}),
+      },
+    },
+    problem:
+      detailed && problem !== undefined
+        ? { docsSync: `last sync failed (${problem}); the previous index is serving` }
+        : {},
+  };
+};
+
 const METRICS_TYPE = { "Content-Type": "text/plain; version=0.0.4; charset=utf-8" };
 
 export const opsRoutes = ({
@@ -124,6 +155,7 @@ export const opsRoutes = ({
   probeEveryMs = 5_000,
   now = Date.now,
   sponsor,
+  docsSync,
 }: OpsDeps) => {
   const readiness = cachedReadiness(() => probeAll(runtime), probeEveryMs, now);
   const door = metricsToken === undefined ? undefined : bearerDoor(metricsToken, failureLimiter({ now }));
@@ -146,8 +178,19 @@ export const opsRoutes = ({
       // (the metrics token) only; whether x402 v2 is offered is plain to see in any 402 anyway.
       const detailed = c.req.header("authorization") !== undefined && verdictOf(c).kind === "ok";
       const x402 = sponsorOf(sponsor, detailed);
-      if (ready) return c.json({ status: "ready", checks, ...x402 }, 200);
-      return c.json({ status: "not ready", checks, ...x402, ...(detailed ? { problems } : {}) }, 503);
+      const sync = await docsSyncOf(docsSync, detailed);
+      const syncProblems = Object.keys(sync.problem).length > 0 ? { problems: sync.problem } : {};
+      if (ready) return c.json({ status: "ready", checks, ...x402, ...sync.summary, ...syncProblems }, 200);
+      return c.json(
+        {
+          status: "not ready",
+          checks,
+          ...x402,
+          ...sync.summary,
+          ...(detailed ? { problems: { ...problems, ...sync.problem } } : {}),
+        },
+        503,
+      );
     })
     .get("/openapi.json", (c) => c.json(openApiDocument));
   if (door === undefined) return routes;

@@ -5,6 +5,7 @@
 import { Schema } from "effect";
 import { InsightEvent } from "../../../core/insights/events.ts";
 import { InsightsReport } from "../../../core/insights/report.ts";
+import { DocsSyncRecord } from "../../../core/ports/docs-sync.ts";
 
 const Day = Schema.String.annotate({ description: "UTC date, YYYY-MM-DD (included)" });
 
@@ -21,6 +22,8 @@ export const ExportQuery = Schema.Struct({
 export const InsightsResponse = Schema.Struct({
   success: Schema.Literal(true),
   ...InsightsReport.fields,
+  /** The last sync of DOCS_URL; null when none is configured or none ran yet. */
+  docsSync: Schema.NullOr(DocsSyncRecord),
 }).annotate({ identifier: "InsightsResponse" });
 
 export const ExportResponse = Schema.Struct({

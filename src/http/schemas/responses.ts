@@ -101,8 +101,21 @@ export const FeedbackKept = Schema.Struct({
 
 export const Health = Schema.Struct({ status: Schema.Literal("ok") }).annotate({ identifier: "Health" });
 
+/** The last sync of DOCS_URL as /readyz shows it (null before the first). */
+export const DocsSyncSummary = Schema.Struct({
+  lastSync: Schema.NullOr(Schema.String.annotate({ description: "when it finished, ISO 8601" })),
+  ok: Schema.optional(Schema.Boolean),
+  pages: Schema.optional(Schema.Number),
+  changed: Schema.optional(Schema.Number),
+  removed: Schema.optional(Schema.Number),
+  errors: Schema.optional(Schema.Number.annotate({ description: "pages that could not be read this time" })),
+  url: Schema.optional(Schema.String.annotate({ description: "only with the metrics token" })),
+}).annotate({ identifier: "DocsSyncSummary" });
+
 export const Readiness = Schema.Struct({
   status: Schema.Literals(["ready", "not ready"]),
+  /** Present when DOCS_URL is set; a failed sync is a problem but not unreadiness (the previous index serves). */
+  docsSync: Schema.optional(DocsSyncSummary),
   checks: Schema.Record(Schema.String, Schema.Literals(["ok", "unavailable"])),
   /** What is wrong with each unavailable check, e.g. "cannot reach Redis at redis:6379: redis connection refused". */
   problems: Schema.optional(Schema.Record(Schema.String, Schema.String)),
