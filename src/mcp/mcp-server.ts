@@ -5,6 +5,7 @@
  * client's free questions first, then paid over x402, mcp-payment.ts). One server per request:
  * the endpoint is stateless, and each request's client identity comes from the edge.
  */
+
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { Effect } from "effect";
 import { z } from "zod";
@@ -14,6 +15,7 @@ import { askQuestion } from "../../core/use-cases/ask-question.ts";
 import type { InsightsRecorder } from "../hono-kit/insights-recorder.ts";
 import { type AppRuntime, runOutcome } from "../hono-kit/run-effect.ts";
 import type { Logger } from "../observability/log.ts";
+import { linkedWallet, linkPayer } from "../payments/sign-in/payer-link.ts";
 import {
   buyWithPayload,
   errorResult,
@@ -177,9 +179,14 @@ export const createMcpServer = (context: McpRequestContext) => {
           queries: bought.queries,
           dialect: "x402-mcp",
         });
+      // What the call just bought is spent first, else the wallet this client paid with before.
+      const payer = bought?.ok === true ? bought.payer : undefined;
+      if (payer !== undefined) await runOutcome(runtime, linkPayer(identity, payer));
       const asked = await runOutcome(
         runtime,
-        askQuestion({ identity, message: question, conversationId: undefined }),
+        Effect.flatMap(payer === undefined ? linkedWallet(identity) : Effect.succeed(payer), (wallet) =>
+          askQuestion({ identity, wallet, message: question, conversationId: undefined }),
+        ),
         extra.signal,
       );
       if (!asked.ok) {

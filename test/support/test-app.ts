@@ -1,4 +1,5 @@
 /** Builds the real app (real middleware, routes, use cases, memory store) on scripted edges. */
+
 import { afterEach } from "bun:test";
 import { Effect, Layer, ManagedRuntime, Redacted } from "effect";
 import { MemoryStore } from "../../adapters/store-memory/index.ts";
@@ -12,6 +13,7 @@ import { memoryLogger } from "../../src/observability/log.ts";
 import { makeMetrics } from "../../src/observability/metrics.ts";
 import type { ExactFacilitator } from "../../src/payments/v2/exact-payment.ts";
 import { type AppParts, appLayer, defaultConfig } from "../../src/runtime/app-layer.ts";
+import { signInSettings } from "../../src/runtime/sign-in-settings.ts";
 import { USDC_MINT, WALLET } from "./parsed-tx.ts";
 import { makeSwitches, scriptedChain, scriptedGenerator, scriptedRetriever } from "./test-layers.ts";
 
@@ -111,6 +113,15 @@ export const buildTestApp = (options: TestAppOptions = {}) => {
     logger,
     metrics,
     facilitator: options.facilitator,
+    // app.request's URLs are http://localhost/...: the origin sign-ins are bound to here.
+    signIn: signInSettings(
+      {
+        port: 80,
+        surface: { ...config.surface, publicOrigin: config.surface.publicOrigin ?? "http://localhost" },
+      },
+      chain.network,
+      options.facilitator?.network,
+    ),
     ...(options.relayRpcUrl === undefined
       ? {}
       : { web: { relay: { rpcUrl: options.relayRpcUrl, wallet: chain.wallet, usdcMint: chain.usdcMint } } }),
