@@ -45,7 +45,9 @@ const rejections = (pair: () => Promise<readonly [TestApp, TestApp]>) => {
       expect((await replayed.json()).code).toBe("SIGN_IN_NONCE_USED");
     }
     // A nonce the service never issued is refused the same way.
-    const invented = await proofFor(wallet, await challengeOf(b), { nonce: "0123456789abcdef0123456789abcdef" });
+    const invented = await proofFor(wallet, await challengeOf(b), {
+      nonce: "0123456789abcdef0123456789abcdef",
+    });
     expect((await (await signInWith(b, invented)).json()).code).toBe("SIGN_IN_NONCE_USED");
   });
 
@@ -65,7 +67,11 @@ const rejections = (pair: () => Promise<readonly [TestApp, TestApp]>) => {
     ];
     for (const [label, changes, code] of cases) {
       const res = await signInWith(a, await proofFor(wallet, challenge, changes));
-      expect({ label, status: res.status, code: (await res.json()).code }).toEqual({ label, status: 401, code });
+      expect({ label, status: res.status, code: (await res.json()).code }).toEqual({
+        label,
+        status: 401,
+        code,
+      });
     }
     // Signed by another key than the address it names.
     const forged = await signInWith(a, await proofFor(wallet, challenge, {}, thief));
@@ -81,8 +87,11 @@ const rejections = (pair: () => Promise<readonly [TestApp, TestApp]>) => {
     const [a, b] = await pair();
     const wallet = await generateKeyPairSigner();
     const open = async (t: TestApp, signOutOthers?: boolean) =>
-      (await (await signInWith(t, await proofFor(wallet, await challengeOf(t)), undefined, signOutOthers)).json())
-        .session.token as string;
+      (
+        await (
+          await signInWith(t, await proofFor(wallet, await challengeOf(t)), undefined, signOutOthers)
+        ).json()
+      ).session.token as string;
     const first = await open(a);
     const second = await open(b);
     const statusWith = async (t: TestApp, token: string) =>
@@ -111,7 +120,8 @@ describe("signing in on the memory store", () => {
   test("sign-in attempts are rate-limited per client", async () => {
     const t = build();
     const codes: number[] = [];
-    for (let i = 0; i < 25; i++) codes.push((await t.call("/api/session/challenge", {}, "198.51.100.77")).status);
+    for (let i = 0; i < 25; i++)
+      codes.push((await t.call("/api/session/challenge", {}, "198.51.100.77")).status);
     expect(codes.filter((code) => code === 200)).toHaveLength(20);
     const limited = await t.call("/api/session/challenge", {}, "198.51.100.77");
     expect(limited.status).toBe(429);
@@ -122,8 +132,14 @@ describe("signing in on the memory store", () => {
   test("our SIWS text is the text of the reference implementation (@x402/extensions)", async () => {
     const wallet = await generateKeyPairSigner();
     const challenge = await challengeOf(build());
-    const fields = { ...challenge.info, chainId: challenge.supportedChains[0]!.chainId, type: "ed25519" as const };
-    expect(signInMessage(fields as never, wallet.address)).toBe(formatSIWSMessage(fields as never, wallet.address));
+    const fields = {
+      ...challenge.info,
+      chainId: challenge.supportedChains[0]!.chainId,
+      type: "ed25519" as const,
+    };
+    expect(signInMessage(fields as never, wallet.address)).toBe(
+      formatSIWSMessage(fields as never, wallet.address),
+    );
   });
 });
 
