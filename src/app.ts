@@ -13,6 +13,7 @@ import { DEFAULT_MCP_TOOL_PRICES } from "../core/config-mcp.ts";
 import type { DocsSyncRecord } from "../core/ports/docs-sync.ts";
 import { adminRoutes } from "./console/routes/admin-routes.ts";
 import type { AppEnv } from "./hono-kit/app-env.ts";
+import { failureLimiter } from "./hono-kit/failure-limiter.ts";
 import { insightsRecorder } from "./hono-kit/insights-recorder.ts";
 import { type AppRuntime, Defect } from "./hono-kit/run-effect.ts";
 import { chatDiscoveryEntry } from "./http/chat-discovery.ts";
@@ -24,18 +25,23 @@ import { llmsTxtRoutes } from "./http/routes/llms-txt.ts";
 import { opsRoutes } from "./http/routes/ops.ts";
 import { paymentRoutes } from "./http/routes/payment.ts";
 import { paymentInfoRoutes } from "./http/routes/payment-info.ts";
+import { sessionRoutes } from "./http/routes/session.ts";
 import { statusRoutes } from "./http/routes/status.ts";
 import { type WidgetApiDeps, widgetApiRoutes } from "./http/routes/widget-api.ts";
 import { x402DiscoveryRoutes } from "./http/routes/x402-discovery.ts";
 import { x402FacilitatorRoutes } from "./http/routes/x402-facilitator.ts";
+import type { WalletAccessDeps } from "./http/wallet-access.ts";
 import { mcpDiscoveryEntries } from "./mcp/mcp-discovery.ts";
 import { mcpRoutes } from "./mcp/mcp-routes.ts";
 import type { ServiceLogger } from "./observability/log.ts";
 import type { Metrics } from "./observability/metrics.ts";
+import type { SignInSettings } from "./payments/sign-in/wallet-sign-in.ts";
 import type { ExactFacilitator } from "./payments/v2/exact-payment.ts";
 import { type WebDeps, webPageRoutes } from "./web/web-routes.ts";
 
 export const MAX_BODY_BYTES = 16 * 1024;
+/** Sign-in challenges and attempts one client may make a minute (every attempt counts). */
+export const SIGN_IN_ATTEMPTS_PER_MINUTE = 20;
 
 export interface AppDeps {
   readonly runtime: AppRuntime;
@@ -54,6 +60,8 @@ export interface AppDeps {
   readonly docsSync?: { readonly last: () => Promise<DocsSyncRecord | undefined> } | undefined;
   /** The wall clock of the edge's limits and caches (tests pass their own); default Date.now. */
   readonly now?: () => number;
+  /** Where wallet sign-ins are bound (public origin, chain); absent: signing in is not offered. */
+  readonly signIn?: SignInSettings | undefined;
 }
 
 /** The address a request came from, as the entry point (Bun, Deno) or a test knows it. */
@@ -77,8 +85,18 @@ const createRouter = ({
   facilitator,
   docsSync,
   now,
+  signIn,
 }: AppDeps) => {
   const { paidDailyCap, trustProxy } = config;
+  const access: WalletAccessDeps = {
+    runtime,
+    signIn,
+    signInAttempts: failureLimiter({
+      maxFailures: SIGN_IN_ATTEMPTS_PER_MINUTE,
+      windowMs: 60_000,
+      ...(now ? { now } : {}),
+    }),
+  };
   const token = config.insights.adminToken;
   const recorder = insightsRecorder({ runtime, metrics, enabled: token !== undefined });
   const admin = adminRoutes({
@@ -98,8 +116,9 @@ const createRouter = ({
       "*",
       bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.json(tooLarge, 413) }),
     )
-    .route("/chat", chatRoutes({ runtime, metrics, paidDailyCap, recorder, facilitator }))
+    .route("/chat", chatRoutes({ runtime, metrics, paidDailyCap, recorder, facilitator, access }))
     .route("/status", statusRoutes(runtime, paidDailyCap))
+    .route("/session", sessionRoutes(access, paidDailyCap))
     .route("/payment/info", paymentInfoRoutes(runtime, paidDailyCap))
     .route("/payment", paymentRoutes(runtime, metrics, paidDailyCap, recorder))
     .route("/feedback", feedbackRoutes(runtime, metrics, recorder))

@@ -14,6 +14,7 @@ import { AlreadyClaimed } from "../../core/ports/payment-store.ts";
 import * as Quota from "../../core/quota.ts";
 import { REFERENCE_MEMORY_MS } from "../shared/random-ids.ts";
 import { makeMemoryPaymentRequests } from "./memory-payment-requests.ts";
+import { makeMemoryWalletCredits } from "./memory-wallet-credits.ts";
 
 export interface MemoryIds {
   readonly holdId: () => string;
@@ -59,6 +60,13 @@ export const makeMemoryState = (limits: Quota.QuotaLimits, ids: MemoryIds) => {
 
   const blankView = Quota.blankViews(limits);
   return {
+    /** The paid credits of wallets, in the same map (a wallet's account is never an identity). */
+    wallet: makeMemoryWalletCredits(
+      { load, save, peek: (account) => quotas.get(account) },
+      limits,
+      ids.holdId,
+    ),
+
     view: (identity: string, now: number): Quota.QuotaView => {
       latest = Math.max(latest, now);
       const state = quotas.get(identity);

@@ -15,10 +15,13 @@ import { PaymentStore } from "../../core/ports/payment-store.ts";
 import { QuickReads } from "../../core/ports/quick-reads.ts";
 import { QuotaStore } from "../../core/ports/quota-store.ts";
 import { SettlementLocks } from "../../core/ports/settlement-locks.ts";
+import { WalletCredits } from "../../core/ports/wallet-credits.ts";
+import { WalletSessions } from "../../core/ports/wallet-sessions.ts";
 import type { QuotaLimits } from "../../core/quota.ts";
 import { newHoldId, newReference } from "../shared/random-ids.ts";
 import { makeMemoryFeedback } from "./memory-feedback.ts";
 import { makeMemoryInsights } from "./memory-insights.ts";
+import { makeMemorySessions } from "./memory-sessions.ts";
 import { makeMemoryState } from "./memory-state.ts";
 import { makeMemoryLocks } from "./settlement-locks.ts";
 
@@ -41,13 +44,27 @@ export const layer = (
   limits: QuotaLimits,
   insightsBounds: InsightsBounds = DEFAULT_INSIGHTS_BOUNDS,
 ): Layer.Layer<
-  QuotaStore | PaymentStore | PaymentRequests | FeedbackStore | InsightsStore | QuickReads | SettlementLocks
+  | QuotaStore
+  | PaymentStore
+  | PaymentRequests
+  | FeedbackStore
+  | InsightsStore
+  | QuickReads
+  | SettlementLocks
+  | WalletCredits
+  | WalletSessions
 > =>
   Layer.effectContext(
     Effect.gen(function* () {
       const state = makeMemoryState(limits, { holdId: newHoldId, reference: newReference });
+      const sessionState = makeMemorySessions();
       yield* Effect.acquireRelease(
-        Effect.sync(() => startSweeper(() => state.sweep())),
+        Effect.sync(() =>
+          startSweeper(() => {
+            state.sweep();
+            sessionState.sweep();
+          }),
+        ),
         (timer) => Effect.sync(() => clearInterval(timer)),
       );
       const quota = QuotaStore.of({
@@ -91,6 +108,25 @@ export const layer = (
             Effect.sync(() => state.finishPayment(paymentId, lease, served, now, grant)),
           ),
       });
+      const wallets = WalletCredits.of({
+        view: (wallet, now) => Effect.sync(() => state.wallet.view(wallet, now)),
+        reserve: (wallet, now) => Effect.suspend(() => Effect.fromResult(state.wallet.reserve(wallet, now))),
+        commit: (wallet, holdId, now) => Effect.sync(() => state.wallet.commit(wallet, holdId, now)),
+        release: (wallet, holdId, now) => Effect.sync(() => state.wallet.release(wallet, holdId, now)),
+      });
+      const sessions = WalletSessions.of({
+        open: (tokenHash, wallet, expiresAt, now) =>
+          Effect.sync(() => sessionState.open(tokenHash, wallet, expiresAt, now)),
+        find: (tokenHash, now) => Effect.sync(() => sessionState.find(tokenHash, now)),
+        close: (tokenHash) => Effect.sync(() => sessionState.close(tokenHash)),
+        closeAll: (wallet) => Effect.sync(() => sessionState.closeAll(wallet)),
+        link: (identity, wallet, expiresAt, now) =>
+          Effect.sync(() => sessionState.link(identity, wallet, expiresAt, now)),
+        linked: (identity, now) => Effect.sync(() => sessionState.linked(identity, now)),
+        issueNonce: (nonce, expiresAt, now) =>
+          Effect.sync(() => sessionState.issueNonce(nonce, expiresAt, now)),
+        useNonce: (nonce, now) => Effect.sync(() => sessionState.useNonce(nonce, now)),
+      });
       const clock = yield* Clock.Clock;
       // No I/O stands behind the state: the quick reads answer at once.
       const quick = QuickReads.of({
@@ -114,6 +150,8 @@ export const layer = (
         Context.add(InsightsStore, insights),
         Context.add(QuickReads, quick),
         Context.add(SettlementLocks, makeMemoryLocks()),
+        Context.add(WalletCredits, wallets),
+        Context.add(WalletSessions, sessions),
       );
     }).pipe(Effect.withSpan("MemoryStore.layer")),
   );

@@ -19,6 +19,9 @@
  *   feedback:<answerId>  hash: vote ("up"/"down"), at (epoch ms), comment (optional), 90 days
  *   lock:payer:<address> / lock:source:<token account>  the x402 v2 settlement in flight
  *                     (its transaction id), 120 s, or 10 s after a failure (settlement-locks.ts)
+ *   session:<sha256 of token> / sessions:<wallet> / siwx:<nonce>  wallet sessions, the
+ *                     wallet's session generation and sign-in nonces (redis-sessions.ts)
+ *   payer:<identity>  the wallet an identity paid with, 30 days (redis-sessions.ts)
  *   insights:events   sorted set of insight events (score: time), bounded by the retention and
  *                     the cap (redis-insights.ts); expires after the retention without events
  */
@@ -36,6 +39,10 @@ export const keyLayout = (prefix: string) => ({
   feedback: (answerId: string) => `${prefix}feedback:${answerId}`,
   insights: `${prefix}insights:events`,
   settlementLock: (key: string) => `${prefix}lock:${key}`,
+  session: (tokenHash: string) => `${prefix}session:${tokenHash}`,
+  sessionGeneration: (wallet: string) => `${prefix}sessions:${wallet}`,
+  signInNonce: (nonce: string) => `${prefix}siwx:${nonce}`,
+  payerLink: (identity: string) => `${prefix}payer:${identity}`,
 });
 
 export type KeyLayout = ReturnType<typeof keyLayout>;

@@ -19,6 +19,8 @@ import { QuickReads } from "../../core/ports/quick-reads.ts";
 import { QuotaStore } from "../../core/ports/quota-store.ts";
 import { SettlementLocks } from "../../core/ports/settlement-locks.ts";
 import { StoreUnavailable } from "../../core/ports/store-errors.ts";
+import { WalletCredits } from "../../core/ports/wallet-credits.ts";
+import { WalletSessions } from "../../core/ports/wallet-sessions.ts";
 import { newHoldId, newReference, REFERENCE_MEMORY_MS } from "../shared/random-ids.ts";
 import { requireNoEviction } from "./eviction-check.ts";
 import { DEFAULT_KEY_PREFIX, keyLayout } from "./keys.ts";
@@ -28,6 +30,8 @@ import { close, connect, endpointOf, luaScript, runCommand, runScript, urlOf } f
 import { redisFeedback } from "./redis-feedback.ts";
 import { redisInsights } from "./redis-insights.ts";
 import { makePaymentRequests } from "./redis-payment-requests.ts";
+import { redisSessions } from "./redis-sessions.ts";
+import { redisWalletCredits } from "./redis-wallet-credits.ts";
 import { REFERENCE } from "./reference-lua.ts";
 import { replicatedClaims } from "./replicated-claims.ts";
 import { decodeClaim, decodeMarked, decodeReserve, decodeView, usedAtOf } from "./replies.ts";
@@ -53,7 +57,15 @@ const REFERENCE_ATTEMPTS = 5;
 export const layer = (
   options: RedisStoreOptions,
 ): Layer.Layer<
-  QuotaStore | PaymentStore | PaymentRequests | FeedbackStore | InsightsStore | QuickReads | SettlementLocks,
+  | QuotaStore
+  | PaymentStore
+  | PaymentRequests
+  | FeedbackStore
+  | InsightsStore
+  | QuickReads
+  | SettlementLocks
+  | WalletCredits
+  | WalletSessions,
   StoreUnavailable
 > =>
   Layer.effectContext(
@@ -165,6 +177,8 @@ export const layer = (
         Context.add(PaymentRequests, makePaymentRequests(client, replicated, keys, limits)),
         Context.add(FeedbackStore, redisFeedback(client, keys)),
         Context.add(SettlementLocks, redisLocks(client, keys)),
+        Context.add(WalletCredits, redisWalletCredits(client, keys, limits)),
+        Context.add(WalletSessions, redisSessions(client, keys)),
         Context.add(InsightsStore, redisInsights(client, keys, options.insights ?? DEFAULT_INSIGHTS_BOUNDS)),
         Context.add(
           QuickReads,

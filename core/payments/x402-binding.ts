@@ -62,10 +62,19 @@ const accountsOwnedBy = (tx: ParsedTransaction, owner: string, mint: string): Re
 export const checkTransferAuthority = (
   tx: ParsedTransaction,
   terms: { readonly payTo: string; readonly mint: string; readonly authority: string },
-): Result.Result<void, PaymentRejected> => {
+): Result.Result<void, PaymentRejected> =>
+  soleTransferAuthority(tx, terms) === terms.authority
+    ? Result.void
+    : Result.fail(rejected("transfer-authority-mismatch"));
+
+/** The authorities of the token transfers into the recipient's accounts of the mint (top level or inner). */
+const transferAuthorities = (
+  tx: ParsedTransaction,
+  terms: { readonly payTo: string; readonly mint: string },
+): ReadonlyArray<string | undefined> => {
   const ours = accountsOwnedBy(tx, terms.payTo, terms.mint);
   const inner = (tx.meta?.innerInstructions ?? []).flatMap((group) => group.instructions);
-  const authorities = [...tx.transaction.message.instructions, ...inner]
+  return [...tx.transaction.message.instructions, ...inner]
     .filter((ix) => TOKEN_PROGRAM_IDS.includes(ix.programId))
     .flatMap((ix) => {
       const transfer = decodeTransfer(ix.parsed);
@@ -73,7 +82,17 @@ export const checkTransferAuthority = (
         ? [transfer.value.info.authority]
         : [];
     });
-  return authorities.length > 0 && authorities.every((authority) => authority === terms.authority)
-    ? Result.void
-    : Result.fail(rejected("transfer-authority-mismatch"));
+};
+
+/**
+ * The one wallet that paid: the authority of every token transfer into the recipient's accounts
+ * of the mint; undefined when there is none, several, or a multisig (no single authority).
+ */
+export const soleTransferAuthority = (
+  tx: ParsedTransaction,
+  terms: { readonly payTo: string; readonly mint: string },
+): string | undefined => {
+  const authorities = transferAuthorities(tx, terms);
+  const first = authorities[0];
+  return first !== undefined && authorities.every((authority) => authority === first) ? first : undefined;
 };

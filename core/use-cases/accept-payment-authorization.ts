@@ -15,6 +15,7 @@ import { Clock, Effect, Result } from "effect";
 import { BaseUnits } from "../payments/money.ts";
 import { rejected } from "../payments/payment-rejected.ts";
 import { verifyTransfer } from "../payments/verify-transfer.ts";
+import { walletAccount } from "../payments/wallet-credits.ts";
 import { type PaymentAuthorization, X402_MEMO_PREFIX } from "../payments/x402.ts";
 import { checkStatedTerms, checkTransferAuthority } from "../payments/x402-binding.ts";
 import { type Binding, checkUsable, type IssuedPayment } from "../payments/x402-ledger.ts";
@@ -28,7 +29,11 @@ export interface AuthorizationAttempt {
   readonly binding: Binding;
   /** Read the transfer on chain (the spec's AutoVerify). Off: everything else is still checked. */
   readonly verifyOnChain: boolean;
-  /** Credit the queries the transfer bought to this identity, in the claim (/api/chat). */
+  /**
+   * Credit the queries the transfer bought, in the claim (/api/chat): to the paying wallet
+   * (`public_key`, whose authority over the transfer was checked on chain), or to this identity
+   * when the transfer was not read.
+   */
   readonly grantTo?: { readonly identity: string; readonly queriesFor: (received: bigint) => number };
 }
 
@@ -39,6 +44,8 @@ export interface AcceptedPayment {
   readonly lease: string;
   readonly retry: boolean;
   readonly rateLimit: QuotaView | undefined;
+  /** The wallet credited, when the grant went to one. */
+  readonly payer: string | undefined;
 }
 
 /** Reads and verifies the transfer; its block time (ms) and the amount received. */
@@ -89,6 +96,8 @@ export const acceptPaymentAuthorization = Effect.fn("acceptPaymentAuthorization"
     ? yield* verifyOnChain(authorization, issued)
     : { paidAt: yield* Clock.currentTimeMillis, received: issued.units };
   const grantTo = attempt.grantTo;
+  const payer = grantTo !== undefined && attempt.verifyOnChain ? authorization.public_key : undefined;
+  const account = payer === undefined ? grantTo?.identity : walletAccount(payer);
   const claimed = yield* requests.claim(
     {
       paymentId: issued.paymentId,
@@ -97,9 +106,9 @@ export const acceptPaymentAuthorization = Effect.fn("acceptPaymentAuthorization"
       paidAt: paid.paidAt,
       ...(grantTo === undefined
         ? {}
-        : { grant: { identity: grantTo.identity, queries: grantTo.queriesFor(paid.received) } }),
+        : { grant: { identity: account ?? grantTo.identity, queries: grantTo.queriesFor(paid.received) } }),
     },
     yield* Clock.currentTimeMillis,
   );
-  return { issued, received: paid.received, ...claimed } satisfies AcceptedPayment;
+  return { issued, received: paid.received, ...claimed, payer } satisfies AcceptedPayment;
 });

@@ -1,15 +1,20 @@
 /**
  * POST /api/payment as a use case: validate the claim, refuse known signatures before any
  * RPC call, read the transaction, verify it (pure), then claim atomically (signature used +
- * credits granted together).
+ * credits granted together). The credits go to the wallet that paid (the sole authority of the
+ * transfers into the service wallet); a transfer with no single authority (a multisig, or
+ * transfers by several wallets) credits the client identity as before, so nothing paid is lost.
  */
 import { Clock, Effect, Result } from "effect";
+import { memosOf } from "../payments/parsed-transaction.ts";
 import type { PaymentClaim, RawClaim } from "../payments/payment-claim.ts";
 import { validateClaim } from "../payments/payment-claim.ts";
 import { rejected } from "../payments/payment-rejected.ts";
 import { PaymentSettings } from "../payments/payment-settings.ts";
 import { verifyTransfer } from "../payments/verify-transfer.ts";
+import { walletAccount } from "../payments/wallet-credits.ts";
 import { X402_MEMO_PREFIX } from "../payments/x402.ts";
+import { soleTransferAuthority } from "../payments/x402-binding.ts";
 import { ChainReader } from "../ports/chain-reader.ts";
 import { PaymentStore } from "../ports/payment-store.ts";
 import type { QuotaView } from "../quota.ts";
@@ -17,7 +22,16 @@ import type { QuotaView } from "../quota.ts";
 export interface QueriesBought {
   readonly claim: PaymentClaim;
   readonly received: bigint;
+  /** The store's view of the account credited (the wallet's, or the identity's). */
   readonly rateLimit: QuotaView;
+  /** The wallet credited; undefined when the identity was. */
+  readonly payer: string | undefined;
+  /**
+   * The transfer carries the memo reference issued to this client: it was made for this client,
+   * so a browser session for the payer may be handed to it. Anyone can submit a signature seen
+   * on chain; without the memo the submitter gets no session, the payer's wallet the credits.
+   */
+  readonly madeForClient: boolean;
 }
 
 export const buyQueries = Effect.fn("buyQueries")(function* (identity: string, raw: RawClaim) {
@@ -47,8 +61,20 @@ export const buyQueries = Effect.fn("buyQueries")(function* (identity: string, r
     notBefore: settings.notBefore,
   });
   if (Result.isFailure(verified)) return yield* Effect.fail(verified.failure);
+  const transaction = lookup.kind === "found" ? lookup.transaction : undefined;
+  if (transaction === undefined) return yield* Effect.die(new Error("a verified transfer has a transaction"));
+  const payer = soleTransferAuthority(transaction, { payTo: settings.wallet, mint: settings.usdcMint });
+  const ourMemo = `${settings.memoPrefix}${reference}`;
+  const madeForClient = memosOf(transaction).some((memo) => memo.trim() === ourMemo);
+  const account = payer === undefined ? identity : walletAccount(payer);
   const rateLimit = yield* store
-    .claim(claim.signature, identity, claim.queries, yield* Clock.currentTimeMillis)
+    .claim(claim.signature, account, claim.queries, yield* Clock.currentTimeMillis)
     .pipe(Effect.catchTag("AlreadyClaimed", () => Effect.fail(alreadyUsed)));
-  return { claim, received: verified.success.received, rateLimit } satisfies QueriesBought;
+  return {
+    claim,
+    received: verified.success.received,
+    rateLimit,
+    payer,
+    madeForClient,
+  } satisfies QueriesBought;
 });

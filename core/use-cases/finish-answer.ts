@@ -9,16 +9,15 @@
 import { Clock, Effect } from "effect";
 import { Conversations } from "../ports/conversations.ts";
 import type { Answer } from "../ports/generator.ts";
-import { QuotaStore } from "../ports/quota-store.ts";
 import { type PreparedAnswer, releaseHold } from "./prepare-answer.ts";
+import { settleQuery } from "./spend-query.ts";
 
 /** Counts the query; with the whole answer, the exchange is remembered for follow-ups. */
 export const chargeAnswer = Effect.fn("chargeAnswer")(function* (
   prepared: PreparedAnswer,
   answer: Answer | undefined,
 ) {
-  const quota = yield* QuotaStore;
-  const rateLimit = yield* quota.commit(prepared.identity, prepared.hold.id, yield* Clock.currentTimeMillis);
+  const rateLimit = yield* settleQuery(prepared, prepared, "commit", yield* Clock.currentTimeMillis);
   if (answer !== undefined && prepared.conversationKey !== undefined) {
     const conversations = yield* Conversations;
     yield* conversations.append(prepared.conversationKey, [
@@ -30,14 +29,10 @@ export const chargeAnswer = Effect.fn("chargeAnswer")(function* (
 });
 
 /** Gives the query back: nothing reached the client, or we failed. */
-export const releaseAnswer = (prepared: PreparedAnswer) => releaseHold(prepared.identity, prepared.hold);
+export const releaseAnswer = (prepared: PreparedAnswer) => releaseHold(prepared, prepared);
 
 /** Settles a whole answer: released when it declined, charged otherwise; the quota state after. */
 export const finishAnswer = (prepared: PreparedAnswer, answer: Answer) =>
   answer.declined === true
-    ? Effect.flatMap(QuotaStore, (quota) =>
-        Effect.flatMap(Clock.currentTimeMillis, (now) =>
-          quota.release(prepared.identity, prepared.hold.id, now),
-        ),
-      )
+    ? Effect.flatMap(Clock.currentTimeMillis, (now) => settleQuery(prepared, prepared, "release", now))
     : chargeAnswer(prepared, answer);

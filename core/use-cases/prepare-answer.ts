@@ -11,11 +11,11 @@ import { PaymentSettings, PaymentTerms } from "../payments/payment-settings.ts";
 import { Conversations } from "../ports/conversations.ts";
 import type { Answer, ChatTurn } from "../ports/generator.ts";
 import { PaymentStore } from "../ports/payment-store.ts";
-import { QuotaStore } from "../ports/quota-store.ts";
 import { type RetrievedChunk, Retriever } from "../ports/retrieval.ts";
 import type { Hold, QuotaView } from "../quota.ts";
 import { decideRelevance, type RelevanceEvidence } from "../relevance.ts";
 import { followUpQuery } from "./follow-up.ts";
+import { type HeldQuery, reserveQuery, type Spender, settleQuery } from "./spend-query.ts";
 
 export const TOP_K = 5;
 export const MAX_MESSAGE_LENGTH = 2000;
@@ -44,6 +44,8 @@ export class QuotaExhausted extends Schema.TaggedError<QuotaExhausted>()("QuotaE
 
 export interface Question {
   readonly identity: string;
+  /** The wallet whose credits this client may spend first (its session, or a sign-in). */
+  readonly wallet?: string | undefined;
   readonly message: string;
   readonly conversationId: string | undefined;
 }
@@ -52,7 +54,10 @@ export interface Question {
 export interface PreparedAnswer {
   readonly kind: "ready";
   readonly identity: string;
+  readonly wallet: string | undefined;
   readonly hold: Hold;
+  /** The hold is on the wallet's credits (else on the identity's quota). */
+  readonly onWallet: boolean;
   /** The message as the model gets it (trimmed). */
   readonly question: string;
   readonly sources: ReadonlyArray<RetrievedChunk>;
@@ -96,28 +101,30 @@ const offerPayment = (identity: string, resetAt: number) =>
 
 export const prepareAnswer = Effect.fn("prepareAnswer")(function* (question: Question) {
   const message = yield* validateMessage(question.message);
-  const quota = yield* QuotaStore;
   const retriever = yield* Retriever;
   const conversations = yield* Conversations;
   const conversationKey = conversationKeyOf(question);
-  const { hold } = yield* quota
-    .reserve(question.identity, yield* Clock.currentTimeMillis)
-    .pipe(Effect.catchTag("QuotaExhausted", ({ resetAt }) => offerPayment(question.identity, resetAt)));
+  const held = yield* reserveQuery(question, yield* Clock.currentTimeMillis).pipe(
+    Effect.catchTag("QuotaExhausted", ({ resetAt }) => offerPayment(question.identity, resetAt)),
+  );
+  const { hold } = held;
   const found = yield* Effect.gen(function* () {
     const history = conversationKey === undefined ? [] : yield* conversations.recent(conversationKey);
     const retrieval = yield* retriever.retrieve(followUpQuery(message, history), TOP_K);
     return { history, retrieval };
-  }).pipe(Effect.onError(() => releaseHold(question.identity, hold)));
+  }).pipe(Effect.onError(() => releaseHold(question, held)));
   const { chunks, evidence, indexVersion } = found.retrieval;
   if (chunks.length === 0 || decideRelevance(evidence) === "decline") {
     // Nothing to answer from: say so honestly and charge nothing.
-    const rateLimit = yield* quota.release(question.identity, hold.id, yield* Clock.currentTimeMillis);
+    const rateLimit = yield* settleQuery(question, held, "release", yield* Clock.currentTimeMillis);
     return { kind: "declined", answer: DECLINED, rateLimit, evidence, sources: chunks } satisfies Declined;
   }
   return {
     kind: "ready",
     identity: question.identity,
+    wallet: question.wallet,
     hold,
+    onWallet: held.onWallet,
     question: message,
     sources: chunks,
     history: found.history,
@@ -127,7 +134,5 @@ export const prepareAnswer = Effect.fn("prepareAnswer")(function* (question: Que
 });
 
 /** Gives a reserved query back; a failure to do so only delays it (the hold lapses). */
-export const releaseHold = (identity: string, hold: Hold) =>
-  Effect.flatMap(QuotaStore, (quota) =>
-    Effect.flatMap(Clock.currentTimeMillis, (now) => Effect.ignore(quota.release(identity, hold.id, now))),
-  );
+export const releaseHold = (spender: Spender, held: HeldQuery) =>
+  Effect.flatMap(Clock.currentTimeMillis, (now) => Effect.ignore(settleQuery(spender, held, "release", now)));

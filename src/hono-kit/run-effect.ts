@@ -18,6 +18,8 @@ import type { Retriever } from "../../core/ports/retrieval.ts";
 import type { SecureRandom } from "../../core/ports/secure-random.ts";
 import type { SettlementLocks } from "../../core/ports/settlement-locks.ts";
 import type { VisitorHasher } from "../../core/ports/visitor-hasher.ts";
+import type { WalletCredits } from "../../core/ports/wallet-credits.ts";
+import type { WalletSessions } from "../../core/ports/wallet-sessions.ts";
 
 export type Services =
   | QuotaStore
@@ -33,7 +35,9 @@ export type Services =
   | InsightsSettings
   | VisitorHasher
   | SecureRandom
-  | SettlementLocks;
+  | SettlementLocks
+  | WalletCredits
+  | WalletSessions;
 export type AppRuntime = ManagedRuntime.ManagedRuntime<Services, never>;
 
 /** Thrown to reach Hono's onError (500 + request id) with the real cause attached. */

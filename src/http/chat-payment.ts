@@ -28,6 +28,9 @@ import { issuePaymentRequest, paymentRequestOf } from "../payments/server/issue-
 import { DEFAULT_EXPIRES_IN_SECONDS } from "../payments/server/paywall-options.ts";
 import { withHeaders } from "../payments/server/spec-dialect.ts";
 import { x402Rejection } from "../payments/server/x402-errors.ts";
+import { signInExtensions, withSignInOffer } from "../payments/sign-in/advertise.ts";
+import { linkPayer } from "../payments/sign-in/payer-link.ts";
+import { issueChallenge } from "../payments/sign-in/wallet-sign-in.ts";
 import { exactCreditDialect } from "../payments/v2/credit-exact-dialect.ts";
 import type { ExactFacilitator } from "../payments/v2/exact-payment.ts";
 import {
@@ -37,6 +40,7 @@ import {
   unavailableResponse,
 } from "./error-response.ts";
 import type { AppError } from "./error-status.ts";
+import type { WalletAccessDeps } from "./wallet-access.ts";
 
 export const CHAT_BINDING = CHAT_RESOURCE.binding;
 /** The price asked in a chat's 402: the smallest purchase, 0.01 USDC (10 questions). */
@@ -57,7 +61,10 @@ const chatOffer = Effect.flatMap(PaymentSettings, (terms) =>
   ),
 );
 
-/** A 402 with a fresh payment request in every dialect, and `fields` (the chat's own); 503 when none can be issued. */
+/**
+ * A 402 with a fresh payment request in every dialect, a fresh sign-in challenge when signing in
+ * is offered, and `fields` (the chat's own); 503 when either cannot be issued.
+ */
 const offerPayment = async (
   c: Context<AppEnv>,
   deps: ChatPaymentDeps,
@@ -67,6 +74,10 @@ const offerPayment = async (
 ) => {
   const issued = await runOutcome(deps.runtime, chatOffer);
   if (!issued.ok) return unavailableResponse(c, issued.error);
+  const signIn = deps.access.signIn;
+  const challenge =
+    signIn === undefined ? undefined : await runOutcome(deps.runtime, issueChallenge(signIn, CHAT_PATH));
+  if (challenge !== undefined && !challenge.ok) return unavailableResponse(c, challenge.error);
   const message = typeof fields.error === "string" ? fields.error : QUOTA_EXHAUSTED_TEXT;
   const offer = paymentOffer(
     deps.dialects,
@@ -75,8 +86,16 @@ const offerPayment = async (
     { code, message, details },
     message,
   );
-  return c.json({ ...offer.body, ...fields }, 402, offer.headers);
+  if (challenge === undefined) return c.json({ ...offer.body, ...fields }, 402, offer.headers);
+  return c.json(
+    { ...offer.body, ...fields, extensions: signInExtensions(challenge.value) },
+    402,
+    withSignInOffer(offer.headers, challenge.value),
+  );
 };
+
+/** Where the chat is served; a sign-in challenge names it as its resource. */
+const CHAT_PATH = "/api/chat";
 
 export interface ChatPaymentDeps {
   readonly runtime: AppRuntime;
@@ -85,6 +104,8 @@ export interface ChatPaymentDeps {
   readonly recorder: InsightsRecorder;
   /** The ways to buy queries, asked in order (the spec's header, then x402 v2 when offered). */
   readonly dialects: ReadonlyArray<CreditDialect>;
+  /** Sessions and sign-in (the 402 offers a challenge when signing in is configured). */
+  readonly access: WalletAccessDeps;
 }
 
 /** The chat's dialects: the spec's X-Payment-Authorization, then x402 v2 when a facilitator runs. */
@@ -116,7 +137,12 @@ export const chatErrorResponse = (
 };
 
 export type Bought =
-  | { readonly ok: true; readonly headers: Readonly<Record<string, string>> }
+  | {
+      readonly ok: true;
+      readonly headers: Readonly<Record<string, string>>;
+      /** The wallet credited, whose credits the request then spends first. */
+      readonly payer: string | undefined;
+    }
   | { readonly ok: false; readonly response: Response };
 
 /**
@@ -149,15 +175,16 @@ export const buyQueries = async (c: Context<AppEnv>, deps: ChatPaymentDeps): Pro
     identity,
     signature: payment.receipt.transaction_hash,
     ...(spec ? { amount: payment.receipt.amount } : { queries: credited.queries }),
-    rateLimit: credited.rateLimit,
   });
+  // The payer signed this very request: later requests of this client without a session spend it too.
+  if (credited.payer !== undefined) await runOutcome(deps.runtime, linkPayer(identity, credited.payer));
   deps.recorder.paid(log, {
     identity,
     units: credited.units,
     queries: credited.queries,
     dialect: spec ? "x402" : "x402-v2",
   });
-  return { ok: true, headers: acceptance.headers };
+  return { ok: true, headers: acceptance.headers, payer: credited.payer };
 };
 
 /** A refused purchase as the chat's answer: 503 when verification could not run, else the x402 error. */

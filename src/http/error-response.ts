@@ -5,6 +5,7 @@ import type { QuotaExhausted } from "../../core/use-cases/prepare-answer.ts";
 import type { AppEnv } from "../hono-kit/app-env.ts";
 import { UNAVAILABLE, type Unavailable } from "../hono-kit/unavailable.ts";
 import { paymentInfo } from "../payments/payment-info.ts";
+import { renderSignInRefusal } from "../payments/sign-in/sign-in-refusals.ts";
 import { type AppError, codeOf, statusOf } from "./error-status.ts";
 
 export const QUOTA_EXHAUSTED_TEXT = "Free queries used up for today: buy more queries to continue";
@@ -52,6 +53,10 @@ export const errorResponse = (
         status,
         { "Retry-After": secondsUntil(error.resetAt) },
       );
+    case "SignInRefused": {
+      const { status: refusal, body } = renderSignInRefusal(error.reason);
+      return c.json(body, refusal, refusal === 429 ? { "Retry-After": "60" } : {});
+    }
     default:
       return unavailableResponse(c, error);
   }

@@ -6,9 +6,11 @@
 
 import type { PaymentRejected } from "../../core/payments/payment-rejected.ts";
 import type { PaidDailyCapReached } from "../../core/quota.ts";
+import type { SignInRefused } from "../../core/sign-in/sign-in-rules.ts";
 import type { EmptyMessage, MessageTooLong, QuotaExhausted } from "../../core/use-cases/prepare-answer.ts";
 import type { Unavailable } from "../hono-kit/unavailable.ts";
 import { REJECTIONS } from "../payments/payment-rejections.ts";
+import { SIGN_IN_REFUSALS } from "../payments/sign-in/sign-in-refusals.ts";
 
 export type { Unavailable };
 
@@ -18,6 +20,7 @@ export type AppError =
   | QuotaExhausted
   | PaidDailyCapReached
   | PaymentRejected
+  | SignInRefused
   | Unavailable;
 
 export const STATUS_OF = {
@@ -26,6 +29,8 @@ export const STATUS_OF = {
   QuotaExhausted: 402,
   PaidDailyCapReached: 429,
   PaymentRejected: 400,
+  // Each reason has its own status (sign-in-refusals.ts); this is the usual one.
+  SignInRefused: 401,
   StoreUnavailable: 503,
   ChainUnavailable: 503,
   RetrievalFailed: 503,
@@ -34,11 +39,16 @@ export const STATUS_OF = {
 } as const satisfies Record<AppError["_tag"], number>;
 
 /** HTTP status of an expected error. */
-export const statusOf = (error: AppError) => STATUS_OF[error._tag];
+export const statusOf = (error: AppError) =>
+  error._tag === "SignInRefused" ? SIGN_IN_REFUSALS[error.reason].status : STATUS_OF[error._tag];
 
 /** "TransactionNotFound" -> "TRANSACTION_NOT_FOUND". */
 const constantCase = (tag: string): string => tag.replace(/([a-z])([A-Z])/g, "$1_$2").toUpperCase();
 
 /** A stable machine-readable code; a payment rejection's is its reason's. */
 export const codeOf = (error: AppError): string =>
-  error._tag === "PaymentRejected" ? REJECTIONS[error.reason].code : constantCase(error._tag);
+  error._tag === "PaymentRejected"
+    ? REJECTIONS[error.reason].code
+    : error._tag === "SignInRefused"
+      ? SIGN_IN_REFUSALS[error.reason].code
+      : constantCase(error._tag);

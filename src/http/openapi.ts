@@ -6,7 +6,7 @@
 import { Schema } from "effect";
 import { FeedbackRequest } from "../../core/feedback.ts";
 import { ExportQuery, ExportResponse, InsightsQuery, InsightsResponse } from "./schemas/admin.ts";
-import { ChatRequest, PaymentRequest } from "./schemas/requests.ts";
+import { ChatRequest, PaymentRequest, SignInRequest } from "./schemas/requests.ts";
 import {
   ChatPaymentRefused,
   ChatPaymentRequired,
@@ -17,6 +17,9 @@ import {
   PaymentInfo,
   PaymentResponse,
   Readiness,
+  SignedIn,
+  SignedOut,
+  SignInChallengeResponse,
   StatusResponse,
 } from "./schemas/responses.ts";
 
@@ -34,6 +37,23 @@ const ref = (schema: Schema.Top) => {
 };
 
 const json = (schema: Schema.Top) => ({ content: { "application/json": { schema: ref(schema) } } });
+/** The widget's session after a payment or a sign-in: the wallet's paid questions are spent first. */
+const SESSION_PARAMETER = {
+  name: "X-Wallet-Session",
+  in: "header",
+  required: false,
+  description: "a wallet session token (POST /api/payment or POST /api/session)",
+  schema: { type: "string" },
+};
+const SIGN_IN_PARAMETER = {
+  name: "SIGN-IN-WITH-X",
+  in: "header",
+  required: false,
+  description:
+    "x402 sign-in-with-x: base64 JSON of a signed challenge from a 402; a wallet with paid questions is served",
+  schema: { type: "string" },
+};
+
 const ok = (description: string, schema: Schema.Top) => ({ "200": { description, ...json(schema) } });
 const errors = (...codes: number[]) =>
   Object.fromEntries(
@@ -156,6 +176,8 @@ const paths = {
             "x402 v2: base64 of the payment payload with the partially signed transaction (docs/x402.md)",
           schema: { type: "string" },
         },
+        SESSION_PARAMETER,
+        SIGN_IN_PARAMETER,
       ],
       requestBody: { required: true, ...json(ChatRequest) },
       responses: {
@@ -187,7 +209,8 @@ const paths = {
   "/api/status": {
     get: {
       summary: "Rate-limit state of the caller (never 402)",
-      responses: { ...ok("state", StatusResponse), ...errors(429, 503) },
+      parameters: [SESSION_PARAMETER],
+      responses: { ...ok("state", StatusResponse), ...errors(401, 429, 503) },
     },
   },
   "/api/feedback": {
@@ -198,6 +221,38 @@ const paths = {
         ...ok("vote kept (a later vote on the same answer replaces it)", FeedbackKept),
         ...errors(400, 404, 413, 415, 429, 503),
       },
+    },
+  },
+  "/api/session/challenge": {
+    get: {
+      summary:
+        "A fresh Sign-In With Solana challenge (x402 sign-in-with-x): sign it to use a wallet's paid questions",
+      responses: {
+        ...ok("challenge (its nonce works once, for 5 minutes)", SignInChallengeResponse),
+        ...errors(429, 503),
+      },
+    },
+  },
+  "/api/session": {
+    post: {
+      summary: "Sign in with a wallet: a session token for its paid questions",
+      requestBody: { required: true, ...json(SignInRequest) },
+      responses: {
+        ...ok("signed in", SignedIn),
+        "401": {
+          description:
+            "refused: wrong domain or URI, old or future issuedAt, expired, used nonce, bad signature (code names which)",
+          ...json(ErrorBody),
+        },
+        ...errors(400, 413, 415, 429, 503),
+      },
+    },
+  },
+  "/api/session/sign-out": {
+    post: {
+      summary: "Revoke the session of X-Wallet-Session",
+      parameters: [SESSION_PARAMETER],
+      responses: { ...ok("signed out", SignedOut), ...errors(429, 503) },
     },
   },
   "/api/payment/info": {

@@ -84,6 +84,8 @@ export type Bought =
       /** What was credited: the queries and the base units they were bought with. */
       readonly queries: number;
       readonly units: bigint;
+      /** The wallet credited, whose credits the call then spends. */
+      readonly payer: string | undefined;
     }
   | { readonly ok: false; readonly refusal: PaymentRefusal };
 
@@ -116,8 +118,8 @@ export const buyWithPayload = async (
   if (acceptance.kind === "absent") return undefined;
   if (acceptance.kind === "refused") return { ok: false, refusal: acceptance.error };
   const settlement = decodePaymentResponseHeader(acceptance.headers[PAYMENT_RESPONSE_HEADER] ?? "");
-  const { queries, units } = acceptance.credited;
-  return { ok: true, settlement, queries, units };
+  const { queries, units, payer } = acceptance.credited;
+  return { ok: true, settlement, queries, units, payer };
 };
 
 /** A refused payment as the tool's result: a fresh offer that names why (expired), or the reason. */

@@ -13,6 +13,7 @@ import type { InsightsRecorder } from "../hono-kit/insights-recorder.ts";
 import { runOutcome } from "../hono-kit/run-effect.ts";
 import type { Logger } from "../observability/log.ts";
 import { mcpToolResource } from "../payments/priced-resources.ts";
+import { linkedWallet, linkPayer } from "../payments/sign-in/payer-link.ts";
 import {
   buyWithPayload,
   errorResult,
@@ -48,18 +49,19 @@ export const priceNote = (questions: number): string =>
     : `Each call takes ${questions === 1 ? "one question" : `${questions} questions`} from the client's quota (a few free a day, then 0.001 USDC each): when too few are left, a result with isError and an x402 PaymentRequired asks for payment; sign it and call again with the PaymentPayload in _meta["x402/payment"].`;
 
 /**
- * Runs `run` at `tool`'s price. `heldByRun` questions are held by the run itself (ask_docs
- * holds one through the chat's use case); the wrapper holds the rest.
+ * Runs `run` at `tool`'s price, spending `wallet` first: the payer of this call's payment, else
+ * the wallet this client paid with before. `heldByRun` questions are held by the run itself
+ * (ask_docs holds one through the chat's use case, given the wallet); the wrapper holds the rest.
  */
 export const underPrice = async (
   context: PricedCallContext,
   tool: McpTool,
   meta: Readonly<Record<string, unknown>> | undefined,
-  run: () => Promise<ToolRun>,
+  run: (wallet: string | undefined) => Promise<ToolRun>,
   heldByRun = 0,
 ): Promise<ToolResult> => {
   const questions = context.prices[tool];
-  if (questions === 0) return (await run()).result;
+  if (questions === 0) return (await run(undefined)).result;
   const priced = mcpToolResource(tool, questions);
   const payload = meta?.[PAYMENT_META];
   const bought =
@@ -74,9 +76,19 @@ export const underPrice = async (
       queries: bought.queries,
       dialect: "x402-mcp",
     });
+  // What the call just bought is spent first, else the wallet this client paid with before.
+  const payer = bought?.ok === true ? bought.payer : undefined;
+  if (payer !== undefined) await runOutcome(context.runtime, linkPayer(context.identity, payer));
   const spent = await runOutcome(
     context.runtime,
-    spendQuestions(context.identity, questions - heldByRun, Effect.promise(run), (done) => done.charged),
+    Effect.flatMap(payer === undefined ? linkedWallet(context.identity) : Effect.succeed(payer), (wallet) =>
+      spendQuestions(
+        { identity: context.identity, wallet },
+        questions - heldByRun,
+        Effect.promise(() => run(wallet)),
+        (done) => done.charged,
+      ),
+    ),
   );
   if (!spent.ok) {
     const tag = spent.error._tag;

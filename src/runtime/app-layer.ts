@@ -24,6 +24,8 @@ import type { QuickReads } from "../../core/ports/quick-reads.ts";
 import type { QuotaStore } from "../../core/ports/quota-store.ts";
 import type { Retriever } from "../../core/ports/retrieval.ts";
 import type { SettlementLocks } from "../../core/ports/settlement-locks.ts";
+import type { WalletCredits } from "../../core/ports/wallet-credits.ts";
+import type { WalletSessions } from "../../core/ports/wallet-sessions.ts";
 import type { QuotaLimits } from "../../core/quota.ts";
 import type { Logger } from "../observability/log.ts";
 import { describeIndex, generatorLayer, lazily, retrievalLayerWith } from "./adapter-layers.ts";
@@ -39,7 +41,15 @@ export const quotaLimits = (config: Pick<AppConfig, "freeQueries" | "paidDailyCa
 });
 
 type StoreLayer = Layer.Layer<
-  QuotaStore | PaymentStore | PaymentRequests | FeedbackStore | InsightsStore | QuickReads | SettlementLocks,
+  | QuotaStore
+  | PaymentStore
+  | PaymentRequests
+  | FeedbackStore
+  | InsightsStore
+  | QuickReads
+  | SettlementLocks
+  | WalletCredits
+  | WalletSessions,
   unknown,
   never
 >;

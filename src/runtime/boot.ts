@@ -14,6 +14,7 @@ import { startFacilitator } from "../payments/v2/facilitator.ts";
 import { appLayer } from "./app-layer.ts";
 import { ensureDemoIndex } from "./demo-index.ts";
 import { type LocalChainStarter, resolveChain, warnAboutDefaults } from "./resolve-chain.ts";
+import { signInSettings } from "./sign-in-settings.ts";
 import { describeStartupFailure } from "./startup-failure.ts";
 
 /** Upper bound on waiting for in-flight requests at shutdown (the answer deadline is 90 s). */
@@ -99,6 +100,7 @@ export const boot = async (env: Env, exitProcess: (code: number) => never, optio
     web: { relay: { rpcUrl: chain.rpcUrl, wallet: chain.wallet, usdcMint: chain.usdcMint }, fundDemoWallet },
     facilitator,
     docsSync,
+    signIn: signInSettings(config, chain.network, facilitator?.network),
   });
 
   /** A once-only signal handler: stop accepting, let in-flight requests finish, close everything. */

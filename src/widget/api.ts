@@ -1,5 +1,6 @@
 /** The service's HTTP API as the widget uses it. */
 import { readServerEvents } from "./sse.ts";
+import type { HeldSession, SessionStore } from "./wallet-session.ts";
 
 export interface RateLimit {
   readonly remaining: number;
@@ -69,11 +70,39 @@ const postJson = (url: string, body: unknown, init: RequestInit = {}) =>
     body: JSON.stringify(body),
   });
 
-export const makeApi = (root: string) => ({
+/** What GET /api/status says: the rate limit, and the wallet whose paid questions are spent first. */
+export interface Standing {
+  readonly rateLimit: RateLimit;
+  readonly wallet?: string | undefined;
+}
+
+/** The sign-in-with-x challenge of GET /api/session/challenge. */
+export interface SignInChallenge {
+  readonly info: {
+    readonly domain: string;
+    readonly uri: string;
+    readonly version: string;
+    readonly nonce: string;
+    readonly issuedAt: string;
+    readonly expirationTime: string;
+    readonly statement: string;
+    readonly resources: ReadonlyArray<string>;
+  };
+  readonly supportedChains: ReadonlyArray<{ readonly chainId: string; readonly type: string }>;
+}
+
+/** A session the service refused: the widget forgets it. */
+const REVOKED = new Set(["SESSION_UNKNOWN", "SESSION_REVOKED"]);
+
+export const makeApi = (root: string, sessions: SessionStore) => ({
   root,
-  status: async (): Promise<RateLimit | undefined> => {
-    const res = await fetch(`${root}/api/status`).catch(() => undefined);
-    return res?.ok ? ((await res.json()) as { rateLimit: RateLimit }).rateLimit : undefined;
+  status: async (): Promise<Standing | undefined> => {
+    const res = await fetch(`${root}/api/status`, { headers: sessions.headers() }).catch(() => undefined);
+    if (res?.status === 401) {
+      sessions.clear();
+      return makeApi(root, sessions).status();
+    }
+    return res?.ok ? ((await res.json()) as Standing) : undefined;
   },
 
   /** Streams one answer into `on`; resolves when it ended (aborted included). */
@@ -81,11 +110,12 @@ export const makeApi = (root: string) => ({
     const res = await postJson(
       `${root}/api/chat`,
       { message, conversationId, stream: true },
-      { headers: { Accept: "text/event-stream" }, signal },
+      { headers: { Accept: "text/event-stream", ...sessions.headers() }, signal },
     ).catch(() => undefined);
     if (res === undefined) return signal.aborted ? undefined : on.failed(NETWORK_ERROR);
     if (!(res.headers.get("content-type") ?? "").startsWith("text/event-stream") || res.body === null) {
       const body = await res.json().catch(() => ({}));
+      if (res.status === 401 && REVOKED.has(body.code)) sessions.clear();
       if (res.status === 402 && body.payment) return on.paymentRequired(body.payment, body.rateLimit);
       return on.failed(asServiceError(res.status, body));
     }
@@ -119,10 +149,41 @@ export const makeApi = (root: string) => ({
     );
     if (res === undefined) return { ok: false, error: { ...NETWORK_ERROR, retryable: true } };
     const body = await res.json().catch(() => ({}));
-    if (res.ok) return { ok: true, granted: body.queriesGranted, rateLimit: body.rateLimit };
+    if (res.ok) {
+      // A transfer made in this page (it carries our memo) comes with a session for the wallet.
+      if (body.session !== undefined && typeof body.wallet === "string")
+        sessions.save({ ...body.session, wallet: body.wallet });
+      return { ok: true, granted: body.queriesGranted, rateLimit: body.rateLimit };
+    }
     // 503 (RPC down) keeps the transfer claimable: retry like "not confirmed".
     const error = asServiceError(res.status, body);
     return { ok: false, error: res.status === 503 ? { ...error, retryable: true } : error };
+  },
+
+  /** A fresh Sign-In With Solana challenge. */
+  challenge: async (): Promise<SignInChallenge | ServiceError> => {
+    const res = await fetch(`${root}/api/session/challenge`).catch(() => undefined);
+    if (res === undefined) return NETWORK_ERROR;
+    const body = await res.json().catch(() => ({}));
+    return res.ok ? (body as SignInChallenge) : asServiceError(res.status, body);
+  },
+
+  /** Signs in with a signed proof; the session is kept for this docs site. */
+  signIn: async (proof: Record<string, unknown>): Promise<Standing | ServiceError> => {
+    const res = await postJson(`${root}/api/session`, { proof }).catch(() => undefined);
+    if (res === undefined) return NETWORK_ERROR;
+    const body = await res.json().catch(() => ({}));
+    if (!res.ok) return asServiceError(res.status, body);
+    const held: HeldSession = { ...body.session, wallet: body.wallet };
+    sessions.save(held);
+    return { rateLimit: body.rateLimit, wallet: body.wallet };
+  },
+
+  /** Revokes the held session at the service and forgets it here. */
+  signOut: async () => {
+    const headers = sessions.headers();
+    sessions.clear();
+    await fetch(`${root}/api/session/sign-out`, { method: "POST", headers }).catch(() => undefined);
   },
 });
 

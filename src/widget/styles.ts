@@ -26,6 +26,8 @@ header .heading { flex: 1; min-width: 0; }
 h2 { margin: 0; font-size: 16px; line-height: 1.3; }
 .quota { display: block; font-size: 12.5px; color: var(--muted); }
 .quota strong { color: var(--fg); font-weight: 600; }
+.wallet-line { display: block; font-size: 12.5px; color: var(--muted); }
+button.link { background: none; border: 0; padding: 0; color: var(--accent); font: inherit; cursor: pointer; text-decoration: underline; }
 .icon { border: 0; background: none; border-radius: 8px; width: 34px; height: 34px; display: grid; place-items: center; color: var(--muted); }
 .icon:hover { background: var(--soft); color: var(--fg); }
 .icon svg { width: 18px; height: 18px; }

@@ -12,8 +12,10 @@ import { conversationStore } from "./conversation.ts";
 import type { PayModule } from "./pay/index.ts";
 import { paymentPanel } from "./payment-panel.ts";
 import { quotaText } from "./quota-text.ts";
+import { signInPanel } from "./sign-in-panel.ts";
 import { STYLES } from "./styles.ts";
 import { followTheme } from "./theme.ts";
+import { sessionStore, shortWallet } from "./wallet-session.ts";
 
 export const WIDGET_TAG = "docs-chat-widget";
 
@@ -31,7 +33,8 @@ const mount = (host: HTMLElement, config: WidgetConfig) => {
   }
   followTheme(host, config.theme);
 
-  const api = makeApi(config.apiUrl);
+  const sessions = sessionStore(config.apiUrl);
+  const api = makeApi(config.apiUrl, sessions);
   const isMac = /Mac|iPhone|iPad/.test(navigator.platform);
   const launcher = h(
     "button",
@@ -47,6 +50,7 @@ const mount = (host: HTMLElement, config: WidgetConfig) => {
     h("kbd", { "aria-hidden": "true" }, isMac ? "⌘K" : "Ctrl K"),
   );
   const quota = h("span", { class: "quota", "aria-live": "polite" });
+  const walletLine = h("span", { class: "wallet-line" });
   const clear = h(
     "button",
     { type: "button", class: "icon", "aria-label": "Clear conversation", title: "Clear conversation" },
@@ -81,7 +85,7 @@ const mount = (host: HTMLElement, config: WidgetConfig) => {
     h(
       "header",
       {},
-      h("div", { class: "heading" }, h("h2", { id: "dc-title" }, config.title), quota),
+      h("div", { class: "heading" }, h("h2", { id: "dc-title" }, config.title), quota, walletLine),
       clear,
       close,
     ),
@@ -92,10 +96,37 @@ const mount = (host: HTMLElement, config: WidgetConfig) => {
   );
   root.append(launcher, panel);
 
+  let signInOpen: ReturnType<typeof signInPanel> | undefined;
+  /** The wallet line: its paid questions and sign out, or the offer to sign in with one. */
+  const showWallet = (rateLimit: RateLimit) => {
+    const held = sessions.read();
+    if (held === undefined) {
+      const useCredits = h("button", { type: "button", class: "link" }, "Use my credits");
+      useCredits.addEventListener("click", () => {
+        signInOpen?.close();
+        signInOpen = signInPanel({ api, loadPay, onSignedIn: (standing) => showQuota(standing.rateLimit) });
+        log.append(signInOpen.element);
+        chat.scrollDown();
+      });
+      walletLine.replaceChildren(useCredits);
+      return;
+    }
+    const signOut = h("button", { type: "button", class: "link" }, "Sign out");
+    signOut.addEventListener("click", async () => {
+      await api.signOut();
+      const standing = await api.status();
+      if (standing !== undefined) showQuota(standing.rateLimit);
+    });
+    walletLine.replaceChildren(
+      `Paid questions: ${rateLimit.paid ?? 0} (wallet ${shortWallet(held.wallet)}) `,
+      signOut,
+    );
+  };
   const showQuota = (rateLimit: RateLimit) => {
     const text = quotaText(rateLimit);
     quota.replaceChildren(h("strong", {}, text.short), ` · ${text.detail}`);
     quota.title = text.title;
+    showWallet(rateLimit);
   };
   let pay: Promise<PayModule> | undefined;
   const loadPay = () => {
@@ -151,7 +182,7 @@ const mount = (host: HTMLElement, config: WidgetConfig) => {
     launcher.setAttribute("aria-expanded", "true");
     input.focus();
     chat.scrollDown();
-    void api.status().then((rateLimit) => rateLimit && showQuota(rateLimit));
+    void api.status().then((standing) => standing && showQuota(standing.rateLimit));
   };
   const shut = () => {
     if (!isOpen()) return;

@@ -58,7 +58,8 @@ describe("an RPC that fails grants nothing and says to retry", () => {
     "%s on every call: 503 + Retry-After in bounded time, then granted once when healthy",
     async (kind, logged) => {
       const from = `198.51.100.${FAULT_INDEX[kind]}`;
-      const signature = await chain.sendUsdc({ units: 10_000n });
+      // Credits follow the paying wallet: a wallet of its own per client keeps the counts apart.
+      const signature = await chain.sendUsdc({ units: 10_000n, from: await chain.fundPayer() });
       chain.localnet.setFaults({ "*": kind });
       const started = performance.now();
       const res = await t.pay({ signature, amount: 0.01, token: "USDC" }, from);
@@ -90,7 +91,7 @@ describe("an RPC that fails grants nothing and says to retry", () => {
 
   test("a flaky RPC (the first two calls fail) is retried inside one request and grants once", async () => {
     const from = "198.51.100.20";
-    const signature = await chain.sendUsdc({ units: 20_000n });
+    const signature = await chain.sendUsdc({ units: 20_000n, from: await chain.fundPayer() });
     chain.localnet.setFaults({ getTransaction: { kind: "http-500", times: 2 } });
     const res = await t.pay({ signature, amount: 0.02, token: "USDC" }, from);
     expect(res.status).toBe(200);
@@ -101,7 +102,7 @@ describe("an RPC that fails grants nothing and says to retry", () => {
     const from = "198.51.100.21";
     chain.localnet.setConfirmationDelay(600);
     try {
-      const signature = await chain.sendUsdc({ units: 10_000n });
+      const signature = await chain.sendUsdc({ units: 10_000n, from: await chain.fundPayer() });
       const early = await t.pay({ signature, amount: 0.01, token: "USDC" }, from);
       expect(early.status).toBe(400);
       expect(await early.json()).toMatchObject({ code: "TRANSACTION_NOT_CONFIRMED", retryable: true });

@@ -42,7 +42,9 @@ describe("a question event", () => {
               outcome: {
                 kind: "ready",
                 identity: "203.0.113.7",
+                wallet: undefined,
                 hold: { id: "h", bucket: "paid", day: 1, expiresAt: 2 },
+                onWallet: false,
                 question: message,
                 sources,
                 history: [],

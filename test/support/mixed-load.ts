@@ -111,16 +111,23 @@ export const startMixedLoad = (options: LoadOptions) => {
   };
 };
 
-/** `count` real USDC transfers of 0.01 to the service, each from its own client address 10.0.0.<n>. */
-export const preparePayments = async (
-  chain: { readonly sendUsdc: (send: { readonly units: bigint }) => Promise<string> },
+/**
+ * `count` real USDC transfers of 0.01 to the service, each from its own client address 10.0.0.<n>
+ * and its own wallet (credits follow the paying wallet, so one wallet per client keeps each
+ * client's count its own).
+ */
+export const preparePayments = async <Payer>(
+  chain: {
+    readonly sendUsdc: (send: { readonly units: bigint; readonly from: Payer }) => Promise<string>;
+    readonly fundPayer: () => Promise<Payer>;
+  },
   count: number,
 ): Promise<PreparedPayment[]> => {
   const payments: PreparedPayment[] = [];
   for (let i = 0; i < count; i++)
     payments.push({
       client: `10.0.0.${i + 1}`,
-      signature: await chain.sendUsdc({ units: 10_000n }),
+      signature: await chain.sendUsdc({ units: 10_000n, from: await chain.fundPayer() }),
       amount: 0.01,
     });
   return payments;

@@ -14,6 +14,7 @@ import { memoryLogger } from "../../src/observability/log.ts";
 import { makeMetrics } from "../../src/observability/metrics.ts";
 import type { ExactFacilitator } from "../../src/payments/v2/exact-payment.ts";
 import { type AppParts, appLayer, defaultConfig } from "../../src/runtime/app-layer.ts";
+import { signInSettings } from "../../src/runtime/sign-in-settings.ts";
 import { USDC_MINT, WALLET } from "./parsed-tx.ts";
 import { makeSwitches, scriptedChain, scriptedGenerator, scriptedRetriever } from "./test-layers.ts";
 
@@ -116,6 +117,15 @@ export const buildTestApp = (options: TestAppOptions = {}) => {
     logger,
     metrics,
     facilitator: options.facilitator,
+    // app.request's URLs are http://localhost/...: the origin sign-ins are bound to here.
+    signIn: signInSettings(
+      {
+        port: 80,
+        surface: { ...config.surface, publicOrigin: config.surface.publicOrigin ?? "http://localhost" },
+      },
+      chain.network,
+      options.facilitator?.network,
+    ),
     ...(options.relayRpcUrl === undefined
       ? {}
       : { web: { relay: { rpcUrl: options.relayRpcUrl, wallet: chain.wallet, usdcMint: chain.usdcMint } } }),

@@ -3,6 +3,7 @@
  * (core/quota.ts) at a fixed time, and recording retriever, generator, conversations, chain
  * and payment store. Each records what it was asked, so tests can assert the order of steps.
  */
+
 import { Effect, Layer, Result, Stream } from "effect";
 import { PaymentSettings } from "../../core/payments/payment-settings.ts";
 import { type ChainLookup, ChainReader } from "../../core/ports/chain-reader.ts";
@@ -11,6 +12,7 @@ import { type ChatTurn, GenerationFailed, Generator } from "../../core/ports/gen
 import { AlreadyClaimed, PaymentStore } from "../../core/ports/payment-store.ts";
 import { QuotaStore } from "../../core/ports/quota-store.ts";
 import { RetrievalFailed, type RetrievedChunk, Retriever } from "../../core/ports/retrieval.ts";
+import { WalletCredits } from "../../core/ports/wallet-credits.ts";
 import {
   commit,
   emptyQuota,
@@ -89,9 +91,18 @@ const quotaLayer = (w: World) =>
     ping: Effect.void,
   });
 
+/** These worlds ask without a wallet: any use of wallet credits is a defect of the code under test. */
+const noWallets = Layer.succeed(WalletCredits, {
+  view: () => Effect.die("no wallet in this world"),
+  reserve: () => Effect.die("no wallet in this world"),
+  commit: () => Effect.die("no wallet in this world"),
+  release: () => Effect.die("no wallet in this world"),
+});
+
 const askLayers = (w: World) =>
   Layer.mergeAll(
     quotaLayer(w),
+    noWallets,
     Layer.succeed(Retriever, {
       retrieve: (question, k) =>
         Effect.suspend(() => {

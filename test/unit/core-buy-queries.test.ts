@@ -2,8 +2,10 @@ import { describe, expect, test } from "bun:test";
 import { Effect, Exit, Option } from "effect";
 import { encodeBase58 } from "../../core/base58.ts";
 import type { RawClaim } from "../../core/payments/payment-claim.ts";
+import { walletAccount } from "../../core/payments/wallet-credits.ts";
 import { buyQueries } from "../../core/use-cases/buy-queries.ts";
 import {
+  PAYER,
   parsedTx,
   payerUsdc,
   recentBlockTime,
@@ -39,8 +41,39 @@ describe("buyQueries", () => {
     expect(exit.value.claim.queries).toBe(50);
     expect(exit.value.received).toBe(50_000n);
     expect(exit.value.rateLimit.remaining).toBe(53);
-    expect(w.claimed.get(SIGNATURE)).toEqual({ identity: IDENTITY, queries: 50 });
+    // The wallet that paid owns the credits, not the client that submitted the signature.
+    expect(exit.value.payer).toBe(PAYER);
+    expect(w.claimed.get(SIGNATURE)).toEqual({ identity: walletAccount(PAYER), queries: 50 });
     expect(w.calls).toEqual(["isClaimed", `lookup:${SIGNATURE.slice(0, 6)}`, "claim:50"]);
+    // No memo of this client: the submitter may have only seen the transfer on chain.
+    expect(exit.value.madeForClient).toBe(false);
+  });
+
+  test("a transfer with this client's memo was made for it; one with no single payer credits the identity", async () => {
+    const bound = makeWorld();
+    bound.lookup = {
+      kind: "found",
+      transaction: usdcPayment(50_000n, {
+        blockTime: recentBlockTime(),
+        memos: [`docs-chat:ref-${IDENTITY}`],
+      }),
+    };
+    const boundExit = await run(bound);
+    if (Exit.isFailure(boundExit)) throw new Error("failed");
+    expect(boundExit.value.madeForClient).toBe(true);
+
+    const multisig = makeWorld();
+    multisig.lookup = {
+      kind: "found",
+      transaction: usdcPayment(50_000n, {
+        blockTime: recentBlockTime(),
+        transfers: [{ amount: 50_000n, to: 2, authority: null }],
+      }),
+    };
+    const exit = await run(multisig);
+    if (Exit.isFailure(exit)) throw new Error(`failed: ${String(exit.cause)}`);
+    expect(exit.value.payer).toBeUndefined();
+    expect(multisig.claimed.get(SIGNATURE)).toEqual({ identity: IDENTITY, queries: 50 });
   });
 
   test("the same signature again is refused before any RPC call", async () => {

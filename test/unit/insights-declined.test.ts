@@ -9,7 +9,9 @@ const recording = { at: 1_900_000_000_000, visitor: "v", redaction: /$^/ };
 const ready: PreparedAnswer = {
   kind: "ready",
   identity: question.identity,
+  wallet: undefined,
   hold: { id: "h", bucket: "free", day: 1, expiresAt: 2 },
+  onWallet: false,
   question: question.message,
   sources: CHUNKS.slice(0, 5),
   history: [],

@@ -18,16 +18,20 @@ const remaining = (identity: string) =>
 describe("spendQuestions", () => {
   test("a charged call counts its questions; the quota after is returned", async () => {
     const rt = runtime();
-    const spent = await rt.runPromise(spendQuestions("a", 2, Effect.succeed("done"), () => true));
+    const spent = await rt.runPromise(
+      spendQuestions({ identity: "a" }, 2, Effect.succeed("done"), () => true),
+    );
     expect(spent).toMatchObject({ value: "done", rateLimit: { remaining: 1 } });
     expect(await rt.runPromise(remaining("a"))).toBe(1);
   });
 
   test("a free outcome and a failure give every question back", async () => {
     const rt = runtime();
-    await rt.runPromise(spendQuestions("b", 3, Effect.succeed("miss"), () => false));
+    await rt.runPromise(spendQuestions({ identity: "b" }, 3, Effect.succeed("miss"), () => false));
     expect(await rt.runPromise(remaining("b"))).toBe(3);
-    const failed = await rt.runPromiseExit(spendQuestions("b", 3, Effect.fail("boom"), () => true));
+    const failed = await rt.runPromiseExit(
+      spendQuestions({ identity: "b" }, 3, Effect.fail("boom"), () => true),
+    );
     expect(Exit.isFailure(failed)).toBe(true);
     expect(await rt.runPromise(remaining("b"))).toBe(3);
   });
@@ -37,7 +41,7 @@ describe("spendQuestions", () => {
     let ran = false;
     const exit = await rt.runPromiseExit(
       spendQuestions(
-        "c",
+        { identity: "c" },
         4,
         Effect.sync(() => (ran = true)),
         () => true,
@@ -50,7 +54,7 @@ describe("spendQuestions", () => {
 
   test("an interrupted call gives its questions back", async () => {
     const rt = runtime();
-    const exit = await rt.runPromiseExit(spendQuestions("d", 2, Effect.interrupt, () => true));
+    const exit = await rt.runPromiseExit(spendQuestions({ identity: "d" }, 2, Effect.interrupt, () => true));
     expect(Exit.isFailure(exit)).toBe(true);
     expect(await rt.runPromise(remaining("d"))).toBe(3);
   });

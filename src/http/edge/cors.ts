@@ -16,8 +16,10 @@ export const isAdminPath = (path: string): boolean =>
   path === "/admin" || path.startsWith("/admin/") || path === "/api/admin" || path.startsWith("/api/admin/");
 
 // The x402 headers: browsers may send the payment and read its receipt.
-// Both payment dialects: the spec's (X-Payment-*) and x402 v2's (PAYMENT-*).
-const ALLOW_HEADERS = "Content-Type, Accept, X-Payment-Authorization, PAYMENT-SIGNATURE";
+// Both payment dialects: the spec's (X-Payment-*) and x402 v2's (PAYMENT-*); and the wallet's
+// session (the widget's) or sign-in proof.
+const ALLOW_HEADERS =
+  "Content-Type, Accept, X-Payment-Authorization, PAYMENT-SIGNATURE, X-Wallet-Session, SIGN-IN-WITH-X";
 const EXPOSE_HEADERS = "X-Request-Id, Retry-After, X-Payment-Receipt, PAYMENT-REQUIRED, PAYMENT-RESPONSE";
 const VARY_ONLY = { Vary: "Origin" };
 

@@ -16,6 +16,7 @@ import type { ExactFacilitator } from "../../payments/v2/exact-payment.ts";
 import { issueAnswerId } from "../answer-id.ts";
 import { buyQueries, type ChatPaymentDeps, chatDialects, chatErrorResponse } from "../chat-payment.ts";
 import { decodeChatRequest, publicSource } from "../chat-request.ts";
+import { type WalletAccessDeps, walletAccess } from "../wallet-access.ts";
 import { streamAnswer } from "./chat-stream.ts";
 
 export interface ChatDeps {
@@ -26,6 +27,8 @@ export interface ChatDeps {
   readonly recorder: InsightsRecorder;
   /** The x402 v2 facilitator; absent: the chat's 402 offers only the spec's dialect. */
   readonly facilitator?: ExactFacilitator | undefined;
+  /** Wallet sessions and sign-in: whose credits a request spends. */
+  readonly access: WalletAccessDeps;
 }
 
 export const chatRoutes = ({ facilitator, ...rest }: ChatDeps) => {
@@ -35,13 +38,17 @@ export const chatRoutes = ({ facilitator, ...rest }: ChatDeps) => {
     const request = await decodeChatRequest(c);
     if (!request.ok) return request.response;
     const { message, conversationId, stream } = request.value;
-    const question = { identity: c.get("identity"), message, conversationId };
     // The message is checked before any payment is consumed.
     const valid = await runOutcome(deps.runtime, validateMessage(message));
     if (!valid.ok) return chatErrorResponse(c, deps, valid.error);
+    const access = await walletAccess(c, deps.access);
+    if (!access.ok) return chatErrorResponse(c, deps, access.error);
     const bought = await buyQueries(c, deps);
     if (bought !== undefined && !bought.ok) return bought.response;
     const receipt = bought?.headers ?? {};
+    // What the request just bought is spent first, else the wallet it holds a session (or signed in) for.
+    const wallet = bought?.payer ?? access.wallet;
+    const question = { identity: c.get("identity"), wallet, message, conversationId };
     const wantsStream = stream || (c.req.header("accept") ?? "").includes("text/event-stream");
     if (wantsStream) return withHeaders(await streamAnswer(c, deps, question, started), receipt);
     const outcome = await runOutcome(deps.runtime, askQuestion(question), c.req.raw.signal);

@@ -1,14 +1,17 @@
 /** POST /api/payment (GET /api/payment/info is payment-info.ts). */
-import { Effect } from "effect";
+import { Clock, Effect } from "effect";
 import { Hono } from "hono";
 import { PaymentSettings } from "../../../core/payments/payment-settings.ts";
-import { buyQueries } from "../../../core/use-cases/buy-queries.ts";
+import { buyQueries, type QueriesBought } from "../../../core/use-cases/buy-queries.ts";
+import { spenderView } from "../../../core/use-cases/spend-query.ts";
 import { type AppEnv, edgeFactsAsVariables } from "../../hono-kit/app-env.ts";
 import type { InsightsRecorder } from "../../hono-kit/insights-recorder.ts";
 import { readBody } from "../../hono-kit/read-json.ts";
 import { type AppRuntime, runOutcome } from "../../hono-kit/run-effect.ts";
 import type { Metrics } from "../../observability/metrics.ts";
 import { renderRejection } from "../../payments/payment-rejections.ts";
+import { linkPayer } from "../../payments/sign-in/payer-link.ts";
+import { openSession } from "../../payments/sign-in/wallet-sign-in.ts";
 import {
   type UnknownSignatureBudget,
   unknownSignatureBudget,
@@ -17,11 +20,37 @@ import { errorResponse } from "../error-response.ts";
 import { codeOf } from "../error-status.ts";
 import { PaymentRequest } from "../schemas/requests.ts";
 
-/** Buys queries; the terms come along so a rejection can be explained with them. */
+/**
+ * Buys queries; the terms come along so a rejection can be explained with them. After a grant
+ * to a wallet the client is linked to it, and, when the transfer carries this client's memo (so
+ * it was made for this client, not merely seen on chain), a session for the wallet is opened.
+ */
 const buyFor = (identity: string, request: PaymentRequest) =>
   Effect.flatMap(PaymentSettings, (terms) =>
-    Effect.map(Effect.result(buyQueries(identity, request)), (bought) => ({ terms, bought })),
+    Effect.map(
+      Effect.result(Effect.flatMap(buyQueries(identity, request), afterGrant(identity))),
+      (bought) => ({
+        terms,
+        bought,
+      }),
+    ),
   );
+
+const afterGrant = (identity: string) => (bought: QueriesBought) =>
+  Effect.gen(function* () {
+    const { payer } = bought;
+    if (payer === undefined) return { ...bought, session: undefined };
+    // The grant is made: what follows may fail without failing the payment (the wallet holds the credits).
+    yield* linkPayer(identity, payer);
+    const session = bought.madeForClient
+      ? yield* Effect.orElseSucceed(openSession(payer), () => undefined)
+      : undefined;
+    const rateLimit = yield* Effect.orElseSucceed(
+      Effect.flatMap(Clock.currentTimeMillis, (now) => spenderView({ identity, wallet: payer }, now)),
+      () => bought.rateLimit,
+    );
+    return { ...bought, rateLimit, session };
+  });
 
 export const paymentRoutes = (
   runtime: AppRuntime,
@@ -81,7 +110,7 @@ export const paymentRoutes = (
       const rendered = renderRejection(error, terms);
       return c.json(rendered.body, rendered.status, rendered.retryable ? { "Retry-After": "5" } : {});
     }
-    const { claim, received, rateLimit } = bought.success;
+    const { claim, received, rateLimit, session } = bought.success;
     metrics.count("payment_grants_total");
     metrics.count("payment_queries_granted_total", {}, claim.queries);
     log.info("payment granted", {
@@ -90,6 +119,7 @@ export const paymentRoutes = (
       units: claim.units,
       received,
       queries: claim.queries,
+      toWallet: bought.success.payer !== undefined,
     });
     const response = c.json({
       success: true,
@@ -97,6 +127,9 @@ export const paymentRoutes = (
       signature: claim.signature,
       queriesGranted: claim.queries,
       rateLimit,
+      ...(bought.success.payer === undefined ? {} : { wallet: bought.success.payer }),
+      // The session's token goes to this caller only, in the body (never a URL or a log line).
+      ...(session === undefined ? {} : { session: { token: session.token, expiresAt: session.expiresAt } }),
     });
     recorder.paid(log, { identity, units: received, queries: claim.queries, dialect: "signature" });
     return response;

@@ -4,10 +4,18 @@ import { type Context, Hono } from "hono";
 import { QuickReads } from "../../../core/ports/quick-reads.ts";
 import { QuotaStore } from "../../../core/ports/quota-store.ts";
 import { StoreUnavailable } from "../../../core/ports/store-errors.ts";
+import type { WalletSessions } from "../../../core/ports/wallet-sessions.ts";
 import type { QuotaView } from "../../../core/quota.ts";
+import { spenderView } from "../../../core/use-cases/spend-query.ts";
 import { type AppEnv, adoptEdgeFacts } from "../../hono-kit/app-env.ts";
-import { type AppRuntime, runOutcome, whenReady } from "../../hono-kit/run-effect.ts";
+import { type AppRuntime, type Outcome, runOutcome, whenReady } from "../../hono-kit/run-effect.ts";
+import { linkedWallet } from "../../payments/sign-in/payer-link.ts";
+import { SESSION_HEADER } from "../../payments/sign-in/session-token.ts";
+import { sessionWallet } from "../../payments/sign-in/wallet-sign-in.ts";
 import { errorResponse } from "../error-response.ts";
+
+type SessionError = Effect.Error<ReturnType<typeof sessionWallet>>;
+
 import { preparedJson } from "../prepared-response.ts";
 
 /**
@@ -68,9 +76,26 @@ export const statusRoutes = (runtime: AppRuntime, paidDailyCap: number) => {
     adoptEdgeFacts(c);
     return errorResponse(c, view, paidDailyCap);
   };
-  // Not async: on the memory store the whole request completes without a promise.
-  return new Hono<AppEnv>().get("/", (c) => {
-    const identity = c.env.identity;
+  /** A client spending a wallet's credits: the view of both, and which wallet. */
+  const walletStatus = (
+    c: Context<AppEnv>,
+    read: Effect.Effect<string, SessionError, WalletSessions>,
+  ): Response | Promise<Response> => {
+    adoptEdgeFacts(c);
+    const identity = c.get("identity");
+    const program = Effect.flatMap(read, (wallet) =>
+      Effect.map(
+        Effect.flatMap(Clock.currentTimeMillis, (now) => spenderView({ identity, wallet }, now)),
+        (view) => ({ view, wallet }),
+      ),
+    );
+    return whenReady(runOutcome(runtime, program), (outcome) => {
+      if (!outcome.ok) return errorResponse(c, outcome.error, paidDailyCap);
+      const { view, wallet } = outcome.value;
+      return c.json({ success: true, ...view, rateLimit: view, wallet });
+    });
+  };
+  const identityStatus = (c: Context<AppEnv>, identity: string): Response | Promise<Response> => {
     if (quick === undefined) {
       const found = runOutcome(runtime, quickReads);
       if (!(found instanceof Promise) && found.ok) quick = found.value;
@@ -86,5 +111,28 @@ export const statusRoutes = (runtime: AppRuntime, paidDailyCap: number) => {
       adoptEdgeFacts(c);
       return errorResponse(c, outcome.error, paidDailyCap);
     });
+  };
+  /** A client that paid with a wallet spends it; any other sees its identity's quota. */
+  const afterLink = (
+    c: Context<AppEnv>,
+    identity: string,
+    linked: Outcome<string | undefined, StoreUnavailable>,
+  ): Response | Promise<Response> => {
+    if (!linked.ok) {
+      adoptEdgeFacts(c);
+      return errorResponse(c, linked.error, paidDailyCap);
+    }
+    if (linked.value !== undefined) return walletStatus(c, Effect.succeed(linked.value));
+    return identityStatus(c, identity);
+  };
+  // Not async: on the memory store the whole request completes without a promise.
+  return new Hono<AppEnv>().get("/", (c): Response | Promise<Response> => {
+    const identity = c.env.identity;
+    const token = c.req.header(SESSION_HEADER);
+    if (token !== undefined) return walletStatus(c, sessionWallet(token.trim()));
+    const linked = runOutcome(runtime, linkedWallet(identity));
+    // A read that answered at once (memory) stays synchronous.
+    if (linked instanceof Promise) return linked.then((found) => afterLink(c, identity, found));
+    return afterLink(c, identity, linked);
   });
 };

@@ -5,6 +5,7 @@
  * null counts as absent (read-json.ts drops null fields before decoding).
  */
 import { Schema } from "effect";
+import { SignInProof } from "../../../core/sign-in/sign-in-message.ts";
 import { MAX_MESSAGE_LENGTH } from "../../../core/use-cases/prepare-answer.ts";
 
 const typed = <S extends Schema.Top>(field: string, schema: S, type: string) =>
@@ -49,3 +50,16 @@ export const PaymentRequest = Schema.Struct({
     .pipe(Schema.annotateKey({ messageMissingKey: "token is required" })),
 }).annotate({ identifier: "PaymentRequest" });
 export type PaymentRequest = typeof PaymentRequest.Type;
+
+export const SignInRequest = Schema.Struct({
+  proof: SignInProof.annotate({
+    description:
+      "the Sign-In With Solana proof: the challenge's fields, the wallet's address and its base58 signature",
+  }).pipe(Schema.annotateKey({ messageMissingKey: "proof is required" })),
+  signOutOthers: Schema.optionalKey(
+    typed("signOutOthers", Schema.Boolean, "boolean").annotate({
+      description: "revoke every earlier session of the wallet (a token that was stolen stops working)",
+    }),
+  ),
+}).annotate({ identifier: "SignInRequest" });
+export type SignInRequest = typeof SignInRequest.Type;

@@ -41,11 +41,55 @@ export const ChatResponse = Schema.Struct({
   rateLimit: RateLimit,
 }).annotate({ identifier: "ChatResponse" });
 
+const WalletAddress = Schema.String.annotate({
+  description: "the wallet whose paid questions this client spends first (base58)",
+});
+
 export const StatusResponse = Schema.Struct({
   success: Schema.Literal(true),
   ...RateLimit.fields,
   rateLimit: RateLimit,
+  wallet: Schema.optionalKey(WalletAddress),
 }).annotate({ identifier: "StatusResponse" });
+
+/** A wallet session's token: handed once to its owner, sent back in X-Wallet-Session. */
+export const WalletSession = Schema.Struct({
+  token: Schema.String.annotate({ description: "opaque; keep it private, send it as X-Wallet-Session" }),
+  expiresAt: Schema.Int.annotate({ description: "epoch ms when the session ends" }),
+}).annotate({ identifier: "WalletSession" });
+
+/** The sign-in-with-x extension of a 402, and GET /api/session/challenge. */
+export const SignInChallenge = Schema.Struct({
+  info: Schema.Struct({
+    domain: Schema.String,
+    uri: Schema.String,
+    version: Schema.String,
+    nonce: Schema.String,
+    issuedAt: Schema.String,
+    expirationTime: Schema.String,
+    statement: Schema.String,
+    resources: Schema.Array(Schema.String),
+  }),
+  supportedChains: Schema.Array(
+    Schema.Struct({ chainId: Schema.String, type: Schema.String, signatureScheme: Schema.String }),
+  ),
+}).annotate({ identifier: "SignInChallenge" });
+
+export const SignInChallengeResponse = Schema.Struct({
+  success: Schema.Literal(true),
+  ...SignInChallenge.fields,
+}).annotate({ identifier: "SignInChallengeResponse" });
+
+export const SignedIn = Schema.Struct({
+  success: Schema.Literal(true),
+  session: WalletSession,
+  wallet: WalletAddress,
+  rateLimit: RateLimit,
+}).annotate({ identifier: "SignedIn" });
+
+export const SignedOut = Schema.Struct({ success: Schema.Literal(true) }).annotate({
+  identifier: "SignedOut",
+});
 
 export const PaymentInfo = Schema.Struct({
   amount: Schema.Finite,
@@ -67,6 +111,15 @@ export const PaymentResponse = Schema.Struct({
   signature: Schema.String,
   queriesGranted: Schema.Int,
   rateLimit: RateLimit,
+  wallet: Schema.optionalKey(
+    Schema.String.annotate({ description: "the wallet that paid: it owns the queries (base58)" }),
+  ),
+  session: Schema.optionalKey(
+    WalletSession.annotate({
+      description:
+        "when the transfer carries your memo: a session to spend the wallet's queries from any network",
+    }),
+  ),
 }).annotate({ identifier: "PaymentResponse" });
 
 export const ErrorBody = Schema.Struct({
@@ -86,6 +139,12 @@ export const ChatPaymentRequired = Schema.Struct({
   ...ErrorBody.fields,
   ...PaymentRequest.fields,
   ...X402ErrorBody.fields,
+  extensions: Schema.optionalKey(
+    Schema.Struct({ "sign-in-with-x": SignInChallenge }).annotate({
+      description:
+        "a wallet that paid before may sign in instead of paying (SIGN-IN-WITH-X, docs/payments.md)",
+    }),
+  ),
 }).annotate({ identifier: "ChatPaymentRequired" });
 
 /** /api/chat refusing an X-Payment-Authorization: the protocol's error object and the chat's fields. */

@@ -24,11 +24,11 @@ export const specCreditDialect = (): CreditDialect => ({
       route.run,
     );
     if (!accepted.ok) return { kind: "refused", error: accepted.error };
-    const { payment, receipt, received, rateLimit } = accepted.value;
+    const { payment, receipt, received, rateLimit, payer } = accepted.value;
     return {
       kind: "accepted",
       payment,
-      credited: { queries: queriesOf(received), units: received, rateLimit },
+      credited: { queries: queriesOf(received), units: received, rateLimit, payer },
       headers: receiptHeaders(receipt),
     };
   },

@@ -90,7 +90,7 @@ export interface PaymentDialect extends Offering {
 export interface CreditRoute {
   readonly binding: Binding;
   readonly run: RunPayment;
-  /** Who the queries are credited to. */
+  /** The client identity: credited only when no single wallet paid (the payer's wallet is). */
   readonly identity: string;
   /** The request's logger (its lines carry the request id). */
   readonly log: Logger;
@@ -101,8 +101,10 @@ export interface Credited {
   readonly queries: number;
   /** Base units the queries were bought with. */
   readonly units: bigint;
-  /** The identity's quota after the grant, when the store reports it. */
+  /** The credited account's quota after the grant, when the store reports it. */
   readonly rateLimit: QuotaView | undefined;
+  /** The wallet credited (the transfer's authority); undefined when the identity was. */
+  readonly payer: string | undefined;
 }
 
 export type CreditAcceptance =

@@ -9,6 +9,7 @@
  */
 import { BaseUnits, queriesFor } from "../../../core/payments/money.ts";
 import { PaymentRejected, rejected } from "../../../core/payments/payment-rejected.ts";
+import { walletAccount } from "../../../core/payments/wallet-credits.ts";
 import type { CreditAcceptance, CreditDialect, RunPayment } from "../server/dialect.ts";
 import { paymentRequestOf } from "../server/issue-request.ts";
 import { exactOffer } from "./exact-dialect.ts";
@@ -48,7 +49,7 @@ export const exactCreditDialect = (deps: ExactCreditDeps): CreditDialect => ({
     if (header === null) return { kind: "absent" };
     // Withdrawn (the fee payer is below its floor): nothing is signed, checked or sent.
     if (!deps.sponsor.offered()) return { kind: "refused", error: rejected("exact-sponsor-unavailable") };
-    const { run, log, identity } = route;
+    const { run, log } = route;
     const checked = await checkExactPayment(header, route.binding, deps, run);
     if (!checked.ok) return { kind: "refused", error: checked.error };
     const payment = checked.value;
@@ -91,7 +92,11 @@ export const exactCreditDialect = (deps: ExactCreditDeps): CreditDialect => ({
         }),
       };
     }
-    const credited = await finishReservation(route, paymentId, lease, true, { identity, queries });
+    // The wallet that signed the transfer (the payer) owns what it bought.
+    const credited = await finishReservation(route, paymentId, lease, true, {
+      identity: walletAccount(payment.payer),
+      queries,
+    });
     await letPayerGo(run, payment.hold, 0);
     if (!credited.ok || !credited.value.changed) {
       // Paid on chain but not credited here: the same payload credits it once the lease lapses
@@ -112,7 +117,12 @@ export const exactCreditDialect = (deps: ExactCreditDeps): CreditDialect => ({
         request: paymentRequestOf(payment.issued),
         receipt: exactReceipt(payment),
       },
-      credited: { queries, units: payment.issued.units, rateLimit: credited.value.rateLimit },
+      credited: {
+        queries,
+        units: payment.issued.units,
+        rateLimit: credited.value.rateLimit,
+        payer: payment.payer,
+      },
       headers: paymentResponseHeader({ success: true, ...receipt }),
     };
   },

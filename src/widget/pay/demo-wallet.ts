@@ -1,9 +1,11 @@
 /**
- * The demo wallet of the local chain: a fresh key pair made in this page, funded by the
- * service's faucet (POST /api/demo-wallet, present only on the local demo chain) when the
- * visitor first uses it. Registered like any wallet, so paying with it is the same path.
+ * The demo wallet of the local chain: a key pair kept in this docs site's localStorage (a
+ * throwaway key of a local test chain, never real money), so the same browser is the same
+ * wallet after a reload and can sign in with it; funded by the service's faucet (POST
+ * /api/demo-wallet, present only on the local demo chain) when the visitor first uses it.
+ * Registered like any wallet, so paying and signing in with it take the real paths.
  */
-import { generateKeyPairSigner } from "@solana/kit";
+import { createKeyPairSignerFromPrivateKeyBytes } from "@solana/kit";
 import type { Wallets } from "@wallet-standard/app";
 import { type PayContext, relayRpc } from "./chain.ts";
 import { keypairWallet } from "./keypair-wallet.ts";
@@ -13,6 +15,29 @@ const ICON =
 
 let registered: Promise<void> | undefined;
 
+/** The demo key's 32 private bytes for this service, made once and then kept. */
+const demoSeed = (apiUrl: string): Uint8Array => {
+  const key = `docs-chat:demo-wallet:${apiUrl}`;
+  const kept = (() => {
+    try {
+      return localStorage.getItem(key);
+    } catch {
+      return null;
+    }
+  })();
+  const bytes = kept?.match(/^[0-9a-f]{64}$/)
+    ? kept.match(/../g)!.map((pair) => Number.parseInt(pair, 16))
+    : undefined;
+  if (bytes !== undefined) return Uint8Array.from(bytes);
+  const seed = crypto.getRandomValues(new Uint8Array(32));
+  try {
+    localStorage.setItem(key, Array.from(seed, (byte) => byte.toString(16).padStart(2, "0")).join(""));
+  } catch {
+    // Storage blocked: a new demo wallet per page.
+  }
+  return seed;
+};
+
 /** Registers the demo wallet once per page, if the service offers the faucet. */
 export const registerDemoWallet = (context: PayContext, wallets: Wallets, chain: `${string}:${string}`) => {
   registered ??= (async () => {
@@ -21,7 +46,7 @@ export const registerDemoWallet = (context: PayContext, wallets: Wallets, chain:
       () => false,
     );
     if (!offered) return;
-    const signer = await generateKeyPairSigner();
+    const signer = await createKeyPairSignerFromPrivateKeyBytes(demoSeed(context.apiUrl));
     const rpc = relayRpc(context.apiUrl);
     wallets.register(
       keypairWallet({

@@ -5,6 +5,7 @@
  */
 export type { PayContext } from "./chain.ts";
 export { keypairWallet } from "./keypair-wallet.ts";
+export { findSignInWallets, type SignInChoice } from "./sign-in.ts";
 export { solanaPayRequest, transferRequestUrl } from "./solana-pay.ts";
 export { findWallets, type WalletChoice } from "./wallets.ts";
 

@@ -15,10 +15,13 @@ import {
 } from "@solana/kit";
 import type {
   SolanaSignAndSendTransactionFeature,
+  SolanaSignInFeature,
+  SolanaSignMessageFeature,
   SolanaSignTransactionFeature,
 } from "@solana/wallet-standard-features";
 import type { Wallet, WalletAccount, WalletIcon } from "@wallet-standard/base";
 import type { StandardConnectFeature, StandardEventsFeature } from "@wallet-standard/features";
+import { signInMessage } from "../../../core/sign-in/siws-text.ts";
 
 export interface KeypairWalletOptions {
   readonly name: string;
@@ -34,11 +37,18 @@ export interface KeypairWalletOptions {
 type Features = StandardConnectFeature &
   StandardEventsFeature &
   SolanaSignTransactionFeature &
-  SolanaSignAndSendTransactionFeature;
+  SolanaSignAndSendTransactionFeature &
+  SolanaSignMessageFeature &
+  SolanaSignInFeature;
 
 export const keypairWallet = (options: KeypairWalletOptions): Wallet & { readonly features: Features } => {
   const { signer, chain } = options;
-  const features = ["solana:signTransaction", "solana:signAndSendTransaction"] as const;
+  const features = [
+    "solana:signTransaction",
+    "solana:signAndSendTransaction",
+    "solana:signMessage",
+    "solana:signIn",
+  ] as const;
   const account: WalletAccount = {
     address: signer.address,
     publicKey: new Uint8Array(getAddressEncoder().encode(signer.address)),
@@ -47,6 +57,11 @@ export const keypairWallet = (options: KeypairWalletOptions): Wallet & { readonl
   };
   let accounts: ReadonlyArray<WalletAccount> = [];
   let connecting: Promise<void> | undefined;
+  /** The raw ed25519 signature of `message` with the wallet's key. */
+  const signBytes = async (message: Uint8Array) => {
+    const signed = await crypto.subtle.sign("Ed25519", signer.keyPair.privateKey, message as BufferSource);
+    return new Uint8Array(signed);
+  };
   const sign = async (bytes: Uint8Array) => {
     const transaction = getTransactionDecoder().decode(bytes);
     return partiallySignTransaction([signer.keyPair], transaction);
@@ -84,6 +99,43 @@ export const keypairWallet = (options: KeypairWalletOptions): Wallet & { readonl
                 getTransactionEncoder().encode(await sign(input.transaction)),
               ),
             })),
+          ),
+      },
+      "solana:signMessage": {
+        version: "1.1.0",
+        signMessage: (...inputs) =>
+          Promise.all(
+            inputs.map(async (input) => ({
+              signedMessage: input.message,
+              signature: await signBytes(input.message),
+            })),
+          ),
+      },
+      // Writes the SIWS text of the sign-in-with-x extension, the same as the service rebuilds.
+      "solana:signIn": {
+        version: "1.0.0",
+        signIn: (...inputs) =>
+          Promise.all(
+            inputs.map(async (input) => {
+              const text = signInMessage(
+                {
+                  domain: input.domain ?? location.host,
+                  uri: input.uri ?? location.origin,
+                  version: input.version ?? "1",
+                  chainId: input.chainId ?? chain,
+                  nonce: input.nonce ?? "",
+                  issuedAt: input.issuedAt ?? new Date().toISOString(),
+                  statement: input.statement,
+                  expirationTime: input.expirationTime,
+                  notBefore: input.notBefore,
+                  requestId: input.requestId,
+                  resources: input.resources,
+                },
+                signer.address,
+              );
+              const signedMessage = new TextEncoder().encode(text);
+              return { account, signedMessage, signature: await signBytes(signedMessage) };
+            }),
           ),
       },
       "solana:signAndSendTransaction": {

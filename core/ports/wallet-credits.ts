@@ -1,0 +1,34 @@
+import { Context, type Effect } from "effect";
+import type { Hold, PaidDailyCapReached, QuotaExhausted, QuotaView } from "../quota.ts";
+import type { StoreUnavailable } from "./store-errors.ts";
+
+/**
+ * The paid credits of a wallet (core/payments/wallet-credits.ts), each method one atomic
+ * transition of core/quota.ts under the wallet's limits (no free questions). Grants reach a
+ * wallet through the payment claims (PaymentStore.claim, PaymentRequests), credited to
+ * `walletAccount(address)` in the same atomic step that consumes the payment.
+ */
+export class WalletCredits extends Context.Service<
+  WalletCredits,
+  {
+    /** The wallet's paid view (free is always 0). */
+    readonly view: (wallet: string, now: number) => Effect.Effect<QuotaView, StoreUnavailable>;
+    readonly reserve: (
+      wallet: string,
+      now: number,
+    ) => Effect.Effect<
+      { readonly hold: Hold; readonly view: QuotaView },
+      QuotaExhausted | PaidDailyCapReached | StoreUnavailable
+    >;
+    readonly commit: (
+      wallet: string,
+      holdId: string,
+      now: number,
+    ) => Effect.Effect<QuotaView, StoreUnavailable>;
+    readonly release: (
+      wallet: string,
+      holdId: string,
+      now: number,
+    ) => Effect.Effect<QuotaView, StoreUnavailable>;
+  }
+>()("core/WalletCredits") {}

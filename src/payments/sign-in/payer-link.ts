@@ -1,0 +1,20 @@
+/** The wallet a client identity paid with, remembered so that identity keeps spending it (wallet-access.ts). */
+import { Clock, Effect } from "effect";
+import { WalletSessions } from "../../../core/ports/wallet-sessions.ts";
+import { SESSION_TTL_MS } from "../../../core/sign-in/sign-in-rules.ts";
+
+/** Links `identity` to `wallet` for as long as a session lasts; a failure only loses the convenience. */
+export const linkPayer = (identity: string, wallet: string) =>
+  Effect.ignore(
+    Effect.flatMap(WalletSessions, (sessions) =>
+      Effect.flatMap(Clock.currentTimeMillis, (now) =>
+        sessions.link(identity, wallet, now + SESSION_TTL_MS, now),
+      ),
+    ),
+  );
+
+/** The wallet the identity last paid with, if any. */
+export const linkedWallet = (identity: string) =>
+  Effect.flatMap(WalletSessions, (sessions) =>
+    Effect.flatMap(Clock.currentTimeMillis, (now) => sessions.linked(identity, now)),
+  );

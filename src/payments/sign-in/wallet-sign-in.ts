@@ -1,0 +1,138 @@
+/**
+ * Signing in with a wallet (x402 `sign-in-with-x`, Sign-In With Solana) and the browser sessions
+ * that follow a payment or a sign-in. A challenge's nonce is stored when it is issued and used
+ * once, in the store every instance shares; a proof is checked field by field against the
+ * configured public origin and chain (core/sign-in/sign-in-rules.ts), then its ed25519 signature,
+ * and only then is its nonce used, so a forged proof cannot burn someone else's challenge.
+ */
+import { Clock, Effect, Result, Schema } from "effect";
+import { WalletSessions } from "../../../core/ports/wallet-sessions.ts";
+import {
+  SIGN_IN_STATEMENT,
+  SIGN_IN_TYPE,
+  SIGN_IN_VERSION,
+  SIGN_IN_WITH_X,
+  SignInProof,
+} from "../../../core/sign-in/sign-in-message.ts";
+import {
+  CHALLENGE_TTL_MS,
+  checkSignInFields,
+  SESSION_TTL_MS,
+  SignInRefused,
+} from "../../../core/sign-in/sign-in-rules.ts";
+import { isProofSigned } from "./proof-signature.ts";
+import { hashSessionToken, isSessionTokenShaped, newSessionToken, newSignInNonce } from "./session-token.ts";
+
+export { SIGN_IN_WITH_X };
+
+/** Where sign-ins are bound: the configured public origin (never a request's Host) and the chain. */
+export interface SignInSettings {
+  readonly origin: string;
+  readonly chainId: string;
+}
+
+/** A fresh challenge as the 402s and GET /api/session/challenge offer it (`extensions["sign-in-with-x"]`). */
+export const issueChallenge = (settings: SignInSettings, path: string) =>
+  Effect.gen(function* () {
+    const sessions = yield* WalletSessions;
+    const now = yield* Clock.currentTimeMillis;
+    const nonce = newSignInNonce();
+    const expiresAt = now + CHALLENGE_TTL_MS;
+    yield* sessions.issueNonce(nonce, expiresAt, now);
+    const uri = `${settings.origin}${path}`;
+    return {
+      info: {
+        domain: new URL(settings.origin).host,
+        uri,
+        version: SIGN_IN_VERSION,
+        nonce,
+        issuedAt: new Date(now).toISOString(),
+        expirationTime: new Date(expiresAt).toISOString(),
+        statement: SIGN_IN_STATEMENT,
+        resources: [uri],
+      },
+      supportedChains: [{ chainId: settings.chainId, type: SIGN_IN_TYPE, signatureScheme: "siws" }],
+    };
+  });
+
+export type SignInChallenge = Effect.Success<ReturnType<typeof issueChallenge>>;
+
+const refuse = (reason: SignInRefused["reason"]) => Effect.fail(new SignInRefused({ reason }));
+const decodeProof = Schema.decodeUnknownResult(SignInProof);
+
+/** The wallet a proof signs in, once its nonce is used; refused with the first rule it breaks. */
+export const verifyProof = (settings: SignInSettings, raw: unknown) =>
+  Effect.gen(function* () {
+    const decoded = decodeProof(raw);
+    if (Result.isFailure(decoded)) return yield* refuse("proof-malformed");
+    const proof = decoded.success;
+    const now = yield* Clock.currentTimeMillis;
+    const broken = checkSignInFields(proof, { ...settings, now });
+    if (broken !== undefined) return yield* refuse(broken);
+    if (!(yield* Effect.promise(() => isProofSigned(proof)))) return yield* refuse("signature-invalid");
+    const sessions = yield* WalletSessions;
+    if (!(yield* sessions.useNonce(proof.nonce, now))) return yield* refuse("nonce-unknown");
+    return proof.address;
+  });
+
+/** The SIGN-IN-WITH-X header's proof (base64 of JSON); undefined when it is not one. */
+export const proofOfHeader = (header: string): unknown => {
+  if (header.length > 8192) return undefined;
+  try {
+    return JSON.parse(
+      new TextDecoder().decode(Uint8Array.from(atob(header.trim()), (char) => char.charCodeAt(0))),
+    );
+  } catch {
+    return undefined;
+  }
+};
+
+/** A new session for the wallet: its token, to hand to the client, and when it ends. */
+export const openSession = (wallet: string) =>
+  Effect.gen(function* () {
+    const sessions = yield* WalletSessions;
+    const now = yield* Clock.currentTimeMillis;
+    const token = newSessionToken();
+    const expiresAt = now + SESSION_TTL_MS;
+    yield* sessions.open(yield* Effect.promise(() => hashSessionToken(token)), wallet, expiresAt, now);
+    return { token, expiresAt, wallet };
+  });
+
+/**
+ * Signs in: a session for the proof's wallet. With `signOutOthers`, every earlier session of the
+ * wallet is revoked first (a token that was stolen stops working).
+ */
+export const signIn = (settings: SignInSettings, raw: unknown, signOutOthers: boolean) =>
+  Effect.gen(function* () {
+    const wallet = yield* verifyProof(settings, raw);
+    if (signOutOthers) {
+      const sessions = yield* WalletSessions;
+      yield* sessions.closeAll(wallet, yield* Clock.currentTimeMillis);
+    }
+    return yield* openSession(wallet);
+  });
+
+/** The wallet a session token stands for; refused when it is unknown, expired or revoked. */
+export const sessionWallet = (token: string) =>
+  Effect.gen(function* () {
+    if (!isSessionTokenShaped(token)) return yield* refuse("session-unknown");
+    const sessions = yield* WalletSessions;
+    const found = yield* sessions.find(
+      yield* Effect.promise(() => hashSessionToken(token)),
+      yield* Clock.currentTimeMillis,
+    );
+    if (found.kind === "revoked") return yield* refuse("session-revoked");
+    if (found.kind === "unknown") return yield* refuse("session-unknown");
+    return found.wallet;
+  });
+
+/** Signs one session out (unknown tokens change nothing). */
+export const signOut = (token: string) =>
+  Effect.gen(function* () {
+    if (!isSessionTokenShaped(token)) return;
+    const sessions = yield* WalletSessions;
+    yield* sessions.close(
+      yield* Effect.promise(() => hashSessionToken(token)),
+      yield* Clock.currentTimeMillis,
+    );
+  });
