@@ -37,6 +37,8 @@ const ORDER = [
   "identities",
   "retrieval",
   "soak",
+  "soak-deno",
+  "soak-bun-smol",
 ];
 
 const only = process.argv.slice(2);
