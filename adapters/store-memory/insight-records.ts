@@ -41,14 +41,22 @@ type PaymentRecord = readonly [2, visitor: string, units: number, queries: numbe
 /** Packs and unpacks events; the source table lives as long as the log (at most MAX_SOURCES entries). */
 export const makeInsightRecords = (maxSources = MAX_SOURCES) => {
   const numbers = new Map<string, number>();
-  const places: Place[] = [];
+  // Each distinct source as read back, uncited and cited: events are read-only, so reads share
+  // these instead of building five objects per event.
+  const places: Array<readonly [EventSource, EventSource]> = [];
 
   const packSource = (source: EventSource): PackedSource => {
     const key = `${source.passage}\u0000${source.title}\u0000${source.url}\u0000${source.page}`;
     let n = numbers.get(key);
     if (n === undefined && places.length < maxSources) {
       n = places.length;
-      places.push({ passage: source.passage, title: source.title, url: source.url, page: source.page });
+      const place: Place = {
+        passage: source.passage,
+        title: source.title,
+        url: source.url,
+        page: source.page,
+      };
+      places.push([Object.freeze({ ...place, cited: false }), Object.freeze({ ...place, cited: true })]);
       numbers.set(key, n);
     }
     const cited = source.cited ? 1 : 0;
@@ -59,7 +67,7 @@ export const makeInsightRecords = (maxSources = MAX_SOURCES) => {
       const [passage, title, url, page, cited] = packed;
       return { passage, title, url, page, cited: cited === 1 };
     }
-    return { ...(places[packed >>> 1] as Place), cited: (packed & 1) === 1 };
+    return (places[packed >>> 1] as readonly [EventSource, EventSource])[packed & 1] as EventSource;
   };
 
   const write = (record: QuestionRecord | VoteRecord | PaymentRecord) => JSON.stringify(record);

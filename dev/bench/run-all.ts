@@ -31,6 +31,7 @@ const ORDER = [
   "payment",
   "x402",
   "chat",
+  "chat-postgres",
   "mcp",
   "startup",
   "load",
