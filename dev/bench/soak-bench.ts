@@ -105,13 +105,17 @@ try {
   // Two series: RSS after each slice, as an operator sees it, and every rotation (4 slices) the
   // live heap and RSS right after a full GC, which tell held state from garbage not yet collected.
   const samples: Array<{ at: number; rss: number }> = [];
+  // Requests per endpoint: the garbage, and so the RSS, follows the rate the machine allowed.
+  const served = new Map<string, { requests: number; seconds: number }>();
   const collected = [{ at: 0, ...(await afterGc()) }];
   const measured = performance.now();
   const since = () => Math.round((performance.now() - measured) / 1000);
   const slices = [status, info, chat, payment];
   for (let i = 0; since() < SECONDS || i % slices.length !== 0; i++) {
     const slice = slices[i % slices.length]!;
-    await load(slice, SLICE);
+    const sent = await load(slice, SLICE);
+    const so = served.get(slice[1]) ?? { requests: 0, seconds: 0 };
+    served.set(slice[1], { requests: so.requests + sent, seconds: so.seconds + SLICE });
     samples.push({ at: since(), rss: rssMb(service.pid) });
     console.log(
       `  ${String(since()).padStart(4)} s  ${slice[1].padEnd(18)} RSS ${samples.at(-1)!.rss.toFixed(1)} MB`,
@@ -196,6 +200,7 @@ try {
     ],
     notes: [
       `warm-up: ${warmUp} s (${infos} payment-info requests, ${chats} chats)`,
+      `requests during the load (the rate the machine allowed): ${[...served].map(([path, { requests, seconds }]) => `${path} ${requests} (${(requests / seconds).toFixed(0)}/s)`).join(", ")}`,
       `RSS after each slice (s: MB): ${samples.map((s) => `${s.at}: ${s.rss.toFixed(0)}`).join(", ")}`,
       `after a full GC (s: live heap / RSS, MB): ${collected.map((c) => `${c.at}: ${c.heap.toFixed(0)} / ${c.rss.toFixed(0)}`).join(", ")}`,
     ],
