@@ -103,7 +103,8 @@ const work = mkdtempSync(join(tmpdir(), "chat-bench-"));
 const indexPath = join(work, "index.bin");
 let service: ServiceProcess | undefined;
 try {
-  ensureNodeDocs(values.docs);
+  // Only the default folder is fetched: another corpus is the caller's (fetching would add the Node docs to it).
+  if (values.docs === DEFAULT_NODE_DOCS_DIR) ensureNodeDocs(values.docs);
   const started = performance.now();
   const report = await Effect.runPromise(
     ingest([values.docs]).pipe(
@@ -140,7 +141,7 @@ try {
   const rssAfter = rssMb(pid);
 
   console.log(
-    `\nPOST /api/chat, real service (${values.deno ? "deno src/deno.ts" : "bun src/main.ts"}), Node.js API docs: ${report.files} files, ${report.chunks} chunks`,
+    `\nPOST /api/chat, real service (${values.deno ? "deno src/deno.ts" : "bun src/main.ts"}), ${values.corpus}: ${report.files} files, ${report.chunks} chunks`,
   );
   console.log("local index + hashed vectors + extractive answers, loopback, JSON (no streaming)");
   console.log(`  ingest ${ingestSeconds.toFixed(2)} s   (${questions.length} questions cycled)`);
