@@ -174,7 +174,7 @@ try {
         met: peak <= GOALS.peakRss,
       },
       {
-        measure: `RSS trend over the last ${TREND_SECONDS / 60} minutes, after a full GC / sampled`,
+        measure: `RSS trend over the last ${Math.min(TREND_SECONDS, SECONDS) / 60} minutes, after a full GC / sampled`,
         value: `${trendAfterGc.toFixed(2)} / ${slopeOf(late(samples)).toFixed(2)} MB/min`,
         goal: `no upward trend: <= ${GOALS.trendMbPerMin} MB/min after a full GC`,
         met: trendAfterGc <= GOALS.trendMbPerMin,
