@@ -2,7 +2,7 @@
  * Insight events packed for the memory log: one short JSON array text per event instead of an
  * object graph (the event, its sources array and five source objects, and a string per field).
  * Measured at the soak's scale (dev/bench/structures-heap.ts): about 1,180 bytes of heap per
- * question event as objects, about 190 as a record. A source is its number in a table of the
+ * question event as objects, 168 as a record. A source is its number in a table of the
  * distinct sources seen (the index has a few thousand passages, cited or not is the number's
  * lowest bit); past MAX_SOURCES distinct ones, a source is written out in full. Reads decode
  * the records back to the very events appended (the owner's report is read rarely; questions
