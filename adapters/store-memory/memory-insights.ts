@@ -1,73 +1,63 @@
 /**
- * The insights' event log in process memory: one array in time order. Bounded like the Redis
- * log: an append drops events older than the retention (judged at the new event's time) and,
- * past the cap, the oldest; reads skip what the retention no longer allows at `now`.
+ * The insights' event log in process memory: records in time order (insight-records.ts packs
+ * each event into one short text), with their times beside them in a plain array of numbers
+ * for the binary searches. Bounded like the Redis log: an append drops events older than the
+ * retention (judged at the new event's time) and, past the cap, the oldest; reads skip what
+ * the retention no longer allows at `now`.
  */
 import type { InsightEvent } from "../../core/insights/events.ts";
 import type { InsightsBounds } from "../../core/ports/insights-store.ts";
-
-/** Distinct source texts shared between events (see `share`); past this many, new ones are kept as they come. */
-const MAX_SHARED_TEXTS = 20_000;
+import { makeInsightRecords } from "./insight-records.ts";
 
 export const makeMemoryInsights = ({ retentionMs, maxEvents }: InsightsBounds) => {
   // Dropped events are skipped by moving `head` and their slots cleared, so the log holds at
-  // most `maxEvents` events (not twice as many until the next compaction); the array is
+  // most `maxEvents` events (not twice as many until the next compaction); the arrays are
   // compacted once half is dead, so a full log drops its oldest in constant time instead of
   // shifting 100 000 entries.
-  let events: Array<InsightEvent | undefined> = [];
+  let records: Array<string | undefined> = [];
+  let times: number[] = [];
   let head = 0;
-  const at = (i: number) => (events[i] as InsightEvent).at;
+  const codec = makeInsightRecords();
   /** The first index at or after `head` whose event is at `time` or later. */
   const firstAt = (time: number) => {
-    let [low, high] = [head, events.length];
+    let [low, high] = [head, times.length];
     while (low < high) {
       const mid = (low + high) >>> 1;
-      if (at(mid) < time) low = mid + 1;
+      if ((times[mid] as number) < time) low = mid + 1;
       else high = mid;
     }
     return low;
   };
-  // A question's sources (passage ids, titles, links) come from the index, a few thousand
-  // distinct texts, but retrieval builds new strings for each search: sharing one copy of each
-  // keeps about 20 strings per event from being held 100 000 times over.
-  const shared = new Map<string, string>();
-  const share = (text: string): string => {
-    const known = shared.get(text);
-    if (known !== undefined) return known;
-    if (shared.size < MAX_SHARED_TEXTS) shared.set(text, text);
-    return text;
-  };
-  const compact = (event: InsightEvent): InsightEvent =>
-    event._tag !== "question"
-      ? event
-      : {
-          ...event,
-          sources: event.sources.map((source) => ({
-            ...source,
-            passage: share(source.passage),
-            title: share(source.title),
-            url: share(source.url),
-            page: share(source.page),
-          })),
-        };
   return {
     append: (event: InsightEvent): void => {
-      let i = events.length;
-      while (i > head && at(i - 1) > event.at) i--;
-      events.splice(i, 0, compact(event));
-      const next = Math.max(firstAt(event.at - retentionMs), events.length - maxEvents);
-      events.fill(undefined, head, next);
+      const record = codec.pack(event);
+      let i = times.length;
+      while (i > head && (times[i - 1] as number) > event.at) i--;
+      if (i === times.length) {
+        records.push(record);
+        times.push(event.at);
+      } else {
+        records.splice(i, 0, record);
+        times.splice(i, 0, event.at);
+      }
+      const next = Math.max(firstAt(event.at - retentionMs), times.length - maxEvents);
+      records.fill(undefined, head, next);
       head = next;
-      if (head > events.length / 2) {
-        events = events.slice(head);
+      if (head > times.length / 2) {
+        records = records.slice(head);
+        times = times.slice(head);
         head = 0;
       }
     },
-    between: (from: number, to: number, now: number): ReadonlyArray<InsightEvent> =>
-      events.slice(firstAt(Math.max(from, now - retentionMs)), firstAt(to)) as InsightEvent[],
-    /** Events held, for tests of the bounds. */
-    size: () => events.length - head,
+    between: (from: number, to: number, now: number): ReadonlyArray<InsightEvent> => {
+      const [first, end] = [firstAt(Math.max(from, now - retentionMs)), firstAt(to)];
+      const events: InsightEvent[] = [];
+      for (let i = first; i < end; i++) events.push(codec.unpack(records[i] as string, times[i] as number));
+      return events;
+    },
+    /** Events held, for tests of the bounds and for /metrics. */
+    size: () => times.length - head,
     /** Events the log still references, dropped ones included if it kept them (for tests). */
-    referenced: () => events.reduce((count, event) => count + (event === undefined ? 0 : 1), 0),
+    referenced: () => records.reduce((count, record) => count + (record === undefined ? 0 : 1), 0),
   };
 };

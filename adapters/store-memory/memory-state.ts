@@ -15,15 +15,11 @@ import * as Quota from "../../core/quota.ts";
 import { REFERENCE_MEMORY_MS } from "../shared/random-ids.ts";
 import { makeMemoryPaymentRequests } from "./memory-payment-requests.ts";
 import { makeMemoryWalletCredits } from "./memory-wallet-credits.ts";
+import { type PackedQuota, packQuota, unpackQuota } from "./packed-quota.ts";
 
 export interface MemoryIds {
   readonly holdId: () => string;
   readonly reference: () => string;
-}
-
-interface Reference {
-  readonly reference: string;
-  readonly lastUsed: number;
 }
 
 /** A state equal to a fresh identity's: nothing worth keeping. */
@@ -32,20 +28,24 @@ const isBlank = (state: Quota.QuotaState): boolean =>
 
 /** Creates an empty volatile store with the given limits and id sources. */
 export const makeMemoryState = (limits: Quota.QuotaLimits, ids: MemoryIds) => {
-  const quotas = new Map<string, Quota.QuotaState>();
+  // Packed (packed-quota.ts): one number per client for most states.
+  const quotas = new Map<string, PackedQuota>();
   const signatures = new Map<string, UsedSignature>();
-  const references = new Map<string, Reference>();
-  const owners = new Map<string, string>();
+  // Identity -> its reference, and reference -> when it was last handed out: two plain entries
+  // per client, and a refresh (every GET /api/payment/info) allocates nothing.
+  const references = new Map<string, string>();
+  const lastUsed = new Map<string, number>();
   // The newest `now` callers passed in: the sweeper's clock, so it agrees with the callers'.
   let latest = Number.NEGATIVE_INFINITY;
 
   const load = (identity: string, now: number): Quota.QuotaState => {
     latest = Math.max(latest, now);
-    return quotas.get(identity) ?? Quota.emptyQuota(now);
+    const packed = quotas.get(identity);
+    return packed === undefined ? Quota.emptyQuota(now) : unpackQuota(packed);
   };
   const save = (identity: string, state: Quota.QuotaState): Quota.QuotaState => {
     if (isBlank(state)) quotas.delete(identity);
-    else quotas.set(identity, state);
+    else quotas.set(identity, packQuota(state));
     return state;
   };
 
@@ -62,15 +62,22 @@ export const makeMemoryState = (limits: Quota.QuotaLimits, ids: MemoryIds) => {
   return {
     /** The paid credits of wallets, in the same map (a wallet's account is never an identity). */
     wallet: makeMemoryWalletCredits(
-      { load, save, peek: (account) => quotas.get(account) },
+      {
+        load,
+        save,
+        peek: (account) => {
+          const packed = quotas.get(account);
+          return packed === undefined ? undefined : unpackQuota(packed);
+        },
+      },
       limits,
       ids.holdId,
     ),
 
     view: (identity: string, now: number): Quota.QuotaView => {
       latest = Math.max(latest, now);
-      const state = quotas.get(identity);
-      return state === undefined ? blankView(now) : Quota.view(state, now, limits);
+      const packed = quotas.get(identity);
+      return packed === undefined ? blankView(now) : Quota.view(unpackQuota(packed), now, limits);
     },
 
     reserve: (identity: string, now: number) =>
@@ -115,30 +122,31 @@ export const makeMemoryState = (limits: Quota.QuotaLimits, ids: MemoryIds) => {
     referenceFor: (identity: string, now: number): string => {
       latest = Math.max(latest, now);
       const known = references.get(identity);
-      const fresh = known !== undefined && now - known.lastUsed < REFERENCE_MEMORY_MS;
-      let reference = fresh ? known.reference : ids.reference();
-      if (!fresh) {
-        if (known !== undefined) owners.delete(known.reference);
-        while (owners.has(reference)) reference = ids.reference();
-        owners.set(reference, identity);
+      if (known !== undefined && now - (lastUsed.get(known) as number) < REFERENCE_MEMORY_MS) {
+        lastUsed.set(known, now);
+        return known;
       }
-      references.set(identity, { reference, lastUsed: now });
+      if (known !== undefined) lastUsed.delete(known);
+      let reference = ids.reference();
+      while (lastUsed.has(reference)) reference = ids.reference();
+      references.set(identity, reference);
+      lastUsed.set(reference, now);
       return reference;
     },
 
     /** Forgets everything the rules no longer need, judged at `now` (default: the newest time seen). */
     sweep: (now: number = latest): void => {
-      for (const [identity, state] of quotas) {
-        if (isBlank(Quota.normalize(state, now))) quotas.delete(identity);
+      for (const [identity, packed] of quotas) {
+        if (isBlank(Quota.normalize(unpackQuota(packed), now))) quotas.delete(identity);
       }
       for (const [signature, entry] of signatures) {
         if (!isRemembered(entry, now)) signatures.delete(signature);
       }
       payments.sweepPayments(now);
-      for (const [identity, entry] of references) {
-        if (now - entry.lastUsed >= REFERENCE_MEMORY_MS) {
+      for (const [identity, reference] of references) {
+        if (now - (lastUsed.get(reference) as number) >= REFERENCE_MEMORY_MS) {
           references.delete(identity);
-          owners.delete(entry.reference);
+          lastUsed.delete(reference);
         }
       }
     },

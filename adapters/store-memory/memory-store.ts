@@ -9,6 +9,7 @@ import { DEFAULT_INSIGHTS_BOUNDS } from "../../core/config-insights.ts";
 import { checkGrant, checkQueries } from "../../core/payments/grant-guard.ts";
 import { claimInput } from "../../core/payments/x402-claim.ts";
 import { FeedbackStore } from "../../core/ports/feedback-store.ts";
+import { HeldSizes } from "../../core/ports/held-sizes.ts";
 import { type InsightsBounds, InsightsStore } from "../../core/ports/insights-store.ts";
 import { PaymentRequests } from "../../core/ports/payment-requests.ts";
 import { PaymentStore } from "../../core/ports/payment-store.ts";
@@ -19,7 +20,7 @@ import { WalletCredits } from "../../core/ports/wallet-credits.ts";
 import { WalletSessions } from "../../core/ports/wallet-sessions.ts";
 import type { QuotaLimits } from "../../core/quota.ts";
 import { newHoldId, newReference } from "../shared/random-ids.ts";
-import { makeMemoryFeedback } from "./memory-feedback.ts";
+import { MAX_ANSWERS, makeMemoryFeedback } from "./memory-feedback.ts";
 import { makeMemoryInsights } from "./memory-insights.ts";
 import { makeMemorySessions } from "./memory-sessions.ts";
 import { makeMemoryState } from "./memory-state.ts";
@@ -37,8 +38,8 @@ const startSweeper = (sweep: () => void) => {
 };
 
 /**
- * The store ports over one in-memory state, with a sweeper living as long as the layer; and
- * the synchronous view of that state for GET /api/status (quota-view.ts).
+ * The store ports over one in-memory state, with a sweeper living as long as the layer; the
+ * quick reads of that state for the two busiest routes; and how much each part holds (/metrics).
  */
 export const layer = (
   limits: QuotaLimits,
@@ -53,6 +54,7 @@ export const layer = (
   | SettlementLocks
   | WalletCredits
   | WalletSessions
+  | HeldSizes
 > =>
   Layer.effectContext(
     Effect.gen(function* () {
@@ -143,6 +145,19 @@ export const layer = (
         append: (event) => Effect.sync(() => log.append(event)),
         between: (from, to, now) => Effect.sync(() => log.between(from, to, now)),
       });
+      const held = HeldSizes.of({
+        sizes: () => {
+          const { quotas, signatures, references, payments } = state.sizes();
+          return [
+            { structure: "quota_states", entries: quotas },
+            { structure: "memo_references", entries: references },
+            { structure: "used_signatures", entries: signatures },
+            { structure: "payment_requests", entries: payments },
+            { structure: "answer_ids", entries: votes.size(), cap: MAX_ANSWERS },
+            { structure: "insight_events", entries: log.size(), cap: insightsBounds.maxEvents },
+          ];
+        },
+      });
       return Context.make(QuotaStore, quota).pipe(
         Context.add(PaymentStore, payment),
         Context.add(PaymentRequests, requests),
@@ -152,6 +167,7 @@ export const layer = (
         Context.add(SettlementLocks, makeMemoryLocks()),
         Context.add(WalletCredits, wallets),
         Context.add(WalletSessions, sessions),
+        Context.add(HeldSizes, held),
       );
     }).pipe(Effect.withSpan("MemoryStore.layer")),
   );

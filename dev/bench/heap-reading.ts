@@ -1,10 +1,10 @@
-/** The bench side of heap-probe.ts: the command that preloads it, and a reading on demand. */
+/** The bench side of heap-probe.ts (and its Deno twin): the commands that preload it, and a reading on demand. */
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { BUN_ENTRY } from "../../test/support/service-process.ts";
+import { BUN_ENTRY, DENO_ENTRY } from "../../test/support/service-process.ts";
 import type { HeapProbe } from "./heap-probe.ts";
 
-/** `bun --preload heap-probe.ts src/main.ts`. */
+/** `bun --preload heap-probe.ts dev/demo/main.ts`. */
 export const PROBED_ENTRY: ReadonlyArray<string> = [
   BUN_ENTRY[0]!,
   "--preload",
@@ -12,7 +12,23 @@ export const PROBED_ENTRY: ReadonlyArray<string> = [
   ...BUN_ENTRY.slice(1),
 ];
 
-/** Asks the process (started with PROBED_ENTRY and HEAP_PROBE_FILE=`file`) for a reading after a full GC. */
+/** The same with Bun's `--smol` (a smaller heap, collected more often). */
+export const PROBED_SMOL_ENTRY: ReadonlyArray<string> = [
+  PROBED_ENTRY[0]!,
+  "--smol",
+  ...PROBED_ENTRY.slice(1),
+];
+
+/** `npm run start:deno`'s command with heap-probe-deno.ts preloaded and V8's gc() exposed to it. */
+export const PROBED_DENO_ENTRY: ReadonlyArray<string> = [
+  ...DENO_ENTRY.slice(0, -1),
+  "--v8-flags=--expose-gc",
+  "--preload",
+  join(import.meta.dir, "heap-probe-deno.ts"),
+  DENO_ENTRY.at(-1)!,
+];
+
+/** Asks the process (started with a probed entry and HEAP_PROBE_FILE=`file`) for a reading after a full GC. */
 export const readHeap = async (pid: number, file: string): Promise<HeapProbe> => {
   rmSync(file, { force: true });
   process.kill(pid, "SIGUSR2");

@@ -32,6 +32,7 @@ const ORDER = [
   "payment",
   "x402",
   "chat",
+  "chat-postgres",
   "mcp",
   "startup",
   "load",
@@ -39,6 +40,8 @@ const ORDER = [
   "retrieval",
   "crawl",
   "soak",
+  "soak-deno",
+  "soak-bun-smol",
 ];
 
 const only = process.argv.slice(2);

@@ -3,10 +3,11 @@
  * are public paths, so /readyz answers from a cached probe and names no host or collection unless
  * METRICS_TOKEN is sent, and /metrics (grants, refusals, login failures) needs that token.
  */
-import { Effect, type Redacted } from "effect";
+import { Effect, Option, type Redacted } from "effect";
 import { type Context, Hono } from "hono";
 import { ChainReader, type ChainUnavailable } from "../../../core/ports/chain-reader.ts";
 import type { DocsSyncRecord } from "../../../core/ports/docs-sync.ts";
+import { type HeldSize, HeldSizes } from "../../../core/ports/held-sizes.ts";
 import { QuotaStore } from "../../../core/ports/quota-store.ts";
 import { type RetrievalFailed, Retriever } from "../../../core/ports/retrieval.ts";
 import type { StoreUnavailable } from "../../../core/ports/store-errors.ts";
@@ -14,6 +15,7 @@ import type { AppEnv } from "../../hono-kit/app-env.ts";
 import { bearerDoor, type DoorVerdict, retryAfterSeconds } from "../../hono-kit/bearer-door.ts";
 import { failureLimiter } from "../../hono-kit/failure-limiter.ts";
 import { type AppRuntime, runOutcome } from "../../hono-kit/run-effect.ts";
+import { renderMemory } from "../../observability/memory-metrics.ts";
 import type { Metrics } from "../../observability/metrics.ts";
 import type { SponsorWatch } from "../../payments/v2/sponsor-watch.ts";
 import { openApiDocument } from "../openapi.ts";
@@ -158,6 +160,17 @@ export const opsRoutes = ({
   docsSync,
 }: OpsDeps) => {
   const readiness = cachedReadiness(() => probeAll(runtime), probeEveryMs, now);
+  // Resolved on the first scrape (the runtime is built by then); a store holding nothing in the process has none.
+  let held: (() => ReadonlyArray<HeldSize>) | undefined;
+  const heldSizes = (): ReadonlyArray<HeldSize> => {
+    if (held === undefined) {
+      const found = runOutcome(runtime, Effect.map(Effect.serviceOption(HeldSizes), Option.getOrUndefined));
+      if (found instanceof Promise || !found.ok) return [];
+      const service = found.value;
+      held = service === undefined ? () => [] : service.sizes;
+    }
+    return held();
+  };
   const door = metricsToken === undefined ? undefined : bearerDoor(metricsToken, failureLimiter({ now }));
   /** Whether the request carries METRICS_TOKEN; a wrong one is counted and logged, never echoed. */
   const verdictOf = (c: Context<AppEnv>): DoorVerdict => {
@@ -198,7 +211,7 @@ export const opsRoutes = ({
     const verdict = verdictOf(c);
     switch (verdict.kind) {
       case "ok":
-        return c.text(metrics.render(), 200, METRICS_TYPE);
+        return c.text(metrics.render() + renderMemory(process.memoryUsage(), heldSizes()), 200, METRICS_TYPE);
       case "locked":
         return c.json(
           {

@@ -1,0 +1,37 @@
+/**
+ * /metrics tells an operator where memory goes: the resident set, the JS heap, and the entries
+ * each bounded structure of the memory store holds (with its cap where it has one), so the one
+ * that grows can be named.
+ */
+import { expect, test } from "bun:test";
+import { DEFAULT_INSIGHTS_BOUNDS } from "../../core/config-insights.ts";
+import { METRICS_TOKEN, testApps } from "../support/test-app.ts";
+
+const build = testApps();
+const scrape = async (t: ReturnType<typeof build>) =>
+  (await t.call("/metrics", { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+const gauge = (text: string, line: string) => Number(new RegExp(`^${line} (\\d+)$`, "m").exec(text)?.[1]);
+
+test("the heap, the resident set and each bounded structure's entries are exposed", async () => {
+  const t = build();
+  const before = await scrape(t);
+  expect(gauge(before, "process_resident_memory_bytes")).toBeGreaterThan(0);
+  expect(gauge(before, "js_heap_used_bytes")).toBeGreaterThan(0);
+  expect(gauge(before, 'bounded_structure_entries\\{structure="memo_references"\\}')).toBe(0);
+  expect(gauge(before, 'bounded_structure_cap\\{structure="insight_events"\\}')).toBe(
+    DEFAULT_INSIGHTS_BOUNDS.maxEvents,
+  );
+
+  for (const client of ["203.0.113.1", "203.0.113.2", "203.0.113.3"])
+    expect((await t.call("/api/payment/info", {}, client)).status).toBe(200);
+  const after = await scrape(t);
+  expect(gauge(after, 'bounded_structure_entries\\{structure="memo_references"\\}')).toBe(3);
+  for (const structure of [
+    "quota_states",
+    "used_signatures",
+    "payment_requests",
+    "answer_ids",
+    "insight_events",
+  ])
+    expect(gauge(after, `bounded_structure_entries\\{structure="${structure}"\\}`)).toBeGreaterThanOrEqual(0);
+});
