@@ -1,7 +1,7 @@
 /**
  * Wallet sessions, payer links and sign-in nonces in process memory (the WalletSessions port). Revoking all
- * of a wallet's sessions bumps its generation: a session opened under an older generation reads
- * as revoked. Synchronous, so a nonce is used by one caller only. Swept with the rest of the
+ * of a wallet's sessions bumps its generation: a session opened (or an identity linked) under an
+ * older generation reads as revoked. Synchronous, so a nonce is used by one caller only. Swept with the rest of the
  * memory store; nonces last 5 minutes, sessions until they expire.
  */
 import type { SessionLookup } from "../../core/ports/wallet-sessions.ts";
@@ -17,7 +17,10 @@ export const makeMemorySessions = () => {
   const sessions = new Map<string, Session>();
   const generations = new Map<string, number>();
   const nonces = new Map<string, number>();
-  const links = new Map<string, { readonly wallet: string; readonly expiresAt: number }>();
+  const links = new Map<
+    string,
+    { readonly wallet: string; readonly expiresAt: number; readonly generation: number }
+  >();
   const generationOf = (wallet: string) => generations.get(wallet) ?? 0;
   // The newest `now` callers passed in: the sweeper's clock, so it agrees with the callers'.
   let latest = Number.NEGATIVE_INFINITY;
@@ -46,12 +49,15 @@ export const makeMemorySessions = () => {
     },
     link: (identity: string, wallet: string, expiresAt: number, now: number): void => {
       note(now);
-      links.set(identity, { wallet, expiresAt });
+      links.set(identity, { wallet, expiresAt, generation: generationOf(wallet) });
     },
     linked: (identity: string, now: number): string | undefined => {
       note(now);
       const link = links.get(identity);
-      return link !== undefined && link.expiresAt > now ? link.wallet : undefined;
+      // A link made before its wallet's owner signed out everywhere is void, as its sessions are.
+      return link !== undefined && link.expiresAt > now && link.generation === generationOf(link.wallet)
+        ? link.wallet
+        : undefined;
     },
     issueNonce: (nonce: string, expiresAt: number, now: number): void => {
       note(now);

@@ -5,7 +5,9 @@
  *   sessions:<wallet>          the wallet's generation; a revocation of all its sessions bumps it.
  *                              No TTL: were it to lapse, revoked sessions would count again.
  *   siwx:<nonce>               an issued sign-in nonce, until the challenge expires
- *   payer:<identity>           the wallet the identity last paid with, until the link expires
+ *   payer:<identity>           "<generation>|<wallet>": the wallet the identity last paid with,
+ *                              until the link expires; a link made under an older generation
+ *                              of the wallet (its owner signed out everywhere since) is void
  *
  * Reads and writes of one session are one script, so a revocation and a read never interleave.
  * A nonce is used by deleting it: DEL answers 1 to exactly one caller on any number of instances.
@@ -25,6 +27,18 @@ if ttl <= 0 then return 0 end
 redis.call('SET', KEYS[1], generation .. '|' .. ARGV[2] .. '|open|' .. ARGV[3], 'PX', ttl)
 return 1
 `);
+
+/** KEYS = [link, generation], ARGV = [now, expiresAt, wallet]. */
+const LINK = luaScript(`
+local generation = redis.call('GET', KEYS[2]) or '0'
+local ttl = tonumber(ARGV[2]) - tonumber(ARGV[1])
+if ttl <= 0 then return 0 end
+redis.call('SET', KEYS[1], generation .. '|' .. ARGV[3], 'PX', ttl)
+return 1
+`);
+
+/** The wallet of a link record whose generation is still the wallet's; else undefined. */
+const LINK_RECORD = /^(\d+)\|(.+)$/;
 
 /** KEYS = [session], ARGV = [generation key prefix, now]: {'active', wallet, expiresAt} | {'revoked'} | {'unknown'}. */
 const FIND = luaScript(`
@@ -77,12 +91,27 @@ export const redisSessions = (client: Redis, keys: KeyLayout) =>
     closeAll: (wallet) => Effect.asVoid(runCommand(() => client.incr(keys.sessionGeneration(wallet)))),
     link: (identity, wallet, expiresAt, now) =>
       Effect.asVoid(
-        runCommand(() => client.set(keys.payerLink(identity), wallet, "PX", Math.max(1, expiresAt - now))),
+        runScript(
+          client,
+          LINK,
+          [keys.payerLink(identity), keys.sessionGeneration(wallet)],
+          [now, expiresAt, wallet],
+        ),
       ),
+    // Two reads, not one script: the generation's key is named by the record (a script must
+    // declare its keys), and a revocation racing this read is as good as one just after it.
     linked: (identity) =>
-      Effect.map(
+      Effect.flatMap(
         runCommand(() => client.get(keys.payerLink(identity))),
-        (wallet) => wallet ?? undefined,
+        (record) => {
+          const match = record === null ? null : LINK_RECORD.exec(record);
+          const [, generation, wallet] = match ?? [];
+          if (generation === undefined || wallet === undefined) return Effect.succeed(undefined);
+          return Effect.map(
+            runCommand(() => client.get(keys.sessionGeneration(wallet))),
+            (current) => ((current ?? "0") === generation ? wallet : undefined),
+          );
+        },
       ),
     issueNonce: (nonce, expiresAt, now) =>
       Effect.asVoid(

@@ -28,8 +28,7 @@ export interface QueriesBought {
   readonly payer: string | undefined;
   /**
    * The transfer carries the memo reference issued to this client: it was made for this client,
-   * so a browser session for the payer may be handed to it. Anyone can submit a signature seen
-   * on chain; without the memo the submitter gets no session, the payer's wallet the credits.
+   * so its payer's wallet is credited and a browser session for it may be handed to the client.
    */
   readonly madeForClient: boolean;
 }
@@ -66,7 +65,11 @@ export const buyQueries = Effect.fn("buyQueries")(function* (identity: string, r
   const payer = soleTransferAuthority(transaction, { payTo: settings.wallet, mint: settings.usdcMint });
   const ourMemo = `${settings.memoPrefix}${reference}`;
   const madeForClient = memosOf(transaction).some((memo) => memo.trim() === ourMemo);
-  const account = payer === undefined ? identity : walletAccount(payer);
+  // Anyone can submit a signature seen on chain. A transfer without this client's memo credits
+  // the identity that presents it (as the spec's POST /api/payment does), never the payer's
+  // wallet: crediting the wallet would link the submitter to it, and so to its whole balance.
+  const owner = madeForClient ? payer : undefined;
+  const account = owner === undefined ? identity : walletAccount(owner);
   const rateLimit = yield* store
     .claim(claim.signature, account, claim.queries, yield* Clock.currentTimeMillis)
     .pipe(Effect.catchTag("AlreadyClaimed", () => Effect.fail(alreadyUsed)));
@@ -74,7 +77,7 @@ export const buyQueries = Effect.fn("buyQueries")(function* (identity: string, r
     claim,
     received: verified.success.received,
     rateLimit,
-    payer,
+    payer: owner,
     madeForClient,
   } satisfies QueriesBought;
 });

@@ -114,8 +114,7 @@ describe.skipIf(!chromiumAvailable())("the owner's console", () => {
         "1 / 1 votes up / down",
         "0.06 USDC revenue, 2 payments",
         "2 paying clients",
-        // b's last question is paid: the wallet b paid with is spent before b's free questions.
-        "2 / 60 paid queries used / bought",
+        "1 / 60 paid queries used / bought",
       ]);
       // One bar per day of the range; today's holds the session.
       expect(

@@ -41,12 +41,13 @@ describe("buyQueries", () => {
     expect(exit.value.claim.queries).toBe(50);
     expect(exit.value.received).toBe(50_000n);
     expect(exit.value.rateLimit.remaining).toBe(53);
-    // The wallet that paid owns the credits, not the client that submitted the signature.
-    expect(exit.value.payer).toBe(PAYER);
-    expect(w.claimed.get(SIGNATURE)).toEqual({ identity: walletAccount(PAYER), queries: 50 });
-    expect(w.calls).toEqual(["isClaimed", `lookup:${SIGNATURE.slice(0, 6)}`, "claim:50"]);
-    // No memo of this client: the submitter may have only seen the transfer on chain.
+    // No memo of this client: the submitter may have only seen the transfer on chain, so it is
+    // credited with this payment's queries (as the spec's POST /api/payment does), never given
+    // the payer's wallet (and its whole balance).
     expect(exit.value.madeForClient).toBe(false);
+    expect(exit.value.payer).toBeUndefined();
+    expect(w.claimed.get(SIGNATURE)).toEqual({ identity: IDENTITY, queries: 50 });
+    expect(w.calls).toEqual(["isClaimed", `lookup:${SIGNATURE.slice(0, 6)}`, "claim:50"]);
   });
 
   test("a transfer with this client's memo was made for it; one with no single payer credits the identity", async () => {
@@ -61,6 +62,9 @@ describe("buyQueries", () => {
     const boundExit = await run(bound);
     if (Exit.isFailure(boundExit)) throw new Error("failed");
     expect(boundExit.value.madeForClient).toBe(true);
+    // The wallet that paid owns the credits, not the client that submitted the signature.
+    expect(boundExit.value.payer).toBe(PAYER);
+    expect(bound.claimed.get(SIGNATURE)).toEqual({ identity: walletAccount(PAYER), queries: 50 });
 
     const multisig = makeWorld();
     multisig.lookup = {

@@ -77,9 +77,15 @@ export const statusRoutes = (runtime: AppRuntime, paidDailyCap: number) => {
     return errorResponse(c, view, paidDailyCap);
   };
   /** A client spending a wallet's credits: the view of both, and which wallet. */
+  /**
+   * The quota the client may spend, its wallet's included. The wallet's address is shown to the
+   * holder of its session only: a client linked by having paid from this address (a NAT or a
+   * carrier's shared address holds many) spends it but is not told whose it is.
+   */
   const walletStatus = (
     c: Context<AppEnv>,
     read: Effect.Effect<string, SessionError, WalletSessions>,
+    showWallet: boolean,
   ): Response | Promise<Response> => {
     adoptEdgeFacts(c);
     const identity = c.get("identity");
@@ -92,7 +98,7 @@ export const statusRoutes = (runtime: AppRuntime, paidDailyCap: number) => {
     return whenReady(runOutcome(runtime, program), (outcome) => {
       if (!outcome.ok) return errorResponse(c, outcome.error, paidDailyCap);
       const { view, wallet } = outcome.value;
-      return c.json({ success: true, ...view, rateLimit: view, wallet });
+      return c.json({ success: true, ...view, rateLimit: view, ...(showWallet ? { wallet } : {}) });
     });
   };
   const identityStatus = (c: Context<AppEnv>, identity: string): Response | Promise<Response> => {
@@ -122,14 +128,14 @@ export const statusRoutes = (runtime: AppRuntime, paidDailyCap: number) => {
       adoptEdgeFacts(c);
       return errorResponse(c, linked.error, paidDailyCap);
     }
-    if (linked.value !== undefined) return walletStatus(c, Effect.succeed(linked.value));
+    if (linked.value !== undefined) return walletStatus(c, Effect.succeed(linked.value), false);
     return identityStatus(c, identity);
   };
   // Not async: on the memory store the whole request completes without a promise.
   return new Hono<AppEnv>().get("/", (c): Response | Promise<Response> => {
     const identity = c.env.identity;
     const token = c.req.header(SESSION_HEADER);
-    if (token !== undefined) return walletStatus(c, sessionWallet(token.trim()));
+    if (token !== undefined) return walletStatus(c, sessionWallet(token.trim()), true);
     const linked = runOutcome(runtime, linkedWallet(identity));
     // A read that answered at once (memory) stays synchronous.
     if (linked instanceof Promise) return linked.then((found) => afterLink(c, identity, found));
