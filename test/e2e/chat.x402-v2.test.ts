@@ -11,24 +11,24 @@ import { memoryLogger } from "../../src/observability/log.ts";
 import type { ExactFacilitator } from "../../src/payments/v2/exact-payment.ts";
 import { startFacilitator } from "../../src/payments/v2/facilitator.ts";
 import { askChat, exhaustFreeQuestion } from "../support/chat-402.ts";
-import { startTestChain, type TestChain } from "../support/localnet.ts";
+import type { TestChain } from "../support/localnet.ts";
 import { redisServerAvailable } from "../support/redis-server.ts";
 import { twoOnRedis, useRedisServer } from "../support/shared-redis.ts";
 import { type TestApp, type TestAppOptions, testApps } from "../support/test-app.ts";
-import { officialFetch, officialPaymentHeader, paymentRequiredOf, settlementOf } from "../support/x402-v2.ts";
+import {
+  officialFetch,
+  officialPaymentHeader,
+  paymentRequiredOf,
+  settlementOf,
+  startChainWithFacilitator,
+} from "../support/x402-v2.ts";
 
 const ADMIN_TOKEN = "an-admin-token-long-enough-1234567890";
 let chain: TestChain;
 let facilitator: ExactFacilitator | undefined;
 const build = testApps(afterAll);
 beforeAll(async () => {
-  chain = await startTestChain();
-  await chain.localnet.mintTokens(chain.serviceWallet, 0n);
-  facilitator = await startFacilitator({
-    rpcUrl: chain.url,
-    feePayer: chain.localnet.feePayer,
-    logger: memoryLogger().logger,
-  });
+  ({ chain, facilitator } = await startChainWithFacilitator());
 });
 afterAll(() => chain?.stop());
 

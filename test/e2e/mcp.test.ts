@@ -8,26 +8,18 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { PaymentRequired } from "@x402/core/types";
 import { ChainSolana } from "../../adapters/chain-solana/index.ts";
-import { memoryLogger } from "../../src/observability/log.ts";
 import type { ExactFacilitator } from "../../src/payments/v2/exact-payment.ts";
-import { startFacilitator } from "../../src/payments/v2/facilitator.ts";
-import { startTestChain, type TestChain } from "../support/localnet.ts";
+import type { TestChain } from "../support/localnet.ts";
 import { connectMcp, textOf } from "../support/mcp-client.ts";
 import { testApps } from "../support/test-app.ts";
-import { officialClient } from "../support/x402-v2.ts";
+import { officialClient, startChainWithFacilitator } from "../support/x402-v2.ts";
 
 let chain: TestChain;
 let facilitator: ExactFacilitator | undefined;
 const servers: Array<ReturnType<typeof Bun.serve>> = [];
 const build = testApps(afterAll);
 beforeAll(async () => {
-  chain = await startTestChain();
-  await chain.localnet.mintTokens(chain.serviceWallet, 0n);
-  facilitator = await startFacilitator({
-    rpcUrl: chain.url,
-    feePayer: chain.localnet.feePayer,
-    logger: memoryLogger().logger,
-  });
+  ({ chain, facilitator } = await startChainWithFacilitator());
 });
 afterAll(async () => {
   for (const server of servers) await server.stop(true);

@@ -12,15 +12,13 @@ import type { KeyPairSigner } from "@solana/kit";
 import { wrapFetchWithSIWx } from "@x402/extensions/sign-in-with-x";
 import { ChainSolana } from "../../adapters/chain-solana/index.ts";
 import { RedisStore } from "../../adapters/store-redis/index.ts";
-import { memoryLogger } from "../../src/observability/log.ts";
 import type { ExactFacilitator } from "../../src/payments/v2/exact-payment.ts";
-import { startFacilitator } from "../../src/payments/v2/facilitator.ts";
-import { startTestChain, type TestChain } from "../support/localnet.ts";
+import type { TestChain } from "../support/localnet.ts";
 import { redisServerAvailable } from "../support/redis-server.ts";
 import { useRedisServer } from "../support/shared-redis.ts";
 import { challengeOf, proofFor, signInWith } from "../support/sign-in-client.ts";
 import { type TestApp, type TestAppOptions, testApps } from "../support/test-app.ts";
-import { officialFetch } from "../support/x402-v2.ts";
+import { officialFetch, startChainWithFacilitator } from "../support/x402-v2.ts";
 
 const ORIGIN = "https://docs-chat.example";
 /** A kit signer as @x402/extensions types one (the same signMessages, typed more loosely there). */
@@ -30,13 +28,7 @@ let chain: TestChain;
 let facilitator: ExactFacilitator | undefined;
 const build = testApps(afterAll);
 beforeAll(async () => {
-  chain = await startTestChain();
-  await chain.localnet.mintTokens(chain.serviceWallet, 0n);
-  facilitator = await startFacilitator({
-    rpcUrl: chain.url,
-    feePayer: chain.localnet.feePayer,
-    logger: memoryLogger().logger,
-  });
+  ({ chain, facilitator } = await startChainWithFacilitator());
 });
 afterAll(() => chain?.stop());
 
