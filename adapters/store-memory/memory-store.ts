@@ -148,6 +148,7 @@ export const layer = (
       const held = HeldSizes.of({
         sizes: () => {
           const { quotas, signatures, references, payments } = state.sizes();
+          const signedIn = sessionState.sizes();
           return [
             { structure: "quota_states", entries: quotas },
             { structure: "memo_references", entries: references },
@@ -155,6 +156,9 @@ export const layer = (
             { structure: "payment_requests", entries: payments },
             { structure: "answer_ids", entries: votes.size(), cap: MAX_ANSWERS },
             { structure: "insight_events", entries: log.size(), cap: insightsBounds.maxEvents },
+            { structure: "wallet_sessions", entries: signedIn.sessions },
+            { structure: "payer_links", entries: signedIn.links },
+            { structure: "sign_in_nonces", entries: signedIn.nonces },
           ];
         },
       });

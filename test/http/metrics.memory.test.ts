@@ -26,12 +26,17 @@ test("the heap, the resident set and each bounded structure's entries are expose
     expect((await t.call("/api/payment/info", {}, client)).status).toBe(200);
   const after = await scrape(t);
   expect(gauge(after, 'bounded_structure_entries\\{structure="memo_references"\\}')).toBe(3);
+  // A sign-in challenge is a nonce held until it is used or expires.
+  expect((await t.call("/api/session/challenge")).status).toBe(200);
+  expect(gauge(await scrape(t), 'bounded_structure_entries\\{structure="sign_in_nonces"\\}')).toBe(1);
   for (const structure of [
     "quota_states",
     "used_signatures",
     "payment_requests",
     "answer_ids",
     "insight_events",
+    "wallet_sessions",
+    "payer_links",
   ])
     expect(gauge(after, `bounded_structure_entries\\{structure="${structure}"\\}`)).toBeGreaterThanOrEqual(0);
 });
