@@ -6,6 +6,7 @@
  * resolver answers with 127.0.0.1: a crawler that lets `fetch` resolve again reaches "inside".
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import {
   addressGuard,
@@ -40,6 +41,11 @@ const serve = (hostname: string, port: number, seen: Seen[]) =>
         return new Response(gzipSync("a".repeat(1024 * 1024)), {
           headers: { "Content-Type": "text/html", "Content-Encoding": "gzip" },
         });
+      if (url.pathname === "/stall")
+        return new Response(
+          new ReadableStream({ start: (controller) => controller.enqueue(new TextEncoder().encode("<p>")) }),
+          { headers: { "Content-Type": "text/html" } },
+        );
       return new Response(`<p>${hostname}</p>`, { headers: { "Content-Type": "text/html" } });
     },
   });
@@ -152,6 +158,29 @@ describe("the crawler connects to the address it vetted", () => {
   });
 });
 
+describe("over TLS the pinned connection still names the site", () => {
+  test("Host, SNI and the certificate check use the URL's name: docs.test passes, other.test fails on the certificate", async () => {
+    const probe = Bun.spawn([process.execPath, join(import.meta.dir, "../support/tls-pinned-probe.ts")], {
+      env: {
+        ...process.env,
+        NODE_EXTRA_CA_CERTS: join(import.meta.dir, "../fixtures/tls/docs-test.cert.pem"),
+      },
+      stdout: "pipe",
+    });
+    const result = JSON.parse(await new Response(probe.stdout).text());
+    expect(await probe.exited).toBe(0);
+    expect(result.docs).toBe("<p>secure</p>");
+    expect(result.other).toMatchObject({
+      kind: "failed",
+      failure: "tls",
+      detail: "ERR_TLS_CERT_ALTNAME_INVALID",
+    });
+    expect(result.seen).toEqual([
+      { host: expect.stringMatching(/^docs\.test:\d+$/), servername: "docs.test" },
+    ]);
+  });
+});
+
 describe("the pinned request keeps safe-fetch's bounds", () => {
   const { resolve } = rebinding(VETTED, VETTED);
   const limits = () => limitsWith(resolve, [`http://localhost:${port}`]);
@@ -164,5 +193,14 @@ describe("the pinned request keeps safe-fetch's bounds", () => {
   test("the size cap counts the unpacked page: 1 MiB packed into a few KiB is too large", async () => {
     const outcome = await safeFetch(`http://localhost:${port}/bomb`, limits(), () => true);
     expect(outcome).toMatchObject({ kind: "failed", failure: "too-large" });
+  });
+
+  test("a body that stops coming is cut at the deadline and reported as a timeout", async () => {
+    const outcome = await safeFetch(
+      `http://localhost:${port}/stall`,
+      { ...limits(), timeoutMs: 300 },
+      () => true,
+    );
+    expect(outcome).toMatchObject({ kind: "failed", failure: "timeout" });
   });
 });
