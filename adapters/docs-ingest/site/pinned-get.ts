@@ -51,7 +51,7 @@ export const pinnedGet = (
   new Promise((resolve, reject) => {
     const client = url.protocol === "https:" ? https : http;
     const request = client.request(
-      url,
+      url.href,
       {
         headers: { ...headers, "Accept-Encoding": "gzip" },
         signal,
