@@ -65,6 +65,8 @@ export const pinnedGet = (
           reject(new Error(`content-encoding ${encoding} was not asked for`));
           return;
         }
+        // pipeline's callback may ignore the error: it destroys the gunzip stream with it, and
+        // reading that stream (safe-fetch.ts) throws it there.
         const body = encoding === "identity" ? response : pipeline(response, createGunzip(), () => undefined);
         resolve({
           status: response.statusCode ?? 0,
