@@ -1,4 +1,8 @@
-/** IP address parsing and CIDR matching over bigints (IPv4 and IPv6, incl. IPv4-mapped). */
+/**
+ * IP address parsing and CIDR matching over bigints (IPv4 and IPv6, incl. IPv4-mapped), and the
+ * one list of addresses that are not the public internet, which the crawler and the paying
+ * client both refuse.
+ */
 export interface Ip {
   readonly version: 4 | 6;
   readonly value: bigint;
@@ -98,3 +102,68 @@ export const formatIp = (ip: Ip): string => {
   for (let shift = 112n; shift >= 0n; shift -= 16n) groups.push(((ip.value >> shift) & 0xffffn).toString(16));
   return groups.join(":");
 };
+
+/**
+ * Ranges that are not the public internet, after IANA's IPv4 and IPv6 Special-Purpose Address
+ * Registries (RFC 6890 and its updates) and the IPv6 address space registry: every block not
+ * globally reachable, plus the few marked reachable that no docs site or payee lives on (192.0.0.0/24
+ * whole, Teredo inside 2001::/23). A service that fetches what a stranger names must not reach its
+ * own network, a cloud's metadata service (169.254.169.254) or a neighbour behind a carrier NAT
+ * through any spelling of those addresses.
+ */
+export const NOT_PUBLIC_RANGES: ReadonlyArray<string> = [
+  "0.0.0.0/8", // "this network"; 0.0.0.0 reaches the local host on Linux
+  "10.0.0.0/8",
+  "100.64.0.0/10", // carrier-grade NAT: the provider's, or a neighbour's, network
+  "127.0.0.0/8",
+  "169.254.0.0/16", // link-local: cloud metadata services
+  "172.16.0.0/12",
+  "192.0.0.0/24", // IETF protocol assignments
+  "192.0.2.0/24", // documentation (TEST-NET-1)
+  "192.88.99.0/24", // deprecated 6to4 relay anycast
+  "192.168.0.0/16",
+  "198.18.0.0/15", // benchmarking
+  "198.51.100.0/24", // documentation (TEST-NET-2)
+  "203.0.113.0/24", // documentation (TEST-NET-3)
+  "224.0.0.0/4", // multicast
+  "240.0.0.0/4", // reserved, and the broadcast address
+  "::/96", // unspecified, loopback and the deprecated IPv4-compatible form (::7f00:1)
+  "::ffff:0:0:0/96", // IPv4-translated (RFC 2765): ::ffff:0:7f00:1 is 127.0.0.1
+  "64:ff9b:1::/48", // local-use NAT64: whatever the local translator maps it to
+  "100::/64", // discard-only
+  "2001::/23", // IETF protocol assignments, Teredo (2001::/32) among them
+  "2001:db8::/32", // documentation
+  "3fff::/20", // documentation
+  "5f00::/16", // segment routing SIDs
+  "fc00::/7", // unique-local
+  "fe80::/10", // link-local
+  "fec0::/10", // deprecated site-local, still routed inside some networks
+  "ff00::/8", // multicast
+];
+
+const WELL_KNOWN_NAT64 = 0x0064ff9bn << 96n;
+const SIX_TO_FOUR = 0x2002n;
+
+/**
+ * The IPv4 address an IPv6 address carries where a translator or tunnel would deliver it:
+ * NAT64's well-known prefix 64:ff9b::/96 (RFC 6052) in the low 32 bits, 6to4 2002::/16
+ * (RFC 3056) in bits 16..47. IPv4-mapped addresses are IPv4 already (parseIp); the other
+ * embeddings are refused whole by NOT_PUBLIC_RANGES.
+ */
+export const embeddedIpv4 = (ip: Ip): Ip | undefined => {
+  if (ip.version === 4) return undefined;
+  if (ip.value >> 32n === WELL_KNOWN_NAT64 >> 32n) return { version: 4, value: ip.value & 0xffffffffn };
+  if (ip.value >> 112n === SIX_TO_FOUR) return { version: 4, value: (ip.value >> 80n) & 0xffffffffn };
+  return undefined;
+};
+
+/** The non-public range `ip` (or the IPv4 address it embeds) lies in; undefined when public. */
+export const notPublicRange = (ip: Ip): string | undefined => {
+  const inside = NOT_PUBLIC_RANGES.find((cidr) => inCidr(ip, cidr));
+  if (inside !== undefined) return inside;
+  const embedded = embeddedIpv4(ip);
+  return embedded === undefined ? undefined : notPublicRange(embedded);
+};
+
+/** Whether `ip` is an address of the public internet. */
+export const isPublicIp = (ip: Ip): boolean => notPublicRange(ip) === undefined;

@@ -26,6 +26,13 @@ describe("AllowLocal: which endpoints are local or private", () => {
     "http://[::ffff:10.0.0.1]/",
     "http://2130706433/",
     "http://0x7f000001/",
+    "http://[64:ff9b::7f00:1]/",
+    "http://[2002:7f00:1::]/",
+    "http://[::7f00:1]/",
+    "http://[fec0::1]/",
+    "http://192.0.0.1/",
+    "http://[::ffff:0:7f00:1]/",
+    "http://198.18.0.1/",
   ];
   const publicHosts = [
     "https://api.devnet.solana.com",

@@ -105,7 +105,7 @@ export const crawlSite = async (
     maxRedirects: settings.maxRedirects,
     timeoutMs: settings.timeoutMs,
     userAgent: `${CRAWLER_AGENT}/1.0`,
-    checkHost: addressGuard(settings.allowPrivate),
+    pinHost: addressGuard({ allowPrivate: settings.allowPrivate }),
   };
   const robots: Robots | DiscoveryFailed = await loadRobots(scope.origin, limits);
   if ("kind" in robots) return robots;

@@ -1,10 +1,14 @@
 /**
  * One HTTP GET of the crawler, within bounds: only the allowed origins (a redirect elsewhere
  * is refused, not followed), no private addresses unless allowed, at most `maxRedirects`
- * hops, `maxBytes` of body and `timeoutMs` in all. Conditional headers make an unchanged page
+ * hops, `maxBytes` of body and `timeoutMs` in all. Every hop, redirects included, connects to
+ * the addresses its host was judged by (address-guard.ts, pinned-get.ts), never to a second
+ * DNS answer. Conditional headers make an unchanged page
  * cost a 304. Every outcome is a value: the crawl reports failures, it never throws them.
  */
 import { gunzipSync } from "node:zlib";
+import type { PinHost } from "./address-guard.ts";
+import { type PinnedResponse, pinnedGet } from "./pinned-get.ts";
 
 export interface FetchLimits {
   /** Origins ("https://docs.example.com") the crawler may fetch from. */
@@ -13,8 +17,8 @@ export interface FetchLimits {
   readonly maxRedirects: number;
   readonly timeoutMs: number;
   readonly userAgent: string;
-  /** undefined when the host may be fetched, else why not (address-guard.ts). */
-  readonly checkHost: (hostname: string) => Promise<string | undefined>;
+  /** The addresses a host may be fetched from, or why none (address-guard.ts). */
+  readonly pinHost: PinHost;
 }
 
 /** What can go wrong with one fetch; each kind gets one line in the crawl's report. */
@@ -55,36 +59,35 @@ export interface Conditions {
 
 const TLS_WORDS = /certificate|ssl|tls|self[- ]signed|CERT_|handshake/i;
 
-/** The failure kind of a thrown fetch error (Bun, Deno and Node word them differently). */
-const classify = (error: unknown): { failure: FetchFailure; detail: string } => {
+/**
+ * The failure kind of a thrown request error (Bun, Deno and Node word them differently). A
+ * deadline met mid-body surfaces as a reset connection, hence the signal's word first.
+ */
+const classify = (error: unknown, signal: AbortSignal): { failure: FetchFailure; detail: string } => {
   const name = error instanceof Error ? error.name : "";
   const code = String((error as { code?: unknown } | undefined)?.code ?? "");
   const message = error instanceof Error ? error.message : String(error);
-  if (name === "TimeoutError" || name === "AbortError")
+  if (signal.aborted || name === "TimeoutError" || name === "AbortError")
     return { failure: "timeout", detail: "no answer in time" };
   if (TLS_WORDS.test(code) || TLS_WORDS.test(message)) return { failure: "tls", detail: code || message };
   return { failure: "unreachable", detail: code || message };
 };
 
 /** Reads at most `maxBytes` of the body; undefined when it is longer. */
-const readCapped = async (response: Response, maxBytes: number): Promise<Uint8Array | undefined> => {
-  const declared = Number(response.headers.get("content-length") ?? "0");
-  if (declared > maxBytes || response.body === null) {
-    await response.body?.cancel();
-    return declared > maxBytes ? undefined : new Uint8Array();
+const readCapped = async (response: PinnedResponse, maxBytes: number): Promise<Uint8Array | undefined> => {
+  if (Number(response.header("content-length") ?? "0") > maxBytes) {
+    response.discard();
+    return undefined;
   }
   const parts: Uint8Array[] = [];
   let size = 0;
-  const reader = response.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
+  for await (const part of response.body) {
+    size += part.byteLength;
     if (size > maxBytes) {
-      await reader.cancel();
+      response.discard();
       return undefined;
     }
-    parts.push(value);
+    parts.push(part);
   }
   const body = new Uint8Array(size);
   let at = 0;
@@ -126,35 +129,44 @@ export const safeFetch = async (
         failure: "off-origin-redirect",
         detail: `redirected to ${target.origin}, which is not an allowed origin`,
       };
-    let response: Response;
+    let response: PinnedResponse;
     try {
-      const refusal = await limits.checkHost(target.hostname);
-      if (refusal !== undefined) return { kind: "failed", url, failure: "private-address", detail: refusal };
+      const verdict = await limits.pinHost(target.hostname);
+      if (verdict.kind === "refused")
+        return { kind: "failed", url, failure: "private-address", detail: verdict.reason };
       const headers: Record<string, string> = { "User-Agent": limits.userAgent };
       if (conditions.etag !== undefined) headers["If-None-Match"] = conditions.etag;
       if (conditions.lastModified !== undefined) headers["If-Modified-Since"] = conditions.lastModified;
-      response = await fetch(current, { headers, redirect: "manual", signal });
+      response = await pinnedGet(target, verdict.addresses, headers, signal);
     } catch (error) {
-      return { kind: "failed", url, ...classify(error) };
+      return { kind: "failed", url, ...classify(error, signal) };
     }
-    const location = response.headers.get("location");
-    if (response.status >= 300 && response.status < 400 && response.status !== 304 && location !== null) {
-      await response.body?.cancel();
+    const location = response.header("location");
+    if (
+      response.status >= 300 &&
+      response.status < 400 &&
+      response.status !== 304 &&
+      location !== undefined
+    ) {
+      response.discard();
       current = new URL(location, current).href;
       continue;
     }
-    if (response.status === 304) return { kind: "not-modified", url: current };
+    if (response.status === 304) {
+      response.discard();
+      return { kind: "not-modified", url: current };
+    }
     if (response.status === 404 || response.status === 410) {
-      await response.body?.cancel();
+      response.discard();
       return { kind: "gone", url: current, status: response.status };
     }
-    if (!response.ok) {
-      await response.body?.cancel();
+    if (response.status < 200 || response.status > 299) {
+      response.discard();
       return { kind: "failed", url, failure: "http-error", detail: `HTTP ${response.status}` };
     }
-    const contentType = (response.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+    const contentType = (response.header("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
     if (!accepts(contentType)) {
-      await response.body?.cancel();
+      response.discard();
       return { kind: "refused-type", url: current, contentType };
     }
     try {
@@ -166,11 +178,11 @@ export const safeFetch = async (
         url: current,
         contentType,
         body,
-        etag: response.headers.get("etag") ?? undefined,
-        lastModified: response.headers.get("last-modified") ?? undefined,
+        etag: response.header("etag"),
+        lastModified: response.header("last-modified"),
       };
     } catch (error) {
-      return { kind: "failed", url, ...classify(error) };
+      return { kind: "failed", url, ...classify(error, signal) };
     }
   }
   return {
