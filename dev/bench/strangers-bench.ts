@@ -32,11 +32,18 @@ const CONCURRENCY = 16;
 const WALLETS = 100;
 const METRICS_TOKEN = "strangers-bench-metrics-token-0123";
 /** Issue 29's goals. */
-const GOALS = { structureEntries: 20_000, redisGrowthMb: 20, rpcCallsPerMinute: 60, rssGrowthMb: 64 } as const;
+const GOALS = {
+  structureEntries: 20_000,
+  redisGrowthMb: 20,
+  rpcCallsPerMinute: 60,
+  rssGrowthMb: 64,
+} as const;
 
 /** The n-th stranger: an IPv6 /64 of its own (the service counts a /64 as one client). */
-const stranger = (n: number) => `2001:db8:${((n >> 16) & 0xffff).toString(16)}:${(n & 0xffff).toString(16)}::1`;
-const randomBase58 = (bytes: number) => getBase58Decoder().decode(crypto.getRandomValues(new Uint8Array(bytes)));
+const stranger = (n: number) =>
+  `2001:db8:${((n >> 16) & 0xffff).toString(16)}:${(n & 0xffff).toString(16)}::1`;
+const randomBase58 = (bytes: number) =>
+  getBase58Decoder().decode(crypto.getRandomValues(new Uint8Array(bytes)));
 
 interface Reading {
   readonly rpcCalls: number;
@@ -81,7 +88,8 @@ const run = async (storeName: "memory" | "Redis") => {
     const entries: Record<string, number> = {};
     for (const [, name, value] of text.matchAll(/^bounded_structure_entries\{structure="([^"]+)"\} (\d+)/gm))
       entries[name ?? ""] = Number(value);
-    const usedMemory = raw === undefined ? undefined : /used_memory:(\d+)/.exec(await raw.info("memory"))?.[1];
+    const usedMemory =
+      raw === undefined ? undefined : /used_memory:(\d+)/.exec(await raw.info("memory"))?.[1];
     return {
       rpcCalls: rpc.total(),
       entries,
@@ -154,7 +162,16 @@ const run = async (storeName: "memory" | "Redis") => {
       return post("/api/session", from, { proof });
     });
     const afterSignIns = await read();
-    return { quiet, flood402, after402, floodSignatures, afterSignatures, signatureRpc, floodSignIns, afterSignIns };
+    return {
+      quiet,
+      flood402,
+      after402,
+      floodSignatures,
+      afterSignatures,
+      signatureRpc,
+      floodSignIns,
+      afterSignIns,
+    };
   } finally {
     await service.dispose();
     raw?.disconnect();
