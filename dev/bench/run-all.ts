@@ -2,7 +2,7 @@
  * `npm run bench [-- name...]`: the benchmark scripts in turn (each prints its figures and
  * records its section), then the sections this run recorded replace theirs in BENCHMARKS.md
  * (the others are kept as they are). The soak test (10 minutes after its warm-up) runs only
- * when named: `npm run bench -- soak`.
+ * when named: `npm run bench -- soak`, and so does the stranger flood (`npm run bench -- strangers`).
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -24,6 +24,7 @@ const SCRIPTS: ReadonlyArray<readonly [string, boolean]> = [
   ["retrieval-quality.ts", true],
   ["crawl-bench.ts", true],
   ["soak-bench.ts", false],
+  ["strangers-bench.ts", false],
 ];
 /** Section keys in the order BENCHMARKS.md shows them. */
 const ORDER = [
@@ -42,6 +43,7 @@ const ORDER = [
   "soak",
   "soak-deno",
   "soak-bun-smol",
+  "strangers",
 ];
 
 const only = process.argv.slice(2);
