@@ -4,6 +4,7 @@
  * older generation reads as revoked. Synchronous, so a nonce is used by one caller only. Swept with the rest of the
  * memory store; nonces last 5 minutes, sessions until they expire.
  */
+import { addToLink, liveLink, type PayerLink } from "../../core/payments/link-allowance.ts";
 import type { SessionLookup } from "../../core/ports/wallet-sessions.ts";
 
 interface Session {
@@ -17,11 +18,13 @@ export const makeMemorySessions = () => {
   const sessions = new Map<string, Session>();
   const generations = new Map<string, number>();
   const nonces = new Map<string, number>();
-  const links = new Map<
-    string,
-    { readonly wallet: string; readonly expiresAt: number; readonly generation: number }
-  >();
+  const links = new Map<string, PayerLink>();
   const generationOf = (wallet: string) => generations.get(wallet) ?? 0;
+  // A link made before its wallet's owner signed out everywhere is void, as its sessions are.
+  const live = (identity: string, now: number) => {
+    const link = links.get(identity);
+    return liveLink(link, link === undefined ? 0 : generationOf(link.wallet), now);
+  };
   // The newest `now` callers passed in: the sweeper's clock, so it agrees with the callers'.
   let latest = Number.NEGATIVE_INFINITY;
   const note = (now: number) => {
@@ -47,17 +50,21 @@ export const makeMemorySessions = () => {
     closeAll: (wallet: string): void => {
       generations.set(wallet, generationOf(wallet) + 1);
     },
-    link: (identity: string, wallet: string, expiresAt: number, now: number): void => {
+    link: (identity: string, wallet: string, queries: number, expiresAt: number, now: number): void => {
       note(now);
-      links.set(identity, { wallet, expiresAt, generation: generationOf(wallet) });
+      links.set(identity, addToLink(live(identity, now), wallet, generationOf(wallet), queries, expiresAt));
     },
     linked: (identity: string, now: number): string | undefined => {
       note(now);
-      const link = links.get(identity);
-      // A link made before its wallet's owner signed out everywhere is void, as its sessions are.
-      return link !== undefined && link.expiresAt > now && link.generation === generationOf(link.wallet)
-        ? link.wallet
-        : undefined;
+      return live(identity, now)?.wallet;
+    },
+    /** The identity's live link to `wallet` (memory-wallet-credits.ts spends through it). */
+    linkOf: (identity: string, wallet: string, now: number): PayerLink | undefined => {
+      const link = live(identity, now);
+      return link?.wallet === wallet ? link : undefined;
+    },
+    saveLink: (identity: string, link: PayerLink | undefined): void => {
+      if (link !== undefined) links.set(identity, link);
     },
     issueNonce: (nonce: string, expiresAt: number, now: number): void => {
       note(now);

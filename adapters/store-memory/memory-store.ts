@@ -24,6 +24,7 @@ import { MAX_ANSWERS, makeMemoryFeedback } from "./memory-feedback.ts";
 import { makeMemoryInsights } from "./memory-insights.ts";
 import { makeMemorySessions } from "./memory-sessions.ts";
 import { makeMemoryState } from "./memory-state.ts";
+import type { LinkAccess } from "./memory-wallet-credits.ts";
 import { makeMemoryLocks } from "./settlement-locks.ts";
 
 /** How often forgotten state is swept out. */
@@ -110,11 +111,23 @@ export const layer = (
             Effect.sync(() => state.finishPayment(paymentId, lease, served, now, grant)),
           ),
       });
+      // A spend through an identity's payer link reads and writes that link beside the wallet.
+      const linkOf = (wallet: string, through: string | undefined): LinkAccess | undefined =>
+        through === undefined
+          ? undefined
+          : {
+              load: (now) => sessionState.linkOf(through, wallet, now),
+              save: (link) => sessionState.saveLink(through, link),
+            };
       const wallets = WalletCredits.of({
-        view: (wallet, now) => Effect.sync(() => state.wallet.view(wallet, now)),
-        reserve: (wallet, now) => Effect.suspend(() => Effect.fromResult(state.wallet.reserve(wallet, now))),
-        commit: (wallet, holdId, now) => Effect.sync(() => state.wallet.commit(wallet, holdId, now)),
-        release: (wallet, holdId, now) => Effect.sync(() => state.wallet.release(wallet, holdId, now)),
+        view: (wallet, now, through) =>
+          Effect.sync(() => state.wallet.view(wallet, now, linkOf(wallet, through))),
+        reserve: (wallet, now, through) =>
+          Effect.suspend(() => Effect.fromResult(state.wallet.reserve(wallet, now, linkOf(wallet, through)))),
+        commit: (wallet, holdId, now, through) =>
+          Effect.sync(() => state.wallet.commit(wallet, holdId, now, linkOf(wallet, through))),
+        release: (wallet, holdId, now, through) =>
+          Effect.sync(() => state.wallet.release(wallet, holdId, now, linkOf(wallet, through))),
       });
       const sessions = WalletSessions.of({
         open: (tokenHash, wallet, expiresAt, now) =>
@@ -122,8 +135,8 @@ export const layer = (
         find: (tokenHash, now) => Effect.sync(() => sessionState.find(tokenHash, now)),
         close: (tokenHash) => Effect.sync(() => sessionState.close(tokenHash)),
         closeAll: (wallet) => Effect.sync(() => sessionState.closeAll(wallet)),
-        link: (identity, wallet, expiresAt, now) =>
-          Effect.sync(() => sessionState.link(identity, wallet, expiresAt, now)),
+        link: (identity, wallet, queries, expiresAt, now) =>
+          Effect.sync(() => sessionState.link(identity, wallet, queries, expiresAt, now)),
         linked: (identity, now) => Effect.sync(() => sessionState.linked(identity, now)),
         issueNonce: (nonce, expiresAt, now) =>
           Effect.sync(() => sessionState.issueNonce(nonce, expiresAt, now)),

@@ -21,7 +21,8 @@
  *                     (its transaction id), 120 s, or 10 s after a failure (settlement-locks.ts)
  *   session:<sha256 of token> / sessions:<wallet> / siwx:<nonce>  wallet sessions, the
  *                     wallet's session generation and sign-in nonces (redis-sessions.ts)
- *   payer:<identity>  the wallet an identity paid with, 30 days (redis-sessions.ts)
+ *   link:<identity>   hash: the wallet an identity paid with and what it may spend of it (its
+ *                     allowance and open holds), 30 days (link-lua.ts, redis-sessions.ts)
  *   insights:events   sorted set of insight events (score: time), bounded by the retention and
  *                     the cap (redis-insights.ts); expires after the retention without events
  */
@@ -42,7 +43,8 @@ export const keyLayout = (prefix: string) => ({
   session: (tokenHash: string) => `${prefix}session:${tokenHash}`,
   sessionGeneration: (wallet: string) => `${prefix}sessions:${wallet}`,
   signInNonce: (nonce: string) => `${prefix}siwx:${nonce}`,
-  payerLink: (identity: string) => `${prefix}payer:${identity}`,
+  // Was payer:<identity> (a string, no allowance): those lapse unread, so they link nothing.
+  payerLink: (identity: string) => `${prefix}link:${identity}`,
 });
 
 export type KeyLayout = ReturnType<typeof keyLayout>;

@@ -5,9 +5,11 @@
  *   sessions:<wallet>          the wallet's generation; a revocation of all its sessions bumps it.
  *                              No TTL: were it to lapse, revoked sessions would count again.
  *   siwx:<nonce>               an issued sign-in nonce, until the challenge expires
- *   payer:<identity>           "<generation>|<wallet>": the wallet the identity last paid with,
- *                              until the link expires; a link made under an older generation
- *                              of the wallet (its owner signed out everywhere since) is void
+ *   link:<identity>            hash: the wallet the identity last paid with, the wallet's
+ *                              generation then, its expiry and the allowance (what was bought
+ *                              through it, link-lua.ts), until the link expires; a link made
+ *                              under an older generation of the wallet (its owner signed out
+ *                              everywhere since) is void
  *
  * Reads and writes of one session are one script, so a revocation and a read never interleave.
  * A nonce is used by deleting it: DEL answers 1 to exactly one caller on any number of instances.
@@ -17,6 +19,7 @@ import type { Redis } from "ioredis";
 import { StoreUnavailable } from "../../core/ports/store-errors.ts";
 import { type SessionLookup, WalletSessions } from "../../core/ports/wallet-sessions.ts";
 import type { KeyLayout } from "./keys.ts";
+import { LINK } from "./link-lua.ts";
 import { luaScript, runCommand, runScript } from "./redis-client.ts";
 
 /** KEYS = [session, generation], ARGV = [now, expiresAt, wallet]. */
@@ -28,17 +31,7 @@ redis.call('SET', KEYS[1], generation .. '|' .. ARGV[2] .. '|open|' .. ARGV[3], 
 return 1
 `);
 
-/** KEYS = [link, generation], ARGV = [now, expiresAt, wallet]. */
-const LINK = luaScript(`
-local generation = redis.call('GET', KEYS[2]) or '0'
-local ttl = tonumber(ARGV[2]) - tonumber(ARGV[1])
-if ttl <= 0 then return 0 end
-redis.call('SET', KEYS[1], generation .. '|' .. ARGV[3], 'PX', ttl)
-return 1
-`);
-
-/** The wallet of a link record whose generation is still the wallet's; else undefined. */
-const LINK_RECORD = /^(\d+)\|(.+)$/;
+const LINK_SCRIPT = luaScript(LINK);
 
 /** KEYS = [session], ARGV = [generation key prefix, now]: {'active', wallet, expiresAt} | {'revoked'} | {'unknown'}. */
 const FIND = luaScript(`
@@ -89,24 +82,23 @@ export const redisSessions = (client: Redis, keys: KeyLayout) =>
       ),
     close: (tokenHash) => Effect.asVoid(runScript(client, CLOSE, [keys.session(tokenHash)], [])),
     closeAll: (wallet) => Effect.asVoid(runCommand(() => client.incr(keys.sessionGeneration(wallet)))),
-    link: (identity, wallet, expiresAt, now) =>
+    link: (identity, wallet, queries, expiresAt, now) =>
       Effect.asVoid(
         runScript(
           client,
-          LINK,
+          LINK_SCRIPT,
           [keys.payerLink(identity), keys.sessionGeneration(wallet)],
-          [now, expiresAt, wallet],
+          [now, expiresAt, wallet, queries],
         ),
       ),
     // Two reads, not one script: the generation's key is named by the record (a script must
     // declare its keys), and a revocation racing this read is as good as one just after it.
-    linked: (identity) =>
+    linked: (identity, now) =>
       Effect.flatMap(
-        runCommand(() => client.get(keys.payerLink(identity))),
-        (record) => {
-          const match = record === null ? null : LINK_RECORD.exec(record);
-          const [, generation, wallet] = match ?? [];
-          if (generation === undefined || wallet === undefined) return Effect.succeed(undefined);
+        runCommand(() => client.hmget(keys.payerLink(identity), "w", "g", "e")),
+        ([wallet, generation, expiresAt]) => {
+          if (wallet == null || generation == null || expiresAt == null || Number(expiresAt) <= now)
+            return Effect.succeed(undefined);
           return Effect.map(
             runCommand(() => client.get(keys.sessionGeneration(wallet))),
             (current) => ((current ?? "0") === generation ? wallet : undefined),

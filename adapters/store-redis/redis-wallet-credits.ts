@@ -2,7 +2,8 @@
  * The WalletCredits port on Redis: a wallet's credits are the quota hash of
  * `walletAccount(address)`, run by the same quota scripts (quota-lua.ts) with no free questions,
  * so the payment claims that credit that hash and the spends of the wallet are atomic against
- * each other on every instance.
+ * each other on every instance. A spend through a payer link runs one script over the wallet's
+ * hash, the link and the wallet's session generation (link-lua.ts).
  */
 import { Effect } from "effect";
 import type { Redis } from "ioredis";
@@ -12,12 +13,18 @@ import { WalletCredits } from "../../core/ports/wallet-credits.ts";
 import type { QuotaLimits } from "../../core/quota.ts";
 import { newHoldId } from "../shared/random-ids.ts";
 import type { KeyLayout } from "./keys.ts";
+import { RESERVE_THROUGH_LINK, SETTLE_THROUGH_LINK, VIEW_THROUGH_LINK } from "./link-lua.ts";
 import { COMMIT, RELEASE, RESERVE } from "./quota-lua.ts";
 import { luaScript, runScript } from "./redis-client.ts";
 import { decodeReserve, decodeView } from "./replies.ts";
 import { viewAt } from "./view-at.ts";
 
 const SCRIPTS = { reserve: luaScript(RESERVE), commit: luaScript(COMMIT), release: luaScript(RELEASE) };
+const LINKED = {
+  reserve: luaScript(RESERVE_THROUGH_LINK),
+  settle: luaScript(SETTLE_THROUGH_LINK),
+  view: luaScript(VIEW_THROUGH_LINK),
+};
 
 export const redisWalletCredits = (client: Redis, keys: KeyLayout, limits: QuotaLimits) => {
   const rules = walletLimits(limits);
@@ -29,22 +36,50 @@ export const redisWalletCredits = (client: Redis, keys: KeyLayout, limits: Quota
       [keyOf(wallet)],
       [now, rules.freePerDay, rules.paidDailyCap, rules.holdTtlMs, holdId],
     );
+  const throughLink = (
+    script: keyof typeof LINKED,
+    wallet: string,
+    through: string,
+    now: number,
+    holdId: string,
+    outcome: "commit" | "release" | "" = "",
+  ) =>
+    runScript(
+      client,
+      LINKED[script],
+      [keyOf(wallet), keys.payerLink(through), keys.sessionGeneration(wallet)],
+      [now, rules.freePerDay, rules.paidDailyCap, rules.holdTtlMs, holdId, wallet, outcome],
+    );
   const readView = viewAt(client, keyOf, rules);
   return WalletCredits.of({
-    view: (wallet, now) =>
-      Effect.flatMap(
-        Effect.promise(() => readView(wallet, now)),
-        (view) => (view instanceof StoreUnavailable ? Effect.fail(view) : Effect.succeed(view)),
-      ),
-    reserve: Effect.fn("RedisWalletCredits.reserve")(function* (wallet, now) {
+    view: (wallet, now, through) =>
+      through !== undefined
+        ? Effect.flatMap(throughLink("view", wallet, through, now, ""), decodeView)
+        : Effect.flatMap(
+            Effect.promise(() => readView(wallet, now)),
+            (view) => (view instanceof StoreUnavailable ? Effect.fail(view) : Effect.succeed(view)),
+          ),
+    reserve: Effect.fn("RedisWalletCredits.reserve")(function* (wallet, now, through) {
       const holdId = newHoldId();
-      return yield* Effect.flatMap(run("reserve", wallet, now, holdId), decodeReserve(holdId));
+      const reply =
+        through === undefined
+          ? run("reserve", wallet, now, holdId)
+          : throughLink("reserve", wallet, through, now, holdId);
+      return yield* Effect.flatMap(reply, decodeReserve(holdId));
     }),
-    commit: Effect.fn("RedisWalletCredits.commit")(function* (wallet, holdId, now) {
-      return yield* Effect.flatMap(run("commit", wallet, now, holdId), decodeView);
+    commit: Effect.fn("RedisWalletCredits.commit")(function* (wallet, holdId, now, through) {
+      const reply =
+        through === undefined
+          ? run("commit", wallet, now, holdId)
+          : throughLink("settle", wallet, through, now, holdId, "commit");
+      return yield* Effect.flatMap(reply, decodeView);
     }),
-    release: Effect.fn("RedisWalletCredits.release")(function* (wallet, holdId, now) {
-      return yield* Effect.flatMap(run("release", wallet, now, holdId), decodeView);
+    release: Effect.fn("RedisWalletCredits.release")(function* (wallet, holdId, now, through) {
+      const reply =
+        through === undefined
+          ? run("release", wallet, now, holdId)
+          : throughLink("settle", wallet, through, now, holdId, "release");
+      return yield* Effect.flatMap(reply, decodeView);
     }),
   });
 };

@@ -7,15 +7,25 @@ import type { StoreUnavailable } from "./store-errors.ts";
  * transition of core/quota.ts under the wallet's limits (no free questions). Grants reach a
  * wallet through the payment claims (PaymentStore.claim, PaymentRequests), credited to
  * `walletAccount(address)` in the same atomic step that consumes the payment.
+ *
+ * `through`, when given, is a client identity spending the wallet through its payer link, not a
+ * session: each method then reads and writes the link's allowance and the wallet's state in one
+ * atomic step (core/payments/link-allowance.ts); an identity with no live link to the wallet
+ * may spend none of it.
  */
 export class WalletCredits extends Context.Service<
   WalletCredits,
   {
     /** The wallet's paid view (free is always 0). */
-    readonly view: (wallet: string, now: number) => Effect.Effect<QuotaView, StoreUnavailable>;
+    readonly view: (
+      wallet: string,
+      now: number,
+      through?: string,
+    ) => Effect.Effect<QuotaView, StoreUnavailable>;
     readonly reserve: (
       wallet: string,
       now: number,
+      through?: string,
     ) => Effect.Effect<
       { readonly hold: Hold; readonly view: QuotaView },
       QuotaExhausted | PaidDailyCapReached | StoreUnavailable
@@ -24,11 +34,13 @@ export class WalletCredits extends Context.Service<
       wallet: string,
       holdId: string,
       now: number,
+      through?: string,
     ) => Effect.Effect<QuotaView, StoreUnavailable>;
     readonly release: (
       wallet: string,
       holdId: string,
       now: number,
+      through?: string,
     ) => Effect.Effect<QuotaView, StoreUnavailable>;
   }
 >()("core/WalletCredits") {}

@@ -28,12 +28,14 @@ export class WalletSessions extends Context.Service<
     /** Revokes every session of the wallet opened so far (a sign-in that asks for it). */
     readonly closeAll: (wallet: string, now: number) => Effect.Effect<void, StoreUnavailable>;
     /**
-     * Remembers that this client identity paid with `wallet` (until `expiresAt`): a client that
-     * sends no session (the spec's clients, identified by IP alone) keeps spending what it bought.
+     * Remembers that this client identity paid with `wallet` (until `expiresAt`) and bought
+     * `queries` through it: a client that sends no session (the spec's clients, identified by IP
+     * alone) keeps spending what it bought, and no more (core/payments/link-allowance.ts).
      */
     readonly link: (
       identity: string,
       wallet: string,
+      queries: number,
       expiresAt: number,
       now: number,
     ) => Effect.Effect<void, StoreUnavailable>;

@@ -46,6 +46,8 @@ export interface Question {
   readonly identity: string;
   /** The wallet whose credits this client may spend first (its session, or a sign-in). */
   readonly wallet?: string | undefined;
+  /** The wallet is reached through the identity's payer link: capped by what it bought there. */
+  readonly throughLink?: boolean | undefined;
   readonly message: string;
   readonly conversationId: string | undefined;
 }
@@ -55,6 +57,7 @@ export interface PreparedAnswer {
   readonly kind: "ready";
   readonly identity: string;
   readonly wallet: string | undefined;
+  readonly throughLink?: boolean | undefined;
   readonly hold: Hold;
   /** The hold is on the wallet's credits (else on the identity's quota). */
   readonly onWallet: boolean;
@@ -123,6 +126,7 @@ export const prepareAnswer = Effect.fn("prepareAnswer")(function* (question: Que
     kind: "ready",
     identity: question.identity,
     wallet: question.wallet,
+    throughLink: question.throughLink,
     hold,
     onWallet: held.onWallet,
     question: message,

@@ -177,7 +177,8 @@ export const buyQueries = async (c: Context<AppEnv>, deps: ChatPaymentDeps): Pro
     ...(spec ? { amount: payment.receipt.amount } : { queries: credited.queries }),
   });
   // The payer signed this very request: later requests of this client without a session spend it too.
-  if (credited.payer !== undefined) await runOutcome(deps.runtime, linkPayer(identity, credited.payer));
+  if (credited.payer !== undefined)
+    await runOutcome(deps.runtime, linkPayer(identity, credited.payer, credited.queries));
   deps.recorder.paid(log, {
     identity,
     units: credited.units,

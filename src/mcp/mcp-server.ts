@@ -141,11 +141,11 @@ export const createMcpServer = (context: McpRequestContext) => {
         context,
         ASK_DOCS_TOOL,
         extra._meta,
-        async (wallet) => {
+        async ({ wallet, throughLink }) => {
           const started = performance.now();
           const asked = await runOutcome(
             runtime,
-            askQuestion({ identity, wallet, message: question, conversationId: undefined }),
+            askQuestion({ identity, wallet, throughLink, message: question, conversationId: undefined }),
             extra.signal,
           );
           if (!asked.ok) {

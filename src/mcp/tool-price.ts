@@ -8,6 +8,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { Effect } from "effect";
 import type { McpTool, McpToolPrices } from "../../core/config-mcp.ts";
+import type { Spender } from "../../core/use-cases/spend-query.ts";
 import { spendQuestions } from "../../core/use-cases/spend-questions.ts";
 import type { InsightsRecorder } from "../hono-kit/insights-recorder.ts";
 import { runOutcome } from "../hono-kit/run-effect.ts";
@@ -49,19 +50,21 @@ export const priceNote = (questions: number): string =>
     : `Each call takes ${questions === 1 ? "one question" : `${questions} questions`} from the client's quota (a few free a day, then 0.001 USDC each): when too few are left, a result with isError and an x402 PaymentRequired asks for payment; sign it and call again with the PaymentPayload in _meta["x402/payment"].`;
 
 /**
- * Runs `run` at `tool`'s price, spending `wallet` first: the payer of this call's payment, else
- * the wallet this client paid with before. `heldByRun` questions are held by the run itself
- * (ask_docs holds one through the chat's use case, given the wallet); the wrapper holds the rest.
+ * Runs `run` at `tool`'s price, spending a wallet first: the payer of this call's payment (it
+ * signed this very call), else the wallet this client paid with before, through its payer link
+ * (no more than was bought from this identity, core/payments/link-allowance.ts). `heldByRun`
+ * questions are held by the run itself (ask_docs holds one through the chat's use case, given
+ * the spender); the wrapper holds the rest.
  */
 export const underPrice = async (
   context: PricedCallContext,
   tool: McpTool,
   meta: Readonly<Record<string, unknown>> | undefined,
-  run: (wallet: string | undefined) => Promise<ToolRun>,
+  run: (spender: Spender) => Promise<ToolRun>,
   heldByRun = 0,
 ): Promise<ToolResult> => {
   const questions = context.prices[tool];
-  if (questions === 0) return (await run(undefined)).result;
+  if (questions === 0) return (await run({ identity: context.identity })).result;
   const priced = mcpToolResource(tool, questions);
   const payload = meta?.[PAYMENT_META];
   const bought =
@@ -78,14 +81,20 @@ export const underPrice = async (
     });
   // What the call just bought is spent first, else the wallet this client paid with before.
   const payer = bought?.ok === true ? bought.payer : undefined;
-  if (payer !== undefined) await runOutcome(context.runtime, linkPayer(context.identity, payer));
+  if (payer !== undefined && bought?.ok === true)
+    await runOutcome(context.runtime, linkPayer(context.identity, payer, bought.queries));
+  const spenderOf = (wallet: string | undefined): Spender => ({
+    identity: context.identity,
+    wallet,
+    throughLink: payer === undefined && wallet !== undefined,
+  });
   const spent = await runOutcome(
     context.runtime,
     Effect.flatMap(payer === undefined ? linkedWallet(context.identity) : Effect.succeed(payer), (wallet) =>
       spendQuestions(
-        { identity: context.identity, wallet },
+        spenderOf(wallet),
         questions - heldByRun,
-        Effect.promise(() => run(wallet)),
+        Effect.promise(() => run(spenderOf(wallet))),
         (done) => done.charged,
       ),
     ),

@@ -5,7 +5,9 @@
  *     served from the wallet's credits, B's free question untouched;
  *   - a second device signs in with the same wallet: the same balance, spends seen by both;
  *   - 120 questions at once across two instances against 100 credits: exactly 100 answered;
- *   - an x402 v2 client that paid before signs in (SIGN-IN-WITH-X) and is answered without paying.
+ *   - an x402 v2 client that paid before signs in (SIGN-IN-WITH-X) and is answered without paying;
+ *   - a neighbour on the payer's address without a session spends only what was bought from
+ *     that address (issue 29), never what the wallet bought on another network.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { KeyPairSigner } from "@solana/kit";
@@ -67,14 +69,17 @@ const ask = (t: TestApp, ip: string, token?: string) =>
 const status = async (t: TestApp, ip: string, token?: string) =>
   (await t.call("/api/status", from(ip, token), PROXY)).json();
 
-/** Pays `units` from `payer` with the memo issued to client `ip`, then claims it from there: the session. */
-const payFrom = async (t: TestApp, ip: string, payer: KeyPairSigner, units: bigint) => {
-  const info = await (await t.call("/api/payment/info", from(ip), PROXY)).json();
+/**
+ * Pays `units` from `payer` with the memo issued to client `ip` (sending the wallet's session
+ * `token` when it has one, as the widget does), then claims it from there: the session.
+ */
+const payFrom = async (t: TestApp, ip: string, payer: KeyPairSigner, units: bigint, token?: string) => {
+  const info = await (await t.call("/api/payment/info", from(ip, token), PROXY)).json();
   const signature = await chain.sendUsdc({ units, memo: info.memo, from: payer });
   const amount = Number(units) / 1_000_000;
   const res = await t.call(
     "/api/payment",
-    from(ip, undefined, {
+    from(ip, token, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ signature, amount, token: "USDC" }),
@@ -98,6 +103,28 @@ const journeys = (pair: () => readonly [TestApp, TestApp]) => {
     // B without the session: its free question is still there, the wallet's credits are not its.
     expect(await status(t, "198.51.100.1")).toMatchObject({ free: 1, paid: 0, remaining: 1 });
     expect(await status(t, "198.51.100.1", token)).toMatchObject({ wallet: payer.address, free: 1, paid: 9 });
+  });
+
+  test("a neighbour on the payer's address without a session spends only what was bought from that address", async () => {
+    const [a, b] = pair();
+    const payer = await chain.fundPayer();
+    const token = await payFrom(a, "192.0.2.5", payer, 10_000n);
+    // 0.01 more from another network, with the session the first payment returned.
+    await payFrom(b, "198.51.100.5", payer, 10_000n, token);
+    expect((await status(a, "203.0.113.5", token)).paid).toBe(20);
+    // Anyone on 192.0.2.5 without the session: the 10 bought from there, then the free question.
+    const answers: number[] = [];
+    for (let i = 0; i < 25; i++) {
+      const code = (await ask(i % 2 === 0 ? a : b, "192.0.2.5")).status;
+      answers.push(code);
+      if (code !== 200) break;
+    }
+    expect(answers.filter((code) => code === 200)).toHaveLength(11);
+    expect(answers.at(-1)).toBe(402);
+    // The 10 bought on the other network stay the session holder's (and that network's).
+    expect(await status(b, "203.0.113.5", token)).toMatchObject({ paid: 10 });
+    expect(await status(a, "198.51.100.5")).toMatchObject({ paid: 10 });
+    expect(await status(a, "192.0.2.5")).toMatchObject({ free: 0, paid: 0, remaining: 0 });
   });
 
   test("a second device signs in with the same wallet: the same balance, and each sees the other's spends", async () => {

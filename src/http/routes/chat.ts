@@ -48,7 +48,9 @@ export const chatRoutes = ({ facilitator, ...rest }: ChatDeps) => {
     const receipt = bought?.headers ?? {};
     // What the request just bought is spent first, else the wallet it holds a session (or signed in) for.
     const wallet = bought?.payer ?? access.wallet;
-    const question = { identity: c.get("identity"), wallet, message, conversationId };
+    // Reached through the payer link only: no more than was bought from this address.
+    const throughLink = bought?.payer === undefined && access.via === "payer";
+    const question = { identity: c.get("identity"), wallet, throughLink, message, conversationId };
     const wantsStream = stream || (c.req.header("accept") ?? "").includes("text/event-stream");
     if (wantsStream) return withHeaders(await streamAnswer(c, deps, question, started), receipt);
     const outcome = await runOutcome(deps.runtime, askQuestion(question), c.req.raw.signal);

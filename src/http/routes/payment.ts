@@ -41,7 +41,7 @@ const afterGrant = (identity: string) => (bought: QueriesBought) =>
     const { payer } = bought;
     if (payer === undefined) return { ...bought, session: undefined };
     // The grant is made: what follows may fail without failing the payment (the wallet holds the credits).
-    yield* linkPayer(identity, payer);
+    yield* linkPayer(identity, payer, bought.claim.queries);
     const session = bought.madeForClient
       ? yield* Effect.orElseSucceed(openSession(payer), () => undefined)
       : undefined;

@@ -91,7 +91,10 @@ export const statusRoutes = (runtime: AppRuntime, paidDailyCap: number) => {
     const identity = c.get("identity");
     const program = Effect.flatMap(read, (wallet) =>
       Effect.map(
-        Effect.flatMap(Clock.currentTimeMillis, (now) => spenderView({ identity, wallet }, now)),
+        Effect.flatMap(Clock.currentTimeMillis, (now) =>
+          // The holder of a session sees the wallet; a client through a payer link what it may spend of it.
+          spenderView({ identity, wallet, throughLink: !showWallet }, now),
+        ),
         (view) => ({ view, wallet }),
       ),
     );

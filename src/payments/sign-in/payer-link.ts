@@ -3,12 +3,16 @@ import { Clock, Effect } from "effect";
 import { WalletSessions } from "../../../core/ports/wallet-sessions.ts";
 import { SESSION_TTL_MS } from "../../../core/sign-in/sign-in-rules.ts";
 
-/** Links `identity` to `wallet` for as long as a session lasts; a failure only loses the convenience. */
-export const linkPayer = (identity: string, wallet: string) =>
+/**
+ * Links `identity` to `wallet` for as long as a session lasts, with the `queries` it just bought
+ * there added to what it may spend of the wallet without a session; a failure only loses the
+ * convenience (the wallet holds the credits).
+ */
+export const linkPayer = (identity: string, wallet: string, queries: number) =>
   Effect.ignore(
     Effect.flatMap(WalletSessions, (sessions) =>
       Effect.flatMap(Clock.currentTimeMillis, (now) =>
-        sessions.link(identity, wallet, now + SESSION_TTL_MS, now),
+        sessions.link(identity, wallet, queries, now + SESSION_TTL_MS, now),
       ),
     ),
   );
