@@ -20,6 +20,8 @@ export interface PaymentRequestClaim {
   readonly paidAt: number;
   /** Queries credited to `identity` in the same atomic step (/api/chat); the payment is then served. */
   readonly grant?: PaymentGrant;
+  /** The sealed request the caller proved ours: claimed as open when the store holds no record. */
+  readonly sealed?: IssuedPayment;
 }
 
 export interface PaymentRequestClaimed {

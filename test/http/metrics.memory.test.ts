@@ -26,9 +26,9 @@ test("the heap, the resident set and each bounded structure's entries are expose
     expect((await t.call("/api/payment/info", {}, client)).status).toBe(200);
   const after = await scrape(t);
   expect(gauge(after, 'bounded_structure_entries\\{structure="memo_references"\\}')).toBe(3);
-  // A sign-in challenge is a nonce held until it is used or expires.
+  // A sign-in challenge is sealed: nothing is held until a sign-in with it succeeds.
   expect((await t.call("/api/session/challenge")).status).toBe(200);
-  expect(gauge(await scrape(t), 'bounded_structure_entries\\{structure="sign_in_nonces"\\}')).toBe(1);
+  expect(gauge(await scrape(t), 'bounded_structure_entries\\{structure="sign_in_nonces"\\}')).toBe(0);
   for (const structure of [
     "quota_states",
     "used_signatures",
