@@ -9,9 +9,7 @@
  */
 import { Effect } from "effect";
 import type { Context } from "hono";
-import { x402NetworkOf } from "../../core/payments/network.ts";
 import type { PaymentRejected } from "../../core/payments/payment-rejected.ts";
-import { PaymentSettings } from "../../core/payments/payment-settings.ts";
 import type { X402Code } from "../../core/payments/x402.ts";
 import type { ChainUnavailable } from "../../core/ports/chain-reader.ts";
 import type { StoreUnavailable } from "../../core/ports/store-errors.ts";
@@ -26,7 +24,6 @@ import { acceptPayment, paymentOffer } from "../payments/server/accept-payment.t
 import { specCreditDialect } from "../payments/server/credit-spec-dialect.ts";
 import type { CreditDialect, CreditRoute } from "../payments/server/dialect.ts";
 import { issuePaymentRequest, paymentRequestOf } from "../payments/server/issue-request.ts";
-import { DEFAULT_EXPIRES_IN_SECONDS } from "../payments/server/paywall-options.ts";
 import { withHeaders } from "../payments/server/spec-dialect.ts";
 import { x402Rejection } from "../payments/server/x402-errors.ts";
 import { signInExtensions, withSignInOffer } from "../payments/sign-in/advertise.ts";

@@ -8,8 +8,6 @@
 import { decodePaymentResponseHeader, encodePaymentSignatureHeader } from "@x402/core/http";
 import type { PaymentPayload, PaymentRequired, SettleResponse } from "@x402/core/types";
 import { Effect } from "effect";
-import { x402NetworkOf } from "../../core/payments/network.ts";
-import { PaymentSettings } from "../../core/payments/payment-settings.ts";
 import { type AppRuntime, runOutcome } from "../hono-kit/run-effect.ts";
 import type { Logger } from "../observability/log.ts";
 import { creditOffer, creditTerms } from "../payments/credit-offer.ts";
@@ -17,7 +15,6 @@ import type { PricedResource } from "../payments/priced-resources.ts";
 import { acceptPayment } from "../payments/server/accept-payment.ts";
 import type { CreditDialect, CreditRoute, PaymentRefusal } from "../payments/server/dialect.ts";
 import { issuePaymentRequest, paymentRequestOf } from "../payments/server/issue-request.ts";
-import { DEFAULT_EXPIRES_IN_SECONDS } from "../payments/server/paywall-options.ts";
 import { x402Rejection } from "../payments/server/x402-errors.ts";
 import type { ExactFacilitator } from "../payments/v2/exact-payment.ts";
 import { PAYMENT_RESPONSE_HEADER, PAYMENT_SIGNATURE_HEADER, paymentRequiredOf } from "../payments/v2/wire.ts";
