@@ -6,10 +6,11 @@
  *   x402:<paymentId>  hash: nonce, resource, method, units, payTo, mint, network, expiresAt,
  *                     description, state (open|claimed|unserved|served), forgetAt, and once
  *                     claimed: signature, lease, leaseUntil. Written by `issue` with forgetAt
- *                     and a PEXPIREAT of expiresAt + grace; every claim or finish sets both to
- *                     now + retention. From forgetAt on (by the caller's `now`, as the memory
- *                     store goes) the record is unknown to every script and to `find`; the TTL
- *                     only frees the memory. Records written before forgetAt existed have none
+ *                     and a PEXPIREAT of expiresAt + grace (or, sealed, by the first claim);
+ *                     every claim or finish sets both to now + retention, and at least to
+ *                     expiresAt + grace (a sealed id must not read as open again). From
+ *                     forgetAt on (by the caller's `now`, as the memory store goes) the record
+ *                     is unknown to every script and to `find`; the TTL only frees the memory. Records written before forgetAt existed have none
  *                     and live by their TTL alone.
  *   sig:<signature>   the used-signature record of POST /api/payment (signature-lua.ts).
  *
