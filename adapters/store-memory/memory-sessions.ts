@@ -2,10 +2,16 @@
  * Wallet sessions, payer links and sign-in nonces in process memory (the WalletSessions port). Revoking all
  * of a wallet's sessions bumps its generation: a session opened (or an identity linked) under an
  * older generation reads as revoked. Synchronous, so a nonce is used by one caller only. Swept with the rest of the
- * memory store; nonces last 5 minutes, sessions until they expire.
+ * memory store; used nonces last until their challenge expires, sessions until they expire. Each
+ * wallet's sessions are listed oldest first, so the one past the cap is revoked in the same turn.
  */
 import { addToLink, liveLink, type PayerLink } from "../../core/payments/link-allowance.ts";
 import type { SessionLookup } from "../../core/ports/wallet-sessions.ts";
+import {
+  MAX_SESSIONS_PER_WALLET,
+  MAX_SIGN_INS_PER_WALLET,
+  SIGN_IN_WINDOW_MS,
+} from "../../core/sign-in/session-ceilings.ts";
 
 interface Session {
   readonly wallet: string;
@@ -17,7 +23,12 @@ interface Session {
 export const makeMemorySessions = () => {
   const sessions = new Map<string, Session>();
   const generations = new Map<string, number>();
+  /** Used sign-in nonces, until their challenge expires (a nonce is written only by a sign-in). */
   const nonces = new Map<string, number>();
+  /** Each wallet's session hashes, oldest first. */
+  const byWallet = new Map<string, string[]>();
+  /** Each wallet's sign-ins in the current window. */
+  const signIns = new Map<string, { readonly count: number; readonly windowEnd: number }>();
   const links = new Map<string, PayerLink>();
   const generationOf = (wallet: string) => generations.get(wallet) ?? 0;
   // A link made before its wallet's owner signed out everywhere is void, as its sessions are.
@@ -34,7 +45,25 @@ export const makeMemorySessions = () => {
   return {
     open: (tokenHash: string, wallet: string, expiresAt: number, now: number): void => {
       note(now);
-      sessions.set(tokenHash, { wallet, expiresAt, generation: generationOf(wallet), closed: false });
+      const generation = generationOf(wallet);
+      // Only live sessions count: expired, closed or revoked ones leave the list.
+      const live = (byWallet.get(wallet) ?? []).filter((hash) => {
+        const session = sessions.get(hash);
+        return (
+          session !== undefined &&
+          session.expiresAt > now &&
+          !session.closed &&
+          session.generation === generation
+        );
+      });
+      while (live.length >= MAX_SESSIONS_PER_WALLET) {
+        const oldest = live.shift() as string;
+        const session = sessions.get(oldest);
+        if (session !== undefined) sessions.set(oldest, { ...session, closed: true });
+      }
+      live.push(tokenHash);
+      byWallet.set(wallet, live);
+      sessions.set(tokenHash, { wallet, expiresAt, generation, closed: false });
     },
     find: (tokenHash: string, now: number): SessionLookup => {
       note(now);
@@ -49,6 +78,7 @@ export const makeMemorySessions = () => {
     },
     closeAll: (wallet: string): void => {
       generations.set(wallet, generationOf(wallet) + 1);
+      byWallet.delete(wallet);
     },
     link: (identity: string, wallet: string, queries: number, expiresAt: number, now: number): void => {
       note(now);
@@ -66,20 +96,35 @@ export const makeMemorySessions = () => {
     saveLink: (identity: string, link: PayerLink | undefined): void => {
       if (link !== undefined) links.set(identity, link);
     },
-    issueNonce: (nonce: string, expiresAt: number, now: number): void => {
+    useNonce: (nonce: string, expiresAt: number, now: number): boolean => {
       note(now);
+      const used = nonces.get(nonce);
+      if (expiresAt <= now || (used !== undefined && used > now)) return false;
       nonces.set(nonce, expiresAt);
+      return true;
     },
-    useNonce: (nonce: string, now: number): boolean => {
-      const expiresAt = nonces.get(nonce);
-      nonces.delete(nonce);
-      return expiresAt !== undefined && expiresAt > now;
+    countSignIn: (wallet: string, now: number): boolean => {
+      note(now);
+      const current = signIns.get(wallet);
+      const window =
+        current === undefined || current.windowEnd <= now
+          ? { count: 0, windowEnd: now + SIGN_IN_WINDOW_MS }
+          : current;
+      if (window.count >= MAX_SIGN_INS_PER_WALLET) return false;
+      signIns.set(wallet, { count: window.count + 1, windowEnd: window.windowEnd });
+      return true;
     },
     /** Forgets expired sessions and nonces (generations stay: a revoked session must stay revoked). */
     sweep: (now: number = latest): void => {
       for (const [hash, session] of sessions) if (session.expiresAt <= now) sessions.delete(hash);
       for (const [nonce, expiresAt] of nonces) if (expiresAt <= now) nonces.delete(nonce);
       for (const [identity, link] of links) if (link.expiresAt <= now) links.delete(identity);
+      for (const [wallet, window] of signIns) if (window.windowEnd <= now) signIns.delete(wallet);
+      for (const [wallet, hashes] of byWallet) {
+        const kept = hashes.filter((hash) => sessions.has(hash));
+        if (kept.length === 0) byWallet.delete(wallet);
+        else byWallet.set(wallet, kept);
+      }
     },
     sizes: () => ({ sessions: sessions.size, nonces: nonces.size, links: links.size }),
   };

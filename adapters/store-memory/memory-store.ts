@@ -15,10 +15,12 @@ import { PaymentRequests } from "../../core/ports/payment-requests.ts";
 import { PaymentStore } from "../../core/ports/payment-store.ts";
 import { QuickReads } from "../../core/ports/quick-reads.ts";
 import { QuotaStore } from "../../core/ports/quota-store.ts";
+import { RequestSeal } from "../../core/ports/request-seal.ts";
 import { SettlementLocks } from "../../core/ports/settlement-locks.ts";
 import { WalletCredits } from "../../core/ports/wallet-credits.ts";
 import { WalletSessions } from "../../core/ports/wallet-sessions.ts";
 import type { QuotaLimits } from "../../core/quota.ts";
+import { hmacSeal, newSealKey } from "../shared/hmac-seal.ts";
 import { newHoldId, newReference } from "../shared/random-ids.ts";
 import { MAX_ANSWERS, makeMemoryFeedback } from "./memory-feedback.ts";
 import { makeMemoryInsights } from "./memory-insights.ts";
@@ -56,6 +58,7 @@ export const layer = (
   | WalletCredits
   | WalletSessions
   | HeldSizes
+  | RequestSeal
 > =>
   Layer.effectContext(
     Effect.gen(function* () {
@@ -138,9 +141,8 @@ export const layer = (
         link: (identity, wallet, queries, expiresAt, now) =>
           Effect.sync(() => sessionState.link(identity, wallet, queries, expiresAt, now)),
         linked: (identity, now) => Effect.sync(() => sessionState.linked(identity, now)),
-        issueNonce: (nonce, expiresAt, now) =>
-          Effect.sync(() => sessionState.issueNonce(nonce, expiresAt, now)),
-        useNonce: (nonce, now) => Effect.sync(() => sessionState.useNonce(nonce, now)),
+        useNonce: (nonce, expiresAt, now) => Effect.sync(() => sessionState.useNonce(nonce, expiresAt, now)),
+        countSignIn: (wallet, now) => Effect.sync(() => sessionState.countSignIn(wallet, now)),
       });
       const clock = yield* Clock.Clock;
       // No I/O stands behind the state: the quick reads answer at once.
@@ -185,6 +187,8 @@ export const layer = (
         Context.add(WalletCredits, wallets),
         Context.add(WalletSessions, sessions),
         Context.add(HeldSizes, held),
+        // One process, one store: a key of its own seals its 402s and challenges.
+        Context.add(RequestSeal, hmacSeal(newSealKey())),
       );
     }).pipe(Effect.withSpan("MemoryStore.layer")),
   );

@@ -20,7 +20,9 @@
  *   lock:payer:<address> / lock:source:<token account>  the x402 v2 settlement in flight
  *                     (its transaction id), 120 s, or 10 s after a failure (settlement-locks.ts)
  *   session:<sha256 of token> / sessions:<wallet> / siwx:<nonce>  wallet sessions, the
- *                     wallet's session generation and sign-in nonces (redis-sessions.ts)
+ *                     wallet's session generation and used sign-in nonces (redis-sessions.ts);
+ *                     wsessions:<wallet> / signins:<wallet> its live sessions and sign-in count
+ *   seal-key          the generated key of sealed 402s and challenges (core/ports/request-seal.ts)
  *   link:<identity>   hash: the wallet an identity paid with and what it may spend of it (its
  *                     allowance and open holds), 30 days (link-lua.ts, redis-sessions.ts)
  *   insights:events   sorted set of insight events (score: time), bounded by the retention and
@@ -43,6 +45,11 @@ export const keyLayout = (prefix: string) => ({
   session: (tokenHash: string) => `${prefix}session:${tokenHash}`,
   sessionGeneration: (wallet: string) => `${prefix}sessions:${wallet}`,
   signInNonce: (nonce: string) => `${prefix}siwx:${nonce}`,
+  /** The wallet's live sessions (sorted set: token hash by expiry) and its sign-ins this window. */
+  walletSessions: (wallet: string) => `${prefix}wsessions:${wallet}`,
+  signIns: (wallet: string) => `${prefix}signins:${wallet}`,
+  /** The generated HMAC key every instance seals 402s and sign-in challenges with (no TTL). */
+  sealKey: `${prefix}seal-key`,
   // Was payer:<identity> (a string, no allowance): those lapse unread, so they link nothing.
   payerLink: (identity: string) => `${prefix}link:${identity}`,
 });

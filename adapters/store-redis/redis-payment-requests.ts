@@ -12,7 +12,12 @@ import { checkGrant } from "../../core/payments/grant-guard.ts";
 import { PaymentRejected, PaymentRejectionReason } from "../../core/payments/payment-rejected.ts";
 import { SIGNATURE_MEMORY_MS } from "../../core/payments/signature-ledger.ts";
 import { claimInput } from "../../core/payments/x402-claim.ts";
-import { CLAIM_RETENTION_MS, LEASE_MS, SETTLE_GRACE_MS } from "../../core/payments/x402-ledger.ts";
+import {
+  CLAIM_RETENTION_MS,
+  type IssuedPayment,
+  LEASE_MS,
+  SETTLE_GRACE_MS,
+} from "../../core/payments/x402-ledger.ts";
 import { PaymentRequests } from "../../core/ports/payment-requests.ts";
 import { StoreUnavailable } from "../../core/ports/store-errors.ts";
 import type { QuotaLimits } from "../../core/quota.ts";
@@ -30,6 +35,23 @@ const SCRIPTS = {
   finish: luaScript(X402_FINISH),
   serveAndGrant: luaScript(X402_SERVE_AND_GRANT),
 };
+
+/** The claim scripts' sealed-request arguments (x402-lua.ts): a flag, then the issued fields. */
+const sealedArgs = (sealed: IssuedPayment | undefined): Array<string | number> =>
+  sealed === undefined
+    ? [0]
+    : [
+        1,
+        sealed.nonce,
+        sealed.resource,
+        sealed.method,
+        sealed.units.toString(),
+        sealed.payTo,
+        sealed.mint,
+        sealed.network,
+        sealed.expiresAt,
+        sealed.description,
+      ];
 
 const malformed = () => new StoreUnavailable({ reason: "redis returned an unexpected reply" });
 const isReason = Schema.is(PaymentRejectionReason);
@@ -103,6 +125,7 @@ export const makePaymentRequests = (
         input.queries,
         CLAIM_RETENTION_MS,
         SETTLE_GRACE_MS,
+        ...sealedArgs(claim.sealed),
       ];
       const paymentKey = keys.payment(claim.paymentId);
       const signatureKey = keys.signature(claim.signature);

@@ -17,10 +17,12 @@ import { PaymentRequests } from "../../core/ports/payment-requests.ts";
 import { PaymentStore } from "../../core/ports/payment-store.ts";
 import { QuickReads } from "../../core/ports/quick-reads.ts";
 import { QuotaStore } from "../../core/ports/quota-store.ts";
+import { RequestSeal } from "../../core/ports/request-seal.ts";
 import { SettlementLocks } from "../../core/ports/settlement-locks.ts";
 import { StoreUnavailable } from "../../core/ports/store-errors.ts";
 import { WalletCredits } from "../../core/ports/wallet-credits.ts";
 import { WalletSessions } from "../../core/ports/wallet-sessions.ts";
+import { hmacSeal, newSealKey } from "../shared/hmac-seal.ts";
 import { newHoldId, newReference, REFERENCE_MEMORY_MS } from "../shared/random-ids.ts";
 import { requireNoEviction } from "./eviction-check.ts";
 import { DEFAULT_KEY_PREFIX, keyLayout } from "./keys.ts";
@@ -65,7 +67,8 @@ export const layer = (
   | QuickReads
   | SettlementLocks
   | WalletCredits
-  | WalletSessions,
+  | WalletSessions
+  | RequestSeal,
   StoreUnavailable
 > =>
   Layer.effectContext(
@@ -76,6 +79,11 @@ export const layer = (
       const endpoint = endpointOf(urlOf(options));
       const keys = keyLayout(options.keyPrefix ?? DEFAULT_KEY_PREFIX);
       const { limits } = options;
+      // Generated once by whichever instance comes first, then read by all: they seal alike.
+      yield* runCommand(() => client.set(keys.sealKey, newSealKey(), "NX"));
+      const sealKey = yield* runCommand(() => client.get(keys.sealKey));
+      if (sealKey === null || !/^[0-9a-f]{64}$/.test(sealKey))
+        return yield* new StoreUnavailable({ reason: "the request seal key is missing or corrupt" });
       const { freePerDay, paidDailyCap, holdTtlMs } = limits;
       const onQuota = (script: keyof typeof SCRIPTS, identity: string, now: number, extra: string[] = []) =>
         runScript(
@@ -179,6 +187,7 @@ export const layer = (
         Context.add(SettlementLocks, redisLocks(client, keys)),
         Context.add(WalletCredits, redisWalletCredits(client, keys, limits)),
         Context.add(WalletSessions, redisSessions(client, keys)),
+        Context.add(RequestSeal, hmacSeal(sealKey)),
         Context.add(InsightsStore, redisInsights(client, keys, options.insights ?? DEFAULT_INSIGHTS_BOUNDS)),
         Context.add(
           QuickReads,

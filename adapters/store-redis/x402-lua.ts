@@ -6,21 +6,24 @@
  *   x402:<paymentId>  hash: nonce, resource, method, units, payTo, mint, network, expiresAt,
  *                     description, state (open|claimed|unserved|served), forgetAt, and once
  *                     claimed: signature, lease, leaseUntil. Written by `issue` with forgetAt
- *                     and a PEXPIREAT of expiresAt + grace; every claim or finish sets both to
- *                     now + retention. From forgetAt on (by the caller's `now`, as the memory
- *                     store goes) the record is unknown to every script and to `find`; the TTL
- *                     only frees the memory. Records written before forgetAt existed have none
+ *                     and a PEXPIREAT of expiresAt + grace (or, sealed, by the first claim);
+ *                     every claim or finish sets both to now + retention, and at least to
+ *                     expiresAt + grace (a sealed id must not read as open again). From
+ *                     forgetAt on (by the caller's `now`, as the memory store goes) the record
+ *                     is unknown to every script and to `find`; the TTL only frees the memory. Records written before forgetAt existed have none
  *                     and live by their TTL alone.
  *   sig:<signature>   the used-signature record of POST /api/payment (signature-lua.ts).
  *
  * ARGV of both claim scripts: [now, freePerDay, paidDailyCap, holdTtlMs, resource, method,
  * signature, paidAt, lease, leaseUntil, served (0|1), signature memory ms, claim id, identity,
- * queries, retention ms, grace ms]. The first four are the quota prelude's, so the granting
+ * queries, retention ms, grace ms, sealed (0|1), and the sealed request's nonce, resource, method,
+ * units, payTo, mint, network, expiresAt, description]: a sealed request the caller proved ours
+ * is claimed as open when no record is stored, and written then. The first four are the quota prelude's, so the granting
  * script can credit in the same step. Reply: {1, reason} or {0, retry[, ...view]}.
  * The finish scripts end a claim by its lease; X402_SERVE_AND_GRANT also credits the queries
  * (x402 v2 on /api/chat: reserved by a claim before the money moves, credited after).
  */
-import { LATE_TRANSFER_GRACE_MS } from "../../core/payments/x402-ledger.ts";
+import { LATE_TRANSFER_GRACE_MS, SETTLE_GRACE_MS } from "../../core/payments/x402-ledger.ts";
 import { PRELUDE } from "./quota-lua-prelude.ts";
 import { SIGNATURE } from "./signature-lua.ts";
 
@@ -41,6 +44,20 @@ local function x402_live(pidKey, now)
   end
   return r
 end
+
+-- The caller's proven sealed request (ARGV[18] = '1', fields in ARGV[19..27]) as an open record.
+local function x402_sealed(now)
+  if ARGV[18] ~= '1' then return nil end
+  return { nonce = ARGV[19], resource = ARGV[20], method = ARGV[21], units = ARGV[22], payTo = ARGV[23],
+    mint = ARGV[24], network = ARGV[25], expiresAt = ARGV[26], description = ARGV[27], state = 'open' }
+end
+
+-- forgetAt of a claimed record (core's forgetAt): the retention, and at least past the request's
+-- grace, or its sealed id would read as open again.
+local function x402_keep(pidKey, now, retention)
+  local expiresAt = tonumber(redis.call('HGET', pidKey, 'expiresAt') or '0') or 0
+  return math.max(now + tonumber(retention), expiresAt + ${SETTLE_GRACE_MS})
+end
 `;
 
 /** Reads the record and the signature, checks in core's order; {0, retry} or {1, reason}. No writes. */
@@ -48,6 +65,7 @@ const CHECK = `${LIVE}${SIGNATURE}
 local function x402_check(pidKey, sigKey)
   local now = tonumber(ARGV[1])
   local r = x402_live(pidKey, now)
+  if r == nil then r = x402_sealed(now) end
   if r == nil then return { 1, 'payment-unknown' } end
   local expiresAt = tonumber(r.expiresAt or '')
   if r.state == nil or expiresAt == nil then error('corrupt payment request') end
@@ -68,7 +86,14 @@ end
 
 local function x402_write(pidKey, sigKey, retry)
   local now = tonumber(ARGV[1])
-  local forgetAt = string.format('%d', now + tonumber(ARGV[16]))
+  if retry == 0 and ARGV[18] == '1' and x402_live(pidKey, now) == nil then
+    redis.call('DEL', pidKey)
+    redis.call('HSET', pidKey, 'nonce', ARGV[19], 'resource', ARGV[20], 'method', ARGV[21], 'units', ARGV[22],
+      'payTo', ARGV[23], 'mint', ARGV[24], 'network', ARGV[25], 'expiresAt', ARGV[26],
+      'description', ARGV[27], 'state', 'open')
+  end
+  local keep = x402_keep(pidKey, now, ARGV[16])
+  local forgetAt = string.format('%d', keep)
   if retry == 0 then signature_mark(sigKey, now, tonumber(ARGV[12]), ARGV[13], ARGV[15], ARGV[14]) end
   if ARGV[11] == '1' then
     redis.call('HSET', pidKey, 'state', 'served', 'signature', ARGV[7], 'forgetAt', forgetAt)
@@ -77,7 +102,7 @@ local function x402_write(pidKey, sigKey, retry)
     redis.call('HSET', pidKey, 'state', 'claimed', 'signature', ARGV[7], 'lease', ARGV[9],
       'leaseUntil', ARGV[10], 'forgetAt', forgetAt)
   end
-  redis.call('PEXPIRE', pidKey, ARGV[16])
+  redis.call('PEXPIREAT', pidKey, keep)
 end
 `;
 
@@ -117,9 +142,10 @@ local function x402_finish(pidKey, lease, served, retention, now)
   if r == nil or r.state ~= 'claimed' or r.lease ~= lease then return 0 end
   local state = 'unserved'
   if served == '1' then state = 'served' end
-  redis.call('HSET', pidKey, 'state', state, 'forgetAt', string.format('%d', now + tonumber(retention)))
+  local keep = x402_keep(pidKey, now, retention)
+  redis.call('HSET', pidKey, 'state', state, 'forgetAt', string.format('%d', keep))
   redis.call('HDEL', pidKey, 'lease', 'leaseUntil')
-  redis.call('PEXPIRE', pidKey, retention)
+  redis.call('PEXPIREAT', pidKey, keep)
   return 1
 end
 `;

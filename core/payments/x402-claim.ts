@@ -14,4 +14,5 @@ export const claimInput = (claim: PaymentRequestClaim, lease: string): ClaimInpu
   served: claim.grant !== undefined,
   identity: claim.grant?.identity ?? `${NO_IDENTITY_PREFIX}${claim.binding.method} ${claim.binding.resource}`,
   queries: claim.grant?.queries ?? 0,
+  ...(claim.sealed === undefined ? {} : { sealed: claim.sealed }),
 });

@@ -85,6 +85,11 @@ export interface ClaimInput {
   /** Recorded with the used signature. */
   readonly identity: string;
   readonly queries: number;
+  /**
+   * The sealed request the caller proved ours (core/payments/sealed-request.ts): claimed as an
+   * open record when the store holds none, since a 402 stores nothing.
+   */
+  readonly sealed?: IssuedPayment;
 }
 
 export interface Claimed {
@@ -100,9 +105,21 @@ export interface Claimed {
   readonly credit: number;
 }
 
-/** When the store may forget the record. */
+/**
+ * When the store may forget the record. A claimed one is kept for the retention and at least
+ * until its request is past its grace: its sealed id would otherwise read as open again.
+ */
 export const forgetAt = (record: PaymentRecord, now: number): number =>
-  record.state.kind === "open" ? record.issued.expiresAt + SETTLE_GRACE_MS : now + CLAIM_RETENTION_MS;
+  record.state.kind === "open"
+    ? record.issued.expiresAt + SETTLE_GRACE_MS
+    : Math.max(now + CLAIM_RETENTION_MS, record.issued.expiresAt + SETTLE_GRACE_MS);
+
+/** The stored record, or the caller's proven sealed request as an open one when none is stored. */
+export const recordOrSealed = (
+  stored: PaymentRecord | undefined,
+  sealed: IssuedPayment | undefined,
+): PaymentRecord | undefined =>
+  stored ?? (sealed === undefined ? undefined : { issued: sealed, state: { kind: "open" } });
 
 /**
  * Whether a record to be forgotten at `forgetAt` is gone at `now`: from then on every store
@@ -168,20 +185,23 @@ export const claimPayment = (
   claim: ClaimInput,
   now: number,
 ): Result.Result<Claimed, PaymentRejected> =>
-  Result.flatMap(checkUsable(record, claim.binding, claim.signature, now), ({ issued, retry }) => {
-    const state: PaymentState = claim.served
-      ? { kind: "served", signature: claim.signature }
-      : { kind: "claimed", signature: claim.signature, lease: claim.lease, leaseUntil: now + LEASE_MS };
-    const credit = claim.served ? claim.queries : 0;
-    const claimed = (used: UsedSignature | undefined): Result.Result<Claimed, PaymentRejected> =>
-      Result.succeed({ record: { issued, state }, used, retry, credit });
-    if (retry) return claimed(undefined);
-    if (claim.paidAt > issued.expiresAt + LATE_TRANSFER_GRACE_MS)
-      return Result.fail(rejected("payment-expired"));
-    const used = markUsed(ledger, now, claim.identity, claim.queries);
-    if (used === undefined) return Result.fail(rejected("signature-already-used"));
-    return claimed(used);
-  });
+  Result.flatMap(
+    checkUsable(recordOrSealed(record, claim.sealed), claim.binding, claim.signature, now),
+    ({ issued, retry }) => {
+      const state: PaymentState = claim.served
+        ? { kind: "served", signature: claim.signature }
+        : { kind: "claimed", signature: claim.signature, lease: claim.lease, leaseUntil: now + LEASE_MS };
+      const credit = claim.served ? claim.queries : 0;
+      const claimed = (used: UsedSignature | undefined): Result.Result<Claimed, PaymentRejected> =>
+        Result.succeed({ record: { issued, state }, used, retry, credit });
+      if (retry) return claimed(undefined);
+      if (claim.paidAt > issued.expiresAt + LATE_TRANSFER_GRACE_MS)
+        return Result.fail(rejected("payment-expired"));
+      const used = markUsed(ledger, now, claim.identity, claim.queries);
+      if (used === undefined) return Result.fail(rejected("signature-already-used"));
+      return claimed(used);
+    },
+  );
 
 /**
  * After the handler or settlement: served, or open to a retry with the same transaction. Other

@@ -20,6 +20,8 @@ export interface PaymentRequestClaim {
   readonly paidAt: number;
   /** Queries credited to `identity` in the same atomic step (/api/chat); the payment is then served. */
   readonly grant?: PaymentGrant;
+  /** The sealed request the caller proved ours: claimed as open when the store holds no record. */
+  readonly sealed?: IssuedPayment;
 }
 
 export interface PaymentRequestClaimed {
@@ -39,13 +41,18 @@ export interface PaymentRequestFinished {
 
 /**
  * The payment requests we issued in 402 responses (core/payments/x402-ledger.ts), shared by every
- * instance. `claim` is one atomic step: the payment_id consumed, the transaction signature
- * marked used (the ledger of POST /api/payment) and any grant credited, or none of them.
+ * instance. A 402's request is sealed (core/payments/sealed-request.ts) and stored by nothing
+ * until a payment claims it: `claim` takes the caller's proven request as `sealed` and writes it
+ * then. `claim` is one atomic step: the payment_id consumed, the transaction signature marked
+ * used (the ledger of POST /api/payment) and any grant credited, or none of them.
  */
 export class PaymentRequests extends Context.Service<
   PaymentRequests,
   {
-    /** Remembers a request until its expiry plus the settle grace. */
+    /**
+     * Stores an open request until its expiry plus the settle grace. The service's 402s never
+     * call it (they are sealed); a stored open request is claimed exactly as a sealed one.
+     */
     readonly issue: (issued: IssuedPayment, now: number) => Effect.Effect<void, StoreUnavailable>;
     readonly find: (
       paymentId: string,

@@ -11,11 +11,14 @@ export type SessionLookup =
  * Browser sessions of wallets, the wallet each paying identity paid with, and the nonces of
  * sign-in challenges, shared by every instance.
  * Sessions are stored under the SHA-256 of their token (a copy of the store holds no usable
- * token). A nonce is issued once and can be used once: `useNonce` is true for exactly one caller.
+ * token). A wallet holds at most MAX_SESSIONS_PER_WALLET live sessions (core/sign-in/session-ceilings.ts):
+ * opening one more revokes its oldest, atomically. Sign-in nonces are sealed (core/sign-in/sealed-nonce.ts),
+ * not stored when issued: `useNonce` writes one to the used set, true for exactly one caller.
  */
 export class WalletSessions extends Context.Service<
   WalletSessions,
   {
+    /** Opens a session; past MAX_SESSIONS_PER_WALLET live ones, the wallet's oldest is revoked. */
     readonly open: (
       tokenHash: string,
       wallet: string,
@@ -40,12 +43,19 @@ export class WalletSessions extends Context.Service<
       now: number,
     ) => Effect.Effect<void, StoreUnavailable>;
     readonly linked: (identity: string, now: number) => Effect.Effect<string | undefined, StoreUnavailable>;
-    readonly issueNonce: (
+    /**
+     * Marks a (proven, unexpired) nonce used until `expiresAt`: true for the first caller, false
+     * for every later one. Called only by a sign-in whose proof passed every other check.
+     */
+    readonly useNonce: (
       nonce: string,
       expiresAt: number,
       now: number,
-    ) => Effect.Effect<void, StoreUnavailable>;
-    /** True once for a nonce issued and not expired; false after (or for one never issued). */
-    readonly useNonce: (nonce: string, now: number) => Effect.Effect<boolean, StoreUnavailable>;
+    ) => Effect.Effect<boolean, StoreUnavailable>;
+    /**
+     * Counts a sign-in of the wallet: false when it already signed in MAX_SIGN_INS_PER_WALLET
+     * times in the current SIGN_IN_WINDOW_MS (nothing is counted then).
+     */
+    readonly countSignIn: (wallet: string, now: number) => Effect.Effect<boolean, StoreUnavailable>;
   }
 >()("core/WalletSessions") {}

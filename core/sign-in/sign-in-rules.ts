@@ -9,7 +9,7 @@ import { Schema } from "effect";
 import { isWalletAddress } from "../payments/wallet-credits.ts";
 import { SIGN_IN_TYPE, SIGN_IN_VERSION, type SignInProof } from "./sign-in-message.ts";
 
-/** How long a challenge may be answered: its nonce lives as long in the store. */
+/** How long a challenge may be answered: its sealed nonce says until when, and is kept used as long. */
 export const CHALLENGE_TTL_MS = 5 * 60_000;
 /** `issuedAt` older than this is refused (the spec's default, the challenge's own lifetime). */
 export const MAX_ISSUED_AGE_MS = CHALLENGE_TTL_MS;
@@ -30,6 +30,7 @@ export const SignInRefusalReason = Schema.Literals([
   "session-unknown",
   "session-revoked",
   "too-many-attempts",
+  "too-many-sign-ins",
   "sign-in-not-offered",
 ]);
 export type SignInRefusalReason = typeof SignInRefusalReason.Type;

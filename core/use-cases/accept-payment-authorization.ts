@@ -1,7 +1,8 @@
 /**
  * An X-Payment-Authorization (already decoded, its ed25519 signature already checked at the
  * edge) becomes a consumed payment, or a rejection with its reason:
- *   1. the payment_id is one we issued, for this resource and method, not used, not expired;
+ *   1. the payment_id is one we issued (stored once claimed, else proven by its seal), for this
+ *      resource and method, not used, not expired;
  *   2. the stated amount, recipient, mint and network are the issued ones;
  *   3. the transaction signature is unused (before any RPC call);
  *   4. with verification on: the transfer on chain passes the verifier of POST /api/payment
@@ -14,19 +15,22 @@
 import { Clock, Effect, Result } from "effect";
 import { BaseUnits } from "../payments/money.ts";
 import { rejected } from "../payments/payment-rejected.ts";
+import { type Offer, openSealedPayment } from "../payments/sealed-request.ts";
 import { verifyTransfer } from "../payments/verify-transfer.ts";
 import { walletAccount } from "../payments/wallet-credits.ts";
 import { type PaymentAuthorization, X402_MEMO_PREFIX } from "../payments/x402.ts";
 import { checkStatedTerms, checkTransferAuthority } from "../payments/x402-binding.ts";
-import { type Binding, checkUsable, type IssuedPayment } from "../payments/x402-ledger.ts";
+import { checkUsable, type IssuedPayment } from "../payments/x402-ledger.ts";
 import { ChainReader } from "../ports/chain-reader.ts";
 import { PaymentRequests } from "../ports/payment-requests.ts";
 import { PaymentStore } from "../ports/payment-store.ts";
+import { RequestSeal } from "../ports/request-seal.ts";
 import type { QuotaView } from "../quota.ts";
 
 export interface AuthorizationAttempt {
   readonly authorization: PaymentAuthorization;
-  readonly binding: Binding;
+  /** The route's offer: its binding, price and recipient (a sealed payment_id is checked against it). */
+  readonly offer: Offer;
   /** Read the transfer on chain (the spec's AutoVerify). Off: everything else is still checked. */
   readonly verifyOnChain: boolean;
   /**
@@ -82,12 +86,23 @@ const verifyOnChain = Effect.fn("verifyX402Transfer")(function* (
 export const acceptPaymentAuthorization = Effect.fn("acceptPaymentAuthorization")(function* (
   attempt: AuthorizationAttempt,
 ) {
-  const { authorization, binding } = attempt;
+  const { authorization, offer } = attempt;
+  const { binding } = offer;
   const requests = yield* PaymentRequests;
   const payments = yield* PaymentStore;
+  const seal = yield* RequestSeal;
   const signature = authorization.transaction_hash;
   const now = yield* Clock.currentTimeMillis;
-  const record = yield* requests.find(authorization.payment_id, now);
+  const stored = yield* requests.find(authorization.payment_id, now);
+  // Nothing stored until a payment claims it: the id's own seal proves we issued it.
+  const record =
+    stored ??
+    (yield* Effect.fromResult(
+      Result.map(openSealedPayment(seal.mac, authorization.payment_id, offer), (issued) => ({
+        issued,
+        state: { kind: "open" } as const,
+      })),
+    ));
   const { issued, retry } = yield* Effect.fromResult(checkUsable(record, binding, signature, now));
   yield* Effect.fromResult(checkStatedTerms(authorization, issued));
   if (!retry && (yield* payments.isClaimed(signature, now)))
@@ -104,6 +119,7 @@ export const acceptPaymentAuthorization = Effect.fn("acceptPaymentAuthorization"
       binding,
       signature,
       paidAt: paid.paidAt,
+      sealed: issued,
       ...(grantTo === undefined
         ? {}
         : { grant: { identity: account ?? grantTo.identity, queries: grantTo.queriesFor(paid.received) } }),

@@ -10,6 +10,7 @@ import { RedisStore } from "../../adapters/store-redis/index.ts";
 import type { X402Network } from "../../core/payments/network.ts";
 import type { PaymentRequests } from "../../core/ports/payment-requests.ts";
 import type { PaymentStore } from "../../core/ports/payment-store.ts";
+import type { RequestSeal } from "../../core/ports/request-seal.ts";
 import type { SettlementLocks } from "../../core/ports/settlement-locks.ts";
 import type { StoreUnavailable } from "../../core/ports/store-errors.ts";
 import type { Logger } from "../../src/observability/log.ts";
@@ -40,8 +41,8 @@ export interface ExampleOptions {
 
 export const buildExample = (options: ExampleOptions) => {
   const limits = quotaLimits(defaultConfig());
-  // Either store, seen as the two ports the paywall uses, and the ids' random source.
-  const store: Layer.Layer<PaymentStore | PaymentRequests | SettlementLocks, StoreUnavailable> =
+  // Either store, seen as the ports the paywall uses (its seal key too), and the ids' random source.
+  const store: Layer.Layer<PaymentStore | PaymentRequests | SettlementLocks | RequestSeal, StoreUnavailable> =
     options.redisUrl === undefined
       ? MemoryStore.layer(limits)
       : RedisStore.layer({ url: options.redisUrl, limits, keyPrefix: "x402-example:" });

@@ -14,6 +14,7 @@ import type { InsightsStore } from "../../core/ports/insights-store.ts";
 import type { PaymentRequests } from "../../core/ports/payment-requests.ts";
 import type { PaymentStore } from "../../core/ports/payment-store.ts";
 import type { QuotaStore } from "../../core/ports/quota-store.ts";
+import type { RequestSeal } from "../../core/ports/request-seal.ts";
 import type { Retriever } from "../../core/ports/retrieval.ts";
 import type { SecureRandom } from "../../core/ports/secure-random.ts";
 import type { SettlementLocks } from "../../core/ports/settlement-locks.ts";
@@ -37,7 +38,8 @@ export type Services =
   | SecureRandom
   | SettlementLocks
   | WalletCredits
-  | WalletSessions;
+  | WalletSessions
+  | RequestSeal;
 export type AppRuntime = ManagedRuntime.ManagedRuntime<Services, never>;
 
 /** Thrown to reach Hono's onError (500 + request id) with the real cause attached. */

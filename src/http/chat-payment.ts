@@ -9,9 +9,7 @@
  */
 import { Effect } from "effect";
 import type { Context } from "hono";
-import { x402NetworkOf } from "../../core/payments/network.ts";
 import type { PaymentRejected } from "../../core/payments/payment-rejected.ts";
-import { PaymentSettings } from "../../core/payments/payment-settings.ts";
 import type { X402Code } from "../../core/payments/x402.ts";
 import type { ChainUnavailable } from "../../core/ports/chain-reader.ts";
 import type { StoreUnavailable } from "../../core/ports/store-errors.ts";
@@ -19,13 +17,13 @@ import type { AppEnv } from "../hono-kit/app-env.ts";
 import type { InsightsRecorder } from "../hono-kit/insights-recorder.ts";
 import { type AppRuntime, runOutcome } from "../hono-kit/run-effect.ts";
 import type { Metrics } from "../observability/metrics.ts";
+import { creditOffer, creditTerms } from "../payments/credit-offer.ts";
 import { REJECTIONS } from "../payments/payment-rejections.ts";
 import { CHAT_RESOURCE } from "../payments/priced-resources.ts";
 import { acceptPayment, paymentOffer } from "../payments/server/accept-payment.ts";
 import { specCreditDialect } from "../payments/server/credit-spec-dialect.ts";
 import type { CreditDialect, CreditRoute } from "../payments/server/dialect.ts";
 import { issuePaymentRequest, paymentRequestOf } from "../payments/server/issue-request.ts";
-import { DEFAULT_EXPIRES_IN_SECONDS } from "../payments/server/paywall-options.ts";
 import { withHeaders } from "../payments/server/spec-dialect.ts";
 import { x402Rejection } from "../payments/server/x402-errors.ts";
 import { signInExtensions, withSignInOffer } from "../payments/sign-in/advertise.ts";
@@ -47,18 +45,8 @@ export const CHAT_BINDING = CHAT_RESOURCE.binding;
 export const CHAT_PRICE_UNITS = CHAT_RESOURCE.units;
 
 /** A fresh payment request for the chat, on the service's payment terms. */
-const chatOffer = Effect.flatMap(PaymentSettings, (terms) =>
-  issuePaymentRequest(
-    {
-      units: CHAT_PRICE_UNITS,
-      payTo: terms.wallet,
-      mint: terms.usdcMint,
-      network: x402NetworkOf(terms.network),
-      description: CHAT_RESOURCE.description,
-      expiresInSeconds: DEFAULT_EXPIRES_IN_SECONDS,
-    },
-    CHAT_BINDING,
-  ),
+const chatOffer = Effect.flatMap(creditTerms(CHAT_RESOURCE), (terms) =>
+  issuePaymentRequest(terms, CHAT_BINDING),
 );
 
 /**
@@ -153,8 +141,12 @@ export type Bought =
 export const buyQueries = async (c: Context<AppEnv>, deps: ChatPaymentDeps): Promise<Bought | undefined> => {
   const identity = c.get("identity");
   const log = c.get("log");
+  // Settings only: completes synchronously.
+  const offer = await runOutcome(deps.runtime, creditOffer(CHAT_RESOURCE));
+  if (!offer.ok) throw new Error("the chat's offer cannot be built");
   const route: CreditRoute = {
     binding: CHAT_BINDING,
+    offer: offer.value,
     run: async (effect) => runOutcome(deps.runtime, effect),
     identity,
     log,

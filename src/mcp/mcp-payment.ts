@@ -8,15 +8,13 @@
 import { decodePaymentResponseHeader, encodePaymentSignatureHeader } from "@x402/core/http";
 import type { PaymentPayload, PaymentRequired, SettleResponse } from "@x402/core/types";
 import { Effect } from "effect";
-import { x402NetworkOf } from "../../core/payments/network.ts";
-import { PaymentSettings } from "../../core/payments/payment-settings.ts";
 import { type AppRuntime, runOutcome } from "../hono-kit/run-effect.ts";
 import type { Logger } from "../observability/log.ts";
+import { creditOffer, creditTerms } from "../payments/credit-offer.ts";
 import type { PricedResource } from "../payments/priced-resources.ts";
 import { acceptPayment } from "../payments/server/accept-payment.ts";
 import type { CreditDialect, CreditRoute, PaymentRefusal } from "../payments/server/dialect.ts";
 import { issuePaymentRequest, paymentRequestOf } from "../payments/server/issue-request.ts";
-import { DEFAULT_EXPIRES_IN_SECONDS } from "../payments/server/paywall-options.ts";
 import { x402Rejection } from "../payments/server/x402-errors.ts";
 import type { ExactFacilitator } from "../payments/v2/exact-payment.ts";
 import { PAYMENT_RESPONSE_HEADER, PAYMENT_SIGNATURE_HEADER, paymentRequiredOf } from "../payments/v2/wire.ts";
@@ -53,19 +51,7 @@ export const offerPayment = async (deps: McpPaymentDeps, priced: PricedResource,
     return errorResult(`${message}. Paying over MCP needs x402 v2, which this service does not offer now.`);
   const issued = await runOutcome(
     deps.runtime,
-    Effect.flatMap(PaymentSettings, (terms) =>
-      issuePaymentRequest(
-        {
-          units: priced.units,
-          payTo: terms.wallet,
-          mint: terms.usdcMint,
-          network: x402NetworkOf(terms.network),
-          description: priced.description,
-          expiresInSeconds: DEFAULT_EXPIRES_IN_SECONDS,
-        },
-        priced.binding,
-      ),
-    ),
+    Effect.flatMap(creditTerms(priced), (terms) => issuePaymentRequest(terms, priced.binding)),
   );
   if (!issued.ok)
     return errorResult("Payments are temporarily unavailable; nothing was charged. Try again shortly.");
@@ -108,8 +94,12 @@ export const buyWithPayload = async (
   }
   // The credit dialects read a request's header: the payload travels as one, unchanged.
   const request = new Request(deps.url, { method: "POST", headers: { [PAYMENT_SIGNATURE_HEADER]: header } });
+  // Settings only: completes synchronously.
+  const offer = await runOutcome(deps.runtime, creditOffer(priced));
+  if (!offer.ok) throw new Error("the tool's offer cannot be built");
   const route: CreditRoute = {
     binding: priced.binding,
+    offer: offer.value,
     run: async (effect) => runOutcome(deps.runtime, effect),
     identity,
     log,

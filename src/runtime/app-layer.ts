@@ -22,6 +22,7 @@ import type { PaymentRequests } from "../../core/ports/payment-requests.ts";
 import type { PaymentStore } from "../../core/ports/payment-store.ts";
 import type { QuickReads } from "../../core/ports/quick-reads.ts";
 import type { QuotaStore } from "../../core/ports/quota-store.ts";
+import type { RequestSeal } from "../../core/ports/request-seal.ts";
 import type { Retriever } from "../../core/ports/retrieval.ts";
 import type { SettlementLocks } from "../../core/ports/settlement-locks.ts";
 import type { WalletCredits } from "../../core/ports/wallet-credits.ts";
@@ -49,7 +50,8 @@ type StoreLayer = Layer.Layer<
   | QuickReads
   | SettlementLocks
   | WalletCredits
-  | WalletSessions,
+  | WalletSessions
+  | RequestSeal,
   unknown,
   never
 >;

@@ -260,7 +260,11 @@ describe("explicit mode", () => {
     const second = (await (await fetch(`${env.server.url}/premium-data`)).json()) as Record<string, unknown>;
     expect(second.payment_id).not.toBe(body.payment_id);
     expect(second.nonce).not.toBe(body.nonce);
-    expect(String(body.payment_id)).toMatch(/^pay_[1-9A-HJ-NP-Za-km-z]{22}$/);
+    // Sealed (docs/x402.md): random, expiry, offer tag and mac, inside the spec dialect's 128 characters.
+    expect(String(body.payment_id)).toMatch(
+      /^pay_[1-9A-HJ-NP-Za-km-z]{16}_[0-9a-z]+_[0-9a-f]{16}_[0-9a-f]{32}$/,
+    );
+    expect(String(body.payment_id).length).toBeLessThanOrEqual(128);
     expect(address(String(body.payment_address))).toBe(env.chain.serviceWallet);
   });
 });

@@ -4,6 +4,7 @@
  * that grows can be named.
  */
 import { expect, test } from "bun:test";
+import { MemoryStore } from "../../adapters/store-memory/index.ts";
 import { DEFAULT_INSIGHTS_BOUNDS } from "../../core/config-insights.ts";
 import { METRICS_TOKEN, testApps } from "../support/test-app.ts";
 
@@ -26,9 +27,9 @@ test("the heap, the resident set and each bounded structure's entries are expose
     expect((await t.call("/api/payment/info", {}, client)).status).toBe(200);
   const after = await scrape(t);
   expect(gauge(after, 'bounded_structure_entries\\{structure="memo_references"\\}')).toBe(3);
-  // A sign-in challenge is a nonce held until it is used or expires.
+  // A sign-in challenge is sealed: nothing is held until a sign-in with it succeeds.
   expect((await t.call("/api/session/challenge")).status).toBe(200);
-  expect(gauge(await scrape(t), 'bounded_structure_entries\\{structure="sign_in_nonces"\\}')).toBe(1);
+  expect(gauge(await scrape(t), 'bounded_structure_entries\\{structure="sign_in_nonces"\\}')).toBe(0);
   for (const structure of [
     "quota_states",
     "used_signatures",
@@ -39,4 +40,29 @@ test("the heap, the resident set and each bounded structure's entries are expose
     "payer_links",
   ])
     expect(gauge(after, `bounded_structure_entries\\{structure="${structure}"\\}`)).toBeGreaterThanOrEqual(0);
+});
+
+test("a structure filled past its cap reads exactly its cap", async () => {
+  const maxEvents = 5;
+  const limits = { freePerDay: 3, paidDailyCap: 1000, holdTtlMs: 120_000 };
+  const t = build({
+    adminToken: "test-admin-token-0123456789",
+    store: MemoryStore.layer(limits, { retentionMs: DEFAULT_INSIGHTS_BOUNDS.retentionMs, maxEvents }),
+  });
+  // Each answered question is an insight event: twice the cap of them, from several clients.
+  for (let i = 0; i < 2 * maxEvents; i++) {
+    const res = await t.call(
+      "/api/chat",
+      {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ message: `How do I write file ${i}?` }),
+      },
+      `203.0.113.${10 + i}`,
+    );
+    expect(res.status).toBe(200);
+  }
+  const text = await scrape(t);
+  expect(gauge(text, 'bounded_structure_cap\\{structure="insight_events"\\}')).toBe(maxEvents);
+  expect(gauge(text, 'bounded_structure_entries\\{structure="insight_events"\\}')).toBe(maxEvents);
 });

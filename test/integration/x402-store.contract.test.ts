@@ -104,6 +104,31 @@ const contract = (name: string, makeLayer: MakeLayer, shared: boolean) =>
       expect(await peer.find("pay_never_issued", now)).toBeUndefined();
     });
 
+    test("a sealed request nothing stored is claimed once, written then, and kept past its grace", async () => {
+      const [store, peer] = open();
+      // Expiring after the claim retention: the record must outlive it, or the id reads as open again.
+      const payment = issued({ expiresAt: now + 2 * 86_400_000 });
+      expect(await store.find(payment.paymentId, now)).toBeUndefined();
+      await store.claim(claimOf(payment, "sealed-sig-1", { sealed: payment }), now);
+      expect(await peer.find(payment.paymentId, now)).toMatchObject({
+        issued: payment,
+        state: { kind: "claimed", signature: "sealed-sig-1" },
+      });
+      expect(await peer.tryClaim(claimOf(payment, "sealed-sig-2", { sealed: payment }), now)).toBe(
+        "payment-already-used",
+      );
+      const afterRetention = now + 86_400_000 + 1;
+      expect(await peer.find(payment.paymentId, afterRetention)).toMatchObject({
+        state: { kind: "claimed" },
+      });
+      expect(
+        await store.tryClaim(claimOf(payment, "sealed-sig-3", { sealed: payment }), afterRetention),
+      ).toBe("payment-already-used");
+      // Without the caller's proof, an id nothing stored is unknown, as before.
+      const unsealed = issued();
+      expect(await store.tryClaim(claimOf(unsealed, "sealed-sig-4"), now)).toBe("payment-unknown");
+    });
+
     test("claim once: the payment and the signature are consumed together", async () => {
       const [store, peer] = open();
       const payment = issued();

@@ -17,7 +17,7 @@ export const specCreditDialect = (): CreditDialect => ({
     const accepted = await acceptAuthorizationHeader(
       header,
       {
-        binding: route.binding,
+        offer: route.offer,
         verifyOnChain: true,
         grantTo: { identity: route.identity, queriesFor: queriesOf },
       },

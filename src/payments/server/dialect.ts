@@ -7,12 +7,14 @@
  */
 import type { Effect } from "effect";
 import type { PaymentRejected } from "../../../core/payments/payment-rejected.ts";
+import type { Offer } from "../../../core/payments/sealed-request.ts";
 import type { PaymentAuthorization, PaymentRequest } from "../../../core/payments/x402.ts";
 import type { Binding } from "../../../core/payments/x402-ledger.ts";
 import type { PaymentReceipt } from "../../../core/payments/x402-receipt.ts";
 import type { ChainReader, ChainUnavailable } from "../../../core/ports/chain-reader.ts";
 import type { PaymentRequests } from "../../../core/ports/payment-requests.ts";
 import type { PaymentStore } from "../../../core/ports/payment-store.ts";
+import type { RequestSeal } from "../../../core/ports/request-seal.ts";
 import type { SecureRandom } from "../../../core/ports/secure-random.ts";
 import type { SettlementLocks } from "../../../core/ports/settlement-locks.ts";
 import type { StoreUnavailable } from "../../../core/ports/store-errors.ts";
@@ -21,7 +23,13 @@ import type { Outcome } from "../../hono-kit/run-effect.ts";
 import type { Logger } from "../../observability/log.ts";
 import type { RouteTerms } from "./paywall-options.ts";
 
-export type PaymentServices = PaymentRequests | PaymentStore | ChainReader | SecureRandom | SettlementLocks;
+export type PaymentServices =
+  | PaymentRequests
+  | PaymentStore
+  | ChainReader
+  | SecureRandom
+  | SettlementLocks
+  | RequestSeal;
 
 /** Runs a payment effect with the route's chain; a defect rejects the promise (500). */
 export type RunPayment = <A, E>(effect: Effect.Effect<A, E, PaymentServices>) => Promise<Outcome<A, E>>;
@@ -30,6 +38,8 @@ export type RunPayment = <A, E>(effect: Effect.Effect<A, E, PaymentServices>) =>
 export interface PaidRoute {
   readonly terms: RouteTerms;
   readonly binding: Binding;
+  /** `terms` for `binding`: what its sealed payment_ids are checked against. */
+  readonly offer: Offer;
   readonly run: RunPayment;
 }
 
@@ -89,6 +99,8 @@ export interface PaymentDialect extends Offering {
  */
 export interface CreditRoute {
   readonly binding: Binding;
+  /** What its 402s offer (binding, price, recipient): sealed payment_ids are checked against it. */
+  readonly offer: Offer;
   readonly run: RunPayment;
   /** The client identity: credited only when no single wallet paid (the payer's wallet is). */
   readonly identity: string;

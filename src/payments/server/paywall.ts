@@ -18,13 +18,14 @@ import type { X402Code } from "../../../core/payments/x402.ts";
 import { ChainReader } from "../../../core/ports/chain-reader.ts";
 import type { PaymentRequests } from "../../../core/ports/payment-requests.ts";
 import type { PaymentStore } from "../../../core/ports/payment-store.ts";
+import type { RequestSeal } from "../../../core/ports/request-seal.ts";
 import type { SecureRandom } from "../../../core/ports/secure-random.ts";
 import type { SettlementLocks } from "../../../core/ports/settlement-locks.ts";
 import { runOutcome } from "../../hono-kit/run-effect.ts";
 import type { Logger } from "../../observability/log.ts";
 import { acceptPayment, paymentOffer } from "./accept-payment.ts";
 import type { PaidRoute, PaymentDialect, PaymentRefusal, RunPayment, VerifiedPayment } from "./dialect.ts";
-import { issuePaymentRequest, paymentRequestOf } from "./issue-request.ts";
+import { issuePaymentRequest, offerOf, paymentRequestOf } from "./issue-request.ts";
 import {
   decodeConfig,
   type PaywallConfig,
@@ -43,7 +44,7 @@ export interface X402Env {
 export interface PaywallDeps {
   /** Holds the store (memory or Redis) the payment requests live in. */
   readonly runtime: ManagedRuntime.ManagedRuntime<
-    PaymentRequests | PaymentStore | SecureRandom | SettlementLocks,
+    PaymentRequests | PaymentStore | SecureRandom | SettlementLocks | RequestSeal,
     never
   >;
   readonly logger: Logger;
@@ -119,7 +120,8 @@ export const createPaywall = (input: PaywallConfig, deps: PaywallDeps) => {
       runOutcome(deps.runtime, Effect.provideService(effect, ChainReader, chain));
     const price = `Payment required: ${formatUnits(terms.units)} USDC`;
     return async (c, next) => {
-      const route: PaidRoute = { terms, binding: { resource: c.req.path, method: c.req.method }, run };
+      const binding = { resource: c.req.path, method: c.req.method };
+      const route: PaidRoute = { terms, binding, offer: offerOf(terms, binding), run };
       const acceptance = await acceptPayment(c.req.raw, route, dialects);
       if (acceptance.kind === "refused") return refuse(c, route, acceptance.error);
       if (acceptance.kind === "accepted") {

@@ -68,6 +68,11 @@ export const SIGN_IN_REFUSALS = {
     code: "TOO_MANY_SIGN_IN_ATTEMPTS",
     error: "Too many sign-in attempts from this client; wait a minute",
   },
+  "too-many-sign-ins": {
+    status: 429,
+    code: "TOO_MANY_SIGN_INS",
+    error: "This wallet signed in too often this hour; use one of its sessions or wait",
+  },
   "sign-in-not-offered": {
     status: 503,
     code: "SIGN_IN_UNAVAILABLE",

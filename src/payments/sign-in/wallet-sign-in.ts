@@ -1,12 +1,16 @@
 /**
  * Signing in with a wallet (x402 `sign-in-with-x`, Sign-In With Solana) and the browser sessions
- * that follow a payment or a sign-in. A challenge's nonce is stored when it is issued and used
- * once, in the store every instance shares; a proof is checked field by field against the
- * configured public origin and chain (core/sign-in/sign-in-rules.ts), then its ed25519 signature,
- * and only then is its nonce used, so a forged proof cannot burn someone else's challenge.
+ * that follow a payment or a sign-in. A challenge's nonce is sealed (core/sign-in/sealed-nonce.ts):
+ * issuing it stores nothing. A proof is checked field by field against the configured public
+ * origin and chain (core/sign-in/sign-in-rules.ts), then its nonce's seal and expiry, then its
+ * ed25519 signature, then the wallet's sign-ins this hour (core/sign-in/session-ceilings.ts), and
+ * only then is its nonce written to the used set every instance shares: a forged proof cannot
+ * burn someone else's challenge, and only a sign-in that succeeds writes anything.
  */
 import { Clock, Effect, Result, Schema } from "effect";
+import { RequestSeal } from "../../../core/ports/request-seal.ts";
 import { WalletSessions } from "../../../core/ports/wallet-sessions.ts";
+import { sealedNonceExpiry, sealNonce } from "../../../core/sign-in/sealed-nonce.ts";
 import {
   SIGN_IN_STATEMENT,
   SIGN_IN_TYPE,
@@ -34,11 +38,10 @@ export interface SignInSettings {
 /** A fresh challenge as the 402s and GET /api/session/challenge offer it (`extensions["sign-in-with-x"]`). */
 export const issueChallenge = (settings: SignInSettings, path: string) =>
   Effect.gen(function* () {
-    const sessions = yield* WalletSessions;
+    const seal = yield* RequestSeal;
     const now = yield* Clock.currentTimeMillis;
-    const nonce = newSignInNonce();
     const expiresAt = now + CHALLENGE_TTL_MS;
-    yield* sessions.issueNonce(nonce, expiresAt, now);
+    const nonce = sealNonce(seal.mac, newSignInNonce(), expiresAt);
     const uri = `${settings.origin}${path}`;
     return {
       info: {
@@ -69,9 +72,13 @@ export const verifyProof = (settings: SignInSettings, raw: unknown) =>
     const now = yield* Clock.currentTimeMillis;
     const broken = checkSignInFields(proof, { ...settings, now });
     if (broken !== undefined) return yield* refuse(broken);
+    const seal = yield* RequestSeal;
+    const nonceExpiresAt = sealedNonceExpiry(seal.mac, proof.nonce);
+    if (nonceExpiresAt === undefined || nonceExpiresAt <= now) return yield* refuse("nonce-unknown");
     if (!(yield* Effect.promise(() => isProofSigned(proof)))) return yield* refuse("signature-invalid");
     const sessions = yield* WalletSessions;
-    if (!(yield* sessions.useNonce(proof.nonce, now))) return yield* refuse("nonce-unknown");
+    if (!(yield* sessions.countSignIn(proof.address, now))) return yield* refuse("too-many-sign-ins");
+    if (!(yield* sessions.useNonce(proof.nonce, nonceExpiresAt, now))) return yield* refuse("nonce-unknown");
     return proof.address;
   });
 

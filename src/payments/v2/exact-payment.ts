@@ -9,6 +9,7 @@
 import { Clock, Effect, Result } from "effect";
 import { formatUnits } from "../../../core/payments/money.ts";
 import { type PaymentRejected, rejected } from "../../../core/payments/payment-rejected.ts";
+import { type Offer, openSealedPayment } from "../../../core/payments/sealed-request.ts";
 import { type PayerHold, settlementKeysOf } from "../../../core/payments/settlement-locks.ts";
 import { X402_MEMO_PREFIX } from "../../../core/payments/x402.ts";
 import {
@@ -22,6 +23,7 @@ import {
 import type { PaymentReceipt } from "../../../core/payments/x402-receipt.ts";
 import type { ChainUnavailable } from "../../../core/ports/chain-reader.ts";
 import { PaymentRequests } from "../../../core/ports/payment-requests.ts";
+import { RequestSeal } from "../../../core/ports/request-seal.ts";
 import type { StoreUnavailable } from "../../../core/ports/store-errors.ts";
 import type { Outcome } from "../../hono-kit/run-effect.ts";
 import type { RunPayment } from "../server/dialect.ts";
@@ -86,6 +88,20 @@ export const findRecord = (paymentId: string) =>
   });
 
 /**
+ * The record of a payment_id presented to the route offering `offer`: the stored one once a
+ * payment claimed it, else the sealed request it proves (open), else why it is none of ours.
+ */
+export const findOffered = (paymentId: string, offer: Offer) =>
+  Effect.gen(function* () {
+    const { record, now } = yield* findRecord(paymentId);
+    if (record !== undefined) return { record, now };
+    const seal = yield* RequestSeal;
+    const sealed = yield* Effect.fromResult(openSealedPayment(seal.mac, paymentId, offer));
+    const open: PaymentRecord = { issued: sealed, state: { kind: "open" } };
+    return { record: open, now };
+  });
+
+/**
  * Issued, for this resource and method, and not yet used by another transaction (or expired).
  * A request this very transaction holds under a live lease passes as a retry (not simulated
  * again: it may have landed): the store's atomic claim refuses it, and the caller can tell the
@@ -108,7 +124,7 @@ const checkRequest = (
 
 export const checkExactPayment = async (
   header: string,
-  binding: Binding,
+  offer: Offer,
   facilitator: ExactFacilitator,
   run: RunPayment,
 ): Promise<Outcome<CheckedPayment, ExactRefusal>> => {
@@ -119,10 +135,10 @@ export const checkExactPayment = async (
   const { transaction, transfer, memos, sponsorFee } = shaped.success;
   const paymentId = paymentIdOf(memos);
   if (Result.isFailure(paymentId)) return { ok: false, error: paymentId.failure };
-  const found = await run(findRecord(paymentId.success));
+  const found = await run(findOffered(paymentId.success, offer));
   if (!found.ok) return found;
   const { record, now } = found.value;
-  if (record === undefined) return fail("payment-unknown");
+  const { binding } = offer;
   if (record.issued.resource !== binding.resource || record.issued.method !== binding.method)
     return fail("payment-other-resource");
   const { issued } = record;

@@ -22,6 +22,8 @@ export const reserveChecked = (checked: CheckedPayment, store: Store) =>
           binding: store.binding,
           signature: checked.cosigned.signature,
           paidAt: checked.checkedAt,
+          // Claimed as open when nothing is stored yet: a 402 stores nothing (sealed-request.ts).
+          sealed: checked.issued,
         },
         checked.checkedAt,
       ),
