@@ -8,6 +8,7 @@ import { Clock, Context, Effect, Layer, Result } from "effect";
 import { DEFAULT_INSIGHTS_BOUNDS } from "../../core/config-insights.ts";
 import { checkGrant, checkQueries } from "../../core/payments/grant-guard.ts";
 import { claimInput } from "../../core/payments/x402-claim.ts";
+import { ChainLookupBudget } from "../../core/ports/chain-lookup-budget.ts";
 import { FeedbackStore } from "../../core/ports/feedback-store.ts";
 import { HeldSizes } from "../../core/ports/held-sizes.ts";
 import { type InsightsBounds, InsightsStore } from "../../core/ports/insights-store.ts";
@@ -20,6 +21,7 @@ import { WalletCredits } from "../../core/ports/wallet-credits.ts";
 import { WalletSessions } from "../../core/ports/wallet-sessions.ts";
 import type { QuotaLimits } from "../../core/quota.ts";
 import { newHoldId, newReference } from "../shared/random-ids.ts";
+import { makeMemoryLookupBudget } from "./chain-lookup-budget.ts";
 import { MAX_ANSWERS, makeMemoryFeedback } from "./memory-feedback.ts";
 import { makeMemoryInsights } from "./memory-insights.ts";
 import { makeMemorySessions } from "./memory-sessions.ts";
@@ -52,6 +54,7 @@ export const layer = (
   | InsightsStore
   | QuickReads
   | SettlementLocks
+  | ChainLookupBudget
   | WalletCredits
   | WalletSessions
   | HeldSizes
@@ -169,6 +172,7 @@ export const layer = (
         Context.add(InsightsStore, insights),
         Context.add(QuickReads, quick),
         Context.add(SettlementLocks, makeMemoryLocks()),
+        Context.add(ChainLookupBudget, makeMemoryLookupBudget().budget),
         Context.add(WalletCredits, wallets),
         Context.add(WalletSessions, sessions),
         Context.add(HeldSizes, held),

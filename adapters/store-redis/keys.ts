@@ -22,6 +22,10 @@
  *   session:<sha256 of token> / sessions:<wallet> / siwx:<nonce>  wallet sessions, the
  *                     wallet's session generation and sign-in nonces (redis-sessions.ts)
  *   payer:<identity>  the wallet an identity paid with, 30 days (redis-sessions.ts)
+ *   lookups:<minute>:all / lookups:<minute>:c:<identity>  chain lookups admitted in one UTC
+ *                     minute, for everyone and per client; lookups:p:<paymentId>  the set of
+ *                     signatures a payment_id was looked up with, until the request expires
+ *                     (chain-lookup-budget.ts)
  *   insights:events   sorted set of insight events (score: time), bounded by the retention and
  *                     the cap (redis-insights.ts); expires after the retention without events
  */
@@ -43,6 +47,9 @@ export const keyLayout = (prefix: string) => ({
   sessionGeneration: (wallet: string) => `${prefix}sessions:${wallet}`,
   signInNonce: (nonce: string) => `${prefix}siwx:${nonce}`,
   payerLink: (identity: string) => `${prefix}payer:${identity}`,
+  lookupsOfClient: (window: number, identity: string) => `${prefix}lookups:${window}:c:${identity}`,
+  lookupsOfAll: (window: number) => `${prefix}lookups:${window}:all`,
+  lookupsOfPayment: (paymentId: string) => `${prefix}lookups:p:${paymentId}`,
 });
 
 export type KeyLayout = ReturnType<typeof keyLayout>;

@@ -11,6 +11,7 @@ import { Clock, Context, Effect, Layer } from "effect";
 import { DEFAULT_INSIGHTS_BOUNDS } from "../../core/config-insights.ts";
 import { checkQueries } from "../../core/payments/grant-guard.ts";
 import { isRemembered, SIGNATURE_MEMORY_MS } from "../../core/payments/signature-ledger.ts";
+import { ChainLookupBudget } from "../../core/ports/chain-lookup-budget.ts";
 import { FeedbackStore } from "../../core/ports/feedback-store.ts";
 import { InsightsStore } from "../../core/ports/insights-store.ts";
 import { PaymentRequests } from "../../core/ports/payment-requests.ts";
@@ -22,6 +23,7 @@ import { StoreUnavailable } from "../../core/ports/store-errors.ts";
 import { WalletCredits } from "../../core/ports/wallet-credits.ts";
 import { WalletSessions } from "../../core/ports/wallet-sessions.ts";
 import { newHoldId, newReference, REFERENCE_MEMORY_MS } from "../shared/random-ids.ts";
+import { redisLookupBudget } from "./chain-lookup-budget.ts";
 import { requireNoEviction } from "./eviction-check.ts";
 import { DEFAULT_KEY_PREFIX, keyLayout } from "./keys.ts";
 import type { RedisStoreOptions } from "./options.ts";
@@ -64,6 +66,7 @@ export const layer = (
   | InsightsStore
   | QuickReads
   | SettlementLocks
+  | ChainLookupBudget
   | WalletCredits
   | WalletSessions,
   StoreUnavailable
@@ -177,6 +180,7 @@ export const layer = (
         Context.add(PaymentRequests, makePaymentRequests(client, replicated, keys, limits)),
         Context.add(FeedbackStore, redisFeedback(client, keys)),
         Context.add(SettlementLocks, redisLocks(client, keys)),
+        Context.add(ChainLookupBudget, redisLookupBudget(client, keys)),
         Context.add(WalletCredits, redisWalletCredits(client, keys, limits)),
         Context.add(WalletSessions, redisSessions(client, keys)),
         Context.add(InsightsStore, redisInsights(client, keys, options.insights ?? DEFAULT_INSIGHTS_BOUNDS)),

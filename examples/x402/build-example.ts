@@ -2,12 +2,14 @@
  * The example server around one store and one chain: the store's runtime, the paywall and
  * the routes. Used by the entry point and by the tests (which start several on one Redis).
  */
+
 import { Layer, ManagedRuntime } from "effect";
 import { ChainSolana } from "../../adapters/chain-solana/index.ts";
 import { WebCryptoRandom } from "../../adapters/secure-random/index.ts";
 import { MemoryStore } from "../../adapters/store-memory/index.ts";
 import { RedisStore } from "../../adapters/store-redis/index.ts";
 import type { X402Network } from "../../core/payments/network.ts";
+import type { ChainLookupBudget } from "../../core/ports/chain-lookup-budget.ts";
 import type { PaymentRequests } from "../../core/ports/payment-requests.ts";
 import type { PaymentStore } from "../../core/ports/payment-store.ts";
 import type { SettlementLocks } from "../../core/ports/settlement-locks.ts";
@@ -41,7 +43,10 @@ export interface ExampleOptions {
 export const buildExample = (options: ExampleOptions) => {
   const limits = quotaLimits(defaultConfig());
   // Either store, seen as the two ports the paywall uses, and the ids' random source.
-  const store: Layer.Layer<PaymentStore | PaymentRequests | SettlementLocks, StoreUnavailable> =
+  const store: Layer.Layer<
+    PaymentStore | PaymentRequests | SettlementLocks | ChainLookupBudget,
+    StoreUnavailable
+  > =
     options.redisUrl === undefined
       ? MemoryStore.layer(limits)
       : RedisStore.layer({ url: options.redisUrl, limits, keyPrefix: "x402-example:" });

@@ -26,7 +26,8 @@ export const COUNTERS = {
   x402_settlement_failures_total:
     "x402 v2 payments verified but not settled on chain (no paid content was returned)",
   protection_rate_limited_total: "Requests refused by the per-identity protection limit",
-  payment_unknown_signature_limited_total: "Payments refused: too many unknown transactions from one client",
+  payment_unknown_signature_limited_total:
+    "Payments refused before any RPC call: the chain lookup budget (per client or for everyone) is spent",
   answers_total: "Answers served",
   answer_cache_hits_total: "Questions answered from the answer cache without calling the model",
   answer_cache_misses_total: "Cacheable questions the model answered (and the cache kept)",

@@ -13,7 +13,9 @@ import { MemoryStore } from "../../adapters/store-memory/index.ts";
 import { VisitorHash } from "../../adapters/visitor-hash/index.ts";
 import { type AppConfig, type ChainConfig, parseConfig } from "../../core/config.ts";
 import { InsightsSettings } from "../../core/insights/insights-settings.ts";
+import { CHAIN_LOOKUPS_PER_PAYMENT, ChainLookupLimits } from "../../core/payments/chain-lookup-budget.ts";
 import * as PaymentSettings from "../../core/payments/payment-settings.ts";
+import type { ChainLookupBudget } from "../../core/ports/chain-lookup-budget.ts";
 import type { ChainReader } from "../../core/ports/chain-reader.ts";
 import type { FeedbackStore } from "../../core/ports/feedback-store.ts";
 import type { Generator } from "../../core/ports/generator.ts";
@@ -48,6 +50,7 @@ type StoreLayer = Layer.Layer<
   | InsightsStore
   | QuickReads
   | SettlementLocks
+  | ChainLookupBudget
   | WalletCredits
   | WalletSessions,
   unknown,
@@ -141,6 +144,11 @@ export const appLayer = (
     VisitorHash.layer(config.insights.salt),
     WebCryptoRandom.layer,
     Layer.succeed(InsightsSettings)({ redaction: config.insights.redaction }),
+    Layer.succeed(ChainLookupLimits)({
+      perClientPerMinute: config.surface.chainLookupsPerClientPerMinute,
+      perMinute: config.surface.chainLookupsPerMinute,
+      perPayment: CHAIN_LOOKUPS_PER_PAYMENT,
+    }),
   ).pipe(Layer.provide(Layer.succeed(AppSettings)(config)));
 };
 

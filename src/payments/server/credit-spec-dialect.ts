@@ -18,6 +18,7 @@ export const specCreditDialect = (): CreditDialect => ({
       header,
       {
         binding: route.binding,
+        client: route.identity,
         verifyOnChain: true,
         grantTo: { identity: route.identity, queriesFor: queriesOf },
       },

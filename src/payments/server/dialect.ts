@@ -10,6 +10,7 @@ import type { PaymentRejected } from "../../../core/payments/payment-rejected.ts
 import type { PaymentAuthorization, PaymentRequest } from "../../../core/payments/x402.ts";
 import type { Binding } from "../../../core/payments/x402-ledger.ts";
 import type { PaymentReceipt } from "../../../core/payments/x402-receipt.ts";
+import type { ChainLookupBudget } from "../../../core/ports/chain-lookup-budget.ts";
 import type { ChainReader, ChainUnavailable } from "../../../core/ports/chain-reader.ts";
 import type { PaymentRequests } from "../../../core/ports/payment-requests.ts";
 import type { PaymentStore } from "../../../core/ports/payment-store.ts";
@@ -21,7 +22,13 @@ import type { Outcome } from "../../hono-kit/run-effect.ts";
 import type { Logger } from "../../observability/log.ts";
 import type { RouteTerms } from "./paywall-options.ts";
 
-export type PaymentServices = PaymentRequests | PaymentStore | ChainReader | SecureRandom | SettlementLocks;
+export type PaymentServices =
+  | PaymentRequests
+  | PaymentStore
+  | ChainReader
+  | ChainLookupBudget
+  | SecureRandom
+  | SettlementLocks;
 
 /** Runs a payment effect with the route's chain; a defect rejects the promise (500). */
 export type RunPayment = <A, E>(effect: Effect.Effect<A, E, PaymentServices>) => Promise<Outcome<A, E>>;
@@ -29,6 +36,8 @@ export type RunPayment = <A, E>(effect: Effect.Effect<A, E, PaymentServices>) =>
 /** One request to a priced route. */
 export interface PaidRoute {
   readonly terms: RouteTerms;
+  /** Who asks: the chain lookups its payment causes count against this client's budget. */
+  readonly client: string;
   readonly binding: Binding;
   readonly run: RunPayment;
 }

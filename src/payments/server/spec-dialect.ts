@@ -114,7 +114,7 @@ export const specDialect = (logger: Logger): PaymentDialect => ({
     if (header === undefined) return { kind: "absent" };
     const outcome = await acceptAuthorizationHeader(
       header,
-      { binding: route.binding, verifyOnChain: route.terms.autoVerify },
+      { binding: route.binding, client: route.client, verifyOnChain: route.terms.autoVerify },
       route.run,
     );
     if (!outcome.ok) return { kind: "refused", error: outcome.error };
