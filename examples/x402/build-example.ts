@@ -32,6 +32,8 @@ export interface ExampleOptions {
   readonly chain: ExampleChain;
   readonly autoVerify: boolean;
   readonly expiresIn?: number | undefined;
+  /** The budget of chain lookups (default: the documented ceilings). */
+  readonly chainLookups?: PaywallDeps["chainLookups"];
   /** Redis URL; absent: the memory store. */
   readonly redisUrl?: string | undefined;
   readonly logger: Logger;
@@ -70,6 +72,7 @@ export const buildExample = (options: ExampleOptions) => {
           : [exactDialect({ ...options.facilitator, logger: options.logger })]),
       ],
       chainFor: options.chainFor ?? ((rpcUrl) => ChainSolana.fromUrl({ rpcUrl })),
+      ...(options.chainLookups === undefined ? {} : { chainLookups: options.chainLookups }),
     },
   );
   const app = createExampleApp(paywall, {

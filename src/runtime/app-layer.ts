@@ -30,6 +30,7 @@ import type { WalletCredits } from "../../core/ports/wallet-credits.ts";
 import type { WalletSessions } from "../../core/ports/wallet-sessions.ts";
 import type { QuotaLimits } from "../../core/quota.ts";
 import type { Logger } from "../observability/log.ts";
+import type { OnRpcCall } from "../solana/rpc-calls.ts";
 import { describeIndex, generatorLayer, lazily, retrievalLayerWith } from "./adapter-layers.ts";
 import { AppSettings } from "./app-settings.ts";
 
@@ -88,6 +89,8 @@ const configuredStore = (logger: Logger) =>
 /** What the composition reports besides log lines (metrics). */
 export interface AppEvents {
   readonly onAnswerCache?: ((outcome: CacheOutcome) => void) | undefined;
+  /** Each call the chain reader sends to the RPC (chain_rpc_calls_total). */
+  readonly onRpcCall?: OnRpcCall | undefined;
 }
 
 /** Parts a test or benchmark binds itself instead of the configured adapter. */
@@ -119,7 +122,11 @@ export const appLayer = (
   });
   return Layer.mergeAll(
     Layer.provideMerge(settings, store),
-    parts.chain ?? ChainSolana.layer({ rpcUrl: chain.rpcUrl }),
+    parts.chain ??
+      ChainSolana.layer({
+        rpcUrl: chain.rpcUrl,
+        ...(events.onRpcCall === undefined ? {} : { onRpcCall: events.onRpcCall }),
+      }),
     parts.retrieval ??
       retrievalLayerWith({
         onLoad: ({ reason, files, chunks, version }) =>

@@ -13,6 +13,11 @@
  */
 import { Effect, type ManagedRuntime } from "effect";
 import type { Context, MiddlewareHandler } from "hono";
+import {
+  type ChainLookupCeilings,
+  ChainLookupLimits,
+  DEFAULT_CHAIN_LOOKUP_CEILINGS,
+} from "../../../core/payments/chain-lookup-budget.ts";
 import { formatUnits } from "../../../core/payments/money.ts";
 import type { X402Code } from "../../../core/payments/x402.ts";
 import type { ChainLookupBudget } from "../../../core/ports/chain-lookup-budget.ts";
@@ -54,6 +59,8 @@ export interface PaywallDeps {
    * client, which refuses more, never less).
    */
   readonly clientOf?: (c: Context) => string;
+  /** The budget of chain lookups its payments may cause (default: the documented ceilings). */
+  readonly chainLookups?: ChainLookupCeilings;
   readonly logger: Logger;
   /** The chain reader of an RPC address (e.g. `ChainSolana.fromUrl`, wired by the program); built once per address. */
   readonly chainFor: (rpcUrl: string) => ChainReader["Service"];
@@ -135,7 +142,13 @@ export const createPaywall = (input: PaywallConfig, deps: PaywallDeps) => {
       deps.logger.warn(UNVERIFIED_WARNING, { amount: options.Amount });
     const chain = readerFor(terms.rpcUrl);
     const run: RunPayment = async (effect) =>
-      runOutcome(deps.runtime, Effect.provideService(effect, ChainReader, chain));
+      runOutcome(
+        deps.runtime,
+        effect.pipe(
+          Effect.provideService(ChainReader, chain),
+          Effect.provideService(ChainLookupLimits, deps.chainLookups ?? DEFAULT_CHAIN_LOOKUP_CEILINGS),
+        ),
+      );
     const price = `Payment required: ${formatUnits(terms.units)} USDC`;
     return async (c, next) => {
       const route: PaidRoute = {
