@@ -159,8 +159,8 @@ describe("payment rejection texts", () => {
       "ExactPayerBusy",
       "ExactPaymentInProgress",
       "ExactSettlementFailed",
-      "TransactionNotConfirmed",
       "TooManyUnknownTransactions",
+      "TransactionNotConfirmed",
       "TransactionNotFound",
     ]);
   });
