@@ -173,7 +173,7 @@ const settleThenDie = async (t: TestApp, header: string) => {
 /** Reserves a checked payload as an instance would, `ago` ms in the past. */
 const reserveAsIf = async (t: TestApp, header: string, ago: number) => {
   const run: RunPayment = async (effect) => runOutcome(t.runtime, effect);
-  const checked = await checkExactPayment(header, CHAT_BINDING, facilitator, run);
+  const checked = await checkExactPayment(header, CHAT_BINDING, facilitator, run, "198.51.100.99");
   if (!checked.ok) throw new Error(`the payload was refused: ${JSON.stringify(checked.error)}`);
   const reserved = await reserveChecked(
     { ...checked.value, checkedAt: Date.now() - ago },
