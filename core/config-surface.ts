@@ -9,6 +9,10 @@
 import { Redacted } from "effect";
 import { MIN_SECRET_LENGTH } from "./config-insights.ts";
 import type { Reader } from "./config-reader.ts";
+import {
+  CHAIN_LOOKUPS_PER_CLIENT_PER_MINUTE,
+  CHAIN_LOOKUPS_PER_MINUTE,
+} from "./payments/chain-lookup-budget.ts";
 
 export interface SurfaceConfig {
   /** e.g. https://chat.example.com; undefined: judged per request (https, or a trusted proxy's word). */
@@ -22,6 +26,9 @@ export interface SurfaceConfig {
   /** RPC calls the relay forwards per client per minute, and for everyone together per minute. */
   readonly rpcRelayPerClientPerMinute: number;
   readonly rpcRelayPerMinute: number;
+  /** Chain lookups of unseen signatures per client per minute, and for everyone per minute (core/payments/chain-lookup-budget.ts). */
+  readonly chainLookupsPerClientPerMinute: number;
+  readonly chainLookupsPerMinute: number;
 }
 
 export const DEFAULT_SURFACE = {
@@ -29,6 +36,8 @@ export const DEFAULT_SURFACE = {
   maxInFlightPerClient: 64,
   rpcRelayPerClientPerMinute: 60,
   rpcRelayPerMinute: 1_200,
+  chainLookupsPerClientPerMinute: CHAIN_LOOKUPS_PER_CLIENT_PER_MINUTE,
+  chainLookupsPerMinute: CHAIN_LOOKUPS_PER_MINUTE,
 } as const;
 
 const parseOrigin = (read: Reader): string | undefined => {
@@ -63,5 +72,17 @@ export const parseSurface = (read: Reader): SurfaceConfig => {
       1_000_000,
     ),
     rpcRelayPerMinute: read.integer("RPC_RELAY_PER_MINUTE", DEFAULT_SURFACE.rpcRelayPerMinute, 1, 10_000_000),
+    chainLookupsPerClientPerMinute: read.integer(
+      "CHAIN_LOOKUPS_PER_CLIENT_PER_MINUTE",
+      DEFAULT_SURFACE.chainLookupsPerClientPerMinute,
+      1,
+      1_000_000,
+    ),
+    chainLookupsPerMinute: read.integer(
+      "CHAIN_LOOKUPS_PER_MINUTE",
+      DEFAULT_SURFACE.chainLookupsPerMinute,
+      1,
+      10_000_000,
+    ),
   };
 };

@@ -34,6 +34,8 @@ export interface ChainSolanaOptions {
   readonly baseDelayMs?: number;
   /** How long a "not on chain" answer is reused (default 4000 ms; 0: never). */
   readonly missCacheMs?: number;
+  /** Told of each RPC call (each attempt), with its cause (/metrics). */
+  readonly onRpcCall?: (method: string, cause: "verify" | "readiness") => void;
 }
 
 export const DEFAULTS = { timeoutMs: 5000, attempts: 4, baseDelayMs: 200 } as const;
@@ -100,11 +102,17 @@ export const make = (rpc: ReaderRpc, policy: CallPolicy = DEFAULTS): ChainReader
 
 /** The reader over the JSON-RPC endpoint at `rpcUrl`, as a plain service value. */
 export const fromUrl = (options: ChainSolanaOptions): ChainReader["Service"] =>
-  make(createReaderRpc(options.rpcUrl), {
-    timeoutMs: options.timeoutMs ?? DEFAULTS.timeoutMs,
-    attempts: options.attempts ?? DEFAULTS.attempts,
-    baseDelayMs: options.baseDelayMs ?? DEFAULTS.baseDelayMs,
-  });
+  make(
+    // getSlot is the reader's ping, asked by /readyz; the other two look a payment up.
+    createReaderRpc(options.rpcUrl, (method) =>
+      options.onRpcCall?.(method, method === "getSlot" ? "readiness" : "verify"),
+    ),
+    {
+      timeoutMs: options.timeoutMs ?? DEFAULTS.timeoutMs,
+      attempts: options.attempts ?? DEFAULTS.attempts,
+      baseDelayMs: options.baseDelayMs ?? DEFAULTS.baseDelayMs,
+    },
+  );
 
 /** ChainReader over the JSON-RPC endpoint at `rpcUrl`, its misses cached briefly (miss-cache.ts). */
 export const layer = (options: ChainSolanaOptions) =>

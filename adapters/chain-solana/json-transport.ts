@@ -17,6 +17,12 @@ import {
   SolanaError,
 } from "@solana/kit";
 
+/** The method a JSON-RPC payload names. */
+const methodOf = (payload: unknown): string => {
+  const method = (payload as { readonly method?: unknown } | null)?.method;
+  return typeof method === "string" ? method : "other";
+};
+
 const LONG_DIGITS = /\d{16}/;
 
 const exactIntegers = (_key: string, value: unknown, context?: { source?: string }) =>
@@ -36,10 +42,14 @@ const parseRpcJson = (text: string): unknown =>
 const bigintsAsNumbers = (_key: string, value: unknown) =>
   typeof value === "bigint" ? Number(value) : value;
 
-/** POSTs each request to `url`; HTTP errors become kit's transport error so retries classify them. */
+/**
+ * POSTs each request to `url`, told to `onCall` first; HTTP errors become kit's transport error
+ * so retries classify them.
+ */
 const jsonTransport =
-  (url: string): RpcTransport =>
+  (url: string, onCall: (method: string) => void): RpcTransport =>
   async <TResponse>({ payload, signal }: Parameters<RpcTransport>[0]): Promise<TResponse> => {
+    onCall(methodOf(payload));
     const response = await fetch(url, {
       method: "POST",
       headers: { "Content-Type": "application/json", Accept: "application/json" },
@@ -64,7 +74,7 @@ type ReaderApi = GetTransactionApi & GetSignatureStatusesApi & GetSlotApi;
  * which walks every reply to turn numbers into bigints (about 0.8 ms per transaction) only for
  * the adapter to turn them back. Error replies still become kit's SolanaError.
  */
-export const createReaderRpc = (url: string): Rpc<ReaderApi> =>
+export const createReaderRpc = (url: string, onCall: (method: string) => void = () => {}): Rpc<ReaderApi> =>
   createRpc({
     api: createJsonRpcApi<ReaderApi>({
       responseTransformer: (response) => {
@@ -73,5 +83,5 @@ export const createReaderRpc = (url: string): Rpc<ReaderApi> =>
         return reply.result as never;
       },
     }),
-    transport: jsonTransport(url),
+    transport: jsonTransport(url, onCall),
   });

@@ -4,8 +4,8 @@
  * (getTransaction, then getSignatureStatuses), and repeating one costs them again. A miss is
  * kept for less than the widget's 5 s retry interval, so a transfer that lands in the
  * meantime is seen on the next try. Pending and found answers are never cached. Bounded:
- * past `maxEntries` the oldest misses are forgotten first. (The per-client limit on such
- * submissions is the payment route's, src/payments/unknown-signature-budget.ts.)
+ * past `maxEntries` the oldest misses are forgotten first. (The per-client and global limit on
+ * lookups is core/payments/chain-lookup-budget.ts.)
  */
 import { Clock, Effect } from "effect";
 import type { ChainLookup, ChainReader } from "../../core/ports/chain-reader.ts";

@@ -8,6 +8,7 @@ import { Clock, Context, Effect, Layer, Result } from "effect";
 import { DEFAULT_INSIGHTS_BOUNDS } from "../../core/config-insights.ts";
 import { checkGrant, checkQueries } from "../../core/payments/grant-guard.ts";
 import { claimInput } from "../../core/payments/x402-claim.ts";
+import { ChainLookupBudget } from "../../core/ports/chain-lookup-budget.ts";
 import { FeedbackStore } from "../../core/ports/feedback-store.ts";
 import { HeldSizes } from "../../core/ports/held-sizes.ts";
 import { type InsightsBounds, InsightsStore } from "../../core/ports/insights-store.ts";
@@ -22,6 +23,7 @@ import { WalletSessions } from "../../core/ports/wallet-sessions.ts";
 import type { QuotaLimits } from "../../core/quota.ts";
 import { hmacSeal, newSealKey } from "../shared/hmac-seal.ts";
 import { newHoldId, newReference } from "../shared/random-ids.ts";
+import { makeMemoryLookupBudget } from "./chain-lookup-budget.ts";
 import { MAX_ANSWERS, makeMemoryFeedback } from "./memory-feedback.ts";
 import { makeMemoryInsights } from "./memory-insights.ts";
 import { makeMemorySessions } from "./memory-sessions.ts";
@@ -55,6 +57,7 @@ export const layer = (
   | InsightsStore
   | QuickReads
   | SettlementLocks
+  | ChainLookupBudget
   | WalletCredits
   | WalletSessions
   | HeldSizes
@@ -184,6 +187,7 @@ export const layer = (
         Context.add(InsightsStore, insights),
         Context.add(QuickReads, quick),
         Context.add(SettlementLocks, makeMemoryLocks()),
+        Context.add(ChainLookupBudget, makeMemoryLookupBudget().budget),
         Context.add(WalletCredits, wallets),
         Context.add(WalletSessions, sessions),
         Context.add(HeldSizes, held),

@@ -25,6 +25,10 @@
  *   seal-key          the generated key of sealed 402s and challenges (core/ports/request-seal.ts)
  *   link:<identity>   hash: the wallet an identity paid with and what it may spend of it (its
  *                     allowance and open holds), 30 days (link-lua.ts, redis-sessions.ts)
+ *   lookups:<minute>:all / lookups:<minute>:c:<identity>  chain lookups admitted in one UTC
+ *                     minute, for everyone and per client; lookups:p:<paymentId>  the set of
+ *                     signatures a payment_id was looked up with, until the request expires
+ *                     (chain-lookup-budget.ts)
  *   insights:events   sorted set of insight events (score: time), bounded by the retention and
  *                     the cap (redis-insights.ts); expires after the retention without events
  */
@@ -52,6 +56,9 @@ export const keyLayout = (prefix: string) => ({
   sealKey: `${prefix}seal-key`,
   // Was payer:<identity> (a string, no allowance): those lapse unread, so they link nothing.
   payerLink: (identity: string) => `${prefix}link:${identity}`,
+  lookupsOfClient: (window: number, identity: string) => `${prefix}lookups:${window}:c:${identity}`,
+  lookupsOfAll: (window: number) => `${prefix}lookups:${window}:all`,
+  lookupsOfPayment: (paymentId: string) => `${prefix}lookups:p:${paymentId}`,
 });
 
 export type KeyLayout = ReturnType<typeof keyLayout>;

@@ -11,6 +11,7 @@ import { Clock, Context, Effect, Layer } from "effect";
 import { DEFAULT_INSIGHTS_BOUNDS } from "../../core/config-insights.ts";
 import { checkQueries } from "../../core/payments/grant-guard.ts";
 import { isRemembered, SIGNATURE_MEMORY_MS } from "../../core/payments/signature-ledger.ts";
+import { ChainLookupBudget } from "../../core/ports/chain-lookup-budget.ts";
 import { FeedbackStore } from "../../core/ports/feedback-store.ts";
 import { InsightsStore } from "../../core/ports/insights-store.ts";
 import { PaymentRequests } from "../../core/ports/payment-requests.ts";
@@ -24,6 +25,7 @@ import { WalletCredits } from "../../core/ports/wallet-credits.ts";
 import { WalletSessions } from "../../core/ports/wallet-sessions.ts";
 import { hmacSeal, newSealKey } from "../shared/hmac-seal.ts";
 import { newHoldId, newReference, REFERENCE_MEMORY_MS } from "../shared/random-ids.ts";
+import { redisLookupBudget } from "./chain-lookup-budget.ts";
 import { requireNoEviction } from "./eviction-check.ts";
 import { DEFAULT_KEY_PREFIX, keyLayout } from "./keys.ts";
 import type { RedisStoreOptions } from "./options.ts";
@@ -66,6 +68,7 @@ export const layer = (
   | InsightsStore
   | QuickReads
   | SettlementLocks
+  | ChainLookupBudget
   | WalletCredits
   | WalletSessions
   | RequestSeal,
@@ -185,6 +188,7 @@ export const layer = (
         Context.add(PaymentRequests, makePaymentRequests(client, replicated, keys, limits)),
         Context.add(FeedbackStore, redisFeedback(client, keys)),
         Context.add(SettlementLocks, redisLocks(client, keys)),
+        Context.add(ChainLookupBudget, redisLookupBudget(client, keys)),
         Context.add(WalletCredits, redisWalletCredits(client, keys, limits)),
         Context.add(WalletSessions, redisSessions(client, keys)),
         Context.add(RequestSeal, hmacSeal(sealKey)),

@@ -32,6 +32,8 @@ export const CLAIM_REJECTION_REASONS = [
   "memo-reserved",
   // The ledger.
   "signature-already-used",
+  // The budget of chain lookups (core/payments/chain-lookup-budget.ts), before any chain call.
+  "chain-lookups-limited",
 ] as const;
 
 /** The reasons only the HTTP 402 protocol gives: its authorization header and its payment_id. */
@@ -44,6 +46,7 @@ export const X402_REJECTION_REASONS = [
   "payment-expired",
   "payment-other-resource",
   "payment-already-used",
+  "payment-lookups-exhausted",
 ] as const;
 
 /** The reasons only the x402 v2 "exact" scheme gives: the client's partially signed transaction. */
@@ -80,10 +83,12 @@ export class PaymentRejected extends Schema.TaggedError<PaymentRejected>()("Paym
   claimed: Schema.optional(Schema.BigInt),
   /** Base units the service wallet received in the transaction, once counted. */
   received: Schema.optional(Schema.BigInt),
+  /** How long until the same request may be admitted (a budget's refusal). */
+  retryAfterMs: Schema.optional(Schema.Number),
 }) {}
 
 /** A rejection with its facts. */
 export const rejected = (
   reason: PaymentRejectionReason,
-  facts: { readonly claimed?: bigint; readonly received?: bigint } = {},
+  facts: { readonly claimed?: bigint; readonly received?: bigint; readonly retryAfterMs?: number } = {},
 ) => new PaymentRejected({ reason, ...facts });

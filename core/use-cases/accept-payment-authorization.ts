@@ -4,7 +4,9 @@
  *   1. the payment_id is one we issued (stored once claimed, else proven by its seal), for this
  *      resource and method, not used, not expired;
  *   2. the stated amount, recipient, mint and network are the issued ones;
- *   3. the transaction signature is unused (before any RPC call);
+ *   3. the transaction signature is unused (before any RPC call), and, when it is not the
+ *      claim being retried, the chain lookup fits the budget (chain-lookup-budget.ts: per
+ *      client, for everyone, and at most three distinct signatures per payment_id);
  *   4. with verification on: the transfer on chain passes the verifier of POST /api/payment
  *      with the issued price as the exact minimum, carries the memo `x402:<payment_id>`, and
  *      every transfer into the recipient was made by `public_key`;
@@ -20,17 +22,20 @@ import { verifyTransfer } from "../payments/verify-transfer.ts";
 import { walletAccount } from "../payments/wallet-credits.ts";
 import { type PaymentAuthorization, X402_MEMO_PREFIX } from "../payments/x402.ts";
 import { checkStatedTerms, checkTransferAuthority } from "../payments/x402-binding.ts";
-import { checkUsable, type IssuedPayment } from "../payments/x402-ledger.ts";
+import { checkUsable, type IssuedPayment, SETTLE_GRACE_MS } from "../payments/x402-ledger.ts";
 import { ChainReader } from "../ports/chain-reader.ts";
 import { PaymentRequests } from "../ports/payment-requests.ts";
 import { PaymentStore } from "../ports/payment-store.ts";
 import { RequestSeal } from "../ports/request-seal.ts";
 import type { QuotaView } from "../quota.ts";
+import { reserveChainLookup } from "./reserve-chain-lookup.ts";
 
 export interface AuthorizationAttempt {
   readonly authorization: PaymentAuthorization;
   /** The route's offer: its binding, price and recipient (a sealed payment_id is checked against it). */
   readonly offer: Offer;
+  /** Who presents it: the chain lookups it causes count against this client's budget. */
+  readonly client: string;
   /** Read the transfer on chain (the spec's AutoVerify). Off: everything else is still checked. */
   readonly verifyOnChain: boolean;
   /**
@@ -107,6 +112,17 @@ export const acceptPaymentAuthorization = Effect.fn("acceptPaymentAuthorization"
   yield* Effect.fromResult(checkStatedTerms(authorization, issued));
   if (!retry && (yield* payments.isClaimed(signature, now)))
     return yield* Effect.fail(rejected("signature-already-used", { claimed: BaseUnits(issued.units) }));
+  // A retry of this payment's own claim names a transaction already verified: no new budget.
+  if (attempt.verifyOnChain && !retry)
+    yield* reserveChainLookup(
+      {
+        client: attempt.client,
+        signature,
+        // The payment_id is usable, so its signatures counted, until its grace ends.
+        payment: { id: issued.paymentId, expiresAt: issued.expiresAt + SETTLE_GRACE_MS },
+      },
+      BaseUnits(issued.units),
+    );
   const paid = attempt.verifyOnChain
     ? yield* verifyOnChain(authorization, issued)
     : { paidAt: yield* Clock.currentTimeMillis, received: issued.units };

@@ -1,6 +1,6 @@
 /**
  * POST /api/payment as a use case: validate the claim, refuse known signatures before any
- * RPC call, read the transaction, verify it (pure), then claim atomically (signature used +
+ * RPC call, spend one chain lookup of the client's budget (chain-lookup-budget.ts), read the transaction, verify it (pure), then claim atomically (signature used +
  * credits granted together). The credits go to the wallet that paid (the sole authority of the
  * transfers into the service wallet); a transfer with no single authority (a multisig, or
  * transfers by several wallets) credits the client identity as before, so nothing paid is lost.
@@ -18,6 +18,7 @@ import { soleTransferAuthority } from "../payments/x402-binding.ts";
 import { ChainReader } from "../ports/chain-reader.ts";
 import { PaymentStore } from "../ports/payment-store.ts";
 import type { QuotaView } from "../quota.ts";
+import { reserveChainLookup } from "./reserve-chain-lookup.ts";
 
 export interface QueriesBought {
   readonly claim: PaymentClaim;
@@ -41,6 +42,7 @@ export const buyQueries = Effect.fn("buyQueries")(function* (identity: string, r
   const chain = yield* ChainReader;
   if (yield* store.isClaimed(claim.signature, yield* Clock.currentTimeMillis))
     return yield* Effect.fail(alreadyUsed);
+  yield* reserveChainLookup({ client: identity, signature: claim.signature }, claim.units);
   const lookup = yield* chain.lookup(claim.signature);
   if (lookup.kind === "pending")
     return yield* Effect.fail(rejected("transaction-not-confirmed", { claimed: claim.units }));

@@ -2,12 +2,14 @@
  * The example server around one store and one chain: the store's runtime, the paywall and
  * the routes. Used by the entry point and by the tests (which start several on one Redis).
  */
+
 import { Layer, ManagedRuntime } from "effect";
 import { ChainSolana } from "../../adapters/chain-solana/index.ts";
 import { WebCryptoRandom } from "../../adapters/secure-random/index.ts";
 import { MemoryStore } from "../../adapters/store-memory/index.ts";
 import { RedisStore } from "../../adapters/store-redis/index.ts";
 import type { X402Network } from "../../core/payments/network.ts";
+import type { ChainLookupBudget } from "../../core/ports/chain-lookup-budget.ts";
 import type { PaymentRequests } from "../../core/ports/payment-requests.ts";
 import type { PaymentStore } from "../../core/ports/payment-store.ts";
 import type { RequestSeal } from "../../core/ports/request-seal.ts";
@@ -31,6 +33,8 @@ export interface ExampleOptions {
   readonly chain: ExampleChain;
   readonly autoVerify: boolean;
   readonly expiresIn?: number | undefined;
+  /** The budget of chain lookups (default: the documented ceilings). */
+  readonly chainLookups?: PaywallDeps["chainLookups"];
   /** Redis URL; absent: the memory store. */
   readonly redisUrl?: string | undefined;
   readonly logger: Logger;
@@ -41,8 +45,11 @@ export interface ExampleOptions {
 
 export const buildExample = (options: ExampleOptions) => {
   const limits = quotaLimits(defaultConfig());
-  // Either store, seen as the ports the paywall uses (its seal key too), and the ids' random source.
-  const store: Layer.Layer<PaymentStore | PaymentRequests | SettlementLocks | RequestSeal, StoreUnavailable> =
+  // Either store, seen as the ports the paywall uses (its seal key and chain lookup budget too), and the ids' random source.
+  const store: Layer.Layer<
+    PaymentStore | PaymentRequests | SettlementLocks | RequestSeal | ChainLookupBudget,
+    StoreUnavailable
+  > =
     options.redisUrl === undefined
       ? MemoryStore.layer(limits)
       : RedisStore.layer({ url: options.redisUrl, limits, keyPrefix: "x402-example:" });
@@ -66,6 +73,7 @@ export const buildExample = (options: ExampleOptions) => {
           : [exactDialect({ ...options.facilitator, logger: options.logger })]),
       ],
       chainFor: options.chainFor ?? ((rpcUrl) => ChainSolana.fromUrl({ rpcUrl })),
+      ...(options.chainLookups === undefined ? {} : { chainLookups: options.chainLookups }),
     },
   );
   const app = createExampleApp(paywall, {

@@ -6,6 +6,7 @@
 import { Cause, type Effect, Exit, type ManagedRuntime, Option } from "effect";
 import type { InsightsSettings } from "../../core/insights/insights-settings.ts";
 import type { PaymentSettings } from "../../core/payments/payment-settings.ts";
+import type { ChainLookupBudget } from "../../core/ports/chain-lookup-budget.ts";
 import type { ChainReader } from "../../core/ports/chain-reader.ts";
 import type { Conversations } from "../../core/ports/conversations.ts";
 import type { FeedbackStore } from "../../core/ports/feedback-store.ts";
@@ -29,6 +30,7 @@ export type Services =
   | PaymentSettings
   | FeedbackStore
   | ChainReader
+  | ChainLookupBudget
   | Retriever
   | Generator
   | Conversations

@@ -18,7 +18,7 @@ import type { InsightsRecorder } from "../hono-kit/insights-recorder.ts";
 import { type AppRuntime, runOutcome } from "../hono-kit/run-effect.ts";
 import type { Metrics } from "../observability/metrics.ts";
 import { creditOffer, creditTerms } from "../payments/credit-offer.ts";
-import { REJECTIONS } from "../payments/payment-rejections.ts";
+import { REJECTIONS, retryAfterOf } from "../payments/payment-rejections.ts";
 import { CHAT_RESOURCE } from "../payments/priced-resources.ts";
 import { acceptPayment, paymentOffer } from "../payments/server/accept-payment.ts";
 import { specCreditDialect } from "../payments/server/credit-spec-dialect.ts";
@@ -203,6 +203,10 @@ const refusedPurchase = async (
     return { ok: false, response: await offerPayment(c, deps, body.Code, fields, body.Details) };
   return {
     ok: false,
-    response: c.json({ ...body, ...fields }, status, rendering.retryable ? { "Retry-After": "5" } : {}),
+    response: c.json(
+      { ...body, ...fields },
+      status,
+      rendering.retryable ? { "Retry-After": retryAfterOf(error) } : {},
+    ),
   };
 };

@@ -26,7 +26,8 @@ export const COUNTERS = {
   x402_settlement_failures_total:
     "x402 v2 payments verified but not settled on chain (no paid content was returned)",
   protection_rate_limited_total: "Requests refused by the per-identity protection limit",
-  payment_unknown_signature_limited_total: "Payments refused: too many unknown transactions from one client",
+  payment_unknown_signature_limited_total:
+    "Payments refused before any RPC call: the chain lookup budget (per client or for everyone) is spent",
   answers_total: "Answers served",
   answer_cache_hits_total: "Questions answered from the answer cache without calling the model",
   answer_cache_misses_total: "Cacheable questions the model answered (and the cache kept)",
@@ -43,6 +44,8 @@ export const COUNTERS = {
     "Lamports the fee payer paid in fees, by outcome (a refused payload is never sent and costs none)",
   admin_cross_site_refused_total: "Admin logins and logouts refused: sent by another site's page",
   metrics_auth_failures_total: "Wrong METRICS_TOKEN on /metrics or /readyz",
+  chain_rpc_calls_total:
+    "JSON-RPC calls sent to the chain's RPC on the operator's plan (retries included), by method and cause (verify, readiness, sponsor, balance, relay)",
   rpc_relay_calls_total: "Calls to the widget's RPC relay, by method and outcome (forwarded or why refused)",
   request_body_timeouts_total: "Requests answered 408: their body was not complete within the deadline",
   in_flight_limited_total: "Requests refused: their client had too many requests in flight",

@@ -10,7 +10,8 @@ import type { PaymentTerms } from "../../core/payments/payment-settings.ts";
 
 interface Rendering {
   readonly code: string;
-  readonly status: 400;
+  /** 400, or 429 for a budget's refusal (Retry-After: retryAfterOf). */
+  readonly status: 400 | 429;
   readonly retryable: boolean;
   readonly error: (facts: PaymentRejected) => string;
   /** What to do about this reason; the checklist of the spec follows it. */
@@ -106,6 +107,15 @@ export const REJECTIONS = {
     "Transaction signature already used",
     "Each transfer buys queries once. If you submitted it before, its queries were granted then (see GET /api/status); a lost reply does not lose them. To buy more, send a new transfer.",
   ),
+  "chain-lookups-limited": {
+    ...refusal(
+      "TOO_MANY_UNKNOWN_TRANSACTIONS",
+      "Too many payment submissions for transactions that are not on chain",
+      "Submit the signature of a transfer you sent, after the wait Retry-After names; a transfer that is still confirming is found within a minute. (Each client, and everyone together, may have only so many signatures looked up on chain a minute.)",
+      true,
+    ),
+    status: 429,
+  },
   "authorization-malformed": refusal(
     "INVALID_PAYMENT_AUTHORIZATION",
     "Invalid X-Payment-Authorization header",
@@ -145,6 +155,11 @@ export const REJECTIONS = {
     "PAYMENT_ALREADY_USED",
     "This payment was already used",
     "Each payment request pays for one response. Request the resource without the header for a new payment request.",
+  ),
+  "payment-lookups-exhausted": refusal(
+    "PAYMENT_LOOKUPS_EXHAUSTED",
+    "This payment request was already tried with too many transactions",
+    "A payment_id is checked against at most three different transactions. Request the resource without the header for a new payment request, and pay it with one transfer.",
   ),
   "exact-payload-malformed": refusal(
     "INVALID_PAYMENT_SIGNATURE",
@@ -235,6 +250,10 @@ export const REJECTIONS = {
     true,
   ),
 } as const satisfies Record<PaymentRejectionReason, Rendering>;
+
+/** The Retry-After of a retryable rejection: a budget's own wait in whole seconds, else 5 s. */
+export const retryAfterOf = (rejection: PaymentRejected): string =>
+  rejection.retryAfterMs === undefined ? "5" : String(Math.max(1, Math.ceil(rejection.retryAfterMs / 1000)));
 
 /** The spec's list of things to check, with this service's mint, wallet and network. */
 const checklist = (terms: PaymentTerms): string =>

@@ -13,7 +13,9 @@ import { MemoryStore } from "../../adapters/store-memory/index.ts";
 import { VisitorHash } from "../../adapters/visitor-hash/index.ts";
 import { type AppConfig, type ChainConfig, parseConfig } from "../../core/config.ts";
 import { InsightsSettings } from "../../core/insights/insights-settings.ts";
+import { CHAIN_LOOKUPS_PER_PAYMENT, ChainLookupLimits } from "../../core/payments/chain-lookup-budget.ts";
 import * as PaymentSettings from "../../core/payments/payment-settings.ts";
+import type { ChainLookupBudget } from "../../core/ports/chain-lookup-budget.ts";
 import type { ChainReader } from "../../core/ports/chain-reader.ts";
 import type { FeedbackStore } from "../../core/ports/feedback-store.ts";
 import type { Generator } from "../../core/ports/generator.ts";
@@ -29,6 +31,7 @@ import type { WalletCredits } from "../../core/ports/wallet-credits.ts";
 import type { WalletSessions } from "../../core/ports/wallet-sessions.ts";
 import type { QuotaLimits } from "../../core/quota.ts";
 import type { Logger } from "../observability/log.ts";
+import type { OnRpcCall } from "../solana/rpc-calls.ts";
 import { describeIndex, generatorLayer, lazily, retrievalLayerWith } from "./adapter-layers.ts";
 import { AppSettings } from "./app-settings.ts";
 
@@ -49,6 +52,7 @@ type StoreLayer = Layer.Layer<
   | InsightsStore
   | QuickReads
   | SettlementLocks
+  | ChainLookupBudget
   | WalletCredits
   | WalletSessions
   | RequestSeal,
@@ -87,6 +91,8 @@ const configuredStore = (logger: Logger) =>
 /** What the composition reports besides log lines (metrics). */
 export interface AppEvents {
   readonly onAnswerCache?: ((outcome: CacheOutcome) => void) | undefined;
+  /** Each call the chain reader sends to the RPC (chain_rpc_calls_total). */
+  readonly onRpcCall?: OnRpcCall | undefined;
 }
 
 /** Parts a test or benchmark binds itself instead of the configured adapter. */
@@ -118,7 +124,11 @@ export const appLayer = (
   });
   return Layer.mergeAll(
     Layer.provideMerge(settings, store),
-    parts.chain ?? ChainSolana.layer({ rpcUrl: chain.rpcUrl }),
+    parts.chain ??
+      ChainSolana.layer({
+        rpcUrl: chain.rpcUrl,
+        ...(events.onRpcCall === undefined ? {} : { onRpcCall: events.onRpcCall }),
+      }),
     parts.retrieval ??
       retrievalLayerWith({
         onLoad: ({ reason, files, chunks, version }) =>
@@ -143,6 +153,11 @@ export const appLayer = (
     VisitorHash.layer(config.insights.salt),
     WebCryptoRandom.layer,
     Layer.succeed(InsightsSettings)({ redaction: config.insights.redaction }),
+    Layer.succeed(ChainLookupLimits)({
+      perClientPerMinute: config.surface.chainLookupsPerClientPerMinute,
+      perMinute: config.surface.chainLookupsPerMinute,
+      perPayment: CHAIN_LOOKUPS_PER_PAYMENT,
+    }),
   ).pipe(Layer.provide(Layer.succeed(AppSettings)(config)));
 };
 

@@ -81,7 +81,10 @@ export const boot = async (env: Env, exitProcess: (code: number) => never, optio
       chain,
       logger,
       {},
-      { onAnswerCache: (outcome) => metrics.count(cacheCounters[outcome]) },
+      {
+        onAnswerCache: (outcome) => metrics.count(cacheCounters[outcome]),
+        onRpcCall: (method, cause) => metrics.count("chain_rpc_calls_total", { method, cause }),
+      },
     ).pipe(Layer.orDie),
   );
   started.push(() => runtime.dispose());

@@ -27,6 +27,8 @@ const MESSAGES: Readonly<Record<string, string>> = {
   CHAIN_UNAVAILABLE:
     "The blockchain cannot be reached right now. Your transfer is safe: try again in a minute.",
   STORE_UNAVAILABLE: "The service is briefly unavailable. Your transfer is safe: try again in a minute.",
+  TOO_MANY_UNKNOWN_TRANSACTIONS:
+    "Too many signatures that are not on chain were checked in the last minute. Your transfer is safe: paste its signature again in a minute.",
   RATE_LIMITED: "Too many attempts at once. Wait a second and try again.",
   NETWORK: "The service cannot be reached. Check your connection; your transfer is safe.",
 };

@@ -9,8 +9,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { ChainSolana } from "../../adapters/chain-solana/index.ts";
 import { encodeBase58 } from "../../core/base58.ts";
+import { CHAIN_LOOKUPS_PER_CLIENT_PER_MINUTE as UNKNOWN_SIGNATURES_PER_MINUTE } from "../../core/payments/chain-lookup-budget.ts";
 import type { FaultKind } from "../../dev/localnet/index.ts";
-import { UNKNOWN_SIGNATURES_PER_MINUTE } from "../../src/payments/unknown-signature-budget.ts";
 import { startTestChain, type TestChain } from "../support/localnet.ts";
 import { type TestApp, testApps } from "../support/test-app.ts";
 

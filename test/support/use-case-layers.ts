@@ -5,7 +5,9 @@
  */
 
 import { Effect, Layer, Result, Stream } from "effect";
+import { makeMemoryLookupBudget } from "../../adapters/store-memory/chain-lookup-budget.ts";
 import { PaymentSettings } from "../../core/payments/payment-settings.ts";
+import { ChainLookupBudget } from "../../core/ports/chain-lookup-budget.ts";
 import { type ChainLookup, ChainReader } from "../../core/ports/chain-reader.ts";
 import { Conversations } from "../../core/ports/conversations.ts";
 import { type ChatTurn, GenerationFailed, Generator } from "../../core/ports/generator.ts";
@@ -196,4 +198,10 @@ export const SETTINGS = PaymentSettings.of({
 
 /** Every port a use case may need, backed by `w`. */
 export const worldLayer = (w: World, settings: PaymentSettings["Service"] = SETTINGS) =>
-  Layer.mergeAll(askLayers(w), paymentLayers(w), Layer.succeed(PaymentSettings, settings));
+  Layer.mergeAll(
+    askLayers(w),
+    paymentLayers(w),
+    Layer.succeed(PaymentSettings, settings),
+    // The real budget of the memory store: these worlds ask far below its ceilings.
+    Layer.succeed(ChainLookupBudget, makeMemoryLookupBudget().budget),
+  );

@@ -6,8 +6,10 @@
  *   const server = await startExampleServer(chain);            // afterAll(() => server.stop())
  *   const { request, header } = await server.pay("/premium-data");
  */
+
 import { afterAll, beforeAll } from "bun:test";
 import type { KeyPairSigner } from "@solana/kit";
+import type { ChainLookupCeilings } from "../../core/payments/chain-lookup-budget.ts";
 import type { PaymentAuthorization, PaymentRequest } from "../../core/payments/x402.ts";
 import { encodeAuthorizationHeader, paymentMemo } from "../../core/payments/x402.ts";
 import { AUTHORIZATION_HEADER } from "../../core/payments/x402-receipt.ts";
@@ -35,6 +37,8 @@ export interface ExampleServerOptions {
   readonly v2?: boolean;
   /** The fee payer's floor: below it x402 v2 is withdrawn (default 0: never). */
   readonly sponsorFloor?: bigint;
+  /** The budget of chain lookups (default: the documented ceilings). */
+  readonly chainLookups?: ChainLookupCeilings;
 }
 
 export const startExampleServer = async (chain: TestChain, options: ExampleServerOptions = {}) => {
@@ -61,6 +65,7 @@ export const startExampleServer = async (chain: TestChain, options: ExampleServe
     autoVerify: options.autoVerify ?? true,
     redisUrl: options.redisUrl,
     expiresIn: options.expiresIn,
+    ...(options.chainLookups === undefined ? {} : { chainLookups: options.chainLookups }),
     logger,
   });
   const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: example.app.fetch });

@@ -57,6 +57,8 @@ describe("parseConfig defaults", () => {
         maxInFlightPerClient: 64,
         rpcRelayPerClientPerMinute: 60,
         rpcRelayPerMinute: 1200,
+        chainLookupsPerClientPerMinute: 30,
+        chainLookupsPerMinute: 600,
       },
       mcpToolPrices: { search_docs: 0, read_page: 0, ask_docs: 1 },
       docsSite: {
@@ -105,6 +107,8 @@ describe("parseConfig defaults", () => {
       MAX_IN_FLIGHT_PER_CLIENT: "8",
       RPC_RELAY_PER_CLIENT_PER_MINUTE: "30",
       RPC_RELAY_PER_MINUTE: "600",
+      CHAIN_LOOKUPS_PER_CLIENT_PER_MINUTE: "10",
+      CHAIN_LOOKUPS_PER_MINUTE: "200",
     });
     expect({ ...config.surface, metricsToken: undefined }).toEqual({
       publicOrigin: "https://chat.example.com",
@@ -113,6 +117,8 @@ describe("parseConfig defaults", () => {
       maxInFlightPerClient: 8,
       rpcRelayPerClientPerMinute: 30,
       rpcRelayPerMinute: 600,
+      chainLookupsPerClientPerMinute: 10,
+      chainLookupsPerMinute: 200,
     });
     expect(
       config.surface.metricsToken === undefined ? undefined : Redacted.value(config.surface.metricsToken),

@@ -9,13 +9,9 @@ import type { InsightsRecorder } from "../../hono-kit/insights-recorder.ts";
 import { readBody } from "../../hono-kit/read-json.ts";
 import { type AppRuntime, runOutcome } from "../../hono-kit/run-effect.ts";
 import type { Metrics } from "../../observability/metrics.ts";
-import { renderRejection } from "../../payments/payment-rejections.ts";
+import { renderRejection, retryAfterOf } from "../../payments/payment-rejections.ts";
 import { linkPayer } from "../../payments/sign-in/payer-link.ts";
 import { openSession } from "../../payments/sign-in/wallet-sign-in.ts";
-import {
-  type UnknownSignatureBudget,
-  unknownSignatureBudget,
-} from "../../payments/unknown-signature-budget.ts";
 import { errorResponse } from "../error-response.ts";
 import { codeOf } from "../error-status.ts";
 import { PaymentRequest } from "../schemas/requests.ts";
@@ -57,7 +53,6 @@ export const paymentRoutes = (
   metrics: Metrics,
   paidDailyCap: number,
   recorder: InsightsRecorder,
-  unknownSignatures: UnknownSignatureBudget = unknownSignatureBudget(),
 ) =>
   // The middleware on this route only: GET /info (payment-info.ts) runs without one.
   new Hono<AppEnv>().post("/", edgeFactsAsVariables, async (c) => {
@@ -76,21 +71,6 @@ export const paymentRoutes = (
     const identity = c.get("identity");
     const log = c.get("log");
     const raw = request.value;
-    const wait = unknownSignatures.retryAfter(identity);
-    if (wait > 0) {
-      metrics.count("payment_unknown_signature_limited_total");
-      return c.json(
-        {
-          success: false,
-          error: "Too many payment submissions for transactions that are not on chain",
-          details: `Submit the signature of a transfer you sent; retry in ${wait} s. A transfer that is still confirming is found within a minute.`,
-          code: "TOO_MANY_UNKNOWN_TRANSACTIONS",
-          retryable: true,
-        },
-        429,
-        { "Retry-After": String(wait) },
-      );
-    }
     const outcome = await runOutcome(runtime, buyFor(identity, raw));
     if (!outcome.ok) return errorResponse(c, outcome.error, paidDailyCap);
     const { terms, bought } = outcome.value;
@@ -98,7 +78,8 @@ export const paymentRoutes = (
       const error = bought.failure;
       if (error._tag !== "PaymentRejected") return errorResponse(c, error, paidDailyCap);
       const reason = codeOf(error);
-      if (error.reason === "transaction-not-found") unknownSignatures.spend(identity);
+      // The chain lookup budget refused before any RPC call (core/payments/chain-lookup-budget.ts).
+      if (error.reason === "chain-lookups-limited") metrics.count("payment_unknown_signature_limited_total");
       metrics.count("payment_rejections_total", { reason });
       log.warn("payment rejected", {
         identity,
@@ -108,7 +89,11 @@ export const paymentRoutes = (
         detail: error.reason,
       });
       const rendered = renderRejection(error, terms);
-      return c.json(rendered.body, rendered.status, rendered.retryable ? { "Retry-After": "5" } : {});
+      return c.json(
+        rendered.body,
+        rendered.status,
+        rendered.retryable ? { "Retry-After": retryAfterOf(error) } : {},
+      );
     }
     const { claim, received, rateLimit, session } = bought.success;
     metrics.count("payment_grants_total");

@@ -91,6 +91,7 @@ export const rpcRelay = (deps: RpcRelayDeps) => {
         "Retry-After": retryAfterSeconds(budget.retryAfterMs),
       });
     }
+    metrics.count("chain_rpc_calls_total", { method, cause: "relay" });
     const upstream = await fetch(rpcUrl, {
       method: "POST",
       headers: { "Content-Type": "application/json" },

@@ -9,6 +9,7 @@
 
 import type { Redacted } from "effect";
 import { type Context, Hono } from "hono";
+import { windowOf } from "../../../core/payments/chain-lookup-budget.ts";
 import { type AppEnv, edgeFactsAsVariables } from "../../hono-kit/app-env.ts";
 import { bearerDoor, retryAfterSeconds } from "../../hono-kit/bearer-door.ts";
 import { type FailureLimiter, failureLimiter } from "../../hono-kit/failure-limiter.ts";
@@ -25,6 +26,10 @@ export interface FacilitatorRouteDeps {
   /** Wrong tokens per client (default: 5 in 15 minutes, as the admin's door). */
   readonly limiter?: FailureLimiter;
 }
+
+/** A refusal by the chain lookup budget says when the minute's budget is back. */
+const lookupWait = (reason: string | undefined): Record<string, string> =>
+  reason === "chain-lookups-limited" ? { "Retry-After": retryAfterSeconds(windowOf(Date.now()).leftMs) } : {};
 
 const readJson = async (c: Context): Promise<unknown> => c.req.json().catch(() => undefined);
 
@@ -64,7 +69,13 @@ export const x402FacilitatorRoutes = (deps: FacilitatorRouteDeps) => {
         });
       })
       .get("/supported", (c) => c.json(service.supported()))
-      .post("/verify", async (c) => c.json(await service.verify(await readJson(c))))
-      .post("/settle", async (c) => c.json(await service.settle(await readJson(c))))
+      .post("/verify", async (c) => {
+        const verified = await service.verify(await readJson(c), c.get("identity"));
+        return c.json(verified, 200, lookupWait(verified.invalidReason));
+      })
+      .post("/settle", async (c) => {
+        const settled = await service.settle(await readJson(c), c.get("identity"));
+        return c.json(settled, 200, lookupWait(settled.errorReason));
+      })
   );
 };

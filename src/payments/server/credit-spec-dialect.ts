@@ -18,6 +18,7 @@ export const specCreditDialect = (): CreditDialect => ({
       header,
       {
         offer: route.offer,
+        client: route.identity,
         verifyOnChain: true,
         grantTo: { identity: route.identity, queriesFor: queriesOf },
       },

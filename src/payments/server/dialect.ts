@@ -11,6 +11,7 @@ import type { Offer } from "../../../core/payments/sealed-request.ts";
 import type { PaymentAuthorization, PaymentRequest } from "../../../core/payments/x402.ts";
 import type { Binding } from "../../../core/payments/x402-ledger.ts";
 import type { PaymentReceipt } from "../../../core/payments/x402-receipt.ts";
+import type { ChainLookupBudget } from "../../../core/ports/chain-lookup-budget.ts";
 import type { ChainReader, ChainUnavailable } from "../../../core/ports/chain-reader.ts";
 import type { PaymentRequests } from "../../../core/ports/payment-requests.ts";
 import type { PaymentStore } from "../../../core/ports/payment-store.ts";
@@ -29,7 +30,8 @@ export type PaymentServices =
   | ChainReader
   | SecureRandom
   | SettlementLocks
-  | RequestSeal;
+  | RequestSeal
+  | ChainLookupBudget;
 
 /** Runs a payment effect with the route's chain; a defect rejects the promise (500). */
 export type RunPayment = <A, E>(effect: Effect.Effect<A, E, PaymentServices>) => Promise<Outcome<A, E>>;
@@ -37,6 +39,8 @@ export type RunPayment = <A, E>(effect: Effect.Effect<A, E, PaymentServices>) =>
 /** One request to a priced route. */
 export interface PaidRoute {
   readonly terms: RouteTerms;
+  /** Who asks: the chain lookups its payment causes count against this client's budget. */
+  readonly client: string;
   readonly binding: Binding;
   /** `terms` for `binding`: what its sealed payment_ids are checked against. */
   readonly offer: Offer;

@@ -13,8 +13,14 @@
  */
 import { Effect, type ManagedRuntime } from "effect";
 import type { Context, MiddlewareHandler } from "hono";
+import {
+  type ChainLookupCeilings,
+  ChainLookupLimits,
+  DEFAULT_CHAIN_LOOKUP_CEILINGS,
+} from "../../../core/payments/chain-lookup-budget.ts";
 import { formatUnits } from "../../../core/payments/money.ts";
 import type { X402Code } from "../../../core/payments/x402.ts";
+import type { ChainLookupBudget } from "../../../core/ports/chain-lookup-budget.ts";
 import { ChainReader } from "../../../core/ports/chain-reader.ts";
 import type { PaymentRequests } from "../../../core/ports/payment-requests.ts";
 import type { PaymentStore } from "../../../core/ports/payment-store.ts";
@@ -23,6 +29,7 @@ import type { SecureRandom } from "../../../core/ports/secure-random.ts";
 import type { SettlementLocks } from "../../../core/ports/settlement-locks.ts";
 import { runOutcome } from "../../hono-kit/run-effect.ts";
 import type { Logger } from "../../observability/log.ts";
+import { retryAfterOf } from "../payment-rejections.ts";
 import { acceptPayment, paymentOffer } from "./accept-payment.ts";
 import type { PaidRoute, PaymentDialect, PaymentRefusal, RunPayment, VerifiedPayment } from "./dialect.ts";
 import { issuePaymentRequest, offerOf, paymentRequestOf } from "./issue-request.ts";
@@ -44,9 +51,17 @@ export interface X402Env {
 export interface PaywallDeps {
   /** Holds the store (memory or Redis) the payment requests live in. */
   readonly runtime: ManagedRuntime.ManagedRuntime<
-    PaymentRequests | PaymentStore | SecureRandom | SettlementLocks | RequestSeal,
+    PaymentRequests | PaymentStore | SecureRandom | SettlementLocks | RequestSeal | ChainLookupBudget,
     never
   >;
+  /**
+   * The client a request comes from, whose budget of chain lookups its payment spends (default:
+   * the `identity` variable of this service's client-identity middleware, else one shared
+   * client, which refuses more, never less).
+   */
+  readonly clientOf?: (c: Context) => string;
+  /** The budget of chain lookups its payments may cause (default: the documented ceilings). */
+  readonly chainLookups?: ChainLookupCeilings;
   readonly logger: Logger;
   /** The chain reader of an RPC address (e.g. `ChainSolana.fromUrl`, wired by the program); built once per address. */
   readonly chainFor: (rpcUrl: string) => ChainReader["Service"];
@@ -58,6 +73,12 @@ const UNVERIFIED_WARNING =
   "!!! x402 AutoVerify is OFF: transfers are NOT checked on chain (amount, recipient, mint, memo); only the header, its signature and its payment_id are. Never take real money like this.";
 
 const RETRY_AFTER = { "Retry-After": "5" };
+const SHARED_CLIENT = "paywall";
+
+const identityVariable = (c: Context): string => {
+  const identity: unknown = c.get("identity");
+  return typeof identity === "string" ? identity : SHARED_CLIENT;
+};
 
 export const createPaywall = (input: PaywallConfig, deps: PaywallDeps) => {
   const config = decodeConfig(input);
@@ -67,6 +88,7 @@ export const createPaywall = (input: PaywallConfig, deps: PaywallDeps) => {
     });
   if (config.AutoVerify !== true) deps.logger.warn(UNVERIFIED_WARNING, { network: config.Network });
   const dialects = deps.dialects ?? [specDialect(deps.logger)];
+  const clientOf = deps.clientOf ?? identityVariable;
   const readers = new Map<string, ChainReader["Service"]>();
   const readerFor = (rpcUrl: string) => {
     let reader = readers.get(rpcUrl);
@@ -107,7 +129,11 @@ export const createPaywall = (input: PaywallConfig, deps: PaywallDeps) => {
     const { status, body } = x402Rejection(error);
     if (body.Code === "PAYMENT_EXPIRED")
       return paymentRequired(c, route, body.Code, body.Message, body.Details);
-    return c.json(body, status, body.Details.retryable === true ? RETRY_AFTER : {});
+    return c.json(
+      body,
+      status,
+      body.Details.retryable === true ? { "Retry-After": retryAfterOf(error) } : {},
+    );
   };
 
   /** The middleware for one price; throws PaywallConfigError on bad options. */
@@ -117,11 +143,17 @@ export const createPaywall = (input: PaywallConfig, deps: PaywallDeps) => {
       deps.logger.warn(UNVERIFIED_WARNING, { amount: options.Amount });
     const chain = readerFor(terms.rpcUrl);
     const run: RunPayment = async (effect) =>
-      runOutcome(deps.runtime, Effect.provideService(effect, ChainReader, chain));
+      runOutcome(
+        deps.runtime,
+        effect.pipe(
+          Effect.provideService(ChainReader, chain),
+          Effect.provideService(ChainLookupLimits, deps.chainLookups ?? DEFAULT_CHAIN_LOOKUP_CEILINGS),
+        ),
+      );
     const price = `Payment required: ${formatUnits(terms.units)} USDC`;
     return async (c, next) => {
       const binding = { resource: c.req.path, method: c.req.method };
-      const route: PaidRoute = { terms, binding, offer: offerOf(terms, binding), run };
+      const route: PaidRoute = { terms, binding, offer: offerOf(terms, binding), client: clientOf(c), run };
       const acceptance = await acceptPayment(c.req.raw, route, dialects);
       if (acceptance.kind === "refused") return refuse(c, route, acceptance.error);
       if (acceptance.kind === "accepted") {

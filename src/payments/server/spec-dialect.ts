@@ -114,7 +114,7 @@ export const specDialect = (logger: Logger): PaymentDialect => ({
     if (header === undefined) return { kind: "absent" };
     const outcome = await acceptAuthorizationHeader(
       header,
-      { offer: route.offer, verifyOnChain: route.terms.autoVerify },
+      { offer: route.offer, client: route.client, verifyOnChain: route.terms.autoVerify },
       route.run,
     );
     if (!outcome.ok) return { kind: "refused", error: outcome.error };

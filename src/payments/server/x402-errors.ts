@@ -39,6 +39,8 @@ export const X402_CODE_OF = {
   "memo-required": FAILED,
   "memo-reserved": FAILED,
   "signature-already-used": FAILED,
+  "chain-lookups-limited": FAILED,
+  "payment-lookups-exhausted": FAILED,
   "authorization-signature-invalid": FAILED,
   "authorization-mismatch": FAILED,
   "transfer-authority-mismatch": FAILED,

@@ -50,7 +50,7 @@ export const exactCreditDialect = (deps: ExactCreditDeps): CreditDialect => ({
     // Withdrawn (the fee payer is below its floor): nothing is signed, checked or sent.
     if (!deps.sponsor.offered()) return { kind: "refused", error: rejected("exact-sponsor-unavailable") };
     const { run, log } = route;
-    const checked = await checkExactPayment(header, route.offer, deps, run);
+    const checked = await checkExactPayment(header, route.offer, deps, run, route.identity);
     if (!checked.ok) return { kind: "refused", error: checked.error };
     const payment = checked.value;
     const paymentId = payment.issued.paymentId;

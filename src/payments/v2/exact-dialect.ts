@@ -104,7 +104,7 @@ export const exactDialect = (deps: ExactDialectDeps): PaymentDialect => {
       if (header === null) return { kind: "absent" };
       // Withdrawn (the fee payer is below its floor): nothing is signed, checked or sent.
       if (!deps.sponsor.offered()) return { kind: "refused", error: rejected("exact-sponsor-unavailable") };
-      const checked = await checkExactPayment(header, route.offer, deps, route.run);
+      const checked = await checkExactPayment(header, route.offer, deps, route.run, route.client);
       if (!checked.ok) return { kind: "refused", error: checked.error };
       // Held before the handler runs (a busy payer is told so now, not after it was served),
       // and simulated while held.

@@ -18,6 +18,7 @@ import {
   type IssuedPayment,
   isHeldBy,
   type PaymentRecord,
+  SETTLE_GRACE_MS,
   standingOf,
 } from "../../../core/payments/x402-ledger.ts";
 import type { PaymentReceipt } from "../../../core/payments/x402-receipt.ts";
@@ -25,6 +26,7 @@ import type { ChainUnavailable } from "../../../core/ports/chain-reader.ts";
 import { PaymentRequests } from "../../../core/ports/payment-requests.ts";
 import { RequestSeal } from "../../../core/ports/request-seal.ts";
 import type { StoreUnavailable } from "../../../core/ports/store-errors.ts";
+import { reserveChainLookup } from "../../../core/use-cases/reserve-chain-lookup.ts";
 import type { Outcome } from "../../hono-kit/run-effect.ts";
 import type { RunPayment } from "../server/dialect.ts";
 import { checkExactTransaction, checkTransfer } from "./exact-transaction.ts";
@@ -127,6 +129,8 @@ export const checkExactPayment = async (
   offer: Offer,
   facilitator: ExactFacilitator,
   run: RunPayment,
+  /** Who presents it: the simulation it will cost counts against this client's lookup budget. */
+  client: string,
 ): Promise<Outcome<CheckedPayment, ExactRefusal>> => {
   const base64 = exactTransactionOf(header, facilitator.network);
   if (base64 === undefined) return fail("exact-payload-malformed");
@@ -150,6 +154,22 @@ export const checkExactPayment = async (
   const usable = checkRequest(found.value, binding, cosigned.signature);
   if (Result.isFailure(usable)) return { ok: false, error: usable.failure };
   const { retry } = usable.success;
+  // The simulation to come is an RPC call on the operator's plan, as a signature lookup is: the
+  // same budget (core/payments/chain-lookup-budget.ts), spent before it; a retry of this very
+  // transaction is not simulated again, so it takes none.
+  if (!retry) {
+    const reserved = await run(
+      reserveChainLookup(
+        {
+          client,
+          signature: cosigned.signature,
+          payment: { id: issued.paymentId, expiresAt: issued.expiresAt + SETTLE_GRACE_MS },
+        },
+        issued.units,
+      ),
+    );
+    if (!reserved.ok) return reserved;
+  }
   // Held by the transaction: a twin request with the same payload hears "in progress".
   const hold = { keys: settlementKeysOf(transfer), holder: cosigned.signature };
   return {

@@ -13,8 +13,10 @@ import type { SettleResponse, SupportedResponse, VerifyResponse } from "@x402/co
 import { Clock, Effect, Result } from "effect";
 import { rejected } from "../../../core/payments/payment-rejected.ts";
 import { type PayerHold, settlementKeysOf } from "../../../core/payments/settlement-locks.ts";
+import type { ChainLookupBudget } from "../../../core/ports/chain-lookup-budget.ts";
 import { PaymentStore } from "../../../core/ports/payment-store.ts";
 import type { SettlementLocks } from "../../../core/ports/settlement-locks.ts";
+import { reserveChainLookup } from "../../../core/use-cases/reserve-chain-lookup.ts";
 import type { Outcome } from "../../hono-kit/run-effect.ts";
 import { type ExactFacilitator, type ExactRefusal, simulateCosigned } from "./exact-payment.ts";
 import { checkExactTransaction, checkTransfer } from "./exact-transaction.ts";
@@ -29,7 +31,7 @@ const settlementIdentity = (signature: string) => `x402-facilitator:${signature}
 
 /** Runs the facilitator's store steps: the transaction's claim and the payer's settlement locks. */
 export type RunFacilitatorStep = <A, E>(
-  effect: Effect.Effect<A, E, PaymentStore | SettlementLocks>,
+  effect: Effect.Effect<A, E, PaymentStore | SettlementLocks | ChainLookupBudget>,
 ) => Promise<Outcome<A, E>>;
 
 interface Verified {
@@ -119,12 +121,20 @@ export const facilitatorService = (facilitator: ExactFacilitator, run: RunFacili
     calls.set(payer, count);
     return count > PAYER_CALLS_PER_WINDOW;
   };
-  const checked = async (body: unknown): Promise<Outcome<Verified, string>> => {
+  const checked = async (body: unknown, client: string): Promise<Outcome<Verified, string>> => {
     if (!facilitator.sponsor.offered())
       return { ok: false, error: rejected("exact-sponsor-unavailable").reason };
     const outcome = await checkRequest(body, facilitator);
-    if (outcome.ok && overLimit(outcome.value.payer))
-      return { ok: false, error: rejected("exact-payer-busy").reason };
+    if (!outcome.ok) return outcome;
+    if (overLimit(outcome.value.payer)) return { ok: false, error: rejected("exact-payer-busy").reason };
+    // The simulation is an RPC call on our plan: the same budget as every lookup, spent before it.
+    const { cosigned } = outcome.value;
+    const reserved = await run(reserveChainLookup({ client, signature: cosigned.signature }, 0n));
+    if (!reserved.ok)
+      return {
+        ok: false,
+        error: reserved.error._tag === "PaymentRejected" ? reserved.error.reason : "unexpected_verify_error",
+      };
     return outcome;
   };
   return {
@@ -135,16 +145,17 @@ export const facilitatorService = (facilitator: ExactFacilitator, run: RunFacili
       extensions: [],
       signers: { [network]: [facilitator.feePayer.address] },
     }),
-    verify: async (body: unknown): Promise<VerifyResponse> => {
-      const verified = await checked(body);
+    /** `client`: the caller, whose budget of chain lookups the simulation spends. */
+    verify: async (body: unknown, client: string): Promise<VerifyResponse> => {
+      const verified = await checked(body, client);
       if (!verified.ok) return { isValid: false, invalidReason: verified.error };
       const refused = await simulationRefusal(facilitator, verified.value.cosigned);
       return refused === undefined
         ? { isValid: true, payer: verified.value.payer }
         : { isValid: false, invalidReason: refused, payer: verified.value.payer };
     },
-    settle: async (body: unknown): Promise<SettleResponse> => {
-      const verified = await checked(body);
+    settle: async (body: unknown, client: string): Promise<SettleResponse> => {
+      const verified = await checked(body, client);
       if (!verified.ok) return { success: false, errorReason: verified.error, transaction: "", network };
       const { cosigned, payer, hold, fee } = verified.value;
       const refuse = (errorReason: string): SettleResponse => ({

@@ -3,9 +3,10 @@
  * the secret of X402_FEE_PAYER_SECRET_KEY) and the chain's CAIP-2 id read from its genesis
  * hash. Without a key the v2 dialect is not offered, and one line says so.
  */
-import { createSolanaRpc, type KeyPairSigner } from "@solana/kit";
+import type { KeyPairSigner } from "@solana/kit";
 import type { Logger } from "../../observability/log.ts";
 import type { Metrics } from "../../observability/metrics.ts";
+import { countedSolanaRpc, type OnRpcCall } from "../../solana/rpc-calls.ts";
 import type { ExactFacilitator } from "./exact-payment.ts";
 import { createFeePayer, FEE_PAYER_SECRET_VARIABLE, loadFeePayer, type OnSpend } from "./fee-payer.ts";
 import { DEFAULT_SPONSOR_POLICY, type SponsorPolicy } from "./sponsor-policy.ts";
@@ -34,11 +35,12 @@ export const startFacilitator = async (setup: FacilitatorSetup): Promise<ExactFa
     typeof setup.feePayer === "string" || setup.feePayer instanceof Uint8Array
       ? await loadFeePayer(setup.feePayer)
       : setup.feePayer;
-  const rpc = createSolanaRpc(setup.rpcUrl);
-  const genesisHash = await rpc.getGenesisHash().send();
   const { metrics } = setup;
+  const onRpcCall: OnRpcCall = (method, cause) => metrics?.count("chain_rpc_calls_total", { method, cause });
+  const genesisHash = await countedSolanaRpc(setup.rpcUrl, "sponsor", onRpcCall).getGenesisHash().send();
+  const balances = countedSolanaRpc(setup.rpcUrl, "balance", onRpcCall);
   const sponsor = watchSponsor({
-    read: async () => (await rpc.getBalance(signer.address).send()).value,
+    read: async () => (await balances.getBalance(signer.address).send()).value,
     floor: setup.minBalanceLamports ?? 0n,
     logger: setup.logger,
     onChange: (lamports, offered) => {
@@ -52,7 +54,7 @@ export const startFacilitator = async (setup: FacilitatorSetup): Promise<ExactFa
     metrics?.count("x402_sponsor_transactions_total", { outcome });
     metrics?.count("x402_sponsor_lamports_total", { outcome }, Number(lamports));
   };
-  const feePayer = createFeePayer(signer, setup.rpcUrl, onSpend);
+  const feePayer = createFeePayer(signer, setup.rpcUrl, onSpend, onRpcCall);
   await feePayer.warmBlockhashHint();
   const facilitator = {
     feePayer,

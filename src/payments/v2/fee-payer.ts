@@ -9,7 +9,6 @@
 import {
   type Address,
   createKeyPairSignerFromBytes,
-  createSolanaRpc,
   getBase58Encoder,
   getBase64EncodedWireTransaction,
   getSignatureFromTransaction,
@@ -20,6 +19,7 @@ import {
 } from "@solana/kit";
 import { fetchMaybeMint } from "@solana-program/token";
 import { ChainUnavailable } from "../../../core/ports/chain-reader.ts";
+import { countedSolanaRpc, type OnRpcCall } from "../../solana/rpc-calls.ts";
 
 export const FEE_PAYER_SECRET_VARIABLE = "X402_FEE_PAYER_SECRET_KEY";
 const CONFIRM_TIMEOUT_MS = 30_000;
@@ -76,8 +76,13 @@ const unavailable = (error: unknown) =>
     message: error instanceof Error ? error.message : String(error),
   });
 
-export const createFeePayer = (signer: KeyPairSigner, rpcUrl: string, onSpend: OnSpend = () => {}) => {
-  const rpc = createSolanaRpc(rpcUrl);
+export const createFeePayer = (
+  signer: KeyPairSigner,
+  rpcUrl: string,
+  onSpend: OnSpend = () => {},
+  onRpcCall?: OnRpcCall,
+) => {
+  const rpc = countedSolanaRpc(rpcUrl, "sponsor", onRpcCall);
   // The settling RPC's recent blockhash, read at most once a second in the background.
   let hint: { readonly value: BlockhashHint; readonly at: number } | undefined;
   let reading = false;

@@ -1,0 +1,91 @@
+/**
+ * The ceiling on chain lookups a client can cause. Any signature the ledger has not seen (POST
+ * /api/payment, X-Payment-Authorization on /api/chat and on paywalled routes, MCP `_meta`
+ * payments) makes the service read the chain on the operator's RPC plan: a getTransaction, and
+ * a getSignatureStatuses when the node has none, so up to two calls a lookup. A random
+ * well-formed signature signed by a fresh key costs the client nothing, so every such lookup is
+ * admitted against three counters, all or none, and is spent when admitted, before the call
+ * (a refused lookup costs no RPC call; an admitted one is never refunded, found or not):
+ *   - per client, PER_CLIENT (30) a minute: a pending transfer retried by the widget every 5 s
+ *     is 12 a minute, well inside it;
+ *   - for everyone together, GLOBAL (600) a minute: at most 1,200 RPC calls a minute (20 a
+ *     second) from lookups, whatever the number of addresses, while 600 purchases a minute is
+ *     far above what a documentation assistant's payers make; a flooder needs 20 addresses to
+ *     fill it, and only delays payers by the rest of the minute (their transfers stay valid);
+ *   - per payment_id, PER_PAYMENT (3) distinct signatures over its life: a payer who sent a
+ *     wrong transfer and then the right one needs 2, and the same signature retried takes no
+ *     new slot; without it one 402 would accept lookups from any number of strangers.
+ * Windows are fixed UTC minutes. Counters are written only when a lookup is admitted, so the
+ * state a stranger can make grows with the global budget, not with the requests refused.
+ */
+import { Context } from "effect";
+
+export const CHAIN_LOOKUPS_PER_CLIENT_PER_MINUTE = 30;
+export const CHAIN_LOOKUPS_PER_MINUTE = 600;
+export const CHAIN_LOOKUPS_PER_PAYMENT = 3;
+export const LOOKUP_WINDOW_MS = 60_000;
+
+export interface ChainLookupCeilings {
+  readonly perClientPerMinute: number;
+  readonly perMinute: number;
+  readonly perPayment: number;
+}
+
+export const DEFAULT_CHAIN_LOOKUP_CEILINGS: ChainLookupCeilings = {
+  perClientPerMinute: CHAIN_LOOKUPS_PER_CLIENT_PER_MINUTE,
+  perMinute: CHAIN_LOOKUPS_PER_MINUTE,
+  perPayment: CHAIN_LOOKUPS_PER_PAYMENT,
+};
+
+/** The ceilings in force (the configured ones; the defaults where nothing provides them). */
+export const ChainLookupLimits = Context.Reference<ChainLookupCeilings>("core/ChainLookupLimits", {
+  defaultValue: () => DEFAULT_CHAIN_LOOKUP_CEILINGS,
+});
+
+/** One lookup asked for: by whom, of what, and for which payment request (none for POST /api/payment). */
+export interface LookupRequest {
+  readonly client: string;
+  readonly signature: string;
+  readonly payment?: { readonly id: string; readonly expiresAt: number };
+}
+
+/** What the counters hold now, in the current window, before this lookup. */
+export interface LookupCounts {
+  readonly client: number;
+  readonly everyone: number;
+  /** The distinct signatures the payment_id has been looked up with (empty without one). */
+  readonly paymentSignatures: ReadonlyArray<string>;
+}
+
+export type LookupRefusal =
+  | { readonly scope: "client" | "everyone"; readonly retryAfterMs: number }
+  | { readonly scope: "payment" };
+
+export type LookupVerdict = { readonly admitted: true } | ({ readonly admitted: false } & LookupRefusal);
+
+/** The fixed window `now` falls in (its number) and the ms left in it. */
+export const windowOf = (now: number) => {
+  const window = Math.floor(now / LOOKUP_WINDOW_MS);
+  return { window, leftMs: (window + 1) * LOOKUP_WINDOW_MS - now };
+};
+
+/** Whether the lookup fits every ceiling; the stores write the counters only when it does. */
+export const admitLookup = (
+  counts: LookupCounts,
+  request: LookupRequest,
+  ceilings: ChainLookupCeilings,
+  now: number,
+): LookupVerdict => {
+  const { leftMs } = windowOf(now);
+  if (
+    request.payment !== undefined &&
+    !counts.paymentSignatures.includes(request.signature) &&
+    counts.paymentSignatures.length >= ceilings.perPayment
+  )
+    return { admitted: false, scope: "payment" };
+  if (counts.client >= ceilings.perClientPerMinute)
+    return { admitted: false, scope: "client", retryAfterMs: leftMs };
+  if (counts.everyone >= ceilings.perMinute)
+    return { admitted: false, scope: "everyone", retryAfterMs: leftMs };
+  return { admitted: true };
+};

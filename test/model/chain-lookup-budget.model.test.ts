@@ -1,0 +1,109 @@
+/**
+ * The chain lookup budget, memory and Redis against the pure rule: random sequences of lookups
+ * (a few clients, signatures and payment_ids, minutes passing) run on a tiny model built on
+ * admitLookup, on the memory store's budget and on the Redis store's script, and every verdict
+ * must be the same on all three.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { Effect, ManagedRuntime } from "effect";
+import fc from "fast-check";
+import { makeMemoryLookupBudget } from "../../adapters/store-memory/chain-lookup-budget.ts";
+import { RedisStore } from "../../adapters/store-redis/index.ts";
+import {
+  admitLookup,
+  type ChainLookupCeilings,
+  type LookupRequest,
+  windowOf,
+} from "../../core/payments/chain-lookup-budget.ts";
+import { ChainLookupBudget } from "../../core/ports/chain-lookup-budget.ts";
+import { type RedisServer, redisServerAvailable, startRedisServer } from "../support/redis-server.ts";
+
+const CEILINGS: ChainLookupCeilings = { perClientPerMinute: 3, perMinute: 5, perPayment: 2 };
+const START = Date.UTC(2026, 0, 1, 12, 0, 0);
+/** Far beyond any sequence's time: expiry is not what this model checks (Redis expires in real time). */
+const EXPIRES = START + 86_400_000;
+
+/** The rule over plain maps: what every store must answer. */
+const model = () => {
+  const counts = new Map<string, number>();
+  const payments = new Map<string, string[]>();
+  return (request: LookupRequest, now: number) => {
+    const { window } = windowOf(now);
+    const key = (who: string) => `${window}|${who}`;
+    const signatures = request.payment === undefined ? [] : (payments.get(request.payment.id) ?? []);
+    const verdict = admitLookup(
+      {
+        client: counts.get(key(`c:${request.client}`)) ?? 0,
+        everyone: counts.get(key("all")) ?? 0,
+        paymentSignatures: signatures,
+      },
+      request,
+      CEILINGS,
+      now,
+    );
+    if (verdict.admitted) {
+      counts.set(key(`c:${request.client}`), (counts.get(key(`c:${request.client}`)) ?? 0) + 1);
+      counts.set(key("all"), (counts.get(key("all")) ?? 0) + 1);
+      if (request.payment !== undefined && !signatures.includes(request.signature))
+        payments.set(request.payment.id, [...signatures, request.signature]);
+    }
+    return verdict;
+  };
+};
+
+const step = fc.record({
+  client: fc.constantFrom("a", "b", "c"),
+  signature: fc.constantFrom("s1", "s2", "s3", "s4"),
+  payment: fc.constantFrom(undefined, "p1", "p2"),
+  // Mostly within a minute; now and then into the next ones.
+  advanceMs: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 5_000 }), fc.constant(61_000)),
+});
+
+let server: RedisServer | undefined;
+beforeAll(async () => {
+  if (redisServerAvailable()) server = await startRedisServer();
+});
+afterAll(() => server?.stop());
+
+describe("chain lookup budget: model, memory and Redis agree", () => {
+  test("on random sequences of lookups", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 40 }), async (steps) => {
+        const expected = model();
+        const memory = makeMemoryLookupBudget().budget;
+        const redis =
+          server === undefined
+            ? undefined
+            : ManagedRuntime.make(
+                RedisStore.layer({
+                  url: server.url,
+                  limits: { freePerDay: 1, paidDailyCap: 10, holdTtlMs: 60_000 },
+                  keyPrefix: `lk-${crypto.randomUUID()}:`,
+                }),
+              );
+        try {
+          let now = START;
+          for (const { client, signature, payment, advanceMs } of steps) {
+            now += advanceMs;
+            const request: LookupRequest = {
+              client,
+              signature,
+              ...(payment === undefined ? {} : { payment: { id: payment, expiresAt: EXPIRES } }),
+            };
+            const want = expected(request, now);
+            expect(await Effect.runPromise(memory.reserve(request, CEILINGS, now))).toEqual(want);
+            if (redis !== undefined)
+              expect(
+                await redis.runPromise(
+                  Effect.flatMap(ChainLookupBudget, (budget) => budget.reserve(request, CEILINGS, now)),
+                ),
+              ).toEqual(want);
+          }
+        } finally {
+          await redis?.dispose();
+        }
+      }),
+      { numRuns: 60 },
+    );
+  }, 120_000);
+});
