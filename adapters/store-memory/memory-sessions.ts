@@ -126,6 +126,6 @@ export const makeMemorySessions = () => {
         else byWallet.set(wallet, kept);
       }
     },
-    sizes: () => ({ sessions: sessions.size, nonces: nonces.size, links: links.size }),
+    sizes: () => ({ sessions: sessions.size, nonces: nonces.size, links: links.size, signIns: signIns.size }),
   };
 };

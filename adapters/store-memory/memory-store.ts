@@ -163,6 +163,7 @@ export const layer = (
         append: (event) => Effect.sync(() => log.append(event)),
         between: (from, to, now) => Effect.sync(() => log.between(from, to, now)),
       });
+      const lookups = makeMemoryLookupBudget();
       const held = HeldSizes.of({
         sizes: () => {
           const { quotas, signatures, references, payments } = state.sizes();
@@ -177,6 +178,8 @@ export const layer = (
             { structure: "wallet_sessions", entries: signedIn.sessions },
             { structure: "payer_links", entries: signedIn.links },
             { structure: "sign_in_nonces", entries: signedIn.nonces },
+            { structure: "sign_in_counts", entries: signedIn.signIns },
+            { structure: "payment_lookups", entries: lookups.size() },
           ];
         },
       });
@@ -187,7 +190,7 @@ export const layer = (
         Context.add(InsightsStore, insights),
         Context.add(QuickReads, quick),
         Context.add(SettlementLocks, makeMemoryLocks()),
-        Context.add(ChainLookupBudget, makeMemoryLookupBudget().budget),
+        Context.add(ChainLookupBudget, lookups.budget),
         Context.add(WalletCredits, wallets),
         Context.add(WalletSessions, sessions),
         Context.add(HeldSizes, held),
