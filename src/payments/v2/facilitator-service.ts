@@ -19,6 +19,7 @@ import type { Outcome } from "../../hono-kit/run-effect.ts";
 import { type ExactFacilitator, type ExactRefusal, simulateCosigned } from "./exact-payment.ts";
 import { checkExactTransaction, checkTransfer } from "./exact-transaction.ts";
 import type { CoSigned } from "./fee-payer.ts";
+import { type FacilitatorTerms, INVALID_PAYMENT_REQUIREMENTS, refusalOfTerms } from "./facilitator-terms.ts";
 import { holdAfter, holdPayer, letPayerGo } from "./settlement-guard.ts";
 
 /**
@@ -47,13 +48,15 @@ const PAYER_CALLS_PER_WINDOW = 20;
 const PAYER_WINDOW_MS = 60_000;
 
 /**
- * The request's transaction checked against its requirements under the sponsor policy (an
- * amount above zero, a mint on the allow-list with the decimals the chain gives it) and
- * co-signed; not simulated (the caller does, with the payer held when it settles).
+ * The request's transaction checked against its requirements under the sponsor policy and the
+ * facilitator's terms (a payTo on the allow-list, at least the minimum amount, a mint on the
+ * allow-list with the decimals the chain gives it) and co-signed; not simulated (the caller
+ * does, with the payer held when it settles).
  */
 const checkRequest = async (
   body: unknown,
   facilitator: ExactFacilitator,
+  sponsored: FacilitatorTerms,
 ): Promise<Outcome<Verified, string>> => {
   const request = (typeof body === "object" && body !== null ? body : {}) as Record<string, unknown>;
   const payload = PaymentPayloadV2Schema.safeParse(request.paymentPayload);
@@ -65,8 +68,9 @@ const checkRequest = async (
   if (terms.network !== facilitator.network) return { ok: false, error: "invalid_network" };
   if ((terms.extra as { feePayer?: unknown } | undefined)?.feePayer !== facilitator.feePayer.address)
     return { ok: false, error: "fee_payer_not_managed_by_facilitator" };
-  if (!/^\d+$/.test(terms.amount) || BigInt(terms.amount) === 0n)
-    return { ok: false, error: rejected("amount-out-of-range").reason };
+  if (!/^\d{1,20}$/.test(terms.amount)) return { ok: false, error: INVALID_PAYMENT_REQUIREMENTS };
+  const outside = refusalOfTerms(sponsored, { payTo: terms.payTo, amount: BigInt(terms.amount) });
+  if (outside !== undefined) return { ok: false, error: outside };
   const { mints } = facilitator.policy;
   if (mints.length > 0 && !mints.includes(terms.asset))
     return { ok: false, error: rejected("sent-other-token").reason };
@@ -104,7 +108,11 @@ const simulationRefusal = async (facilitator: ExactFacilitator, cosigned: CoSign
   return simulated.ok ? undefined : refusal(simulated.error);
 };
 
-export const facilitatorService = (facilitator: ExactFacilitator, run: RunFacilitatorStep) => {
+export const facilitatorService = (
+  facilitator: ExactFacilitator,
+  terms: () => Promise<FacilitatorTerms>,
+  run: RunFacilitatorStep,
+) => {
   const network = facilitator.network;
   // Per paying wallet, in this process: a window of calls (each simulates on our RPC).
   let window = 0;
@@ -122,7 +130,7 @@ export const facilitatorService = (facilitator: ExactFacilitator, run: RunFacili
   const checked = async (body: unknown): Promise<Outcome<Verified, string>> => {
     if (!facilitator.sponsor.offered())
       return { ok: false, error: rejected("exact-sponsor-unavailable").reason };
-    const outcome = await checkRequest(body, facilitator);
+    const outcome = await checkRequest(body, facilitator, await terms());
     if (outcome.ok && overLimit(outcome.value.payer))
       return { ok: false, error: rejected("exact-payer-busy").reason };
     return outcome;
