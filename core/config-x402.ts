@@ -62,7 +62,8 @@ const parseMinUnits = (read: Reader): bigint | undefined => {
   const text = read.text("X402_FACILITATOR_MIN_AMOUNT");
   if (text === undefined) return undefined;
   const units = parseDecimalUnits(text);
-  if (Result.isSuccess(units) && units.success > 0n && units.success <= MAX_PAYMENT_UNITS) return units.success;
+  if (Result.isSuccess(units) && units.success > 0n && units.success <= MAX_PAYMENT_UNITS)
+    return units.success;
   read.problems.push(`X402_FACILITATOR_MIN_AMOUNT: must be a USDC amount from 0.000001 to 1 (got "${text}")`);
   return undefined;
 };

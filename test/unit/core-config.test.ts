@@ -398,7 +398,9 @@ describe("x402 v2 configuration", () => {
       "X402_FACILITATOR_PAY_TO",
     ]);
     for (const amount of ["0", "-1", "2", "0.0000001", "abc"])
-      expect(namesOf(problems({ X402_FACILITATOR_MIN_AMOUNT: amount }))).toEqual(["X402_FACILITATOR_MIN_AMOUNT"]);
+      expect(namesOf(problems({ X402_FACILITATOR_MIN_AMOUNT: amount }))).toEqual([
+        "X402_FACILITATOR_MIN_AMOUNT",
+      ]);
   });
 });
 

@@ -18,8 +18,8 @@ import type { SettlementLocks } from "../../../core/ports/settlement-locks.ts";
 import type { Outcome } from "../../hono-kit/run-effect.ts";
 import { type ExactFacilitator, type ExactRefusal, simulateCosigned } from "./exact-payment.ts";
 import { checkExactTransaction, checkTransfer } from "./exact-transaction.ts";
-import type { CoSigned } from "./fee-payer.ts";
 import { type FacilitatorTerms, INVALID_PAYMENT_REQUIREMENTS, refusalOfTerms } from "./facilitator-terms.ts";
+import type { CoSigned } from "./fee-payer.ts";
 import { holdAfter, holdPayer, letPayerGo } from "./settlement-guard.ts";
 
 /**
