@@ -37,9 +37,13 @@ export const x402FacilitatorRoutes = (deps: FacilitatorRouteDeps) => {
   // The service's own wallet, read once from its payment settings (the default allow-list).
   let terms: Promise<FacilitatorTerms> | undefined;
   const termsNow = () => {
-    terms ??= deps.runtime.runPromise(
-      Effect.map(PaymentSettings, (settings) => facilitatorTerms(settings.wallet, deps.terms)),
-    );
+    terms ??= deps.runtime
+      .runPromise(Effect.map(PaymentSettings, (settings) => facilitatorTerms(settings.wallet, deps.terms)))
+      .catch((error: unknown) => {
+        // Read again next time rather than failing every later request.
+        terms = undefined;
+        throw error;
+      });
     return terms;
   };
   const service = facilitatorService(deps.facilitator, termsNow, async (effect) =>
