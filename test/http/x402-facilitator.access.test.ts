@@ -72,3 +72,26 @@ describe("the facilitator token", () => {
     expect(await burst()).toEqual([200, 200, 200, 429, 429]);
   });
 });
+
+describe("the facilitator's spend is in the service's own budgets", () => {
+  test("below the fee payer's floor (the one that withdraws our own v2 offers) verify and settle are refused", async () => {
+    const t = build({
+      facilitator: await offlineFacilitator({ lamports: 999n, floor: 1_000n }),
+      facilitatorToken: TOKEN,
+    });
+    const post = (path: string) =>
+      t.call(`/x402/${path}`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${TOKEN}`, "Content-Type": "application/json" },
+        body: "{}",
+      });
+    expect(await (await post("verify")).json()).toEqual({
+      isValid: false,
+      invalidReason: "exact-sponsor-unavailable",
+    });
+    expect(await (await post("settle")).json()).toMatchObject({
+      success: false,
+      errorReason: "exact-sponsor-unavailable",
+    });
+  });
+});

@@ -1,6 +1,7 @@
 /**
  * Our facilitator for other x402 servers (POST /x402/verify, POST /x402/settle, GET
- * /x402/supported, the x402 v2 shapes). Their payment requirements are the terms: the same
+ * /x402/supported, the x402 v2 shapes). Their payment requirements are the terms, within what
+ * we sponsor (facilitator-terms.ts: an allow-listed payTo, a minimum amount): the same
  * transaction rules as our own routes (exact-transaction.ts), any memo allowed (it is theirs),
  * co-signed and simulated. Settling claims the transaction id in the shared payment store
  * first (one atomic step across instances: the official package keeps only a per-process
