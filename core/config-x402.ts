@@ -3,13 +3,16 @@
  * payer (JSON list of 64 bytes, as solana-keygen writes it, or base58 of the 64 bytes): it
  * co-signs and pays the fees of clients' transfers, so it holds SOL only. Without it the v2
  * dialect is not offered. X402_FACILITATOR_API switches the standard facilitator endpoints
- * (/x402/verify, /x402/settle, /x402/supported) on, for callers with X402_FACILITATOR_TOKEN.
- * Values are never shown in a problem.
+ * (/x402/verify, /x402/settle, /x402/supported) on, for callers with X402_FACILITATOR_TOKEN;
+ * they sponsor only transfers to X402_FACILITATOR_PAY_TO (default: PAYMENT_WALLET_ADDRESS) of
+ * at least X402_FACILITATOR_MIN_AMOUNT USDC (default: 0.01, the smallest price offered).
+ * Secret values are never shown in a problem.
  */
-import { Redacted } from "effect";
-import { decodeBase58 } from "./base58.ts";
+import { Redacted, Result } from "effect";
+import { decodeBase58, isBase58Address } from "./base58.ts";
 import { MIN_SECRET_LENGTH } from "./config-insights.ts";
 import type { Reader } from "./config-reader.ts";
+import { MAX_PAYMENT_UNITS, parseDecimalUnits } from "./payments/money.ts";
 
 export interface X402Config {
   /** The fee payer's 64-byte secret key; undefined: x402 v2 not offered. */
@@ -20,6 +23,10 @@ export interface X402Config {
   readonly maxSponsorFeeLamports: number;
   /** Below this SOL balance (lamports) the fee payer is not offered: x402 v2 leaves the 402s. */
   readonly minSponsorBalanceLamports: number;
+  /** The owners whose payments the facilitator API sponsors; empty: the service's own wallet only. */
+  readonly facilitatorPayTo: ReadonlyArray<string>;
+  /** The least amount it sponsors, in USDC base units; undefined: the smallest price offered. */
+  readonly facilitatorMinUnits: bigint | undefined;
 }
 
 /** Two signatures' base fee: less could not pay for any payment. */
@@ -38,6 +45,27 @@ const secretKeyBytes = (value: string): Uint8Array | undefined => {
   } catch {
     return undefined;
   }
+};
+
+const parsePayTo = (read: Reader): ReadonlyArray<string> => {
+  const list = (read.text("X402_FACILITATOR_PAY_TO") ?? "")
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== "");
+  const bad = list.filter((entry) => !isBase58Address(entry));
+  if (bad.length > 0)
+    read.problems.push(`X402_FACILITATOR_PAY_TO: not base58 addresses (got "${bad.join(", ")}")`);
+  return bad.length > 0 ? [] : list;
+};
+
+const parseMinUnits = (read: Reader): bigint | undefined => {
+  const text = read.text("X402_FACILITATOR_MIN_AMOUNT");
+  if (text === undefined) return undefined;
+  const units = parseDecimalUnits(text);
+  if (Result.isSuccess(units) && units.success > 0n && units.success <= MAX_PAYMENT_UNITS)
+    return units.success;
+  read.problems.push(`X402_FACILITATOR_MIN_AMOUNT: must be a USDC amount from 0.000001 to 1 (got "${text}")`);
+  return undefined;
 };
 
 export const parseX402 = (read: Reader): X402Config => {
@@ -73,5 +101,7 @@ export const parseX402 = (read: Reader): X402Config => {
     minSponsorBalanceLamports: minSponsorBalance,
     feePayerSecretKey: bytes?.length === 64 ? Redacted.make(bytes) : undefined,
     facilitatorToken: apiOn && token !== undefined ? Redacted.make(token) : undefined,
+    facilitatorPayTo: parsePayTo(read),
+    facilitatorMinUnits: parseMinUnits(read),
   };
 };

@@ -140,7 +140,16 @@ const createRouter = ({
     getPath: (request, options) => (options?.env as AppEnv["Bindings"] | undefined)?.path ?? getPath(request),
   });
   if (facilitator !== undefined && facilitatorToken !== undefined)
-    router.route("/x402", x402FacilitatorRoutes({ facilitator, token: facilitatorToken, runtime, metrics }));
+    router.route(
+      "/x402",
+      x402FacilitatorRoutes({
+        facilitator,
+        token: facilitatorToken,
+        runtime,
+        metrics,
+        terms: { payTo: config.x402?.facilitatorPayTo, minUnits: config.x402?.facilitatorMinUnits },
+      }),
+    );
   return router
     .route("/api", api)
     .route(

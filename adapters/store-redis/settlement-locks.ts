@@ -1,6 +1,6 @@
 /**
- * SettlementLocks on Redis: `lock:<key>` holds the holder's transaction id with a TTL, so the
- * rule of core/payments/settlement-locks.ts is kept by Redis's expiry. Each step is one Lua
+ * SettlementLocks on Redis: `lock:<key>` holds the holder's transaction id and the instant it
+ * lapses, the rule of core/payments/settlement-locks.ts. Each step is one Lua
  * script over all the keys of a payment (all or none). The keys may differ in hash slot, so
  * this needs a single Redis node (or primary), like the memo references.
  */
@@ -12,31 +12,56 @@ import type { KeyLayout } from "./keys.ts";
 import { luaScript, runScript } from "./redis-client.ts";
 
 /**
- * KEYS: the locks; ARGV: [holder, ttlMs]. A lock's value is "<holder>|s" (settling) or
- * "<holder>|c" (cooling down after a failure). 1: all are now the holder's (settling); 2: the
+ * A lock's value is "<holder>|s|<until>" (settling) or "<holder>|c|<until>" (cooling down after
+ * a failure), `until` in epoch ms by the callers' clock, as the memory store keeps it: a lock
+ * lapses when the caller's `now` reaches it, never by Redis's own clock, so both stores agree on
+ * every transition. The key's expiry (PX, `until` plus a minute for clocks that differ between
+ * instances) only frees the memory. A value of the older form "<holder>|s" counts as live until
+ * its key expires, so a rolling deploy never lets a settlement in flight be doubled.
+ */
+const LOCK_PRELUDE = `
+local now = tonumber(ARGV[2])
+local function lockOf(value)
+  if not value then return nil end
+  local holder, kind, untilText = string.match(value, '^(.*)|([sc])|(%d+)$')
+  if holder then
+    if tonumber(untilText) <= now then return nil end
+    return holder, kind
+  end
+  return string.match(value, '^(.*)|([sc])$')
+end
+local function hold(key, kind, ttl)
+  redis.call('SET', key, ARGV[1] .. '|' .. kind .. '|' .. string.format('%d', now + ttl), 'PX', ttl + 60000)
+end
+`;
+
+/**
+ * KEYS: the locks; ARGV: [holder, now, ttlMs]. 1: all are now the holder's (settling); 2: the
  * holder's own settlement holds one; 0: another's does. The verdicts of acquireVerdict and
  * acquireVerdictOf (core/payments/settlement-locks.ts).
  */
-const ACQUIRE = luaScript(`
+const ACQUIRE = luaScript(`${LOCK_PRELUDE}
 local own = false
 for _, key in ipairs(KEYS) do
-  local value = redis.call('GET', key)
-  if value then
-    if value == ARGV[1] .. '|s' then own = true
-    elseif value ~= ARGV[1] .. '|c' then return 0 end
+  local holder, kind = lockOf(redis.call('GET', key))
+  if holder then
+    if holder ~= ARGV[1] then return 0 end
+    if kind == 's' then own = true end
   end
 end
 if own then return 2 end
-for _, key in ipairs(KEYS) do redis.call('SET', key, ARGV[1] .. '|s', 'PX', ARGV[2]) end
+for _, key in ipairs(KEYS) do hold(key, 's', tonumber(ARGV[3])) end
 return 1
 `);
 
-/** KEYS: the locks; ARGV: [holder, coolDownMs]. Only the holder's own locks are touched. */
-const RELEASE = luaScript(`
+/** KEYS: the locks; ARGV: [holder, now, coolDownMs]. Lapsed locks go; of the live ones only the holder's are touched. */
+const RELEASE = luaScript(`${LOCK_PRELUDE}
 for _, key in ipairs(KEYS) do
   local value = redis.call('GET', key)
-  if value == ARGV[1] .. '|s' or value == ARGV[1] .. '|c' then
-    if tonumber(ARGV[2]) > 0 then redis.call('SET', key, ARGV[1] .. '|c', 'PX', ARGV[2])
+  local holder = lockOf(value)
+  if value and not holder then redis.call('DEL', key)
+  elseif holder == ARGV[1] then
+    if tonumber(ARGV[3]) > 0 then hold(key, 'c', tonumber(ARGV[3]))
     else redis.call('DEL', key) end
   end
 end
@@ -48,12 +73,12 @@ const VERDICTS = { 1: "acquired", 2: "held-by-holder", 0: "held-by-other" } as c
 export const redisLocks = (client: Redis, keys: KeyLayout) => {
   const names = (locks: ReadonlyArray<string>) => locks.map(keys.settlementLock);
   return SettlementLocks.of({
-    acquire: (locks, holder, _now, ttlMs) =>
+    acquire: (locks, holder, now, ttlMs) =>
       Effect.map(
-        runScript(client, ACQUIRE, names(locks), [holder, ttlMs]),
+        runScript(client, ACQUIRE, names(locks), [holder, now, ttlMs]),
         (reply) => VERDICTS[reply as keyof typeof VERDICTS] ?? "held-by-other",
       ),
-    release: (locks, holder, _now, coolDownMs) =>
-      Effect.asVoid(runScript(client, RELEASE, names(locks), [holder, coolDownMs])),
+    release: (locks, holder, now, coolDownMs) =>
+      Effect.asVoid(runScript(client, RELEASE, names(locks), [holder, now, coolDownMs])),
   });
 };

@@ -4,7 +4,7 @@
  *   - paid from X-Forwarded-For A (TRUST_PROXY), asked from B in the same browser (its session):
  *     served from the wallet's credits, B's free question untouched;
  *   - a second device signs in with the same wallet: the same balance, spends seen by both;
- *   - 120 questions at once across two instances against 100 credits: exactly 100 answered;
+ *   - 120 questions at once (on one instance, and across two) against 100 credits: exactly 100 answered;
  *   - an x402 v2 client that paid before signs in (SIGN-IN-WITH-X) and is answered without paying;
  *   - a neighbour on the payer's address without a session spends only what was bought from
  *     that address (issue 29), never what the wallet bought on another network.
@@ -143,11 +143,38 @@ const journeys = (pair: () => readonly [TestApp, TestApp]) => {
   });
 };
 
+/** 120 questions at once against a wallet's 100 credits, spread over the pair's two instances. */
+const raceAgainstCredits = (pair: () => readonly [TestApp, TestApp], where: string) =>
+  test(`120 questions at once ${where} against 100 credits: exactly 100 paid, plus the one free`, async () => {
+    const [a, b] = pair();
+    const payer = await chain.fundPayer();
+    const token = await payFrom(a, "192.0.2.4", payer, 100_000n);
+    const statuses = await Promise.all(
+      Array.from({ length: 120 }, (_, i) => ask(i % 2 === 0 ? a : b, "198.51.100.4", token)),
+    ).then((responses) => responses.map((response) => response.status));
+    // The wallet's 100 credits and the network's one free question: 101 answers, never more.
+    expect(statuses.filter((code) => code === 200)).toHaveLength(101);
+    expect(statuses.filter((code) => code === 402)).toHaveLength(19);
+    expect(await status(b, "198.51.100.4", token)).toMatchObject({ free: 0, paid: 0, remaining: 0 });
+  }, 60_000);
+
 describe("on the memory store", () => {
-  journeys(() => {
+  const oneInstance = () => {
     const t = build(options());
     return [t, t] as const;
-  });
+  };
+  journeys(oneInstance);
+  // All 120 at once on one instance: above the edge's limits per client (64 in flight, 100 a
+  // second), which would refuse some before they reach the wallet's credits.
+  raceAgainstCredits(() => {
+    const base = options();
+    const t = build({
+      ...base,
+      protectionRps: 200,
+      surface: { ...base.surface, maxInFlightPerClient: 128 },
+    });
+    return [t, t] as const;
+  }, "on one instance");
 
   test("an x402 v2 client that paid before signs in (SIGN-IN-WITH-X) and is answered without paying", async () => {
     const t = build(options());
@@ -198,16 +225,5 @@ describe.skipIf(!redisServerAvailable())("on one Redis shared by two instances",
   };
   journeys(twoInstances);
 
-  test("120 questions at once across two instances against 100 credits: exactly 100 paid, plus the one free", async () => {
-    const [a, b] = twoInstances();
-    const payer = await chain.fundPayer();
-    const token = await payFrom(a, "192.0.2.4", payer, 100_000n);
-    const statuses = await Promise.all(
-      Array.from({ length: 120 }, (_, i) => ask(i % 2 === 0 ? a : b, "198.51.100.4", token)),
-    ).then((responses) => responses.map((response) => response.status));
-    // The wallet's 100 credits and the network's one free question: 101 answers, never more.
-    expect(statuses.filter((code) => code === 200)).toHaveLength(101);
-    expect(statuses.filter((code) => code === 402)).toHaveLength(19);
-    expect(await status(b, "198.51.100.4", token)).toMatchObject({ free: 0, paid: 0, remaining: 0 });
-  }, 60_000);
+  raceAgainstCredits(twoInstances, "across two instances");
 });

@@ -1,7 +1,8 @@
 /**
  * The facilitator's door (/x402/*, whose /settle spends the fee payer's SOL): wrong bearer tokens
- * are counted per client, logged as a WARN without the token, and lock the client out (429 with
- * Retry-After, even for the right token) after five; the protection limit covers /x402/* as /api.
+ * are counted per (client, token), logged as a WARN without the token, and lock that token out
+ * from that client (429 with Retry-After) after five, never the right one; the protection limit
+ * covers /x402/* as /api. The global ceiling: test/unit/partner-door.test.ts.
  */
 
 import { describe, expect, test } from "bun:test";
@@ -22,21 +23,24 @@ const supported = (t: ReturnType<typeof build>, token: string | undefined, from?
   );
 
 describe("the facilitator token", () => {
-  test("five wrong tokens lock the client out for 15 minutes, the right token included; others are not", async () => {
+  test("five of one wrong token lock that token out for 15 minutes; the right one from the same client still passes", async () => {
     const t = build({ facilitator: await facilitator(), facilitatorToken: TOKEN });
-    expect((await supported(t, TOKEN)).status).toBe(200);
     for (let i = 0; i < 5; i++) expect((await supported(t, WRONG)).status).toBe(401);
-    const locked = await supported(t, TOKEN);
+    const locked = await supported(t, WRONG);
     expect(locked.status).toBe(429);
     expect(locked.headers.get("retry-after")).toBe("900");
     expect(await locked.json()).toEqual({
       error: "Too many wrong facilitator tokens: try again later",
       code: "TOO_MANY_ATTEMPTS",
     });
-    expect((await supported(t, TOKEN, "198.51.100.9")).status).toBe(200);
+    // A partner behind the same address, with the right token.
+    expect((await supported(t, TOKEN)).status).toBe(200);
+    // Another wrong token from that address is counted for itself, not locked by the first.
+    expect((await supported(t, `${WRONG}-other`)).status).toBe(401);
+    expect((await supported(t, WRONG)).status).toBe(429);
     const metrics = t.metrics.render();
-    expect(metrics).toContain("x402_facilitator_auth_failures_total 5");
-    expect(metrics).toContain("x402_facilitator_auth_locked_total 1");
+    expect(metrics).toContain("x402_facilitator_auth_failures_total 6");
+    expect(metrics).toContain("x402_facilitator_auth_locked_total 2");
   });
 
   test("each wrong token is a WARN line naming the client, never the token; no token is not a guess", async () => {
@@ -66,5 +70,28 @@ describe("the facilitator token", () => {
     expect(await burst()).toEqual([200, 200, 200, 429, 429]);
     now += 1000;
     expect(await burst()).toEqual([200, 200, 200, 429, 429]);
+  });
+});
+
+describe("the facilitator's spend is in the service's own budgets", () => {
+  test("below the fee payer's floor (the one that withdraws our own v2 offers) verify and settle are refused", async () => {
+    const t = build({
+      facilitator: await offlineFacilitator({ lamports: 999n, floor: 1_000n }),
+      facilitatorToken: TOKEN,
+    });
+    const post = (path: string) =>
+      t.call(`/x402/${path}`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${TOKEN}`, "Content-Type": "application/json" },
+        body: "{}",
+      });
+    expect(await (await post("verify")).json()).toEqual({
+      isValid: false,
+      invalidReason: "exact-sponsor-unavailable",
+    });
+    expect(await (await post("settle")).json()).toMatchObject({
+      success: false,
+      errorReason: "exact-sponsor-unavailable",
+    });
   });
 });

@@ -322,7 +322,7 @@ const storeContract = (name: string, makeLayer: MakeLayer, options: { readonly s
       expect(views.map((v) => v.remaining).sort((x, y) => y - x)).toEqual([10, ...Array(99).fill(3)]);
     });
 
-    test("one signature raced by 50 claims and 50 markUsed: exactly one wins", async () => {
+    test("one signature raced by 50 claims and 50 markUsed: exactly one wins, and only a winning claim credits", async () => {
       const [store, peer] = open();
       const outcomes = await Promise.all(
         Array.from({ length: 100 }, (_, i) => {
@@ -334,8 +334,14 @@ const storeContract = (name: string, makeLayer: MakeLayer, options: { readonly s
       );
       expect(outcomes.filter((o) => o === "ok")).toHaveLength(1);
       expect(outcomes.filter((o) => o === "AlreadyClaimed")).toHaveLength(99);
+      // The winner is credited its 3 queries when it claimed (even i), nobody when it was a markUsed.
+      const winner = outcomes.indexOf("ok");
       const credited = await Promise.all(Array.from({ length: 50 }, (_, i) => peer.view(`id-${2 * i}`, T0)));
-      expect(credited.filter((view) => view.remaining !== 3).length).toBeLessThanOrEqual(1);
+      expect(credited.map((view) => view.remaining)).toEqual(
+        Array.from({ length: 50 }, (_, i) => (2 * i === winner ? 3 + 3 : 3)),
+      );
+      expect(await peer.view("x402-facilitator:sig-race", T0)).toEqual(await peer.view("never-seen", T0));
+      expect(await peer.isClaimed("sig-race", T0)).toBe(true);
     });
 
     test("parallel commits of the same holds charge each hold once", async () => {

@@ -1,16 +1,21 @@
 /**
  * One truth for both stores: the same random command sequences run against the memory store
- * and a real Redis store side by side, and every result must be the same, and so must the
- * final state. The commands cover the whole of what the stores keep: the x402 ledger (issue,
- * claim with and without a grant, finish served or not, with the right lease or another, leases
- * lapsing as the clock moves, retries), the signature ledger (POST /api/payment's claim, the
- * facilitator's markUsed, isClaimed) and the quota (reserve, commit, release, view); and on
- * Redis no quota key may be left but the visitors'. Small limits and a start just
- * before midnight, so exhaustion, the cap, day rollovers and lapsing holds all happen.
+ * and a real Redis store side by side, and every result of each must equal the expected one of
+ * an independent reference (store-reference.ts: plain maps and the rules, not the core
+ * transitions the memory store runs), and so must the final state. A crash (a defect, an
+ * outage, a plain Error) is a failure, never "equal". The commands cover the whole of what the
+ * stores keep: the x402 ledger (issue, claim with and without a grant, finish served or not,
+ * with the right lease or another, leases lapsing as the clock moves, retries), the signature
+ * ledger (POST /api/payment's claim, the facilitator's markUsed, isClaimed), the quota
+ * (reserve, commit, release, view) and the settlement locks (acquire, release with and without
+ * a cool-down, locks lapsing); and on Redis no quota key may be left but the visitors'. Small
+ * limits and a start just before midnight, so exhaustion, the cap, day rollovers and lapsing
+ * holds all happen. Without redis-server the suite fails in CI and is skipped elsewhere.
  */
-import { afterAll, beforeAll, describe, test } from "bun:test";
+import { afterAll, beforeAll, test } from "bun:test";
 import { type Effect, Exit } from "effect";
 import fc from "fast-check";
+import { SETTLEMENT_COOL_DOWN_MS, SETTLEMENT_LOCK_MS } from "../../core/payments/settlement-locks.ts";
 import { type IssuedPayment, LEASE_MS, SETTLE_GRACE_MS } from "../../core/payments/x402-ledger.ts";
 import {
   type PaymentGrant,
@@ -19,15 +24,12 @@ import {
 } from "../../core/ports/payment-requests.ts";
 import { PaymentStore } from "../../core/ports/payment-store.ts";
 import { QuotaStore } from "../../core/ports/quota-store.ts";
+import { SettlementLocks } from "../../core/ports/settlement-locks.ts";
 import type { QuotaLimits } from "../../core/quota.ts";
 import { DAY_MS } from "../../core/time.ts";
-import {
-  type RedisServer,
-  rawClient,
-  redisServerAvailable,
-  startRedisServer,
-} from "../support/redis-server.ts";
+import { describeWithRedis, type RedisServer, rawClient, startRedisServer } from "../support/redis-server.ts";
 import { openPair, type PairStores, type StorePair } from "../support/store-pair.ts";
+import { type Expected, type ReferenceStore, referenceStore } from "./store-reference.ts";
 
 const limitsArbitrary = fc.record({
   freePerDay: fc.integer({ min: 0, max: 3 }),
@@ -40,9 +42,18 @@ const IDENTITIES = ["x", "y"];
 const SIGNATURES = ["s1", "s2", "s3"];
 const CHAT = { resource: "/api/chat", method: "POST" };
 const PREMIUM = { resource: "/premium-data", method: "GET" };
+/** A payer's lock keys (its wallet, its source token account): two payers, one sharing a source. */
+const LOCK_KEYS = [
+  ["payer:A", "source:a"],
+  ["payer:A", "source:b"],
+  ["payer:B", "source:b"],
+] as const;
+const HOLDERS = ["t1", "t2", "t3"];
 
 interface Model {
   readonly limits: QuotaLimits;
+  /** What every command should give, kept apart from both stores. */
+  readonly ref: ReferenceStore;
   now: number;
   readonly payments: IssuedPayment[];
   /** Each lease slot's payment and the transaction that claimed it. */
@@ -53,13 +64,15 @@ interface Model {
 type Command = fc.AsyncCommand<Model, StorePair>;
 
 /**
- * Runs the command on both stores and requires the same result; names the ids a success
- * handed out (`idOf`) first, so they compare by slot.
+ * Runs the command on both stores and requires each result to be the expected one; names the
+ * ids a success handed out (`idOf`) first, so they compare by slot. A crash on either side
+ * fails at once, whatever the other did.
  */
 const agree = async <A, E>(
   pair: StorePair,
   label: string,
   make: (side: 0 | 1) => Effect.Effect<A, E, PairStores>,
+  expected: Expected,
   idOf?: (value: A) => string,
   slot?: string,
 ) => {
@@ -67,10 +80,16 @@ const agree = async <A, E>(
   const [memory, redis] = exits;
   if (idOf !== undefined && slot !== undefined && Exit.isSuccess(memory) && Exit.isSuccess(redis))
     pair.name(slot, [idOf(memory.value), idOf(redis.value)]);
-  const [a, b] = [pair.settle(0, memory), pair.settle(1, redis)];
-  if (!Bun.deepEquals(a, b))
-    throw new Error(`${label}: memory ${JSON.stringify(a)} != redis ${JSON.stringify(b)}`);
-  return Exit.isSuccess(memory) && Exit.isSuccess(redis);
+  const results = [pair.settle(0, memory), pair.settle(1, redis)] as const;
+  for (const [side, result] of [
+    ["memory", results[0]],
+    ["redis", results[1]],
+  ] as const) {
+    if ("crash" in result) throw new Error(`${label}: the ${side} store crashed: ${result.crash}`);
+    if (!Bun.deepEquals(result, expected))
+      throw new Error(`${label}: ${side} ${JSON.stringify(result)} != expected ${JSON.stringify(expected)}`);
+  }
+  return "ok" in expected;
 };
 
 const command = (label: string, run: (m: Model, pair: StorePair) => Promise<unknown>): Command => ({
@@ -101,12 +120,14 @@ const claimWith = (
 ) => {
   const paymentId = claim.paymentId ?? issued?.paymentId ?? "pay_never_issued";
   const full = { ...claim, paymentId };
+  const slot = `lease#${m.leases.length}`;
   return agree(
     pair,
     "claim",
     () => PaymentRequests.use((r) => r.claim(full, m.now)),
+    m.ref.claim(full, m.now, slot),
     (claimed) => claimed.lease,
-    `lease#${m.leases.length}`,
+    slot,
   ).then((ok) => ok && m.leases.push({ paymentId, signature: claim.signature }));
 };
 
@@ -124,7 +145,12 @@ const issue = fc.tuple(fc.boolean(), fc.constantFrom(60_000, 300_000)).map(([cha
       description: "a | description",
     };
     m.payments.push(issued);
-    return agree(pair, "issue", () => PaymentRequests.use((r) => r.issue(issued, m.now)));
+    return agree(
+      pair,
+      "issue",
+      () => PaymentRequests.use((r) => r.issue(issued, m.now)),
+      m.ref.issue(issued, m.now),
+    );
   }),
 );
 
@@ -186,8 +212,11 @@ const finish = fc
         const slot = m.leases.length === 0 ? undefined : `lease#${index}`;
         const id =
           payment === undefined ? (m.leases[index]?.paymentId ?? paymentId(m, 0)) : paymentId(m, payment);
-        return agree(pair, "finish", (side) =>
-          PaymentRequests.use((r) => r.finish(id, pair.idOf(side, slot), served, m.now, grant)),
+        return agree(
+          pair,
+          "finish",
+          (side) => PaymentRequests.use((r) => r.finish(id, pair.idOf(side, slot), served, m.now, grant)),
+          m.ref.finish(id, slot ?? "never-issued", served, m.now, grant),
         );
       },
     ),
@@ -197,7 +226,12 @@ const find = fc
   .nat()
   .map((payment) =>
     command(`find(#${payment})`, (m, pair) =>
-      agree(pair, "find", () => PaymentRequests.use((r) => r.find(paymentId(m, payment), m.now))),
+      agree(
+        pair,
+        "find",
+        () => PaymentRequests.use((r) => r.find(paymentId(m, payment), m.now)),
+        m.ref.find(paymentId(m, payment), m.now),
+      ),
     ),
   );
 
@@ -205,8 +239,11 @@ const claimSignature = fc
   .tuple(fc.constantFrom(...SIGNATURES), fc.constantFrom(...IDENTITIES), fc.integer({ min: 1, max: 4 }))
   .map(([signature, identity, queries]) =>
     command(`claimSignature(${signature}, ${identity}, ${queries})`, (m, pair) =>
-      agree(pair, "claimSignature", () =>
-        PaymentStore.use((p) => p.claim(signature, identity, queries, m.now)),
+      agree(
+        pair,
+        "claimSignature",
+        () => PaymentStore.use((p) => p.claim(signature, identity, queries, m.now)),
+        m.ref.claimSignature(signature, identity, queries, m.now),
       ),
     ),
   );
@@ -216,8 +253,11 @@ const markUsed = fc
   .constantFrom(...SIGNATURES)
   .map((signature) =>
     command(`markUsed(${signature})`, (m, pair) =>
-      agree(pair, "markUsed", () =>
-        PaymentStore.use((p) => p.markUsed(signature, `x402-facilitator:${signature}`, m.now)),
+      agree(
+        pair,
+        "markUsed",
+        () => PaymentStore.use((p) => p.markUsed(signature, `x402-facilitator:${signature}`, m.now)),
+        m.ref.markUsed(signature, m.now),
       ),
     ),
   );
@@ -226,20 +266,27 @@ const isClaimed = fc
   .constantFrom(...SIGNATURES)
   .map((signature) =>
     command(`isClaimed(${signature})`, (m, pair) =>
-      agree(pair, "isClaimed", () => PaymentStore.use((p) => p.isClaimed(signature, m.now))),
+      agree(
+        pair,
+        "isClaimed",
+        () => PaymentStore.use((p) => p.isClaimed(signature, m.now)),
+        m.ref.isClaimed(signature, m.now),
+      ),
     ),
   );
 
 const reserve = fc.constantFrom(...IDENTITIES).map((identity) =>
-  command(`reserve(${identity})`, (m, pair) =>
-    agree(
+  command(`reserve(${identity})`, (m, pair) => {
+    const slot = `hold#${m.holds.length}`;
+    return agree(
       pair,
       "reserve",
       () => QuotaStore.use((q) => q.reserve(identity, m.now)),
+      m.ref.reserve(identity, m.now, slot),
       (reserved) => reserved.hold.id,
-      `hold#${m.holds.length}`,
-    ).then((ok) => ok && m.holds.push(identity)),
-  ),
+      slot,
+    ).then((ok) => ok && m.holds.push(identity));
+  }),
 );
 
 const settleHold = fc
@@ -249,8 +296,11 @@ const settleHold = fc
       const index = hold % Math.max(1, m.holds.length);
       const slot = m.holds.length === 0 ? undefined : `hold#${index}`;
       const identity = m.holds[index] ?? "x";
-      return agree(pair, kind, (side) =>
-        QuotaStore.use((q) => q[kind](identity, pair.idOf(side, slot), m.now)),
+      return agree(
+        pair,
+        kind,
+        (side) => QuotaStore.use((q) => q[kind](identity, pair.idOf(side, slot), m.now)),
+        m.ref[kind](identity, slot ?? "never-issued", m.now),
       );
     }),
   );
@@ -259,12 +309,55 @@ const view = fc
   .constantFrom(...IDENTITIES)
   .map((identity) =>
     command(`view(${identity})`, (m, pair) =>
-      agree(pair, "view", () => QuotaStore.use((q) => q.view(identity, m.now))),
+      agree(pair, "view", () => QuotaStore.use((q) => q.view(identity, m.now)), m.ref.view(identity, m.now)),
     ),
   );
 
+/** A settlement takes its payer's locks (SETTLEMENT_LOCK_MS), as settlement-guard.ts does. */
+const acquireLocks = fc
+  .tuple(fc.integer({ min: 0, max: LOCK_KEYS.length - 1 }), fc.constantFrom(...HOLDERS))
+  .map(([set, holder]) =>
+    command(`acquire(${LOCK_KEYS[set]?.join("+")}, ${holder})`, (m, pair) => {
+      const keys = LOCK_KEYS[set] ?? [];
+      return agree(
+        pair,
+        "acquire",
+        () => SettlementLocks.use((l) => l.acquire(keys, holder, m.now, SETTLEMENT_LOCK_MS)),
+        m.ref.acquire(keys, holder, m.now, SETTLEMENT_LOCK_MS),
+      );
+    }),
+  );
+
+/** Lets them go: at once after a success, or held for the cool-down after a failure on chain. */
+const releaseLocks = fc
+  .tuple(
+    fc.integer({ min: 0, max: LOCK_KEYS.length - 1 }),
+    fc.constantFrom(...HOLDERS),
+    fc.constantFrom(0, SETTLEMENT_COOL_DOWN_MS),
+  )
+  .map(([set, holder, coolDown]) =>
+    command(`releaseLocks(${LOCK_KEYS[set]?.join("+")}, ${holder}, ${coolDown})`, (m, pair) => {
+      const keys = LOCK_KEYS[set] ?? [];
+      return agree(
+        pair,
+        "releaseLocks",
+        () => SettlementLocks.use((l) => l.release(keys, holder, m.now, coolDown)),
+        m.ref.releaseLocks(keys, holder, m.now, coolDown),
+      );
+    }),
+  );
+
 const advance = fc
-  .constantFrom(1_000, 30_000, LEASE_MS, 300_000, SETTLE_GRACE_MS, DAY_MS, 31 * DAY_MS)
+  .constantFrom(
+    1_000,
+    SETTLEMENT_COOL_DOWN_MS,
+    30_000,
+    LEASE_MS,
+    300_000,
+    SETTLE_GRACE_MS,
+    DAY_MS,
+    31 * DAY_MS,
+  )
   .map((ms) =>
     command(`advance(${ms})`, async (m) => {
       m.now += ms;
@@ -287,18 +380,44 @@ const commands = [
   reserve,
   settleHold,
   view,
+  acquireLocks,
+  acquireLocks,
+  releaseLocks,
   advance,
 ];
 
-/** The final state, read through every port on both stores: views, payment records, used signatures. */
+/**
+ * The final state, read through every port on both stores: views, payment records, used
+ * signatures, and the locks (an acquire by a holder no command uses shows each set free or not).
+ */
 const finalState = async (m: Model, pair: StorePair) => {
   for (const identity of IDENTITIES)
-    await agree(pair, `final view(${identity})`, () => QuotaStore.use((q) => q.view(identity, m.now)));
+    await agree(
+      pair,
+      `final view(${identity})`,
+      () => QuotaStore.use((q) => q.view(identity, m.now)),
+      m.ref.view(identity, m.now),
+    );
   for (const { paymentId } of m.payments)
-    await agree(pair, `final find(${paymentId})`, () => PaymentRequests.use((r) => r.find(paymentId, m.now)));
+    await agree(
+      pair,
+      `final find(${paymentId})`,
+      () => PaymentRequests.use((r) => r.find(paymentId, m.now)),
+      m.ref.find(paymentId, m.now),
+    );
   for (const signature of SIGNATURES)
-    await agree(pair, `final isClaimed(${signature})`, () =>
-      PaymentStore.use((p) => p.isClaimed(signature, m.now)),
+    await agree(
+      pair,
+      `final isClaimed(${signature})`,
+      () => PaymentStore.use((p) => p.isClaimed(signature, m.now)),
+      m.ref.isClaimed(signature, m.now),
+    );
+  for (const keys of LOCK_KEYS)
+    await agree(
+      pair,
+      `final acquire(${keys.join("+")})`,
+      () => SettlementLocks.use((l) => l.acquire(keys, "t-final", m.now, SETTLEMENT_LOCK_MS)),
+      m.ref.acquire(keys, "t-final", m.now, SETTLEMENT_LOCK_MS),
     );
 };
 
@@ -315,15 +434,14 @@ const noStrayQuotaKeys = async (url: string, pair: StorePair) => {
   }
 };
 
-describe("memory and Redis stores agree", () => {
-  if (!redisServerAvailable()) return;
+describeWithRedis("memory and Redis stores agree", () => {
   let server: RedisServer | undefined;
   beforeAll(async () => {
     server = await startRedisServer();
   });
   afterAll(() => server?.stop());
 
-  test("the same command sequences give the same results and the same final state", async () => {
+  test("the same command sequences give the expected results and the expected final state on both", async () => {
     const url = server?.url ?? "";
     await fc.assert(
       fc.asyncProperty(
@@ -331,7 +449,14 @@ describe("memory and Redis stores agree", () => {
         fc.commands(commands, { maxCommands: 40, size: "max" }),
         async (limits, cmds) => {
           const pair = openPair(url, limits);
-          const model: Model = { limits, now: START, payments: [], leases: [], holds: [] };
+          const model: Model = {
+            limits,
+            ref: referenceStore(limits),
+            now: START,
+            payments: [],
+            leases: [],
+            holds: [],
+          };
           try {
             await fc.asyncModelRun(() => ({ model, real: pair }), cmds);
             await finalState(model, pair);

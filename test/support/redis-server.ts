@@ -3,6 +3,7 @@
  * write and no RDB snapshots, in its own temp dir so a restart reloads exactly what was
  * acknowledged. In CI a missing redis-server is an error; locally the tests skip, loudly.
  */
+import { describe, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -31,6 +32,32 @@ export const redisServerAvailable = (): boolean => {
     "\n!!! redis-server not found: SKIPPING the Redis store tests. Install it: apt-get install -y redis-server\n",
   );
   return false;
+};
+
+/** What a suite that needs redis-server does here: run; fail (CI, where it is required); or skip, by name. */
+export const redisVerdict = (found: boolean, ci: string | undefined): "run" | "fail" | "skip" =>
+  found ? "run" : ci !== undefined && ci !== "" ? "fail" : "skip";
+
+/**
+ * A describe whose tests need redis-server. Without it, in CI the suite is one failing test
+ * that says so (a named (fail), not an error between tests that a reader of the tail may miss);
+ * elsewhere its tests are listed as skipped, with a warning, never as passed.
+ */
+export const describeWithRedis = (name: string, body: () => void): void => {
+  const verdict = redisVerdict(Bun.which("redis-server") !== null, process.env.CI);
+  if (verdict === "run") describe(name, body);
+  else if (verdict === "fail")
+    describe(name, () => {
+      test("redis-server is installed (required in CI)", () => {
+        throw new Error("redis-server is required in CI: apt-get install -y redis-server");
+      });
+    });
+  else {
+    console.warn(
+      `\n!!! redis-server not found: SKIPPING "${name}". Install it: apt-get install -y redis-server\n`,
+    );
+    describe.skip(name, body);
+  }
 };
 
 /**

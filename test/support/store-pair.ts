@@ -3,7 +3,9 @@
  * (test/model/store-parity.model.test.ts): each call runs on both, and its two results are
  * brought to one comparable form. The stores name holds and leases themselves (random ids), so
  * each id is replaced by the name of the slot it was handed out in ("hold#3", "lease#1"): two
- * results are equal when they agree on everything but the random spelling of those ids.
+ * results are equal when they agree on everything but the random spelling of those ids. Only a
+ * port's expected failures (tagged errors) settle as `{ error }`; anything else (a defect, an
+ * outage, a plain Error, which JSON would render as {}) is a `{ crash }`, never equal to anything.
  */
 import { Cause, type Effect, Exit, type Layer, ManagedRuntime } from "effect";
 import { MemoryStore } from "../../adapters/store-memory/index.ts";
@@ -11,14 +13,39 @@ import { RedisStore } from "../../adapters/store-redis/index.ts";
 import type { PaymentRequests } from "../../core/ports/payment-requests.ts";
 import type { PaymentStore } from "../../core/ports/payment-store.ts";
 import type { QuotaStore } from "../../core/ports/quota-store.ts";
+import type { SettlementLocks } from "../../core/ports/settlement-locks.ts";
 import type { StoreUnavailable } from "../../core/ports/store-errors.ts";
 import type { QuotaLimits } from "../../core/quota.ts";
 
-export type PairStores = QuotaStore | PaymentStore | PaymentRequests;
+export type PairStores = QuotaStore | PaymentStore | PaymentRequests | SettlementLocks;
 type Runtime = ManagedRuntime.ManagedRuntime<PairStores, StoreUnavailable>;
 
-/** `{ ok }` or `{ error }`, JSON-plain (bigints as "123n"), ids as slot names. */
-export type Settled = { readonly ok: unknown } | { readonly error: unknown };
+/** `{ ok }` or `{ error }`, JSON-plain (bigints as "123n"), ids as slot names; or a `{ crash }`. */
+export type Settled = { readonly ok: unknown } | { readonly error: unknown } | { readonly crash: string };
+
+/** The ports' expected failures: everything else a store fails with is a crash. */
+const EXPECTED_FAILURES: ReadonlyArray<string> = [
+  "AlreadyClaimed",
+  "PaymentRejected",
+  "QuotaExhausted",
+  "PaidDailyCapReached",
+];
+
+/** An exit as Settled: a crash names what failed and where, so it can never compare equal. */
+export const settleExit = <A, E>(exit: Exit.Exit<A, E>, names: ReadonlyMap<string, string>): Settled => {
+  if (Exit.isSuccess(exit)) return { ok: plain(exit.value, names) };
+  const failure = Cause.squash(exit.cause);
+  const tag =
+    typeof failure === "object" && failure !== null ? (failure as { _tag?: unknown })._tag : undefined;
+  if (!Cause.hasDies(exit.cause) && typeof tag === "string" && EXPECTED_FAILURES.includes(tag))
+    return { error: plain(failure, names) };
+  return {
+    crash:
+      failure instanceof Error
+        ? `${failure.name}: ${failure.message}\n${failure.stack ?? ""}`
+        : String(failure),
+  };
+};
 
 export interface StorePair {
   /** Runs the effect made for each store on it; the two exits, memory's then Redis's (side 0, 1). */
@@ -72,10 +99,7 @@ export const openPair = (url: string, limits: QuotaLimits): StorePair => {
       }
     },
     idOf: (side, slot) => (slot === undefined ? "never-issued" : (ids[side].get(slot) ?? "never-issued")),
-    settle: (side, exit) =>
-      Exit.isSuccess(exit)
-        ? { ok: plain(exit.value, names[side]) }
-        : { error: plain(Cause.squash(exit.cause), names[side]) },
+    settle: (side, exit) => settleExit(exit, names[side]),
     dispose: async () => {
       await Promise.all(runtimes.map((runtime) => runtime.dispose()));
     },

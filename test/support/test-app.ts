@@ -44,6 +44,9 @@ export interface TestAppOptions {
   readonly facilitator?: ExactFacilitator;
   /** X402_FACILITATOR_TOKEN (with the switch on): serves /x402/verify, /settle, /supported. */
   readonly facilitatorToken?: string;
+  /** X402_FACILITATOR_PAY_TO, X402_FACILITATOR_MIN_AMOUNT (in base units); unset: the defaults. */
+  readonly facilitatorPayTo?: ReadonlyArray<string>;
+  readonly facilitatorMinUnits?: bigint;
   /** A real retriever (e.g. the local index over ingested fixtures) instead of the scripted one. */
   readonly retrieval?: Layer.Layer<Retriever, unknown>;
   /** A real generator (e.g. Groq on a loopback server) instead of the scripted one. */
@@ -88,6 +91,8 @@ export const buildTestApp = (options: TestAppOptions = {}) => {
       ...base.x402,
       facilitatorToken:
         options.facilitatorToken === undefined ? undefined : Redacted.make(options.facilitatorToken),
+      facilitatorPayTo: options.facilitatorPayTo ?? base.x402.facilitatorPayTo,
+      facilitatorMinUnits: options.facilitatorMinUnits ?? base.x402.facilitatorMinUnits,
     },
   };
   const chain = {

@@ -49,6 +49,8 @@ describe("parseConfig defaults", () => {
         facilitatorToken: undefined,
         maxSponsorFeeLamports: 15_000,
         minSponsorBalanceLamports: 5_000_000,
+        facilitatorPayTo: [],
+        facilitatorMinUnits: undefined,
       },
       surface: {
         publicOrigin: undefined,
@@ -390,6 +392,21 @@ describe("x402 v2 configuration", () => {
       "a-token-long-enough",
     );
     expect(ok({ X402_FACILITATOR_TOKEN: "a-token-long-enough" }).x402.facilitatorToken).toBeUndefined();
+  });
+
+  test("what the facilitator API sponsors: a payTo list of addresses, a minimum in USDC", () => {
+    const payTo = "9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin";
+    const other = "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v";
+    const set = ok({ X402_FACILITATOR_PAY_TO: `${payTo}, ${other}`, X402_FACILITATOR_MIN_AMOUNT: "0.05" });
+    expect(set.x402.facilitatorPayTo).toEqual([payTo, other]);
+    expect(set.x402.facilitatorMinUnits).toBe(50_000n);
+    expect(namesOf(problems({ X402_FACILITATOR_PAY_TO: `${payTo},not-an-address!` }))).toEqual([
+      "X402_FACILITATOR_PAY_TO",
+    ]);
+    for (const amount of ["0", "-1", "2", "0.0000001", "abc"])
+      expect(namesOf(problems({ X402_FACILITATOR_MIN_AMOUNT: amount }))).toEqual([
+        "X402_FACILITATOR_MIN_AMOUNT",
+      ]);
   });
 });
 

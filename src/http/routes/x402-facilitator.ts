@@ -3,28 +3,33 @@
  * Solana facilitator: GET /x402/supported, POST /x402/verify, POST /x402/settle (x402 v2 shapes,
  * answered 200 with isValid/success false on a refusal, as the official HTTP client expects).
  * Only with X402_FACILITATOR_API and X402_FACILITATOR_TOKEN as a bearer token (constant-time
- * compare); without the switch the paths are a plain 404. Wrong tokens lock the client out like
- * the admin's (src/hono-kit/failure-limiter.ts), and the edge's protection limit covers /x402/*.
+ * compare); without the switch the paths are a plain 404. Wrong tokens lock out that token from
+ * that client, never the right one (src/hono-kit/partner-door.ts), and the edge's protection
+ * limit covers /x402/*. What is sponsored at all: src/payments/v2/facilitator-terms.ts.
  */
 
-import type { Redacted } from "effect";
+import { Effect, type Redacted } from "effect";
 import { type Context, Hono } from "hono";
 import { windowOf } from "../../../core/payments/chain-lookup-budget.ts";
+import { PaymentSettings } from "../../../core/payments/payment-settings.ts";
 import { type AppEnv, edgeFactsAsVariables } from "../../hono-kit/app-env.ts";
-import { bearerDoor, retryAfterSeconds } from "../../hono-kit/bearer-door.ts";
-import { type FailureLimiter, failureLimiter } from "../../hono-kit/failure-limiter.ts";
+import { retryAfterSeconds } from "../../hono-kit/bearer-door.ts";
+import { type PartnerDoorOptions, partnerDoor } from "../../hono-kit/partner-door.ts";
 import { type AppRuntime, runOutcome } from "../../hono-kit/run-effect.ts";
 import type { Metrics } from "../../observability/metrics.ts";
 import type { ExactFacilitator } from "../../payments/v2/exact-payment.ts";
 import { facilitatorService } from "../../payments/v2/facilitator-service.ts";
+import { type FacilitatorTerms, facilitatorTerms } from "../../payments/v2/facilitator-terms.ts";
 
 export interface FacilitatorRouteDeps {
   readonly facilitator: ExactFacilitator;
   readonly token: Redacted.Redacted<string>;
   readonly runtime: AppRuntime;
   readonly metrics: Metrics;
-  /** Wrong tokens per client (default: 5 in 15 minutes, as the admin's door). */
-  readonly limiter?: FailureLimiter;
+  /** X402_FACILITATOR_PAY_TO and X402_FACILITATOR_MIN_AMOUNT; unset: the service's wallet, its smallest price. */
+  readonly terms?: { readonly payTo?: ReadonlyArray<string>; readonly minUnits?: bigint };
+  /** Wrong tokens per (client, token) and in all (default: partner-door.ts). */
+  readonly door?: PartnerDoorOptions;
 }
 
 /** A refusal by the chain lookup budget says when the minute's budget is back. */
@@ -34,14 +39,29 @@ const lookupWait = (reason: string | undefined): Record<string, string> =>
 const readJson = async (c: Context): Promise<unknown> => c.req.json().catch(() => undefined);
 
 export const x402FacilitatorRoutes = (deps: FacilitatorRouteDeps) => {
-  const service = facilitatorService(deps.facilitator, async (effect) => runOutcome(deps.runtime, effect));
-  const door = bearerDoor(deps.token, deps.limiter ?? failureLimiter());
+  // The service's own wallet, read once from its payment settings (the default allow-list).
+  let terms: Promise<FacilitatorTerms> | undefined;
+  const termsNow = () => {
+    terms ??= deps.runtime
+      .runPromise(Effect.map(PaymentSettings, (settings) => facilitatorTerms(settings.wallet, deps.terms)))
+      .catch((error: unknown) => {
+        // Read again next time rather than failing every later request.
+        terms = undefined;
+        throw error;
+      });
+    return terms;
+  };
+  const service = facilitatorService(deps.facilitator, termsNow, async (effect) =>
+    runOutcome(deps.runtime, effect),
+  );
+  const door = partnerDoor(deps.token, deps.door);
   const { metrics } = deps;
   return (
     new Hono<AppEnv>()
       .use(edgeFactsAsVariables)
-      // /x402/settle spends the fee payer's SOL: a guesser is locked out after a few wrong tokens
-      // (even the right token is then refused), counted, and named in a WARN line (never the token).
+      // /x402/settle spends the fee payer's SOL: a wrong token is locked out after a few tries
+      // (the right one from the same client still passes), counted, and named in a WARN line
+      // (never the token).
       .use(async (c, next) => {
         const identity = c.get("identity");
         const verdict = door(c.req.header("authorization"), identity);

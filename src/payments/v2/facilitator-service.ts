@@ -1,6 +1,7 @@
 /**
  * Our facilitator for other x402 servers (POST /x402/verify, POST /x402/settle, GET
- * /x402/supported, the x402 v2 shapes). Their payment requirements are the terms: the same
+ * /x402/supported, the x402 v2 shapes). Their payment requirements are the terms, within what
+ * we sponsor (facilitator-terms.ts: an allow-listed payTo, a minimum amount): the same
  * transaction rules as our own routes (exact-transaction.ts), any memo allowed (it is theirs),
  * co-signed and simulated. Settling claims the transaction id in the shared payment store
  * first (one atomic step across instances: the official package keeps only a per-process
@@ -20,6 +21,7 @@ import { reserveChainLookup } from "../../../core/use-cases/reserve-chain-lookup
 import type { Outcome } from "../../hono-kit/run-effect.ts";
 import { type ExactFacilitator, type ExactRefusal, simulateCosigned } from "./exact-payment.ts";
 import { checkExactTransaction, checkTransfer } from "./exact-transaction.ts";
+import { type FacilitatorTerms, INVALID_PAYMENT_REQUIREMENTS, refusalOfTerms } from "./facilitator-terms.ts";
 import type { CoSigned } from "./fee-payer.ts";
 import { holdAfter, holdPayer, letPayerGo } from "./settlement-guard.ts";
 
@@ -49,13 +51,15 @@ const PAYER_CALLS_PER_WINDOW = 20;
 const PAYER_WINDOW_MS = 60_000;
 
 /**
- * The request's transaction checked against its requirements under the sponsor policy (an
- * amount above zero, a mint on the allow-list with the decimals the chain gives it) and
- * co-signed; not simulated (the caller does, with the payer held when it settles).
+ * The request's transaction checked against its requirements under the sponsor policy and the
+ * facilitator's terms (a payTo on the allow-list, at least the minimum amount, a mint on the
+ * allow-list with the decimals the chain gives it) and co-signed; not simulated (the caller
+ * does, with the payer held when it settles).
  */
 const checkRequest = async (
   body: unknown,
   facilitator: ExactFacilitator,
+  sponsored: FacilitatorTerms,
 ): Promise<Outcome<Verified, string>> => {
   const request = (typeof body === "object" && body !== null ? body : {}) as Record<string, unknown>;
   const payload = PaymentPayloadV2Schema.safeParse(request.paymentPayload);
@@ -67,8 +71,9 @@ const checkRequest = async (
   if (terms.network !== facilitator.network) return { ok: false, error: "invalid_network" };
   if ((terms.extra as { feePayer?: unknown } | undefined)?.feePayer !== facilitator.feePayer.address)
     return { ok: false, error: "fee_payer_not_managed_by_facilitator" };
-  if (!/^\d+$/.test(terms.amount) || BigInt(terms.amount) === 0n)
-    return { ok: false, error: rejected("amount-out-of-range").reason };
+  if (!/^\d{1,20}$/.test(terms.amount)) return { ok: false, error: INVALID_PAYMENT_REQUIREMENTS };
+  const outside = refusalOfTerms(sponsored, { payTo: terms.payTo, amount: BigInt(terms.amount) });
+  if (outside !== undefined) return { ok: false, error: outside };
   const { mints } = facilitator.policy;
   if (mints.length > 0 && !mints.includes(terms.asset))
     return { ok: false, error: rejected("sent-other-token").reason };
@@ -106,7 +111,11 @@ const simulationRefusal = async (facilitator: ExactFacilitator, cosigned: CoSign
   return simulated.ok ? undefined : refusal(simulated.error);
 };
 
-export const facilitatorService = (facilitator: ExactFacilitator, run: RunFacilitatorStep) => {
+export const facilitatorService = (
+  facilitator: ExactFacilitator,
+  terms: () => Promise<FacilitatorTerms>,
+  run: RunFacilitatorStep,
+) => {
   const network = facilitator.network;
   // Per paying wallet, in this process: a window of calls (each simulates on our RPC).
   let window = 0;
@@ -124,7 +133,7 @@ export const facilitatorService = (facilitator: ExactFacilitator, run: RunFacili
   const checked = async (body: unknown, client: string): Promise<Outcome<Verified, string>> => {
     if (!facilitator.sponsor.offered())
       return { ok: false, error: rejected("exact-sponsor-unavailable").reason };
-    const outcome = await checkRequest(body, facilitator);
+    const outcome = await checkRequest(body, facilitator, await terms());
     if (!outcome.ok) return outcome;
     if (overLimit(outcome.value.payer)) return { ok: false, error: rejected("exact-payer-busy").reason };
     // The simulation is an RPC call on our plan: the same budget as every lookup, spent before it.
