@@ -57,6 +57,8 @@ describe("parseConfig defaults", () => {
         maxInFlightPerClient: 64,
         rpcRelayPerClientPerMinute: 60,
         rpcRelayPerMinute: 1200,
+        allowedHosts: [],
+        idleTimeoutSeconds: 10,
       },
       mcpToolPrices: { search_docs: 0, read_page: 0, ask_docs: 1 },
       docsSite: {
@@ -105,6 +107,8 @@ describe("parseConfig defaults", () => {
       MAX_IN_FLIGHT_PER_CLIENT: "8",
       RPC_RELAY_PER_CLIENT_PER_MINUTE: "30",
       RPC_RELAY_PER_MINUTE: "600",
+      ALLOWED_HOSTS: "App, 10.0.0.5, [0:0::1], ::ffff:10.0.0.1 ,",
+      IDLE_TIMEOUT_SECONDS: "30",
     });
     expect({ ...config.surface, metricsToken: undefined }).toEqual({
       publicOrigin: "https://chat.example.com",
@@ -113,6 +117,8 @@ describe("parseConfig defaults", () => {
       maxInFlightPerClient: 8,
       rpcRelayPerClientPerMinute: 30,
       rpcRelayPerMinute: 600,
+      allowedHosts: ["app", "10.0.0.5", "[::1]", "[::ffff:a00:1]"],
+      idleTimeoutSeconds: 30,
     });
     expect(
       config.surface.metricsToken === undefined ? undefined : Redacted.value(config.surface.metricsToken),
@@ -122,12 +128,17 @@ describe("parseConfig defaults", () => {
       METRICS_TOKEN: "short-secret",
       BODY_DEADLINE_MS: "0",
       MAX_IN_FLIGHT_PER_CLIENT: "many",
+      ALLOWED_HOSTS: "chat.example.com:8080, *.example.com",
+      IDLE_TIMEOUT_SECONDS: "256",
     });
     expect(namesOf(refused)).toEqual([
       "METRICS_TOKEN",
       "PUBLIC_ORIGIN",
       "BODY_DEADLINE_MS",
       "MAX_IN_FLIGHT_PER_CLIENT",
+      "ALLOWED_HOSTS",
+      "ALLOWED_HOSTS",
+      "IDLE_TIMEOUT_SECONDS",
     ]);
     expect(refused.join("\n")).not.toContain("short-secret");
   });
