@@ -100,7 +100,14 @@ const heldSocket = async (port: number, first: string, waitMs: number, everyMs?:
   const socket = await Bun.connect({
     hostname: "127.0.0.1",
     port,
-    socket: { data: (_socket, data) => void (text += data.toString()), close: end, end, error: end },
+    socket: {
+      data: (_socket, data) => {
+        text += data.toString();
+      },
+      close: end,
+      end,
+      error: end,
+    },
   });
   socket.write(first);
   const timer =
