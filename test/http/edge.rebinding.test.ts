@@ -102,6 +102,10 @@ describe("bound to loopback (the default)", () => {
       CLIENT,
     );
     expect(preflight.status).toBe(204);
+    // "null": our own page's form under Referrer-Policy: no-referrer (the console) is served by the
+    // browser's Sec-Fetch-Site; a sandboxed frame on another site is not.
+    expect((await postChat(t, { Origin: "null", "Sec-Fetch-Site": "same-origin" })).status).toBe(200);
+    expect((await postChat(t, { Origin: "null", "Sec-Fetch-Site": "cross-site" })).status).toBe(403);
     // A page on the docs site's sibling is not the docs site.
     expect((await postChat(t, { Origin: "https://docs.example.com:8443" })).status).toBe(403);
   });

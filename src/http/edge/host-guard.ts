@@ -8,7 +8,8 @@
  *   its name (any port) is `localhost`, `127.0.0.1`, `[::1]`, PUBLIC_ORIGIN's or in ALLOWED_HOSTS
  *   (a loopback name is safe on any bind: no other site's page can carry it). An Origin is
  *   served when it is a loopback origin, PUBLIC_ORIGIN, in ALLOWED_ORIGINS, or the request's own
- *   Host (same-origin). Anything else: 403 before any limiter or handler counts the request.
+ *   Host (same-origin), or `null` with Sec-Fetch-Site: same-origin (our own pages send it under
+ *   Referrer-Policy: no-referrer). Anything else: 403 before any limiter or handler counts it.
  * - Off: bound elsewhere (0.0.0.0 in a container) with neither set. A proxy may rewrite Host to
  *   a name we cannot guess, so the service serves as before and says so once at start.
  *
@@ -68,10 +69,13 @@ export const hostGuard = (options: HostGuardOptions): HostGuard | undefined => {
   const origins = new Set(options.allowedOrigins);
   if (options.publicOrigin !== undefined) origins.add(options.publicOrigin);
 
-  const originServed = (origin: string, host: string | undefined): boolean => {
+  const originServed = (request: Request, origin: string, host: string | undefined): boolean => {
     if (origins.has(origin)) return true;
+    // "null": a sandboxed frame or a file, or a page of ours under Referrer-Policy: no-referrer
+    // (the console's form posts); the browser's own Sec-Fetch-Site tells them apart.
+    if (origin === "null") return request.headers.get("sec-fetch-site") === "same-origin";
     const match = /^https?:\/\/([^/]+)$/.exec(origin);
-    if (match === null) return false; // "null" (a sandboxed frame, a file), another scheme
+    if (match === null) return false; // another scheme
     const originHost = (match[1] as string).toLowerCase();
     return LOOPBACK_NAMES.includes(nameOf(originHost)) || originHost === host?.toLowerCase();
   };
@@ -80,7 +84,7 @@ export const hostGuard = (options: HostGuardOptions): HostGuard | undefined => {
     const host = hostOf(request);
     if (host !== undefined && !names.has(nameOf(host)) && !PROBES.includes(path)) return "host";
     const origin = request.headers.get("origin");
-    if (origin !== null && !originServed(origin, host)) return "origin";
+    if (origin !== null && !originServed(request, origin, host)) return "origin";
     return "ok";
   };
 };
