@@ -2,8 +2,9 @@
  * The per-request work around the router, in one synchronous function instead of a chain of
  * Hono middleware: request id (echoed in X-Request-Id), client identity, the Host and Origin
  * allow-list (first, so a refused request counts toward no limit), CORS, the protection limit,
- * the access log line and request metrics. The router gets the results as its `env` (`c.env`). When a route answers synchronously (a status read on the memory store) no promise
- * is made at all; each async middleware frame cost more than the status route's own work.
+ * the access log line and request metrics. The router gets the results as its `env` (`c.env`).
+ * When a route answers synchronously (a status read on the memory store) no promise is made at
+ * all; each async middleware frame cost more than the status route's own work.
  */
 import { getPath } from "hono/utils/url";
 import { peerIsTrustedProxy } from "../../../core/client-identity.ts";
