@@ -4,7 +4,9 @@
  * and Secure flag, and the same-origin check of the console's forms, whatever the proxy says);
  * METRICS_TOKEN opens /metrics and the details of /readyz; the body deadline and the per-client
  * cap bound what one client can hold open; the relay budgets bound the RPC calls the widget's
- * relay makes on the operator's plan. Secret values are never shown in a problem.
+ * relay makes on the operator's plan. ALLOWED_HOSTS adds the names (besides PUBLIC_ORIGIN's) the
+ * service answers to when the Host allow-list is on (src/http/edge/host-guard.ts); the idle timeout
+ * closes sockets that send nothing, slow headers included. Secret values are never shown in a problem.
  */
 import { Redacted } from "effect";
 import { MIN_SECRET_LENGTH } from "./config-insights.ts";
@@ -29,6 +31,10 @@ export interface SurfaceConfig {
   /** Chain lookups of unseen signatures per client per minute, and for everyone per minute (core/payments/chain-lookup-budget.ts). */
   readonly chainLookupsPerClientPerMinute: number;
   readonly chainLookupsPerMinute: number;
+  /** More names the service answers to (lower case, IPv6 in brackets), beside PUBLIC_ORIGIN's and loopback. */
+  readonly allowedHosts: ReadonlyArray<string>;
+  /** A socket that sends nothing (headers included) for this many seconds is closed (Bun; Deno has no such knob). */
+  readonly idleTimeoutSeconds: number;
 }
 
 export const DEFAULT_SURFACE = {
@@ -38,7 +44,30 @@ export const DEFAULT_SURFACE = {
   rpcRelayPerMinute: 1_200,
   chainLookupsPerClientPerMinute: CHAIN_LOOKUPS_PER_CLIENT_PER_MINUTE,
   chainLookupsPerMinute: CHAIN_LOOKUPS_PER_MINUTE,
+  // Bun's own default, now stated and adjustable; Bun takes at most 255.
+  idleTimeoutSeconds: 10,
 } as const;
+
+const HOST_NAME =
+  /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/;
+const IPV6 = /^\[?([0-9a-f:.]+)\]?$/;
+
+/** ALLOWED_HOSTS: names or IP addresses, no port, no wildcard; IPv6 kept in brackets as Host carries it. */
+const parseHosts = (read: Reader): ReadonlyArray<string> => {
+  const hosts: string[] = [];
+  for (const raw of (read.text("ALLOWED_HOSTS") ?? "").split(",")) {
+    const host = raw.trim().toLowerCase();
+    if (host === "") continue;
+    const v6 = host.includes(":") ? IPV6.exec(host)?.[1] : undefined;
+    if (v6 !== undefined && URL.canParse(`http://[${v6}]/`)) hosts.push(new URL(`http://[${v6}]/`).hostname);
+    else if (HOST_NAME.test(host)) hosts.push(host);
+    else
+      read.problems.push(
+        `ALLOWED_HOSTS: "${host}" is not a host name or IP address like chat.example.com (no port, no wildcard)`,
+      );
+  }
+  return hosts;
+};
 
 const parseOrigin = (read: Reader): string | undefined => {
   const value = read.text("PUBLIC_ORIGIN")?.replace(/\/$/, "");
@@ -84,5 +113,7 @@ export const parseSurface = (read: Reader): SurfaceConfig => {
       1,
       10_000_000,
     ),
+    allowedHosts: parseHosts(read),
+    idleTimeoutSeconds: read.integer("IDLE_TIMEOUT_SECONDS", DEFAULT_SURFACE.idleTimeoutSeconds, 1, 255),
   };
 };

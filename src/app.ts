@@ -19,6 +19,7 @@ import { type AppRuntime, Defect } from "./hono-kit/run-effect.ts";
 import { chatDiscoveryEntry } from "./http/chat-discovery.ts";
 import { chatDialects } from "./http/chat-payment.ts";
 import { createEdge } from "./http/edge/edge.ts";
+import { hostGuard } from "./http/edge/host-guard.ts";
 import { chatRoutes } from "./http/routes/chat.ts";
 import { feedbackRoutes } from "./http/routes/feedback.ts";
 import { llmsTxtRoutes } from "./http/routes/llms-txt.ts";
@@ -47,7 +48,7 @@ export interface AppDeps {
   readonly runtime: AppRuntime;
   readonly config: Pick<
     AppConfig,
-    "allowedOrigins" | "trustProxy" | "protectionRps" | "paidDailyCap" | "insights" | "surface"
+    "host" | "allowedOrigins" | "trustProxy" | "protectionRps" | "paidDailyCap" | "insights" | "surface"
   > &
     Partial<Pick<AppConfig, "x402" | "mcpToolPrices">>;
   readonly logger: ServiceLogger;
@@ -214,6 +215,12 @@ export const createApp = (deps: AppDeps) => {
     metrics: deps.metrics,
     trustProxy: deps.config.trustProxy,
     allowedOrigins: deps.config.allowedOrigins,
+    hostGuard: hostGuard({
+      bindHost: deps.config.host,
+      publicOrigin: deps.config.surface.publicOrigin,
+      allowedHosts: deps.config.surface.allowedHosts,
+      allowedOrigins: deps.config.allowedOrigins,
+    }),
     protectionRps: deps.config.protectionRps,
     maxBodyBytes: MAX_BODY_BYTES,
     bodyDeadlineMs: deps.config.surface.bodyDeadlineMs,

@@ -380,7 +380,7 @@ const paths = {
     get: {
       summary: "Readiness: store, chain RPC and index (a probe at most every 5 s, shared by all callers)",
       description:
-        "Not ready: 503 with each check ok/unavailable; the problem texts (hosts, collections) only with Authorization: Bearer <METRICS_TOKEN>.",
+        "Not ready: 503 with each check ok/unavailable. The problem texts (hosts, collections), the docs sync's last record and the x402 fee payer only with Authorization: Bearer <METRICS_TOKEN>. Counted by the per-client protection limit.",
       responses: { ...ok("ready", Readiness), "503": { description: "not ready", ...json(Readiness) } },
     },
   },

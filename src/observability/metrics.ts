@@ -49,6 +49,7 @@ export const COUNTERS = {
   rpc_relay_calls_total: "Calls to the widget's RPC relay, by method and outcome (forwarded or why refused)",
   request_body_timeouts_total: "Requests answered 408: their body was not complete within the deadline",
   in_flight_limited_total: "Requests refused: their client had too many requests in flight",
+  foreign_host_refused_total: "Requests refused by the Host and Origin allow-list, by header (host, origin)",
   x402_facilitator_auth_failures_total: "Wrong x402 facilitator tokens",
   x402_facilitator_auth_locked_total:
     "Facilitator requests refused while their client was locked out after wrong tokens",

@@ -6,6 +6,7 @@
  */
 import type { KeyPairSigner } from "@solana/kit";
 import type { AppConfig, ChainConfig } from "../../core/config.ts";
+import { hostGuardOn } from "../http/edge/host-guard.ts";
 import type { FundDemoWallet } from "../http/routes/demo-faucet.ts";
 import type { Logger } from "../observability/log.ts";
 
@@ -60,4 +61,12 @@ export const warnAboutDefaults = (config: AppConfig, logger: Logger) => {
     );
   if (config.allowedOrigins.length === 0)
     logger.warn("ALLOWED_ORIGINS is empty: browsers on other origins cannot call the API");
+  const { publicOrigin, allowedHosts } = config.surface;
+  if (
+    !hostGuardOn({ bindHost: config.host, publicOrigin, allowedHosts, allowedOrigins: config.allowedOrigins })
+  )
+    logger.warn(
+      "HOST is not a loopback address and neither PUBLIC_ORIGIN nor ALLOWED_HOSTS is set: any Host and Origin is served (DNS rebinding is not refused); set PUBLIC_ORIGIN to the address browsers use",
+      { host: config.host },
+    );
 };

@@ -1,4 +1,10 @@
-/** The service on Bun: boot (boot.ts), serve with Bun.serve, stop on SIGTERM/SIGINT. */
+/**
+ * The service on Bun: boot (boot.ts), serve with Bun.serve, stop on SIGTERM/SIGINT.
+ * IDLE_TIMEOUT_SECONDS closes a keep-alive socket that sends nothing between requests (measured on
+ * Bun 1.4.5: closed 2 to 4 s after the timeout, as uWS checks every 4 s). A socket whose first
+ * headers are not complete is closed by Bun itself about 10 to 12 s after it connects, however
+ * slowly they trickle and whatever this setting (docs/deployment.md); BODY_DEADLINE_MS bounds the body.
+ */
 import { type BootOptions, boot } from "./boot.ts";
 
 export const serveOnBun = async (options: BootOptions = {}) => {
@@ -13,6 +19,7 @@ export const serveOnBun = async (options: BootOptions = {}) => {
       Bun.serve({
         hostname: config.host,
         port: config.port,
+        idleTimeout: config.surface.idleTimeoutSeconds,
         fetch: (request, srv) => app.fetch(request, { remoteAddress: srv.requestIP(request)?.address }),
       }),
     )

@@ -21,7 +21,8 @@ const cookies = async (
   url = "/admin",
   publicOrigin?: string,
 ) => {
-  const t = build({ adminToken: TOKEN, trustProxy, surface: { publicOrigin } });
+  // Bound as in a container (HOST=0.0.0.0): any Host reaches the console, https://docs.example too.
+  const t = build({ adminToken: TOKEN, trustProxy, surface: { publicOrigin }, host: "0.0.0.0" });
   const send = (path: string, body?: string) =>
     t.call(
       `${url}${path}`,

@@ -3,6 +3,9 @@
  * same-origin, or (browsers without it) its Origin must be the service's own. Refusals are 403,
  * counted apart and never toward the wrong-token lock-out, so another site cannot lock the
  * owner out or sign the owner out. A request with neither header is no page's (curl) and passes.
+ * These run bound as in a container (HOST=0.0.0.0, no PUBLIC_ORIGIN), where the edge's Host and
+ * Origin allow-list is off and the console's own check is the one that holds; on a loopback bind
+ * the edge refuses a foreign Origin first, before the console counts anything.
  */
 import { describe, expect, test } from "bun:test";
 import { testApps } from "../support/test-app.ts";
@@ -24,7 +27,7 @@ describe("cross-site logins", () => {
     ["a foreign Origin without Sec-Fetch-Site", { Origin: "https://evil.example" }],
     ["Origin: null (a sandboxed frame)", { Origin: "null" }],
   ])("%s: 403, and twenty of them lock nobody out", async (_, headers) => {
-    const t = build({ adminToken: TOKEN });
+    const t = build({ adminToken: TOKEN, host: "0.0.0.0" });
     for (let i = 0; i < 20; i++) {
       const refused = await t.call("/admin/login", login(`guess-${i}`, headers));
       expect(refused.status).toBe(403);
@@ -59,8 +62,23 @@ describe("cross-site logins", () => {
     ).toBe(403);
   });
 
-  test("a cross-site logout neither signs out nor revokes the session", async () => {
+  test("on a loopback bind the edge refuses a foreign Origin first: the console counts nothing", async () => {
     const t = build({ adminToken: TOKEN });
+    for (const origin of ["https://evil.example", "null"])
+      for (let i = 0; i < 20; i++) {
+        const refused = await t.call("/admin/login", login(`guess-${i}`, { Origin: origin }));
+        expect(refused.status).toBe(403);
+        expect((await refused.json()).code).toBe("ORIGIN_NOT_ALLOWED");
+      }
+    const metrics = t.metrics.render();
+    expect(metrics).toContain('foreign_host_refused_total{header="origin"} 40');
+    expect(metrics).toContain("admin_cross_site_refused_total 0");
+    expect(metrics).toContain("admin_auth_failures_total 0");
+    expect((await t.call("/admin/login", login(TOKEN, { Origin: "http://localhost" }))).status).toBe(303);
+  });
+
+  test("a cross-site logout neither signs out nor revokes the session", async () => {
+    const t = build({ adminToken: TOKEN, host: "0.0.0.0" });
     const cookie = cookieOf(await t.call("/admin/login", login(TOKEN)));
     const logout = await t.call("/admin/logout", {
       method: "POST",

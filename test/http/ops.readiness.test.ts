@@ -2,8 +2,9 @@
  * /readyz and /metrics on the public surface, on the real app with the real chain reader against
  * a loopback JSON-RPC that counts the probes it gets (each one is a call on the operator's paid
  * RPC plan): a hammered /readyz probes upstream at most once per 5 s, however many callers;
- * "not ready" names no host or collection without METRICS_TOKEN; /metrics needs that token, and
- * is not served at all without one configured.
+ * "not ready" names no host or collection without METRICS_TOKEN, and a stranger's /readyz reads
+ * nothing beyond the cached probe (not the docs sync's record) and counts toward the protection
+ * limit; /metrics needs that token, and is not served at all without one configured.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { ChainSolana } from "../../adapters/chain-solana/index.ts";
@@ -139,19 +140,77 @@ describe("/metrics needs METRICS_TOKEN", () => {
 
 describe("/readyz and the x402 v2 fee payer", () => {
   const facilitatorWith = (lamports: bigint, floor: bigint) => offlineFacilitator({ lamports, floor });
+  const asOperator = { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } };
 
-  test("says whether x402 v2 is offered, and the fee payer's SOL only to the metrics token", async () => {
+  test("whether x402 v2 is offered and the fee payer's SOL: only to the metrics token", async () => {
     const low = withChain({ facilitator: await facilitatorWith(1_000n, 5_000n) });
     const plain = (await (await low.call("/readyz")).json()) as Record<string, unknown>;
-    expect(plain.x402).toEqual({ offered: false });
-    const operator = await low.call("/readyz", { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } });
+    expect(plain.x402).toBeUndefined();
+    const operator = await low.call("/readyz", asOperator);
     expect(((await operator.json()) as Record<string, unknown>).x402).toEqual({
       offered: false,
       feePayerLamports: "1000",
     });
     const funded = withChain({ facilitator: await facilitatorWith(9_000n, 5_000n) });
-    expect(((await (await funded.call("/readyz")).json()) as Record<string, unknown>).x402).toEqual({
+    expect(
+      ((await (await funded.call("/readyz", asOperator)).json()) as Record<string, unknown>).x402,
+    ).toEqual({
       offered: true,
+      feePayerLamports: "9000",
     });
+  });
+});
+
+describe("/readyz to a stranger: the verdict, nothing read for it, within the protection limit", () => {
+  const RECORD = {
+    at: Date.UTC(2026, 0, 2, 3, 4, 5),
+    ok: true,
+    pages: 42,
+    changed: 3,
+    removed: 1,
+    errors: 0,
+    url: "https://docs.internal.example/",
+    durationMs: 1_234,
+    via: "sitemap",
+  };
+
+  test("the docs sync's record (a store read) only for the metrics token; strangers read nothing", async () => {
+    let reads = 0;
+    const t = withChain({
+      docsSync: {
+        last: async () => {
+          reads += 1;
+          return RECORD;
+        },
+      },
+    });
+    for (let i = 0; i < 50; i++) {
+      const plain = await t.call("/readyz", {}, `198.51.100.${i}`);
+      expect(plain.status).toBe(200);
+      expect(await plain.json()).toEqual({
+        status: "ready",
+        checks: { store: "ok", chain: "ok", retrieval: "ok" },
+      });
+    }
+    expect(reads).toBe(0);
+    const operator = await t.call("/readyz", { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } });
+    expect((await operator.json()).docsSync).toEqual({
+      lastSync: "2026-01-02T03:04:05.000Z",
+      ok: true,
+      pages: 42,
+      changed: 3,
+      removed: 1,
+      errors: 0,
+      url: "https://docs.internal.example/",
+    });
+    expect(reads).toBe(1);
+  });
+
+  test("one client's /readyz past PROTECTION_RATE_LIMIT in a second: 429; another client is served", async () => {
+    const t = withChain({ protectionRps: 5, now: () => 1_700_000_000_000 });
+    const statuses = [];
+    for (let i = 0; i < 7; i++) statuses.push((await t.call("/readyz", {}, "198.51.100.9")).status);
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429]);
+    expect((await t.call("/readyz", {}, "198.51.100.10")).status).toBe(200);
   });
 });

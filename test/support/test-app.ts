@@ -9,7 +9,7 @@ import type { ChainLookup, ChainReader, ChainUnavailable } from "../../core/port
 import type { Generator } from "../../core/ports/generator.ts";
 import type { Retriever } from "../../core/ports/retrieval.ts";
 import type { TrustProxy } from "../../core/trust-proxy.ts";
-import { createApp } from "../../src/app.ts";
+import { type AppDeps, createApp } from "../../src/app.ts";
 import { memoryLogger } from "../../src/observability/log.ts";
 import { makeMetrics } from "../../src/observability/metrics.ts";
 import type { ExactFacilitator } from "../../src/payments/v2/exact-payment.ts";
@@ -59,6 +59,10 @@ export interface TestAppOptions {
   readonly mcpToolPrices?: McpToolPrices;
   /** The clock of the edge's limits and caches (default: the real one). */
   readonly now?: () => number;
+  /** HOST, the bind address (default 127.0.0.1: the Host and Origin allow-list is on). */
+  readonly host?: string;
+  /** The docs sync's last record, as the background sync gives it (absent: no DOCS_URL). */
+  readonly docsSync?: AppDeps["docsSync"];
 }
 
 export const buildTestApp = (options: TestAppOptions = {}) => {
@@ -77,6 +81,7 @@ export const buildTestApp = (options: TestAppOptions = {}) => {
     allowedOrigins: options.allowedOrigins ?? [],
     trustProxy: options.trustProxy ?? { kind: "none" },
     protectionRps: options.protectionRps ?? 100,
+    ...(options.host === undefined ? {} : { host: options.host }),
   });
   const config = {
     ...base,
@@ -122,6 +127,7 @@ export const buildTestApp = (options: TestAppOptions = {}) => {
     logger,
     metrics,
     facilitator: options.facilitator,
+    docsSync: options.docsSync,
     // app.request's URLs are http://localhost/...: the origin sign-ins are bound to here.
     signIn: signInSettings(
       {

@@ -61,6 +61,8 @@ describe("parseConfig defaults", () => {
         rpcRelayPerMinute: 1200,
         chainLookupsPerClientPerMinute: 30,
         chainLookupsPerMinute: 600,
+        allowedHosts: [],
+        idleTimeoutSeconds: 10,
       },
       mcpToolPrices: { search_docs: 0, read_page: 0, ask_docs: 1 },
       docsSite: {
@@ -111,6 +113,8 @@ describe("parseConfig defaults", () => {
       RPC_RELAY_PER_MINUTE: "600",
       CHAIN_LOOKUPS_PER_CLIENT_PER_MINUTE: "10",
       CHAIN_LOOKUPS_PER_MINUTE: "200",
+      ALLOWED_HOSTS: "App, 10.0.0.5, [0:0::1], ::ffff:10.0.0.1 ,",
+      IDLE_TIMEOUT_SECONDS: "30",
     });
     expect({ ...config.surface, metricsToken: undefined }).toEqual({
       publicOrigin: "https://chat.example.com",
@@ -121,6 +125,8 @@ describe("parseConfig defaults", () => {
       rpcRelayPerMinute: 600,
       chainLookupsPerClientPerMinute: 10,
       chainLookupsPerMinute: 200,
+      allowedHosts: ["app", "10.0.0.5", "[::1]", "[::ffff:a00:1]"],
+      idleTimeoutSeconds: 30,
     });
     expect(
       config.surface.metricsToken === undefined ? undefined : Redacted.value(config.surface.metricsToken),
@@ -130,12 +136,17 @@ describe("parseConfig defaults", () => {
       METRICS_TOKEN: "short-secret",
       BODY_DEADLINE_MS: "0",
       MAX_IN_FLIGHT_PER_CLIENT: "many",
+      ALLOWED_HOSTS: "chat.example.com:8080, *.example.com",
+      IDLE_TIMEOUT_SECONDS: "256",
     });
     expect(namesOf(refused)).toEqual([
       "METRICS_TOKEN",
       "PUBLIC_ORIGIN",
       "BODY_DEADLINE_MS",
       "MAX_IN_FLIGHT_PER_CLIENT",
+      "ALLOWED_HOSTS",
+      "ALLOWED_HOSTS",
+      "IDLE_TIMEOUT_SECONDS",
     ]);
     expect(refused.join("\n")).not.toContain("short-secret");
   });

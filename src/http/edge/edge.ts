@@ -1,9 +1,10 @@
 /**
  * The per-request work around the router, in one synchronous function instead of a chain of
- * Hono middleware: request id (echoed in X-Request-Id), client identity, CORS, the protection
- * limit, the access log line and request metrics. The router gets the results as its `env`
- * (`c.env`). When a route answers synchronously (a status read on the memory store) no promise
- * is made at all; each async middleware frame cost more than the status route's own work.
+ * Hono middleware: request id (echoed in X-Request-Id), client identity, the Host and Origin
+ * allow-list (first, so a refused request counts toward no limit), CORS, the protection limit,
+ * the access log line and request metrics. The router gets the results as its `env` (`c.env`).
+ * When a route answers synchronously (a status read on the memory store) no promise is made at
+ * all; each async middleware frame cost more than the status route's own work.
  */
 import { getPath } from "hono/utils/url";
 import { peerIsTrustedProxy } from "../../../core/client-identity.ts";
@@ -15,11 +16,19 @@ import { isPrepared } from "../prepared-response.ts";
 import { bufferBody, carriesBody } from "./body-deadline.ts";
 import { clientIdentity } from "./client-identity.ts";
 import { corsPolicy } from "./cors.ts";
+import type { HostGuard, HostVerdict } from "./host-guard.ts";
 import { protectionLimit } from "./protection-limit.ts";
 import { requestIds } from "./request-id.ts";
 
 const INCOMING_ID = /^[A-Za-z0-9._-]{8,64}$/;
 const UNMATCHED = "unmatched";
+/** Per-request paths the protection limit counts: public and costly, or (probes) store-reading. */
+const isLimited = (path: string): boolean =>
+  path.startsWith("/api/") || path.startsWith("/x402/") || path === "/mcp" || path === "/readyz";
+const FOREIGN = {
+  host: { header: "host" },
+  origin: { header: "origin" },
+} as const satisfies Record<Exclude<HostVerdict, "ok">, { header: string }>;
 
 export interface EdgeOptions {
   /** The router's paths (metric labels) and its own dispatch, which the edge calls. */
@@ -29,6 +38,8 @@ export interface EdgeOptions {
   readonly metrics: Metrics;
   readonly trustProxy: TrustProxy;
   readonly allowedOrigins: ReadonlyArray<string>;
+  /** The Host and Origin allow-list (host-guard.ts); undefined: any Host and Origin is served. */
+  readonly hostGuard?: HostGuard | undefined;
   /** Requests per second per identity per /api endpoint. */
   readonly protectionRps: number;
   /** Bodies larger than this are refused (413) before routing. */
@@ -90,6 +101,7 @@ export const createEdge = (options: EdgeOptions): Edge => {
   // strings above, whose hashes the engine keeps, unlike a request's fresh path string).
   const labelJson = new Map(labels.map((label) => [label, JSON.stringify(label)]));
   const identify = clientIdentity(trustProxy);
+  const { hostGuard } = options;
   const nextRequestId = requestIds();
   const cors = corsPolicy(options.allowedOrigins);
   const overLimit = protectionLimit(options.protectionRps, options.now);
@@ -125,6 +137,10 @@ export const createEdge = (options: EdgeOptions): Edge => {
     refusal(413, `Request body too large (at most ${maxBodyBytes} bytes)`, "BODY_TOO_LARGE", {
       Connection: "close",
     });
+  const foreign = (verdict: Exclude<HostVerdict, "ok">) =>
+    verdict === "host"
+      ? refusal(403, "This service does not answer to that Host name", "HOST_NOT_ALLOWED")
+      : refusal(403, "Requests from that Origin are not served", "ORIGIN_NOT_ALLOWED");
   const tooManyInFlight = () =>
     refusal(429, "Too many requests in flight from this client", "TOO_MANY_IN_FLIGHT", {
       "Retry-After": "1",
@@ -175,10 +191,17 @@ export const createEdge = (options: EdgeOptions): Edge => {
       return response;
     };
 
+    // Before anything counts: a rebound page must not spend a client's limits, nor the owner's.
+    const placed = hostGuard === undefined ? "ok" : hostGuard(request, path);
+    if (placed !== "ok") {
+      metrics.count("foreign_host_refused_total", FOREIGN[placed]);
+      return finish(foreign(placed));
+    }
     const preflight = cors.preflight(method, request, path);
     if (preflight !== undefined) return finish(preflight);
-    // The facilitator's endpoints are as public as /api and spend more (the fee payer's SOL).
-    if (path.startsWith("/api/") || path.startsWith("/x402/") || path === "/mcp") {
+    // The facilitator's endpoints are as public as /api and spend more (the fee payer's SOL);
+    // /readyz reads the store for its holder of the metrics token.
+    if (isLimited(path)) {
       const verdict = overLimit(route, identity);
       if (verdict !== "ok") {
         metrics.count("protection_rate_limited_total");

@@ -1,7 +1,9 @@
 /**
  * Operations endpoints: liveness, readiness, Prometheus metrics and the OpenAPI document. These
- * are public paths, so /readyz answers from a cached probe and names no host or collection unless
- * METRICS_TOKEN is sent, and /metrics (grants, refusals, login failures) needs that token.
+ * are public paths, so /readyz answers a stranger from a cached probe (at most one a 5 s, reading
+ * nothing else) with its verdict and each check's ok/unavailable; the problems, the docs sync's
+ * record and the fee payer's SOL need METRICS_TOKEN, as /metrics does. The edge counts /readyz
+ * against the protection limit.
  */
 import { Effect, Option, type Redacted } from "effect";
 import { type Context, Hono } from "hono";
@@ -108,23 +110,23 @@ const cachedReadiness = (probe: () => Promise<Readiness>, everyMs: number, now: 
   };
 };
 
-/** What /readyz says of the fee payer: offered or withdrawn, and its SOL to the operator. */
-const sponsorOf = (sponsor: SponsorWatch | undefined, detailed: boolean) => {
+/** What /readyz tells the operator of the fee payer: offered or withdrawn, and its SOL. */
+const sponsorOf = (sponsor: SponsorWatch | undefined) => {
   if (sponsor === undefined) return {};
   const lamports = sponsor.lamports();
   return {
     x402: {
       offered: sponsor.offered(),
-      ...(detailed && lamports !== undefined ? { feePayerLamports: lamports.toString() } : {}),
+      ...(lamports !== undefined ? { feePayerLamports: lamports.toString() } : {}),
     },
   };
 };
 
 /**
- * What /readyz says of the docs sync: when it last ran and what it did; the operator (metrics
- * token) also sees the URL and, after a failure, why, among the problems.
+ * What /readyz tells the operator of the docs sync (a store read): when it last ran, what it did,
+ * from which URL, and after a failure why, among the problems.
  */
-const docsSyncOf = async (docsSync: OpsDeps["docsSync"], detailed: boolean) => {
+const docsSyncOf = async (docsSync: OpsDeps["docsSync"]) => {
   if (docsSync === undefined) return { summary: {}, problem: {} };
   const last = await docsSync.last().catch(() => undefined);
   if (last === undefined) return { summary: { docsSync: { lastSync: null } }, problem: {} };
@@ -138,11 +140,11 @@ const docsSyncOf = async (docsSync: OpsDeps["docsSync"], detailed: boolean) => {
         changed,
         removed,
         errors,
-        ...(detailed ? { url } : {}),
+        url,
       },
     },
     problem:
-      detailed && problem !== undefined
+      problem !== undefined
         ? { docsSync: `last sync failed (${problem}); the previous index is serving` }
         : {},
   };
@@ -187,22 +189,24 @@ export const opsRoutes = ({
     .get("/healthz", (c) => c.json({ status: "ok" }))
     .get("/readyz", async (c) => {
       const { ready, checks, problems } = await readiness();
-      // Host names, ports, collection names and the fee payer's balance are for the operator
-      // (the metrics token) only; whether x402 v2 is offered is plain to see in any 402 anyway.
+      const status = ready ? 200 : 503;
+      // A stranger gets the cached verdict, each check as a bare ok/unavailable, and nothing read
+      // for it (the docs sync's record is a store read). Host names, ports, collection names,
+      // the docs sync and the fee payer are for the operator (the metrics token) only.
       const detailed = c.req.header("authorization") !== undefined && verdictOf(c).kind === "ok";
-      const x402 = sponsorOf(sponsor, detailed);
-      const sync = await docsSyncOf(docsSync, detailed);
-      const syncProblems = Object.keys(sync.problem).length > 0 ? { problems: sync.problem } : {};
-      if (ready) return c.json({ status: "ready", checks, ...x402, ...sync.summary, ...syncProblems }, 200);
+      if (!detailed) return c.json({ status: ready ? "ready" : "not ready", checks }, status);
+      const x402 = sponsorOf(sponsor);
+      const sync = await docsSyncOf(docsSync);
+      const allProblems = { ...(ready ? {} : problems), ...sync.problem };
       return c.json(
         {
-          status: "not ready",
+          status: ready ? "ready" : "not ready",
           checks,
           ...x402,
           ...sync.summary,
-          ...(detailed ? { problems: { ...problems, ...sync.problem } } : {}),
+          ...(Object.keys(allProblems).length > 0 ? { problems: allProblems } : {}),
         },
-        503,
+        status,
       );
     })
     .get("/openapi.json", (c) => c.json(openApiDocument));

@@ -173,7 +173,7 @@ export const DocsSyncSummary = Schema.Struct({
 
 export const Readiness = Schema.Struct({
   status: Schema.Literals(["ready", "not ready"]),
-  /** Present when DOCS_URL is set; a failed sync is a problem but not unreadiness (the previous index serves). */
+  /** With METRICS_TOKEN, when DOCS_URL is set; a failed sync is a problem but not unreadiness (the previous index serves). */
   docsSync: Schema.optional(DocsSyncSummary),
   checks: Schema.Record(Schema.String, Schema.Literals(["ok", "unavailable"])),
   /** What is wrong with each unavailable check, e.g. "cannot reach Redis at redis:6379: redis connection refused". */
