@@ -13,6 +13,7 @@ import {
   CHAIN_LOOKUPS_PER_CLIENT_PER_MINUTE,
   CHAIN_LOOKUPS_PER_MINUTE,
 } from "./payments/chain-lookup-budget.ts";
+import { MAX_CREDITLESS_SESSIONS } from "./sign-in/session-ceilings.ts";
 
 export interface SurfaceConfig {
   /** e.g. https://chat.example.com; undefined: judged per request (https, or a trusted proxy's word). */
@@ -29,6 +30,8 @@ export interface SurfaceConfig {
   /** Chain lookups of unseen signatures per client per minute, and for everyone per minute (core/payments/chain-lookup-budget.ts). */
   readonly chainLookupsPerClientPerMinute: number;
   readonly chainLookupsPerMinute: number;
+  /** Session records of wallets without credits (and closed ones) kept at most (core/sign-in/session-ceilings.ts). */
+  readonly maxCreditlessSessions: number;
 }
 
 export const DEFAULT_SURFACE = {
@@ -38,6 +41,7 @@ export const DEFAULT_SURFACE = {
   rpcRelayPerMinute: 1_200,
   chainLookupsPerClientPerMinute: CHAIN_LOOKUPS_PER_CLIENT_PER_MINUTE,
   chainLookupsPerMinute: CHAIN_LOOKUPS_PER_MINUTE,
+  maxCreditlessSessions: MAX_CREDITLESS_SESSIONS,
 } as const;
 
 const parseOrigin = (read: Reader): string | undefined => {
@@ -81,6 +85,12 @@ export const parseSurface = (read: Reader): SurfaceConfig => {
     chainLookupsPerMinute: read.integer(
       "CHAIN_LOOKUPS_PER_MINUTE",
       DEFAULT_SURFACE.chainLookupsPerMinute,
+      1,
+      10_000_000,
+    ),
+    maxCreditlessSessions: read.integer(
+      "MAX_CREDITLESS_SESSIONS",
+      DEFAULT_SURFACE.maxCreditlessSessions,
       1,
       10_000_000,
     ),

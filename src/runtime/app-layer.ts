@@ -14,6 +14,7 @@ import { VisitorHash } from "../../adapters/visitor-hash/index.ts";
 import { type AppConfig, type ChainConfig, parseConfig } from "../../core/config.ts";
 import { InsightsSettings } from "../../core/insights/insights-settings.ts";
 import { CHAIN_LOOKUPS_PER_PAYMENT, ChainLookupLimits } from "../../core/payments/chain-lookup-budget.ts";
+import { SessionCeilings } from "../../core/sign-in/session-ceilings.ts";
 import * as PaymentSettings from "../../core/payments/payment-settings.ts";
 import type { ChainLookupBudget } from "../../core/ports/chain-lookup-budget.ts";
 import type { ChainReader } from "../../core/ports/chain-reader.ts";
@@ -158,7 +159,15 @@ export const appLayer = (
       perMinute: config.surface.chainLookupsPerMinute,
       perPayment: CHAIN_LOOKUPS_PER_PAYMENT,
     }),
-  ).pipe(Layer.provide(Layer.succeed(AppSettings)(config)));
+  ).pipe(
+    Layer.provide(
+      Layer.mergeAll(
+        Layer.succeed(AppSettings)(config),
+        // Read by the store when it is built (its eviction order's cap).
+        Layer.succeed(SessionCeilings)({ maxCreditlessSessions: config.surface.maxCreditlessSessions }),
+      ),
+    ),
+  );
 };
 
 /** The embedded defaults (what `npm start` runs with no variables), with some fields replaced. */

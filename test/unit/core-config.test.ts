@@ -59,6 +59,7 @@ describe("parseConfig defaults", () => {
         rpcRelayPerMinute: 1200,
         chainLookupsPerClientPerMinute: 30,
         chainLookupsPerMinute: 600,
+        maxCreditlessSessions: 50_000,
       },
       mcpToolPrices: { search_docs: 0, read_page: 0, ask_docs: 1 },
       docsSite: {
@@ -109,6 +110,7 @@ describe("parseConfig defaults", () => {
       RPC_RELAY_PER_MINUTE: "600",
       CHAIN_LOOKUPS_PER_CLIENT_PER_MINUTE: "10",
       CHAIN_LOOKUPS_PER_MINUTE: "200",
+      MAX_CREDITLESS_SESSIONS: "1000",
     });
     expect({ ...config.surface, metricsToken: undefined }).toEqual({
       publicOrigin: "https://chat.example.com",
@@ -119,6 +121,7 @@ describe("parseConfig defaults", () => {
       rpcRelayPerMinute: 600,
       chainLookupsPerClientPerMinute: 10,
       chainLookupsPerMinute: 200,
+      maxCreditlessSessions: 1000,
     });
     expect(
       config.surface.metricsToken === undefined ? undefined : Redacted.value(config.surface.metricsToken),
@@ -128,12 +131,14 @@ describe("parseConfig defaults", () => {
       METRICS_TOKEN: "short-secret",
       BODY_DEADLINE_MS: "0",
       MAX_IN_FLIGHT_PER_CLIENT: "many",
+      MAX_CREDITLESS_SESSIONS: "0",
     });
     expect(namesOf(refused)).toEqual([
       "METRICS_TOKEN",
       "PUBLIC_ORIGIN",
       "BODY_DEADLINE_MS",
       "MAX_IN_FLIGHT_PER_CLIENT",
+      "MAX_CREDITLESS_SESSIONS",
     ]);
     expect(refused.join("\n")).not.toContain("short-secret");
   });
