@@ -64,7 +64,8 @@ const eviction = (
   test("past the cap the oldest creditless session reads unknown; the newest work", async () => {
     const [a, b] = await pair();
     const tokens: string[] = [];
-    for (let i = 0; i <= CAP; i++) tokens.push(await signIn(i % 2 === 0 ? a : b, await generateKeyPairSigner()));
+    for (let i = 0; i <= CAP; i++)
+      tokens.push(await signIn(i % 2 === 0 ? a : b, await generateKeyPairSigner()));
     const [oldest, ...rest] = tokens;
     expect(await statusWith(b, oldest!)).toBe("SESSION_UNKNOWN");
     for (const token of rest) expect(await statusWith(a, token)).toBe("ok");
@@ -80,7 +81,8 @@ const eviction = (
     const later = await signIn(b, paidLater);
     await credit(b, paidLater);
     const flood: string[] = [];
-    for (let i = 0; i < 3 * CAP; i++) flood.push(await signIn(i % 2 === 0 ? a : b, await generateKeyPairSigner()));
+    for (let i = 0; i < 3 * CAP; i++)
+      flood.push(await signIn(i % 2 === 0 ? a : b, await generateKeyPairSigner()));
     expect(await statusWith(b, paying)).toBe("ok");
     expect(await statusWith(a, later)).toBe("ok");
     for (const token of flood.slice(0, 2 * CAP)) expect(await statusWith(a, token)).toBe("SESSION_UNKNOWN");
@@ -133,28 +135,31 @@ describe("the session eviction order on the memory store", () => {
   });
 });
 
-describe.skipIf(!redisServerAvailable())("the session eviction order on one Redis shared by two instances", () => {
-  const context = useRedisServer();
-  let prefix = 0;
-  let keyPrefix = "";
-  eviction(
-    async () => {
-      keyPrefix = `sign-in-eviction-${++prefix}:`;
-      const limits = { freePerDay: 1, paidDailyCap: 1000, holdTtlMs: 120_000 };
-      const options = (): TestAppOptions => ({
-        ...withCap,
-        freeQueries: 1,
-        store: RedisStore.layer({ url: context.redis.url, limits, keyPrefix }),
-      });
-      return [build(options()), build(options())] as const;
-    },
-    async (token) => {
-      const redis = rawClient(context.redis.url);
-      try {
-        return await redis.pttl(`${keyPrefix}session:${await hashSessionToken(token)}`);
-      } finally {
-        redis.disconnect();
-      }
-    },
-  );
-});
+describe.skipIf(!redisServerAvailable())(
+  "the session eviction order on one Redis shared by two instances",
+  () => {
+    const context = useRedisServer();
+    let prefix = 0;
+    let keyPrefix = "";
+    eviction(
+      async () => {
+        keyPrefix = `sign-in-eviction-${++prefix}:`;
+        const limits = { freePerDay: 1, paidDailyCap: 1000, holdTtlMs: 120_000 };
+        const options = (): TestAppOptions => ({
+          ...withCap,
+          freeQueries: 1,
+          store: RedisStore.layer({ url: context.redis.url, limits, keyPrefix }),
+        });
+        return [build(options()), build(options())] as const;
+      },
+      async (token) => {
+        const redis = rawClient(context.redis.url);
+        try {
+          return await redis.pttl(`${keyPrefix}session:${await hashSessionToken(token)}`);
+        } finally {
+          redis.disconnect();
+        }
+      },
+    );
+  },
+);
