@@ -15,6 +15,7 @@ import {
   CHAIN_LOOKUPS_PER_CLIENT_PER_MINUTE,
   CHAIN_LOOKUPS_PER_MINUTE,
 } from "./payments/chain-lookup-budget.ts";
+import { MAX_CREDITLESS_SESSIONS } from "./sign-in/session-ceilings.ts";
 
 export interface SurfaceConfig {
   /** e.g. https://chat.example.com; undefined: judged per request (https, or a trusted proxy's word). */
@@ -35,6 +36,8 @@ export interface SurfaceConfig {
   readonly allowedHosts: ReadonlyArray<string>;
   /** A socket that sends nothing (headers included) for this many seconds is closed (Bun; Deno has no such knob). */
   readonly idleTimeoutSeconds: number;
+  /** Session records of wallets without credits (and closed ones) kept at most (core/sign-in/session-ceilings.ts). */
+  readonly maxCreditlessSessions: number;
 }
 
 export const DEFAULT_SURFACE = {
@@ -46,6 +49,7 @@ export const DEFAULT_SURFACE = {
   chainLookupsPerMinute: CHAIN_LOOKUPS_PER_MINUTE,
   // Bun's own default, now stated and adjustable; Bun takes at most 255.
   idleTimeoutSeconds: 10,
+  maxCreditlessSessions: MAX_CREDITLESS_SESSIONS,
 } as const;
 
 const HOST_NAME =
@@ -115,5 +119,11 @@ export const parseSurface = (read: Reader): SurfaceConfig => {
     ),
     allowedHosts: parseHosts(read),
     idleTimeoutSeconds: read.integer("IDLE_TIMEOUT_SECONDS", DEFAULT_SURFACE.idleTimeoutSeconds, 1, 255),
+    maxCreditlessSessions: read.integer(
+      "MAX_CREDITLESS_SESSIONS",
+      DEFAULT_SURFACE.maxCreditlessSessions,
+      1,
+      10_000_000,
+    ),
   };
 };

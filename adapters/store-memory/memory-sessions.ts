@@ -4,12 +4,16 @@
  * older generation reads as revoked. Synchronous, so a nonce is used by one caller only. Swept with the rest of the
  * memory store; used nonces last until their challenge expires, sessions until they expire. Each
  * wallet's sessions are listed oldest first, so the one past the cap is revoked in the same turn.
+ * Sessions of wallets without credits, and sessions no longer live, are also in one global
+ * insertion-ordered set (the eviction order, core/sign-in/session-ceilings.ts), trimmed to the cap
+ * in the same turn as the open that grew it.
  */
 import { addToLink, liveLink, type PayerLink } from "../../core/payments/link-allowance.ts";
 import type { SessionLookup } from "../../core/ports/wallet-sessions.ts";
 import {
   MAX_SESSIONS_PER_WALLET,
   MAX_SIGN_INS_PER_WALLET,
+  retiredExpiry,
   SIGN_IN_WINDOW_MS,
 } from "../../core/sign-in/session-ceilings.ts";
 
@@ -20,8 +24,14 @@ interface Session {
   readonly closed: boolean;
 }
 
-export const makeMemorySessions = () => {
+/**
+ * `holdsCredits` tells whether a wallet holds paid credits now (its sessions are then not
+ * evictable); `maxEvictable` caps the eviction order.
+ */
+export const makeMemorySessions = (holdsCredits: (wallet: string) => boolean, maxEvictable: number) => {
   const sessions = new Map<string, Session>();
+  /** Sessions of wallets without credits and sessions no longer live, oldest first (Set keeps insertion order). */
+  const evictable = new Set<string>();
   const generations = new Map<string, number>();
   /** Used sign-in nonces, until their challenge expires (a nonce is written only by a sign-in). */
   const nonces = new Map<string, number>();
@@ -42,6 +52,38 @@ export const makeMemorySessions = () => {
     latest = Math.max(latest, now);
   };
 
+  const isLive = (session: Session, now: number) =>
+    session.expiresAt > now && !session.closed && session.generation === generationOf(session.wallet);
+  /** Closes a session: it reads revoked for a day at most, and joins the end of the eviction order. */
+  const retire = (hash: string, now: number) => {
+    const session = sessions.get(hash);
+    if (session === undefined) return;
+    const expiresAt = retiredExpiry(session.expiresAt, now);
+    evictable.delete(hash);
+    if (expiresAt <= now) {
+      sessions.delete(hash);
+      return;
+    }
+    sessions.set(hash, { ...session, closed: true, expiresAt });
+    evictable.add(hash);
+  };
+  const forget = (hash: string, wallet: string) => {
+    sessions.delete(hash);
+    const listed = byWallet.get(wallet)?.filter((other) => other !== hash);
+    if (listed === undefined || listed.length === 0) byWallet.delete(wallet);
+    else byWallet.set(wallet, listed);
+  };
+  /** Deletes the oldest evictable sessions while more than the cap are held; a live one of a wallet with credits just leaves the order. */
+  const trim = (now: number) => {
+    for (const oldest of evictable) {
+      if (evictable.size <= maxEvictable) return;
+      evictable.delete(oldest);
+      const session = sessions.get(oldest);
+      if (session === undefined || (isLive(session, now) && holdsCredits(session.wallet))) continue;
+      forget(oldest, session.wallet);
+    }
+  };
+
   return {
     open: (tokenHash: string, wallet: string, expiresAt: number, now: number): void => {
       note(now);
@@ -49,21 +91,14 @@ export const makeMemorySessions = () => {
       // Only live sessions count: expired, closed or revoked ones leave the list.
       const live = (byWallet.get(wallet) ?? []).filter((hash) => {
         const session = sessions.get(hash);
-        return (
-          session !== undefined &&
-          session.expiresAt > now &&
-          !session.closed &&
-          session.generation === generation
-        );
+        return session !== undefined && isLive(session, now);
       });
-      while (live.length >= MAX_SESSIONS_PER_WALLET) {
-        const oldest = live.shift() as string;
-        const session = sessions.get(oldest);
-        if (session !== undefined) sessions.set(oldest, { ...session, closed: true });
-      }
+      while (live.length >= MAX_SESSIONS_PER_WALLET) retire(live.shift() as string, now);
       live.push(tokenHash);
       byWallet.set(wallet, live);
       sessions.set(tokenHash, { wallet, expiresAt, generation, closed: false });
+      if (!holdsCredits(wallet)) evictable.add(tokenHash);
+      trim(now);
     },
     find: (tokenHash: string, now: number): SessionLookup => {
       note(now);
@@ -72,13 +107,17 @@ export const makeMemorySessions = () => {
       if (session.closed || session.generation !== generationOf(session.wallet)) return { kind: "revoked" };
       return { kind: "active", wallet: session.wallet, expiresAt: session.expiresAt };
     },
-    close: (tokenHash: string): void => {
-      const session = sessions.get(tokenHash);
-      if (session !== undefined) sessions.set(tokenHash, { ...session, closed: true });
+    close: (tokenHash: string, now: number): void => {
+      note(now);
+      retire(tokenHash, now);
+      trim(now);
     },
-    closeAll: (wallet: string): void => {
+    closeAll: (wallet: string, now: number): void => {
+      note(now);
+      for (const hash of byWallet.get(wallet) ?? []) retire(hash, now);
       generations.set(wallet, generationOf(wallet) + 1);
       byWallet.delete(wallet);
+      trim(now);
     },
     link: (identity: string, wallet: string, queries: number, expiresAt: number, now: number): void => {
       note(now);
@@ -116,7 +155,11 @@ export const makeMemorySessions = () => {
     },
     /** Forgets expired sessions and nonces (generations stay: a revoked session must stay revoked). */
     sweep: (now: number = latest): void => {
-      for (const [hash, session] of sessions) if (session.expiresAt <= now) sessions.delete(hash);
+      for (const [hash, session] of sessions)
+        if (session.expiresAt <= now) {
+          sessions.delete(hash);
+          evictable.delete(hash);
+        }
       for (const [nonce, expiresAt] of nonces) if (expiresAt <= now) nonces.delete(nonce);
       for (const [identity, link] of links) if (link.expiresAt <= now) links.delete(identity);
       for (const [wallet, window] of signIns) if (window.windowEnd <= now) signIns.delete(wallet);
@@ -126,6 +169,12 @@ export const makeMemorySessions = () => {
         else byWallet.set(wallet, kept);
       }
     },
-    sizes: () => ({ sessions: sessions.size, nonces: nonces.size, links: links.size, signIns: signIns.size }),
+    sizes: () => ({
+      sessions: sessions.size,
+      evictable: evictable.size,
+      nonces: nonces.size,
+      links: links.size,
+      signIns: signIns.size,
+    }),
   };
 };

@@ -21,6 +21,7 @@ import { SettlementLocks } from "../../core/ports/settlement-locks.ts";
 import { WalletCredits } from "../../core/ports/wallet-credits.ts";
 import { WalletSessions } from "../../core/ports/wallet-sessions.ts";
 import type { QuotaLimits } from "../../core/quota.ts";
+import { SessionCeilings } from "../../core/sign-in/session-ceilings.ts";
 import { hmacSeal, newSealKey } from "../shared/hmac-seal.ts";
 import { newHoldId, newReference } from "../shared/random-ids.ts";
 import { makeMemoryLookupBudget } from "./chain-lookup-budget.ts";
@@ -66,7 +67,8 @@ export const layer = (
   Layer.effectContext(
     Effect.gen(function* () {
       const state = makeMemoryState(limits, { holdId: newHoldId, reference: newReference });
-      const sessionState = makeMemorySessions();
+      const { maxCreditlessSessions } = yield* SessionCeilings;
+      const sessionState = makeMemorySessions(state.wallet.holdsCredits, maxCreditlessSessions);
       yield* Effect.acquireRelease(
         Effect.sync(() =>
           startSweeper(() => {
@@ -139,8 +141,8 @@ export const layer = (
         open: (tokenHash, wallet, expiresAt, now) =>
           Effect.sync(() => sessionState.open(tokenHash, wallet, expiresAt, now)),
         find: (tokenHash, now) => Effect.sync(() => sessionState.find(tokenHash, now)),
-        close: (tokenHash) => Effect.sync(() => sessionState.close(tokenHash)),
-        closeAll: (wallet) => Effect.sync(() => sessionState.closeAll(wallet)),
+        close: (tokenHash, now) => Effect.sync(() => sessionState.close(tokenHash, now)),
+        closeAll: (wallet, now) => Effect.sync(() => sessionState.closeAll(wallet, now)),
         link: (identity, wallet, queries, expiresAt, now) =>
           Effect.sync(() => sessionState.link(identity, wallet, queries, expiresAt, now)),
         linked: (identity, now) => Effect.sync(() => sessionState.linked(identity, now)),
@@ -176,6 +178,7 @@ export const layer = (
             { structure: "answer_ids", entries: votes.size(), cap: MAX_ANSWERS },
             { structure: "insight_events", entries: log.size(), cap: insightsBounds.maxEvents },
             { structure: "wallet_sessions", entries: signedIn.sessions },
+            { structure: "evictable_sessions", entries: signedIn.evictable, cap: maxCreditlessSessions },
             { structure: "payer_links", entries: signedIn.links },
             { structure: "sign_in_nonces", entries: signedIn.nonces },
             { structure: "sign_in_counts", entries: signedIn.signIns },

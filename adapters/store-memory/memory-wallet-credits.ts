@@ -51,6 +51,8 @@ export const makeMemoryWalletCredits = (
     return viewThroughLink(after, access.save(account, state), now, rules);
   };
   return {
+    /** Whether the wallet holds paid credits now (its sessions are then never evicted). */
+    holdsCredits: (wallet: string): boolean => (access.peek(walletAccount(wallet))?.paidCredits ?? 0) > 0,
     view: (wallet: string, now: number, link?: LinkAccess): Quota.QuotaView => {
       const state = access.peek(walletAccount(wallet));
       if (link !== undefined)

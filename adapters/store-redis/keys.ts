@@ -21,7 +21,8 @@
  *                     (its transaction id), 120 s, or 10 s after a failure (settlement-locks.ts)
  *   session:<sha256 of token> / sessions:<wallet> / siwx:<nonce>  wallet sessions, the
  *                     wallet's session generation and used sign-in nonces (redis-sessions.ts);
- *                     wsessions:<wallet> / signins:<wallet> its live sessions and sign-in count
+ *                     wsessions:<wallet> / signins:<wallet> its live sessions and sign-in count;
+ *                     evictable-sessions  the capped eviction order of sessions (session-lua.ts)
  *   seal-key          the generated key of sealed 402s and challenges (core/ports/request-seal.ts)
  *   link:<identity>   hash: the wallet an identity paid with and what it may spend of it (its
  *                     allowance and open holds), 30 days (link-lua.ts, redis-sessions.ts)
@@ -52,6 +53,8 @@ export const keyLayout = (prefix: string) => ({
   /** The wallet's live sessions (sorted set: token hash by expiry) and its sign-ins this window. */
   walletSessions: (wallet: string) => `${prefix}wsessions:${wallet}`,
   signIns: (wallet: string) => `${prefix}signins:${wallet}`,
+  /** The global eviction order of sessions (sorted set, capped: session-lua.ts). */
+  evictableSessions: `${prefix}evictable-sessions`,
   /** The generated HMAC key every instance seals 402s and sign-in challenges with (no TTL). */
   sealKey: `${prefix}seal-key`,
   // Was payer:<identity> (a string, no allowance): those lapse unread, so they link nothing.

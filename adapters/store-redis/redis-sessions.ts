@@ -8,6 +8,9 @@
  *                              its challenge expires; issuing a challenge writes nothing
  *   wsessions:<wallet>         sorted set: the wallet's live session hashes by expiry; opening one
  *                              past MAX_SESSIONS_PER_WALLET closes the oldest in the same script
+ *   evictable-sessions         sorted set: the global eviction order of sessions of wallets without
+ *                              credits and of closed ones, capped (session-lua.ts); a closed
+ *                              session's record lasts a day at most
  *   signins:<wallet>           the wallet's sign-ins in the current window (expires with it)
  *   link:<identity>            hash: the wallet the identity last paid with, the wallet's
  *                              generation then, its expiry and the allowance (what was bought
@@ -19,9 +22,11 @@
  */
 import { Effect } from "effect";
 import type { Redis } from "ioredis";
+import { walletAccount } from "../../core/payments/wallet-credits.ts";
 import { StoreUnavailable } from "../../core/ports/store-errors.ts";
 import { type SessionLookup, WalletSessions } from "../../core/ports/wallet-sessions.ts";
 import {
+  CLOSED_SESSION_MS,
   MAX_SESSIONS_PER_WALLET,
   MAX_SIGN_INS_PER_WALLET,
   SIGN_IN_WINDOW_MS,
@@ -29,40 +34,9 @@ import {
 import type { KeyLayout } from "./keys.ts";
 import { LINK } from "./link-lua.ts";
 import { luaScript, runCommand, runScript } from "./redis-client.ts";
+import { CLOSE, CLOSE_ALL, OPEN } from "./session-lua.ts";
 
-/**
- * KEYS = [session, generation, wallet's sessions], ARGV = [now, expiresAt, wallet, session key
- * prefix, max sessions]. Drops expired, closed and revoked members, closes the oldest while the
- * wallet holds the max, then opens this one: the cap holds however many instances open at once.
- */
-const OPEN = luaScript(`
-local generation = redis.call('GET', KEYS[2]) or '0'
-local now = tonumber(ARGV[1])
-local ttl = tonumber(ARGV[2]) - now
-if ttl <= 0 then return 0 end
-redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now)
-local function live(hash)
-  local record = redis.call('GET', ARGV[4] .. hash)
-  if not record then return nil end
-  local g, e, state = string.match(record, '^(%d+)|(%d+)|(%a+)|')
-  if g ~= generation or state ~= 'open' or tonumber(e) <= now then return nil end
-  return record
-end
-for _, hash in ipairs(redis.call('ZRANGE', KEYS[3], 0, -1)) do
-  if live(hash) == nil then redis.call('ZREM', KEYS[3], hash) end
-end
-while redis.call('ZCARD', KEYS[3]) >= tonumber(ARGV[5]) do
-  local oldest = redis.call('ZPOPMIN', KEYS[3])[1]
-  local record = live(oldest)
-  if record then
-    redis.call('SET', ARGV[4] .. oldest, string.gsub(record, '|open|', '|closed|', 1), 'KEEPTTL')
-  end
-end
-redis.call('SET', KEYS[1], generation .. '|' .. ARGV[2] .. '|open|' .. ARGV[3], 'PX', ttl)
-redis.call('ZADD', KEYS[3], ARGV[2], string.sub(KEYS[1], string.len(ARGV[4]) + 1))
-redis.call('PEXPIREAT', KEYS[3], ARGV[2])
-return 1
-`);
+const SCRIPTS = { open: luaScript(OPEN), close: luaScript(CLOSE), closeAll: luaScript(CLOSE_ALL) };
 
 /** KEYS = [sign-ins], ARGV = [max, window ms]: 1 counted, 0 over the limit (not counted). */
 const COUNT_SIGN_IN = luaScript(`
@@ -86,15 +60,6 @@ if state ~= 'open' or current ~= generation then return { 'revoked' } end
 return { 'active', wallet, expiresAt }
 `);
 
-/** KEYS = [session]: marks it closed, keeping its TTL. */
-const CLOSE = luaScript(`
-local record = redis.call('GET', KEYS[1])
-if not record then return 0 end
-local closed = string.gsub(record, '|open|', '|closed|', 1)
-redis.call('SET', KEYS[1], closed, 'KEEPTTL')
-return 1
-`);
-
 const decodeFind = (reply: unknown): Effect.Effect<SessionLookup, StoreUnavailable> => {
   if (Array.isArray(reply)) {
     const [kind, wallet, expiresAt] = reply as unknown[];
@@ -105,15 +70,32 @@ const decodeFind = (reply: unknown): Effect.Effect<SessionLookup, StoreUnavailab
   return Effect.fail(new StoreUnavailable({ reason: "unexpected reply to a session read" }));
 };
 
-export const redisSessions = (client: Redis, keys: KeyLayout) =>
-  WalletSessions.of({
+/** `maxEvictable`: the cap of the global eviction order (session-lua.ts). */
+export const redisSessions = (client: Redis, keys: KeyLayout, maxEvictable: number) => {
+  // The first ARGV of every session script (session-lua.ts's prelude).
+  const prelude = (now: number) => [
+    now,
+    keys.session(""),
+    keys.sessionGeneration(""),
+    keys.quota(walletAccount("")),
+    keys.walletSessions(""),
+    maxEvictable,
+    CLOSED_SESSION_MS,
+  ];
+  return WalletSessions.of({
     open: (tokenHash, wallet, expiresAt, now) =>
       Effect.asVoid(
         runScript(
           client,
-          OPEN,
-          [keys.session(tokenHash), keys.sessionGeneration(wallet), keys.walletSessions(wallet)],
-          [now, expiresAt, wallet, keys.session(""), MAX_SESSIONS_PER_WALLET],
+          SCRIPTS.open,
+          [
+            keys.evictableSessions,
+            keys.session(tokenHash),
+            keys.sessionGeneration(wallet),
+            keys.walletSessions(wallet),
+            keys.quota(walletAccount(wallet)),
+          ],
+          [...prelude(now), expiresAt, wallet, MAX_SESSIONS_PER_WALLET],
         ),
       ),
     find: (tokenHash, now) =>
@@ -121,11 +103,17 @@ export const redisSessions = (client: Redis, keys: KeyLayout) =>
         runScript(client, FIND, [keys.session(tokenHash)], [keys.sessionGeneration(""), now]),
         decodeFind,
       ),
-    close: (tokenHash) => Effect.asVoid(runScript(client, CLOSE, [keys.session(tokenHash)], [])),
-    closeAll: (wallet) =>
+    close: (tokenHash, now) =>
       Effect.asVoid(
-        runCommand(() =>
-          client.multi().incr(keys.sessionGeneration(wallet)).del(keys.walletSessions(wallet)).exec(),
+        runScript(client, SCRIPTS.close, [keys.evictableSessions, keys.session(tokenHash)], prelude(now)),
+      ),
+    closeAll: (wallet, now) =>
+      Effect.asVoid(
+        runScript(
+          client,
+          SCRIPTS.closeAll,
+          [keys.evictableSessions, keys.sessionGeneration(wallet), keys.walletSessions(wallet)],
+          prelude(now),
         ),
       ),
     link: (identity, wallet, queries, expiresAt, now) =>
@@ -170,3 +158,4 @@ export const redisSessions = (client: Redis, keys: KeyLayout) =>
         (counted) => counted === 1,
       ),
   });
+};

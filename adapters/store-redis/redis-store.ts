@@ -23,6 +23,7 @@ import { SettlementLocks } from "../../core/ports/settlement-locks.ts";
 import { StoreUnavailable } from "../../core/ports/store-errors.ts";
 import { WalletCredits } from "../../core/ports/wallet-credits.ts";
 import { WalletSessions } from "../../core/ports/wallet-sessions.ts";
+import { SessionCeilings } from "../../core/sign-in/session-ceilings.ts";
 import { hmacSeal, newSealKey } from "../shared/hmac-seal.ts";
 import { newHoldId, newReference, REFERENCE_MEMORY_MS } from "../shared/random-ids.ts";
 import { redisLookupBudget } from "./chain-lookup-budget.ts";
@@ -76,6 +77,7 @@ export const layer = (
 > =>
   Layer.effectContext(
     Effect.gen(function* () {
+      const { maxCreditlessSessions } = yield* SessionCeilings;
       const client = yield* Effect.acquireRelease(connect(options), close);
       yield* requireNoEviction(client, options.onUnverifiedEviction);
       const replicated = yield* replicatedClaims(client, options);
@@ -190,7 +192,7 @@ export const layer = (
         Context.add(SettlementLocks, redisLocks(client, keys)),
         Context.add(ChainLookupBudget, redisLookupBudget(client, keys)),
         Context.add(WalletCredits, redisWalletCredits(client, keys, limits)),
-        Context.add(WalletSessions, redisSessions(client, keys)),
+        Context.add(WalletSessions, redisSessions(client, keys, maxCreditlessSessions)),
         Context.add(RequestSeal, hmacSeal(sealKey)),
         Context.add(InsightsStore, redisInsights(client, keys, options.insights ?? DEFAULT_INSIGHTS_BOUNDS)),
         Context.add(

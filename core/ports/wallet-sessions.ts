@@ -12,7 +12,9 @@ export type SessionLookup =
  * sign-in challenges, shared by every instance.
  * Sessions are stored under the SHA-256 of their token (a copy of the store holds no usable
  * token). A wallet holds at most MAX_SESSIONS_PER_WALLET live sessions (core/sign-in/session-ceilings.ts):
- * opening one more revokes its oldest, atomically. Sign-in nonces are sealed (core/sign-in/sealed-nonce.ts),
+ * opening one more revokes its oldest, atomically. Sessions of wallets without credits, and closed
+ * ones, are evicted oldest first past a global cap (SessionCeilings); a closed session reads
+ * revoked for a day at most, then unknown. Sign-in nonces are sealed (core/sign-in/sealed-nonce.ts),
  * not stored when issued: `useNonce` writes one to the used set, true for exactly one caller.
  */
 export class WalletSessions extends Context.Service<
@@ -26,7 +28,7 @@ export class WalletSessions extends Context.Service<
       now: number,
     ) => Effect.Effect<void, StoreUnavailable>;
     readonly find: (tokenHash: string, now: number) => Effect.Effect<SessionLookup, StoreUnavailable>;
-    /** Signs one session out; it reads as revoked until it would have expired. */
+    /** Signs one session out; it reads as revoked for CLOSED_SESSION_MS at most (or until evicted). */
     readonly close: (tokenHash: string, now: number) => Effect.Effect<void, StoreUnavailable>;
     /** Revokes every session of the wallet opened so far (a sign-in that asks for it). */
     readonly closeAll: (wallet: string, now: number) => Effect.Effect<void, StoreUnavailable>;

@@ -30,6 +30,7 @@ import type { SettlementLocks } from "../../core/ports/settlement-locks.ts";
 import type { WalletCredits } from "../../core/ports/wallet-credits.ts";
 import type { WalletSessions } from "../../core/ports/wallet-sessions.ts";
 import type { QuotaLimits } from "../../core/quota.ts";
+import { SessionCeilings } from "../../core/sign-in/session-ceilings.ts";
 import type { Logger } from "../observability/log.ts";
 import type { OnRpcCall } from "../solana/rpc-calls.ts";
 import { describeIndex, generatorLayer, lazily, retrievalLayerWith } from "./adapter-layers.ts";
@@ -158,7 +159,15 @@ export const appLayer = (
       perMinute: config.surface.chainLookupsPerMinute,
       perPayment: CHAIN_LOOKUPS_PER_PAYMENT,
     }),
-  ).pipe(Layer.provide(Layer.succeed(AppSettings)(config)));
+  ).pipe(
+    Layer.provide(
+      Layer.mergeAll(
+        Layer.succeed(AppSettings)(config),
+        // Read by the store when it is built (its eviction order's cap).
+        Layer.succeed(SessionCeilings)({ maxCreditlessSessions: config.surface.maxCreditlessSessions }),
+      ),
+    ),
+  );
 };
 
 /** The embedded defaults (what `npm start` runs with no variables), with some fields replaced. */

@@ -63,6 +63,7 @@ describe("parseConfig defaults", () => {
         chainLookupsPerMinute: 600,
         allowedHosts: [],
         idleTimeoutSeconds: 10,
+        maxCreditlessSessions: 50_000,
       },
       mcpToolPrices: { search_docs: 0, read_page: 0, ask_docs: 1 },
       docsSite: {
@@ -115,6 +116,7 @@ describe("parseConfig defaults", () => {
       CHAIN_LOOKUPS_PER_MINUTE: "200",
       ALLOWED_HOSTS: "App, 10.0.0.5, [0:0::1], ::ffff:10.0.0.1 ,",
       IDLE_TIMEOUT_SECONDS: "30",
+      MAX_CREDITLESS_SESSIONS: "1000",
     });
     expect({ ...config.surface, metricsToken: undefined }).toEqual({
       publicOrigin: "https://chat.example.com",
@@ -127,6 +129,7 @@ describe("parseConfig defaults", () => {
       chainLookupsPerMinute: 200,
       allowedHosts: ["app", "10.0.0.5", "[::1]", "[::ffff:a00:1]"],
       idleTimeoutSeconds: 30,
+      maxCreditlessSessions: 1000,
     });
     expect(
       config.surface.metricsToken === undefined ? undefined : Redacted.value(config.surface.metricsToken),
@@ -138,6 +141,7 @@ describe("parseConfig defaults", () => {
       MAX_IN_FLIGHT_PER_CLIENT: "many",
       ALLOWED_HOSTS: "chat.example.com:8080, *.example.com",
       IDLE_TIMEOUT_SECONDS: "256",
+      MAX_CREDITLESS_SESSIONS: "0",
     });
     expect(namesOf(refused)).toEqual([
       "METRICS_TOKEN",
@@ -147,6 +151,7 @@ describe("parseConfig defaults", () => {
       "ALLOWED_HOSTS",
       "ALLOWED_HOSTS",
       "IDLE_TIMEOUT_SECONDS",
+      "MAX_CREDITLESS_SESSIONS",
     ]);
     expect(refused.join("\n")).not.toContain("short-secret");
   });
