@@ -145,10 +145,12 @@ export const makeMemorySessions = (holdsCredits: (wallet: string) => boolean, ma
     countSignIn: (wallet: string, now: number): boolean => {
       note(now);
       const current = signIns.get(wallet);
-      const window =
-        current === undefined || current.windowEnd <= now
-          ? { count: 0, windowEnd: now + SIGN_IN_WINDOW_MS }
-          : current;
+      const fresh = current === undefined || current.windowEnd <= now;
+      // A wallet with no session record yet (a fresh keypair's first sign-in) writes no counter,
+      // as on Redis: fresh wallets are free, so a counter each would be state a stranger multiplies.
+      // Its first counter counts the session it already holds too.
+      if (fresh && (byWallet.get(wallet)?.length ?? 0) === 0) return true;
+      const window = fresh ? { count: 1, windowEnd: now + SIGN_IN_WINDOW_MS } : current;
       if (window.count >= MAX_SIGN_INS_PER_WALLET) return false;
       signIns.set(wallet, { count: window.count + 1, windowEnd: window.windowEnd });
       return true;

@@ -38,11 +38,21 @@ import { CLOSE, CLOSE_ALL, OPEN } from "./session-lua.ts";
 
 const SCRIPTS = { open: luaScript(OPEN), close: luaScript(CLOSE), closeAll: luaScript(CLOSE_ALL) };
 
-/** KEYS = [sign-ins], ARGV = [max, window ms]: 1 counted, 0 over the limit (not counted). */
+/**
+ * KEYS = [sign-ins, wallet's sessions], ARGV = [max, window ms]: 1 counted, 0 over the limit
+ * (not counted). A wallet that holds no session record yet (a fresh keypair's first sign-in)
+ * writes no counter: fresh wallets cost nothing to make, so one counter per first sign-in would
+ * be state a stranger multiplies. Its first counter counts the session it already holds too.
+ */
 const COUNT_SIGN_IN = luaScript(`
-local count = tonumber(redis.call('GET', KEYS[1]) or '0')
+local count = tonumber(redis.call('GET', KEYS[1]) or '-1')
+if count < 0 then
+  if redis.call('EXISTS', KEYS[2]) == 0 then return 1 end
+  count = 1
+end
 if count >= tonumber(ARGV[1]) then return 0 end
-if redis.call('INCR', KEYS[1]) == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+redis.call('SET', KEYS[1], count + 1, 'KEEPTTL')
+if redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
 return 1
 `);
 
@@ -152,7 +162,7 @@ export const redisSessions = (client: Redis, keys: KeyLayout, maxEvictable: numb
         runScript(
           client,
           COUNT_SIGN_IN,
-          [keys.signIns(wallet)],
+          [keys.signIns(wallet), keys.walletSessions(wallet)],
           [MAX_SIGN_INS_PER_WALLET, SIGN_IN_WINDOW_MS],
         ),
         (counted) => counted === 1,

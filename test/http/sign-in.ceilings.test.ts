@@ -8,10 +8,10 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { generateKeyPairSigner } from "@solana/kit";
 import { RedisStore } from "../../adapters/store-redis/index.ts";
 import { MAX_SESSIONS_PER_WALLET, MAX_SIGN_INS_PER_WALLET } from "../../core/sign-in/session-ceilings.ts";
-import { redisServerAvailable } from "../support/redis-server.ts";
+import { rawClient, redisServerAvailable } from "../support/redis-server.ts";
 import { useRedisServer } from "../support/shared-redis.ts";
 import { challengeOf, proofFor, signInWith } from "../support/sign-in-client.ts";
-import { type TestApp, type TestAppOptions, testApps } from "../support/test-app.ts";
+import { METRICS_TOKEN, type TestApp, type TestAppOptions, testApps } from "../support/test-app.ts";
 
 const build = testApps(afterAll);
 
@@ -24,7 +24,11 @@ const signIn = async (t: TestApp, wallet: Awaited<ReturnType<typeof generateKeyP
   return signInWith(t, await proofFor(wallet, await challengeOf(t, from)), from);
 };
 
-const ceilings = (pair: () => Promise<readonly [TestApp, TestApp]>) => {
+const ceilings = (
+  pair: () => Promise<readonly [TestApp, TestApp]>,
+  /** How many per-wallet sign-in counters the store holds for the pair last made. */
+  counters: () => Promise<number>,
+) => {
   test("the 11th sign-in of a wallet revokes its first session; the last 10 work", async () => {
     const [a, b] = await pair();
     const wallet = await generateKeyPairSigner();
@@ -53,25 +57,57 @@ const ceilings = (pair: () => Promise<readonly [TestApp, TestApp]>) => {
     expect((await refused.json()).code).toBe("TOO_MANY_SIGN_INS");
     expect((await signIn(a, await generateKeyPairSigner())).status).toBe(200);
   });
+
+  test("fresh wallets' first sign-ins write no counter: a stranger's new keypairs leave none behind", async () => {
+    const [a, b] = await pair();
+    for (let i = 0; i < 20; i++)
+      expect((await signIn(i % 2 === 0 ? a : b, await generateKeyPairSigner())).status).toBe(200);
+    expect(await counters()).toBe(0);
+    const returning = await generateKeyPairSigner();
+    expect((await signIn(a, returning)).status).toBe(200);
+    expect((await signIn(b, returning)).status).toBe(200);
+    expect(await counters()).toBe(1);
+  });
 };
 
 describe("session ceilings on the memory store", () => {
-  ceilings(async () => {
-    const t = build();
-    return [t, t] as const;
-  });
+  let last: TestApp | undefined;
+  ceilings(
+    async () => {
+      last = build();
+      return [last, last] as const;
+    },
+    async () => {
+      const metrics = await last!.call("/metrics", { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } });
+      const line = /^bounded_structure_entries\{structure="sign_in_counts"\} (\d+)$/m.exec(
+        await metrics.text(),
+      );
+      return Number(line?.[1]);
+    },
+  );
 });
 
 describe.skipIf(!redisServerAvailable())("session ceilings on one Redis shared by two instances", () => {
   const context = useRedisServer();
   let prefix = 0;
-  ceilings(async () => {
-    const keyPrefix = `sign-in-ceilings-${++prefix}:`;
-    const limits = { freePerDay: 1, paidDailyCap: 1000, holdTtlMs: 120_000 };
-    const options = (): TestAppOptions => ({
-      freeQueries: 1,
-      store: RedisStore.layer({ url: context.redis.url, limits, keyPrefix }),
-    });
-    return [build(options()), build(options())] as const;
-  });
+  const keyPrefix = () => `sign-in-ceilings-${prefix}:`;
+  ceilings(
+    async () => {
+      ++prefix;
+      const limits = { freePerDay: 1, paidDailyCap: 1000, holdTtlMs: 120_000 };
+      const options = (): TestAppOptions => ({
+        freeQueries: 1,
+        store: RedisStore.layer({ url: context.redis.url, limits, keyPrefix: keyPrefix() }),
+      });
+      return [build(options()), build(options())] as const;
+    },
+    async () => {
+      const raw = rawClient(context.redis.url);
+      try {
+        return (await raw.keys(`${keyPrefix()}signins:*`)).length;
+      } finally {
+        raw.disconnect();
+      }
+    },
+  );
 });
