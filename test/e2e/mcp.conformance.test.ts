@@ -1,18 +1,19 @@
 /**
  * The MCP conformance suite's server scenarios `dns-rebinding-protection`, `server-initialize`,
- * `ping` and `tools-list` (@modelcontextprotocol/conformance 0.1.16), against `npm start` on
- * loopback with nothing configured. The suite is not a dependency of this project, so its requests
- * are reproduced here as its source sends them: an `initialize` POST with Host and Origin
- * `evil.example.com` must get a 4xx and with the server's own host a 2xx (its request helper sets
- * Host, as node:http does here); the other three connect the official SDK client over
- * Streamable HTTP and check the handshake, an empty ping result, and every tool's name,
- * description and input schema.
+ * `ping` and `tools-list`, against `npm start` on loopback with nothing configured: first the
+ * suite itself (@modelcontextprotocol/conformance, a devDependency; it needs Node 22's APIs, so
+ * the Bun running the tests runs it), then the same requests reproduced here so a failure names
+ * what broke: an `initialize` POST with Host and Origin `evil.example.com` must get a 4xx
+ * (HOST_NOT_ALLOWED) and with the server's own host a 2xx (node:http sets Host as the suite's
+ * request helper does); the other three connect the official SDK client over Streamable HTTP
+ * and check the handshake, an empty ping result, and every tool's name, description and input
+ * schema.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { request } from "node:http";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { type ServiceProcess, startService } from "../support/service-process.ts";
+import { REPO_ROOT, type ServiceProcess, startService } from "../support/service-process.ts";
 
 let service: ServiceProcess | undefined;
 beforeAll(async () => {
@@ -79,7 +80,38 @@ const connect = async () => {
   return client;
 };
 
-describe("MCP conformance, server scenarios", () => {
+const SUITE = `${REPO_ROOT}node_modules/@modelcontextprotocol/conformance/dist/index.js`;
+
+describe("the MCP conformance suite itself", () => {
+  for (const scenario of ["dns-rebinding-protection", "server-initialize", "ping", "tools-list"])
+    test(`${scenario} passes`, async () => {
+      const run = Bun.spawn(
+        [
+          process.execPath,
+          SUITE,
+          "server",
+          "--url",
+          `http://localhost:${service!.port}/mcp`,
+          "--scenario",
+          scenario,
+        ],
+        { stdout: "pipe", stderr: "pipe", env: { PATH: process.env.PATH ?? "", NO_COLOR: "1" } },
+      );
+      const [output, errors, code] = await Promise.all([
+        new Response(run.stdout).text(),
+        new Response(run.stderr).text(),
+        run.exited,
+      ]);
+      expect({ code, errors: code === 0 ? "" : errors, output: code === 0 ? "" : output }).toEqual({
+        code: 0,
+        errors: "",
+        output: "",
+      });
+      expect(output).toMatch(/Passed: (\d+)\/\1, 0 failed/);
+    });
+});
+
+describe("MCP conformance, server scenarios reproduced", () => {
   test("dns-rebinding-protection: a foreign Host/Origin gets a 4xx, the server's own host a 2xx", async () => {
     const rebound = await initializeAs("evil.example.com");
     expect(rebound.status).toBeGreaterThanOrEqual(400);
