@@ -15,7 +15,7 @@ import {
   CHAIN_LOOKUPS_PER_CLIENT_PER_MINUTE,
   CHAIN_LOOKUPS_PER_MINUTE,
 } from "./payments/chain-lookup-budget.ts";
-import { MAX_CREDITLESS_SESSIONS } from "./sign-in/session-ceilings.ts";
+import { CREDITLESS_SIGN_INS_PER_MINUTE, MAX_CREDITLESS_SESSIONS } from "./sign-in/session-ceilings.ts";
 
 export interface SurfaceConfig {
   /** e.g. https://chat.example.com; undefined: judged per request (https, or a trusted proxy's word). */
@@ -38,6 +38,8 @@ export interface SurfaceConfig {
   readonly idleTimeoutSeconds: number;
   /** Session records of wallets without credits (and closed ones) kept at most (core/sign-in/session-ceilings.ts). */
   readonly maxCreditlessSessions: number;
+  /** Sign-ins of wallets without credits per UTC minute, all clients together (session-ceilings.ts). */
+  readonly creditlessSignInsPerMinute: number;
 }
 
 export const DEFAULT_SURFACE = {
@@ -50,6 +52,7 @@ export const DEFAULT_SURFACE = {
   // Bun's own default, now stated and adjustable; Bun takes at most 255.
   idleTimeoutSeconds: 10,
   maxCreditlessSessions: MAX_CREDITLESS_SESSIONS,
+  creditlessSignInsPerMinute: CREDITLESS_SIGN_INS_PER_MINUTE,
 } as const;
 
 const HOST_NAME =
@@ -122,6 +125,12 @@ export const parseSurface = (read: Reader): SurfaceConfig => {
     maxCreditlessSessions: read.integer(
       "MAX_CREDITLESS_SESSIONS",
       DEFAULT_SURFACE.maxCreditlessSessions,
+      1,
+      10_000_000,
+    ),
+    creditlessSignInsPerMinute: read.integer(
+      "CREDITLESS_SIGN_INS_PER_MINUTE",
+      DEFAULT_SURFACE.creditlessSignInsPerMinute,
       1,
       10_000_000,
     ),

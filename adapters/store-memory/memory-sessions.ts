@@ -11,9 +11,11 @@
 import { addToLink, liveLink, type PayerLink } from "../../core/payments/link-allowance.ts";
 import type { SessionLookup } from "../../core/ports/wallet-sessions.ts";
 import {
+  CREDITLESS_SIGN_INS_PER_MINUTE,
   MAX_SESSIONS_PER_WALLET,
   MAX_SIGN_INS_PER_WALLET,
   retiredExpiry,
+  SIGN_IN_BUDGET_WINDOW_MS,
   SIGN_IN_WINDOW_MS,
 } from "../../core/sign-in/session-ceilings.ts";
 
@@ -28,7 +30,13 @@ interface Session {
  * `holdsCredits` tells whether a wallet holds paid credits now (its sessions are then not
  * evictable); `maxEvictable` caps the eviction order.
  */
-export const makeMemorySessions = (holdsCredits: (wallet: string) => boolean, maxEvictable: number) => {
+export const makeMemorySessions = (
+  holdsCredits: (wallet: string) => boolean,
+  maxEvictable: number,
+  creditlessSignInsPerMinute: number = CREDITLESS_SIGN_INS_PER_MINUTE,
+) => {
+  /** The sign-ins of wallets without credits admitted in the current UTC minute. */
+  let creditless = { window: -1, count: 0 };
   const sessions = new Map<string, Session>();
   /** Sessions of wallets without credits and sessions no longer live, oldest first (Set keeps insertion order). */
   const evictable = new Set<string>();
@@ -149,10 +157,16 @@ export const makeMemorySessions = (holdsCredits: (wallet: string) => boolean, ma
       // A wallet with no session record yet (a fresh keypair's first sign-in) writes no counter,
       // as on Redis: fresh wallets are free, so a counter each would be state a stranger multiplies.
       // Its first counter counts the session it already holds too.
-      if (fresh && (byWallet.get(wallet)?.length ?? 0) === 0) return true;
+      const counted = !fresh || (byWallet.get(wallet)?.length ?? 0) > 0;
       const window = fresh ? { count: 1, windowEnd: now + SIGN_IN_WINDOW_MS } : current;
-      if (window.count >= MAX_SIGN_INS_PER_WALLET) return false;
-      signIns.set(wallet, { count: window.count + 1, windowEnd: window.windowEnd });
+      if (counted && window.count >= MAX_SIGN_INS_PER_WALLET) return false;
+      if (!holdsCredits(wallet)) {
+        const minute = Math.floor(now / SIGN_IN_BUDGET_WINDOW_MS);
+        if (creditless.window !== minute) creditless = { window: minute, count: 0 };
+        if (creditless.count >= creditlessSignInsPerMinute) return false;
+        creditless.count += 1;
+      }
+      if (counted) signIns.set(wallet, { count: window.count + 1, windowEnd: window.windowEnd });
       return true;
     },
     /** Forgets expired sessions and nonces (generations stay: a revoked session must stay revoked). */

@@ -67,8 +67,12 @@ export const layer = (
   Layer.effectContext(
     Effect.gen(function* () {
       const state = makeMemoryState(limits, { holdId: newHoldId, reference: newReference });
-      const { maxCreditlessSessions } = yield* SessionCeilings;
-      const sessionState = makeMemorySessions(state.wallet.holdsCredits, maxCreditlessSessions);
+      const { maxCreditlessSessions, creditlessSignInsPerMinute } = yield* SessionCeilings;
+      const sessionState = makeMemorySessions(
+        state.wallet.holdsCredits,
+        maxCreditlessSessions,
+        creditlessSignInsPerMinute,
+      );
       yield* Effect.acquireRelease(
         Effect.sync(() =>
           startSweeper(() => {

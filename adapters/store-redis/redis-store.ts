@@ -77,7 +77,7 @@ export const layer = (
 > =>
   Layer.effectContext(
     Effect.gen(function* () {
-      const { maxCreditlessSessions } = yield* SessionCeilings;
+      const { maxCreditlessSessions, creditlessSignInsPerMinute } = yield* SessionCeilings;
       const client = yield* Effect.acquireRelease(connect(options), close);
       yield* requireNoEviction(client, options.onUnverifiedEviction);
       const replicated = yield* replicatedClaims(client, options);
@@ -192,7 +192,10 @@ export const layer = (
         Context.add(SettlementLocks, redisLocks(client, keys)),
         Context.add(ChainLookupBudget, redisLookupBudget(client, keys)),
         Context.add(WalletCredits, redisWalletCredits(client, keys, limits)),
-        Context.add(WalletSessions, redisSessions(client, keys, maxCreditlessSessions)),
+        Context.add(
+          WalletSessions,
+          redisSessions(client, keys, maxCreditlessSessions, creditlessSignInsPerMinute),
+        ),
         Context.add(RequestSeal, hmacSeal(sealKey)),
         Context.add(InsightsStore, redisInsights(client, keys, options.insights ?? DEFAULT_INSIGHTS_BOUNDS)),
         Context.add(

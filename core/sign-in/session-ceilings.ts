@@ -20,6 +20,14 @@
  * evict only each other and other creditless sessions, never a paying user's, and the records
  * held are at most 10 x (wallets that held credits when they signed in) + MAX_CREDITLESS_SESSIONS.
  *
+ * Each sign-in also stores its used nonce until the challenge expires (so a proof is single-use),
+ * and a fresh keypair's first sign-in is free to make: so the sign-ins of wallets WITHOUT credits
+ * share one budget per UTC minute, CREDITLESS_SIGN_INS_PER_MINUTE (default 600, shared by the
+ * instances through the store), checked before the nonce is used. That bounds the used nonces
+ * (600 a minute x 5 minutes: ~3,000, plus the sign-ins of paying wallets, 30 an hour each) and
+ * the churn of the eviction order; past it, a creditless sign-in is refused "too-many-sign-ins"
+ * for the rest of the minute, while a wallet that holds credits still signs in.
+ *
  * A session that stops being live keeps its record CLOSED_SESSION_MS (a day), not until its
  * 30-day expiry, so its holder reads "revoked" (and signs in again) rather than "unknown" for
  * that day; a wallet signing in 30 times an hour then keeps ~720 such records, not ~21,600.
@@ -31,15 +39,22 @@ export const MAX_SIGN_INS_PER_WALLET = 30;
 export const SIGN_IN_WINDOW_MS = 3_600_000;
 export const MAX_CREDITLESS_SESSIONS = 50_000;
 export const CLOSED_SESSION_MS = 86_400_000;
+export const CREDITLESS_SIGN_INS_PER_MINUTE = 600;
+export const SIGN_IN_BUDGET_WINDOW_MS = 60_000;
 
 export interface SessionCeilingsValue {
   /** Evictable session records kept at most (MAX_CREDITLESS_SESSIONS by default). */
   readonly maxCreditlessSessions: number;
+  /** Sign-ins of wallets without credits admitted per UTC minute, all clients together. */
+  readonly creditlessSignInsPerMinute: number;
 }
 
 /** The ceilings in force, read by the stores when they are built (the defaults where nothing provides them). */
 export const SessionCeilings = Context.Reference<SessionCeilingsValue>("core/SessionCeilings", {
-  defaultValue: () => ({ maxCreditlessSessions: MAX_CREDITLESS_SESSIONS }),
+  defaultValue: () => ({
+    maxCreditlessSessions: MAX_CREDITLESS_SESSIONS,
+    creditlessSignInsPerMinute: CREDITLESS_SIGN_INS_PER_MINUTE,
+  }),
 });
 
 /** When a session that stops being live now is forgotten: a day from now, or sooner if it ends sooner. */

@@ -164,7 +164,10 @@ export const appLayer = (
       Layer.mergeAll(
         Layer.succeed(AppSettings)(config),
         // Read by the store when it is built (its eviction order's cap).
-        Layer.succeed(SessionCeilings)({ maxCreditlessSessions: config.surface.maxCreditlessSessions }),
+        Layer.succeed(SessionCeilings)({
+          maxCreditlessSessions: config.surface.maxCreditlessSessions,
+          creditlessSignInsPerMinute: config.surface.creditlessSignInsPerMinute,
+        }),
       ),
     ),
   );

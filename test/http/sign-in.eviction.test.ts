@@ -3,7 +3,8 @@
  * and on one Redis shared by two instances, with the cap set through MAX_CREDITLESS_SESSIONS:
  * past the cap the oldest session of a wallet without credits is deleted (it reads unknown), a
  * wallet holding credits keeps its session through a flood of fresh wallets, and a session closed
- * by the per-wallet cap keeps its record a day, not its 30 days.
+ * by the per-wallet cap keeps its record a day, not its 30 days. The sign-ins of wallets without
+ * credits share one budget a minute (CREDITLESS_SIGN_INS_PER_MINUTE), which a paying wallet skips.
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { generateKeyPairSigner } from "@solana/kit";
@@ -113,11 +114,40 @@ const eviction = (
   });
 };
 
+const BUDGET = 5;
 const withCap: TestAppOptions = { surface: { maxCreditlessSessions: CAP } };
+const withBudget: TestAppOptions = {
+  surface: { maxCreditlessSessions: CAP, creditlessSignInsPerMinute: BUDGET },
+};
+
+const signInStatus = async (t: TestApp, wallet: Wallet) => {
+  const from = nextClient();
+  return (await signInWith(t, await proofFor(wallet, await challengeOf(t, from)), from)).status;
+};
+
+const creditlessBudget = (pair: () => Promise<readonly [TestApp, TestApp]>) =>
+  test("the sign-ins of wallets without credits share one budget a minute; a paying wallet still signs in", async () => {
+    // The budget is per UTC minute: start well inside one, so the minute cannot turn mid-test.
+    const intoMinute = Date.now() % 60_000;
+    if (intoMinute > 50_000) await Bun.sleep(60_000 - intoMinute + 100);
+    const [a, b] = await pair();
+    const paying = await generateKeyPairSigner();
+    await credit(a, paying);
+    for (let i = 0; i < BUDGET; i++)
+      expect(await signInStatus(i % 2 === 0 ? a : b, await generateKeyPairSigner())).toBe(200);
+    const refused = await signInStatus(b, await generateKeyPairSigner());
+    expect(refused).toBe(429);
+    expect(await signInStatus(a, paying)).toBe(200);
+    expect(await signInStatus(b, paying)).toBe(200);
+  }, 90_000);
 
 describe("the session eviction order on the memory store", () => {
   eviction(async () => {
     const t = build(withCap);
+    return [t, t] as const;
+  });
+  creditlessBudget(async () => {
+    const t = build(withBudget);
     return [t, t] as const;
   });
 
@@ -141,25 +171,24 @@ describe.skipIf(!redisServerAvailable())(
     const context = useRedisServer();
     let prefix = 0;
     let keyPrefix = "";
-    eviction(
-      async () => {
-        keyPrefix = `sign-in-eviction-${++prefix}:`;
-        const limits = { freePerDay: 1, paidDailyCap: 1000, holdTtlMs: 120_000 };
-        const options = (): TestAppOptions => ({
-          ...withCap,
-          freeQueries: 1,
-          store: RedisStore.layer({ url: context.redis.url, limits, keyPrefix }),
-        });
-        return [build(options()), build(options())] as const;
-      },
-      async (token) => {
-        const redis = rawClient(context.redis.url);
-        try {
-          return await redis.pttl(`${keyPrefix}session:${await hashSessionToken(token)}`);
-        } finally {
-          redis.disconnect();
-        }
-      },
-    );
+    const pair = async (ceilings: TestAppOptions = withCap) => {
+      keyPrefix = `sign-in-eviction-${++prefix}:`;
+      const limits = { freePerDay: 1, paidDailyCap: 1000, holdTtlMs: 120_000 };
+      const options = (): TestAppOptions => ({
+        ...ceilings,
+        freeQueries: 1,
+        store: RedisStore.layer({ url: context.redis.url, limits, keyPrefix }),
+      });
+      return [build(options()), build(options())] as const;
+    };
+    creditlessBudget(() => pair(withBudget));
+    eviction(pair, async (token) => {
+      const redis = rawClient(context.redis.url);
+      try {
+        return await redis.pttl(`${keyPrefix}session:${await hashSessionToken(token)}`);
+      } finally {
+        redis.disconnect();
+      }
+    });
   },
 );

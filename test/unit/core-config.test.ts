@@ -64,6 +64,7 @@ describe("parseConfig defaults", () => {
         allowedHosts: [],
         idleTimeoutSeconds: 10,
         maxCreditlessSessions: 50_000,
+        creditlessSignInsPerMinute: 600,
       },
       mcpToolPrices: { search_docs: 0, read_page: 0, ask_docs: 1 },
       docsSite: {
@@ -117,6 +118,7 @@ describe("parseConfig defaults", () => {
       ALLOWED_HOSTS: "App, 10.0.0.5, [0:0::1], ::ffff:10.0.0.1 ,",
       IDLE_TIMEOUT_SECONDS: "30",
       MAX_CREDITLESS_SESSIONS: "1000",
+      CREDITLESS_SIGN_INS_PER_MINUTE: "60",
     });
     expect({ ...config.surface, metricsToken: undefined }).toEqual({
       publicOrigin: "https://chat.example.com",
@@ -130,6 +132,7 @@ describe("parseConfig defaults", () => {
       allowedHosts: ["app", "10.0.0.5", "[::1]", "[::ffff:a00:1]"],
       idleTimeoutSeconds: 30,
       maxCreditlessSessions: 1000,
+      creditlessSignInsPerMinute: 60,
     });
     expect(
       config.surface.metricsToken === undefined ? undefined : Redacted.value(config.surface.metricsToken),
@@ -142,6 +145,7 @@ describe("parseConfig defaults", () => {
       ALLOWED_HOSTS: "chat.example.com:8080, *.example.com",
       IDLE_TIMEOUT_SECONDS: "256",
       MAX_CREDITLESS_SESSIONS: "0",
+      CREDITLESS_SIGN_INS_PER_MINUTE: "none",
     });
     expect(namesOf(refused)).toEqual([
       "METRICS_TOKEN",
@@ -152,6 +156,7 @@ describe("parseConfig defaults", () => {
       "ALLOWED_HOSTS",
       "IDLE_TIMEOUT_SECONDS",
       "MAX_CREDITLESS_SESSIONS",
+      "CREDITLESS_SIGN_INS_PER_MINUTE",
     ]);
     expect(refused.join("\n")).not.toContain("short-secret");
   });
