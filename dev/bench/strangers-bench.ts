@@ -8,7 +8,8 @@
  * - random signatures: POST /api/chat with an X-Payment-Authorization on one 402's payment_id, a
  *   random transaction hash and a valid ed25519 signature by the sender's own fresh key, and
  *   POST /api/payment with random signatures, in turn;
- * - sign-ins: a challenge and a signed sign-in, 100 wallets each signing in from every address.
+ * - sign-ins: a challenge and a signed sign-in, 100 wallets each signing in from every address;
+ * - fresh wallets: the same, each sign-in by a keypair never seen (they cost a stranger nothing).
  * After each flood: RPC calls made, the bounded structures' entries (/metrics), the service's
  * RSS, Redis used_memory, beside the quiet baseline read after a warm-up. Goals (issue 29).
  */
@@ -18,6 +19,7 @@ import { join } from "node:path";
 import { generateKeyPairSigner, getBase58Decoder, type KeyPairSigner } from "@solana/kit";
 import { CHAIN_LOOKUPS_PER_MINUTE, LOOKUP_WINDOW_MS } from "../../core/payments/chain-lookup-budget.ts";
 import { encodeAuthorizationHeader } from "../../core/payments/x402.ts";
+import { MAX_CREDITLESS_SESSIONS } from "../../core/sign-in/session-ceilings.ts";
 import { signAuthorization } from "../../src/payments/authorization-signature.ts";
 import { chainEnv, startTestChain } from "../../test/support/localnet.ts";
 import { rawClient, startRedisServer } from "../../test/support/redis-server.ts";
@@ -163,6 +165,16 @@ const run = async (storeName: "memory" | "Redis") => {
       return post("/api/session", from, { proof });
     });
     const afterSignIns = await read();
+
+    // Fresh keypairs: every sign-in by a wallet never seen, as a stranger's script would.
+    const floodFresh = await flood(async (n) => {
+      const from = stranger(n % ADDRESSES);
+      const challenge = await call("/api/session/challenge", from);
+      if (challenge.status !== 200) return challenge;
+      const proof = await proofFor(await generateKeyPairSigner(), await challenge.json());
+      return post("/api/session", from, { proof });
+    });
+    const afterFresh = await read();
     return {
       quiet,
       flood402,
@@ -173,6 +185,8 @@ const run = async (storeName: "memory" | "Redis") => {
       windows,
       floodSignIns,
       afterSignIns,
+      floodFresh,
+      afterFresh,
     };
   } finally {
     await service.dispose();
@@ -229,14 +243,23 @@ for (const storeName of ["memory", "Redis"] as const) {
         r.afterSignIns.rssMb - r.quiet.rssMb < GOALS.rssGrowthMb,
     },
   );
+  figures.push({
+    measure: `${storeName}: fresh-wallet sign-in flood, ${r.floodFresh.requests.toLocaleString("en")} sign-ins, each by a new keypair`,
+    value: `${entriesText(r.afterFresh)}, evictable_sessions ${r.afterFresh.entries.evictable_sessions ?? 0}; RSS ${mb(r.afterFresh.rssMb)}${r.afterFresh.redisMb === undefined ? "" : `, Redis ${mb(r.afterFresh.redisMb)}`}`,
+    baseline: `RSS ${mb(r.quiet.rssMb)}${r.quiet.redisMb === undefined ? "" : `, Redis ${mb(r.quiet.redisMb)}`}`,
+    goal: `sign_in_nonces <= ${GOALS.structureEntries.toLocaleString("en")}, sessions <= ${MAX_CREDITLESS_SESSIONS.toLocaleString("en")} + the 100 wallets' (the cap)`,
+    met:
+      (r.afterFresh.entries.sign_in_nonces ?? 0) <= GOALS.structureEntries &&
+      (r.afterFresh.entries.wallet_sessions ?? 0) <= MAX_CREDITLESS_SESSIONS + 10 * WALLETS,
+  });
   notes.push(
-    `${storeName}: answers 402 flood ${statusText(r.flood402.statuses)}; signature flood ${statusText(r.floodSignatures.statuses)}; sign-in flood ${statusText(r.floodSignIns.statuses)}.`,
+    `${storeName}: answers 402 flood ${statusText(r.flood402.statuses)}; signature flood ${statusText(r.floodSignatures.statuses)}; sign-in flood ${statusText(r.floodSignIns.statuses)}; fresh-wallet flood ${statusText(r.floodFresh.statuses)}.`,
   );
 }
 
 record("strangers", {
   title: "A stranger's flood",
-  method: `The real service (memory store, then a real redis-server with AOF off), a local chain behind a JSON-RPC proxy that counts every call. ${ADDRESSES.toLocaleString("en")} IPv6 /64s through X-Forwarded-For, ${CONCURRENCY} requests at a time, ${SECONDS} s per flood: chat 402s (no free questions), random signatures (X-Payment-Authorization on one 402's payment_id with a random transaction hash signed by the sender's fresh key, and POST /api/payment, in turn), then sign-ins of ${WALLETS} wallets from every address. Entries from /metrics, RSS from /proc, Redis INFO used_memory; baseline: the same service after a 50-request warm-up.`,
+  method: `The real service (memory store, then a real redis-server with AOF off), a local chain behind a JSON-RPC proxy that counts every call. ${ADDRESSES.toLocaleString("en")} IPv6 /64s through X-Forwarded-For, ${CONCURRENCY} requests at a time, ${SECONDS} s per flood: chat 402s (no free questions), random signatures (X-Payment-Authorization on one 402's payment_id with a random transaction hash signed by the sender's fresh key, and POST /api/payment, in turn), then sign-ins of ${WALLETS} wallets from every address, then sign-ins each by a new keypair. Entries from /metrics, RSS from /proc, Redis INFO used_memory; baseline: the same service after a 50-request warm-up.`,
   figures,
   notes,
 });
