@@ -12,6 +12,9 @@ import { ChainLookupBudget } from "../../core/ports/chain-lookup-budget.ts";
 import { FeedbackStore } from "../../core/ports/feedback-store.ts";
 import { HeldSizes } from "../../core/ports/held-sizes.ts";
 import { type InsightsBounds, InsightsStore } from "../../core/ports/insights-store.ts";
+import { UnattributedPayments } from "../../core/ports/unattributed-payments.ts";
+import { DEFAULT_UNATTRIBUTED_BOUNDS, type UnattributedBounds } from "../../core/payments/unattributed.ts";
+import { makeMemoryUnattributed } from "./memory-unattributed.ts";
 import { PaymentRequests } from "../../core/ports/payment-requests.ts";
 import { PaymentStore } from "../../core/ports/payment-store.ts";
 import { QuickReads } from "../../core/ports/quick-reads.ts";
@@ -50,6 +53,7 @@ const startSweeper = (sweep: () => void) => {
 export const layer = (
   limits: QuotaLimits,
   insightsBounds: InsightsBounds = DEFAULT_INSIGHTS_BOUNDS,
+  unattributedBounds: UnattributedBounds = DEFAULT_UNATTRIBUTED_BOUNDS,
 ): Layer.Layer<
   | QuotaStore
   | PaymentStore
@@ -63,6 +67,7 @@ export const layer = (
   | WalletSessions
   | HeldSizes
   | RequestSeal
+  | UnattributedPayments
 > =>
   Layer.effectContext(
     Effect.gen(function* () {
@@ -166,6 +171,7 @@ export const layer = (
         between: (from, to, now) => Effect.sync(() => log.between(from, to, now)),
       });
       const lookups = makeMemoryLookupBudget();
+      const unattributed = makeMemoryUnattributed(unattributedBounds);
       const held = HeldSizes.of({
         sizes: () => {
           const { quotas, signatures, references, payments } = state.sizes();
@@ -183,6 +189,11 @@ export const layer = (
             { structure: "sign_in_nonces", entries: signedIn.nonces },
             { structure: "sign_in_counts", entries: signedIn.signIns },
             { structure: "payment_lookups", entries: lookups.size() },
+            {
+              structure: "unattributed_payments",
+              entries: unattributed.size(),
+              cap: unattributedBounds.maxEntries,
+            },
           ];
         },
       });
@@ -197,6 +208,7 @@ export const layer = (
         Context.add(WalletCredits, wallets),
         Context.add(WalletSessions, sessions),
         Context.add(HeldSizes, held),
+        Context.add(UnattributedPayments, unattributed.store),
         // One process, one store: a key of its own seals its 402s and challenges.
         Context.add(RequestSeal, hmacSeal(newSealKey())),
       );

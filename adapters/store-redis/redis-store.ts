@@ -14,6 +14,9 @@ import { isRemembered, SIGNATURE_MEMORY_MS } from "../../core/payments/signature
 import { ChainLookupBudget } from "../../core/ports/chain-lookup-budget.ts";
 import { FeedbackStore } from "../../core/ports/feedback-store.ts";
 import { InsightsStore } from "../../core/ports/insights-store.ts";
+import { UnattributedPayments } from "../../core/ports/unattributed-payments.ts";
+import { DEFAULT_UNATTRIBUTED_BOUNDS } from "../../core/payments/unattributed.ts";
+import { redisUnattributed } from "./redis-unattributed.ts";
 import { PaymentRequests } from "../../core/ports/payment-requests.ts";
 import { PaymentStore } from "../../core/ports/payment-store.ts";
 import { QuickReads } from "../../core/ports/quick-reads.ts";
@@ -72,7 +75,8 @@ export const layer = (
   | ChainLookupBudget
   | WalletCredits
   | WalletSessions
-  | RequestSeal,
+  | RequestSeal
+  | UnattributedPayments,
   StoreUnavailable
 > =>
   Layer.effectContext(
@@ -195,6 +199,10 @@ export const layer = (
         Context.add(WalletSessions, redisSessions(client, keys, maxCreditlessSessions)),
         Context.add(RequestSeal, hmacSeal(sealKey)),
         Context.add(InsightsStore, redisInsights(client, keys, options.insights ?? DEFAULT_INSIGHTS_BOUNDS)),
+        Context.add(
+          UnattributedPayments,
+          redisUnattributed(client, keys, options.unattributed ?? DEFAULT_UNATTRIBUTED_BOUNDS),
+        ),
         Context.add(
           QuickReads,
           QuickReads.of({

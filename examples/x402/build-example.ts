@@ -15,6 +15,7 @@ import type { PaymentStore } from "../../core/ports/payment-store.ts";
 import type { RequestSeal } from "../../core/ports/request-seal.ts";
 import type { SettlementLocks } from "../../core/ports/settlement-locks.ts";
 import type { StoreUnavailable } from "../../core/ports/store-errors.ts";
+import type { UnattributedPayments } from "../../core/ports/unattributed-payments.ts";
 import type { Logger } from "../../src/observability/log.ts";
 import { createPaywall, type PaywallDeps, specDialect } from "../../src/payments/server/index.ts";
 import { exactDialect } from "../../src/payments/v2/exact-dialect.ts";
@@ -47,7 +48,7 @@ export const buildExample = (options: ExampleOptions) => {
   const limits = quotaLimits(defaultConfig());
   // Either store, seen as the ports the paywall uses (its seal key and chain lookup budget too), and the ids' random source.
   const store: Layer.Layer<
-    PaymentStore | PaymentRequests | SettlementLocks | RequestSeal | ChainLookupBudget,
+    PaymentStore | PaymentRequests | SettlementLocks | RequestSeal | ChainLookupBudget | UnattributedPayments,
     StoreUnavailable
   > =
     options.redisUrl === undefined

@@ -25,6 +25,7 @@ import type { PaymentStore } from "../../core/ports/payment-store.ts";
 import type { QuickReads } from "../../core/ports/quick-reads.ts";
 import type { QuotaStore } from "../../core/ports/quota-store.ts";
 import type { RequestSeal } from "../../core/ports/request-seal.ts";
+import type { UnattributedPayments } from "../../core/ports/unattributed-payments.ts";
 import type { Retriever } from "../../core/ports/retrieval.ts";
 import type { SettlementLocks } from "../../core/ports/settlement-locks.ts";
 import type { WalletCredits } from "../../core/ports/wallet-credits.ts";
@@ -56,7 +57,8 @@ type StoreLayer = Layer.Layer<
   | ChainLookupBudget
   | WalletCredits
   | WalletSessions
-  | RequestSeal,
+  | RequestSeal
+  | UnattributedPayments,
   unknown,
   never
 >;
