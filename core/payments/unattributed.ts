@@ -16,6 +16,8 @@
  * outlives every way of paying it.
  */
 import { DAY_MS } from "../time.ts";
+import type { PaymentRejectionReason } from "./payment-rejected.ts";
+import { X402_MEMO_PREFIX } from "./x402.ts";
 
 export const UNATTRIBUTED_REASONS = ["memo-not-ours", "late-refused"] as const;
 export type UnattributedReason = (typeof UNATTRIBUTED_REASONS)[number];
@@ -69,4 +71,21 @@ export const recordEntry = (
   if (entries.some((held) => held.signature === entry.signature)) return entries;
   const kept = [...entries, entry].sort(compareEntries).filter((held) => isKept(held, now, bounds));
   return kept.slice(Math.max(0, kept.length - bounds.maxEntries));
+};
+
+/**
+ * Whether POST /api/payment refused a transfer that carries no memo of ours, so no way of paying
+ * can ever serve it: no memo of ours where one is required, or `x402:` memos naming no request
+ * we sealed. A sealed one is left alone: its authorization header still pays that request.
+ */
+export const carriesNoMemoOfOurs = (
+  reason: PaymentRejectionReason,
+  memos: ReadonlyArray<string>,
+  isOurPaymentId: (paymentId: string) => boolean,
+): boolean => {
+  if (reason === "memo-required") return true;
+  if (reason !== "memo-reserved") return false;
+  return !memos.some(
+    (memo) => memo.startsWith(X402_MEMO_PREFIX) && isOurPaymentId(memo.slice(X402_MEMO_PREFIX.length)),
+  );
 };

@@ -18,6 +18,7 @@
  * decide nothing.
  */
 import { Clock, Effect, Result } from "effect";
+import { isLateTransfer, type LateTransferPolicy, lookupCounterUntil } from "../payments/late-transfer.ts";
 import { BaseUnits } from "../payments/money.ts";
 import { rejected } from "../payments/payment-rejected.ts";
 import { type Offer, openSealedPayment } from "../payments/sealed-request.ts";
@@ -26,12 +27,11 @@ import { walletAccount } from "../payments/wallet-credits.ts";
 import { type PaymentAuthorization, X402_MEMO_PREFIX } from "../payments/x402.ts";
 import { checkStatedTerms, checkTransferAuthority } from "../payments/x402-binding.ts";
 import { checkUsable, type IssuedPayment, SETTLE_GRACE_MS } from "../payments/x402-ledger.ts";
-import { isLateTransfer, type LateTransferPolicy, lookupCounterUntil } from "../payments/late-transfer.ts";
 import { ChainReader } from "../ports/chain-reader.ts";
-import { UnattributedPayments } from "../ports/unattributed-payments.ts";
 import { PaymentRequests } from "../ports/payment-requests.ts";
 import { PaymentStore } from "../ports/payment-store.ts";
 import { RequestSeal } from "../ports/request-seal.ts";
+import { UnattributedPayments } from "../ports/unattributed-payments.ts";
 import type { QuotaView } from "../quota.ts";
 import { reserveChainLookup } from "./reserve-chain-lookup.ts";
 

@@ -19,9 +19,9 @@ import type { RequestSeal } from "../../core/ports/request-seal.ts";
 import type { Retriever } from "../../core/ports/retrieval.ts";
 import type { SecureRandom } from "../../core/ports/secure-random.ts";
 import type { SettlementLocks } from "../../core/ports/settlement-locks.ts";
+import type { UnattributedPayments } from "../../core/ports/unattributed-payments.ts";
 import type { VisitorHasher } from "../../core/ports/visitor-hasher.ts";
 import type { WalletCredits } from "../../core/ports/wallet-credits.ts";
-import type { UnattributedPayments } from "../../core/ports/unattributed-payments.ts";
 import type { WalletSessions } from "../../core/ports/wallet-sessions.ts";
 
 export type Services =
