@@ -8,6 +8,7 @@ import { ChainSolana } from "../../adapters/chain-solana/index.ts";
 import { WebCryptoRandom } from "../../adapters/secure-random/index.ts";
 import { MemoryStore } from "../../adapters/store-memory/index.ts";
 import { RedisStore } from "../../adapters/store-redis/index.ts";
+import type { LateTransferPolicy } from "../../core/payments/late-transfer.ts";
 import type { X402Network } from "../../core/payments/network.ts";
 import type { ChainLookupBudget } from "../../core/ports/chain-lookup-budget.ts";
 import type { PaymentRequests } from "../../core/ports/payment-requests.ts";
@@ -34,6 +35,8 @@ export interface ExampleOptions {
   readonly chain: ExampleChain;
   readonly autoVerify: boolean;
   readonly expiresIn?: number | undefined;
+  /** What the priced routes do with a late transfer (default "serve"). */
+  readonly lateTransfers?: LateTransferPolicy | undefined;
   /** The budget of chain lookups (default: the documented ceilings). */
   readonly chainLookups?: PaywallDeps["chainLookups"];
   /** Redis URL; absent: the memory store. */
@@ -82,6 +85,7 @@ export const buildExample = (options: ExampleOptions) => {
     paymentAddress: chain.paymentAddress,
     tokenMint: chain.tokenMint,
     expiresIn: options.expiresIn,
+    lateTransfers: options.lateTransfers,
   });
   return { app, runtime, dispose: () => runtime.dispose() };
 };
