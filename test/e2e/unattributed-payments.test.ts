@@ -127,7 +127,10 @@ describe.skipIf(!redisServerAvailable())("unattributed payments on Redis", () =>
     const store = () => RedisStore.layer({ url: shared.redis.url, limits, keyPrefix: "unattributed:" });
     const [first, second] = [onChain({ store: store() }), onChain({ store: store() })];
     const { signature, payer } = await sendNotOurs(40_000n);
-    const codes = await Promise.all([presented(first, signature), presented(second, signature, "198.51.100.23")]);
+    const codes = await Promise.all([
+      presented(first, signature),
+      presented(second, signature, "198.51.100.23"),
+    ]);
     expect(codes).toEqual(["MEMO_RESERVED", "MEMO_RESERVED"]);
     for (const t of [first, second]) {
       const listed = await listedIn(t);
