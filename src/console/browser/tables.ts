@@ -98,9 +98,10 @@ export const unattributedTable = (payments: Report["unattributed"]) =>
     ["Time (UTC)", "Payer", "USDC", "Transaction", "Why"],
     payments.map((payment) => [
       when(payment.at),
-      h("code", {}, payment.payer || "several wallets"),
+      // Whole, to copy for the refund; broken anywhere so the table fits its card.
+      h("code", { class: "addr" }, payment.payer || "several wallets"),
       payment.usdc,
-      h("code", {}, payment.signature),
+      h("code", { class: "addr" }, payment.signature),
       payment.paymentId === ""
         ? REASON_TEXT[payment.reason]
         : `${REASON_TEXT[payment.reason]} (${payment.paymentId})`,
