@@ -28,7 +28,8 @@ export const SETTLE_GRACE_MS = 10 * 60_000;
 /**
  * A transfer may land this long after `expires_at` and still pay its request: a client that
  * starts paying before the deadline (the x402 client keeps a 30 s margin) signs a blockhash
- * that lives at most ~90 s, so its transfer lands within this grace or never.
+ * that lives at most ~90 s, so its transfer lands within this grace or never. A claim that
+ * `acceptsLate` (a transfer read on chain, core/payments/late-transfer.ts) passes both graces.
  */
 export const LATE_TRANSFER_GRACE_MS = 90_000;
 /** A claimed request is remembered this long: retries after a failed handler, refusals of replays. */
