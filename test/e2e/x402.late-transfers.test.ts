@@ -76,6 +76,23 @@ describe("a late transfer on a paywalled route (the default: served)", () => {
     expect(receiptOf(served)?.transaction_hash).toBe(signature);
   });
 
+  test("a request past its grace still admits lookups of 3 signatures at most (the budget holds)", async () => {
+    const fresh = await server.requestOf("/premium-data");
+    const request = await expiredRequest(server.runtime, fresh, "GET", Date.now() - 20 * 60_000);
+    const reasons: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const { header } = await buildAuthorization(request, server.wallet(), chain.randomSignature());
+      const refused = await server.get("/premium-data", header);
+      reasons.push(((await refused.json()) as { Details: { reason: string } }).Details.reason);
+    }
+    expect(reasons).toEqual([
+      "transaction-not-found",
+      "transaction-not-found",
+      "transaction-not-found",
+      "payment-lookups-exhausted",
+    ]);
+  });
+
   test("a late transfer of less than the price is refused as before, and nothing is listed", async () => {
     const request = await server.requestOf("/premium-data");
     const signature = await lateTransfer(PRICE - 1n)(paymentMemo(request.payment_id));
