@@ -7,6 +7,7 @@
 import { Clock, Context, Effect, Layer, Result } from "effect";
 import { DEFAULT_INSIGHTS_BOUNDS } from "../../core/config-insights.ts";
 import { checkGrant, checkQueries } from "../../core/payments/grant-guard.ts";
+import { DEFAULT_UNATTRIBUTED_BOUNDS, type UnattributedBounds } from "../../core/payments/unattributed.ts";
 import { claimInput } from "../../core/payments/x402-claim.ts";
 import { ChainLookupBudget } from "../../core/ports/chain-lookup-budget.ts";
 import { FeedbackStore } from "../../core/ports/feedback-store.ts";
@@ -18,6 +19,7 @@ import { QuickReads } from "../../core/ports/quick-reads.ts";
 import { QuotaStore } from "../../core/ports/quota-store.ts";
 import { RequestSeal } from "../../core/ports/request-seal.ts";
 import { SettlementLocks } from "../../core/ports/settlement-locks.ts";
+import { UnattributedPayments } from "../../core/ports/unattributed-payments.ts";
 import { WalletCredits } from "../../core/ports/wallet-credits.ts";
 import { WalletSessions } from "../../core/ports/wallet-sessions.ts";
 import type { QuotaLimits } from "../../core/quota.ts";
@@ -29,6 +31,7 @@ import { MAX_ANSWERS, makeMemoryFeedback } from "./memory-feedback.ts";
 import { makeMemoryInsights } from "./memory-insights.ts";
 import { makeMemorySessions } from "./memory-sessions.ts";
 import { makeMemoryState } from "./memory-state.ts";
+import { makeMemoryUnattributed } from "./memory-unattributed.ts";
 import type { LinkAccess } from "./memory-wallet-credits.ts";
 import { makeMemoryLocks } from "./settlement-locks.ts";
 
@@ -50,6 +53,7 @@ const startSweeper = (sweep: () => void) => {
 export const layer = (
   limits: QuotaLimits,
   insightsBounds: InsightsBounds = DEFAULT_INSIGHTS_BOUNDS,
+  unattributedBounds: UnattributedBounds = DEFAULT_UNATTRIBUTED_BOUNDS,
 ): Layer.Layer<
   | QuotaStore
   | PaymentStore
@@ -63,6 +67,7 @@ export const layer = (
   | WalletSessions
   | HeldSizes
   | RequestSeal
+  | UnattributedPayments
 > =>
   Layer.effectContext(
     Effect.gen(function* () {
@@ -170,6 +175,7 @@ export const layer = (
         between: (from, to, now) => Effect.sync(() => log.between(from, to, now)),
       });
       const lookups = makeMemoryLookupBudget();
+      const unattributed = makeMemoryUnattributed(unattributedBounds);
       const held = HeldSizes.of({
         sizes: () => {
           const { quotas, signatures, references, payments } = state.sizes();
@@ -187,6 +193,11 @@ export const layer = (
             { structure: "sign_in_nonces", entries: signedIn.nonces },
             { structure: "sign_in_counts", entries: signedIn.signIns },
             { structure: "payment_lookups", entries: lookups.size() },
+            {
+              structure: "unattributed_payments",
+              entries: unattributed.size(),
+              cap: unattributedBounds.maxEntries,
+            },
           ];
         },
       });
@@ -201,6 +212,7 @@ export const layer = (
         Context.add(WalletCredits, wallets),
         Context.add(WalletSessions, sessions),
         Context.add(HeldSizes, held),
+        Context.add(UnattributedPayments, unattributed.store),
         // One process, one store: a key of its own seals its 402s and challenges.
         Context.add(RequestSeal, hmacSeal(newSealKey())),
       );

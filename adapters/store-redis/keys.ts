@@ -33,6 +33,9 @@
  *                     (chain-lookup-budget.ts)
  *   insights:events   sorted set of insight events (score: time), bounded by the retention and
  *                     the cap (redis-insights.ts); expires after the retention without events
+ *   unattributed:at / unattributed:entries  verified transfers attributed to nobody, for a
+ *                     refund by hand: signatures by block time, and each one's entry
+ *                     (redis-unattributed.ts), bounded by retention and cap
  */
 export const DEFAULT_KEY_PREFIX = "docs-chat:";
 
@@ -47,6 +50,8 @@ export const keyLayout = (prefix: string) => ({
   answer: (answerId: string) => `${prefix}answer:${answerId}`,
   feedback: (answerId: string) => `${prefix}feedback:${answerId}`,
   insights: `${prefix}insights:events`,
+  unattributedAt: `${prefix}unattributed:at`,
+  unattributedEntries: `${prefix}unattributed:entries`,
   settlementLock: (key: string) => `${prefix}lock:${key}`,
   session: (tokenHash: string) => `${prefix}session:${tokenHash}`,
   sessionGeneration: (wallet: string) => `${prefix}sessions:${wallet}`,

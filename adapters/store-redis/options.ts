@@ -1,4 +1,5 @@
 /** What the Redis store is built from (its connection, limits, key prefix, replication and insight bounds). */
+import type { UnattributedBounds } from "../../core/payments/unattributed.ts";
 import type { InsightsBounds } from "../../core/ports/insights-store.ts";
 import type * as Quota from "../../core/quota.ts";
 import type { ConnectOptions } from "./redis-client.ts";
@@ -18,4 +19,6 @@ export interface RedisStoreOptions extends ConnectOptions {
   readonly waitTimeoutMs?: number;
   /** Retention and cap of the insights' event log (default 30 days, 100 000 events). */
   readonly insights?: InsightsBounds;
+  /** Retention and cap of the unattributed payments (default 90 days, 10 000 entries). */
+  readonly unattributed?: UnattributedBounds;
 }

@@ -126,6 +126,8 @@ export const makePaymentRequests = (
         CLAIM_RETENTION_MS,
         SETTLE_GRACE_MS,
         ...sealedArgs(claim.sealed),
+        // Last, whatever the sealed fields' count: the script reads it as ARGV[#ARGV].
+        input.acceptsLate === true ? 1 : 0,
       ];
       const paymentKey = keys.payment(claim.paymentId);
       const signatureKey = keys.signature(claim.signature);

@@ -11,6 +11,7 @@ import { Clock, Context, Effect, Layer } from "effect";
 import { DEFAULT_INSIGHTS_BOUNDS } from "../../core/config-insights.ts";
 import { checkQueries } from "../../core/payments/grant-guard.ts";
 import { isRemembered, SIGNATURE_MEMORY_MS } from "../../core/payments/signature-ledger.ts";
+import { DEFAULT_UNATTRIBUTED_BOUNDS } from "../../core/payments/unattributed.ts";
 import { ChainLookupBudget } from "../../core/ports/chain-lookup-budget.ts";
 import { FeedbackStore } from "../../core/ports/feedback-store.ts";
 import { InsightsStore } from "../../core/ports/insights-store.ts";
@@ -21,6 +22,7 @@ import { QuotaStore } from "../../core/ports/quota-store.ts";
 import { RequestSeal } from "../../core/ports/request-seal.ts";
 import { SettlementLocks } from "../../core/ports/settlement-locks.ts";
 import { StoreUnavailable } from "../../core/ports/store-errors.ts";
+import { UnattributedPayments } from "../../core/ports/unattributed-payments.ts";
 import { WalletCredits } from "../../core/ports/wallet-credits.ts";
 import { WalletSessions } from "../../core/ports/wallet-sessions.ts";
 import { SessionCeilings } from "../../core/sign-in/session-ceilings.ts";
@@ -36,6 +38,7 @@ import { redisFeedback } from "./redis-feedback.ts";
 import { redisInsights } from "./redis-insights.ts";
 import { makePaymentRequests } from "./redis-payment-requests.ts";
 import { redisSessions } from "./redis-sessions.ts";
+import { redisUnattributed } from "./redis-unattributed.ts";
 import { redisWalletCredits } from "./redis-wallet-credits.ts";
 import { REFERENCE } from "./reference-lua.ts";
 import { replicatedClaims } from "./replicated-claims.ts";
@@ -72,7 +75,8 @@ export const layer = (
   | ChainLookupBudget
   | WalletCredits
   | WalletSessions
-  | RequestSeal,
+  | RequestSeal
+  | UnattributedPayments,
   StoreUnavailable
 > =>
   Layer.effectContext(
@@ -198,6 +202,10 @@ export const layer = (
         ),
         Context.add(RequestSeal, hmacSeal(sealKey)),
         Context.add(InsightsStore, redisInsights(client, keys, options.insights ?? DEFAULT_INSIGHTS_BOUNDS)),
+        Context.add(
+          UnattributedPayments,
+          redisUnattributed(client, keys, options.unattributed ?? DEFAULT_UNATTRIBUTED_BOUNDS),
+        ),
         Context.add(
           QuickReads,
           QuickReads.of({

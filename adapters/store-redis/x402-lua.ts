@@ -17,7 +17,8 @@
  * ARGV of both claim scripts: [now, freePerDay, paidDailyCap, holdTtlMs, resource, method,
  * signature, paidAt, lease, leaseUntil, served (0|1), signature memory ms, claim id, identity,
  * queries, retention ms, grace ms, sealed (0|1), and the sealed request's nonce, resource, method,
- * units, payTo, mint, network, expiresAt, description]: a sealed request the caller proved ours
+ * units, payTo, mint, network, expiresAt, description], and last accepts-late (0|1, ClaimInput.acceptsLate:
+ * neither grace refuses the claim): a sealed request the caller proved ours
  * is claimed as open when no record is stored, and written then. The first four are the quota prelude's, so the granting
  * script can credit in the same step. Reply: {1, reason} or {0, retry[, ...view]}.
  * The finish scripts end a claim by its lease; X402_SERVE_AND_GRANT also credits the queries
@@ -71,8 +72,11 @@ local function x402_check(pidKey, sigKey)
   if r.state == nil or expiresAt == nil then error('corrupt payment request') end
   if r.resource ~= ARGV[5] or r.method ~= ARGV[6] then return { 1, 'payment-other-resource' } end
   if r.state == 'open' then
-    if now >= expiresAt + tonumber(ARGV[17]) then return { 1, 'payment-expired' } end
-    if tonumber(ARGV[8]) > expiresAt + ${LATE_TRANSFER_GRACE_MS} then return { 1, 'payment-expired' } end
+    local acceptsLate = ARGV[#ARGV] == '1'
+    if not acceptsLate and now >= expiresAt + tonumber(ARGV[17]) then return { 1, 'payment-expired' } end
+    if not acceptsLate and tonumber(ARGV[8]) > expiresAt + ${LATE_TRANSFER_GRACE_MS} then
+      return { 1, 'payment-expired' }
+    end
     if signature_state(sigKey, now, tonumber(ARGV[12]), ARGV[13]) ~= 'free' then
       return { 1, 'signature-already-used' }
     end

@@ -47,6 +47,8 @@ export const X402_REJECTION_REASONS = [
   "payment-other-resource",
   "payment-already-used",
   "payment-lookups-exhausted",
+  // A late transfer on a route that opted out of serving it: listed for a refund by hand.
+  "payment-late-listed",
 ] as const;
 
 /** The reasons only the x402 v2 "exact" scheme gives: the client's partially signed transaction. */
@@ -85,10 +87,17 @@ export class PaymentRejected extends Schema.TaggedError<PaymentRejected>()("Paym
   received: Schema.optional(Schema.BigInt),
   /** How long until the same request may be admitted (a budget's refusal). */
   retryAfterMs: Schema.optional(Schema.Number),
+  /** The payment refused and listed for refund: its payment_id and transaction signature. */
+  payment: Schema.optional(Schema.Struct({ id: Schema.String, transaction: Schema.String })),
 }) {}
 
 /** A rejection with its facts. */
 export const rejected = (
   reason: PaymentRejectionReason,
-  facts: { readonly claimed?: bigint; readonly received?: bigint; readonly retryAfterMs?: number } = {},
+  facts: {
+    readonly claimed?: bigint;
+    readonly received?: bigint;
+    readonly retryAfterMs?: number;
+    readonly payment?: { readonly id: string; readonly transaction: string };
+  } = {},
 ) => new PaymentRejected({ reason, ...facts });

@@ -82,6 +82,15 @@ const sameHex = (a: string, b: string): boolean => {
   return diff === 0;
 };
 
+/** Whether we issued this payment_id (its mac holds), whatever route or terms it was for. */
+export const isSealedPaymentId = (mac: Mac, paymentId: string): boolean => {
+  const parts = SEALED_ID.exec(paymentId);
+  if (parts === null) return false;
+  const [, random = "", expiry = "", tag = "", proof = ""] = parts;
+  const expiresAt = Number.parseInt(expiry, 36);
+  return Number.isSafeInteger(expiresAt) && sameHex(idMac(mac, random, expiresAt, tag), proof);
+};
+
 /**
  * The request a sealed id stands for on the route offering `offer`: "payment-unknown" when we
  * did not issue it (or it is not sealed), "payment-other-resource" when we issued it for another

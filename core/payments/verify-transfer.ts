@@ -156,6 +156,7 @@ export const verifyTransfer = (
     return refuse("amount-insufficient", received);
   }
   const memoProblem = checkMemo(tx, expect.memo);
-  if (memoProblem !== undefined) return Result.fail(memoProblem);
+  // With what was received: a transfer refused for its memo may be listed for a refund.
+  if (memoProblem !== undefined) return refuse(memoProblem.reason, received);
   return Result.succeed({ received, blockTime: tx.blockTime });
 };

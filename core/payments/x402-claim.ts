@@ -15,4 +15,5 @@ export const claimInput = (claim: PaymentRequestClaim, lease: string): ClaimInpu
   identity: claim.grant?.identity ?? `${NO_IDENTITY_PREFIX}${claim.binding.method} ${claim.binding.resource}`,
   queries: claim.grant?.queries ?? 0,
   ...(claim.sealed === undefined ? {} : { sealed: claim.sealed }),
+  ...(claim.acceptsLate === true ? { acceptsLate: true } : {}),
 });

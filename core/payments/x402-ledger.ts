@@ -28,7 +28,8 @@ export const SETTLE_GRACE_MS = 10 * 60_000;
 /**
  * A transfer may land this long after `expires_at` and still pay its request: a client that
  * starts paying before the deadline (the x402 client keeps a 30 s margin) signs a blockhash
- * that lives at most ~90 s, so its transfer lands within this grace or never.
+ * that lives at most ~90 s, so its transfer lands within this grace or never. A claim that
+ * `acceptsLate` (a transfer read on chain, core/payments/late-transfer.ts) passes both graces.
  */
 export const LATE_TRANSFER_GRACE_MS = 90_000;
 /** A claimed request is remembered this long: retries after a failed handler, refusals of replays. */
@@ -90,6 +91,11 @@ export interface ClaimInput {
    * open record when the store holds none, since a 402 stores nothing.
    */
   readonly sealed?: IssuedPayment;
+  /**
+   * The caller read the transfer on chain and serves or credits it however late it landed or is
+   * presented (core/payments/late-transfer.ts): neither grace refuses it. Absent: both do.
+   */
+  readonly acceptsLate?: boolean;
 }
 
 export interface Claimed {
@@ -155,21 +161,23 @@ export const standingOf = (
 
 /**
  * The checks that need no chain data, in the order `claimPayment` makes them: issued by us,
- * for this resource and method, not past its grace, not used by another transaction. The
- * transaction signature's own ledger is checked by the caller (the store's `isClaimed`).
+ * for this resource and method, not past its grace (unless the caller `acceptsLate`), not used
+ * by another transaction. The transaction signature's own ledger is checked by the caller (the
+ * store's `isClaimed`).
  */
 export const checkUsable = (
   record: PaymentRecord | undefined,
   binding: Binding,
   signature: string,
   now: number,
+  acceptsLate = false,
 ): Result.Result<{ readonly issued: IssuedPayment; readonly retry: boolean }, PaymentRejected> => {
   if (record === undefined) return Result.fail(rejected("payment-unknown"));
   const { issued, state } = record;
   if (issued.resource !== binding.resource || issued.method !== binding.method)
     return Result.fail(rejected("payment-other-resource"));
   if (state.kind === "open") {
-    return now >= issued.expiresAt + SETTLE_GRACE_MS
+    return !acceptsLate && now >= issued.expiresAt + SETTLE_GRACE_MS
       ? Result.fail(rejected("payment-expired"))
       : Result.succeed({ issued, retry: false });
   }
@@ -186,7 +194,7 @@ export const claimPayment = (
   now: number,
 ): Result.Result<Claimed, PaymentRejected> =>
   Result.flatMap(
-    checkUsable(recordOrSealed(record, claim.sealed), claim.binding, claim.signature, now),
+    checkUsable(recordOrSealed(record, claim.sealed), claim.binding, claim.signature, now, claim.acceptsLate),
     ({ issued, retry }) => {
       const state: PaymentState = claim.served
         ? { kind: "served", signature: claim.signature }
@@ -195,7 +203,7 @@ export const claimPayment = (
       const claimed = (used: UsedSignature | undefined): Result.Result<Claimed, PaymentRejected> =>
         Result.succeed({ record: { issued, state }, used, retry, credit });
       if (retry) return claimed(undefined);
-      if (claim.paidAt > issued.expiresAt + LATE_TRANSFER_GRACE_MS)
+      if (!claim.acceptsLate && claim.paidAt > issued.expiresAt + LATE_TRANSFER_GRACE_MS)
         return Result.fail(rejected("payment-expired"));
       const used = markUsed(ledger, now, claim.identity, claim.queries);
       if (used === undefined) return Result.fail(rejected("signature-already-used"));

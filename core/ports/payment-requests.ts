@@ -22,6 +22,8 @@ export interface PaymentRequestClaim {
   readonly grant?: PaymentGrant;
   /** The sealed request the caller proved ours: claimed as open when the store holds no record. */
   readonly sealed?: IssuedPayment;
+  /** The transfer was read on chain and is served or credited however late (ClaimInput.acceptsLate). */
+  readonly acceptsLate?: boolean;
 }
 
 export interface PaymentRequestClaimed {

@@ -11,10 +11,14 @@
  *      with the issued price as the exact minimum, carries the memo `x402:<payment_id>`, and
  *      every transfer into the recipient was made by `public_key`;
  *   5. one atomic claim consumes the payment_id and the transaction (and credits a grant).
+ * A transfer read on chain is the payer's however late it landed or is presented
+ * (core/payments/late-transfer.ts): served or credited, or, where the route opted out, refused
+ * naming the payment and listed for a refund by hand (core/payments/unattributed.ts).
  * Only the issued request and the chain decide amounts and addresses; the client's words
  * decide nothing.
  */
 import { Clock, Effect, Result } from "effect";
+import { isLateTransfer, type LateTransferPolicy, lookupCounterUntil } from "../payments/late-transfer.ts";
 import { BaseUnits } from "../payments/money.ts";
 import { rejected } from "../payments/payment-rejected.ts";
 import { type Offer, openSealedPayment } from "../payments/sealed-request.ts";
@@ -27,6 +31,7 @@ import { ChainReader } from "../ports/chain-reader.ts";
 import { PaymentRequests } from "../ports/payment-requests.ts";
 import { PaymentStore } from "../ports/payment-store.ts";
 import { RequestSeal } from "../ports/request-seal.ts";
+import { UnattributedPayments } from "../ports/unattributed-payments.ts";
 import type { QuotaView } from "../quota.ts";
 import { reserveChainLookup } from "./reserve-chain-lookup.ts";
 
@@ -44,6 +49,12 @@ export interface AuthorizationAttempt {
    * when the transfer was not read.
    */
   readonly grantTo?: { readonly identity: string; readonly queriesFor: (received: bigint) => number };
+  /**
+   * What a transfer read on chain that landed or is presented past the request's graces gets:
+   * served or credited ("serve"), or refused and listed for refund ("list"). Absent: refused as
+   * expired, as a transfer not read on chain always is.
+   */
+  readonly lateTransfers?: LateTransferPolicy;
 }
 
 export interface AcceptedPayment {
@@ -88,6 +99,39 @@ const verifyOnChain = Effect.fn("verifyX402Transfer")(function* (
   return { paidAt: verified.success.blockTime * 1000, received: verified.success.received };
 });
 
+/**
+ * A route that serves no late transfer: one that landed or is presented past the graces is
+ * listed for refund (once per signature) and refused naming it; a timely one goes on.
+ */
+const refuseLate = Effect.fn("refuseLateTransfer")(function* (
+  attempt: AuthorizationAttempt,
+  issued: IssuedPayment,
+  paid: { readonly paidAt: number; readonly received: bigint },
+) {
+  const now = yield* Clock.currentTimeMillis;
+  if (!isLateTransfer(issued, paid.paidAt) && now < issued.expiresAt + SETTLE_GRACE_MS) return;
+  const signature = attempt.authorization.transaction_hash;
+  const unattributed = yield* UnattributedPayments;
+  yield* unattributed.record(
+    {
+      signature,
+      payer: attempt.authorization.public_key,
+      units: paid.received,
+      at: paid.paidAt,
+      reason: "late-refused",
+      paymentId: issued.paymentId,
+    },
+    now,
+  );
+  return yield* Effect.fail(
+    rejected("payment-late-listed", {
+      claimed: BaseUnits(issued.units),
+      received: paid.received,
+      payment: { id: issued.paymentId, transaction: signature },
+    }),
+  );
+});
+
 export const acceptPaymentAuthorization = Effect.fn("acceptPaymentAuthorization")(function* (
   attempt: AuthorizationAttempt,
 ) {
@@ -108,7 +152,9 @@ export const acceptPaymentAuthorization = Effect.fn("acceptPaymentAuthorization"
         state: { kind: "open" } as const,
       })),
     ));
-  const { issued, retry } = yield* Effect.fromResult(checkUsable(record, binding, signature, now));
+  // Past its grace a request is still ours to settle when the transfer will be read on chain.
+  const readsLate = attempt.verifyOnChain && attempt.lateTransfers !== undefined;
+  const { issued, retry } = yield* Effect.fromResult(checkUsable(record, binding, signature, now, readsLate));
   yield* Effect.fromResult(checkStatedTerms(authorization, issued));
   if (!retry && (yield* payments.isClaimed(signature, now)))
     return yield* Effect.fail(rejected("signature-already-used", { claimed: BaseUnits(issued.units) }));
@@ -118,14 +164,16 @@ export const acceptPaymentAuthorization = Effect.fn("acceptPaymentAuthorization"
       {
         client: attempt.client,
         signature,
-        // The payment_id is usable, so its signatures counted, until its grace ends.
-        payment: { id: issued.paymentId, expiresAt: issued.expiresAt + SETTLE_GRACE_MS },
+        // The payment_id is usable, so its signatures counted, until its grace ends (or, read
+        // late, a grace past this presentation).
+        payment: { id: issued.paymentId, expiresAt: lookupCounterUntil(issued, now) },
       },
       BaseUnits(issued.units),
     );
   const paid = attempt.verifyOnChain
     ? yield* verifyOnChain(authorization, issued)
     : { paidAt: yield* Clock.currentTimeMillis, received: issued.units };
+  if (readsLate && attempt.lateTransfers === "list" && !retry) yield* refuseLate(attempt, issued, paid);
   const grantTo = attempt.grantTo;
   const payer = grantTo !== undefined && attempt.verifyOnChain ? authorization.public_key : undefined;
   const account = payer === undefined ? grantTo?.identity : walletAccount(payer);
@@ -136,6 +184,7 @@ export const acceptPaymentAuthorization = Effect.fn("acceptPaymentAuthorization"
       signature,
       paidAt: paid.paidAt,
       sealed: issued,
+      ...(readsLate && attempt.lateTransfers === "serve" ? { acceptsLate: true } : {}),
       ...(grantTo === undefined
         ? {}
         : { grant: { identity: account ?? grantTo.identity, queries: grantTo.queriesFor(paid.received) } }),

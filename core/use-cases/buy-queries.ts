@@ -6,17 +6,21 @@
  * transfers by several wallets) credits the client identity as before, so nothing paid is lost.
  */
 import { Clock, Effect, Result } from "effect";
-import { memosOf } from "../payments/parsed-transaction.ts";
+import { memosOf, type ParsedTransaction } from "../payments/parsed-transaction.ts";
 import type { PaymentClaim, RawClaim } from "../payments/payment-claim.ts";
 import { validateClaim } from "../payments/payment-claim.ts";
-import { rejected } from "../payments/payment-rejected.ts";
+import { type PaymentRejected, rejected } from "../payments/payment-rejected.ts";
 import { PaymentSettings } from "../payments/payment-settings.ts";
+import { isSealedPaymentId } from "../payments/sealed-request.ts";
+import { carriesNoMemoOfOurs } from "../payments/unattributed.ts";
 import { verifyTransfer } from "../payments/verify-transfer.ts";
 import { walletAccount } from "../payments/wallet-credits.ts";
 import { X402_MEMO_PREFIX } from "../payments/x402.ts";
 import { soleTransferAuthority } from "../payments/x402-binding.ts";
 import { ChainReader } from "../ports/chain-reader.ts";
 import { PaymentStore } from "../ports/payment-store.ts";
+import { RequestSeal } from "../ports/request-seal.ts";
+import { UnattributedPayments } from "../ports/unattributed-payments.ts";
 import type { QuotaView } from "../quota.ts";
 import { reserveChainLookup } from "./reserve-chain-lookup.ts";
 
@@ -33,6 +37,40 @@ export interface QueriesBought {
    */
   readonly madeForClient: boolean;
 }
+
+/**
+ * A transfer to our wallet refused for carrying no memo of ours is nobody's to claim: listed for
+ * the owner to refund (core/payments/unattributed.ts). Its lookup was already admitted by the
+ * budget; listing it reads nothing more from the chain.
+ */
+const listIfUnattributed = Effect.fn("listIfUnattributed")(function* (
+  signature: string,
+  transaction: ParsedTransaction,
+  failure: PaymentRejected,
+) {
+  const seal = yield* RequestSeal;
+  const memos = memosOf(transaction).map((memo) => memo.trim());
+  const ours = (paymentId: string) => isSealedPaymentId(seal.mac, paymentId);
+  if (
+    failure.received === undefined ||
+    transaction.blockTime === null ||
+    !carriesNoMemoOfOurs(failure.reason, memos, ours)
+  )
+    return;
+  const settings = yield* PaymentSettings;
+  const unattributed = yield* UnattributedPayments;
+  yield* unattributed.record(
+    {
+      signature,
+      payer: soleTransferAuthority(transaction, { payTo: settings.wallet, mint: settings.usdcMint }) ?? "",
+      units: failure.received,
+      at: transaction.blockTime * 1000,
+      reason: "memo-not-ours",
+      paymentId: "",
+    },
+    yield* Clock.currentTimeMillis,
+  );
+});
 
 export const buyQueries = Effect.fn("buyQueries")(function* (identity: string, raw: RawClaim) {
   const claim = yield* Effect.fromResult(validateClaim(raw));
@@ -61,8 +99,11 @@ export const buyQueries = Effect.fn("buyQueries")(function* (identity: string, r
     },
     notBefore: settings.notBefore,
   });
-  if (Result.isFailure(verified)) return yield* Effect.fail(verified.failure);
   const transaction = lookup.kind === "found" ? lookup.transaction : undefined;
+  if (Result.isFailure(verified)) {
+    if (transaction !== undefined) yield* listIfUnattributed(claim.signature, transaction, verified.failure);
+    return yield* Effect.fail(verified.failure);
+  }
   if (transaction === undefined) return yield* Effect.die(new Error("a verified transfer has a transaction"));
   const payer = soleTransferAuthority(transaction, { payTo: settings.wallet, mint: settings.usdcMint });
   const ourMemo = `${settings.memoPrefix}${reference}`;

@@ -8,6 +8,7 @@ import { ChainSolana } from "../../adapters/chain-solana/index.ts";
 import { WebCryptoRandom } from "../../adapters/secure-random/index.ts";
 import { MemoryStore } from "../../adapters/store-memory/index.ts";
 import { RedisStore } from "../../adapters/store-redis/index.ts";
+import type { LateTransferPolicy } from "../../core/payments/late-transfer.ts";
 import type { X402Network } from "../../core/payments/network.ts";
 import type { ChainLookupBudget } from "../../core/ports/chain-lookup-budget.ts";
 import type { PaymentRequests } from "../../core/ports/payment-requests.ts";
@@ -15,6 +16,7 @@ import type { PaymentStore } from "../../core/ports/payment-store.ts";
 import type { RequestSeal } from "../../core/ports/request-seal.ts";
 import type { SettlementLocks } from "../../core/ports/settlement-locks.ts";
 import type { StoreUnavailable } from "../../core/ports/store-errors.ts";
+import type { UnattributedPayments } from "../../core/ports/unattributed-payments.ts";
 import type { Logger } from "../../src/observability/log.ts";
 import { createPaywall, type PaywallDeps, specDialect } from "../../src/payments/server/index.ts";
 import { exactDialect } from "../../src/payments/v2/exact-dialect.ts";
@@ -33,6 +35,8 @@ export interface ExampleOptions {
   readonly chain: ExampleChain;
   readonly autoVerify: boolean;
   readonly expiresIn?: number | undefined;
+  /** What the priced routes do with a late transfer (default "serve"). */
+  readonly lateTransfers?: LateTransferPolicy | undefined;
   /** The budget of chain lookups (default: the documented ceilings). */
   readonly chainLookups?: PaywallDeps["chainLookups"];
   /** Redis URL; absent: the memory store. */
@@ -47,7 +51,7 @@ export const buildExample = (options: ExampleOptions) => {
   const limits = quotaLimits(defaultConfig());
   // Either store, seen as the ports the paywall uses (its seal key and chain lookup budget too), and the ids' random source.
   const store: Layer.Layer<
-    PaymentStore | PaymentRequests | SettlementLocks | RequestSeal | ChainLookupBudget,
+    PaymentStore | PaymentRequests | SettlementLocks | RequestSeal | ChainLookupBudget | UnattributedPayments,
     StoreUnavailable
   > =
     options.redisUrl === undefined
@@ -81,6 +85,7 @@ export const buildExample = (options: ExampleOptions) => {
     paymentAddress: chain.paymentAddress,
     tokenMint: chain.tokenMint,
     expiresIn: options.expiresIn,
+    lateTransfers: options.lateTransfers,
   });
   return { app, runtime, dispose: () => runtime.dispose() };
 };

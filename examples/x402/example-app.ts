@@ -4,6 +4,7 @@
  * leaves them open): each paid body says what was bought and the receipt of the payment.
  */
 import { Hono } from "hono";
+import type { LateTransferPolicy } from "../../core/payments/late-transfer.ts";
 import type { Paywall, X402Env } from "../../src/payments/server/index.ts";
 
 /** The tiers of /tiered-data/{tier}; any other tier is 404 before a price is asked. */
@@ -22,16 +23,19 @@ export interface ExampleTerms {
   readonly tokenMint: string;
   /** Lifetime of each payment request in seconds (the paywall's default, 300, when absent). */
   readonly expiresIn?: number | undefined;
+  /** What the priced routes do with a late transfer (the paywall's default, "serve", when absent). */
+  readonly lateTransfers?: LateTransferPolicy | undefined;
 }
 
 /** The example routes on `paywall`. */
 export const createExampleApp = (paywall: Paywall, terms: ExampleTerms) => {
   const priced = (Amount: string, Description: string) =>
-    paywall(
-      terms.expiresIn === undefined
-        ? { Amount, Description }
-        : { Amount, Description, ExpiresIn: terms.expiresIn },
-    );
+    paywall({
+      Amount,
+      Description,
+      ...(terms.expiresIn === undefined ? {} : { ExpiresIn: terms.expiresIn }),
+      ...(terms.lateTransfers === undefined ? {} : { LateTransfers: terms.lateTransfers }),
+    });
   return new Hono<X402Env>()
     .get("/", (c) =>
       c.json({

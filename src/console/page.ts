@@ -49,6 +49,7 @@ svg.chart .bar.revenue { fill: var(--good); }
 .login { max-width: 380px; margin: 12vh auto; }
 .login form { display: grid; gap: 12px; }
 .error { color: var(--bad); }
+code.addr { word-break: break-all; font-size: 12px; }
 @media (max-width: 640px) { header, main { padding-left: 12px; padding-right: 12px; } .hide-narrow { display: none; } }
 `;
 

@@ -19,6 +19,7 @@ import type { RequestSeal } from "../../core/ports/request-seal.ts";
 import type { Retriever } from "../../core/ports/retrieval.ts";
 import type { SecureRandom } from "../../core/ports/secure-random.ts";
 import type { SettlementLocks } from "../../core/ports/settlement-locks.ts";
+import type { UnattributedPayments } from "../../core/ports/unattributed-payments.ts";
 import type { VisitorHasher } from "../../core/ports/visitor-hasher.ts";
 import type { WalletCredits } from "../../core/ports/wallet-credits.ts";
 import type { WalletSessions } from "../../core/ports/wallet-sessions.ts";
@@ -41,7 +42,8 @@ export type Services =
   | SettlementLocks
   | WalletCredits
   | WalletSessions
-  | RequestSeal;
+  | RequestSeal
+  | UnattributedPayments;
 export type AppRuntime = ManagedRuntime.ManagedRuntime<Services, never>;
 
 /** Thrown to reach Hono's onError (500 + request id) with the real cause attached. */

@@ -146,6 +146,14 @@ export const REJECTIONS = {
     "Payment request expired",
     "The transfer was made after the payment request's expires_at. Pay a new payment request.",
   ),
+  "payment-late-listed": {
+    code: "PAYMENT_LATE_LISTED",
+    status: 400,
+    retryable: false,
+    error: ({ payment, received }) =>
+      `Transfer ${payment?.transaction ?? "?"} (${usdc(received)} USDC) for payment ${payment?.id ?? "?"} landed after the payment request expired: not served, listed for a refund by the owner`,
+    hint: "This route does not serve late transfers; the owner refunds them by hand. Pay a new payment request, with time to spare before its expires_at.",
+  },
   "payment-other-resource": refusal(
     "PAYMENT_OTHER_RESOURCE",
     "This payment is for another resource",

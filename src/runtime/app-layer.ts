@@ -27,6 +27,7 @@ import type { QuotaStore } from "../../core/ports/quota-store.ts";
 import type { RequestSeal } from "../../core/ports/request-seal.ts";
 import type { Retriever } from "../../core/ports/retrieval.ts";
 import type { SettlementLocks } from "../../core/ports/settlement-locks.ts";
+import type { UnattributedPayments } from "../../core/ports/unattributed-payments.ts";
 import type { WalletCredits } from "../../core/ports/wallet-credits.ts";
 import type { WalletSessions } from "../../core/ports/wallet-sessions.ts";
 import type { QuotaLimits } from "../../core/quota.ts";
@@ -56,7 +57,8 @@ type StoreLayer = Layer.Layer<
   | ChainLookupBudget
   | WalletCredits
   | WalletSessions
-  | RequestSeal,
+  | RequestSeal
+  | UnattributedPayments,
   unknown,
   never
 >;

@@ -39,7 +39,8 @@ describe.skipIf(!chromiumAvailable())("the owner's console", () => {
     expect(res.status).toBe(200);
     return (await res.json()) as { answerId: string };
   };
-  const pay = async (visitor: string, amount: number) => {
+  /** A transfer of `amount` presented to POST /api/payment: its status (a memo not ours is refused, and listed). */
+  const pay = async (visitor: string, amount: number, memo?: string) => {
     const chain = await localnetOf(service);
     const instructions = await usdcTransferInstructions({
       payer: chain.payer,
@@ -48,10 +49,14 @@ describe.skipIf(!chromiumAvailable())("the owner's console", () => {
       mint: chain.mint,
       units: BigInt(Math.round(amount * 1_000_000)),
       decimals: 6,
+      memo,
     });
     const signature = await signAndSend(createSolanaRpc(chain.rpcUrl), chain.payer, instructions);
-    expect((await post("/api/payment", visitor, { signature, amount, token: "USDC" })).status).toBe(200);
+    const status = (await post("/api/payment", visitor, { signature, amount, token: "USDC" })).status;
+    expect(status).toBe(memo === undefined ? 200 : 400);
+    return { signature, payer: chain.payer.address };
   };
+  let unattributed: { signature: string; payer: string };
 
   beforeAll(async () => {
     indexPath = await buildIndex(FIXTURE_DOCS, "https://docs.widgetron.example");
@@ -82,6 +87,8 @@ describe.skipIf(!chromiumAvailable())("the owner's console", () => {
     expect((await post("/api/feedback", b, { answerId: read.answerId, vote: "up" })).status).toBe(200);
     await ask(c, "Install Widgetron?");
     await ask(c, "How do I report a bug?");
+    // A transfer whose x402 memo names no request of ours: nobody is served it, the owner refunds it.
+    unattributed = await pay(c, 0.02, "x402:pay_NotOurs000000000000000000");
     browser = await launchBrowser();
   }, 60_000);
   afterAll(async () => {
@@ -139,6 +146,13 @@ describe.skipIf(!chromiumAvailable())("the owner's console", () => {
       ).toBe(true);
       const downVoted = page.locator("section", { hasText: "Answers voted down" });
       expect(await downVoted.textContent()).toContain("No example");
+      const refunds = page.locator("section", { hasText: "Unattributed payments" }).locator("tbody tr");
+      expect(await refunds.count()).toBe(1);
+      const refund = (await refunds.first().textContent()) ?? "";
+      expect(refund).toContain(unattributed.payer);
+      expect(refund).toContain("0.02");
+      expect(refund).toContain("no memo of ours");
+      expect(refund).toContain(unattributed.signature);
       await page.evaluate(() => window.scrollTo(0, 0));
       await screenshot(page, `admin-console-${size}`);
       await page.screenshot({
@@ -162,7 +176,9 @@ describe.skipIf(!chromiumAvailable())("the owner's console", () => {
     ]);
     expect(download.suggestedFilename()).toMatch(/^insights-\d{4}-\d\d-\d\d-\d{4}-\d\d-\d\d\.csv$/);
     const text = await Bun.file((await download.path()) ?? "").text();
-    expect(text.trim().split("\n")).toHaveLength(1 + 10 + 2 + 2);
+    // The header, 10 questions, 2 votes, 2 payments and 1 unattributed payment.
+    expect(text.trim().split("\n")).toHaveLength(1 + 10 + 2 + 2 + 1);
+    expect(text).toContain(`,${unattributed.payer},${unattributed.signature},memo-not-ours,`);
     for (const ip of VISITORS) expect(text).not.toContain(ip);
     await context.close();
   });

@@ -4,9 +4,11 @@
  * with X-Payment-Authorization buys the queries and is answered in the same call, once.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { Effect } from "effect";
 import { ChainSolana } from "../../adapters/chain-solana/index.ts";
 import { paymentMemo } from "../../core/payments/x402.ts";
 import { decodeReceiptHeader } from "../../core/payments/x402-receipt.ts";
+import { WalletCredits } from "../../core/ports/wallet-credits.ts";
 import {
   buildAuthorization,
   createTransfer,
@@ -15,6 +17,7 @@ import {
   type X402Wallet,
 } from "../../src/payments/client/index.ts";
 import { askChat, exhaustFreeQuestion } from "../support/chat-402.ts";
+import { expiredRequest } from "../support/expired-request.ts";
 import { startTestChain, type TestChain } from "../support/localnet.ts";
 import { redisServerAvailable } from "../support/redis-server.ts";
 import { twoOnRedis, useRedisServer } from "../support/shared-redis.ts";
@@ -203,20 +206,49 @@ describe("/api/chat paid with X-Payment-Authorization", () => {
     });
   });
 
-  test("a transfer made after the request expired: 402 PAYMENT_EXPIRED with a fresh request", async () => {
+  test("a transfer that lands 100 s after expires_at: credited to the paying wallet and answered, once", async () => {
     const t = onChain();
     const from = "198.51.100.8";
     const request = await readPaymentRequest(await exhaust(t, from));
+    // A wallet of its own, so its balance is exactly what this transfer bought.
+    const payer = await chain.fundPayer();
     chain.localnet.setClockOffsetMs(400_000);
     const late = await chain
-      .sendUsdc({ units: 10_000n, memo: paymentMemo(request.payment_id) })
+      .sendUsdc({ units: 10_000n, memo: paymentMemo(request.payment_id), from: payer })
       .finally(() => chain.localnet.setClockOffsetMs(0));
+    const { header } = await buildAuthorization(request, { ...wallet(), signer: payer }, late);
+    const response = await ask(t, from, header);
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { success: boolean; rateLimit: { remaining: number } };
+    // 10 questions at 0.001 USDC, one spent on this answer: the wallet's balance.
+    expect(body).toMatchObject({ success: true, rateLimit: { remaining: 9 } });
+    expect(decodeReceiptHeader(response.headers.get("X-Payment-Receipt") ?? "")).toMatchObject({
+      transaction_hash: late,
+      payer: payer.address,
+    });
+    // Presented again: nothing credited twice.
+    expect((await ask(t, from, header)).status).toBe(403);
+    const status = (await (await t.call("/api/status", {}, from)).json()) as { remaining: number };
+    expect(status.remaining).toBe(9);
+    // The credits are the paying wallet's (they follow it), not the address's.
+    const held = await t.runtime.runPromise(
+      Effect.gen(function* () {
+        return yield* (yield* WalletCredits).view(payer.address, Date.now());
+      }),
+    );
+    expect(held.paid).toBe(9);
+  });
+
+  test("a request presented 20 minutes after expires_at (past its grace) is credited too", async () => {
+    const t = onChain();
+    const from = "198.51.100.10";
+    const fresh = await readPaymentRequest(await exhaust(t, from));
+    const request = await expiredRequest(t.runtime, fresh, "POST", Date.now() - 20 * 60_000);
+    const late = await chain.sendUsdc({ units: 20_000n, memo: paymentMemo(request.payment_id) });
     const { header } = await buildAuthorization(request, wallet(), late);
     const response = await ask(t, from, header);
-    expect(response.status).toBe(402);
-    const body = (await response.json()) as Record<string, unknown>;
-    expect(body).toMatchObject({ Code: "PAYMENT_EXPIRED", code: "PAYMENT_EXPIRED", success: false });
-    expect(body.payment_id).not.toBe(request.payment_id);
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as { rateLimit: { remaining: number } }).rateLimit.remaining).toBe(19);
   });
 });
 
@@ -232,6 +264,23 @@ describe.skipIf(!redisServerAvailable())("/api/chat on two instances sharing Red
     );
     expect(responses.filter((response) => response.status === 200)).toHaveLength(1);
     expect(responses.filter((response) => response.status === 403)).toHaveLength(9);
+    const status = (await (await second.call("/api/status", {}, from)).json()) as { remaining: number };
+    expect(status.remaining).toBe(9);
+  });
+  test("one late transfer raced across both: credited once", async () => {
+    const [first, second] = twoOnRedis(shared.redis.url, "chat-x402-late:", (store) => onChain({ store }));
+    const from = "198.51.100.11";
+    const request = await readPaymentRequest(await exhaust(first, from));
+    chain.localnet.setClockOffsetMs(400_000);
+    const late = await chain
+      .sendUsdc({ units: 10_000n, memo: paymentMemo(request.payment_id) })
+      .finally(() => chain.localnet.setClockOffsetMs(0));
+    const { header } = await buildAuthorization(request, wallet(), late);
+    const responses = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => ask(i % 2 === 0 ? first : second, from, header)),
+    );
+    expect(responses.filter((response) => response.status === 200)).toHaveLength(1);
+    expect(responses.filter((response) => response.status === 403)).toHaveLength(5);
     const status = (await (await second.call("/api/status", {}, from)).json()) as { remaining: number };
     expect(status.remaining).toBe(9);
   });

@@ -175,8 +175,11 @@ describe("automatic mode: expiry", () => {
     expect(before.payer - (await balances()).payer).toBe(100_000n);
   });
 
-  test("a transfer that lands after expires_at is answered PAYMENT_EXPIRED: the client pays the fresh request", async () => {
-    const { chain, server } = env;
+  test("a late transfer on a route that serves none is answered PAYMENT_EXPIRED: the client pays the fresh request", async () => {
+    const { chain } = env;
+    // A route that opted out of serving late transfers (the default serves them, as the
+    // late-transfers test shows): the first transfer is listed for refund, the second served.
+    const server = await startExampleServer(chain, { lateTransfers: "list" });
     const paid: string[] = [];
     const payingFetch = wrapFetchWithPayment(server.wallet(), {
       AllowLocal: true,
@@ -195,6 +198,8 @@ describe("automatic mode: expiry", () => {
     expect(decodeReceiptHeader(response.headers.get("X-Payment-Receipt") ?? "")?.transaction_hash).toBe(
       paid[1],
     );
+    expect((await server.unattributed()).map((entry) => entry.signature)).toEqual([paid[0] ?? ""]);
+    await server.stop();
   });
 
   test("a declined payment is PAYMENT_REQUIRED, nothing paid", async () => {

@@ -174,31 +174,14 @@ describe("x402 security: each attack refused with its code", () => {
     expect(await env.chain.usdcBalance(env.chain.payer.address)).toBe(before);
   });
 
-  test("a never-issued payment_id, and a transaction paid after the request expired", async () => {
-    const { server, chain } = env;
+  test("a never-issued payment_id", async () => {
+    // (A transfer that lands after the request expired is served: x402.late-transfers.test.ts.)
+    const { server } = env;
     const { authorization } = await server.pay("/premium-data");
     const unknown = await server.forge(authorization, { payment_id: "pay_NeverIssued0000000000" });
     expect(await refusal(await server.get("/premium-data", unknown))).toEqual(
       verificationFailed("payment-unknown"),
     );
-
-    const request = await server.requestOf("/premium-data");
-    // The chain's clock runs 7 minutes ahead: the transfer lands 2 minutes after expires_at
-    // (300 s), later than any blockhash signed before it could have landed.
-    const late = async (memo: string) => {
-      chain.localnet.setClockOffsetMs(420_000);
-      return chain.sendUsdc({ units: PRICE, memo }).finally(() => chain.localnet.setClockOffsetMs(0));
-    };
-    const response = await server.present("/premium-data", late, request);
-    const body = (await response.clone().json()) as Record<string, unknown>;
-    expect(await refusal(response)).toEqual({
-      status: 402,
-      code: "PAYMENT_EXPIRED",
-      reason: "payment-expired",
-    });
-    // The expired answer carries a fresh payment request to pay instead.
-    expect(body.payment_id).not.toBe(request.payment_id);
-    expect(body.max_amount_required).toBe("0.10");
   });
 
   test("a malformed header, and a transaction the chain does not know", async () => {

@@ -182,6 +182,26 @@ const contract = (name: string, makeLayer: MakeLayer, shared: boolean) =>
       expect(await store.isClaimed("s", now)).toBe(false);
     });
 
+    test("a claim that accepts late: landed and presented past both graces, claimed once (a sealed request)", async () => {
+      const [store, peer] = open();
+      const payment = issued();
+      // Presented 20 minutes after expires_at (past the settle grace), paid 5 minutes after it.
+      const later = payment.expiresAt + SETTLE_GRACE_MS + 10 * 60_000;
+      const late = { sealed: payment, paidAt: payment.expiresAt + 5 * 60_000 };
+      expect(await store.tryClaim(claimOf(payment, "late-sig", late), later)).toBe("payment-expired");
+      expect(await store.tryClaim(claimOf(payment, "late-sig", { ...late, acceptsLate: true }), later)).toBe(
+        "ok",
+      );
+      expect(await peer.find(payment.paymentId, later)).toMatchObject({
+        state: { kind: "claimed", signature: "late-sig" },
+      });
+      expect(await peer.isClaimed("late-sig", later)).toBe(true);
+      // Accepting late opens no second claim: the request is used, the signature too.
+      expect(await peer.tryClaim(claimOf(payment, "late-sig-2", { ...late, acceptsLate: true }), later)).toBe(
+        "payment-already-used",
+      );
+    });
+
     test("a failed handler: the same transaction claims again, then served is final", async () => {
       const [store, peer] = open();
       const payment = issued();

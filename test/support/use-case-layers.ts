@@ -5,15 +5,20 @@
  */
 
 import { Effect, Layer, Result, Stream } from "effect";
+import { hmacSeal } from "../../adapters/shared/hmac-seal.ts";
 import { makeMemoryLookupBudget } from "../../adapters/store-memory/chain-lookup-budget.ts";
+import { makeMemoryUnattributed } from "../../adapters/store-memory/memory-unattributed.ts";
 import { PaymentSettings } from "../../core/payments/payment-settings.ts";
+import { DEFAULT_UNATTRIBUTED_BOUNDS } from "../../core/payments/unattributed.ts";
 import { ChainLookupBudget } from "../../core/ports/chain-lookup-budget.ts";
 import { type ChainLookup, ChainReader } from "../../core/ports/chain-reader.ts";
 import { Conversations } from "../../core/ports/conversations.ts";
 import { type ChatTurn, GenerationFailed, Generator } from "../../core/ports/generator.ts";
 import { AlreadyClaimed, PaymentStore } from "../../core/ports/payment-store.ts";
 import { QuotaStore } from "../../core/ports/quota-store.ts";
+import { RequestSeal } from "../../core/ports/request-seal.ts";
 import { RetrievalFailed, type RetrievedChunk, Retriever } from "../../core/ports/retrieval.ts";
+import { UnattributedPayments } from "../../core/ports/unattributed-payments.ts";
 import { WalletCredits } from "../../core/ports/wallet-credits.ts";
 import {
   commit,
@@ -204,4 +209,7 @@ export const worldLayer = (w: World, settings: PaymentSettings["Service"] = SETT
     Layer.succeed(PaymentSettings, settings),
     // The real budget of the memory store: these worlds ask far below its ceilings.
     Layer.succeed(ChainLookupBudget, makeMemoryLookupBudget().budget),
+    // The memory store's own list of unattributed payments, and a seal key of its own.
+    Layer.succeed(UnattributedPayments, makeMemoryUnattributed(DEFAULT_UNATTRIBUTED_BOUNDS).store),
+    Layer.succeed(RequestSeal, hmacSeal("11".repeat(32))),
   );

@@ -9,10 +9,13 @@
 
 import { afterAll, beforeAll } from "bun:test";
 import type { KeyPairSigner } from "@solana/kit";
+import { Effect } from "effect";
 import type { ChainLookupCeilings } from "../../core/payments/chain-lookup-budget.ts";
+import type { LateTransferPolicy } from "../../core/payments/late-transfer.ts";
 import type { PaymentAuthorization, PaymentRequest } from "../../core/payments/x402.ts";
 import { encodeAuthorizationHeader, paymentMemo } from "../../core/payments/x402.ts";
 import { AUTHORIZATION_HEADER } from "../../core/payments/x402-receipt.ts";
+import { UnattributedPayments } from "../../core/ports/unattributed-payments.ts";
 import { buildExample } from "../../examples/x402/build-example.ts";
 import { memoryLogger } from "../../src/observability/log.ts";
 import { signAuthorization } from "../../src/payments/authorization-signature.ts";
@@ -39,6 +42,8 @@ export interface ExampleServerOptions {
   readonly sponsorFloor?: bigint;
   /** The budget of chain lookups (default: the documented ceilings). */
   readonly chainLookups?: ChainLookupCeilings;
+  /** What the priced routes do with a late transfer (default "serve"). */
+  readonly lateTransfers?: LateTransferPolicy;
 }
 
 export const startExampleServer = async (chain: TestChain, options: ExampleServerOptions = {}) => {
@@ -65,6 +70,7 @@ export const startExampleServer = async (chain: TestChain, options: ExampleServe
     autoVerify: options.autoVerify ?? true,
     redisUrl: options.redisUrl,
     expiresIn: options.expiresIn,
+    lateTransfers: options.lateTransfers,
     ...(options.chainLookups === undefined ? {} : { chainLookups: options.chainLookups }),
     logger,
   });
@@ -113,9 +119,16 @@ export const startExampleServer = async (chain: TestChain, options: ExampleServe
     const signature = await transfer(paymentMemo(asked.payment_id));
     return get(path, (await buildAuthorization(asked, wallet(), signature)).header);
   };
+  /** The unattributed payments its store lists now (all of the retention). */
+  const unattributed = () =>
+    example.runtime.runPromise(
+      Effect.flatMap(UnattributedPayments, (store) => store.between(0, Number.MAX_SAFE_INTEGER, Date.now())),
+    );
   return {
     url,
     lines,
+    unattributed,
+    runtime: example.runtime,
     present,
     wallet,
     get,

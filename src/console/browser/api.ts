@@ -1,9 +1,13 @@
 /** The console's one call: the report of a range, with the session cookie (same origin only). */
 import type { InsightsReport } from "../../../core/insights/report.ts";
+import type { UnattributedPaymentView } from "../../../core/insights/unattributed-view.ts";
 import type { DocsSyncRecord } from "../../../core/ports/docs-sync.ts";
 
-/** The report, and the last sync of DOCS_URL (null when no site is synced). */
-export type Report = InsightsReport & { readonly docsSync: DocsSyncRecord | null };
+/** The report, its unattributed payments, and the last sync of DOCS_URL (null when no site is synced). */
+export type Report = InsightsReport & {
+  readonly unattributed: ReadonlyArray<UnattributedPaymentView>;
+  readonly docsSync: DocsSyncRecord | null;
+};
 
 export type Loaded =
   | { readonly ok: true; readonly report: Report }

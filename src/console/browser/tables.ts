@@ -87,6 +87,30 @@ export const downVotedTable = (answers: Report["downVoted"]) =>
     "No answer was voted down.",
   );
 
+const REASON_TEXT = {
+  "memo-not-ours": "no memo of ours",
+  "late-refused": "late, route serves none",
+} as const;
+
+/** Transfers nobody was served: the owner refunds each to its payer by hand. */
+export const unattributedTable = (payments: Report["unattributed"]) =>
+  table(
+    ["Time (UTC)", "Payer", "USDC", "Transaction", "Why"],
+    payments.map((payment) => [
+      when(payment.at),
+      // Whole, to copy for the refund; broken anywhere so the table fits its card.
+      h("code", { class: "addr" }, payment.payer || "several wallets"),
+      payment.usdc,
+      h("code", { class: "addr" }, payment.signature),
+      payment.paymentId === ""
+        ? REASON_TEXT[payment.reason]
+        : `${REASON_TEXT[payment.reason]} (${payment.paymentId})`,
+    ]),
+    "No unattributed payments: every transfer in this range was served or credited.",
+    [2],
+    [3],
+  );
+
 export const pagesTable = (pages: Report["mostCitedPages"], empty: string) =>
   table(
     ["Page", "Citations"],

@@ -2,7 +2,14 @@
 import { h } from "../../browser/dom.ts";
 import type { Report } from "./api.ts";
 import { barChart } from "./chart.ts";
-import { downVotedTable, gapsTable, pagesTable, table, topQuestionsTable } from "./tables.ts";
+import {
+  downVotedTable,
+  gapsTable,
+  pagesTable,
+  table,
+  topQuestionsTable,
+  unattributedTable,
+} from "./tables.ts";
 
 const card = (value: string | number, label: string) =>
   h("div", { class: "card" }, h("b", {}, String(value)), h("span", {}, label));
@@ -121,6 +128,11 @@ export const reportView = (report: Report): ReadonlyArray<Node> => {
         ),
       ),
       docsSyncSection(report.docsSync),
+      section(
+        "Unattributed payments",
+        "Transfers to your wallet that nobody was served or credited: refund each to its payer by hand.",
+        unattributedTable(report.unattributed),
+      ),
       section(
         "Payments by dialect",
         undefined,

@@ -93,6 +93,7 @@ export const adminApiRoutes = ({ runtime, recorder, access, docsSync }: AdminApi
       const [from, to] = [formatDay(range.fromDay), formatDay(range.toDay)];
       const format = query.format ?? "csv";
       c.header("Content-Disposition", `attachment; filename="insights-${from}-${to}.${format}"`);
-      if (format === "json") return c.json({ success: true, from, to, events: outcome.value });
-      return c.body(exportCsv(outcome.value), 200, { "Content-Type": "text/csv; charset=utf-8" });
+      const { events, unattributed } = outcome.value;
+      if (format === "json") return c.json({ success: true, from, to, events, unattributed });
+      return c.body(exportCsv(events, unattributed), 200, { "Content-Type": "text/csv; charset=utf-8" });
     });

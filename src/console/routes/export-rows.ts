@@ -1,10 +1,11 @@
 /**
- * GET /api/admin/export as CSV: one row per event (question, vote or payment) with the same
- * columns for all, written by csv-stringify with formula escaping (a visitor's question that
+ * GET /api/admin/export as CSV: one row per event (question, vote or payment), then one per
+ * unattributed payment (type "unattributed", for a refund by hand), with the same columns for all, written by csv-stringify with formula escaping (a visitor's question that
  * starts with "=" must not run in the owner's spreadsheet).
  */
 import { stringify } from "csv-stringify/sync";
 import type { InsightEvent } from "../../../core/insights/events.ts";
+import type { UnattributedPaymentView } from "../../../core/insights/unattributed-view.ts";
 import { formatUnits } from "../../../core/payments/money.ts";
 
 export const EXPORT_COLUMNS = [
@@ -25,6 +26,10 @@ export const EXPORT_COLUMNS = [
   "usdc",
   "queries",
   "dialect",
+  "payer",
+  "signature",
+  "reason",
+  "payment_id",
 ] as const;
 
 type Row = Partial<Record<(typeof EXPORT_COLUMNS)[number], string | number | boolean>>;
@@ -69,8 +74,22 @@ const rowOf = (event: InsightEvent): Row => {
   }
 };
 
-export const exportCsv = (events: ReadonlyArray<InsightEvent>): string =>
-  stringify(events.map(rowOf), {
+const unattributedRow = (payment: UnattributedPaymentView): Row => ({
+  type: "unattributed",
+  time: new Date(payment.at).toISOString(),
+  units: payment.units,
+  usdc: payment.usdc,
+  payer: payment.payer,
+  signature: payment.signature,
+  reason: payment.reason,
+  payment_id: payment.paymentId,
+});
+
+export const exportCsv = (
+  events: ReadonlyArray<InsightEvent>,
+  unattributed: ReadonlyArray<UnattributedPaymentView> = [],
+): string =>
+  stringify([...events.map(rowOf), ...unattributed.map(unattributedRow)], {
     header: true,
     columns: [...EXPORT_COLUMNS],
     escape_formulas: true,

@@ -5,6 +5,7 @@
 import { Schema } from "effect";
 import { InsightEvent } from "../../../core/insights/events.ts";
 import { InsightsReport } from "../../../core/insights/report.ts";
+import { UnattributedPaymentView } from "../../../core/insights/unattributed-view.ts";
 import { DocsSyncRecord } from "../../../core/ports/docs-sync.ts";
 
 const Day = Schema.String.annotate({ description: "UTC date, YYYY-MM-DD (included)" });
@@ -22,6 +23,8 @@ export const ExportQuery = Schema.Struct({
 export const InsightsResponse = Schema.Struct({
   success: Schema.Literal(true),
   ...InsightsReport.fields,
+  /** Transfers verified but served to nobody, in the range (by block time): refund them by hand. */
+  unattributed: Schema.Array(UnattributedPaymentView),
   /** The last sync of DOCS_URL; null when none is configured or none ran yet. */
   docsSync: Schema.NullOr(DocsSyncRecord),
 }).annotate({ identifier: "InsightsResponse" });
@@ -31,4 +34,5 @@ export const ExportResponse = Schema.Struct({
   from: Day,
   to: Day,
   events: Schema.Array(InsightEvent),
+  unattributed: Schema.Array(UnattributedPaymentView),
 }).annotate({ identifier: "InsightsExport" });

@@ -1,7 +1,8 @@
 /**
  * The spec's dialect buying queries (/api/chat): an X-Payment-Authorization for a transfer the
  * client already made buys the queries it paid for (0.001 USDC each), credited in the same
- * atomic step that consumes the payment, verified on chain always.
+ * atomic step that consumes the payment, verified on chain always. A late transfer is credited
+ * all the same (core/payments/late-transfer.ts): the questions are the goods, the wallet keeps them.
  */
 import { BaseUnits, queriesFor } from "../../../core/payments/money.ts";
 import type { CreditAcceptance, CreditDialect } from "./dialect.ts";
@@ -21,6 +22,7 @@ export const specCreditDialect = (): CreditDialect => ({
         client: route.identity,
         verifyOnChain: true,
         grantTo: { identity: route.identity, queriesFor: queriesOf },
+        lateTransfers: "serve",
       },
       route.run,
     );

@@ -19,6 +19,7 @@ import type { RequestSeal } from "../../../core/ports/request-seal.ts";
 import type { SecureRandom } from "../../../core/ports/secure-random.ts";
 import type { SettlementLocks } from "../../../core/ports/settlement-locks.ts";
 import type { StoreUnavailable } from "../../../core/ports/store-errors.ts";
+import type { UnattributedPayments } from "../../../core/ports/unattributed-payments.ts";
 import type { QuotaView } from "../../../core/quota.ts";
 import type { Outcome } from "../../hono-kit/run-effect.ts";
 import type { Logger } from "../../observability/log.ts";
@@ -31,7 +32,8 @@ export type PaymentServices =
   | SecureRandom
   | SettlementLocks
   | RequestSeal
-  | ChainLookupBudget;
+  | ChainLookupBudget
+  | UnattributedPayments;
 
 /** Runs a payment effect with the route's chain; a defect rejects the promise (500). */
 export type RunPayment = <A, E>(effect: Effect.Effect<A, E, PaymentServices>) => Promise<Outcome<A, E>>;

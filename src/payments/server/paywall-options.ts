@@ -1,11 +1,17 @@
 /**
  * The paywall's configuration, in the spec's names: global (PaymentAddress, TokenMint, Network,
  * RPCURL, AutoVerify) and per route (Amount, PaymentAddress, TokenMint, Network, Description,
- * ExpiresIn, AutoVerify). Decoded with Schemas at setup, so a bad price or address stops the
+ * ExpiresIn, AutoVerify, and LateTransfers: this implementation's opt-out of serving late
+ * transfers, core/payments/late-transfer.ts). Decoded with Schemas at setup, so a bad price or address stops the
  * server before it takes a request; verification off is refused on mainnet.
  */
 import { Result, Schema } from "effect";
 import { isBase58Address } from "../../../core/base58.ts";
+import {
+  DEFAULT_LATE_TRANSFER_POLICY,
+  LATE_TRANSFER_POLICIES,
+  type LateTransferPolicy,
+} from "../../../core/payments/late-transfer.ts";
 import { type BaseUnits, parseDecimalUnits } from "../../../core/payments/money.ts";
 import { X402_DEFAULT_RPC_URL, type X402Network } from "../../../core/payments/network.ts";
 import { Network } from "../../../core/payments/x402.ts";
@@ -38,6 +44,11 @@ export const RouteOptions = Schema.Struct({
     Schema.Int.pipe(Schema.check(Schema.isBetween({ minimum: 1, maximum: 86_400 }))),
   ),
   AutoVerify: Schema.optional(Schema.Boolean),
+  /**
+   * A verified transfer that lands (or is presented) after the request's graces: "serve" it
+   * (default: it paid the price in full), or "list" it for a refund by hand and refuse it.
+   */
+  LateTransfers: Schema.optional(Schema.Literals(LATE_TRANSFER_POLICIES)),
 });
 export type RouteOptions = typeof RouteOptions.Type;
 
@@ -54,6 +65,7 @@ export interface RouteTerms {
   readonly description: string;
   readonly expiresInSeconds: number;
   readonly autoVerify: boolean;
+  readonly lateTransfers: LateTransferPolicy;
 }
 
 /** A configuration the paywall refuses to run with. */
@@ -104,5 +116,6 @@ export const routeTerms = (config: PaywallConfig, input: RouteOptions): RouteTer
     description: options.Description ?? "",
     expiresInSeconds: options.ExpiresIn ?? DEFAULT_EXPIRES_IN_SECONDS,
     autoVerify,
+    lateTransfers: options.LateTransfers ?? DEFAULT_LATE_TRANSFER_POLICY,
   };
 };

@@ -27,6 +27,7 @@ import type { PaymentStore } from "../../../core/ports/payment-store.ts";
 import type { RequestSeal } from "../../../core/ports/request-seal.ts";
 import type { SecureRandom } from "../../../core/ports/secure-random.ts";
 import type { SettlementLocks } from "../../../core/ports/settlement-locks.ts";
+import type { UnattributedPayments } from "../../../core/ports/unattributed-payments.ts";
 import { runOutcome } from "../../hono-kit/run-effect.ts";
 import type { Logger } from "../../observability/log.ts";
 import { retryAfterOf } from "../payment-rejections.ts";
@@ -51,7 +52,13 @@ export interface X402Env {
 export interface PaywallDeps {
   /** Holds the store (memory or Redis) the payment requests live in. */
   readonly runtime: ManagedRuntime.ManagedRuntime<
-    PaymentRequests | PaymentStore | SecureRandom | SettlementLocks | RequestSeal | ChainLookupBudget,
+    | PaymentRequests
+    | PaymentStore
+    | SecureRandom
+    | SettlementLocks
+    | RequestSeal
+    | ChainLookupBudget
+    | UnattributedPayments,
     never
   >;
   /**

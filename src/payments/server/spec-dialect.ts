@@ -114,7 +114,12 @@ export const specDialect = (logger: Logger): PaymentDialect => ({
     if (header === undefined) return { kind: "absent" };
     const outcome = await acceptAuthorizationHeader(
       header,
-      { offer: route.offer, client: route.client, verifyOnChain: route.terms.autoVerify },
+      {
+        offer: route.offer,
+        client: route.client,
+        verifyOnChain: route.terms.autoVerify,
+        lateTransfers: route.terms.lateTransfers,
+      },
       route.run,
     );
     if (!outcome.ok) return { kind: "refused", error: outcome.error };

@@ -48,6 +48,7 @@ export const X402_CODE_OF = {
   "payment-other-resource": FAILED,
   "payment-already-used": FAILED,
   "payment-expired": "PAYMENT_EXPIRED",
+  "payment-late-listed": "PAYMENT_EXPIRED",
   "exact-payload-malformed": INVALID,
   "exact-instruction-forbidden": FAILED,
   "exact-transfer-mismatch": FAILED,
@@ -91,7 +92,7 @@ const X402_TEXTS: Partial<
 
 /** A refusal as the protocol's error response. */
 export const x402Rejection = (rejection: PaymentRejected) => {
-  const { reason, claimed, received } = rejection;
+  const { reason, claimed, received, payment } = rejection;
   const rendering = REJECTIONS[reason];
   const texts = X402_TEXTS[reason];
   return x402Error(X402_CODE_OF[reason], texts?.message?.(rejection) ?? rendering.error(rejection), {
@@ -101,6 +102,10 @@ export const x402Rejection = (rejection: PaymentRejected) => {
     retryable: rendering.retryable,
     ...(claimed === undefined ? {} : { required: formatUnits(claimed) }),
     ...(received === undefined ? {} : { received: formatUnits(received) }),
+    // A refusal of money that moved names it, so the payer can ask the owner for it.
+    ...(payment === undefined
+      ? {}
+      : { payment_id: payment.id, transaction_hash: payment.transaction, listed_for_refund: true }),
   });
 };
 
