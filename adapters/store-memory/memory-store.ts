@@ -7,11 +7,13 @@
 import { Clock, Context, Effect, Layer, Result } from "effect";
 import { DEFAULT_INSIGHTS_BOUNDS } from "../../core/config-insights.ts";
 import { checkGrant, checkQueries } from "../../core/payments/grant-guard.ts";
+import { MAX_PAID_RESULTS } from "../../core/payments/payment-identifier.ts";
 import { claimInput } from "../../core/payments/x402-claim.ts";
 import { ChainLookupBudget } from "../../core/ports/chain-lookup-budget.ts";
 import { FeedbackStore } from "../../core/ports/feedback-store.ts";
 import { HeldSizes } from "../../core/ports/held-sizes.ts";
 import { type InsightsBounds, InsightsStore } from "../../core/ports/insights-store.ts";
+import { PaidResults } from "../../core/ports/paid-results.ts";
 import { PaymentRequests } from "../../core/ports/payment-requests.ts";
 import { PaymentStore } from "../../core/ports/payment-store.ts";
 import { QuickReads } from "../../core/ports/quick-reads.ts";
@@ -30,6 +32,7 @@ import { makeMemoryInsights } from "./memory-insights.ts";
 import { makeMemorySessions } from "./memory-sessions.ts";
 import { makeMemoryState } from "./memory-state.ts";
 import type { LinkAccess } from "./memory-wallet-credits.ts";
+import { makeMemoryPaidResults } from "./paid-results.ts";
 import { makeMemoryLocks } from "./settlement-locks.ts";
 
 /** How often forgotten state is swept out. */
@@ -63,17 +66,20 @@ export const layer = (
   | WalletSessions
   | HeldSizes
   | RequestSeal
+  | PaidResults
 > =>
   Layer.effectContext(
     Effect.gen(function* () {
       const state = makeMemoryState(limits, { holdId: newHoldId, reference: newReference });
       const { maxCreditlessSessions } = yield* SessionCeilings;
       const sessionState = makeMemorySessions(state.wallet.holdsCredits, maxCreditlessSessions);
+      const paid = makeMemoryPaidResults();
       yield* Effect.acquireRelease(
         Effect.sync(() =>
           startSweeper(() => {
             state.sweep();
             sessionState.sweep();
+            paid.sweep();
           }),
         ),
         (timer) => Effect.sync(() => clearInterval(timer)),
@@ -183,6 +189,7 @@ export const layer = (
             { structure: "sign_in_nonces", entries: signedIn.nonces },
             { structure: "sign_in_counts", entries: signedIn.signIns },
             { structure: "payment_lookups", entries: lookups.size() },
+            { structure: "paid_results", entries: paid.size(), cap: MAX_PAID_RESULTS },
           ];
         },
       });
@@ -199,6 +206,7 @@ export const layer = (
         Context.add(HeldSizes, held),
         // One process, one store: a key of its own seals its 402s and challenges.
         Context.add(RequestSeal, hmacSeal(newSealKey())),
+        Context.add(PaidResults, paid.results),
       );
     }).pipe(Effect.withSpan("MemoryStore.layer")),
   );

@@ -10,6 +10,7 @@ import { MemoryStore } from "../../adapters/store-memory/index.ts";
 import { RedisStore } from "../../adapters/store-redis/index.ts";
 import type { X402Network } from "../../core/payments/network.ts";
 import type { ChainLookupBudget } from "../../core/ports/chain-lookup-budget.ts";
+import type { PaidResults } from "../../core/ports/paid-results.ts";
 import type { PaymentRequests } from "../../core/ports/payment-requests.ts";
 import type { PaymentStore } from "../../core/ports/payment-store.ts";
 import type { RequestSeal } from "../../core/ports/request-seal.ts";
@@ -47,7 +48,7 @@ export const buildExample = (options: ExampleOptions) => {
   const limits = quotaLimits(defaultConfig());
   // Either store, seen as the ports the paywall uses (its seal key and chain lookup budget too), and the ids' random source.
   const store: Layer.Layer<
-    PaymentStore | PaymentRequests | SettlementLocks | RequestSeal | ChainLookupBudget,
+    PaymentStore | PaymentRequests | SettlementLocks | RequestSeal | ChainLookupBudget | PaidResults,
     StoreUnavailable
   > =
     options.redisUrl === undefined

@@ -16,6 +16,7 @@ import type { PaymentRequests } from "../../core/ports/payment-requests.ts";
 import type { PaymentStore } from "../../core/ports/payment-store.ts";
 import type { QuotaStore } from "../../core/ports/quota-store.ts";
 import type { RequestSeal } from "../../core/ports/request-seal.ts";
+import type { PaidResults } from "../../core/ports/paid-results.ts";
 import type { Retriever } from "../../core/ports/retrieval.ts";
 import type { SecureRandom } from "../../core/ports/secure-random.ts";
 import type { SettlementLocks } from "../../core/ports/settlement-locks.ts";
@@ -41,7 +42,8 @@ export type Services =
   | SettlementLocks
   | WalletCredits
   | WalletSessions
-  | RequestSeal;
+  | RequestSeal
+  | PaidResults;
 export type AppRuntime = ManagedRuntime.ManagedRuntime<Services, never>;
 
 /** Thrown to reach Hono's onError (500 + request id) with the real cause attached. */

@@ -21,6 +21,7 @@ import type { FeedbackStore } from "../../core/ports/feedback-store.ts";
 import type { Generator } from "../../core/ports/generator.ts";
 import type { InsightsStore } from "../../core/ports/insights-store.ts";
 import type { PaymentRequests } from "../../core/ports/payment-requests.ts";
+import type { PaidResults } from "../../core/ports/paid-results.ts";
 import type { PaymentStore } from "../../core/ports/payment-store.ts";
 import type { QuickReads } from "../../core/ports/quick-reads.ts";
 import type { QuotaStore } from "../../core/ports/quota-store.ts";
@@ -56,7 +57,8 @@ type StoreLayer = Layer.Layer<
   | ChainLookupBudget
   | WalletCredits
   | WalletSessions
-  | RequestSeal,
+  | RequestSeal
+  | PaidResults,
   unknown,
   never
 >;

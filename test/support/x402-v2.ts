@@ -33,6 +33,7 @@ import {
   encodePaymentSignatureHeader,
 } from "@x402/core/http";
 import type { PaymentRequired, PaymentRequirements, SettleResponse } from "@x402/core/types";
+import { appendPaymentIdentifierToExtensions } from "@x402/extensions/payment-identifier";
 import { wrapFetchWithPayment, x402Client } from "@x402/fetch";
 import { ExactSvmScheme } from "@x402/svm/exact/client";
 import { memoryLogger } from "../../src/observability/log.ts";
@@ -274,4 +275,16 @@ export const startChainWithFacilitator = async () => {
     logger: memoryLogger().logger,
   });
   return { chain, facilitator };
+};
+
+/**
+ * The official client's PAYMENT-SIGNATURE for a 402, named with payment identifier `id`
+ * through `@x402/extensions`' client helper (what an agent that wants retry safety sends).
+ */
+export const namedPaymentHeader = async (wallet: OfficialWallet, response: Response, id: string) => {
+  const client = officialClient(wallet);
+  client.onBeforePaymentCreation(async ({ paymentRequired }) => {
+    paymentRequired.extensions = appendPaymentIdentifierToExtensions(paymentRequired.extensions ?? {}, id);
+  });
+  return encodePaymentSignatureHeader(await client.createPaymentPayload(paymentRequiredOf(response)));
 };

@@ -16,6 +16,7 @@ import type { ChainReader, ChainUnavailable } from "../../../core/ports/chain-re
 import type { PaymentRequests } from "../../../core/ports/payment-requests.ts";
 import type { PaymentStore } from "../../../core/ports/payment-store.ts";
 import type { RequestSeal } from "../../../core/ports/request-seal.ts";
+import type { PaidResults } from "../../../core/ports/paid-results.ts";
 import type { SecureRandom } from "../../../core/ports/secure-random.ts";
 import type { SettlementLocks } from "../../../core/ports/settlement-locks.ts";
 import type { StoreUnavailable } from "../../../core/ports/store-errors.ts";
@@ -31,6 +32,7 @@ export type PaymentServices =
   | SecureRandom
   | SettlementLocks
   | RequestSeal
+  | PaidResults
   | ChainLookupBudget;
 
 /** Runs a payment effect with the route's chain; a defect rejects the promise (500). */

@@ -22,6 +22,7 @@ import { formatUnits } from "../../../core/payments/money.ts";
 import type { X402Code } from "../../../core/payments/x402.ts";
 import type { ChainLookupBudget } from "../../../core/ports/chain-lookup-budget.ts";
 import { ChainReader } from "../../../core/ports/chain-reader.ts";
+import type { PaidResults } from "../../../core/ports/paid-results.ts";
 import type { PaymentRequests } from "../../../core/ports/payment-requests.ts";
 import type { PaymentStore } from "../../../core/ports/payment-store.ts";
 import type { RequestSeal } from "../../../core/ports/request-seal.ts";
@@ -51,7 +52,13 @@ export interface X402Env {
 export interface PaywallDeps {
   /** Holds the store (memory or Redis) the payment requests live in. */
   readonly runtime: ManagedRuntime.ManagedRuntime<
-    PaymentRequests | PaymentStore | SecureRandom | SettlementLocks | RequestSeal | ChainLookupBudget,
+    | PaymentRequests
+    | PaymentStore
+    | SecureRandom
+    | SettlementLocks
+    | RequestSeal
+    | ChainLookupBudget
+    | PaidResults,
     never
   >;
   /**

@@ -46,6 +46,7 @@ export const exactOffer =
               network: facilitator.network,
               feePayer: facilitator.feePayer.address,
               blockhash: facilitator.feePayer.blockhashHint(),
+              paymentIdRequired: facilitator.paymentIdRequired,
             },
             message ?? x402Error("PAYMENT_REQUIRED", "Payment required", {}).body.Message,
           ),
