@@ -39,6 +39,8 @@ export interface ExampleServerOptions {
   readonly sponsorFloor?: bigint;
   /** The budget of chain lookups (default: the documented ceilings). */
   readonly chainLookups?: ChainLookupCeilings;
+  /** X402_PAYMENT_ID_REQUIRED: v2 payloads must carry a payment identifier. */
+  readonly paymentIdRequired?: boolean;
 }
 
 export const startExampleServer = async (chain: TestChain, options: ExampleServerOptions = {}) => {
@@ -52,6 +54,7 @@ export const startExampleServer = async (chain: TestChain, options: ExampleServe
       feePayer: chain.localnet.feePayer,
       logger,
       minBalanceLamports: options.sponsorFloor ?? 0n,
+      paymentIdRequired: options.paymentIdRequired ?? false,
     });
   }
   const example = buildExample({

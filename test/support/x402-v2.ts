@@ -281,10 +281,13 @@ export const startChainWithFacilitator = async () => {
  * The official client's PAYMENT-SIGNATURE for a 402, named with payment identifier `id`
  * through `@x402/extensions`' client helper (what an agent that wants retry safety sends).
  */
-export const namedPaymentHeader = async (wallet: OfficialWallet, response: Response, id: string) => {
-  const client = officialClient(wallet);
-  client.onBeforePaymentCreation(async ({ paymentRequired }) => {
+export const namedPaymentHeader = async (wallet: OfficialWallet, response: Response, id: string) =>
+  encodePaymentSignatureHeader(
+    await namedClient(wallet, id).createPaymentPayload(paymentRequiredOf(response)),
+  );
+
+/** The official client naming its payments with `id` (the helper adds it where the 402 declares the extension). */
+export const namedClient = (wallet: OfficialWallet, id: string) =>
+  officialClient(wallet).onBeforePaymentCreation(async ({ paymentRequired }) => {
     paymentRequired.extensions = appendPaymentIdentifierToExtensions(paymentRequired.extensions ?? {}, id);
   });
-  return encodePaymentSignatureHeader(await client.createPaymentPayload(paymentRequiredOf(response)));
-};

@@ -12,7 +12,7 @@
  * reads it from `c.get("x402")`, and a successful response carries the receipt header.
  */
 import { Effect, type ManagedRuntime } from "effect";
-import type { Context, MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler, Next } from "hono";
 import {
   type ChainLookupCeilings,
   ChainLookupLimits,
@@ -31,6 +31,7 @@ import type { SettlementLocks } from "../../../core/ports/settlement-locks.ts";
 import { runOutcome } from "../../hono-kit/run-effect.ts";
 import type { Logger } from "../../observability/log.ts";
 import { retryAfterOf } from "../payment-rejections.ts";
+import { type PaidOnceDeps, paidOnce } from "../v2/paid-once.ts";
 import { acceptPayment, paymentOffer } from "./accept-payment.ts";
 import type { PaidRoute, PaymentDialect, PaymentRefusal, RunPayment, VerifiedPayment } from "./dialect.ts";
 import { issuePaymentRequest, offerOf, paymentRequestOf } from "./issue-request.ts";
@@ -96,6 +97,11 @@ export const createPaywall = (input: PaywallConfig, deps: PaywallDeps) => {
   if (config.AutoVerify !== true) deps.logger.warn(UNVERIFIED_WARNING, { network: config.Network });
   const dialects = deps.dialects ?? [specDialect(deps.logger)];
   const clientOf = deps.clientOf ?? identityVariable;
+  const paidOnceDeps: PaidOnceDeps = {
+    required: dialects.some((dialect) => dialect.paymentIdRequired === true),
+    run: async (effect) => runOutcome(deps.runtime, effect),
+    logger: deps.logger,
+  };
   const readers = new Map<string, ChainReader["Service"]>();
   const readerFor = (rpcUrl: string) => {
     let reader = readers.get(rpcUrl);
@@ -158,7 +164,7 @@ export const createPaywall = (input: PaywallConfig, deps: PaywallDeps) => {
         ),
       );
     const price = `Payment required: ${formatUnits(terms.units)} USDC`;
-    return async (c, next) => {
+    const serve = async (c: Context<X402Env>, next: Next): Promise<Response> => {
       const binding = { resource: c.req.path, method: c.req.method };
       const route: PaidRoute = { terms, binding, offer: offerOf(terms, binding), client: clientOf(c), run };
       const acceptance = await acceptPayment(c.req.raw, route, dialects);
@@ -167,7 +173,7 @@ export const createPaywall = (input: PaywallConfig, deps: PaywallDeps) => {
         c.set("x402", acceptance.payment);
         await next();
         c.res = await acceptance.settle(c.res);
-        return;
+        return c.res;
       }
       return paymentRequired(
         c,
@@ -175,6 +181,16 @@ export const createPaywall = (input: PaywallConfig, deps: PaywallDeps) => {
         "PAYMENT_REQUIRED",
         `${price} for ${route.binding.method} ${route.binding.resource}`,
       );
+    };
+    // A payment named by an x402 payment identifier is paid once: its resend gets this response back.
+    return async (c, next) => {
+      const response = await paidOnce(
+        c.req.raw,
+        () => c.req.text(),
+        paidOnceDeps,
+        () => serve(c, next),
+      );
+      if (response !== c.res) c.res = response;
     };
   };
 };
