@@ -111,6 +111,26 @@ describe("one instance (memory store)", () => {
     expect(await movedSince(before, payer)).toEqual(ONE_PAYMENT);
   });
 
+  test("a streamed answer is kept as its receipt: the resend gets the settlement and PAID_RESULT_NOT_KEPT", async () => {
+    const t = onChain();
+    const from = "198.51.100.48";
+    const payer = await chain.fundPayer();
+    const header = await namedPaymentHeader(
+      wallet(payer),
+      await exhaustFreeQuestion(t, from),
+      generatePaymentId(),
+    );
+    const before = await balances(payer);
+    const streamed = await paid(t, from, header, { stream: true });
+    expect(streamed.headers.get("Content-Type")).toContain("text/event-stream");
+    expect(await streamed.text()).toContain("event:");
+    const again = await paid(t, from, header, { stream: true });
+    expect(again.status).toBe(200);
+    expect(await again.json()).toMatchObject({ success: true, code: "PAID_RESULT_NOT_KEPT" });
+    expect(settlementOf(again)).toEqual(settlementOf(streamed));
+    expect(await movedSince(before, payer)).toEqual(ONE_PAYMENT);
+  });
+
   test("an id that breaks the spec's format is 400, nothing moved", async () => {
     const t = onChain();
     const from = "198.51.100.43";
