@@ -12,7 +12,6 @@ import { decodePaymentResponseHeader } from "@x402/core/http";
 import { Clock, Effect } from "effect";
 import { keptBody, type PaidResult, resendOf } from "../../../core/payments/payment-identifier.ts";
 import { PaidResults } from "../../../core/ports/paid-results.ts";
-import type { StoreUnavailable } from "../../../core/ports/store-errors.ts";
 import type { Outcome } from "../../hono-kit/run-effect.ts";
 import type { Logger } from "../../observability/log.ts";
 import { type NamedPayment, paymentIdOfHeader } from "./payment-identifier.ts";
@@ -118,7 +117,7 @@ export const keepResult = async (
   );
   if (!kept.ok)
     deps.logger.warn("paid result not kept: a resend will be refused as already used", {
-      reason: (kept.error as StoreUnavailable).reason,
+      reason: kept.error.reason,
     });
 };
 
