@@ -6,6 +6,8 @@
  * (/x402/verify, /x402/settle, /x402/supported) on, for callers with X402_FACILITATOR_TOKEN;
  * they sponsor only transfers to X402_FACILITATOR_PAY_TO (default: PAYMENT_WALLET_ADDRESS) of
  * at least X402_FACILITATOR_MIN_AMOUNT USDC (default: 0.01, the smallest price offered).
+ * X402_PAYMENT_ID_REQUIRED makes the 402s declare x402's payment identifier required: a v2
+ * payment without one is then refused (400) rather than served without retry safety.
  * Secret values are never shown in a problem.
  */
 import { Redacted, Result } from "effect";
@@ -27,6 +29,8 @@ export interface X402Config {
   readonly facilitatorPayTo: ReadonlyArray<string>;
   /** The least amount it sponsors, in USDC base units; undefined: the smallest price offered. */
   readonly facilitatorMinUnits: bigint | undefined;
+  /** X402_PAYMENT_ID_REQUIRED: every x402 v2 payment must carry a payment identifier (default false). */
+  readonly paymentIdRequired: boolean;
 }
 
 /** Two signatures' base fee: less could not pay for any payment. */
@@ -103,5 +107,6 @@ export const parseX402 = (read: Reader): X402Config => {
     facilitatorToken: apiOn && token !== undefined ? Redacted.make(token) : undefined,
     facilitatorPayTo: parsePayTo(read),
     facilitatorMinUnits: parseMinUnits(read),
+    paymentIdRequired: read.flag("X402_PAYMENT_ID_REQUIRED"),
   };
 };

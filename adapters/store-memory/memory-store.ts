@@ -7,12 +7,14 @@
 import { Clock, Context, Effect, Layer, Result } from "effect";
 import { DEFAULT_INSIGHTS_BOUNDS } from "../../core/config-insights.ts";
 import { checkGrant, checkQueries } from "../../core/payments/grant-guard.ts";
+import { MAX_PAID_RESULTS } from "../../core/payments/payment-identifier.ts";
 import { DEFAULT_UNATTRIBUTED_BOUNDS, type UnattributedBounds } from "../../core/payments/unattributed.ts";
 import { claimInput } from "../../core/payments/x402-claim.ts";
 import { ChainLookupBudget } from "../../core/ports/chain-lookup-budget.ts";
 import { FeedbackStore } from "../../core/ports/feedback-store.ts";
 import { HeldSizes } from "../../core/ports/held-sizes.ts";
 import { type InsightsBounds, InsightsStore } from "../../core/ports/insights-store.ts";
+import { PaidResults } from "../../core/ports/paid-results.ts";
 import { PaymentRequests } from "../../core/ports/payment-requests.ts";
 import { PaymentStore } from "../../core/ports/payment-store.ts";
 import { QuickReads } from "../../core/ports/quick-reads.ts";
@@ -33,6 +35,7 @@ import { makeMemorySessions } from "./memory-sessions.ts";
 import { makeMemoryState } from "./memory-state.ts";
 import { makeMemoryUnattributed } from "./memory-unattributed.ts";
 import type { LinkAccess } from "./memory-wallet-credits.ts";
+import { makeMemoryPaidResults } from "./paid-results.ts";
 import { makeMemoryLocks } from "./settlement-locks.ts";
 
 /** How often forgotten state is swept out. */
@@ -68,6 +71,7 @@ export const layer = (
   | HeldSizes
   | RequestSeal
   | UnattributedPayments
+  | PaidResults
 > =>
   Layer.effectContext(
     Effect.gen(function* () {
@@ -78,11 +82,13 @@ export const layer = (
         maxCreditlessSessions,
         creditlessSignInsPerMinute,
       );
+      const paid = makeMemoryPaidResults();
       yield* Effect.acquireRelease(
         Effect.sync(() =>
           startSweeper(() => {
             state.sweep();
             sessionState.sweep();
+            paid.sweep();
           }),
         ),
         (timer) => Effect.sync(() => clearInterval(timer)),
@@ -198,6 +204,7 @@ export const layer = (
               entries: unattributed.size(),
               cap: unattributedBounds.maxEntries,
             },
+            { structure: "paid_results", entries: paid.size(), cap: MAX_PAID_RESULTS },
           ];
         },
       });
@@ -215,6 +222,7 @@ export const layer = (
         Context.add(UnattributedPayments, unattributed.store),
         // One process, one store: a key of its own seals its 402s and challenges.
         Context.add(RequestSeal, hmacSeal(newSealKey())),
+        Context.add(PaidResults, paid.results),
       );
     }).pipe(Effect.withSpan("MemoryStore.layer")),
   );

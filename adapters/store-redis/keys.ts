@@ -31,6 +31,9 @@
  *                     minute, for everyone and per client; lookups:p:<paymentId>  the set of
  *                     signatures a payment_id was looked up with, until the request expires
  *                     (chain-lookup-budget.ts)
+ *   pid:<route>:<id>  the first result of a settled payment named by an x402 payment
+ *                     identifier (JSON), a day; pids  sorted set of them by time kept, capped
+ *                     (paid-results.ts)
  *   insights:events   sorted set of insight events (score: time), bounded by the retention and
  *                     the cap (redis-insights.ts); expires after the retention without events
  *   unattributed:at / unattributed:entries  verified transfers attributed to nobody, for a
@@ -70,6 +73,8 @@ export const keyLayout = (prefix: string) => ({
   lookupsOfClient: (window: number, identity: string) => `${prefix}lookups:${window}:c:${identity}`,
   lookupsOfAll: (window: number) => `${prefix}lookups:${window}:all`,
   lookupsOfPayment: (paymentId: string) => `${prefix}lookups:p:${paymentId}`,
+  paidResult: (key: string) => `${prefix}pid:${key}`,
+  paidResults: `${prefix}pids`,
 });
 
 export type KeyLayout = ReturnType<typeof keyLayout>;

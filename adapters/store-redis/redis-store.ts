@@ -15,6 +15,7 @@ import { DEFAULT_UNATTRIBUTED_BOUNDS } from "../../core/payments/unattributed.ts
 import { ChainLookupBudget } from "../../core/ports/chain-lookup-budget.ts";
 import { FeedbackStore } from "../../core/ports/feedback-store.ts";
 import { InsightsStore } from "../../core/ports/insights-store.ts";
+import { PaidResults } from "../../core/ports/paid-results.ts";
 import { PaymentRequests } from "../../core/ports/payment-requests.ts";
 import { PaymentStore } from "../../core/ports/payment-store.ts";
 import { QuickReads } from "../../core/ports/quick-reads.ts";
@@ -32,6 +33,7 @@ import { redisLookupBudget } from "./chain-lookup-budget.ts";
 import { requireNoEviction } from "./eviction-check.ts";
 import { DEFAULT_KEY_PREFIX, keyLayout } from "./keys.ts";
 import type { RedisStoreOptions } from "./options.ts";
+import { redisPaidResults } from "./paid-results.ts";
 import { CLAIM, COMMIT, RELEASE, RESERVE } from "./quota-lua.ts";
 import { close, connect, endpointOf, luaScript, runCommand, runScript, urlOf } from "./redis-client.ts";
 import { redisFeedback } from "./redis-feedback.ts";
@@ -76,7 +78,8 @@ export const layer = (
   | WalletCredits
   | WalletSessions
   | RequestSeal
-  | UnattributedPayments,
+  | UnattributedPayments
+  | PaidResults,
   StoreUnavailable
 > =>
   Layer.effectContext(
@@ -201,6 +204,7 @@ export const layer = (
           redisSessions(client, keys, maxCreditlessSessions, creditlessSignInsPerMinute),
         ),
         Context.add(RequestSeal, hmacSeal(sealKey)),
+        Context.add(PaidResults, redisPaidResults(client, keys)),
         Context.add(InsightsStore, redisInsights(client, keys, options.insights ?? DEFAULT_INSIGHTS_BOUNDS)),
         Context.add(
           UnattributedPayments,

@@ -4,7 +4,9 @@
  * answers from the docs; when the free questions are used up it pays the PaymentRequired result
  * with the official x402 client's Solana scheme (by default the demo payer of the local chain
  * whose mint and wallet the offer names, so it works against `npm start`) and asks again, then
- * prints the answer on stdout and the settlement on stderr.
+ * prints the answer on stdout and the settlement on stderr. Each payment is named with an x402
+ * payment identifier, so when the paid call meets a network error the very same payload is sent
+ * again (up to three times) and the service answers it once, charged once.
  * Exit codes: 0 answered, 1 refused or failed, 2 bad usage.
  */
 import { parseArgs } from "node:util";
@@ -12,6 +14,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { KeyPairSigner } from "@solana/kit";
 import type { PaymentRequired } from "@x402/core/types";
+import { appendPaymentIdentifierToExtensions, generatePaymentId } from "@x402/extensions/payment-identifier";
 import { x402Client } from "@x402/fetch";
 import { ExactSvmScheme } from "@x402/svm/exact/client";
 import { loadKeypairFile } from "../localnet/keys.ts";
@@ -48,6 +51,8 @@ if (command !== "tools" && (text === undefined || (command !== "ask" && command 
 const url = values.url ?? `http://localhost:${process.env.PORT ?? 3000}/mcp`;
 /** The most one payment may be, in base units: 1 USDC. */
 const MAX_UNITS = "1000000";
+/** Sends of one paid call: the first and two resends of the same payload after network errors. */
+const PAID_ATTEMPTS = 3;
 
 /** Who pays an offer: --keypair, or the demo payer of the local chain that has the offer's mint and wallet. */
 const payerFor = async (required: PaymentRequired): Promise<{ signer: KeyPairSigner; rpcUrl: string }> => {
@@ -83,6 +88,20 @@ try {
       command === "search" ? ["search_docs", { query: text }] : ["ask_docs", { question: text }];
     const call = (meta?: Record<string, unknown>) =>
       client.callTool({ name, arguments: args, ...(meta === undefined ? {} : { _meta: meta }) });
+    /** The paid call, sent again unchanged after a network error: its payment identifier makes it one payment. */
+    const callPaid = async (meta: Record<string, unknown>) => {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await call(meta);
+        } catch (error) {
+          if (attempt >= PAID_ATTEMPTS) throw error;
+          console.error(
+            `network error (${error instanceof Error ? error.message : String(error)}): sending the same payment again`,
+          );
+          await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
+        }
+      }
+    };
     let result = await call();
     const required = result.isError ? (result.structuredContent as PaymentRequired | undefined) : undefined;
     if (required?.x402Version === 2) {
@@ -97,10 +116,18 @@ try {
           { network: "solana:*", asset: required.accepts[0]?.asset ?? "", maxAmountPerPayment: MAX_UNITS },
         ],
       });
+      // Named where the offer declares payment-identifier, so a resend after a network error is one payment.
+      const id = generatePaymentId();
+      x402.onBeforePaymentCreation(async ({ paymentRequired }) => {
+        paymentRequired.extensions = appendPaymentIdentifierToExtensions(
+          paymentRequired.extensions ?? {},
+          id,
+        );
+      });
       console.error(
-        `paying ${required.accepts[0]?.amount} base units of ${required.accepts[0]?.asset} (${required.error})`,
+        `paying ${required.accepts[0]?.amount} base units of ${required.accepts[0]?.asset} (${required.error}), payment id ${id}`,
       );
-      result = await call({ "x402/payment": await x402.createPaymentPayload(required) });
+      result = await callPaid({ "x402/payment": await x402.createPaymentPayload(required) });
       const settlement = (result._meta as Record<string, unknown> | undefined)?.["x402/payment-response"];
       if (settlement !== undefined) console.error(`settlement: ${JSON.stringify(settlement)}`);
     }

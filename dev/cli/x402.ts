@@ -6,6 +6,8 @@
  * `npm start` and `npm run example:x402` with nothing to configure.
  * Exit codes: 0 a 2xx answer, 1 any other answer or failure, 2 bad usage, 3 the price is above --max.
  */
+import { Result } from "effect";
+import { parseDecimalUnits } from "../../core/payments/money.ts";
 import { X402_DEFAULT_RPC_URL } from "../../core/payments/network.ts";
 import { Network, type PaymentRequest } from "../../core/payments/x402.ts";
 import {
@@ -23,6 +25,7 @@ import {
 } from "../../src/payments/client/index.ts";
 import { loadKeypairFile } from "../localnet/keys.ts";
 import { DEFAULT_STATE_FILE, readStateFile, serviceStateFiles } from "../localnet/state-file.ts";
+import { payExact } from "./x402-exact.ts";
 
 const USAGE = `usage: npm run x402 -- [options] URL
   --max USDC             most to pay for this request (default 10.0); above it, exit 3 without paying
@@ -36,6 +39,8 @@ const USAGE = `usage: npm run x402 -- [options] URL
   --state-file PATH      local chain state file to pay from (default: those of npm start, .data/localnet-<PORT>.json, then ${DEFAULT_STATE_FILE}, then ${EXAMPLE_STATE_FILE})
   --allow-local          pay local or private endpoints (implied when URL itself is local)
   --no-retry             do not resend the paid request when the server says to retry
+  --v2                   pay x402 v2 (PAYMENT-SIGNATURE) when the 402 offers it, the payment named with
+                         a payment identifier; after a network error the same payment is sent again
   --authorization-only   pay, then print the X-Payment-Authorization value instead of sending it
                          (for curl: curl -H "X-Payment-Authorization: $(npm run -s x402 -- --authorization-only URL)" URL)`;
 
@@ -50,6 +55,7 @@ const { values, positionals, fail } = commandLine("x402", USAGE, {
   "state-file": { type: "string" },
   "allow-local": { type: "boolean", default: false },
   "no-retry": { type: "boolean", default: false },
+  v2: { type: "boolean", default: false },
   "authorization-only": { type: "boolean", default: false },
 });
 
@@ -125,8 +131,49 @@ const payingFetch = wrapFetchWithPayment(walletFor, {
     ),
 });
 
+/** --v2: the offer's x402 v2 part, paid by the official client (x402-exact.ts); the spec's dialect otherwise. */
+const runExact = async (method: string) => {
+  const send = (with_: Headers) => fetch(url, { method, headers: with_, body: values.data ?? null });
+  const offered = await send(headers);
+  if (offered.status !== 402) return offered;
+  const maxUnits = Result.getOrElse(parseDecimalUnits(values.max), () =>
+    fail(`--max ${values.max}: not a USDC amount`, 2),
+  );
+  const outcome = await payExact({
+    offered,
+    send,
+    headers,
+    maxUnits,
+    log: (line) => console.error(line),
+    payerFor: async (required) => {
+      const [offer] = required.accepts;
+      const wallet = await walletFor({
+        asset_address: offer?.asset ?? "",
+        payment_address: offer?.payTo ?? "",
+        network: network as X402Wallet["network"],
+      } as PaymentRequest);
+      return { signer: wallet.signer, rpcUrl: wallet.rpcUrl };
+    },
+  });
+  if (outcome.kind === "not-offered") fail(`${url} offers no x402 v2 payment: run without --v2`, 1);
+  if (outcome.kind === "above-max") {
+    console.error(`x402: not paid: the price ${outcome.amount} base units is above --max ${values.max}`);
+    process.exit(3);
+  }
+  if (outcome.kind !== "paid") return offered;
+  console.error(`HTTP ${outcome.response.status} ${outcome.response.statusText}`);
+  console.log(outcome.body);
+  process.exit(outcome.response.ok ? 0 : 1);
+};
+
 const run = async () => {
   const method = values.method ?? (values.data === undefined ? "GET" : "POST");
+  if (values.v2) {
+    const response = await runExact(method);
+    console.error(`HTTP ${response.status} ${response.statusText}`);
+    console.log(await response.text());
+    process.exit(response.ok ? 0 : 1);
+  }
   const response = await payingFetch(url, { method, headers, body: values.data ?? null });
   if (values["authorization-only"]) {
     if (authorization === undefined) fail(`${url} answered ${response.status}: nothing to pay`, 1);

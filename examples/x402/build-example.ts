@@ -11,6 +11,7 @@ import { RedisStore } from "../../adapters/store-redis/index.ts";
 import type { LateTransferPolicy } from "../../core/payments/late-transfer.ts";
 import type { X402Network } from "../../core/payments/network.ts";
 import type { ChainLookupBudget } from "../../core/ports/chain-lookup-budget.ts";
+import type { PaidResults } from "../../core/ports/paid-results.ts";
 import type { PaymentRequests } from "../../core/ports/payment-requests.ts";
 import type { PaymentStore } from "../../core/ports/payment-store.ts";
 import type { RequestSeal } from "../../core/ports/request-seal.ts";
@@ -51,7 +52,13 @@ export const buildExample = (options: ExampleOptions) => {
   const limits = quotaLimits(defaultConfig());
   // Either store, seen as the ports the paywall uses (its seal key and chain lookup budget too), and the ids' random source.
   const store: Layer.Layer<
-    PaymentStore | PaymentRequests | SettlementLocks | RequestSeal | ChainLookupBudget | UnattributedPayments,
+    | PaymentStore
+    | PaymentRequests
+    | SettlementLocks
+    | RequestSeal
+    | ChainLookupBudget
+    | UnattributedPayments
+    | PaidResults,
     StoreUnavailable
   > =
     options.redisUrl === undefined

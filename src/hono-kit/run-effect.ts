@@ -12,6 +12,7 @@ import type { Conversations } from "../../core/ports/conversations.ts";
 import type { FeedbackStore } from "../../core/ports/feedback-store.ts";
 import type { Generator } from "../../core/ports/generator.ts";
 import type { InsightsStore } from "../../core/ports/insights-store.ts";
+import type { PaidResults } from "../../core/ports/paid-results.ts";
 import type { PaymentRequests } from "../../core/ports/payment-requests.ts";
 import type { PaymentStore } from "../../core/ports/payment-store.ts";
 import type { QuotaStore } from "../../core/ports/quota-store.ts";
@@ -43,7 +44,8 @@ export type Services =
   | WalletCredits
   | WalletSessions
   | RequestSeal
-  | UnattributedPayments;
+  | UnattributedPayments
+  | PaidResults;
 export type AppRuntime = ManagedRuntime.ManagedRuntime<Services, never>;
 
 /** Thrown to reach Hono's onError (500 + request id) with the real cause attached. */

@@ -59,6 +59,7 @@ export const offerPayment = async (deps: McpPaymentDeps, priced: PricedResource,
     network: facilitator.network,
     feePayer: facilitator.feePayer.address,
     blockhash: facilitator.feePayer.blockhashHint(),
+    paymentIdRequired: facilitator.paymentIdRequired,
   };
   return paymentRequiredResult(paymentRequiredOf(paymentRequestOf(issued.value), deps.url, offer, message));
 };

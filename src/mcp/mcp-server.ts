@@ -68,7 +68,7 @@ export const createMcpServer = (context: McpRequestContext) => {
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     ({ query, limit }, extra) =>
-      underPrice(context, "search_docs", extra._meta, async () => {
+      underPrice(context, "search_docs", extra._meta, { query, limit }, async () => {
         const found = await runOutcome(
           runtime,
           Effect.flatMap(Retriever, (retriever) => retriever.retrieve(query, limit ?? 5)),
@@ -101,7 +101,7 @@ export const createMcpServer = (context: McpRequestContext) => {
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     ({ page }, extra) =>
-      underPrice(context, "read_page", extra._meta, async () => {
+      underPrice(context, "read_page", extra._meta, { page }, async () => {
         const read = await readPage(runtime, page);
         if (read === "unavailable")
           return {
@@ -141,6 +141,7 @@ export const createMcpServer = (context: McpRequestContext) => {
         context,
         ASK_DOCS_TOOL,
         extra._meta,
+        { question },
         async ({ wallet, throughLink }) => {
           const started = performance.now();
           const asked = await runOutcome(

@@ -15,6 +15,7 @@ import { runOutcome } from "../hono-kit/run-effect.ts";
 import type { Logger } from "../observability/log.ts";
 import { mcpToolResource } from "../payments/priced-resources.ts";
 import { linkedWallet, linkPayer } from "../payments/sign-in/payer-link.ts";
+import { paidToolOnce } from "./mcp-paid-once.ts";
 import {
   buyWithPayload,
   errorResult,
@@ -60,13 +61,29 @@ export const underPrice = async (
   context: PricedCallContext,
   tool: McpTool,
   meta: Readonly<Record<string, unknown>> | undefined,
+  args: unknown,
   run: (spender: Spender) => Promise<ToolRun>,
   heldByRun = 0,
 ): Promise<ToolResult> => {
   const questions = context.prices[tool];
   if (questions === 0) return (await run({ identity: context.identity })).result;
-  const priced = mcpToolResource(tool, questions);
   const payload = meta?.[PAYMENT_META];
+  if (payload === undefined) return pricedCall(context, tool, questions, undefined, run, heldByRun);
+  // A payment named by an x402 payment identifier is paid once: its resend gets this result back.
+  return paidToolOnce(context, context.log, tool, payload, args, () =>
+    pricedCall(context, tool, questions, payload, run, heldByRun),
+  );
+};
+
+const pricedCall = async (
+  context: PricedCallContext,
+  tool: McpTool,
+  questions: number,
+  payload: unknown,
+  run: (spender: Spender) => Promise<ToolRun>,
+  heldByRun: number,
+): Promise<ToolResult> => {
+  const priced = mcpToolResource(tool, questions);
   const bought =
     payload === undefined
       ? undefined

@@ -20,6 +20,7 @@ import type { ChainReader } from "../../core/ports/chain-reader.ts";
 import type { FeedbackStore } from "../../core/ports/feedback-store.ts";
 import type { Generator } from "../../core/ports/generator.ts";
 import type { InsightsStore } from "../../core/ports/insights-store.ts";
+import type { PaidResults } from "../../core/ports/paid-results.ts";
 import type { PaymentRequests } from "../../core/ports/payment-requests.ts";
 import type { PaymentStore } from "../../core/ports/payment-store.ts";
 import type { QuickReads } from "../../core/ports/quick-reads.ts";
@@ -58,7 +59,8 @@ type StoreLayer = Layer.Layer<
   | WalletCredits
   | WalletSessions
   | RequestSeal
-  | UnattributedPayments,
+  | UnattributedPayments
+  | PaidResults,
   unknown,
   never
 >;

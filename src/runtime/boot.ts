@@ -63,6 +63,7 @@ export const boot = async (env: Env, exitProcess: (code: number) => never, optio
     logger,
     policy: { maxFeeLamports: BigInt(config.x402.maxSponsorFeeLamports), mints: [chain.usdcMint] },
     minBalanceLamports: BigInt(config.x402.minSponsorBalanceLamports),
+    paymentIdRequired: config.x402.paymentIdRequired,
     metrics,
   }).catch(async (error: unknown) => {
     // The message names the variable or the RPC, never the key.

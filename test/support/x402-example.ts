@@ -44,6 +44,8 @@ export interface ExampleServerOptions {
   readonly chainLookups?: ChainLookupCeilings;
   /** What the priced routes do with a late transfer (default "serve"). */
   readonly lateTransfers?: LateTransferPolicy;
+  /** X402_PAYMENT_ID_REQUIRED: v2 payloads must carry a payment identifier. */
+  readonly paymentIdRequired?: boolean;
 }
 
 export const startExampleServer = async (chain: TestChain, options: ExampleServerOptions = {}) => {
@@ -57,6 +59,7 @@ export const startExampleServer = async (chain: TestChain, options: ExampleServe
       feePayer: chain.localnet.feePayer,
       logger,
       minBalanceLamports: options.sponsorFloor ?? 0n,
+      paymentIdRequired: options.paymentIdRequired ?? false,
     });
   }
   const example = buildExample({

@@ -33,6 +33,7 @@ import {
   encodePaymentSignatureHeader,
 } from "@x402/core/http";
 import type { PaymentRequired, PaymentRequirements, SettleResponse } from "@x402/core/types";
+import { appendPaymentIdentifierToExtensions } from "@x402/extensions/payment-identifier";
 import { wrapFetchWithPayment, x402Client } from "@x402/fetch";
 import { ExactSvmScheme } from "@x402/svm/exact/client";
 import { memoryLogger } from "../../src/observability/log.ts";
@@ -275,3 +276,18 @@ export const startChainWithFacilitator = async () => {
   });
   return { chain, facilitator };
 };
+
+/**
+ * The official client's PAYMENT-SIGNATURE for a 402, named with payment identifier `id`
+ * through `@x402/extensions`' client helper (what an agent that wants retry safety sends).
+ */
+export const namedPaymentHeader = async (wallet: OfficialWallet, response: Response, id: string) =>
+  encodePaymentSignatureHeader(
+    await namedClient(wallet, id).createPaymentPayload(paymentRequiredOf(response)),
+  );
+
+/** The official client naming its payments with `id` (the helper adds it where the 402 declares the extension). */
+export const namedClient = (wallet: OfficialWallet, id: string) =>
+  officialClient(wallet).onBeforePaymentCreation(async ({ paymentRequired }) => {
+    paymentRequired.extensions = appendPaymentIdentifierToExtensions(paymentRequired.extensions ?? {}, id);
+  });

@@ -51,6 +51,7 @@ describe("parseConfig defaults", () => {
         minSponsorBalanceLamports: 5_000_000,
         facilitatorPayTo: [],
         facilitatorMinUnits: undefined,
+        paymentIdRequired: false,
       },
       surface: {
         publicOrigin: undefined,
@@ -413,6 +414,11 @@ describe("x402 v2 configuration", () => {
       "a-token-long-enough",
     );
     expect(ok({ X402_FACILITATOR_TOKEN: "a-token-long-enough" }).x402.facilitatorToken).toBeUndefined();
+  });
+
+  test("X402_PAYMENT_ID_REQUIRED: off by default, on when set", () => {
+    expect(ok({}).x402.paymentIdRequired).toBe(false);
+    expect(ok({ X402_PAYMENT_ID_REQUIRED: "true" }).x402.paymentIdRequired).toBe(true);
   });
 
   test("what the facilitator API sponsors: a payTo list of addresses, a minimum in USDC", () => {

@@ -4,7 +4,7 @@
  * first (chat-payment.ts, through the paywall's entry), and the answer carries the payment's
  * receipt header; the message is checked before any payment is consumed.
  */
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { askQuestion } from "../../../core/use-cases/ask-question.ts";
 import { validateMessage } from "../../../core/use-cases/prepare-answer.ts";
 import { type AppEnv, edgeFactsAsVariables } from "../../hono-kit/app-env.ts";
@@ -13,6 +13,7 @@ import { type AppRuntime, runOutcome } from "../../hono-kit/run-effect.ts";
 import type { Metrics } from "../../observability/metrics.ts";
 import { withHeaders } from "../../payments/server/spec-dialect.ts";
 import type { ExactFacilitator } from "../../payments/v2/exact-payment.ts";
+import { type PaidOnceDeps, paidOnce } from "../../payments/v2/paid-once.ts";
 import { issueAnswerId } from "../answer-id.ts";
 import { buyQueries, type ChatPaymentDeps, chatDialects, chatErrorResponse } from "../chat-payment.ts";
 import { decodeChatRequest, publicSource } from "../chat-request.ts";
@@ -33,7 +34,9 @@ export interface ChatDeps {
 
 export const chatRoutes = ({ facilitator, ...rest }: ChatDeps) => {
   const deps: ChatPaymentDeps = { ...rest, dialects: chatDialects(facilitator, rest.metrics) };
-  return new Hono<AppEnv>().use(edgeFactsAsVariables).post("/", async (c) => {
+  const required = facilitator?.paymentIdRequired ?? false;
+  const run: PaidOnceDeps["run"] = async (effect) => runOutcome(deps.runtime, effect);
+  const answer = async (c: Context<AppEnv>) => {
     const started = performance.now();
     const request = await decodeChatRequest(c);
     if (!request.ok) return request.response;
@@ -77,5 +80,14 @@ export const chatRoutes = ({ facilitator, ...rest }: ChatDeps) => {
       started,
     );
     return response;
-  });
+  };
+  // A payment named by an x402 payment identifier is paid once: its resend gets this answer back.
+  return new Hono<AppEnv>().use(edgeFactsAsVariables).post("/", (c) =>
+    paidOnce(
+      c.req.raw,
+      () => c.req.text(),
+      { required, run, logger: c.get("log") },
+      () => answer(c),
+    ),
+  );
 };

@@ -13,6 +13,7 @@ import type { Binding } from "../../../core/payments/x402-ledger.ts";
 import type { PaymentReceipt } from "../../../core/payments/x402-receipt.ts";
 import type { ChainLookupBudget } from "../../../core/ports/chain-lookup-budget.ts";
 import type { ChainReader, ChainUnavailable } from "../../../core/ports/chain-reader.ts";
+import type { PaidResults } from "../../../core/ports/paid-results.ts";
 import type { PaymentRequests } from "../../../core/ports/payment-requests.ts";
 import type { PaymentStore } from "../../../core/ports/payment-store.ts";
 import type { RequestSeal } from "../../../core/ports/request-seal.ts";
@@ -33,7 +34,8 @@ export type PaymentServices =
   | SettlementLocks
   | RequestSeal
   | ChainLookupBudget
-  | UnattributedPayments;
+  | UnattributedPayments
+  | PaidResults;
 
 /** Runs a payment effect with the route's chain; a defect rejects the promise (500). */
 export type RunPayment = <A, E>(effect: Effect.Effect<A, E, PaymentServices>) => Promise<Outcome<A, E>>;
@@ -96,6 +98,8 @@ export interface Offering {
 /** A dialect of a paywalled route: the goods are the handler's response. */
 export interface PaymentDialect extends Offering {
   readonly name: string;
+  /** Whether its payloads must carry an x402 payment identifier (x402 v2; paid-once.ts). */
+  readonly paymentIdRequired?: boolean;
   readonly accept: (request: Request, route: PaidRoute) => Promise<Acceptance>;
 }
 

@@ -12,7 +12,7 @@
  * reads it from `c.get("x402")`, and a successful response carries the receipt header.
  */
 import { Effect, type ManagedRuntime } from "effect";
-import type { Context, MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler, Next } from "hono";
 import {
   type ChainLookupCeilings,
   ChainLookupLimits,
@@ -22,6 +22,7 @@ import { formatUnits } from "../../../core/payments/money.ts";
 import type { X402Code } from "../../../core/payments/x402.ts";
 import type { ChainLookupBudget } from "../../../core/ports/chain-lookup-budget.ts";
 import { ChainReader } from "../../../core/ports/chain-reader.ts";
+import type { PaidResults } from "../../../core/ports/paid-results.ts";
 import type { PaymentRequests } from "../../../core/ports/payment-requests.ts";
 import type { PaymentStore } from "../../../core/ports/payment-store.ts";
 import type { RequestSeal } from "../../../core/ports/request-seal.ts";
@@ -31,6 +32,7 @@ import type { UnattributedPayments } from "../../../core/ports/unattributed-paym
 import { runOutcome } from "../../hono-kit/run-effect.ts";
 import type { Logger } from "../../observability/log.ts";
 import { retryAfterOf } from "../payment-rejections.ts";
+import { type PaidOnceDeps, paidOnce } from "../v2/paid-once.ts";
 import { acceptPayment, paymentOffer } from "./accept-payment.ts";
 import type { PaidRoute, PaymentDialect, PaymentRefusal, RunPayment, VerifiedPayment } from "./dialect.ts";
 import { issuePaymentRequest, offerOf, paymentRequestOf } from "./issue-request.ts";
@@ -58,7 +60,8 @@ export interface PaywallDeps {
     | SettlementLocks
     | RequestSeal
     | ChainLookupBudget
-    | UnattributedPayments,
+    | UnattributedPayments
+    | PaidResults,
     never
   >;
   /**
@@ -96,6 +99,11 @@ export const createPaywall = (input: PaywallConfig, deps: PaywallDeps) => {
   if (config.AutoVerify !== true) deps.logger.warn(UNVERIFIED_WARNING, { network: config.Network });
   const dialects = deps.dialects ?? [specDialect(deps.logger)];
   const clientOf = deps.clientOf ?? identityVariable;
+  const paidOnceDeps: PaidOnceDeps = {
+    required: dialects.some((dialect) => dialect.paymentIdRequired === true),
+    run: async (effect) => runOutcome(deps.runtime, effect),
+    logger: deps.logger,
+  };
   const readers = new Map<string, ChainReader["Service"]>();
   const readerFor = (rpcUrl: string) => {
     let reader = readers.get(rpcUrl);
@@ -158,7 +166,7 @@ export const createPaywall = (input: PaywallConfig, deps: PaywallDeps) => {
         ),
       );
     const price = `Payment required: ${formatUnits(terms.units)} USDC`;
-    return async (c, next) => {
+    const serve = async (c: Context<X402Env>, next: Next): Promise<Response> => {
       const binding = { resource: c.req.path, method: c.req.method };
       const route: PaidRoute = { terms, binding, offer: offerOf(terms, binding), client: clientOf(c), run };
       const acceptance = await acceptPayment(c.req.raw, route, dialects);
@@ -167,7 +175,7 @@ export const createPaywall = (input: PaywallConfig, deps: PaywallDeps) => {
         c.set("x402", acceptance.payment);
         await next();
         c.res = await acceptance.settle(c.res);
-        return;
+        return c.res;
       }
       return paymentRequired(
         c,
@@ -175,6 +183,16 @@ export const createPaywall = (input: PaywallConfig, deps: PaywallDeps) => {
         "PAYMENT_REQUIRED",
         `${price} for ${route.binding.method} ${route.binding.resource}`,
       );
+    };
+    // A payment named by an x402 payment identifier is paid once: its resend gets this response back.
+    return async (c, next) => {
+      const response = await paidOnce(
+        c.req.raw,
+        () => c.req.text(),
+        paidOnceDeps,
+        () => serve(c, next),
+      );
+      if (response !== c.res) c.res = response;
     };
   };
 };

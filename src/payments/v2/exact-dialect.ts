@@ -46,6 +46,7 @@ export const exactOffer =
               network: facilitator.network,
               feePayer: facilitator.feePayer.address,
               blockhash: facilitator.feePayer.blockhashHint(),
+              paymentIdRequired: facilitator.paymentIdRequired,
             },
             message ?? x402Error("PAYMENT_REQUIRED", "Payment required", {}).body.Message,
           ),
@@ -98,6 +99,7 @@ export const exactDialect = (deps: ExactDialectDeps): PaymentDialect => {
 
   return {
     name: "x402-v2",
+    paymentIdRequired: deps.paymentIdRequired ?? false,
     offer: exactOffer(deps),
     accept: async (request, route): Promise<Acceptance> => {
       const header = request.headers.get(PAYMENT_SIGNATURE_HEADER);

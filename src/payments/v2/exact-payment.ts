@@ -45,6 +45,8 @@ export interface ExactFacilitator {
   readonly policy: SponsorPolicy;
   /** Its SOL, watched: x402 v2 is offered only while it is above the floor. */
   readonly sponsor: SponsorWatch;
+  /** Whether a payment must name itself with a payment identifier (400 without); default false. */
+  readonly paymentIdRequired?: boolean;
 }
 
 export interface CheckedPayment {

@@ -24,6 +24,8 @@ export interface FacilitatorSetup {
   readonly minBalanceLamports?: bigint;
   /** Where its spending and balance are counted (/metrics). */
   readonly metrics?: Metrics;
+  /** X402_PAYMENT_ID_REQUIRED: 402s declare the payment identifier required (default false). */
+  readonly paymentIdRequired?: boolean;
 }
 
 export const startFacilitator = async (setup: FacilitatorSetup): Promise<ExactFacilitator | undefined> => {
@@ -61,6 +63,7 @@ export const startFacilitator = async (setup: FacilitatorSetup): Promise<ExactFa
     network: solanaNetworkId(genesisHash),
     policy: setup.policy ?? DEFAULT_SPONSOR_POLICY,
     sponsor,
+    paymentIdRequired: setup.paymentIdRequired ?? false,
   };
   setup.logger.info("x402 v2 offered (scheme exact, this service as facilitator)", {
     network: facilitator.network,

@@ -15,6 +15,7 @@ import type { PaymentRequired, PaymentRequirements, SettleResponse } from "@x402
 import { Result } from "effect";
 import { parseDecimalUnits } from "../../../core/payments/money.ts";
 import { type PaymentRequest, paymentMemo } from "../../../core/payments/x402.ts";
+import { paymentIdentifierExtensions } from "./payment-identifier.ts";
 
 export const PAYMENT_REQUIRED_HEADER = "PAYMENT-REQUIRED";
 export const PAYMENT_SIGNATURE_HEADER = "PAYMENT-SIGNATURE";
@@ -31,6 +32,8 @@ export interface ExactOffer {
   readonly feePayer: string;
   /** A recent blockhash of the settling RPC, offered as the scheme's optional hint. */
   readonly blockhash?: { readonly blockhash: string; readonly lastValidBlockHeight: bigint } | undefined;
+  /** Whether the 402 declares the payment identifier required (payment-identifier.ts). */
+  readonly paymentIdRequired?: boolean | undefined;
 }
 
 /** The PAYMENT-REQUIRED header offering `request` in the exact scheme. */
@@ -93,6 +96,7 @@ export const paymentRequiredOf = (
       memo: paymentMemo(request.payment_id),
     }),
   ],
+  extensions: { ...paymentIdentifierExtensions(offer.paymentIdRequired ?? false) },
 });
 
 /** The transaction of a PAYMENT-SIGNATURE header for the exact scheme on `network`; undefined when it is not one. */

@@ -1,0 +1,80 @@
+/**
+ * `npm run mcp -- ask` names its payment with an x402 payment identifier and, when the paid call
+ * meets a network error, sends the very same payload again: against `npm start` (the demo
+ * chain) behind a proxy that loses the first paid response after the service answered it (as a
+ * load balancer whose upstream connection dropped answers 502), the second send gets the answer
+ * and the payment is charged once: the demo payer's USDC, the service wallet's USDC and the fee
+ * payer's SOL, exactly.
+ */
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { join } from "node:path";
+import { createSolanaRpc } from "@solana/kit";
+import { readStateFile, serviceStateFile } from "../../dev/localnet/state-file.ts";
+import { tokenBalance } from "../support/localnet.ts";
+import { runCli, type ServiceProcess, startService } from "../support/service-process.ts";
+
+let service: ServiceProcess | undefined;
+let proxy: ReturnType<typeof Bun.serve> | undefined;
+const paidSends: Array<number> = [];
+
+beforeAll(async () => {
+  service = await startService({ env: { RATE_LIMIT_FREE_QUERIES: "1" } });
+  const upstream = service.url;
+  let dropped = false;
+  proxy = Bun.serve({
+    port: 0,
+    hostname: "127.0.0.1",
+    fetch: async (request) => {
+      const url = new URL(request.url);
+      const body = request.method === "POST" ? await request.text() : undefined;
+      const headers = new Headers(request.headers);
+      headers.delete("host");
+      const response = await fetch(`${upstream}${url.pathname}${url.search}`, {
+        method: request.method,
+        headers,
+        ...(body === undefined ? {} : { body }),
+      });
+      if (body?.includes('"x402/payment"') !== true) return response;
+      paidSends.push(paidSends.length + 1);
+      if (dropped) return response;
+      // The service answered (and settled); the client never sees it.
+      dropped = true;
+      await response.arrayBuffer();
+      return new Response("upstream connection reset", { status: 502 });
+    },
+  });
+}, 60_000);
+afterAll(async () => {
+  await proxy?.stop(true);
+  await service?.dispose();
+});
+
+test("a paid ask whose response is lost is sent again with the same payment: answered, charged once", async () => {
+  if (service === undefined || proxy === undefined) throw new Error("the service did not start");
+  const state = await readStateFile(join(service.cwd, serviceStateFile(service.port)));
+  if (state?.feePayer === undefined) throw new Error("npm start wrote no local chain state with a fee payer");
+  const rpc = createSolanaRpc(state.rpcUrl);
+  const balances = async () => ({
+    payer: await tokenBalance(rpc, state.mint, state.payer.address),
+    service: await tokenBalance(rpc, state.mint, state.serviceWallet),
+    feePayerSol: (await rpc.getBalance(state.feePayer!.address).send()).value,
+  });
+  const mcp = (args: ReadonlyArray<string>) =>
+    runCli(service!, "dev/cli/mcp.ts", ["--url", `http://127.0.0.1:${proxy!.port}/mcp`, ...args]);
+  expect((await mcp(["ask", "How do I pay for more questions?"])).code).toBe(0);
+  const before = await balances();
+  const paid = await mcp(["ask", "How do I pay for more questions?"]);
+  expect(paid.code).toBe(0);
+  expect(paid.stdout).toContain("Sources:");
+  expect(paid.stderr).toMatch(/payment id pay_[0-9a-f]{32}/);
+  expect(paid.stderr).toContain("sending the same payment again");
+  expect(paid.stderr).toMatch(/settlement: \{"success":true/);
+  expect(paidSends).toEqual([1, 2]);
+  const after = await balances();
+  // 0.01 USDC once; the fee payer pays two signatures and the official client's 1 lamport of priority.
+  expect({
+    payer: after.payer - before.payer,
+    service: after.service - before.service,
+    feePayerSol: after.feePayerSol - before.feePayerSol,
+  }).toEqual({ payer: -10_000n, service: 10_000n, feePayerSol: -10_001n });
+}, 60_000);

@@ -1,0 +1,86 @@
+/**
+ * `npm run x402 -- --v2` against `npm start` (the demo chain): it pays /api/chat's x402 v2 offer
+ * with the official client, naming the payment with an x402 payment identifier; behind a proxy
+ * that cuts the connection in the middle of the first paid response (after the service answered
+ * and settled), it sends the very same payment again and gets the answer, charged once: the demo
+ * payer's USDC, the service wallet's USDC and the fee payer's SOL, exactly.
+ */
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { join } from "node:path";
+import { createSolanaRpc } from "@solana/kit";
+import { readStateFile, serviceStateFile } from "../../dev/localnet/state-file.ts";
+import { tokenBalance } from "../support/localnet.ts";
+import { runCli, type ServiceProcess, startService } from "../support/service-process.ts";
+
+let service: ServiceProcess | undefined;
+let proxy: ReturnType<typeof Bun.serve> | undefined;
+let paidSends = 0;
+
+beforeAll(async () => {
+  service = await startService({ env: { RATE_LIMIT_FREE_QUERIES: "1" } });
+  const upstream = service.url;
+  proxy = Bun.serve({
+    port: 0,
+    hostname: "127.0.0.1",
+    fetch: async (request) => {
+      const url = new URL(request.url);
+      const body = request.method === "POST" ? await request.text() : undefined;
+      const headers = new Headers(request.headers);
+      headers.delete("host");
+      const response = await fetch(`${upstream}${url.pathname}${url.search}`, {
+        method: request.method,
+        headers,
+        ...(body === undefined ? {} : { body }),
+      });
+      if (!request.headers.has("PAYMENT-SIGNATURE")) return response;
+      paidSends++;
+      if (paidSends > 1) return response;
+      // The service answered (and settled); the connection breaks before the client reads the body.
+      await response.arrayBuffer();
+      const cut = new ReadableStream({
+        pull: (controller) => controller.error(new Error("connection reset")),
+      });
+      return new Response(cut, { status: 200, headers: { "Content-Type": "application/json" } });
+    },
+  });
+}, 60_000);
+afterAll(async () => {
+  await proxy?.stop(true);
+  await service?.dispose();
+});
+
+test("a paid question whose response is cut is sent again with the same payment: answered, charged once", async () => {
+  if (service === undefined || proxy === undefined) throw new Error("the service did not start");
+  const state = await readStateFile(join(service.cwd, serviceStateFile(service.port)));
+  if (state?.feePayer === undefined) throw new Error("npm start wrote no local chain state with a fee payer");
+  const feePayer = state.feePayer.address;
+  const rpc = createSolanaRpc(state.rpcUrl);
+  const balances = async () => ({
+    payer: await tokenBalance(rpc, state.mint, state.payer.address),
+    service: await tokenBalance(rpc, state.mint, state.serviceWallet),
+    feePayerSol: (await rpc.getBalance(feePayer).send()).value,
+  });
+  const ask = () =>
+    runCli(service!, "dev/cli/x402.ts", [
+      "--v2",
+      "-d",
+      '{"message":"How do I pay for more questions?"}',
+      `http://127.0.0.1:${proxy!.port}/api/chat`,
+    ]);
+  expect((await ask()).code).toBe(0);
+  const before = await balances();
+  const paid = await ask();
+  expect(paid.stderr).toMatch(/payment id pay_[0-9a-f]{32}/);
+  expect(paid.stderr).toContain("sending the same payment again");
+  expect(paid.stderr).toMatch(/settlement: \{"success":true/);
+  expect(paid.code).toBe(0);
+  expect(JSON.parse(paid.stdout)).toMatchObject({ success: true });
+  expect(paidSends).toBe(2);
+  const after = await balances();
+  // 0.01 USDC once; the fee payer pays two signatures and the official client's 1 lamport of priority.
+  expect({
+    payer: after.payer - before.payer,
+    service: after.service - before.service,
+    feePayerSol: after.feePayerSol - before.feePayerSol,
+  }).toEqual({ payer: -10_000n, service: 10_000n, feePayerSol: -10_001n });
+}, 60_000);
