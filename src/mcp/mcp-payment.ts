@@ -59,6 +59,7 @@ export const offerPayment = async (deps: McpPaymentDeps, priced: PricedResource,
     network: facilitator.network,
     feePayer: facilitator.feePayer.address,
     blockhash: facilitator.feePayer.blockhashHint(),
+    extensions: facilitator.extensions,
   };
   return paymentRequiredResult(paymentRequiredOf(paymentRequestOf(issued.value), deps.url, offer, message));
 };

@@ -65,6 +65,14 @@ describe("parseConfig defaults", () => {
         idleTimeoutSeconds: 10,
         maxCreditlessSessions: 50_000,
       },
+      x402Agents: {
+        receiptSigningKey: undefined,
+        service: {
+          serviceName: "Docs assistant",
+          tags: ["docs", "search", "answers", "mcp"],
+          iconUrl: undefined,
+        },
+      },
       mcpToolPrices: { search_docs: 0, read_page: 0, ask_docs: 1 },
       docsSite: {
         url: undefined,

@@ -30,6 +30,7 @@ import { reserveChainLookup } from "../../../core/use-cases/reserve-chain-lookup
 import type { Outcome } from "../../hono-kit/run-effect.ts";
 import type { RunPayment } from "../server/dialect.ts";
 import { checkExactTransaction, checkTransfer } from "./exact-transaction.ts";
+import type { X402Extensions } from "./extensions-hook.ts";
 import type { CoSigned, FeePayer } from "./fee-payer.ts";
 import type { SponsorPolicy } from "./sponsor-policy.ts";
 import type { SponsorWatch } from "./sponsor-watch.ts";
@@ -45,6 +46,8 @@ export interface ExactFacilitator {
   readonly policy: SponsorPolicy;
   /** Its SOL, watched: x402 v2 is offered only while it is above the floor. */
   readonly sponsor: SponsorWatch;
+  /** What its 402s and settlements carry beside the terms (bazaar, signed offers and receipts). */
+  readonly extensions?: X402Extensions | undefined;
 }
 
 export interface CheckedPayment {

@@ -15,6 +15,7 @@ import type { PaymentRequired, PaymentRequirements, SettleResponse } from "@x402
 import { Result } from "effect";
 import { parseDecimalUnits } from "../../../core/payments/money.ts";
 import { type PaymentRequest, paymentMemo } from "../../../core/payments/x402.ts";
+import type { X402Extensions } from "./extensions-hook.ts";
 
 export const PAYMENT_REQUIRED_HEADER = "PAYMENT-REQUIRED";
 export const PAYMENT_SIGNATURE_HEADER = "PAYMENT-SIGNATURE";
@@ -31,6 +32,8 @@ export interface ExactOffer {
   readonly feePayer: string;
   /** A recent blockhash of the settling RPC, offered as the scheme's optional hint. */
   readonly blockhash?: { readonly blockhash: string; readonly lastValidBlockHeight: bigint } | undefined;
+  /** What a 402 carries beside the terms (bazaar, signed offers); absent: the terms alone. */
+  readonly extensions?: X402Extensions | undefined;
 }
 
 /** The PAYMENT-REQUIRED header offering `request` in the exact scheme. */
@@ -79,21 +82,24 @@ export const paymentRequiredOf = (
   url: string,
   offer: ExactOffer,
   error: string,
-): PaymentRequired => ({
-  x402Version: 2,
-  error,
-  resource: { url, description: request.description, mimeType: "application/json" },
-  accepts: [
-    exactRequirements({
-      units: Result.getOrThrow(parseDecimalUnits(request.max_amount_required)),
-      asset: request.asset_address,
-      payTo: request.payment_address,
-      maxTimeoutSeconds: Math.max(1, Math.round((Date.parse(request.expires_at) - Date.now()) / 1000)),
-      offer,
-      memo: paymentMemo(request.payment_id),
-    }),
-  ],
-});
+): PaymentRequired => {
+  const required: PaymentRequired = {
+    x402Version: 2,
+    error,
+    resource: { url, description: request.description, mimeType: "application/json" },
+    accepts: [
+      exactRequirements({
+        units: Result.getOrThrow(parseDecimalUnits(request.max_amount_required)),
+        asset: request.asset_address,
+        payTo: request.payment_address,
+        maxTimeoutSeconds: Math.max(1, Math.round((Date.parse(request.expires_at) - Date.now()) / 1000)),
+        offer,
+        memo: paymentMemo(request.payment_id),
+      }),
+    ],
+  };
+  return offer.extensions === undefined ? required : offer.extensions.offered(required, request.resource);
+};
 
 /** The transaction of a PAYMENT-SIGNATURE header for the exact scheme on `network`; undefined when it is not one. */
 export const exactTransactionOf = (header: string, network: string): string | undefined => {
