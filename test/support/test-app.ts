@@ -12,6 +12,7 @@ import type { TrustProxy } from "../../core/trust-proxy.ts";
 import { type AppDeps, createApp } from "../../src/app.ts";
 import { memoryLogger } from "../../src/observability/log.ts";
 import { makeMetrics } from "../../src/observability/metrics.ts";
+import type { ReceiptKey } from "../../src/payments/offer-receipt/receipt-key.ts";
 import type { ExactFacilitator } from "../../src/payments/v2/exact-payment.ts";
 import { type AppParts, appLayer, defaultConfig } from "../../src/runtime/app-layer.ts";
 import { signInSettings } from "../../src/runtime/sign-in-settings.ts";
@@ -63,6 +64,8 @@ export interface TestAppOptions {
   readonly host?: string;
   /** The docs sync's last record, as the background sync gives it (absent: no DOCS_URL). */
   readonly docsSync?: AppDeps["docsSync"];
+  /** X402_RECEIPT_SIGNING_KEY: x402 offers and receipts are signed (absent: not signed). */
+  readonly receiptKey?: ReceiptKey;
 }
 
 export const buildTestApp = (options: TestAppOptions = {}) => {
@@ -128,6 +131,7 @@ export const buildTestApp = (options: TestAppOptions = {}) => {
     metrics,
     facilitator: options.facilitator,
     docsSync: options.docsSync,
+    receiptKey: options.receiptKey,
     // app.request's URLs are http://localhost/...: the origin sign-ins are bound to here.
     signIn: signInSettings(
       {

@@ -6,6 +6,9 @@
  * in the places the official SDK puts them (`input.body`, `output.example`). Built once per
  * resource from its discovery entry (the same one /.well-known/x402.json lists). Definitions
  * (`$defs`) are hoisted to the schema's root, where their `#/$defs/...` references resolve.
+ * Clients echo the 402's extensions in their PAYMENT-SIGNATURE header, so the schemas are
+ * kept small: what says nothing (an integer's ±2^53 bounds, `additionalProperties: true`) and
+ * descriptions (the manifest and /openapi.json have them) are left out.
  */
 import type { DiscoveryEntry } from "../v2/discovery.ts";
 
@@ -17,11 +20,29 @@ export interface BazaarExtension {
   readonly schema: Json;
 }
 
-/** A subschema without its own `$schema`/`$defs` (hoisted), and those definitions. */
+const SAFE_INTEGER_BOUNDS = new Set([Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER]);
+
+/** `schema` without what validates nothing: descriptions, ±2^53 bounds, `additionalProperties: true`. */
+const compact = (schema: unknown): unknown => {
+  if (Array.isArray(schema)) return schema.map(compact);
+  if (schema === null || typeof schema !== "object") return schema;
+  return Object.fromEntries(
+    Object.entries(schema)
+      .filter(
+        ([key, value]) =>
+          key !== "description" &&
+          !(key === "additionalProperties" && value === true) &&
+          !((key === "minimum" || key === "maximum") && SAFE_INTEGER_BOUNDS.has(value as number)),
+      )
+      .map(([key, value]) => [key, compact(value)]),
+  );
+};
+
+/** A subschema without its own `$schema`/`$defs` (hoisted), and those definitions, compacted. */
 const split = (schema: unknown): { readonly body: Json; readonly defs: Json } => {
   if (schema === null || typeof schema !== "object") return { body: { type: "object" }, defs: {} };
   const { $schema: _dialect, $defs, ...body } = schema as Record<string, unknown>;
-  return { body, defs: ($defs ?? {}) as Json };
+  return { body: compact(body) as Json, defs: compact($defs ?? {}) as Json };
 };
 
 const outputOf = (entry: DiscoveryEntry) => {

@@ -20,8 +20,12 @@ import type { X402Extensions } from "./extensions-hook.ts";
 export const PAYMENT_REQUIRED_HEADER = "PAYMENT-REQUIRED";
 export const PAYMENT_SIGNATURE_HEADER = "PAYMENT-SIGNATURE";
 export const PAYMENT_RESPONSE_HEADER = "PAYMENT-RESPONSE";
-/** A payload holds one transaction (at most 1232 bytes): its header is far below this. */
-const MAX_HEADER_CHARS = 8192;
+/**
+ * A payload holds one transaction (at most 1232 bytes) and echoes the 402's resource and
+ * extensions (bazaar, signed offers, sign-in): /api/chat's is about 7,400 characters. Bun
+ * refuses request headers past 16 KiB in all, so this bound is below that.
+ */
+const MAX_HEADER_CHARS = 12_288;
 
 /** The CAIP-2 id of a Solana cluster: `solana:` and the first 32 characters of its genesis hash. */
 export const solanaNetworkId = (genesisHash: string): SolanaNetworkId => `solana:${genesisHash.slice(0, 32)}`;
