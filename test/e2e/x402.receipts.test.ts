@@ -43,6 +43,7 @@ import {
   startChainWithFacilitator,
 } from "../support/x402-v2.ts";
 
+const ADMIN_TOKEN = "an-admin-token-long-enough-1234567890";
 const FACILITATOR_TOKEN = "a-facilitator-token-long-enough-123456";
 const receiptKey = receiptKeyOf(Uint8Array.from({ length: 32 }, (_, i) => 200 - i));
 let chain: TestChain;
@@ -61,6 +62,7 @@ const onChain = (options: TestAppOptions = {}) =>
   build({
     freeQueries: 1,
     receiptKey,
+    adminToken: ADMIN_TOKEN,
     mcpToolPrices: { search_docs: 0, read_page: 0, ask_docs: 1 },
     ...(facilitator === undefined ? {} : { facilitator }),
     chain: {
@@ -115,6 +117,14 @@ const verifiedOffer = async (required: PaymentRequired): Promise<DecodedOffer> =
   return decoded;
 };
 
+/** The receipts the owner's console lists with the revenue (GET /api/admin/insights). */
+const receiptsListed = async (t: ReturnType<typeof onChain>) => {
+  const insights = await t.call("/api/admin/insights", {
+    headers: { Authorization: `Bearer ${ADMIN_TOKEN}` },
+  });
+  return ((await insights.json()) as { revenue: { receipts: unknown[] } }).revenue.receipts;
+};
+
 const bazaarOf = (required: PaymentRequired) => required.extensions?.bazaar as DiscoveryExtension;
 
 describe("offer-receipt and bazaar on /api/chat", () => {
@@ -157,6 +167,9 @@ describe("offer-receipt and bazaar on /api/chat", () => {
     // The JSON answer carries the same receipt, for clients that read bodies only.
     expect(((await response.json()) as { receipt: unknown }).receipt).toEqual(receipt);
     await expectOnePayment(before, payer, settlement.transaction);
+    expect(await receiptsListed(t)).toEqual([
+      { at: expect.any(Number), dialect: "x402-v2", units: 10_000, usdc: "0.01", receipt: receipt.signature },
+    ]);
   });
 
   test("the extension resolves the receipt's did:key itself and verifies it (under Node)", async () => {
@@ -219,6 +232,15 @@ describe("offer-receipt and bazaar on a priced MCP tool", () => {
     });
     expect(verifyReceiptMatchesOffer(receipt, offer, [payer.address])).toBe(true);
     await expectOnePayment(before, payer, settlement.transaction);
+    expect(await receiptsListed(t)).toEqual([
+      {
+        at: expect.any(Number),
+        dialect: "x402-mcp",
+        units: 10_000,
+        usdc: "0.01",
+        receipt: receipt.signature,
+      },
+    ]);
   });
 });
 

@@ -25,6 +25,7 @@ export const EXPORT_COLUMNS = [
   "usdc",
   "queries",
   "dialect",
+  "receipt",
 ] as const;
 
 type Row = Partial<Record<(typeof EXPORT_COLUMNS)[number], string | number | boolean>>;
@@ -63,6 +64,7 @@ const rowOf = (event: InsightEvent): Row => {
         usdc: formatUnits(BigInt(event.units)),
         queries: event.queries,
         dialect: event.dialect,
+        receipt: event.receipt ?? "",
       };
     default:
       return event satisfies never;
