@@ -453,3 +453,49 @@ describe("MCP_TOOL_PRICES", () => {
     ]);
   });
 });
+
+describe("x402 signing key and catalogue settings", () => {
+  const SEED = "ab".repeat(32);
+  test("the seed is 32 bytes kept redacted; the catalogue names default to the service's", () => {
+    const { x402Agents } = ok({ X402_RECEIPT_SIGNING_KEY: SEED.toUpperCase() });
+    const seed = x402Agents.receiptSigningKey;
+    expect(seed === undefined ? undefined : Array.from(Redacted.value(seed))).toEqual(Array(32).fill(0xab));
+    expect(String(seed)).not.toContain("ab");
+    expect(x402Agents.service).toEqual({
+      serviceName: "Docs assistant",
+      tags: ["docs", "search", "answers", "mcp"],
+      iconUrl: undefined,
+    });
+  });
+
+  test("a bad seed is named without its value", () => {
+    const seen = problems({ X402_RECEIPT_SIGNING_KEY: `${SEED}ff` });
+    expect(namesOf(seen)).toEqual(["X402_RECEIPT_SIGNING_KEY"]);
+    expect(seen.join(" ")).not.toContain(SEED);
+  });
+
+  test("catalogue settings past the bazaar spec's rules are refused at start, not dropped by a catalogue", () => {
+    expect(
+      namesOf(
+        problems({
+          X402_SERVICE_NAME: "A name far longer than thirty-two characters",
+          X402_SERVICE_TAGS: "a,b,c,d,e,f",
+          X402_SERVICE_ICON_URL: "https://127.0.0.1/icon.png",
+        }),
+      ).sort(),
+    ).toEqual(["X402_SERVICE_ICON_URL", "X402_SERVICE_NAME", "X402_SERVICE_TAGS"]);
+    for (const icon of [
+      "http://localhost/i.png",
+      "https://user@docs.example.com/i.png",
+      "data:image/png;base64,AA",
+    ])
+      expect(namesOf(problems({ X402_SERVICE_ICON_URL: icon }))).toEqual(["X402_SERVICE_ICON_URL"]);
+    expect(
+      ok({
+        X402_SERVICE_NAME: "Acme docs",
+        X402_SERVICE_TAGS: "acme, api",
+        X402_SERVICE_ICON_URL: "https://acme.dev/i.png",
+      }).x402Agents.service,
+    ).toEqual({ serviceName: "Acme docs", tags: ["acme", "api"], iconUrl: "https://acme.dev/i.png" });
+  });
+});

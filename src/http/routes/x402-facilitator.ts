@@ -87,7 +87,7 @@ export const x402FacilitatorRoutes = (deps: FacilitatorRouteDeps) => {
           origin: discovery?.publicOrigin ?? new URL(c.req.url).origin,
           lastUpdated: Math.floor(Date.now() / 1000),
         });
-        const query = c.req.query() as DiscoveryQuery;
+        const query: DiscoveryQuery = c.req.query();
         return c.json(discoveryResources(manifest, declared, discovery?.service ?? {}, query));
       })
       // /x402/settle spends the fee payer's SOL: a wrong token is locked out after a few tries
