@@ -4,7 +4,8 @@
  * and receipts (offer-receipt); unset, nothing is signed (`npm start` generates one in .data/).
  * X402_SERVICE_NAME, X402_SERVICE_TAGS (comma-separated) and X402_SERVICE_ICON_URL name the
  * service in each 402 for catalogues (bazaar), checked here by the spec's rules (printable
- * ASCII, at most 32 characters each, at most 5 tags, an absolute http(s) URL on a named host)
+ * ASCII, at most 32 characters each, at most 5 tags, an absolute http(s) URL on a named host
+ * of at most 2,048 characters)
  * so that no catalogue silently drops them. The seed is never shown in a problem.
  */
 import { Redacted } from "effect";
@@ -23,6 +24,7 @@ export const DEFAULT_SERVICE_NAME = "Docs assistant";
 export const DEFAULT_SERVICE_TAGS = ["docs", "search", "answers", "mcp"] as const;
 const MAX_TEXT = 32;
 const MAX_TAGS = 5;
+export const MAX_ICON_URL_CHARS = 2048;
 const PRINTABLE_ASCII = /^[\x20-\x7e]+$/;
 const HEX_SEED = /^[0-9a-fA-F]{64}$/;
 const LOOPBACK = ["localhost", "localhost.localdomain", "ip6-localhost", "ip6-loopback"];
@@ -31,7 +33,7 @@ const isCatalogText = (text: string) => PRINTABLE_ASCII.test(text) && text.lengt
 
 /** The bazaar spec's iconUrl rule: absolute http(s), no userinfo, a named host (no IP literal, no loopback). */
 const isIconUrl = (text: string): boolean => {
-  if (!URL.canParse(text)) return false;
+  if (text.length > MAX_ICON_URL_CHARS || !URL.canParse(text)) return false;
   const url = new URL(text);
   const host = url.hostname.toLowerCase();
   return (
@@ -69,7 +71,7 @@ export const parseX402Agents = (read: Reader): X402AgentsConfig => {
   const iconUrl = text("X402_SERVICE_ICON_URL");
   if (iconUrl !== undefined && !isIconUrl(iconUrl))
     problems.push(
-      `X402_SERVICE_ICON_URL: an absolute http(s) URL on a named host (no IP address, no localhost) (got "${iconUrl}")`,
+      `X402_SERVICE_ICON_URL: an absolute http(s) URL of at most ${MAX_ICON_URL_CHARS} characters on a named host (no IP address, no localhost) (got "${iconUrl.slice(0, 200)}")`,
     );
   return {
     receiptSigningKey: seed !== undefined && HEX_SEED.test(seed) ? Redacted.make(seedBytes(seed)) : undefined,

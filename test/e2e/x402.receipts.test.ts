@@ -172,6 +172,33 @@ describe("offer-receipt and bazaar on /api/chat", () => {
     ]);
   });
 
+  test("over a real Bun server, the official client's PAYMENT-SIGNATURE (echoing bazaar, offers, sign-in and the longest icon URL allowed) is read and paid", async () => {
+    // 2,048 characters, the most X402_SERVICE_ICON_URL may hold: about 10,200 in the header.
+    const iconUrl = `https://docs.example.com/${"i".repeat(2048 - 29)}.png`;
+    const t = onChain({ service: { iconUrl } });
+    const server = Bun.serve({
+      port: 0,
+      hostname: "127.0.0.1",
+      fetch: (request) => t.app.fetch(request, { remoteAddress: "198.51.100.136" }),
+    });
+    servers.push(server);
+    const url = `http://127.0.0.1:${server.port}/api/chat`;
+    const ask = {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: '{"message":"How?"}',
+    };
+    expect((await fetch(url, ask)).status).toBe(200);
+    const payer = await chain.fundPayer();
+    const response = await officialFetch(wallet(payer))(url, ask);
+    expect(response.status).toBe(200);
+    expect(iconUrl).toHaveLength(2048);
+    expect(await verifyReceipt(extractReceiptFromResponse(response) as JWSSignedReceipt)).toMatchObject({
+      payer: payer.address,
+      resourceUrl: url,
+    });
+  });
+
   test("the extension resolves the receipt's did:key itself and verifies it (under Node)", async () => {
     const t = onChain();
     const from = "198.51.100.131";

@@ -5,6 +5,7 @@ import { Effect, Layer, ManagedRuntime, Redacted } from "effect";
 import { MemoryStore } from "../../adapters/store-memory/index.ts";
 import type { McpToolPrices } from "../../core/config-mcp.ts";
 import type { SurfaceConfig } from "../../core/config-surface.ts";
+import type { X402AgentsConfig } from "../../core/config-x402-agents.ts";
 import type { ChainLookup, ChainReader, ChainUnavailable } from "../../core/ports/chain-reader.ts";
 import type { Generator } from "../../core/ports/generator.ts";
 import type { Retriever } from "../../core/ports/retrieval.ts";
@@ -66,6 +67,8 @@ export interface TestAppOptions {
   readonly docsSync?: AppDeps["docsSync"];
   /** X402_RECEIPT_SIGNING_KEY: x402 offers and receipts are signed (absent: not signed). */
   readonly receiptKey?: ReceiptKey;
+  /** X402_SERVICE_NAME, _TAGS, _ICON_URL (bazaar) over the defaults. */
+  readonly service?: Partial<X402AgentsConfig["service"]>;
 }
 
 export const buildTestApp = (options: TestAppOptions = {}) => {
@@ -95,6 +98,7 @@ export const buildTestApp = (options: TestAppOptions = {}) => {
     },
     surface: { ...base.surface, metricsToken: Redacted.make(METRICS_TOKEN), ...options.surface },
     ...(options.mcpToolPrices === undefined ? {} : { mcpToolPrices: options.mcpToolPrices }),
+    x402Agents: { ...base.x402Agents, service: { ...base.x402Agents.service, ...options.service } },
     x402: {
       ...base.x402,
       facilitatorToken:

@@ -484,6 +484,8 @@ describe("x402 signing key and catalogue settings", () => {
         }),
       ).sort(),
     ).toEqual(["X402_SERVICE_ICON_URL", "X402_SERVICE_NAME", "X402_SERVICE_TAGS"]);
+    const long = `https://docs.example.com/${"i".repeat(2049 - 29)}.png`;
+    expect(namesOf(problems({ X402_SERVICE_ICON_URL: long }))).toEqual(["X402_SERVICE_ICON_URL"]);
     for (const icon of [
       "http://localhost/i.png",
       "https://user@docs.example.com/i.png",
