@@ -14,6 +14,7 @@ import { type McpToolPrices, parseMcpToolPrices } from "./config-mcp.ts";
 import { type Env, type Reader, reader } from "./config-reader.ts";
 import { parseSurface, type SurfaceConfig } from "./config-surface.ts";
 import { parseX402, type X402Config } from "./config-x402.ts";
+import { parseX402Agents, type X402AgentsConfig } from "./config-x402-agents.ts";
 import { parseIp } from "./ip.ts";
 import { parseTrustProxy, type TrustProxy } from "./trust-proxy.ts";
 
@@ -62,6 +63,8 @@ export interface AppConfig {
   readonly insights: InsightsConfig;
   /** x402 v2: the fee payer and the facilitator endpoints (core/config-x402.ts). */
   readonly x402: X402Config;
+  /** Signed offers and receipts, and the service as catalogues show it (core/config-x402-agents.ts). */
+  readonly x402Agents: X402AgentsConfig;
   /** The public surface: public origin, metrics token, body deadline, per-client caps (core/config-surface.ts). */
   readonly surface: SurfaceConfig;
   /** Questions each MCP tool call takes from the client's quota; 0: free (core/config-mcp.ts). */
@@ -175,6 +178,7 @@ export const parseConfig = (env: Env): Result.Result<AppConfig, ConfigError> => 
     embeddingModel: text("EMBEDDING_MODEL"),
     insights: parseInsights(read),
     x402: parseX402(read),
+    x402Agents: parseX402Agents(read),
     surface: parseSurface(read),
     mcpToolPrices: parseMcpToolPrices(read),
     docsSite: parseDocsSite(read),

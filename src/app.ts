@@ -21,6 +21,7 @@ import { chatDialects } from "./http/chat-payment.ts";
 import { createEdge } from "./http/edge/edge.ts";
 import { hostGuard } from "./http/edge/host-guard.ts";
 import { chatRoutes } from "./http/routes/chat.ts";
+import { didDocumentRoutes } from "./http/routes/did-document.ts";
 import { feedbackRoutes } from "./http/routes/feedback.ts";
 import { llmsTxtRoutes } from "./http/routes/llms-txt.ts";
 import { opsRoutes } from "./http/routes/ops.ts";
@@ -36,8 +37,11 @@ import { mcpDiscoveryEntries } from "./mcp/mcp-discovery.ts";
 import { mcpRoutes } from "./mcp/mcp-routes.ts";
 import type { ServiceLogger } from "./observability/log.ts";
 import type { Metrics } from "./observability/metrics.ts";
+import { serviceMetadataOf } from "./payments/bazaar/service-metadata.ts";
+import type { ReceiptKey } from "./payments/offer-receipt/receipt-key.ts";
 import type { SignInSettings } from "./payments/sign-in/wallet-sign-in.ts";
 import type { ExactFacilitator } from "./payments/v2/exact-payment.ts";
+import { withX402Extensions } from "./payments/v2/x402-extensions.ts";
 import { type WebDeps, webPageRoutes } from "./web/web-routes.ts";
 
 export const MAX_BODY_BYTES = 16 * 1024;
@@ -50,7 +54,7 @@ export interface AppDeps {
     AppConfig,
     "host" | "allowedOrigins" | "trustProxy" | "protectionRps" | "paidDailyCap" | "insights" | "surface"
   > &
-    Partial<Pick<AppConfig, "x402" | "mcpToolPrices">>;
+    Partial<Pick<AppConfig, "x402" | "mcpToolPrices" | "x402Agents">>;
   readonly logger: ServiceLogger;
   readonly metrics: Metrics;
   /** The demo page and widget bundles (src/web/), the RPC relay and demo faucet (widget-api.ts). */
@@ -63,6 +67,8 @@ export interface AppDeps {
   readonly now?: () => number;
   /** Where wallet sign-ins are bound (public origin, chain); absent: signing in is not offered. */
   readonly signIn?: SignInSettings | undefined;
+  /** Signs x402 offers and receipts (X402_RECEIPT_SIGNING_KEY); absent: nothing is signed. */
+  readonly receiptKey?: ReceiptKey | undefined;
 }
 
 /** The address a request came from, as the entry point (Bun, Deno) or a test knows it. */
@@ -83,12 +89,19 @@ const createRouter = ({
   logger,
   metrics,
   web = {},
-  facilitator,
+  facilitator: bareFacilitator,
   docsSync,
   now,
   signIn,
+  receiptKey,
 }: AppDeps) => {
   const { paidDailyCap, trustProxy } = config;
+  const mcpToolPrices = config.mcpToolPrices ?? DEFAULT_MCP_TOOL_PRICES;
+  // The paid resources mounted here (the chat under /api, the tools under /mcp), and only those.
+  const entries = [chatDiscoveryEntry("/api/chat"), ...mcpDiscoveryEntries("/mcp", mcpToolPrices)];
+  const listed = serviceMetadataOf(config.x402Agents?.service);
+  // Every 402 and settlement of x402 v2 carries bazaar, signed offers and receipts.
+  const facilitator = withX402Extensions(bareFacilitator, { key: receiptKey, entries, service: listed });
   const access: WalletAccessDeps = {
     runtime,
     signIn,
@@ -136,7 +149,6 @@ const createRouter = ({
 
   // The edge has decoded the path already: the router takes it from the edge's facts.
   const facilitatorToken = config.x402?.facilitatorToken;
-  const mcpToolPrices = config.mcpToolPrices ?? DEFAULT_MCP_TOOL_PRICES;
   const router = new Hono<AppEnv>({
     getPath: (request, options) => (options?.env as AppEnv["Bindings"] | undefined)?.path ?? getPath(request),
   });
@@ -149,6 +161,7 @@ const createRouter = ({
         runtime,
         metrics,
         terms: { payTo: config.x402?.facilitatorPayTo, minUnits: config.x402?.facilitatorMinUnits },
+        discovery: { entries, service: listed, publicOrigin: config.surface.publicOrigin },
       }),
     );
   return router
@@ -179,12 +192,12 @@ const createRouter = ({
       "/.well-known",
       x402DiscoveryRoutes({
         runtime,
-        // The paid resources mounted here (the chat under /api, the tools under /mcp), and only those.
-        entries: [chatDiscoveryEntry("/api/chat"), ...mcpDiscoveryEntries("/mcp", mcpToolPrices)],
+        entries,
         facilitator,
         publicOrigin: config.surface.publicOrigin,
       }),
     )
+    .route("/.well-known", didDocumentRoutes(receiptKey))
     .route("/admin", admin.console)
     .route("/", webPageRoutes(web))
     .notFound((c) =>

@@ -36,7 +36,14 @@ type QuestionRecord = readonly [
   channel: number,
 ];
 type VoteRecord = readonly [1, answerId: string, vote: "up" | "down", comment: string | null];
-type PaymentRecord = readonly [2, visitor: string, units: number, queries: number, dialect: number];
+type PaymentRecord = readonly [
+  2,
+  visitor: string,
+  units: number,
+  queries: number,
+  dialect: number,
+  receipt?: string,
+];
 
 /** Packs and unpacks events; the source table lives as long as the log (at most MAX_SOURCES entries). */
 export const makeInsightRecords = (maxSources = MAX_SOURCES) => {
@@ -89,7 +96,18 @@ export const makeInsightRecords = (maxSources = MAX_SOURCES) => {
       case "vote":
         return write([1, event.answerId, event.vote, event.comment]);
       case "payment":
-        return write([2, event.visitor, event.units, event.queries, PAYMENT_DIALECTS.indexOf(event.dialect)]);
+        return write(
+          event.receipt === undefined
+            ? [2, event.visitor, event.units, event.queries, PAYMENT_DIALECTS.indexOf(event.dialect)]
+            : [
+                2,
+                event.visitor,
+                event.units,
+                event.queries,
+                PAYMENT_DIALECTS.indexOf(event.dialect),
+                event.receipt,
+              ],
+        );
       default:
         return event satisfies never;
     }
@@ -125,6 +143,7 @@ export const makeInsightRecords = (maxSources = MAX_SOURCES) => {
           units: fields[2],
           queries: fields[3],
           dialect: PAYMENT_DIALECTS[fields[4]] as (typeof PAYMENT_DIALECTS)[number],
+          ...(fields[5] === undefined ? {} : { receipt: fields[5] }),
         };
       default:
         return fields satisfies never;

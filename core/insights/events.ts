@@ -15,6 +15,8 @@ export const MAX_FIELD_CHARS = 300;
 export const MAX_SOURCES = 5;
 /** Latencies above this are kept as this (an answer has a 90 s deadline anyway). */
 export const MAX_LATENCY_MS = 600_000;
+/** A signed receipt (JWS compact: header, payload of about 250 bytes, signature) fits easily. */
+export const MAX_RECEIPT_CHARS = 2048;
 
 /** How a payment reached us: the spec's signature claim, one of the HTTP 402 dialects, or x402 over MCP. */
 export const PAYMENT_DIALECTS = ["signature", "x402", "x402-v2", "x402-mcp"] as const;
@@ -76,6 +78,8 @@ export const PaymentEvent = Schema.TaggedStruct("payment", {
   units: Count,
   queries: Count,
   dialect: Schema.Literals(PAYMENT_DIALECTS),
+  /** The x402 offer-receipt JWS the payer was given (x402 v2 and MCP, when a key signs). */
+  receipt: Schema.optionalKey(Text(MAX_RECEIPT_CHARS)),
 });
 export type PaymentEvent = typeof PaymentEvent.Type;
 

@@ -87,6 +87,17 @@ export const InsightsReport = Schema.Struct({
         usdc: Usdc,
       }),
     ),
+    receipts: Schema.Array(
+      Schema.Struct({
+        at: Schema.Int.annotate({ description: "epoch ms of the payment" }),
+        dialect: Schema.Literals(PAYMENT_DIALECTS),
+        units: Units,
+        usdc: Usdc,
+        receipt: Schema.String.annotate({
+          description: "the x402 offer-receipt JWS the payer was given (verify with its kid, docs/x402.md)",
+        }),
+      }),
+    ).annotate({ description: "the latest signed receipts issued in the range, newest first (at most 50)" }),
   }),
 }).annotate({ identifier: "InsightsReport" });
 export type InsightsReport = typeof InsightsReport.Type;

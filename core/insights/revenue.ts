@@ -1,4 +1,7 @@
-/** Revenue of a range: per day, per dialect, paying clients, and queries bought against used. */
+/**
+ * Revenue of a range: per day, per dialect, paying clients, queries bought against used, and
+ * the latest signed receipts issued (newest first, at most MAX_LISTED_RECEIPTS).
+ */
 import { formatUnits } from "../payments/money.ts";
 import { utcDay } from "../time.ts";
 import { type DayRange, daysOf, formatDay } from "./day-range.ts";
@@ -6,6 +9,21 @@ import { PAYMENT_DIALECTS, type PaymentEvent, type QuestionEvent } from "./event
 import type { InsightsReport } from "./report.ts";
 
 type Revenue = InsightsReport["revenue"];
+
+/** Receipts listed with the revenue; the store keeps every payment event of the range. */
+export const MAX_LISTED_RECEIPTS = 50;
+
+const receiptsOf = (payments: ReadonlyArray<PaymentEvent>) =>
+  payments
+    .filter((payment) => payment.receipt !== undefined)
+    .toSorted((a, b) => b.at - a.at)
+    .slice(0, MAX_LISTED_RECEIPTS)
+    .map((payment) => ({
+      at: payment.at,
+      dialect: payment.dialect,
+      ...amount([payment]),
+      receipt: payment.receipt ?? "",
+    }));
 
 /** Units summed exactly (bigint), reported as a JSON integer and as decimal USDC text. */
 const amount = (payments: ReadonlyArray<PaymentEvent>) => {
@@ -45,5 +63,6 @@ export const revenueOf = (
       const ofDialect = payments.filter((payment) => payment.dialect === dialect);
       return { dialect, payments: ofDialect.length, ...amount(ofDialect) };
     }),
+    receipts: receiptsOf(payments),
   };
 };

@@ -1,6 +1,12 @@
 /** The events of a vote on an answer and of an accepted payment. */
 import type { Feedback } from "../feedback.ts";
-import { MAX_FIELD_CHARS, type PaymentDialect, type PaymentEvent, type VoteEvent } from "./events.ts";
+import {
+  MAX_FIELD_CHARS,
+  MAX_RECEIPT_CHARS,
+  type PaymentDialect,
+  type PaymentEvent,
+  type VoteEvent,
+} from "./events.ts";
 import type { Recording } from "./question-event.ts";
 import { storedText } from "./text.ts";
 
@@ -19,6 +25,8 @@ export interface AcceptedPayment {
   readonly units: bigint;
   readonly queries: number;
   readonly dialect: PaymentDialect;
+  /** The signed receipt the payer was given (JWS compact), if any. */
+  readonly receipt?: string | undefined;
 }
 
 export const paymentEvent = (
@@ -31,4 +39,8 @@ export const paymentEvent = (
   units: Number(payment.units),
   queries: payment.queries,
   dialect: payment.dialect,
+  // Longer than any receipt this service signs: not kept rather than cut (a cut JWS verifies nothing).
+  ...(payment.receipt === undefined || payment.receipt.length > MAX_RECEIPT_CHARS
+    ? {}
+    : { receipt: payment.receipt }),
 });

@@ -8,6 +8,7 @@
 import { DEMO_FUNDS, type FundDemoWallet } from "../../src/http/routes/demo-faucet.ts";
 import type { LocalChainStarter } from "../../src/runtime/resolve-chain.ts";
 import type { Localnet } from "../localnet/index.ts";
+import { demoReceiptSeed } from "./receipt-key.ts";
 
 /** Funding from the local chain's faucet and mint authority: real transactions on that chain. */
 export const localnetFunder =
@@ -53,5 +54,6 @@ export const startLocalDemoChain: LocalChainStarter = async (config, logger) => 
     stop: () => localnet.stop(),
     fundDemoWallet: localnetFunder(localnet),
     feePayer: localnet.feePayer,
+    receiptSeed: await demoReceiptSeed(),
   };
 };

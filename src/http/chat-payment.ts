@@ -31,6 +31,7 @@ import { linkPayer } from "../payments/sign-in/payer-link.ts";
 import { issueChallenge } from "../payments/sign-in/wallet-sign-in.ts";
 import { exactCreditDialect } from "../payments/v2/credit-exact-dialect.ts";
 import type { ExactFacilitator } from "../payments/v2/exact-payment.ts";
+import { receiptInHeaders } from "../payments/v2/x402-extensions.ts";
 import {
   errorResponse,
   QUOTA_EXHAUSTED_TEXT,
@@ -176,6 +177,7 @@ export const buyQueries = async (c: Context<AppEnv>, deps: ChatPaymentDeps): Pro
     units: credited.units,
     queries: credited.queries,
     dialect: spec ? "x402" : "x402-v2",
+    receipt: receiptInHeaders(acceptance.headers)?.signature,
   });
   return { ok: true, headers: acceptance.headers, payer: credited.payer };
 };

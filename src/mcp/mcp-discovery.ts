@@ -3,6 +3,7 @@ import { z } from "zod";
 import { MCP_TOOLS, type McpToolPrices } from "../../core/config-mcp.ts";
 import { mcpToolResource } from "../payments/priced-resources.ts";
 import type { DiscoveryEntry } from "../payments/v2/discovery.ts";
+import { TOOL_EXAMPLES } from "./tool-examples.ts";
 import { TOOL_SCHEMAS } from "./tool-schemas.ts";
 
 /** Each tool of /mcp that has a price, with the JSON Schemas the MCP server lists for it; free tools are not listed. */
@@ -17,4 +18,5 @@ export const mcpDiscoveryEntries = (path: string, prices: McpToolPrices): Readon
       inputSchema: z.toJSONSchema(z.object(TOOL_SCHEMAS[tool].input)),
     },
     output: { mimeType: "application/json", schema: z.toJSONSchema(z.object(TOOL_SCHEMAS[tool].output)) },
+    example: TOOL_EXAMPLES[tool],
   }));

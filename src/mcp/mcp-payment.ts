@@ -60,6 +60,7 @@ export const offerPayment = async (deps: McpPaymentDeps, priced: PricedResource,
     feePayer: facilitator.feePayer.address,
     blockhash: facilitator.feePayer.blockhashHint(),
     paymentIdRequired: facilitator.paymentIdRequired,
+    extensions: facilitator.extensions,
   };
   return paymentRequiredResult(paymentRequiredOf(paymentRequestOf(issued.value), deps.url, offer, message));
 };

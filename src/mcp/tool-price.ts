@@ -15,6 +15,7 @@ import { runOutcome } from "../hono-kit/run-effect.ts";
 import type { Logger } from "../observability/log.ts";
 import { mcpToolResource } from "../payments/priced-resources.ts";
 import { linkedWallet, linkPayer } from "../payments/sign-in/payer-link.ts";
+import { receiptOf } from "../payments/v2/x402-extensions.ts";
 import { paidToolOnce } from "./mcp-paid-once.ts";
 import {
   buyWithPayload,
@@ -95,6 +96,7 @@ const pricedCall = async (
       units: bought.units,
       queries: bought.queries,
       dialect: "x402-mcp",
+      receipt: receiptOf(bought.settlement)?.signature,
     });
   // What the call just bought is spent first, else the wallet this client paid with before.
   const payer = bought?.ok === true ? bought.payer : undefined;

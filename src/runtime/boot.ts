@@ -13,6 +13,7 @@ import { makeMetrics } from "../observability/metrics.ts";
 import { startFacilitator } from "../payments/v2/facilitator.ts";
 import { appLayer } from "./app-layer.ts";
 import { ensureDemoIndex } from "./demo-index.ts";
+import { receiptKeyFor } from "./receipt-key.ts";
 import { type LocalChainStarter, resolveChain, warnAboutDefaults } from "./resolve-chain.ts";
 import { signInSettings } from "./sign-in-settings.ts";
 import { describeStartupFailure } from "./startup-failure.ts";
@@ -53,6 +54,7 @@ export const boot = async (env: Env, exitProcess: (code: number) => never, optio
     stop: stopChain,
     fundDemoWallet,
     feePayer,
+    receiptSeed,
   } = await resolveChain(config, logger, options.localChain).catch(failStart);
   started.push(stopChain);
   const secretKey = config.x402.feePayerSecretKey;
@@ -105,6 +107,7 @@ export const boot = async (env: Env, exitProcess: (code: number) => never, optio
     facilitator,
     docsSync,
     signIn: signInSettings(config, chain.network, facilitator?.network),
+    receiptKey: receiptKeyFor(config, receiptSeed),
   });
 
   /** A once-only signal handler: stop accepting, let in-flight requests finish, close everything. */

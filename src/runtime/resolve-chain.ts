@@ -22,6 +22,8 @@ export interface ResolvedChain {
   readonly fundDemoWallet?: FundDemoWallet;
   /** The local demo chain's x402 v2 fee payer (funded with SOL). */
   readonly feePayer?: KeyPairSigner;
+  /** The demo's offer and receipt signing seed, kept in .data/ (when X402_RECEIPT_SIGNING_KEY is not set). */
+  readonly receiptSeed?: Uint8Array;
 }
 
 /** Starts a local chain for a service that has none configured (the demo's `npm start`). */
@@ -58,6 +60,10 @@ export const warnAboutDefaults = (config: AppConfig, logger: Logger) => {
   if (config.insights.adminToken !== undefined && config.insights.salt === undefined)
     logger.warn(
       "ADMIN_TOKEN is set without INSIGHTS_SALT: visitor hashes use a random key per process, so paying clients are counted anew after a restart and per instance",
+    );
+  if (config.x402Agents.receiptSigningKey === undefined && config.chain !== undefined)
+    logger.warn(
+      "X402_RECEIPT_SIGNING_KEY is not set: x402 offers and receipts are not signed (docs/x402.md, offer-receipt)",
     );
   if (config.allowedOrigins.length === 0)
     logger.warn("ALLOWED_ORIGINS is empty: browsers on other origins cannot call the API");

@@ -94,10 +94,10 @@ describe("unattributed payments on the memory store", () => {
     expect(json.unattributed).toEqual(listed);
     const csv = await (await admin(t, "/api/admin/export")).text();
     const [header = "", ...rows] = csv.trim().split("\n");
-    expect(header.split(",").slice(-4)).toEqual(["payer", "signature", "reason", "payment_id"]);
+    expect(header.split(",").slice(-5)).toEqual(["payer", "signature", "reason", "payment_id", "receipt"]);
     const row = rows.find((line) => line.startsWith("unattributed,"));
     expect(row).toContain(`,30000,0.03,`);
-    expect(row?.endsWith(`,${payer},${signature},memo-not-ours,`)).toBe(true);
+    expect(row?.endsWith(`,${payer},${signature},memo-not-ours,,`)).toBe(true);
   });
 
   test("an x402 memo of a request we sealed is not listed: its authorization header still pays it", async () => {

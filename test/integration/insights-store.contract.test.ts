@@ -53,7 +53,12 @@ const insightsContract = (name: string, makeLayer: MakeLayer, shared: boolean) =
       const events = [
         vote("a1", { at: T0 + 3, comment: "meh" }),
         asked,
-        payment(50_000, { at: T0 + 1, dialect: "x402-v2" }),
+        // With the signed receipt the payer was given: kept whole, read back as written.
+        payment(50_000, {
+          at: T0 + 1,
+          dialect: "x402-v2",
+          receipt: `eyJhbGciOiJFZERTQSJ9.${"p".repeat(400)}.sig`,
+        }),
       ];
       for (const event of events) await store.append(event);
       expect(await store.between(...ALL)).toEqual([events[2], asked, events[0]] as InsightEvent[]);

@@ -33,14 +33,18 @@ const vote = fc.record({
   vote: fc.constantFrom("up" as const, "down" as const),
   comment: fc.option(text, { nil: null }),
 });
-const payment = fc.record({
-  _tag: fc.constant("payment" as const),
-  at,
-  visitor: text,
-  units: fc.maxSafeNat(),
-  queries: fc.maxSafeNat(),
-  dialect: fc.constantFrom(...PAYMENT_DIALECTS),
-});
+const payment = fc.record(
+  {
+    _tag: fc.constant("payment" as const),
+    at,
+    visitor: text,
+    units: fc.maxSafeNat(),
+    queries: fc.maxSafeNat(),
+    dialect: fc.constantFrom(...PAYMENT_DIALECTS),
+    receipt: text,
+  },
+  { requiredKeys: ["_tag", "at", "visitor", "units", "queries", "dialect"] },
+);
 const event: fc.Arbitrary<InsightEvent> = fc.oneof(question, vote, payment);
 
 test("a packed event reads back equal, sources numbered or written out", () => {

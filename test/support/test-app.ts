@@ -5,6 +5,7 @@ import { Effect, Layer, ManagedRuntime, Redacted } from "effect";
 import { MemoryStore } from "../../adapters/store-memory/index.ts";
 import type { McpToolPrices } from "../../core/config-mcp.ts";
 import type { SurfaceConfig } from "../../core/config-surface.ts";
+import type { X402AgentsConfig } from "../../core/config-x402-agents.ts";
 import type { ChainLookup, ChainReader, ChainUnavailable } from "../../core/ports/chain-reader.ts";
 import type { Generator } from "../../core/ports/generator.ts";
 import type { Retriever } from "../../core/ports/retrieval.ts";
@@ -12,6 +13,7 @@ import type { TrustProxy } from "../../core/trust-proxy.ts";
 import { type AppDeps, createApp } from "../../src/app.ts";
 import { memoryLogger } from "../../src/observability/log.ts";
 import { makeMetrics } from "../../src/observability/metrics.ts";
+import type { ReceiptKey } from "../../src/payments/offer-receipt/receipt-key.ts";
 import type { ExactFacilitator } from "../../src/payments/v2/exact-payment.ts";
 import { type AppParts, appLayer, defaultConfig } from "../../src/runtime/app-layer.ts";
 import { signInSettings } from "../../src/runtime/sign-in-settings.ts";
@@ -63,6 +65,10 @@ export interface TestAppOptions {
   readonly host?: string;
   /** The docs sync's last record, as the background sync gives it (absent: no DOCS_URL). */
   readonly docsSync?: AppDeps["docsSync"];
+  /** X402_RECEIPT_SIGNING_KEY: x402 offers and receipts are signed (absent: not signed). */
+  readonly receiptKey?: ReceiptKey;
+  /** X402_SERVICE_NAME, _TAGS, _ICON_URL (bazaar) over the defaults. */
+  readonly service?: Partial<X402AgentsConfig["service"]>;
 }
 
 export const buildTestApp = (options: TestAppOptions = {}) => {
@@ -92,6 +98,7 @@ export const buildTestApp = (options: TestAppOptions = {}) => {
     },
     surface: { ...base.surface, metricsToken: Redacted.make(METRICS_TOKEN), ...options.surface },
     ...(options.mcpToolPrices === undefined ? {} : { mcpToolPrices: options.mcpToolPrices }),
+    x402Agents: { ...base.x402Agents, service: { ...base.x402Agents.service, ...options.service } },
     x402: {
       ...base.x402,
       facilitatorToken:
@@ -128,6 +135,7 @@ export const buildTestApp = (options: TestAppOptions = {}) => {
     metrics,
     facilitator: options.facilitator,
     docsSync: options.docsSync,
+    receiptKey: options.receiptKey,
     // app.request's URLs are http://localhost/...: the origin sign-ins are bound to here.
     signIn: signInSettings(
       {

@@ -67,6 +67,14 @@ describe("parseConfig defaults", () => {
         maxCreditlessSessions: 50_000,
         creditlessSignInsPerMinute: 600,
       },
+      x402Agents: {
+        receiptSigningKey: undefined,
+        service: {
+          serviceName: "Docs assistant",
+          tags: ["docs", "search", "answers", "mcp"],
+          iconUrl: undefined,
+        },
+      },
       mcpToolPrices: { search_docs: 0, read_page: 0, ask_docs: 1 },
       docsSite: {
         url: undefined,
@@ -454,5 +462,53 @@ describe("MCP_TOOL_PRICES", () => {
       "MCP_TOOL_PRICES: search_docs must cost from 0 to 100 questions (got 101)",
       'MCP_TOOL_PRICES: "read_page=1.5" is not tool=questions with a tool of search_docs, read_page, ask_docs',
     ]);
+  });
+});
+
+describe("x402 signing key and catalogue settings", () => {
+  const SEED = "ab".repeat(32);
+  test("the seed is 32 bytes kept redacted; the catalogue names default to the service's", () => {
+    const { x402Agents } = ok({ X402_RECEIPT_SIGNING_KEY: SEED.toUpperCase() });
+    const seed = x402Agents.receiptSigningKey;
+    expect(seed === undefined ? undefined : Array.from(Redacted.value(seed))).toEqual(Array(32).fill(0xab));
+    expect(String(seed)).not.toContain("ab");
+    expect(x402Agents.service).toEqual({
+      serviceName: "Docs assistant",
+      tags: ["docs", "search", "answers", "mcp"],
+      iconUrl: undefined,
+    });
+  });
+
+  test("a bad seed is named without its value", () => {
+    const seen = problems({ X402_RECEIPT_SIGNING_KEY: `${SEED}ff` });
+    expect(namesOf(seen)).toEqual(["X402_RECEIPT_SIGNING_KEY"]);
+    expect(seen.join(" ")).not.toContain(SEED);
+  });
+
+  test("catalogue settings past the bazaar spec's rules are refused at start, not dropped by a catalogue", () => {
+    expect(
+      namesOf(
+        problems({
+          X402_SERVICE_NAME: "A name far longer than thirty-two characters",
+          X402_SERVICE_TAGS: "a,b,c,d,e,f",
+          X402_SERVICE_ICON_URL: "https://127.0.0.1/icon.png",
+        }),
+      ).sort(),
+    ).toEqual(["X402_SERVICE_ICON_URL", "X402_SERVICE_NAME", "X402_SERVICE_TAGS"]);
+    const long = `https://docs.example.com/${"i".repeat(2049 - 29)}.png`;
+    expect(namesOf(problems({ X402_SERVICE_ICON_URL: long }))).toEqual(["X402_SERVICE_ICON_URL"]);
+    for (const icon of [
+      "http://localhost/i.png",
+      "https://user@docs.example.com/i.png",
+      "data:image/png;base64,AA",
+    ])
+      expect(namesOf(problems({ X402_SERVICE_ICON_URL: icon }))).toEqual(["X402_SERVICE_ICON_URL"]);
+    expect(
+      ok({
+        X402_SERVICE_NAME: "Acme docs",
+        X402_SERVICE_TAGS: "acme, api",
+        X402_SERVICE_ICON_URL: "https://acme.dev/i.png",
+      }).x402Agents.service,
+    ).toEqual({ serviceName: "Acme docs", tags: ["acme", "api"], iconUrl: "https://acme.dev/i.png" });
   });
 });

@@ -143,7 +143,23 @@ describe("summarize", () => {
         { dialect: "x402-v2", payments: 0, units: 0, usdc: "0.00" },
         { dialect: "x402-mcp", payments: 0, units: 0, usdc: "0.00" },
       ],
+      receipts: [],
     });
+  });
+
+  test("the receipts issued in the range are listed newest first, with their amount and dialect", () => {
+    const receipts = summarize(
+      [
+        payment(10_000, { at: DAY14, visitor: "v1", queries: 10, dialect: "x402-v2", receipt: "h.older.s" }),
+        payment(20_000, { at: DAY15, visitor: "v2", queries: 20, dialect: "x402-mcp", receipt: "h.newer.s" }),
+        payment(30_000, { at: DAY15, visitor: "v3", queries: 30 }),
+      ],
+      { fromDay: utcDay(DAY14), toDay: utcDay(DAY15) },
+    ).revenue.receipts;
+    expect(receipts).toEqual([
+      { at: DAY15, dialect: "x402-mcp", units: 20_000, usdc: "0.02", receipt: "h.newer.s" },
+      { at: DAY14, dialect: "x402-v2", units: 10_000, usdc: "0.01", receipt: "h.older.s" },
+    ]);
   });
 
   test("questions by channel: the MCP endpoint's apart; events recorded before channels count as the chat's", () => {

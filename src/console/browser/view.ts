@@ -143,6 +143,21 @@ export const reportView = (report: Report): ReadonlyArray<Node> => {
           [1, 2],
         ),
       ),
+      section(
+        "Receipts issued",
+        "The signed receipts (x402 offer-receipt, JWS) payers were given, newest first; the full JWS is in the export and /api/admin/insights.",
+        table(
+          ["When (UTC)", "Dialect", "USDC", "Receipt"],
+          revenue.receipts.map((row) => [
+            new Date(row.at).toISOString().slice(0, 19).replace("T", " "),
+            row.dialect,
+            row.usdc,
+            `${row.receipt.slice(0, 24)}…${row.receipt.slice(-12)}`,
+          ]),
+          "No signed receipts in this range.",
+          [2],
+        ),
+      ),
     ),
   ];
 };

@@ -30,6 +30,7 @@ export const EXPORT_COLUMNS = [
   "signature",
   "reason",
   "payment_id",
+  "receipt",
 ] as const;
 
 type Row = Partial<Record<(typeof EXPORT_COLUMNS)[number], string | number | boolean>>;
@@ -68,6 +69,7 @@ const rowOf = (event: InsightEvent): Row => {
         usdc: formatUnits(BigInt(event.units)),
         queries: event.queries,
         dialect: event.dialect,
+        receipt: event.receipt ?? "",
       };
     default:
       return event satisfies never;

@@ -14,6 +14,7 @@ import type { Metrics } from "../../observability/metrics.ts";
 import { withHeaders } from "../../payments/server/spec-dialect.ts";
 import type { ExactFacilitator } from "../../payments/v2/exact-payment.ts";
 import { type PaidOnceDeps, paidOnce } from "../../payments/v2/paid-once.ts";
+import { receiptInHeaders } from "../../payments/v2/x402-extensions.ts";
 import { issueAnswerId } from "../answer-id.ts";
 import { buyQueries, type ChatPaymentDeps, chatDialects, chatErrorResponse } from "../chat-payment.ts";
 import { decodeChatRequest, publicSource } from "../chat-request.ts";
@@ -61,6 +62,8 @@ export const chatRoutes = ({ facilitator, ...rest }: ChatDeps) => {
     const { answer, sources, rateLimit } = outcome.value;
     deps.metrics.count("answers_total");
     const answerId = await issueAnswerId(deps.runtime, c.get("identity"), c.get("log"));
+    // The signed receipt of what this request bought (x402 offer-receipt), kept by the client.
+    const signed = receiptInHeaders(receipt);
     const response = c.json(
       {
         success: true,
@@ -70,6 +73,7 @@ export const chatRoutes = ({ facilitator, ...rest }: ChatDeps) => {
         tokensUsed: answer.tokensUsed,
         declined: answer.declined === true,
         rateLimit,
+        ...(signed === undefined ? {} : { receipt: signed }),
       },
       200,
       receipt,

@@ -6,6 +6,8 @@
  * compare); without the switch the paths are a plain 404. Wrong tokens lock out that token from
  * that client, never the right one (src/hono-kit/partner-door.ts), and the edge's protection
  * limit covers /x402/*. What is sponsored at all: src/payments/v2/facilitator-terms.ts.
+ * GET /x402/discovery/resources (bazaar's discovery list of this service's own paid resources)
+ * needs no token: it says only what /.well-known/x402.json and every 402 say.
  */
 
 import { Effect, type Redacted } from "effect";
@@ -17,6 +19,10 @@ import { retryAfterSeconds } from "../../hono-kit/bearer-door.ts";
 import { type PartnerDoorOptions, partnerDoor } from "../../hono-kit/partner-door.ts";
 import { type AppRuntime, runOutcome } from "../../hono-kit/run-effect.ts";
 import type { Metrics } from "../../observability/metrics.ts";
+import { bazaarExtension } from "../../payments/bazaar/bazaar-declaration.ts";
+import { type DiscoveryQuery, discoveryResources } from "../../payments/bazaar/discovery-resources.ts";
+import type { ServiceMetadata } from "../../payments/bazaar/service-metadata.ts";
+import { type DiscoveryEntry, discoveryManifest } from "../../payments/v2/discovery.ts";
 import type { ExactFacilitator } from "../../payments/v2/exact-payment.ts";
 import { facilitatorService } from "../../payments/v2/facilitator-service.ts";
 import { type FacilitatorTerms, facilitatorTerms } from "../../payments/v2/facilitator-terms.ts";
@@ -30,6 +36,12 @@ export interface FacilitatorRouteDeps {
   readonly terms?: { readonly payTo?: ReadonlyArray<string>; readonly minUnits?: bigint };
   /** Wrong tokens per (client, token) and in all (default: partner-door.ts). */
   readonly door?: PartnerDoorOptions;
+  /** This service's paid resources, listed by GET /discovery/resources (bazaar). */
+  readonly discovery?: {
+    readonly entries: ReadonlyArray<DiscoveryEntry>;
+    readonly service: ServiceMetadata;
+    readonly publicOrigin: string | undefined;
+  };
 }
 
 /** A refusal by the chain lookup budget says when the minute's budget is back. */
@@ -55,10 +67,29 @@ export const x402FacilitatorRoutes = (deps: FacilitatorRouteDeps) => {
     runOutcome(deps.runtime, effect),
   );
   const door = partnerDoor(deps.token, deps.door);
-  const { metrics } = deps;
+  const { metrics, discovery } = deps;
+  const declared = discovery?.entries.map(bazaarExtension) ?? [];
+  const settings = Effect.map(PaymentSettings, ({ wallet, usdcMint }) => ({ wallet, usdcMint }));
   return (
     new Hono<AppEnv>()
       .use(edgeFactsAsVariables)
+      // Before the door: a catalogue reads it without a token.
+      .get("/discovery/resources", async (c) => {
+        const terms = await runOutcome(deps.runtime, settings);
+        if (!terms.ok) return c.json({ error: "Discovery is temporarily unavailable" }, 503);
+        const { facilitator } = deps;
+        const manifest = discoveryManifest({
+          entries: discovery?.entries ?? [],
+          terms: terms.value,
+          offer: facilitator.sponsor.offered()
+            ? { network: facilitator.network, feePayer: facilitator.feePayer.address }
+            : undefined,
+          origin: discovery?.publicOrigin ?? new URL(c.req.url).origin,
+          lastUpdated: Math.floor(Date.now() / 1000),
+        });
+        const query: DiscoveryQuery = c.req.query();
+        return c.json(discoveryResources(manifest, declared, discovery?.service ?? {}, query));
+      })
       // /x402/settle spends the fee payer's SOL: a wrong token is locked out after a few tries
       // (the right one from the same client still passes), counted, and named in a WARN line
       // (never the token).

@@ -39,6 +39,13 @@ export const ChatResponse = Schema.Struct({
     description: "the docs do not cover the question: the answer says so and no query was charged",
   }),
   rateLimit: RateLimit,
+  receipt: Schema.optionalKey(
+    Schema.Struct({ format: Schema.Literal("jws"), signature: Schema.String }).annotate({
+      identifier: "SignedReceipt",
+      description:
+        "x402 offer-receipt: the service's signed receipt of the payment this request carried (JWS, EdDSA; kid names the key, docs/x402.md)",
+    }),
+  ),
 }).annotate({ identifier: "ChatResponse" });
 
 const WalletAddress = Schema.String.annotate({

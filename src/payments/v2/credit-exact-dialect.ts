@@ -23,6 +23,7 @@ import {
 import { finishReservation, reserveChecked } from "./exact-reservation.ts";
 import { holdAfter, holdAndSimulate, letPayerGo } from "./settlement-guard.ts";
 import { PAYMENT_SIGNATURE_HEADER, paymentResponseHeader } from "./wire.ts";
+import { settledWith } from "./x402-extensions.ts";
 
 export interface ExactCreditDeps extends ExactFacilitator {
   /** Called once per settlement that failed (a metric). */
@@ -123,7 +124,9 @@ export const exactCreditDialect = (deps: ExactCreditDeps): CreditDialect => ({
         rateLimit: credited.value.rateLimit,
         payer: payment.payer,
       },
-      headers: paymentResponseHeader({ success: true, ...receipt }),
+      headers: paymentResponseHeader(
+        settledWith(deps.extensions, { success: true, ...receipt }, request.url),
+      ),
     };
   },
 });

@@ -20,6 +20,8 @@ export interface DiscoveryEntry {
   /** How to call it: method and body schema (HTTP), or toolName, inputSchema and transport (MCP). */
   readonly input: Readonly<Record<string, unknown>>;
   readonly output?: Readonly<Record<string, unknown>>;
+  /** A call and its answer, as the bazaar extension shows them (valid against input and output). */
+  readonly example?: { readonly input: Readonly<Record<string, unknown>>; readonly output: unknown };
 }
 
 export interface DiscoveryItem {

@@ -24,6 +24,7 @@ import {
 import { finishReservation, reserveChecked } from "./exact-reservation.ts";
 import { holdAfter, holdAndSimulate, letPayerGo } from "./settlement-guard.ts";
 import { PAYMENT_SIGNATURE_HEADER, paymentRequiredHeader, paymentResponseHeader } from "./wire.ts";
+import { settledWith } from "./x402-extensions.ts";
 
 export interface ExactDialectDeps extends ExactFacilitator {
   readonly logger: Logger;
@@ -47,6 +48,7 @@ export const exactOffer =
               feePayer: facilitator.feePayer.address,
               blockhash: facilitator.feePayer.blockhashHint(),
               paymentIdRequired: facilitator.paymentIdRequired,
+              extensions: facilitator.extensions,
             },
             message ?? x402Error("PAYMENT_REQUIRED", "Payment required", {}).body.Message,
           ),
@@ -59,6 +61,7 @@ export const exactDialect = (deps: ExactDialectDeps): PaymentDialect => {
     route: PaidRoute,
     lease: string,
     response: Response,
+    url: string,
   ) => {
     const paymentId = checked.issued.paymentId;
     // A handler's own 4xx answer is a served response (as in the spec's dialect); a 5xx is not:
@@ -79,7 +82,11 @@ export const exactDialect = (deps: ExactDialectDeps): PaymentDialect => {
     if (!finished.ok)
       deps.logger.warn("x402 v2 payment outcome not recorded", { paymentId, served: settled.ok });
     const base = { transaction: checked.cosigned.signature, network: deps.network, payer: checked.payer };
-    if (settled.ok) return withHeaders(response, paymentResponseHeader({ success: true, ...base }));
+    if (settled.ok)
+      return withHeaders(
+        response,
+        paymentResponseHeader(settledWith(deps.extensions, { success: true, ...base }, url)),
+      );
     deps.logger.error("x402 v2 settlement failed after the handler ran: paid content withheld", {
       paymentId,
       transaction: checked.cosigned.signature,
@@ -125,7 +132,7 @@ export const exactDialect = (deps: ExactDialectDeps): PaymentDialect => {
           request: paymentRequestOf(checked.value.issued),
           receipt: exactReceipt(checked.value),
         },
-        settle: (response) => settleAfter(checked.value, route, lease, response),
+        settle: (response) => settleAfter(checked.value, route, lease, response, request.url),
       };
     },
   };

@@ -30,6 +30,7 @@ import { reserveChainLookup } from "../../../core/use-cases/reserve-chain-lookup
 import type { Outcome } from "../../hono-kit/run-effect.ts";
 import type { RunPayment } from "../server/dialect.ts";
 import { checkExactTransaction, checkTransfer } from "./exact-transaction.ts";
+import type { X402Extensions } from "./extensions-hook.ts";
 import type { CoSigned, FeePayer } from "./fee-payer.ts";
 import type { SponsorPolicy } from "./sponsor-policy.ts";
 import type { SponsorWatch } from "./sponsor-watch.ts";
@@ -47,6 +48,8 @@ export interface ExactFacilitator {
   readonly sponsor: SponsorWatch;
   /** Whether a payment must name itself with a payment identifier (400 without); default false. */
   readonly paymentIdRequired?: boolean;
+  /** What its 402s and settlements carry beside the terms (bazaar, signed offers and receipts). */
+  readonly extensions?: X402Extensions | undefined;
 }
 
 export interface CheckedPayment {

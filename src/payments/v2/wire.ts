@@ -15,13 +15,18 @@ import type { PaymentRequired, PaymentRequirements, SettleResponse } from "@x402
 import { Result } from "effect";
 import { parseDecimalUnits } from "../../../core/payments/money.ts";
 import { type PaymentRequest, paymentMemo } from "../../../core/payments/x402.ts";
+import type { X402Extensions } from "./extensions-hook.ts";
 import { paymentIdentifierExtensions } from "./payment-identifier.ts";
 
 export const PAYMENT_REQUIRED_HEADER = "PAYMENT-REQUIRED";
 export const PAYMENT_SIGNATURE_HEADER = "PAYMENT-SIGNATURE";
 export const PAYMENT_RESPONSE_HEADER = "PAYMENT-RESPONSE";
-/** A payload holds one transaction (at most 1232 bytes): its header is far below this. */
-const MAX_HEADER_CHARS = 8192;
+/**
+ * A payload holds one transaction (at most 1232 bytes) and echoes the 402's resource and
+ * extensions (bazaar, signed offers, sign-in): /api/chat's is about 7,400 characters. Bun
+ * refuses request headers past 16 KiB in all, so this bound is below that.
+ */
+const MAX_HEADER_CHARS = 12_288;
 
 /** The CAIP-2 id of a Solana cluster: `solana:` and the first 32 characters of its genesis hash. */
 export const solanaNetworkId = (genesisHash: string): SolanaNetworkId => `solana:${genesisHash.slice(0, 32)}`;
@@ -34,6 +39,8 @@ export interface ExactOffer {
   readonly blockhash?: { readonly blockhash: string; readonly lastValidBlockHeight: bigint } | undefined;
   /** Whether the 402 declares the payment identifier required (payment-identifier.ts). */
   readonly paymentIdRequired?: boolean | undefined;
+  /** What a 402 carries beside the terms (bazaar, signed offers); absent: the terms alone. */
+  readonly extensions?: X402Extensions | undefined;
 }
 
 /** The PAYMENT-REQUIRED header offering `request` in the exact scheme. */
@@ -82,22 +89,25 @@ export const paymentRequiredOf = (
   url: string,
   offer: ExactOffer,
   error: string,
-): PaymentRequired => ({
-  x402Version: 2,
-  error,
-  resource: { url, description: request.description, mimeType: "application/json" },
-  accepts: [
-    exactRequirements({
-      units: Result.getOrThrow(parseDecimalUnits(request.max_amount_required)),
-      asset: request.asset_address,
-      payTo: request.payment_address,
-      maxTimeoutSeconds: Math.max(1, Math.round((Date.parse(request.expires_at) - Date.now()) / 1000)),
-      offer,
-      memo: paymentMemo(request.payment_id),
-    }),
-  ],
-  extensions: { ...paymentIdentifierExtensions(offer.paymentIdRequired ?? false) },
-});
+): PaymentRequired => {
+  const required: PaymentRequired = {
+    x402Version: 2,
+    error,
+    resource: { url, description: request.description, mimeType: "application/json" },
+    accepts: [
+      exactRequirements({
+        units: Result.getOrThrow(parseDecimalUnits(request.max_amount_required)),
+        asset: request.asset_address,
+        payTo: request.payment_address,
+        maxTimeoutSeconds: Math.max(1, Math.round((Date.parse(request.expires_at) - Date.now()) / 1000)),
+        offer,
+        memo: paymentMemo(request.payment_id),
+      }),
+    ],
+    extensions: { ...paymentIdentifierExtensions(offer.paymentIdRequired ?? false) },
+  };
+  return offer.extensions === undefined ? required : offer.extensions.offered(required, request.resource);
+};
 
 /** The transaction of a PAYMENT-SIGNATURE header for the exact scheme on `network`; undefined when it is not one. */
 export const exactTransactionOf = (header: string, network: string): string | undefined => {

@@ -1,0 +1,80 @@
+/**
+ * What this service tells agents beside its prices (x402 extensions). X402_RECEIPT_SIGNING_KEY
+ * is the Ed25519 seed (32 bytes as 64 hex characters, `openssl rand -hex 32`) that signs offers
+ * and receipts (offer-receipt); unset, nothing is signed (`npm start` generates one in .data/).
+ * X402_SERVICE_NAME, X402_SERVICE_TAGS (comma-separated) and X402_SERVICE_ICON_URL name the
+ * service in each 402 for catalogues (bazaar), checked here by the spec's rules (printable
+ * ASCII, at most 32 characters each, at most 5 tags, an absolute http(s) URL on a named host
+ * of at most 2,048 characters)
+ * so that no catalogue silently drops them. The seed is never shown in a problem.
+ */
+import { Redacted } from "effect";
+import type { Reader } from "./config-reader.ts";
+
+export interface X402AgentsConfig {
+  readonly receiptSigningKey: Redacted.Redacted<Uint8Array> | undefined;
+  readonly service: {
+    readonly serviceName: string;
+    readonly tags: ReadonlyArray<string>;
+    readonly iconUrl: string | undefined;
+  };
+}
+
+export const DEFAULT_SERVICE_NAME = "Docs assistant";
+export const DEFAULT_SERVICE_TAGS = ["docs", "search", "answers", "mcp"] as const;
+const MAX_TEXT = 32;
+const MAX_TAGS = 5;
+export const MAX_ICON_URL_CHARS = 2048;
+const PRINTABLE_ASCII = /^[\x20-\x7e]+$/;
+const HEX_SEED = /^[0-9a-fA-F]{64}$/;
+const LOOPBACK = ["localhost", "localhost.localdomain", "ip6-localhost", "ip6-loopback"];
+
+const isCatalogText = (text: string) => PRINTABLE_ASCII.test(text) && text.length <= MAX_TEXT;
+
+/** The bazaar spec's iconUrl rule: absolute http(s), no userinfo, a named host (no IP literal, no loopback). */
+const isIconUrl = (text: string): boolean => {
+  if (text.length > MAX_ICON_URL_CHARS || !URL.canParse(text)) return false;
+  const url = new URL(text);
+  const host = url.hostname.toLowerCase();
+  return (
+    (url.protocol === "https:" || url.protocol === "http:") &&
+    url.username === "" &&
+    url.password === "" &&
+    !host.startsWith("[") &&
+    !/^[\d.]+$/.test(host) &&
+    !/^0x[0-9a-f]+$/.test(host) &&
+    !LOOPBACK.includes(host)
+  );
+};
+
+const seedBytes = (hex: string): Uint8Array =>
+  Uint8Array.from(hex.match(/../g) ?? [], (pair) => Number.parseInt(pair, 16));
+
+export const parseX402Agents = (read: Reader): X402AgentsConfig => {
+  const { problems, text } = read;
+  const seed = text("X402_RECEIPT_SIGNING_KEY");
+  if (seed !== undefined && !HEX_SEED.test(seed))
+    problems.push(
+      "X402_RECEIPT_SIGNING_KEY: must be 64 hex characters (a 32-byte Ed25519 seed; value hidden)",
+    );
+  const name = text("X402_SERVICE_NAME") ?? DEFAULT_SERVICE_NAME;
+  if (!isCatalogText(name))
+    problems.push(`X402_SERVICE_NAME: at most ${MAX_TEXT} printable ASCII characters (got "${name}")`);
+  const tags = (text("X402_SERVICE_TAGS") ?? DEFAULT_SERVICE_TAGS.join(","))
+    .split(",")
+    .map((tag) => tag.trim())
+    .filter((tag) => tag !== "");
+  if (tags.length > MAX_TAGS || !tags.every(isCatalogText))
+    problems.push(
+      `X402_SERVICE_TAGS: at most ${MAX_TAGS} comma-separated tags of at most ${MAX_TEXT} printable ASCII characters (got "${tags.join(",")}")`,
+    );
+  const iconUrl = text("X402_SERVICE_ICON_URL");
+  if (iconUrl !== undefined && !isIconUrl(iconUrl))
+    problems.push(
+      `X402_SERVICE_ICON_URL: an absolute http(s) URL of at most ${MAX_ICON_URL_CHARS} characters on a named host (no IP address, no localhost) (got "${iconUrl.slice(0, 200)}")`,
+    );
+  return {
+    receiptSigningKey: seed !== undefined && HEX_SEED.test(seed) ? Redacted.make(seedBytes(seed)) : undefined,
+    service: { serviceName: name, tags, iconUrl },
+  };
+};
