@@ -14,6 +14,7 @@ import { HeldSizes } from "../../core/ports/held-sizes.ts";
 import { type InsightsBounds, InsightsStore } from "../../core/ports/insights-store.ts";
 import { PaymentRequests } from "../../core/ports/payment-requests.ts";
 import { PaymentStore } from "../../core/ports/payment-store.ts";
+import { PendingSettlements } from "../../core/ports/pending-settlements.ts";
 import { QuickReads } from "../../core/ports/quick-reads.ts";
 import { QuotaStore } from "../../core/ports/quota-store.ts";
 import { RequestSeal } from "../../core/ports/request-seal.ts";
@@ -30,6 +31,7 @@ import { makeMemoryInsights } from "./memory-insights.ts";
 import { makeMemorySessions } from "./memory-sessions.ts";
 import { makeMemoryState } from "./memory-state.ts";
 import type { LinkAccess } from "./memory-wallet-credits.ts";
+import { makeMemoryPendingSettlements } from "./pending-settlements.ts";
 import { makeMemoryLocks } from "./settlement-locks.ts";
 
 /** How often forgotten state is swept out. */
@@ -58,6 +60,7 @@ export const layer = (
   | InsightsStore
   | QuickReads
   | SettlementLocks
+  | PendingSettlements
   | ChainLookupBudget
   | WalletCredits
   | WalletSessions
@@ -193,6 +196,7 @@ export const layer = (
         Context.add(InsightsStore, insights),
         Context.add(QuickReads, quick),
         Context.add(SettlementLocks, makeMemoryLocks()),
+        Context.add(PendingSettlements, makeMemoryPendingSettlements()),
         Context.add(ChainLookupBudget, lookups.budget),
         Context.add(WalletCredits, wallets),
         Context.add(WalletSessions, sessions),

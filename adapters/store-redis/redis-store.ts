@@ -16,6 +16,7 @@ import { FeedbackStore } from "../../core/ports/feedback-store.ts";
 import { InsightsStore } from "../../core/ports/insights-store.ts";
 import { PaymentRequests } from "../../core/ports/payment-requests.ts";
 import { PaymentStore } from "../../core/ports/payment-store.ts";
+import { PendingSettlements } from "../../core/ports/pending-settlements.ts";
 import { QuickReads } from "../../core/ports/quick-reads.ts";
 import { QuotaStore } from "../../core/ports/quota-store.ts";
 import { RequestSeal } from "../../core/ports/request-seal.ts";
@@ -30,6 +31,7 @@ import { redisLookupBudget } from "./chain-lookup-budget.ts";
 import { requireNoEviction } from "./eviction-check.ts";
 import { DEFAULT_KEY_PREFIX, keyLayout } from "./keys.ts";
 import type { RedisStoreOptions } from "./options.ts";
+import { redisPendingSettlements } from "./pending-settlements.ts";
 import { CLAIM, COMMIT, RELEASE, RESERVE } from "./quota-lua.ts";
 import { close, connect, endpointOf, luaScript, runCommand, runScript, urlOf } from "./redis-client.ts";
 import { redisFeedback } from "./redis-feedback.ts";
@@ -69,6 +71,7 @@ export const layer = (
   | InsightsStore
   | QuickReads
   | SettlementLocks
+  | PendingSettlements
   | ChainLookupBudget
   | WalletCredits
   | WalletSessions
@@ -190,6 +193,10 @@ export const layer = (
         Context.add(PaymentRequests, makePaymentRequests(client, replicated, keys, limits)),
         Context.add(FeedbackStore, redisFeedback(client, keys)),
         Context.add(SettlementLocks, redisLocks(client, keys)),
+        Context.add(
+          PendingSettlements,
+          redisPendingSettlements(client, options.keyPrefix ?? DEFAULT_KEY_PREFIX),
+        ),
         Context.add(ChainLookupBudget, redisLookupBudget(client, keys)),
         Context.add(WalletCredits, redisWalletCredits(client, keys, limits)),
         Context.add(WalletSessions, redisSessions(client, keys, maxCreditlessSessions)),

@@ -68,6 +68,7 @@ export const EXACT_REJECTION_REASONS = [
   "exact-simulation-failed",
   "exact-settlement-failed",
   "exact-payment-in-progress",
+  "exact-settlement-pending",
 ] as const;
 
 export const PaymentRejectionReason = Schema.Literals([

@@ -12,6 +12,7 @@ import type { X402Network } from "../../core/payments/network.ts";
 import type { ChainLookupBudget } from "../../core/ports/chain-lookup-budget.ts";
 import type { PaymentRequests } from "../../core/ports/payment-requests.ts";
 import type { PaymentStore } from "../../core/ports/payment-store.ts";
+import type { PendingSettlements } from "../../core/ports/pending-settlements.ts";
 import type { RequestSeal } from "../../core/ports/request-seal.ts";
 import type { SettlementLocks } from "../../core/ports/settlement-locks.ts";
 import type { StoreUnavailable } from "../../core/ports/store-errors.ts";
@@ -47,7 +48,7 @@ export const buildExample = (options: ExampleOptions) => {
   const limits = quotaLimits(defaultConfig());
   // Either store, seen as the ports the paywall uses (its seal key and chain lookup budget too), and the ids' random source.
   const store: Layer.Layer<
-    PaymentStore | PaymentRequests | SettlementLocks | RequestSeal | ChainLookupBudget,
+    PaymentStore | PaymentRequests | SettlementLocks | PendingSettlements | RequestSeal | ChainLookupBudget,
     StoreUnavailable
   > =
     options.redisUrl === undefined

@@ -14,6 +14,7 @@ import type { Generator } from "../../core/ports/generator.ts";
 import type { InsightsStore } from "../../core/ports/insights-store.ts";
 import type { PaymentRequests } from "../../core/ports/payment-requests.ts";
 import type { PaymentStore } from "../../core/ports/payment-store.ts";
+import type { PendingSettlements } from "../../core/ports/pending-settlements.ts";
 import type { QuotaStore } from "../../core/ports/quota-store.ts";
 import type { RequestSeal } from "../../core/ports/request-seal.ts";
 import type { Retriever } from "../../core/ports/retrieval.ts";
@@ -39,6 +40,7 @@ export type Services =
   | VisitorHasher
   | SecureRandom
   | SettlementLocks
+  | PendingSettlements
   | WalletCredits
   | WalletSessions
   | RequestSeal;

@@ -249,6 +249,12 @@ export const REJECTIONS = {
     "Send the same payment again in a few seconds (at most two minutes); do not sign a new one for this payment request.",
     true,
   ),
+  "exact-settlement-pending": refusal(
+    "EXACT_SETTLEMENT_PENDING",
+    "The payment was sent and is not confirmed yet",
+    "Nothing is lost: if it lands it is credited to the paying wallet (or the same payment is served) without paying again; if it never lands nothing was taken. Send the same payment again in a minute; do not sign a new one.",
+    true,
+  ),
 } as const satisfies Record<PaymentRejectionReason, Rendering>;
 
 /** The Retry-After of a retryable rejection: a budget's own wait in whole seconds, else 5 s. */

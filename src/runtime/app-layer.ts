@@ -22,6 +22,7 @@ import type { Generator } from "../../core/ports/generator.ts";
 import type { InsightsStore } from "../../core/ports/insights-store.ts";
 import type { PaymentRequests } from "../../core/ports/payment-requests.ts";
 import type { PaymentStore } from "../../core/ports/payment-store.ts";
+import type { PendingSettlements } from "../../core/ports/pending-settlements.ts";
 import type { QuickReads } from "../../core/ports/quick-reads.ts";
 import type { QuotaStore } from "../../core/ports/quota-store.ts";
 import type { RequestSeal } from "../../core/ports/request-seal.ts";
@@ -53,6 +54,7 @@ type StoreLayer = Layer.Layer<
   | InsightsStore
   | QuickReads
   | SettlementLocks
+  | PendingSettlements
   | ChainLookupBudget
   | WalletCredits
   | WalletSessions

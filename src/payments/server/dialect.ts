@@ -15,6 +15,7 @@ import type { ChainLookupBudget } from "../../../core/ports/chain-lookup-budget.
 import type { ChainReader, ChainUnavailable } from "../../../core/ports/chain-reader.ts";
 import type { PaymentRequests } from "../../../core/ports/payment-requests.ts";
 import type { PaymentStore } from "../../../core/ports/payment-store.ts";
+import type { PendingSettlements } from "../../../core/ports/pending-settlements.ts";
 import type { RequestSeal } from "../../../core/ports/request-seal.ts";
 import type { SecureRandom } from "../../../core/ports/secure-random.ts";
 import type { SettlementLocks } from "../../../core/ports/settlement-locks.ts";
@@ -30,6 +31,7 @@ export type PaymentServices =
   | ChainReader
   | SecureRandom
   | SettlementLocks
+  | PendingSettlements
   | RequestSeal
   | ChainLookupBudget;
 

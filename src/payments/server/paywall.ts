@@ -24,6 +24,7 @@ import type { ChainLookupBudget } from "../../../core/ports/chain-lookup-budget.
 import { ChainReader } from "../../../core/ports/chain-reader.ts";
 import type { PaymentRequests } from "../../../core/ports/payment-requests.ts";
 import type { PaymentStore } from "../../../core/ports/payment-store.ts";
+import type { PendingSettlements } from "../../../core/ports/pending-settlements.ts";
 import type { RequestSeal } from "../../../core/ports/request-seal.ts";
 import type { SecureRandom } from "../../../core/ports/secure-random.ts";
 import type { SettlementLocks } from "../../../core/ports/settlement-locks.ts";
@@ -51,7 +52,13 @@ export interface X402Env {
 export interface PaywallDeps {
   /** Holds the store (memory or Redis) the payment requests live in. */
   readonly runtime: ManagedRuntime.ManagedRuntime<
-    PaymentRequests | PaymentStore | SecureRandom | SettlementLocks | RequestSeal | ChainLookupBudget,
+    | PaymentRequests
+    | PaymentStore
+    | SecureRandom
+    | SettlementLocks
+    | PendingSettlements
+    | RequestSeal
+    | ChainLookupBudget,
     never
   >;
   /**

@@ -24,6 +24,8 @@ export interface FacilitatorSetup {
   readonly minBalanceLamports?: bigint;
   /** Where its spending and balance are counted (/metrics). */
   readonly metrics?: Metrics;
+  /** How long a settlement waits for its confirmation (default 30 s; tests shorten it). */
+  readonly confirmTimeoutMs?: number;
 }
 
 export const startFacilitator = async (setup: FacilitatorSetup): Promise<ExactFacilitator | undefined> => {
@@ -54,7 +56,13 @@ export const startFacilitator = async (setup: FacilitatorSetup): Promise<ExactFa
     metrics?.count("x402_sponsor_transactions_total", { outcome });
     metrics?.count("x402_sponsor_lamports_total", { outcome }, Number(lamports));
   };
-  const feePayer = createFeePayer(signer, setup.rpcUrl, onSpend, onRpcCall);
+  const feePayer = createFeePayer(
+    signer,
+    setup.rpcUrl,
+    onSpend,
+    onRpcCall,
+    setup.confirmTimeoutMs === undefined ? {} : { confirmTimeoutMs: setup.confirmTimeoutMs },
+  );
   await feePayer.warmBlockhashHint();
   const facilitator = {
     feePayer,

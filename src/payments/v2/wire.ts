@@ -19,6 +19,8 @@ import { type PaymentRequest, paymentMemo } from "../../../core/payments/x402.ts
 export const PAYMENT_REQUIRED_HEADER = "PAYMENT-REQUIRED";
 export const PAYMENT_SIGNATURE_HEADER = "PAYMENT-SIGNATURE";
 export const PAYMENT_RESPONSE_HEADER = "PAYMENT-RESPONSE";
+/** x402's non-terminal settle result (@x402/svm's ErrSettlementPending): sent, not confirmed yet. */
+export const SETTLEMENT_PENDING = "settlement_pending";
 /** A payload holds one transaction (at most 1232 bytes): its header is far below this. */
 const MAX_HEADER_CHARS = 8192;
 
