@@ -6,7 +6,9 @@
  * A handler that fails leaves the claim open to the same payload (nothing moved). A settlement
  * that fails after the handler ran is logged and counted, and the paid content is replaced by a
  * 402 with a failed PAYMENT-RESPONSE; the same payload may be sent again (it is one
- * transaction, so it can land only once).
+ * transaction, so it can land only once). The settlement is recorded as pending just before it
+ * is sent: one whose outcome stays unknown (`settlement_pending`) is followed by the reconciler,
+ * and once it lands the same payload is served without anything sent again.
  */
 import { rejected } from "../../../core/payments/payment-rejected.ts";
 import { x402Error } from "../../../core/payments/x402.ts";
@@ -22,8 +24,16 @@ import {
   exactReceipt,
 } from "./exact-payment.ts";
 import { finishReservation, reserveChecked } from "./exact-reservation.ts";
+import { isFinal } from "./fee-payer.ts";
+import { closePendingSettlement, recordPendingSettlement } from "./pending-record.ts";
 import { holdAfter, holdAndSimulate, letPayerGo } from "./settlement-guard.ts";
-import { PAYMENT_SIGNATURE_HEADER, paymentRequiredHeader, paymentResponseHeader } from "./wire.ts";
+import {
+  PAYMENT_SIGNATURE_HEADER,
+  paymentRequiredHeader,
+  paymentResponseHeader,
+  SETTLEMENT_PENDING,
+  type SolanaNetworkId,
+} from "./wire.ts";
 
 export interface ExactDialectDeps extends ExactFacilitator {
   readonly logger: Logger;
@@ -52,6 +62,26 @@ export const exactOffer =
           body: {},
         };
 
+/**
+ * The 402 that replaces paid content not settled: the reason, and a PAYMENT-RESPONSE naming the
+ * transaction (`settlement_pending` while its outcome is unknown, x402's non-terminal result).
+ */
+const refusedResponse = (
+  reason: "exact-settlement-failed" | "exact-settlement-pending" | "exact-sponsor-unavailable",
+  base: { readonly transaction: string; readonly network: SolanaNetworkId; readonly payer: string },
+) => {
+  const { body } = x402Rejection(rejected(reason));
+  const errorReason = reason === "exact-settlement-pending" ? SETTLEMENT_PENDING : reason;
+  return Response.json(body, {
+    status: 402,
+    headers: {
+      "Cache-Control": "no-store",
+      "Retry-After": reason === "exact-settlement-pending" ? "60" : "5",
+      ...paymentResponseHeader({ success: false, errorReason, ...base }),
+    },
+  });
+};
+
 export const exactDialect = (deps: ExactDialectDeps): PaymentDialect => {
   const settleAfter = async (
     checked: CheckedPayment,
@@ -67,6 +97,26 @@ export const exactDialect = (deps: ExactDialectDeps): PaymentDialect => {
       await letPayerGo(route.run, checked.hold, 0);
       return response;
     }
+    const transaction = checked.cosigned.signature;
+    // Written ahead: if it is not confirmed in the wait, or this instance or the store fails once
+    // it is sent, the reconciler follows it (reconciler.ts). Unrecorded, nothing is sent.
+    const recorded = await recordPendingSettlement(route.run, {
+      kind: "paywall",
+      cosigned: checked.cosigned,
+      payer: checked.payer,
+      paymentId,
+      lease,
+      binding: route.binding,
+    });
+    if (!recorded.ok || !recorded.value) {
+      await finishReservation(route, paymentId, lease, false);
+      await letPayerGo(route.run, checked.hold, 0);
+      return refusedResponse("exact-sponsor-unavailable", {
+        transaction,
+        network: deps.network,
+        payer: checked.payer,
+      });
+    }
     const settled = await deps.feePayer.submit(checked.cosigned, {
       sentBefore: checked.retry,
       fee: checked.fee,
@@ -77,23 +127,23 @@ export const exactDialect = (deps: ExactDialectDeps): PaymentDialect => {
     await letPayerGo(route.run, checked.hold, holdAfter(settled));
     if (!finished.ok)
       deps.logger.warn("x402 v2 payment outcome not recorded", { paymentId, served: settled.ok });
-    const base = { transaction: checked.cosigned.signature, network: deps.network, payer: checked.payer };
+    else if (isFinal(settled)) await closePendingSettlement(route.run, transaction, lease);
+    const base = { transaction, network: deps.network, payer: checked.payer };
     if (settled.ok) return withHeaders(response, paymentResponseHeader({ success: true, ...base }));
+    if (settled.unknown === true) {
+      deps.logger.warn("x402 v2 settlement not confirmed in time: paid content withheld, pending", {
+        paymentId,
+        transaction,
+      });
+      return refusedResponse("exact-settlement-pending", base);
+    }
     deps.logger.error("x402 v2 settlement failed after the handler ran: paid content withheld", {
       paymentId,
-      transaction: checked.cosigned.signature,
+      transaction,
       error: settled.error,
     });
     deps.onSettlementFailed?.();
-    const { body } = x402Rejection(rejected("exact-settlement-failed"));
-    return Response.json(body, {
-      status: 402,
-      headers: {
-        "Cache-Control": "no-store",
-        "Retry-After": "5",
-        ...paymentResponseHeader({ success: false, errorReason: "exact-settlement-failed", ...base }),
-      },
-    });
+    return refusedResponse("exact-settlement-failed", base);
   };
 
   return {
