@@ -65,6 +65,8 @@ export const referenceStore = (limits: QuotaLimits) => {
   const used = new Map<string, number>();
   const requests = new Map<string, Request>();
   const locks = new Map<string, Lock>();
+  /** Pending settlements: signature -> the entry (its lease decides who closes it). */
+  const pending = new Map<string, { readonly lease: string; readonly entry: unknown }>();
 
   // --- quota: free per UTC day, paid credits kept, at most the cap of paid spent per day ---
   const quotaOf = (identity: string, now: number): Quota => {
@@ -258,6 +260,19 @@ export const referenceStore = (limits: QuotaLimits) => {
         }
       }
       return ok(undefined);
+    },
+
+    // --- pending settlements: one entry per signature, replaced by a new record, closed only by its lease ---
+    recordPending: (entry: { readonly signature: string; readonly lease: string }, max: number): Expected => {
+      if (!pending.has(entry.signature) && pending.size >= max) return ok(false);
+      pending.set(entry.signature, { lease: entry.lease, entry });
+      return ok(true);
+    },
+    findPending: (signature: string): Expected => ok(pending.get(signature)?.entry),
+    closePending: (signature: string, lease: string): Expected => {
+      if (pending.get(signature)?.lease !== lease) return ok(false);
+      pending.delete(signature);
+      return ok(true);
     },
 
     /** Identities with quota state (the Redis store may keep a key for these only). */
