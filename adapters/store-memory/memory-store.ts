@@ -19,6 +19,7 @@ import { QuickReads } from "../../core/ports/quick-reads.ts";
 import { QuotaStore } from "../../core/ports/quota-store.ts";
 import { RequestSeal } from "../../core/ports/request-seal.ts";
 import { SettlementLocks } from "../../core/ports/settlement-locks.ts";
+import { SponsorLosses } from "../../core/ports/sponsor-losses.ts";
 import { WalletCredits } from "../../core/ports/wallet-credits.ts";
 import { WalletSessions } from "../../core/ports/wallet-sessions.ts";
 import type { QuotaLimits } from "../../core/quota.ts";
@@ -33,6 +34,7 @@ import { makeMemoryState } from "./memory-state.ts";
 import type { LinkAccess } from "./memory-wallet-credits.ts";
 import { makeMemoryPendingSettlements } from "./pending-settlements.ts";
 import { makeMemoryLocks } from "./settlement-locks.ts";
+import { makeMemorySponsorLosses } from "./sponsor-losses.ts";
 
 /** How often forgotten state is swept out. */
 const SWEEP_INTERVAL_MS = 60_000;
@@ -61,6 +63,7 @@ export const layer = (
   | QuickReads
   | SettlementLocks
   | PendingSettlements
+  | SponsorLosses
   | ChainLookupBudget
   | WalletCredits
   | WalletSessions
@@ -197,6 +200,7 @@ export const layer = (
         Context.add(QuickReads, quick),
         Context.add(SettlementLocks, makeMemoryLocks()),
         Context.add(PendingSettlements, makeMemoryPendingSettlements()),
+        Context.add(SponsorLosses, makeMemorySponsorLosses()),
         Context.add(ChainLookupBudget, lookups.budget),
         Context.add(WalletCredits, wallets),
         Context.add(WalletSessions, sessions),

@@ -21,6 +21,7 @@ import { QuickReads } from "../../core/ports/quick-reads.ts";
 import { QuotaStore } from "../../core/ports/quota-store.ts";
 import { RequestSeal } from "../../core/ports/request-seal.ts";
 import { SettlementLocks } from "../../core/ports/settlement-locks.ts";
+import { SponsorLosses } from "../../core/ports/sponsor-losses.ts";
 import { StoreUnavailable } from "../../core/ports/store-errors.ts";
 import { WalletCredits } from "../../core/ports/wallet-credits.ts";
 import { WalletSessions } from "../../core/ports/wallet-sessions.ts";
@@ -44,6 +45,7 @@ import { replicatedClaims } from "./replicated-claims.ts";
 import { decodeClaim, decodeMarked, decodeReserve, decodeView, usedAtOf } from "./replies.ts";
 import { redisLocks } from "./settlement-locks.ts";
 import { MARK_USED } from "./signature-lua.ts";
+import { redisSponsorLosses } from "./sponsor-losses.ts";
 import { viewAt } from "./view-at.ts";
 
 export type { RedisStoreOptions };
@@ -72,6 +74,7 @@ export const layer = (
   | QuickReads
   | SettlementLocks
   | PendingSettlements
+  | SponsorLosses
   | ChainLookupBudget
   | WalletCredits
   | WalletSessions
@@ -197,6 +200,7 @@ export const layer = (
           PendingSettlements,
           redisPendingSettlements(client, options.keyPrefix ?? DEFAULT_KEY_PREFIX),
         ),
+        Context.add(SponsorLosses, redisSponsorLosses(client, options.keyPrefix ?? DEFAULT_KEY_PREFIX)),
         Context.add(ChainLookupBudget, redisLookupBudget(client, keys)),
         Context.add(WalletCredits, redisWalletCredits(client, keys, limits)),
         Context.add(WalletSessions, redisSessions(client, keys, maxCreditlessSessions)),

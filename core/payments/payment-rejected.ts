@@ -69,6 +69,7 @@ export const EXACT_REJECTION_REASONS = [
   "exact-settlement-failed",
   "exact-payment-in-progress",
   "exact-settlement-pending",
+  "exact-payer-cooled-down",
 ] as const;
 
 export const PaymentRejectionReason = Schema.Literals([

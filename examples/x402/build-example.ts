@@ -15,6 +15,7 @@ import type { PaymentStore } from "../../core/ports/payment-store.ts";
 import type { PendingSettlements } from "../../core/ports/pending-settlements.ts";
 import type { RequestSeal } from "../../core/ports/request-seal.ts";
 import type { SettlementLocks } from "../../core/ports/settlement-locks.ts";
+import type { SponsorLosses } from "../../core/ports/sponsor-losses.ts";
 import type { StoreUnavailable } from "../../core/ports/store-errors.ts";
 import type { Logger } from "../../src/observability/log.ts";
 import { createPaywall, type PaywallDeps, specDialect } from "../../src/payments/server/index.ts";
@@ -48,7 +49,13 @@ export const buildExample = (options: ExampleOptions) => {
   const limits = quotaLimits(defaultConfig());
   // Either store, seen as the ports the paywall uses (its seal key and chain lookup budget too), and the ids' random source.
   const store: Layer.Layer<
-    PaymentStore | PaymentRequests | SettlementLocks | PendingSettlements | RequestSeal | ChainLookupBudget,
+    | PaymentStore
+    | PaymentRequests
+    | SettlementLocks
+    | PendingSettlements
+    | SponsorLosses
+    | RequestSeal
+    | ChainLookupBudget,
     StoreUnavailable
   > =
     options.redisUrl === undefined

@@ -20,6 +20,7 @@ import type { RequestSeal } from "../../core/ports/request-seal.ts";
 import type { Retriever } from "../../core/ports/retrieval.ts";
 import type { SecureRandom } from "../../core/ports/secure-random.ts";
 import type { SettlementLocks } from "../../core/ports/settlement-locks.ts";
+import type { SponsorLosses } from "../../core/ports/sponsor-losses.ts";
 import type { VisitorHasher } from "../../core/ports/visitor-hasher.ts";
 import type { WalletCredits } from "../../core/ports/wallet-credits.ts";
 import type { WalletSessions } from "../../core/ports/wallet-sessions.ts";
@@ -41,6 +42,7 @@ export type Services =
   | SecureRandom
   | SettlementLocks
   | PendingSettlements
+  | SponsorLosses
   | WalletCredits
   | WalletSessions
   | RequestSeal;

@@ -28,6 +28,7 @@ import type { QuotaStore } from "../../core/ports/quota-store.ts";
 import type { RequestSeal } from "../../core/ports/request-seal.ts";
 import type { Retriever } from "../../core/ports/retrieval.ts";
 import type { SettlementLocks } from "../../core/ports/settlement-locks.ts";
+import type { SponsorLosses } from "../../core/ports/sponsor-losses.ts";
 import type { WalletCredits } from "../../core/ports/wallet-credits.ts";
 import type { WalletSessions } from "../../core/ports/wallet-sessions.ts";
 import type { QuotaLimits } from "../../core/quota.ts";
@@ -55,6 +56,7 @@ type StoreLayer = Layer.Layer<
   | QuickReads
   | SettlementLocks
   | PendingSettlements
+  | SponsorLosses
   | ChainLookupBudget
   | WalletCredits
   | WalletSessions

@@ -65,6 +65,7 @@ export const boot = async (env: Env, exitProcess: (code: number) => never, optio
     logger,
     policy: { maxFeeLamports: BigInt(config.x402.maxSponsorFeeLamports), mints: [chain.usdcMint] },
     minBalanceLamports: BigInt(config.x402.minSponsorBalanceLamports),
+    lossBudgetLamportsPerHour: config.x402.sponsorLossLamportsPerHour,
     metrics,
   }).catch(async (error: unknown) => {
     // The message names the variable or the RPC, never the key.

@@ -19,6 +19,7 @@ import type { PendingSettlements } from "../../../core/ports/pending-settlements
 import type { RequestSeal } from "../../../core/ports/request-seal.ts";
 import type { SecureRandom } from "../../../core/ports/secure-random.ts";
 import type { SettlementLocks } from "../../../core/ports/settlement-locks.ts";
+import type { SponsorLosses } from "../../../core/ports/sponsor-losses.ts";
 import type { StoreUnavailable } from "../../../core/ports/store-errors.ts";
 import type { QuotaView } from "../../../core/quota.ts";
 import type { Outcome } from "../../hono-kit/run-effect.ts";
@@ -32,6 +33,7 @@ export type PaymentServices =
   | SecureRandom
   | SettlementLocks
   | PendingSettlements
+  | SponsorLosses
   | RequestSeal
   | ChainLookupBudget;
 

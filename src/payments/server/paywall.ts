@@ -28,6 +28,7 @@ import type { PendingSettlements } from "../../../core/ports/pending-settlements
 import type { RequestSeal } from "../../../core/ports/request-seal.ts";
 import type { SecureRandom } from "../../../core/ports/secure-random.ts";
 import type { SettlementLocks } from "../../../core/ports/settlement-locks.ts";
+import type { SponsorLosses } from "../../../core/ports/sponsor-losses.ts";
 import { runOutcome } from "../../hono-kit/run-effect.ts";
 import type { Logger } from "../../observability/log.ts";
 import { retryAfterOf } from "../payment-rejections.ts";
@@ -57,6 +58,8 @@ export interface PaywallDeps {
     | SecureRandom
     | SettlementLocks
     | PendingSettlements
+    | SponsorLosses
+    | SponsorLosses
     | RequestSeal
     | ChainLookupBudget,
     never

@@ -66,6 +66,7 @@ export const X402_CODE_OF = {
   "exact-settlement-failed": FAILED,
   "exact-payment-in-progress": FAILED,
   "exact-settlement-pending": FAILED,
+  "exact-payer-cooled-down": FAILED,
 } as const satisfies Record<PaymentRejectionReason, X402Code>;
 
 /** Where the protocol's rules differ from POST /api/payment's (exact price, the x402 memo). */

@@ -25,6 +25,7 @@ import { finishReservation, reserveChecked } from "./exact-reservation.ts";
 import { isFinal } from "./fee-payer.ts";
 import { closePendingSettlement, recordPendingSettlement } from "./pending-record.ts";
 import { holdAfter, holdAndSimulate, letPayerGo } from "./settlement-guard.ts";
+import { noteSettlement } from "./sponsor-brakes.ts";
 import { PAYMENT_SIGNATURE_HEADER, paymentResponseHeader, SETTLEMENT_PENDING } from "./wire.ts";
 
 export interface ExactCreditDeps extends ExactFacilitator {
@@ -89,6 +90,7 @@ export const exactCreditDialect = (deps: ExactCreditDeps): CreditDialect => ({
     // Sent before if either read says so: the record may have been released or lapsed between them.
     const sentBefore = payment.retry || reserved.value.retry;
     const settled = await deps.feePayer.submit(payment.cosigned, { sentBefore, fee: payment.fee });
+    await noteSettlement(run, deps, payment, settled);
     if (!settled.ok) {
       // The reservation first, then the payer's cool-down: a twin arriving between the two
       // must not find the payer free while the reservation is still this transaction's.

@@ -27,6 +27,7 @@ import { finishReservation, reserveChecked } from "./exact-reservation.ts";
 import { isFinal } from "./fee-payer.ts";
 import { closePendingSettlement, recordPendingSettlement } from "./pending-record.ts";
 import { holdAfter, holdAndSimulate, letPayerGo } from "./settlement-guard.ts";
+import { noteSettlement } from "./sponsor-brakes.ts";
 import {
   PAYMENT_SIGNATURE_HEADER,
   paymentRequiredHeader,
@@ -121,6 +122,7 @@ export const exactDialect = (deps: ExactDialectDeps): PaymentDialect => {
       sentBefore: checked.retry,
       fee: checked.fee,
     });
+    await noteSettlement(route.run, deps, checked, settled);
     // The reservation first, then the payer (with its cool-down after a failure): a twin between
     // the two must not find the payer free while the reservation is still this transaction's.
     const finished = await finishReservation(route, paymentId, lease, settled.ok);

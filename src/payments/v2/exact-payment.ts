@@ -45,6 +45,11 @@ export interface ExactFacilitator {
   readonly policy: SponsorPolicy;
   /** Its SOL, watched: x402 v2 is offered only while it is above the floor. */
   readonly sponsor: SponsorWatch;
+  /** The hourly budget of lamports lost to failed settlements (sponsor-brakes.ts), and its refusals counted. */
+  readonly losses?: {
+    readonly budgetLamportsPerHour: number;
+    readonly onRefused?: (reason: string) => void;
+  };
 }
 
 export interface CheckedPayment {

@@ -21,6 +21,7 @@ import type { ChainLookupBudget } from "../../../core/ports/chain-lookup-budget.
 import { PaymentStore } from "../../../core/ports/payment-store.ts";
 import { PendingSettlements } from "../../../core/ports/pending-settlements.ts";
 import type { SettlementLocks } from "../../../core/ports/settlement-locks.ts";
+import type { SponsorLosses } from "../../../core/ports/sponsor-losses.ts";
 import { reserveChainLookup } from "../../../core/use-cases/reserve-chain-lookup.ts";
 import type { Outcome } from "../../hono-kit/run-effect.ts";
 import { type ExactFacilitator, type ExactRefusal, simulateCosigned } from "./exact-payment.ts";
@@ -29,6 +30,7 @@ import { type FacilitatorTerms, INVALID_PAYMENT_REQUIREMENTS, refusalOfTerms } f
 import { type CoSigned, isFinal } from "./fee-payer.ts";
 import { closePendingSettlement, recordPendingSettlement } from "./pending-record.ts";
 import { holdAfter, holdPayer, letPayerGo } from "./settlement-guard.ts";
+import { checkSponsorable, noteSettlement } from "./sponsor-brakes.ts";
 import { SETTLEMENT_PENDING } from "./wire.ts";
 
 /**
@@ -39,7 +41,11 @@ const settlementIdentity = (signature: string) => `x402-facilitator:${signature}
 
 /** Runs the facilitator's store steps: the transaction's claim and the payer's settlement locks. */
 export type RunFacilitatorStep = <A, E>(
-  effect: Effect.Effect<A, E, PaymentStore | SettlementLocks | ChainLookupBudget | PendingSettlements>,
+  effect: Effect.Effect<
+    A,
+    E,
+    PaymentStore | SettlementLocks | ChainLookupBudget | PendingSettlements | SponsorLosses
+  >,
 ) => Promise<Outcome<A, E>>;
 
 interface Verified {
@@ -203,6 +209,12 @@ export const facilitatorService = (
           ? { success: true, transaction, network, payer }
           : { success: false, errorReason: "exact-settlement-failed", transaction, network, payer };
       }
+      // The same brakes as our own routes: a cooled-down wallet or a spent hourly budget is refused.
+      const sponsorable = await checkSponsorable(run, facilitator, payer);
+      if (!sponsorable.ok)
+        return refuse(
+          sponsorable.error._tag === "PaymentRejected" ? sponsorable.error.reason : "unexpected_settle_error",
+        );
       // One settlement per payer at a time, as for our own routes, simulated while it is held.
       const held = await holdPayer(run, hold);
       if (!held.ok) return refuse("unexpected_settle_error");
@@ -232,6 +244,7 @@ export const facilitatorService = (
         return refuse("unexpected_settle_error");
       }
       const settled = await facilitator.feePayer.submit(cosigned, { sentBefore: false, fee });
+      await noteSettlement(run, facilitator, { payer, fee }, settled);
       await letPayerGo(run, hold, holdAfter(settled));
       // Not known yet (x402's settlement_pending): a later settle of the same payload succeeds once it landed.
       if (!isFinal(settled)) return pending;

@@ -4,6 +4,7 @@
  * hash. Without a key the v2 dialect is not offered, and one line says so.
  */
 import type { KeyPairSigner } from "@solana/kit";
+import { DEFAULT_SPONSOR_LOSS_LAMPORTS_PER_HOUR } from "../../../core/payments/sponsor-losses.ts";
 import type { Logger } from "../../observability/log.ts";
 import type { Metrics } from "../../observability/metrics.ts";
 import { countedSolanaRpc, type OnRpcCall } from "../../solana/rpc-calls.ts";
@@ -24,6 +25,8 @@ export interface FacilitatorSetup {
   readonly minBalanceLamports?: bigint;
   /** Where its spending and balance are counted (/metrics). */
   readonly metrics?: Metrics;
+  /** Lamports failed settlements may cost per UTC hour (default 1,000,000: sponsor-losses.ts). */
+  readonly lossBudgetLamportsPerHour?: number;
   /** How long a settlement waits for its confirmation (default 30 s; tests shorten it). */
   readonly confirmTimeoutMs?: number;
 }
@@ -69,6 +72,10 @@ export const startFacilitator = async (setup: FacilitatorSetup): Promise<ExactFa
     network: solanaNetworkId(genesisHash),
     policy: setup.policy ?? DEFAULT_SPONSOR_POLICY,
     sponsor,
+    losses: {
+      budgetLamportsPerHour: setup.lossBudgetLamportsPerHour ?? DEFAULT_SPONSOR_LOSS_LAMPORTS_PER_HOUR,
+      onRefused: (reason: string) => metrics?.count("x402_sponsor_refusals_total", { reason }),
+    },
   };
   setup.logger.info("x402 v2 offered (scheme exact, this service as facilitator)", {
     network: facilitator.network,

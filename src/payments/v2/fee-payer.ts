@@ -58,9 +58,13 @@ export interface CoSigned {
 
 export type Simulation = "ok" | "blockhash-expired" | "failed";
 /** `unknown`: sent, not confirmed in the wait; it may still land (x402's `settlement_pending`). */
-export type Settlement =
+export type Settlement = (
   | { readonly ok: true }
-  | { readonly ok: false; readonly error: string; readonly unknown?: boolean };
+  | { readonly ok: false; readonly error: string; readonly unknown?: boolean }
+) & {
+  /** This call sent the transaction (its fee, if it landed, is this call's to count). */
+  readonly sentNow?: boolean;
+};
 
 /** What a transaction the fee payer sent came to: landed, landed and failed (the fee is paid either way), or not known. */
 export type SpendOutcome = "settled" | "failed-on-chain" | "unconfirmed";
@@ -236,7 +240,7 @@ export const createFeePayer = (
         else if (settled.error === FAILED_ON_CHAIN) onSpend("failed-on-chain", fee);
         else onSpend("unconfirmed", 0n);
       }
-      return settled;
+      return { ...settled, sentNow: sent === undefined };
     },
     /**
      * Where a sent transaction stands (the reconciler's question): its blockhash's validity read
