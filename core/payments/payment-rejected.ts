@@ -70,6 +70,7 @@ export const EXACT_REJECTION_REASONS = [
   "exact-payment-in-progress",
   "exact-settlement-pending",
   "exact-payer-cooled-down",
+  "exact-handler-deadline",
 ] as const;
 
 export const PaymentRejectionReason = Schema.Literals([

@@ -261,6 +261,12 @@ export const REJECTIONS = {
     "A transaction of this wallet that passed simulation failed on chain at the sponsor's expense (its balance or its own assertion changed before it landed). Pay with the X-Payment-Authorization header (the payment request in the 402 body) meanwhile, or wait (Retry-After).",
     true,
   ),
+  "exact-handler-deadline": refusal(
+    "EXACT_HANDLER_DEADLINE",
+    "The paid content took too long to produce",
+    "Nothing was sent and nothing charged. Send the same payment again.",
+    true,
+  ),
 } as const satisfies Record<PaymentRejectionReason, Rendering>;
 
 /** The Retry-After of a retryable rejection: a budget's own wait in whole seconds, else 5 s. */

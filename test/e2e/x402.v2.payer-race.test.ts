@@ -62,7 +62,7 @@ type Store = ReturnType<typeof MemoryStore.layer> | ReturnType<typeof RedisStore
  * An instance: GET /premium behind the paywall (x402 v2 only), whose handler runs `during` (the
  * window between our simulation and our send) before it answers.
  */
-const instance = (facilitator: ExactFacilitator, store: Store) => {
+const instance = (facilitator: ExactFacilitator, store: Store, handlerDeadlineMs?: number) => {
   const runtime = ManagedRuntime.make(Layer.merge(store.pipe(Layer.orDie), WebCryptoRandom.layer));
   let during: () => Promise<unknown> = async () => undefined;
   const paywall = createPaywall(
@@ -76,7 +76,13 @@ const instance = (facilitator: ExactFacilitator, store: Store) => {
     {
       runtime,
       logger: memoryLogger().logger,
-      dialects: [exactDialect({ ...facilitator, logger: memoryLogger().logger })],
+      dialects: [
+        exactDialect({
+          ...facilitator,
+          logger: memoryLogger().logger,
+          ...(handlerDeadlineMs === undefined ? {} : { handlerDeadlineMs }),
+        }),
+      ],
       chainFor: (rpcUrl) => ChainSolana.fromUrl({ rpcUrl }),
     },
   );
@@ -179,6 +185,28 @@ describe("the payer's race on the memory store", () => {
     expect(await on.offersV2()).toBe(false);
     const warnings = lines.filter((line) => JSON.stringify(line).includes("budget of lamports lost"));
     expect(warnings).toHaveLength(1);
+    await on.runtime.dispose();
+  });
+});
+
+describe("the payer lock outlives the handler", () => {
+  test("a handler past its deadline is not settled: nothing sent; the same payload then pays once", async () => {
+    const { facilitator } = await facilitatorWith(1_000_000);
+    // A deadline far below the handler's time (the real one is 60 s, under the 120 s lock).
+    const on = instance(facilitator, MemoryStore.layer(quotaLimits(defaultConfig())), 50);
+    const payer = await chain.fundPayer({ usdcUnits: PRICE_UNITS });
+    const header = await on.honest(payer);
+    on.whileHandling(() => Bun.sleep(400));
+    const sent = chain.localnet.calls("sendTransaction");
+    const late = await on.get(header);
+    expect(late.status).toBe(503);
+    expect(await reasonOf(late)).toBe("exact-handler-deadline");
+    expect(chain.localnet.calls("sendTransaction")).toBe(sent);
+    expect(await chain.usdcBalance(payer.address)).toBe(PRICE_UNITS);
+    on.whileHandling(async () => undefined);
+    expect((await on.get(header)).status).toBe(200);
+    expect(await chain.usdcBalance(payer.address)).toBe(0n);
+    expect(chain.localnet.calls("sendTransaction")).toBe(sent + 1);
     await on.runtime.dispose();
   });
 });

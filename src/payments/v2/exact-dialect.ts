@@ -11,6 +11,7 @@
  * and once it lands the same payload is served without anything sent again.
  */
 import { rejected } from "../../../core/payments/payment-rejected.ts";
+import { SETTLEMENT_LOCK_MS } from "../../../core/payments/settlement-locks.ts";
 import { x402Error } from "../../../core/payments/x402.ts";
 import type { Logger } from "../../observability/log.ts";
 import type { Acceptance, Offering, PaidRoute, PaymentDialect } from "../server/dialect.ts";
@@ -24,7 +25,7 @@ import {
   exactReceipt,
 } from "./exact-payment.ts";
 import { finishReservation, reserveChecked } from "./exact-reservation.ts";
-import { isFinal } from "./fee-payer.ts";
+import { CONFIRM_TIMEOUT_MS, isFinal } from "./fee-payer.ts";
 import { closePendingSettlement, recordPendingSettlement } from "./pending-record.ts";
 import { holdAfter, holdAndSimulate, letPayerGo } from "./settlement-guard.ts";
 import { noteSettlement } from "./sponsor-brakes.ts";
@@ -40,7 +41,16 @@ export interface ExactDialectDeps extends ExactFacilitator {
   readonly logger: Logger;
   /** Called once per settlement that failed after the handler ran (a metric). */
   readonly onSettlementFailed?: () => void;
+  /** The handler's deadline (default HANDLER_DEADLINE_MS; tests shorten it). */
+  readonly handlerDeadlineMs?: number;
 }
+
+/**
+ * How long a paywalled handler may run between the payer's simulation and our send: the payer's
+ * lock (SETTLEMENT_LOCK_MS, 120 s) must outlive the handler AND the confirmation wait (30 s),
+ * with a margin for the store and RPC steps around them. A handler past it is not settled.
+ */
+export const HANDLER_DEADLINE_MS = SETTLEMENT_LOCK_MS - CONFIRM_TIMEOUT_MS - 30_000;
 
 /** The PAYMENT-REQUIRED header of a 402 (x402 v2 carries the offer in a header, not the body). */
 export const exactOffer =
@@ -89,6 +99,7 @@ export const exactDialect = (deps: ExactDialectDeps): PaymentDialect => {
     route: PaidRoute,
     lease: string,
     response: Response,
+    heldAt: number,
   ) => {
     const paymentId = checked.issued.paymentId;
     // A handler's own 4xx answer is a served response (as in the spec's dialect); a 5xx is not:
@@ -97,6 +108,20 @@ export const exactDialect = (deps: ExactDialectDeps): PaymentDialect => {
       await finishReservation(route, paymentId, lease, false);
       await letPayerGo(route.run, checked.hold, 0);
       return response;
+    }
+    // Past the deadline the payer's lock may lapse before the settlement ends, and another payment
+    // of the same balance be simulated against it: nothing is sent, the same payload may come again.
+    if (Date.now() - heldAt > (deps.handlerDeadlineMs ?? HANDLER_DEADLINE_MS)) {
+      await finishReservation(route, paymentId, lease, false);
+      await letPayerGo(route.run, checked.hold, 0);
+      deps.logger.warn("x402 v2 handler ran past its deadline: paid content withheld, nothing sent", {
+        paymentId,
+      });
+      const { body } = x402Rejection(rejected("exact-handler-deadline"));
+      return Response.json(body, {
+        status: 503,
+        headers: { "Cache-Control": "no-store", "Retry-After": "5" },
+      });
     }
     const transaction = checked.cosigned.signature;
     // Written ahead: if it is not confirmed in the wait, or this instance or the store fails once
@@ -161,6 +186,7 @@ export const exactDialect = (deps: ExactDialectDeps): PaymentDialect => {
       // Held before the handler runs (a busy payer is told so now, not after it was served),
       // and simulated while held.
       const ready = await holdAndSimulate(route.run, deps, checked.value);
+      const heldAt = Date.now();
       if (!ready.ok) return { kind: "refused", error: ready.error };
       const claimed = await reserveChecked(checked.value, route);
       if (!claimed.ok) {
@@ -175,7 +201,7 @@ export const exactDialect = (deps: ExactDialectDeps): PaymentDialect => {
           request: paymentRequestOf(checked.value.issued),
           receipt: exactReceipt(checked.value),
         },
-        settle: (response) => settleAfter(checked.value, route, lease, response),
+        settle: (response) => settleAfter(checked.value, route, lease, response, heldAt),
       };
     },
   };
