@@ -9,7 +9,8 @@
  * ledger (POST /api/payment's claim, the facilitator's markUsed, isClaimed), the quota
  * (reserve, commit, release, view), the settlement locks (acquire, release with and without
  * a cool-down, locks lapsing) and the pending settlements the reconciler follows (record,
- * replace, close by the recording lease only; its credits are the ledger's finish and claim); and on Redis no quota key may be left but the visitors'. Small
+ * replace, close by the recording lease only; its credits are the ledger's finish and claim),
+ * and the sponsor's losses (each wallet's growing refusal, the hour's lost lamports); and on Redis no quota key may be left but the visitors'. Small
  * limits and a start just before midnight, so exhaustion, the cap, day rollovers and lapsing
  * holds all happen. Without redis-server the suite fails in CI and is skipped elsewhere.
  */
@@ -28,6 +29,7 @@ import { PaymentStore } from "../../core/ports/payment-store.ts";
 import { PendingSettlements } from "../../core/ports/pending-settlements.ts";
 import { QuotaStore } from "../../core/ports/quota-store.ts";
 import { SettlementLocks } from "../../core/ports/settlement-locks.ts";
+import { SponsorLosses } from "../../core/ports/sponsor-losses.ts";
 import type { QuotaLimits } from "../../core/quota.ts";
 import { DAY_MS } from "../../core/time.ts";
 import { describeWithRedis, type RedisServer, rawClient, startRedisServer } from "../support/redis-server.ts";
@@ -396,10 +398,40 @@ const closePending = fc
     ),
   );
 
+/** A sponsored transaction failed on chain: the payer's strike and the hour's losses. */
+const PAYERS = ["A", "B"];
+const recordLoss = fc
+  .tuple(fc.constantFrom(...PAYERS), fc.constantFrom(10_001, 15_000))
+  .map(([wallet, lamports]) =>
+    command(`recordLoss(${wallet}, ${lamports})`, (m, pair) =>
+      agree(
+        pair,
+        "recordLoss",
+        () => SponsorLosses.use((l) => l.recordLoss(wallet, lamports, m.now)),
+        m.ref.recordLoss(wallet, lamports, m.now),
+      ),
+    ),
+  );
+
+const sponsorStanding = fc
+  .constantFrom(...PAYERS)
+  .map((wallet) =>
+    command(`sponsorStanding(${wallet})`, (m, pair) =>
+      agree(
+        pair,
+        "sponsorStanding",
+        () => SponsorLosses.use((l) => l.standing(wallet, m.now)),
+        m.ref.sponsorStanding(wallet, m.now),
+      ),
+    ),
+  );
+
 const advance = fc
   .constantFrom(
     1_000,
     SETTLEMENT_COOL_DOWN_MS,
+    600_000,
+    3_600_000,
     30_000,
     LEASE_MS,
     300_000,
@@ -434,6 +466,8 @@ const commands = [
   releaseLocks,
   recordPending,
   closePending,
+  recordLoss,
+  sponsorStanding,
   advance,
 ];
 
