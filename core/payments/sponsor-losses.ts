@@ -60,6 +60,10 @@ export const strikeAfterLoss = (previous: PayerStrikes | undefined, now: number)
 /** The UTC hour `now` falls in: the budget's window. */
 export const lossWindowOf = (now: number): number => Math.floor(now / LOSS_WINDOW_MS);
 
+/** Whether the hour's losses have spent the budget (a budget of 0: spent by the first loss, never before). */
+export const budgetSpent = (lostThisHour: number, budgetLamports: number): boolean =>
+  lostThisHour > 0 && lostThisHour >= budgetLamports;
+
 /** Why a settlement would not be sponsored now, with how long until it could be; undefined: it may. */
 export const sponsorRefusal = (
   standing: SponsorStanding,
@@ -68,7 +72,7 @@ export const sponsorRefusal = (
 ): { readonly reason: PaymentRejectionReason; readonly retryAfterMs: number } | undefined => {
   if (standing.refusedUntil > now)
     return { reason: "exact-payer-cooled-down", retryAfterMs: standing.refusedUntil - now };
-  if (standing.lostThisHour >= budgetLamports)
+  if (budgetSpent(standing.lostThisHour, budgetLamports))
     return {
       reason: "exact-sponsor-unavailable",
       retryAfterMs: (lossWindowOf(now) + 1) * LOSS_WINDOW_MS - now,

@@ -9,6 +9,7 @@
 import { Clock, Effect } from "effect";
 import { PaymentRejected } from "../../../core/payments/payment-rejected.ts";
 import {
+  budgetSpent,
   DEFAULT_SPONSOR_LOSS_LAMPORTS_PER_HOUR,
   LOSS_WINDOW_MS,
   lossWindowOf,
@@ -28,7 +29,7 @@ const budgetOf = (facilitator: ExactFacilitator) =>
 
 /** Withdraws v2 until the hour turns once the standing shows the budget spent. */
 const judge = (facilitator: ExactFacilitator, standing: SponsorStanding, now: number) => {
-  if (standing.lostThisHour >= budgetOf(facilitator))
+  if (budgetSpent(standing.lostThisHour, budgetOf(facilitator)))
     facilitator.sponsor.withdrawUntil((lossWindowOf(now) + 1) * LOSS_WINDOW_MS);
 };
 
