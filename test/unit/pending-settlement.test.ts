@@ -6,6 +6,12 @@ import {
   type PendingSettlement,
   recordPending,
 } from "../../core/payments/pending-settlement.ts";
+import {
+  budgetSpent,
+  STRIKE_MEMORY_MS,
+  sponsorRefusal,
+  strikeAfterLoss,
+} from "../../core/payments/sponsor-losses.ts";
 
 const entry = (signature: string, since = 0): PendingSettlement => ({
   signature,
