@@ -8,25 +8,18 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Address, KeyPairSigner } from "@solana/kit";
-import { Effect, Layer, ManagedRuntime } from "effect";
-import { Hono } from "hono";
-import { ChainSolana } from "../../adapters/chain-solana/index.ts";
-import { WebCryptoRandom } from "../../adapters/secure-random/index.ts";
 import { MemoryStore } from "../../adapters/store-memory/index.ts";
 import { RedisStore } from "../../adapters/store-redis/index.ts";
 import { PAYER_COOL_DOWNS_MS } from "../../core/payments/sponsor-losses.ts";
-import { SponsorLosses } from "../../core/ports/sponsor-losses.ts";
 import { memoryLogger } from "../../src/observability/log.ts";
 import { makeMetrics } from "../../src/observability/metrics.ts";
-import { createPaywall } from "../../src/payments/server/index.ts";
-import { exactDialect } from "../../src/payments/v2/exact-dialect.ts";
 import type { ExactFacilitator } from "../../src/payments/v2/exact-payment.ts";
 import { startFacilitator } from "../../src/payments/v2/facilitator.ts";
 import { defaultConfig, quotaLimits } from "../../src/runtime/app-layer.ts";
 import { startTestChain, type TestChain } from "../support/localnet.ts";
+import { type PaywallInstance, type PaywallStore, paywallInstance } from "../support/paywall-v2.ts";
 import { redisServerAvailable } from "../support/redis-server.ts";
 import { useRedisServer } from "../support/shared-redis.ts";
-import { exactHeader, memoInstruction, paymentRequiredOf, transferFor } from "../support/x402-v2.ts";
 
 const PRICE_UNITS = 100_000n;
 /** The official client's budget: two signatures and 20,000 units at 1 micro-lamport. */
@@ -56,67 +49,9 @@ const facilitatorWith = async (lossBudgetLamportsPerHour: number) => {
   return { facilitator, metrics, lines };
 };
 
-type Store = ReturnType<typeof MemoryStore.layer> | ReturnType<typeof RedisStore.layer>;
-
-/**
- * An instance: GET /premium behind the paywall (x402 v2 only), whose handler runs `during` (the
- * window between our simulation and our send) before it answers.
- */
-const instance = (facilitator: ExactFacilitator, store: Store, handlerDeadlineMs?: number) => {
-  const runtime = ManagedRuntime.make(Layer.merge(store.pipe(Layer.orDie), WebCryptoRandom.layer));
-  let during: () => Promise<unknown> = async () => undefined;
-  const paywall = createPaywall(
-    {
-      PaymentAddress: chain.serviceWallet,
-      TokenMint: chain.mint,
-      Network: "chain-devnet",
-      RPCURL: chain.url,
-      AutoVerify: true,
-    },
-    {
-      runtime,
-      logger: memoryLogger().logger,
-      dialects: [
-        exactDialect({
-          ...facilitator,
-          logger: memoryLogger().logger,
-          ...(handlerDeadlineMs === undefined ? {} : { handlerDeadlineMs }),
-        }),
-      ],
-      chainFor: (rpcUrl) => ChainSolana.fromUrl({ rpcUrl }),
-    },
-  );
-  const app = new Hono().get("/premium", paywall({ Amount: "0.1", Description: "Premium" }), async (c) => {
-    await during();
-    return c.json({ premium: true });
-  });
-  const get = (header?: string) =>
-    app.request("/premium", header === undefined ? {} : { headers: { "PAYMENT-SIGNATURE": header } });
-  return {
-    runtime,
-    get,
-    whileHandling: (work: () => Promise<unknown>) => {
-      during = work;
-    },
-    /** An honest payload for a fresh payment request, by `payer`. */
-    honest: async (payer: KeyPairSigner) => {
-      const offer = await get();
-      expect(offer.status).toBe(402);
-      const [requirements] = paymentRequiredOf(offer).accepts;
-      if (requirements === undefined) throw new Error("no accepts entry");
-      const memo = memoInstruction((requirements.extra as { memo: string }).memo);
-      return exactHeader(requirements, [await transferFor({ requirements, payer }), memo], {
-        rpcUrl: chain.url,
-      });
-    },
-    offersV2: async () => (await get()).headers.has("PAYMENT-REQUIRED"),
-    standing: (payer: KeyPairSigner) =>
-      runtime.runPromise(
-        Effect.flatMap(SponsorLosses, (losses) => losses.standing(payer.address, Date.now())),
-      ),
-  };
-};
-type Instance = ReturnType<typeof instance>;
+const instance = (facilitator: ExactFacilitator, store: PaywallStore, handlerDeadlineMs?: number) =>
+  paywallInstance(chain, facilitator, store, handlerDeadlineMs);
+type Instance = PaywallInstance;
 
 const feePayerSol = async () => (await chain.rpc.getBalance(chain.localnet.feePayer.address).send()).value;
 const reasonOf = async (response: Response) =>

@@ -10,17 +10,22 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { KeyPairSigner, Signature } from "@solana/kit";
-import { Effect } from "effect";
+import { Effect, type ManagedRuntime } from "effect";
 import { ChainSolana } from "../../adapters/chain-solana/index.ts";
+import { MemoryStore } from "../../adapters/store-memory/index.ts";
 import { RedisStore } from "../../adapters/store-redis/index.ts";
+import type { PaymentRequests } from "../../core/ports/payment-requests.ts";
 import { PendingSettlements } from "../../core/ports/pending-settlements.ts";
 import { WalletCredits } from "../../core/ports/wallet-credits.ts";
 import { runOutcome } from "../../src/hono-kit/run-effect.ts";
 import { memoryLogger } from "../../src/observability/log.ts";
+import type { Metrics } from "../../src/observability/metrics.ts";
 import type { ExactFacilitator } from "../../src/payments/v2/exact-payment.ts";
 import { reconcileOnce } from "../../src/payments/v2/reconciler.ts";
+import { defaultConfig, quotaLimits } from "../../src/runtime/app-layer.ts";
 import { askChat, exhaustFreeQuestion } from "../support/chat-402.ts";
 import type { TestChain } from "../support/localnet.ts";
+import { paywallInstance } from "../support/paywall-v2.ts";
 import { redisServerAvailable } from "../support/redis-server.ts";
 import { useRedisServer } from "../support/shared-redis.ts";
 import { type TestApp, type TestAppOptions, testApps } from "../support/test-app.ts";
@@ -61,17 +66,21 @@ const onChain = (options: TestAppOptions = {}): TestApp =>
     },
   });
 
-const reconcile = (t: TestApp) =>
+const reconcileOn = (
+  runtime: ManagedRuntime.ManagedRuntime<PendingSettlements | PaymentRequests, never>,
+  metrics?: Metrics,
+) =>
   reconcileOnce(
     {
-      run: async (effect) => runOutcome(t.runtime, effect),
+      run: async (effect) => runOutcome(runtime, effect),
       feePayer: facilitator.feePayer,
       logger: memoryLogger().logger,
-      metrics: t.metrics,
+      ...(metrics === undefined ? {} : { metrics }),
       afterMs: 0,
     },
     crypto.randomUUID(),
   );
+const reconcile = (t: TestApp) => reconcileOn(t.runtime, t.metrics);
 
 const walletCredits = async (t: TestApp, payer: KeyPairSigner) =>
   (await t.runtime.runPromise(Effect.flatMap(WalletCredits, (w) => w.view(payer.address, Date.now()))))
@@ -166,6 +175,33 @@ describe("x402 v2 settlements left pending are reconciled", () => {
     expect(await pendingCount(t)).toBe(0);
     expect(await walletCredits(t, payer)).toBe(0);
     expect(await chain.usdcBalance(payer.address)).toBe(before);
+  });
+});
+
+describe("a paywalled route", () => {
+  test("held back past the wait: 402 settlement_pending, content withheld; once landed and reconciled, the same payload is served without anything sent", async () => {
+    const on = paywallInstance(chain, facilitator, MemoryStore.layer(quotaLimits(defaultConfig())));
+    const payer = await chain.fundPayer({ usdcUnits: 100_000n });
+    const header = await on.honest(payer);
+    chain.localnet.setConfirmationDelay(HELD_BACK_MS);
+    const pending = await Promise.resolve(on.get(header)).finally(() =>
+      chain.localnet.setConfirmationDelay(0),
+    );
+    expect(pending.status).toBe(402);
+    expect(((await pending.json()) as { Details: { reason: string } }).Details.reason).toBe(
+      "exact-settlement-pending",
+    );
+    const settlement = settlementOf(pending);
+    expect(settlement).toMatchObject({ success: false, errorReason: "settlement_pending" });
+    await untilConfirmed(settlement?.transaction ?? "");
+    expect(await reconcileOn(on.runtime)).toEqual({ ran: true, closed: { landed: 1 }, credited: 0 });
+    const sent = chain.localnet.calls("sendTransaction");
+    const served = await on.get(header);
+    expect(served.status).toBe(200);
+    expect(settlementOf(served)).toMatchObject({ success: true, transaction: settlement?.transaction });
+    expect(chain.localnet.calls("sendTransaction")).toBe(sent);
+    expect(await chain.usdcBalance(payer.address)).toBe(0n);
+    await on.runtime.dispose();
   });
 });
 
