@@ -5,7 +5,8 @@
  * is answered `settlement_pending`, recorded, and once it lands the reconciler credits the paying
  * wallet exactly once: on one instance (memory), and on two instances sharing Redis with a
  * restart in between (a fresh app on the same Redis), both reconciling at once. One that never
- * lands (its blockhash expires unseen) is closed with nothing credited. Through the facilitator
+ * lands (its blockhash expires unseen) is closed with nothing credited; one whose store failed
+ * right after sending is credited by the reconciler. Through the facilitator
  * API, a later settle of the same payload succeeds once it landed, and only once.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -21,12 +22,13 @@ import { runOutcome } from "../../src/hono-kit/run-effect.ts";
 import { memoryLogger } from "../../src/observability/log.ts";
 import type { Metrics } from "../../src/observability/metrics.ts";
 import type { ExactFacilitator } from "../../src/payments/v2/exact-payment.ts";
+import { startFacilitator } from "../../src/payments/v2/facilitator.ts";
 import { reconcileOnce } from "../../src/payments/v2/reconciler.ts";
 import { defaultConfig, quotaLimits } from "../../src/runtime/app-layer.ts";
 import { askChat, exhaustFreeQuestion } from "../support/chat-402.ts";
 import type { TestChain } from "../support/localnet.ts";
 import { paywallInstance } from "../support/paywall-v2.ts";
-import { redisServerAvailable } from "../support/redis-server.ts";
+import { rawClient, redisServerAvailable } from "../support/redis-server.ts";
 import { useRedisServer } from "../support/shared-redis.ts";
 import { type TestApp, type TestAppOptions, testApps } from "../support/test-app.ts";
 import {
@@ -284,5 +286,59 @@ describe.if(redisServerAvailable())("two instances on one Redis, with a restart 
     expect(((await again.json()) as { code: string }).code).toBe("PAYMENT_ALREADY_USED");
     expect(await walletCredits(second, payer)).toBe(QUERIES);
     expect(before - (await chain.usdcBalance(payer.address))).toBe(PRICE);
+  });
+
+  test("the store fails right after sending (Redis writes paused past the command timeout, the connections dropped): answered pending, then credited once", async () => {
+    // A fee payer that waits long enough for this confirmation, and a store that gives up after 300 ms.
+    const patient = await startFacilitator({
+      rpcUrl: chain.url,
+      feePayer: chain.localnet.feePayer,
+      logger: memoryLogger().logger,
+    });
+    if (patient === undefined) throw new Error("no facilitator");
+    const limits = { freePerDay: 1, paidDailyCap: 1000, holdTtlMs: 120_000 };
+    const t = build({
+      freeQueries: 1,
+      facilitator: patient,
+      store: RedisStore.layer({
+        url: context.redis.url,
+        limits,
+        keyPrefix: "paused:",
+        commandTimeoutMs: 300,
+      }),
+      chain: {
+        layer: ChainSolana.layer({ rpcUrl: chain.url, baseDelayMs: 20 }),
+        usdcMint: chain.mint,
+        wallet: chain.serviceWallet,
+      },
+    });
+    const from = "198.51.100.85";
+    const payer = await chain.fundPayer();
+    const header = await officialPaymentHeader(
+      { signer: payer, rpcUrl: chain.url, mint: chain.mint },
+      await exhaustFreeQuestion(t, from),
+      { ownBlockhash: true },
+    );
+    const raw = rawClient(context.redis.url);
+    const sent = chain.localnet.calls("sendTransaction");
+    chain.localnet.setConfirmationDelay(600);
+    const answer = askChat(t, from, { "PAYMENT-SIGNATURE": header });
+    // Once the transaction is sent (its entry written ahead), Redis holds every write for 2 s.
+    while (chain.localnet.calls("sendTransaction") === sent) await Bun.sleep(5);
+    await raw.call("CLIENT", "PAUSE", "2000", "WRITE");
+    const response = await answer.finally(() => chain.localnet.setConfirmationDelay(0));
+    expect(((await response.json()) as { code: string }).code).toBe("EXACT_SETTLEMENT_PENDING");
+    // The writes the app gave up on are dropped with its connections, never run late.
+    await raw.call("CLIENT", "KILL", "TYPE", "normal", "SKIPME", "yes");
+    await raw.call("CLIENT", "UNPAUSE");
+    raw.disconnect();
+    // Waits until the app's connection is back (it reconnects by itself).
+    const credits = async (): Promise<number> =>
+      walletCredits(t, payer).catch(() => Bun.sleep(50).then(credits));
+    expect(await credits()).toBe(0);
+    const rounds = [await reconcile(t), await reconcile(t)];
+    expect(rounds.map((round) => round.credited)).toEqual([1, 0]);
+    expect(await walletCredits(t, payer)).toBe(QUERIES);
+    expect(await pendingCount(t)).toBe(0);
   });
 });
