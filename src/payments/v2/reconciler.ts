@@ -130,10 +130,13 @@ export const reconcileOnce = async (deps: ReconcilerDeps, holder: string): Promi
         closed[fate] = (closed[fate] ?? 0) + 1;
         deps.metrics?.count("x402_reconciled_total", { kind: entry.kind, fate });
         if (fate !== "landed")
-          logger.info("x402 v2 pending settlement closed: it never landed, nothing was taken", {
-            transaction: entry.signature,
-            fate,
-          });
+          logger.info(
+            "x402 v2 pending settlement closed: failed on chain or never landed, the payer was charged nothing",
+            {
+              transaction: entry.signature,
+              fate,
+            },
+          );
       }
     }
     return { ran: true, closed, credited };
