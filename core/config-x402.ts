@@ -15,6 +15,7 @@ import { decodeBase58, isBase58Address } from "./base58.ts";
 import { MIN_SECRET_LENGTH } from "./config-insights.ts";
 import type { Reader } from "./config-reader.ts";
 import { MAX_PAYMENT_UNITS, parseDecimalUnits } from "./payments/money.ts";
+import { DEFAULT_SPONSOR_LOSS_LAMPORTS_PER_HOUR } from "./payments/sponsor-losses.ts";
 
 export interface X402Config {
   /** The fee payer's 64-byte secret key; undefined: x402 v2 not offered. */
@@ -25,6 +26,8 @@ export interface X402Config {
   readonly maxSponsorFeeLamports: number;
   /** Below this SOL balance (lamports) the fee payer is not offered: x402 v2 leaves the 402s. */
   readonly minSponsorBalanceLamports: number;
+  /** The lamports failed settlements may cost the fee payer per UTC hour; past them x402 v2 is withdrawn. */
+  readonly sponsorLossLamportsPerHour: number;
   /** The owners whose payments the facilitator API sponsors; empty: the service's own wallet only. */
   readonly facilitatorPayTo: ReadonlyArray<string>;
   /** The least amount it sponsors, in USDC base units; undefined: the smallest price offered. */
@@ -100,9 +103,16 @@ export const parseX402 = (read: Reader): X402Config => {
     0,
     1_000_000_000_000,
   );
+  const sponsorLossPerHour = read.integer(
+    "X402_SPONSOR_LOSS_LAMPORTS_PER_HOUR",
+    DEFAULT_SPONSOR_LOSS_LAMPORTS_PER_HOUR,
+    0,
+    1_000_000_000_000,
+  );
   return {
     maxSponsorFeeLamports: maxSponsorFee,
     minSponsorBalanceLamports: minSponsorBalance,
+    sponsorLossLamportsPerHour: sponsorLossPerHour,
     feePayerSecretKey: bytes?.length === 64 ? Redacted.make(bytes) : undefined,
     facilitatorToken: apiOn && token !== undefined ? Redacted.make(token) : undefined,
     facilitatorPayTo: parsePayTo(read),

@@ -17,10 +17,12 @@ import { type InsightsBounds, InsightsStore } from "../../core/ports/insights-st
 import { PaidResults } from "../../core/ports/paid-results.ts";
 import { PaymentRequests } from "../../core/ports/payment-requests.ts";
 import { PaymentStore } from "../../core/ports/payment-store.ts";
+import { PendingSettlements } from "../../core/ports/pending-settlements.ts";
 import { QuickReads } from "../../core/ports/quick-reads.ts";
 import { QuotaStore } from "../../core/ports/quota-store.ts";
 import { RequestSeal } from "../../core/ports/request-seal.ts";
 import { SettlementLocks } from "../../core/ports/settlement-locks.ts";
+import { SponsorLosses } from "../../core/ports/sponsor-losses.ts";
 import { UnattributedPayments } from "../../core/ports/unattributed-payments.ts";
 import { WalletCredits } from "../../core/ports/wallet-credits.ts";
 import { WalletSessions } from "../../core/ports/wallet-sessions.ts";
@@ -36,7 +38,9 @@ import { makeMemoryState } from "./memory-state.ts";
 import { makeMemoryUnattributed } from "./memory-unattributed.ts";
 import type { LinkAccess } from "./memory-wallet-credits.ts";
 import { makeMemoryPaidResults } from "./paid-results.ts";
+import { makeMemoryPendingSettlements } from "./pending-settlements.ts";
 import { makeMemoryLocks } from "./settlement-locks.ts";
+import { makeMemorySponsorLosses } from "./sponsor-losses.ts";
 
 /** How often forgotten state is swept out. */
 const SWEEP_INTERVAL_MS = 60_000;
@@ -65,6 +69,8 @@ export const layer = (
   | InsightsStore
   | QuickReads
   | SettlementLocks
+  | PendingSettlements
+  | SponsorLosses
   | ChainLookupBudget
   | WalletCredits
   | WalletSessions
@@ -215,6 +221,8 @@ export const layer = (
         Context.add(InsightsStore, insights),
         Context.add(QuickReads, quick),
         Context.add(SettlementLocks, makeMemoryLocks()),
+        Context.add(PendingSettlements, makeMemoryPendingSettlements()),
+        Context.add(SponsorLosses, makeMemorySponsorLosses()),
         Context.add(ChainLookupBudget, lookups.budget),
         Context.add(WalletCredits, wallets),
         Context.add(WalletSessions, sessions),

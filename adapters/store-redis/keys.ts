@@ -19,6 +19,10 @@
  *   feedback:<answerId>  hash: vote ("up"/"down"), at (epoch ms), comment (optional), 90 days
  *   lock:payer:<address> / lock:source:<token account>  the x402 v2 settlement in flight
  *                     (its transaction id), 120 s, or 10 s after a failure (settlement-locks.ts)
+ *   pending-settlements / pending-settlements:lease  sponsored settlements whose outcome is not
+ *                     known yet, and the reconciler's lease (pending-settlements.ts)
+ *   sponsor-strikes:<wallet> / sponsor-lost:<hour>  a wallet's failures on chain and refusal, a
+ *                     week; lamports lost that UTC hour, two hours (sponsor-losses.ts)
  *   session:<sha256 of token> / sessions:<wallet> / siwx:<nonce>  wallet sessions, the
  *                     wallet's session generation and used sign-in nonces (redis-sessions.ts);
  *                     wsessions:<wallet> / signins:<wallet> its live sessions and sign-in count;

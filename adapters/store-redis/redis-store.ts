@@ -18,10 +18,12 @@ import { InsightsStore } from "../../core/ports/insights-store.ts";
 import { PaidResults } from "../../core/ports/paid-results.ts";
 import { PaymentRequests } from "../../core/ports/payment-requests.ts";
 import { PaymentStore } from "../../core/ports/payment-store.ts";
+import { PendingSettlements } from "../../core/ports/pending-settlements.ts";
 import { QuickReads } from "../../core/ports/quick-reads.ts";
 import { QuotaStore } from "../../core/ports/quota-store.ts";
 import { RequestSeal } from "../../core/ports/request-seal.ts";
 import { SettlementLocks } from "../../core/ports/settlement-locks.ts";
+import { SponsorLosses } from "../../core/ports/sponsor-losses.ts";
 import { StoreUnavailable } from "../../core/ports/store-errors.ts";
 import { UnattributedPayments } from "../../core/ports/unattributed-payments.ts";
 import { WalletCredits } from "../../core/ports/wallet-credits.ts";
@@ -34,6 +36,7 @@ import { requireNoEviction } from "./eviction-check.ts";
 import { DEFAULT_KEY_PREFIX, keyLayout } from "./keys.ts";
 import type { RedisStoreOptions } from "./options.ts";
 import { redisPaidResults } from "./paid-results.ts";
+import { redisPendingSettlements } from "./pending-settlements.ts";
 import { CLAIM, COMMIT, RELEASE, RESERVE } from "./quota-lua.ts";
 import { close, connect, endpointOf, luaScript, runCommand, runScript, urlOf } from "./redis-client.ts";
 import { redisFeedback } from "./redis-feedback.ts";
@@ -47,6 +50,7 @@ import { replicatedClaims } from "./replicated-claims.ts";
 import { decodeClaim, decodeMarked, decodeReserve, decodeView, usedAtOf } from "./replies.ts";
 import { redisLocks } from "./settlement-locks.ts";
 import { MARK_USED } from "./signature-lua.ts";
+import { redisSponsorLosses } from "./sponsor-losses.ts";
 import { viewAt } from "./view-at.ts";
 
 export type { RedisStoreOptions };
@@ -74,6 +78,8 @@ export const layer = (
   | InsightsStore
   | QuickReads
   | SettlementLocks
+  | PendingSettlements
+  | SponsorLosses
   | ChainLookupBudget
   | WalletCredits
   | WalletSessions
@@ -197,6 +203,11 @@ export const layer = (
         Context.add(PaymentRequests, makePaymentRequests(client, replicated, keys, limits)),
         Context.add(FeedbackStore, redisFeedback(client, keys)),
         Context.add(SettlementLocks, redisLocks(client, keys)),
+        Context.add(
+          PendingSettlements,
+          redisPendingSettlements(client, options.keyPrefix ?? DEFAULT_KEY_PREFIX),
+        ),
+        Context.add(SponsorLosses, redisSponsorLosses(client, options.keyPrefix ?? DEFAULT_KEY_PREFIX)),
         Context.add(ChainLookupBudget, redisLookupBudget(client, keys)),
         Context.add(WalletCredits, redisWalletCredits(client, keys, limits)),
         Context.add(

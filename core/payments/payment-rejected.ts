@@ -70,6 +70,9 @@ export const EXACT_REJECTION_REASONS = [
   "exact-simulation-failed",
   "exact-settlement-failed",
   "exact-payment-in-progress",
+  "exact-settlement-pending",
+  "exact-payer-cooled-down",
+  "exact-handler-deadline",
 ] as const;
 
 export const PaymentRejectionReason = Schema.Literals([

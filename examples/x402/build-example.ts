@@ -14,8 +14,10 @@ import type { ChainLookupBudget } from "../../core/ports/chain-lookup-budget.ts"
 import type { PaidResults } from "../../core/ports/paid-results.ts";
 import type { PaymentRequests } from "../../core/ports/payment-requests.ts";
 import type { PaymentStore } from "../../core/ports/payment-store.ts";
+import type { PendingSettlements } from "../../core/ports/pending-settlements.ts";
 import type { RequestSeal } from "../../core/ports/request-seal.ts";
 import type { SettlementLocks } from "../../core/ports/settlement-locks.ts";
+import type { SponsorLosses } from "../../core/ports/sponsor-losses.ts";
 import type { StoreUnavailable } from "../../core/ports/store-errors.ts";
 import type { UnattributedPayments } from "../../core/ports/unattributed-payments.ts";
 import type { Logger } from "../../src/observability/log.ts";
@@ -58,7 +60,9 @@ export const buildExample = (options: ExampleOptions) => {
     | RequestSeal
     | ChainLookupBudget
     | UnattributedPayments
-    | PaidResults,
+    | PaidResults
+    | PendingSettlements
+    | SponsorLosses,
     StoreUnavailable
   > =
     options.redisUrl === undefined

@@ -42,6 +42,10 @@ export const COUNTERS = {
     "x402 v2 transactions the fee payer sent, by outcome (settled, failed-on-chain, unconfirmed)",
   x402_sponsor_lamports_total:
     "Lamports the fee payer paid in fees, by outcome (a refused payload is never sent and costs none)",
+  x402_sponsor_refusals_total:
+    "x402 v2 settlements refused sponsorship before simulation: the wallet cooled down after a failure on chain, or the hour's loss budget spent",
+  x402_reconciled_total:
+    "x402 v2 settlements left pending (not confirmed in the wait, or the store failed after sending) followed to their end, by kind and fate",
   admin_cross_site_refused_total: "Admin logins and logouts refused: sent by another site's page",
   metrics_auth_failures_total: "Wrong METRICS_TOKEN on /metrics or /readyz",
   chain_rpc_calls_total:

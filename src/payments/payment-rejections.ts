@@ -257,6 +257,24 @@ export const REJECTIONS = {
     "Send the same payment again in a few seconds (at most two minutes); do not sign a new one for this payment request.",
     true,
   ),
+  "exact-settlement-pending": refusal(
+    "EXACT_SETTLEMENT_PENDING",
+    "The payment was sent and is not confirmed yet",
+    "Nothing is lost: if it lands it is credited to the paying wallet (or the same payment is served) without paying again; if it never lands nothing was taken. Send the same payment again in a minute; do not sign a new one.",
+    true,
+  ),
+  "exact-payer-cooled-down": refusal(
+    "EXACT_PAYER_COOLED_DOWN",
+    "This wallet's x402 v2 payments are not sponsored for a while",
+    "A transaction of this wallet that passed simulation failed on chain at the sponsor's expense (its balance or its own assertion changed before it landed). Pay with the X-Payment-Authorization header (the payment request in the 402 body) meanwhile, or wait (Retry-After).",
+    true,
+  ),
+  "exact-handler-deadline": refusal(
+    "EXACT_HANDLER_DEADLINE",
+    "The paid content took too long to produce",
+    "Nothing was sent and nothing charged. Send the same payment again.",
+    true,
+  ),
 } as const satisfies Record<PaymentRejectionReason, Rendering>;
 
 /** The Retry-After of a retryable rejection: a budget's own wait in whole seconds, else 5 s. */

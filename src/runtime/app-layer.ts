@@ -23,11 +23,13 @@ import type { InsightsStore } from "../../core/ports/insights-store.ts";
 import type { PaidResults } from "../../core/ports/paid-results.ts";
 import type { PaymentRequests } from "../../core/ports/payment-requests.ts";
 import type { PaymentStore } from "../../core/ports/payment-store.ts";
+import type { PendingSettlements } from "../../core/ports/pending-settlements.ts";
 import type { QuickReads } from "../../core/ports/quick-reads.ts";
 import type { QuotaStore } from "../../core/ports/quota-store.ts";
 import type { RequestSeal } from "../../core/ports/request-seal.ts";
 import type { Retriever } from "../../core/ports/retrieval.ts";
 import type { SettlementLocks } from "../../core/ports/settlement-locks.ts";
+import type { SponsorLosses } from "../../core/ports/sponsor-losses.ts";
 import type { UnattributedPayments } from "../../core/ports/unattributed-payments.ts";
 import type { WalletCredits } from "../../core/ports/wallet-credits.ts";
 import type { WalletSessions } from "../../core/ports/wallet-sessions.ts";
@@ -55,6 +57,8 @@ type StoreLayer = Layer.Layer<
   | InsightsStore
   | QuickReads
   | SettlementLocks
+  | PendingSettlements
+  | SponsorLosses
   | ChainLookupBudget
   | WalletCredits
   | WalletSessions

@@ -8,9 +8,11 @@
 import { Effect, Layer, ManagedRuntime, Redacted, Result } from "effect";
 import { type Env, parseConfig } from "../../core/config.ts";
 import { createApp } from "../app.ts";
+import { runOutcome } from "../hono-kit/run-effect.ts";
 import { makeLogger } from "../observability/log.ts";
 import { makeMetrics } from "../observability/metrics.ts";
 import { startFacilitator } from "../payments/v2/facilitator.ts";
+import { startReconciler } from "../payments/v2/reconciler.ts";
 import { appLayer } from "./app-layer.ts";
 import { ensureDemoIndex } from "./demo-index.ts";
 import { receiptKeyFor } from "./receipt-key.ts";
@@ -66,6 +68,7 @@ export const boot = async (env: Env, exitProcess: (code: number) => never, optio
     policy: { maxFeeLamports: BigInt(config.x402.maxSponsorFeeLamports), mints: [chain.usdcMint] },
     minBalanceLamports: BigInt(config.x402.minSponsorBalanceLamports),
     paymentIdRequired: config.x402.paymentIdRequired,
+    lossBudgetLamportsPerHour: config.x402.sponsorLossLamportsPerHour,
     metrics,
   }).catch(async (error: unknown) => {
     // The message names the variable or the RPC, never the key.
@@ -98,6 +101,17 @@ export const boot = async (env: Env, exitProcess: (code: number) => never, optio
       ? undefined
       : (await import("./docs-sync.ts")).startDocsSync(config, logger);
   started.push(async () => docsSync?.stop());
+  // Sponsored settlements left pending are followed to their end (one instance at a time).
+  const reconciler =
+    facilitator === undefined
+      ? undefined
+      : startReconciler({
+          run: async (effect) => runOutcome(runtime, effect),
+          feePayer: facilitator.feePayer,
+          logger,
+          metrics,
+        });
+  started.push(async () => reconciler?.stop());
   const app = createApp({
     runtime,
     config,
@@ -119,6 +133,7 @@ export const boot = async (env: Env, exitProcess: (code: number) => never, optio
       logger.info("shutting down", { signal });
       await Promise.race([stopServer(), new Promise((resolve) => setTimeout(resolve, DRAIN_MS))]);
       facilitator?.sponsor.stop();
+      await reconciler?.stop();
       await docsSync?.stop();
       await runtime.dispose();
       await stopChain();

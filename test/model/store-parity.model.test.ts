@@ -7,14 +7,17 @@
  * stores keep: the x402 ledger (issue, claim with and without a grant, finish served or not,
  * with the right lease or another, leases lapsing as the clock moves, retries), the signature
  * ledger (POST /api/payment's claim, the facilitator's markUsed, isClaimed), the quota
- * (reserve, commit, release, view) and the settlement locks (acquire, release with and without
- * a cool-down, locks lapsing); and on Redis no quota key may be left but the visitors'. Small
+ * (reserve, commit, release, view), the settlement locks (acquire, release with and without
+ * a cool-down, locks lapsing) and the pending settlements the reconciler follows (record,
+ * replace, close by the recording lease only; its credits are the ledger's finish and claim),
+ * and the sponsor's losses (each wallet's growing refusal, the hour's lost lamports); and on Redis no quota key may be left but the visitors'. Small
  * limits and a start just before midnight, so exhaustion, the cap, day rollovers and lapsing
  * holds all happen. Without redis-server the suite fails in CI and is skipped elsewhere.
  */
 import { afterAll, beforeAll, test } from "bun:test";
 import { type Effect, Exit } from "effect";
 import fc from "fast-check";
+import { MAX_PENDING_SETTLEMENTS, type PendingSettlement } from "../../core/payments/pending-settlement.ts";
 import { SETTLEMENT_COOL_DOWN_MS, SETTLEMENT_LOCK_MS } from "../../core/payments/settlement-locks.ts";
 import { type IssuedPayment, LEASE_MS, SETTLE_GRACE_MS } from "../../core/payments/x402-ledger.ts";
 import {
@@ -23,8 +26,10 @@ import {
   PaymentRequests,
 } from "../../core/ports/payment-requests.ts";
 import { PaymentStore } from "../../core/ports/payment-store.ts";
+import { PendingSettlements } from "../../core/ports/pending-settlements.ts";
 import { QuotaStore } from "../../core/ports/quota-store.ts";
 import { SettlementLocks } from "../../core/ports/settlement-locks.ts";
+import { SponsorLosses } from "../../core/ports/sponsor-losses.ts";
 import type { QuotaLimits } from "../../core/quota.ts";
 import { DAY_MS } from "../../core/time.ts";
 import { describeWithRedis, type RedisServer, rawClient, startRedisServer } from "../support/redis-server.ts";
@@ -347,10 +352,86 @@ const releaseLocks = fc
     }),
   );
 
+/** A settlement recorded as pending before it is sent (pending-record.ts), by one claim's lease or another's. */
+const PENDING_LEASES = ["l1", "l2"];
+const recordPending = fc
+  .tuple(
+    fc.constantFrom(...SIGNATURES),
+    fc.constantFrom(...PENDING_LEASES),
+    fc.constantFrom("credit", "paywall"),
+  )
+  .map(([signature, lease, kind]) =>
+    command(`recordPending(${signature}, ${lease}, ${kind})`, (m, pair) => {
+      const entry: PendingSettlement = {
+        signature,
+        kind: kind as PendingSettlement["kind"],
+        paymentId: "pay_1",
+        lease,
+        resource: CHAT.resource,
+        method: CHAT.method,
+        identity: "wallet:W",
+        queries: 10,
+        payer: "W",
+        blockhash: "B",
+        since: m.now,
+      };
+      return agree(
+        pair,
+        "recordPending",
+        () => PendingSettlements.use((p) => p.record(entry)),
+        m.ref.recordPending(entry, MAX_PENDING_SETTLEMENTS),
+      );
+    }),
+  );
+
+/** Closed by whoever learnt its outcome: only the lease that recorded it closes it. */
+const closePending = fc
+  .tuple(fc.constantFrom(...SIGNATURES), fc.constantFrom(...PENDING_LEASES))
+  .map(([signature, lease]) =>
+    command(`closePending(${signature}, ${lease})`, (m, pair) =>
+      agree(
+        pair,
+        "closePending",
+        () => PendingSettlements.use((p) => p.close(signature, lease)),
+        m.ref.closePending(signature, lease),
+      ),
+    ),
+  );
+
+/** A sponsored transaction failed on chain: the payer's strike and the hour's losses. */
+const PAYERS = ["A", "B"];
+const recordLoss = fc
+  .tuple(fc.constantFrom(...PAYERS), fc.constantFrom(10_001, 15_000))
+  .map(([wallet, lamports]) =>
+    command(`recordLoss(${wallet}, ${lamports})`, (m, pair) =>
+      agree(
+        pair,
+        "recordLoss",
+        () => SponsorLosses.use((l) => l.recordLoss(wallet, lamports, m.now)),
+        m.ref.recordLoss(wallet, lamports, m.now),
+      ),
+    ),
+  );
+
+const sponsorStanding = fc
+  .constantFrom(...PAYERS)
+  .map((wallet) =>
+    command(`sponsorStanding(${wallet})`, (m, pair) =>
+      agree(
+        pair,
+        "sponsorStanding",
+        () => SponsorLosses.use((l) => l.standing(wallet, m.now)),
+        m.ref.sponsorStanding(wallet, m.now),
+      ),
+    ),
+  );
+
 const advance = fc
   .constantFrom(
     1_000,
     SETTLEMENT_COOL_DOWN_MS,
+    600_000,
+    3_600_000,
     30_000,
     LEASE_MS,
     300_000,
@@ -383,6 +464,10 @@ const commands = [
   acquireLocks,
   acquireLocks,
   releaseLocks,
+  recordPending,
+  closePending,
+  recordLoss,
+  sponsorStanding,
   advance,
 ];
 
@@ -411,6 +496,13 @@ const finalState = async (m: Model, pair: StorePair) => {
       `final isClaimed(${signature})`,
       () => PaymentStore.use((p) => p.isClaimed(signature, m.now)),
       m.ref.isClaimed(signature, m.now),
+    );
+  for (const signature of SIGNATURES)
+    await agree(
+      pair,
+      `final findPending(${signature})`,
+      () => PendingSettlements.use((p) => p.find(signature)),
+      m.ref.findPending(signature),
     );
   for (const keys of LOCK_KEYS)
     await agree(

@@ -65,6 +65,11 @@ export const referenceStore = (limits: QuotaLimits) => {
   const used = new Map<string, number>();
   const requests = new Map<string, Request>();
   const locks = new Map<string, Lock>();
+  /** Sponsor losses: each wallet's strikes, and the lamports lost per UTC hour. */
+  const strikes = new Map<string, { count: number; refusedUntil: number; lastAt: number }>();
+  const lostPerHour = new Map<number, number>();
+  /** Pending settlements: signature -> the entry (its lease decides who closes it). */
+  const pending = new Map<string, { readonly lease: string; readonly entry: unknown }>();
 
   // --- quota: free per UTC day, paid credits kept, at most the cap of paid spent per day ---
   const quotaOf = (identity: string, now: number): Quota => {
@@ -258,6 +263,39 @@ export const referenceStore = (limits: QuotaLimits) => {
         }
       }
       return ok(undefined);
+    },
+
+    // --- sponsor losses: 10 min, 1 h, 6 h, then 24 h refusals; strikes forgotten a week after the last ---
+    sponsorStanding: (wallet: string, now: number): Expected => {
+      const record = strikes.get(wallet);
+      const live = record !== undefined && now - record.lastAt < 7 * DAY_MS;
+      return ok({
+        refusedUntil: live ? record.refusedUntil : 0,
+        lostThisHour: lostPerHour.get(Math.floor(now / 3_600_000)) ?? 0,
+      });
+    },
+    recordLoss: (wallet: string, lamports: number, now: number): Expected => {
+      const record = strikes.get(wallet);
+      const count = (record !== undefined && now - record.lastAt < 7 * DAY_MS ? record.count : 0) + 1;
+      const refusals = [600_000, 3_600_000, 21_600_000, 86_400_000];
+      const refusedUntil = now + (refusals[Math.min(count, 4) - 1] ?? 0);
+      strikes.set(wallet, { count, refusedUntil, lastAt: now });
+      const hour = Math.floor(now / 3_600_000);
+      lostPerHour.set(hour, (lostPerHour.get(hour) ?? 0) + lamports);
+      return ok({ refusedUntil, lostThisHour: lostPerHour.get(hour) });
+    },
+
+    // --- pending settlements: one entry per signature, replaced by a new record, closed only by its lease ---
+    recordPending: (entry: { readonly signature: string; readonly lease: string }, max: number): Expected => {
+      if (!pending.has(entry.signature) && pending.size >= max) return ok(false);
+      pending.set(entry.signature, { lease: entry.lease, entry });
+      return ok(true);
+    },
+    findPending: (signature: string): Expected => ok(pending.get(signature)?.entry),
+    closePending: (signature: string, lease: string): Expected => {
+      if (pending.get(signature)?.lease !== lease) return ok(false);
+      pending.delete(signature);
+      return ok(true);
     },
 
     /** Identities with quota state (the Redis store may keep a key for these only). */

@@ -12,12 +12,20 @@ import { MemoryStore } from "../../adapters/store-memory/index.ts";
 import { RedisStore } from "../../adapters/store-redis/index.ts";
 import type { PaymentRequests } from "../../core/ports/payment-requests.ts";
 import type { PaymentStore } from "../../core/ports/payment-store.ts";
+import type { PendingSettlements } from "../../core/ports/pending-settlements.ts";
 import type { QuotaStore } from "../../core/ports/quota-store.ts";
 import type { SettlementLocks } from "../../core/ports/settlement-locks.ts";
+import type { SponsorLosses } from "../../core/ports/sponsor-losses.ts";
 import type { StoreUnavailable } from "../../core/ports/store-errors.ts";
 import type { QuotaLimits } from "../../core/quota.ts";
 
-export type PairStores = QuotaStore | PaymentStore | PaymentRequests | SettlementLocks;
+export type PairStores =
+  | QuotaStore
+  | PaymentStore
+  | PaymentRequests
+  | SettlementLocks
+  | PendingSettlements
+  | SponsorLosses;
 type Runtime = ManagedRuntime.ManagedRuntime<PairStores, StoreUnavailable>;
 
 /** `{ ok }` or `{ error }`, JSON-plain (bigints as "123n"), ids as slot names; or a `{ crash }`. */

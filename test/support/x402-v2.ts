@@ -38,7 +38,7 @@ import { wrapFetchWithPayment, x402Client } from "@x402/fetch";
 import { ExactSvmScheme } from "@x402/svm/exact/client";
 import { memoryLogger } from "../../src/observability/log.ts";
 import type { ExactFacilitator } from "../../src/payments/v2/exact-payment.ts";
-import { startFacilitator } from "../../src/payments/v2/facilitator.ts";
+import { type FacilitatorSetup, startFacilitator } from "../../src/payments/v2/facilitator.ts";
 import { createFeePayer } from "../../src/payments/v2/fee-payer.ts";
 import { DEFAULT_SPONSOR_POLICY } from "../../src/payments/v2/sponsor-policy.ts";
 import { watchSponsor } from "../../src/payments/v2/sponsor-watch.ts";
@@ -266,13 +266,14 @@ export const offlineFacilitator = async ({
 };
 
 /** A fresh local chain (the service wallet's token account made) and our facilitator on its fee payer, as the x402 v2 e2e tests start them. */
-export const startChainWithFacilitator = async () => {
+export const startChainWithFacilitator = async (setup: Partial<FacilitatorSetup> = {}) => {
   const chain = await startTestChain();
   await chain.localnet.mintTokens(chain.serviceWallet, 0n);
   const facilitator = await startFacilitator({
     rpcUrl: chain.url,
     feePayer: chain.localnet.feePayer,
     logger: memoryLogger().logger,
+    ...setup,
   });
   return { chain, facilitator };
 };

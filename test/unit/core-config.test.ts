@@ -49,6 +49,7 @@ describe("parseConfig defaults", () => {
         facilitatorToken: undefined,
         maxSponsorFeeLamports: 15_000,
         minSponsorBalanceLamports: 5_000_000,
+        sponsorLossLamportsPerHour: 1_000_000,
         facilitatorPayTo: [],
         facilitatorMinUnits: undefined,
         paymentIdRequired: false,

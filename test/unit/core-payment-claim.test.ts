@@ -153,12 +153,15 @@ describe("payment rejection texts", () => {
       renderedTexts(rejected("amount-insufficient", { claimed: 20_000n, received: 10_000n })).error,
     ).toBe("Amount received (0.01 USDC) is lower than claimed (0.02 USDC)");
   });
-  test("only not-found, not-confirmed, a spent lookup budget, a busy payer and a failed or in-progress x402 v2 settlement are retryable", () => {
+  test("only not-found, not-confirmed, a spent lookup budget, a busy or cooled-down payer, a handler past its deadline and a failed, pending or in-progress x402 v2 settlement are retryable", () => {
     const retryable = all.filter((error) => REJECTIONS[error.reason].retryable).map(kindOf);
     expect(retryable.sort()).toEqual([
+      "ExactHandlerDeadline",
       "ExactPayerBusy",
+      "ExactPayerCooledDown",
       "ExactPaymentInProgress",
       "ExactSettlementFailed",
+      "ExactSettlementPending",
       "TooManyUnknownTransactions",
       "TransactionNotConfirmed",
       "TransactionNotFound",

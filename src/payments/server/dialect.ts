@@ -16,9 +16,11 @@ import type { ChainReader, ChainUnavailable } from "../../../core/ports/chain-re
 import type { PaidResults } from "../../../core/ports/paid-results.ts";
 import type { PaymentRequests } from "../../../core/ports/payment-requests.ts";
 import type { PaymentStore } from "../../../core/ports/payment-store.ts";
+import type { PendingSettlements } from "../../../core/ports/pending-settlements.ts";
 import type { RequestSeal } from "../../../core/ports/request-seal.ts";
 import type { SecureRandom } from "../../../core/ports/secure-random.ts";
 import type { SettlementLocks } from "../../../core/ports/settlement-locks.ts";
+import type { SponsorLosses } from "../../../core/ports/sponsor-losses.ts";
 import type { StoreUnavailable } from "../../../core/ports/store-errors.ts";
 import type { UnattributedPayments } from "../../../core/ports/unattributed-payments.ts";
 import type { QuotaView } from "../../../core/quota.ts";
@@ -32,6 +34,8 @@ export type PaymentServices =
   | ChainReader
   | SecureRandom
   | SettlementLocks
+  | PendingSettlements
+  | SponsorLosses
   | RequestSeal
   | ChainLookupBudget
   | UnattributedPayments

@@ -25,9 +25,11 @@ import { ChainReader } from "../../../core/ports/chain-reader.ts";
 import type { PaidResults } from "../../../core/ports/paid-results.ts";
 import type { PaymentRequests } from "../../../core/ports/payment-requests.ts";
 import type { PaymentStore } from "../../../core/ports/payment-store.ts";
+import type { PendingSettlements } from "../../../core/ports/pending-settlements.ts";
 import type { RequestSeal } from "../../../core/ports/request-seal.ts";
 import type { SecureRandom } from "../../../core/ports/secure-random.ts";
 import type { SettlementLocks } from "../../../core/ports/settlement-locks.ts";
+import type { SponsorLosses } from "../../../core/ports/sponsor-losses.ts";
 import type { UnattributedPayments } from "../../../core/ports/unattributed-payments.ts";
 import { runOutcome } from "../../hono-kit/run-effect.ts";
 import type { Logger } from "../../observability/log.ts";
@@ -61,7 +63,9 @@ export interface PaywallDeps {
     | RequestSeal
     | ChainLookupBudget
     | UnattributedPayments
-    | PaidResults,
+    | PaidResults
+    | PendingSettlements
+    | SponsorLosses,
     never
   >;
   /**

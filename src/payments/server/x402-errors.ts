@@ -66,6 +66,9 @@ export const X402_CODE_OF = {
   "exact-simulation-failed": FAILED,
   "exact-settlement-failed": FAILED,
   "exact-payment-in-progress": FAILED,
+  "exact-settlement-pending": FAILED,
+  "exact-payer-cooled-down": FAILED,
+  "exact-handler-deadline": FAILED,
 } as const satisfies Record<PaymentRejectionReason, X402Code>;
 
 /** Where the protocol's rules differ from POST /api/payment's (exact price, the x402 memo). */

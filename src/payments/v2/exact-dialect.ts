@@ -6,9 +6,12 @@
  * A handler that fails leaves the claim open to the same payload (nothing moved). A settlement
  * that fails after the handler ran is logged and counted, and the paid content is replaced by a
  * 402 with a failed PAYMENT-RESPONSE; the same payload may be sent again (it is one
- * transaction, so it can land only once).
+ * transaction, so it can land only once). The settlement is recorded as pending just before it
+ * is sent: one whose outcome stays unknown (`settlement_pending`) is followed by the reconciler,
+ * and once it lands the same payload is served without anything sent again.
  */
 import { rejected } from "../../../core/payments/payment-rejected.ts";
+import { SETTLEMENT_LOCK_MS } from "../../../core/payments/settlement-locks.ts";
 import { x402Error } from "../../../core/payments/x402.ts";
 import type { Logger } from "../../observability/log.ts";
 import type { Acceptance, Offering, PaidRoute, PaymentDialect } from "../server/dialect.ts";
@@ -22,15 +25,33 @@ import {
   exactReceipt,
 } from "./exact-payment.ts";
 import { finishReservation, reserveChecked } from "./exact-reservation.ts";
+import { CONFIRM_TIMEOUT_MS, isFinal } from "./fee-payer.ts";
+import { closePendingSettlement, recordPendingSettlement } from "./pending-record.ts";
 import { holdAfter, holdAndSimulate, letPayerGo } from "./settlement-guard.ts";
-import { PAYMENT_SIGNATURE_HEADER, paymentRequiredHeader, paymentResponseHeader } from "./wire.ts";
+import { noteSettlement } from "./sponsor-brakes.ts";
+import {
+  PAYMENT_SIGNATURE_HEADER,
+  paymentRequiredHeader,
+  paymentResponseHeader,
+  SETTLEMENT_PENDING,
+  type SolanaNetworkId,
+} from "./wire.ts";
 import { settledWith } from "./x402-extensions.ts";
 
 export interface ExactDialectDeps extends ExactFacilitator {
   readonly logger: Logger;
   /** Called once per settlement that failed after the handler ran (a metric). */
   readonly onSettlementFailed?: () => void;
+  /** The handler's deadline (default HANDLER_DEADLINE_MS; tests shorten it). */
+  readonly handlerDeadlineMs?: number;
 }
+
+/**
+ * How long a paywalled handler may run between the payer's simulation and our send: the payer's
+ * lock (SETTLEMENT_LOCK_MS, 120 s) must outlive the handler AND the confirmation wait (30 s),
+ * with a margin for the store and RPC steps around them. A handler past it is not settled.
+ */
+export const HANDLER_DEADLINE_MS = SETTLEMENT_LOCK_MS - CONFIRM_TIMEOUT_MS - 30_000;
 
 /** The PAYMENT-REQUIRED header of a 402 (x402 v2 carries the offer in a header, not the body). */
 export const exactOffer =
@@ -55,6 +76,26 @@ export const exactOffer =
           body: {},
         };
 
+/**
+ * The 402 that replaces paid content not settled: the reason, and a PAYMENT-RESPONSE naming the
+ * transaction (`settlement_pending` while its outcome is unknown, x402's non-terminal result).
+ */
+const refusedResponse = (
+  reason: "exact-settlement-failed" | "exact-settlement-pending" | "exact-sponsor-unavailable",
+  base: { readonly transaction: string; readonly network: SolanaNetworkId; readonly payer: string },
+) => {
+  const { body } = x402Rejection(rejected(reason));
+  const errorReason = reason === "exact-settlement-pending" ? SETTLEMENT_PENDING : reason;
+  return Response.json(body, {
+    status: 402,
+    headers: {
+      "Cache-Control": "no-store",
+      "Retry-After": reason === "exact-settlement-pending" ? "60" : "5",
+      ...paymentResponseHeader({ success: false, errorReason, ...base }),
+    },
+  });
+};
+
 export const exactDialect = (deps: ExactDialectDeps): PaymentDialect => {
   const settleAfter = async (
     checked: CheckedPayment,
@@ -62,6 +103,7 @@ export const exactDialect = (deps: ExactDialectDeps): PaymentDialect => {
     lease: string,
     response: Response,
     url: string,
+    heldAt: number,
   ) => {
     const paymentId = checked.issued.paymentId;
     // A handler's own 4xx answer is a served response (as in the spec's dialect); a 5xx is not:
@@ -71,37 +113,72 @@ export const exactDialect = (deps: ExactDialectDeps): PaymentDialect => {
       await letPayerGo(route.run, checked.hold, 0);
       return response;
     }
+    // Past the deadline the payer's lock may lapse before the settlement ends, and another payment
+    // of the same balance be simulated against it: nothing is sent, the same payload may come again.
+    if (Date.now() - heldAt > (deps.handlerDeadlineMs ?? HANDLER_DEADLINE_MS)) {
+      await finishReservation(route, paymentId, lease, false);
+      await letPayerGo(route.run, checked.hold, 0);
+      deps.logger.warn("x402 v2 handler ran past its deadline: paid content withheld, nothing sent", {
+        paymentId,
+      });
+      const { body } = x402Rejection(rejected("exact-handler-deadline"));
+      return Response.json(body, {
+        status: 503,
+        headers: { "Cache-Control": "no-store", "Retry-After": "5" },
+      });
+    }
+    const transaction = checked.cosigned.signature;
+    // Written ahead: if it is not confirmed in the wait, or this instance or the store fails once
+    // it is sent, the reconciler follows it (reconciler.ts). Unrecorded, nothing is sent.
+    const recorded = await recordPendingSettlement(route.run, {
+      kind: "paywall",
+      cosigned: checked.cosigned,
+      payer: checked.payer,
+      paymentId,
+      lease,
+      binding: route.binding,
+    });
+    if (!recorded.ok || !recorded.value) {
+      await finishReservation(route, paymentId, lease, false);
+      await letPayerGo(route.run, checked.hold, 0);
+      return refusedResponse("exact-sponsor-unavailable", {
+        transaction,
+        network: deps.network,
+        payer: checked.payer,
+      });
+    }
     const settled = await deps.feePayer.submit(checked.cosigned, {
       sentBefore: checked.retry,
       fee: checked.fee,
     });
+    await noteSettlement(route.run, deps, checked, settled);
     // The reservation first, then the payer (with its cool-down after a failure): a twin between
     // the two must not find the payer free while the reservation is still this transaction's.
     const finished = await finishReservation(route, paymentId, lease, settled.ok);
     await letPayerGo(route.run, checked.hold, holdAfter(settled));
     if (!finished.ok)
       deps.logger.warn("x402 v2 payment outcome not recorded", { paymentId, served: settled.ok });
-    const base = { transaction: checked.cosigned.signature, network: deps.network, payer: checked.payer };
+    else if (isFinal(settled)) await closePendingSettlement(route.run, transaction, lease);
+    const base = { transaction, network: deps.network, payer: checked.payer };
     if (settled.ok)
       return withHeaders(
         response,
         paymentResponseHeader(settledWith(deps.extensions, { success: true, ...base }, url)),
       );
+    if (settled.unknown === true) {
+      deps.logger.warn("x402 v2 settlement not confirmed in time: paid content withheld, pending", {
+        paymentId,
+        transaction,
+      });
+      return refusedResponse("exact-settlement-pending", base);
+    }
     deps.logger.error("x402 v2 settlement failed after the handler ran: paid content withheld", {
       paymentId,
-      transaction: checked.cosigned.signature,
+      transaction,
       error: settled.error,
     });
     deps.onSettlementFailed?.();
-    const { body } = x402Rejection(rejected("exact-settlement-failed"));
-    return Response.json(body, {
-      status: 402,
-      headers: {
-        "Cache-Control": "no-store",
-        "Retry-After": "5",
-        ...paymentResponseHeader({ success: false, errorReason: "exact-settlement-failed", ...base }),
-      },
-    });
+    return refusedResponse("exact-settlement-failed", base);
   };
 
   return {
@@ -118,6 +195,7 @@ export const exactDialect = (deps: ExactDialectDeps): PaymentDialect => {
       // Held before the handler runs (a busy payer is told so now, not after it was served),
       // and simulated while held.
       const ready = await holdAndSimulate(route.run, deps, checked.value);
+      const heldAt = Date.now();
       if (!ready.ok) return { kind: "refused", error: ready.error };
       const claimed = await reserveChecked(checked.value, route);
       if (!claimed.ok) {
@@ -132,7 +210,7 @@ export const exactDialect = (deps: ExactDialectDeps): PaymentDialect => {
           request: paymentRequestOf(checked.value.issued),
           receipt: exactReceipt(checked.value),
         },
-        settle: (response) => settleAfter(checked.value, route, lease, response, request.url),
+        settle: (response) => settleAfter(checked.value, route, lease, response, request.url, heldAt),
       };
     },
   };

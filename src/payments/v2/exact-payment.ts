@@ -50,6 +50,11 @@ export interface ExactFacilitator {
   readonly paymentIdRequired?: boolean;
   /** What its 402s and settlements carry beside the terms (bazaar, signed offers and receipts). */
   readonly extensions?: X402Extensions | undefined;
+  /** The hourly budget of lamports lost to failed settlements (sponsor-brakes.ts), and its refusals counted. */
+  readonly losses?: {
+    readonly budgetLamportsPerHour: number;
+    readonly onRefused?: (reason: string) => void;
+  };
 }
 
 export interface CheckedPayment {

@@ -6,7 +6,10 @@
  * co-signed and simulated. Settling claims the transaction id in the shared payment store
  * first (one atomic step across instances: the official package keeps only a per-process
  * duplicate cache), then submits and waits for confirmation; a claimed transaction is never
- * submitted twice by us, and a failed settlement needs a new payment.
+ * submitted twice by us, and a failed settlement needs a new payment. One whose outcome is not
+ * known in the wait is answered `settlement_pending` (x402's non-terminal result) and recorded;
+ * settling the same payload again later reads its fate: success once it has landed (to one
+ * caller), a failure if it never will, pending meanwhile. Nothing is sent a second time.
  */
 import type { Address } from "@solana/kit";
 import { PaymentPayloadV2Schema, PaymentRequirementsV2Schema } from "@x402/core/schemas";
@@ -16,14 +19,19 @@ import { rejected } from "../../../core/payments/payment-rejected.ts";
 import { type PayerHold, settlementKeysOf } from "../../../core/payments/settlement-locks.ts";
 import type { ChainLookupBudget } from "../../../core/ports/chain-lookup-budget.ts";
 import { PaymentStore } from "../../../core/ports/payment-store.ts";
+import { PendingSettlements } from "../../../core/ports/pending-settlements.ts";
 import type { SettlementLocks } from "../../../core/ports/settlement-locks.ts";
+import type { SponsorLosses } from "../../../core/ports/sponsor-losses.ts";
 import { reserveChainLookup } from "../../../core/use-cases/reserve-chain-lookup.ts";
 import type { Outcome } from "../../hono-kit/run-effect.ts";
 import { type ExactFacilitator, type ExactRefusal, simulateCosigned } from "./exact-payment.ts";
 import { checkExactTransaction, checkTransfer } from "./exact-transaction.ts";
 import { type FacilitatorTerms, INVALID_PAYMENT_REQUIREMENTS, refusalOfTerms } from "./facilitator-terms.ts";
-import type { CoSigned } from "./fee-payer.ts";
+import { type CoSigned, isFinal } from "./fee-payer.ts";
+import { closePendingSettlement, recordPendingSettlement } from "./pending-record.ts";
 import { holdAfter, holdPayer, letPayerGo } from "./settlement-guard.ts";
+import { checkSponsorable, noteSettlement } from "./sponsor-brakes.ts";
+import { SETTLEMENT_PENDING } from "./wire.ts";
 
 /**
  * Who a facilitator settlement's signature is recorded as used by: a name no visitor can have
@@ -33,7 +41,11 @@ const settlementIdentity = (signature: string) => `x402-facilitator:${signature}
 
 /** Runs the facilitator's store steps: the transaction's claim and the payer's settlement locks. */
 export type RunFacilitatorStep = <A, E>(
-  effect: Effect.Effect<A, E, PaymentStore | SettlementLocks | ChainLookupBudget>,
+  effect: Effect.Effect<
+    A,
+    E,
+    PaymentStore | SettlementLocks | ChainLookupBudget | PendingSettlements | SponsorLosses
+  >,
 ) => Promise<Outcome<A, E>>;
 
 interface Verified {
@@ -174,6 +186,35 @@ export const facilitatorService = (
         network,
         payer,
       });
+      const transaction = cosigned.signature;
+      const pending: SettleResponse = {
+        success: false,
+        errorReason: SETTLEMENT_PENDING,
+        transaction,
+        network,
+        payer,
+      };
+      // The same transaction settled before and left pending: its fate now, never a second send.
+      const earlier = await run(Effect.flatMap(PendingSettlements, (table) => table.find(transaction)));
+      if (!earlier.ok) return refuse("unexpected_settle_error");
+      if (earlier.value !== undefined) {
+        const fate = await facilitator.feePayer
+          .fate(transaction, cosigned.blockhash)
+          .catch(() => "unknown" as const);
+        if (fate === "unknown") return pending;
+        // One caller closes it: that one hears the outcome, any other that it was used.
+        if (!(await closePendingSettlement(run, transaction, transaction)))
+          return refuse(rejected("signature-already-used").reason);
+        return fate === "landed"
+          ? { success: true, transaction, network, payer }
+          : { success: false, errorReason: "exact-settlement-failed", transaction, network, payer };
+      }
+      // The same brakes as our own routes: a cooled-down wallet or a spent hourly budget is refused.
+      const sponsorable = await checkSponsorable(run, facilitator, payer);
+      if (!sponsorable.ok)
+        return refuse(
+          sponsorable.error._tag === "PaymentRejected" ? sponsorable.error.reason : "unexpected_settle_error",
+        );
       // One settlement per payer at a time, as for our own routes, simulated while it is held.
       const held = await holdPayer(run, hold);
       if (!held.ok) return refuse("unexpected_settle_error");
@@ -196,8 +237,18 @@ export const facilitatorService = (
         const duplicate = claimed.error._tag === "AlreadyClaimed";
         return refuse(duplicate ? rejected("signature-already-used").reason : "unexpected_settle_error");
       }
+      // Written ahead: an outcome not known in the wait is answered pending and followed.
+      const recorded = await recordPendingSettlement(run, { kind: "facilitator", cosigned, payer });
+      if (!recorded.ok || !recorded.value) {
+        await letPayerGo(run, hold, 0);
+        return refuse("unexpected_settle_error");
+      }
       const settled = await facilitator.feePayer.submit(cosigned, { sentBefore: false, fee });
+      await noteSettlement(run, facilitator, { payer, fee }, settled);
       await letPayerGo(run, hold, holdAfter(settled));
+      // Not known yet (x402's settlement_pending): a later settle of the same payload succeeds once it landed.
+      if (!isFinal(settled)) return pending;
+      await closePendingSettlement(run, transaction, transaction);
       return settled.ok
         ? { success: true, transaction: cosigned.signature, network, payer }
         : {

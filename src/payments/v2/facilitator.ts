@@ -4,6 +4,7 @@
  * hash. Without a key the v2 dialect is not offered, and one line says so.
  */
 import type { KeyPairSigner } from "@solana/kit";
+import { DEFAULT_SPONSOR_LOSS_LAMPORTS_PER_HOUR } from "../../../core/payments/sponsor-losses.ts";
 import type { Logger } from "../../observability/log.ts";
 import type { Metrics } from "../../observability/metrics.ts";
 import { countedSolanaRpc, type OnRpcCall } from "../../solana/rpc-calls.ts";
@@ -26,6 +27,10 @@ export interface FacilitatorSetup {
   readonly metrics?: Metrics;
   /** X402_PAYMENT_ID_REQUIRED: 402s declare the payment identifier required (default false). */
   readonly paymentIdRequired?: boolean;
+  /** Lamports failed settlements may cost per UTC hour (default 1,000,000: sponsor-losses.ts). */
+  readonly lossBudgetLamportsPerHour?: number;
+  /** How long a settlement waits for its confirmation (default 30 s; tests shorten it). */
+  readonly confirmTimeoutMs?: number;
 }
 
 export const startFacilitator = async (setup: FacilitatorSetup): Promise<ExactFacilitator | undefined> => {
@@ -56,7 +61,13 @@ export const startFacilitator = async (setup: FacilitatorSetup): Promise<ExactFa
     metrics?.count("x402_sponsor_transactions_total", { outcome });
     metrics?.count("x402_sponsor_lamports_total", { outcome }, Number(lamports));
   };
-  const feePayer = createFeePayer(signer, setup.rpcUrl, onSpend, onRpcCall);
+  const feePayer = createFeePayer(
+    signer,
+    setup.rpcUrl,
+    onSpend,
+    onRpcCall,
+    setup.confirmTimeoutMs === undefined ? {} : { confirmTimeoutMs: setup.confirmTimeoutMs },
+  );
   await feePayer.warmBlockhashHint();
   const facilitator = {
     feePayer,
@@ -64,6 +75,10 @@ export const startFacilitator = async (setup: FacilitatorSetup): Promise<ExactFa
     policy: setup.policy ?? DEFAULT_SPONSOR_POLICY,
     sponsor,
     paymentIdRequired: setup.paymentIdRequired ?? false,
+    losses: {
+      budgetLamportsPerHour: setup.lossBudgetLamportsPerHour ?? DEFAULT_SPONSOR_LOSS_LAMPORTS_PER_HOUR,
+      onRefused: (reason: string) => metrics?.count("x402_sponsor_refusals_total", { reason }),
+    },
   };
   setup.logger.info("x402 v2 offered (scheme exact, this service as facilitator)", {
     network: facilitator.network,

@@ -11,6 +11,7 @@ import {
   createKeyPairSignerFromBytes,
   getBase58Encoder,
   getBase64EncodedWireTransaction,
+  getCompiledTransactionMessageDecoder,
   getSignatureFromTransaction,
   type KeyPairSigner,
   partiallySignTransaction,
@@ -18,11 +19,13 @@ import {
   type Transaction,
 } from "@solana/kit";
 import { fetchMaybeMint } from "@solana-program/token";
+import { type ChainFate, type Fate, fateOf } from "../../../core/payments/pending-settlement.ts";
 import { ChainUnavailable } from "../../../core/ports/chain-reader.ts";
 import { countedSolanaRpc, type OnRpcCall } from "../../solana/rpc-calls.ts";
 
 export const FEE_PAYER_SECRET_VARIABLE = "X402_FEE_PAYER_SECRET_KEY";
-const CONFIRM_TIMEOUT_MS = 30_000;
+/** How long a settlement waits for its confirmation before it is left to the reconciler. */
+export const CONFIRM_TIMEOUT_MS = 30_000;
 const CONFIRM_POLL_MS = 150;
 
 /** The key of a secret (its bytes, or text in either form); an Error naming the variable, never the value. */
@@ -49,10 +52,19 @@ export const loadFeePayer = async (secret: Uint8Array | string): Promise<KeyPair
 export interface CoSigned {
   readonly wire: string;
   readonly signature: Signature;
+  /** Its recent blockhash: once invalid with the transaction unseen, it can never land. */
+  readonly blockhash: string;
 }
 
 export type Simulation = "ok" | "blockhash-expired" | "failed";
-export type Settlement = { readonly ok: true } | { readonly ok: false; readonly error: string };
+/** `unknown`: sent, not confirmed in the wait; it may still land (x402's `settlement_pending`). */
+export type Settlement = (
+  | { readonly ok: true }
+  | { readonly ok: false; readonly error: string; readonly unknown?: boolean }
+) & {
+  /** This call sent the transaction (its fee, if it landed, is this call's to count). */
+  readonly sentNow?: boolean;
+};
 
 /** What a transaction the fee payer sent came to: landed, landed and failed (the fee is paid either way), or not known. */
 export type SpendOutcome = "settled" | "failed-on-chain" | "unconfirmed";
@@ -60,6 +72,15 @@ export type SpendOutcome = "settled" | "failed-on-chain" | "unconfirmed";
 export type OnSpend = (outcome: SpendOutcome, lamports: bigint) => void;
 
 export const FAILED_ON_CHAIN = "the transaction failed on chain";
+const NOT_SENT_AGAIN = "not sent again";
+
+/**
+ * Whether a settlement's outcome is final: confirmed, failed on chain, or a retry not sent.
+ * Anything else (not confirmed in the wait, a send the RPC refused with no status to judge it
+ * by) may still land, so its pending entry stays for the reconciler.
+ */
+export const isFinal = (settled: Settlement): boolean =>
+  settled.ok || settled.error === FAILED_ON_CHAIN || settled.error.startsWith(NOT_SENT_AGAIN);
 
 /** The x402 offer's optional `extra.recentBlockhash` and `lastValidBlockHeight`. */
 export interface BlockhashHint {
@@ -81,6 +102,7 @@ export const createFeePayer = (
   rpcUrl: string,
   onSpend: OnSpend = () => {},
   onRpcCall?: OnRpcCall,
+  { confirmTimeoutMs = CONFIRM_TIMEOUT_MS }: { readonly confirmTimeoutMs?: number } = {},
 ) => {
   const rpc = countedSolanaRpc(rpcUrl, "sponsor", onRpcCall);
   // The settling RPC's recent blockhash, read at most once a second in the background.
@@ -155,9 +177,11 @@ export const createFeePayer = (
     },
     cosign: async (transaction: Transaction): Promise<CoSigned> => {
       const signed = await partiallySignTransaction([signer.keyPair], transaction);
+      const message = getCompiledTransactionMessageDecoder().decode(signed.messageBytes);
       return {
         wire: getBase64EncodedWireTransaction(signed),
         signature: getSignatureFromTransaction(signed),
+        blockhash: message.lifetimeToken,
       };
     },
     simulate,
@@ -188,7 +212,7 @@ export const createFeePayer = (
       // sent (the payer may have spent its balance since), so it cannot fail at our expense.
       if (sentBefore) {
         const simulated = await simulate(cosigned).catch(() => "failed" as const);
-        if (simulated !== "ok") return { ok: false, error: `not sent again: ${simulated} in simulation` };
+        if (simulated !== "ok") return { ok: false, error: `${NOT_SENT_AGAIN}: ${simulated} in simulation` };
       }
       const sent = await rpc
         .sendTransaction(cosigned.wire as never, { encoding: "base64", skipPreflight: true })
@@ -198,7 +222,7 @@ export const createFeePayer = (
           (error: unknown) => (error instanceof Error ? error.message : String(error)),
         );
       const settled = await (async (): Promise<Settlement> => {
-        const deadline = Date.now() + CONFIRM_TIMEOUT_MS;
+        const deadline = Date.now() + confirmTimeoutMs;
         while (Date.now() < deadline) {
           const status = await statusOf(sent !== undefined);
           if (sent !== undefined && status == null) return { ok: false, error: sent };
@@ -206,7 +230,9 @@ export const createFeePayer = (
           if (known !== undefined) return known;
           await Bun.sleep(CONFIRM_POLL_MS);
         }
-        return { ok: false, error: sent ?? "not confirmed in time" };
+        return sent === undefined
+          ? { ok: false, error: "not confirmed in time", unknown: true }
+          : { ok: false, error: sent };
       })();
       // Once per transaction this call sent (one found landed above was counted by its sender).
       if (sent === undefined) {
@@ -214,9 +240,33 @@ export const createFeePayer = (
         else if (settled.error === FAILED_ON_CHAIN) onSpend("failed-on-chain", fee);
         else onSpend("unconfirmed", 0n);
       }
-      return settled;
+      return { ...settled, sentNow: sent === undefined };
+    },
+    /**
+     * Where a sent transaction stands (the reconciler's question): its blockhash's validity read
+     * first, then its status in the whole history; throws ChainUnavailable when the RPC fails.
+     */
+    fate: async (signature: string, blockhash: string): Promise<Fate> => {
+      const ask = async <T>(call: () => Promise<T>) =>
+        call().catch((error: unknown) => {
+          throw unavailable(error);
+        });
+      const valid = await ask(() =>
+        rpc.isBlockhashValid(blockhash as never, { commitment: "confirmed" }).send(),
+      );
+      const reply = await ask(() =>
+        rpc.getSignatureStatuses([signature as Signature], { searchTransactionHistory: true }).send(),
+      );
+      return fateOf({ blockhashValid: valid.value, status: chainStatusOf(reply.value[0] ?? null) });
     },
   };
+};
+
+const chainStatusOf = (status: SignatureStatus | null): ChainFate["status"] => {
+  if (status === null) return "none";
+  if (status.err != null) return "failed";
+  const known = settlementOf(status);
+  return known === undefined ? "seen" : "confirmed";
 };
 
 interface SignatureStatus {

@@ -25,6 +25,7 @@ import {
   simulateHeld,
 } from "./exact-payment.ts";
 import { FAILED_ON_CHAIN, type Settlement } from "./fee-payer.ts";
+import { checkSponsorable } from "./sponsor-brakes.ts";
 
 /** Runs an effect that needs the locks (a route's RunPayment, or the facilitator's runner). */
 export type RunWithLocks = <A, E>(effect: Effect.Effect<A, E, SettlementLocks>) => Promise<Outcome<A, E>>;
@@ -48,6 +49,12 @@ export const holdAndSimulate = async (
   facilitator: ExactFacilitator,
   payment: CheckedPayment,
 ): Promise<Outcome<void, ExactRefusal>> => {
+  // A cooled-down wallet, or a spent hourly budget of losses, is refused before anything is held
+  // or simulated. A retry of a transaction already sent is not: it may only land once.
+  if (!payment.retry) {
+    const sponsorable = await checkSponsorable(run, facilitator, payment.payer);
+    if (!sponsorable.ok) return sponsorable;
+  }
   const held = await holdPayer(run, payment.hold);
   if (!held.ok) return held;
   // This very transaction's settlement in flight (a twin request): wait for it, never pay anew.

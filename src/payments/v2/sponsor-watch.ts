@@ -2,7 +2,8 @@
  * The fee payer's SOL, watched: read at start and every 30 s, and lowered by each fee it pays in
  * between. Below the floor (X402_MIN_SPONSOR_BALANCE_LAMPORTS) x402 v2 leaves the 402s, with one
  * WARN line, instead of failing settlements on chain; once topped up it is offered again (one
- * INFO line). An RPC that cannot be read keeps the last verdict.
+ * INFO line). An RPC that cannot be read keeps the last verdict. It is withdrawn too, whatever
+ * the balance, while the hour's budget of losses to failed settlements is spent.
  */
 import type { Logger } from "../../observability/log.ts";
 
@@ -17,6 +18,11 @@ export interface SponsorWatch {
   readonly spent: (lamports: bigint) => void;
   /** Reads the balance now. */
   readonly refresh: () => Promise<void>;
+  /**
+   * Withdraws x402 v2 until `until` (epoch ms) whatever the balance: the hour's budget of
+   * lamports lost to failed settlements is spent (sponsor-losses.ts). One WARN per withdrawal.
+   */
+  readonly withdrawUntil: (until: number) => void;
   readonly stop: () => void;
 }
 
@@ -32,6 +38,7 @@ export interface SponsorWatchSetup {
 export const watchSponsor = (setup: SponsorWatchSetup): SponsorWatch => {
   let lamports: bigint | undefined;
   let offered = true;
+  let withdrawnUntil = 0;
   const judge = () => {
     if (lamports === undefined) return;
     const now = lamports >= setup.floor;
@@ -59,7 +66,17 @@ export const watchSponsor = (setup: SponsorWatchSetup): SponsorWatch => {
   // A watch never keeps a process alive (tests, CLIs).
   (timer as { unref?: () => void }).unref?.();
   return {
-    offered: () => offered,
+    offered: () => offered && Date.now() >= withdrawnUntil,
+    withdrawUntil: (until) => {
+      if (until <= withdrawnUntil) return;
+      if (Date.now() >= withdrawnUntil)
+        setup.logger.warn(
+          "x402 v2 withdrawn from 402s: this hour's budget of lamports lost to failed settlements is spent",
+          { until: new Date(until).toISOString() },
+        );
+      withdrawnUntil = until;
+      setup.onChange?.(lamports ?? 0n, false);
+    },
     lamports: () => lamports,
     spent: (fee) => {
       if (lamports === undefined) return;

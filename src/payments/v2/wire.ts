@@ -21,6 +21,8 @@ import { paymentIdentifierExtensions } from "./payment-identifier.ts";
 export const PAYMENT_REQUIRED_HEADER = "PAYMENT-REQUIRED";
 export const PAYMENT_SIGNATURE_HEADER = "PAYMENT-SIGNATURE";
 export const PAYMENT_RESPONSE_HEADER = "PAYMENT-RESPONSE";
+/** x402's non-terminal settle result (@x402/svm's ErrSettlementPending): sent, not confirmed yet. */
+export const SETTLEMENT_PENDING = "settlement_pending";
 /**
  * A payload holds one transaction (at most 1232 bytes) and echoes the 402's resource and
  * extensions (bazaar, signed offers, sign-in): /api/chat's is about 7,400 characters. Bun

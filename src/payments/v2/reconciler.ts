@@ -1,0 +1,171 @@
+/**
+ * Follows every sponsored settlement left pending (core/payments/pending-settlement.ts) to a
+ * final state, one instance at a time (a lease in the store), every RECONCILE_EVERY_MS:
+ *
+ *   landed   /api/chat: the paying wallet is credited its queries, by the ledger's own
+ *            exactly-once steps (the claim's finish under its lease, else a granting retry
+ *            claim of the same transaction); a paywalled route: its record is open to the same
+ *            payload, which is then served without anything sent; the facilitator API: kept a
+ *            day for the partner's second settle, which then succeeds.
+ *   failed, or its blockhash expired unseen: nothing was taken; the record closed.
+ *   unknown  (still in flight, or the RPC cannot say): left for the next round.
+ *
+ * Each step is idempotent, so a reconciler that dies halfway, two that overlap after a lapsed
+ * lease, or a retry of the same payload racing it, credit once.
+ */
+import { Clock, Effect } from "effect";
+import {
+  FACILITATOR_PENDING_RETENTION_MS,
+  type Fate,
+  isDue,
+  type PendingSettlement,
+  RECONCILER_LEASE_MS,
+} from "../../../core/payments/pending-settlement.ts";
+import { standingOf } from "../../../core/payments/x402-ledger.ts";
+import { PaymentRequests } from "../../../core/ports/payment-requests.ts";
+import { PendingSettlements } from "../../../core/ports/pending-settlements.ts";
+import type { Outcome } from "../../hono-kit/run-effect.ts";
+import type { Logger } from "../../observability/log.ts";
+import type { Metrics } from "../../observability/metrics.ts";
+import type { FeePayer } from "./fee-payer.ts";
+
+/** How often each instance looks (the lease lets one of them act). */
+export const RECONCILE_EVERY_MS = 30_000;
+/** Entries followed per round: the rest wait for the next. */
+const PER_ROUND = 500;
+
+export type RunReconcile = <A, E>(
+  effect: Effect.Effect<A, E, PendingSettlements | PaymentRequests>,
+) => Promise<Outcome<A, E>>;
+
+export interface ReconcilerDeps {
+  readonly run: RunReconcile;
+  readonly feePayer: Pick<FeePayer, "fate">;
+  readonly logger: Logger;
+  readonly metrics?: Metrics;
+  /** Entries younger than this are their sender's (default RECONCILE_AFTER_MS). */
+  readonly afterMs?: number;
+}
+
+/** What one round did: entries closed by fate, and whether this instance held the lease. */
+export interface ReconcileRound {
+  readonly ran: boolean;
+  readonly closed: Partial<Record<Fate, number>>;
+  readonly credited: number;
+}
+
+/** The chat's due: credited once, by whichever ledger step still can. True when it is settled (credited here or before). */
+const creditLanded = (entry: PendingSettlement) =>
+  Effect.gen(function* () {
+    const requests = yield* PaymentRequests;
+    const now = yield* Clock.currentTimeMillis;
+    const grant = { identity: entry.identity, queries: entry.queries };
+    const finished = yield* requests.finish(entry.paymentId, entry.lease, true, now, grant);
+    if (finished.changed) return "credited" as const;
+    const claimed = yield* Effect.result(
+      requests.claim(
+        {
+          paymentId: entry.paymentId,
+          binding: { resource: entry.resource, method: entry.method },
+          signature: entry.signature,
+          paidAt: now,
+          grant,
+        },
+        now,
+      ),
+    );
+    if (claimed._tag === "Success") return "credited" as const;
+    // Refused: served already (by a retry), or a retry holds it right now (next round).
+    const record = yield* requests.find(entry.paymentId, now);
+    return standingOf(record, entry.signature) === "served" ? ("done" as const) : ("later" as const);
+  });
+
+/** One round, if this instance gets the lease: each due entry's fate read and acted on. */
+export const reconcileOnce = async (deps: ReconcilerDeps, holder: string): Promise<ReconcileRound> => {
+  const { run, logger } = deps;
+  const closed: Partial<Record<Fate, number>> = {};
+  let credited = 0;
+  const leased = await run(
+    Effect.flatMap(PendingSettlements, (pending) =>
+      Effect.flatMap(Clock.currentTimeMillis, (now) =>
+        pending.claimReconciler(holder, now, RECONCILER_LEASE_MS),
+      ),
+    ),
+  );
+  if (!leased.ok || !leased.value) return { ran: false, closed, credited };
+  try {
+    const listed = await run(Effect.flatMap(PendingSettlements, (pending) => pending.list(PER_ROUND)));
+    if (!listed.ok) return { ran: true, closed, credited };
+    for (const entry of listed.value) {
+      const now = Date.now();
+      if (!isDue(entry, now, deps.afterMs)) continue;
+      const fate = await deps.feePayer.fate(entry.signature, entry.blockhash).catch(() => "unknown" as const);
+      if (fate === "unknown") continue;
+      let done = true;
+      if (entry.kind === "credit" && fate === "landed") {
+        const outcome = await run(creditLanded(entry));
+        done = outcome.ok && outcome.value !== "later";
+        if (outcome.ok && outcome.value === "credited") {
+          credited += 1;
+          logger.info("x402 v2 pending settlement landed: the paying wallet is credited", {
+            transaction: entry.signature,
+            paymentId: entry.paymentId,
+            queries: entry.queries,
+          });
+        }
+      } else if (entry.kind === "facilitator") {
+        // Landed: the partner's second settle of the same transaction succeeds (and closes it).
+        done = fate !== "landed" || now - entry.since >= FACILITATOR_PENDING_RETENTION_MS;
+      } else if (entry.paymentId !== "") {
+        // Open to the same transaction only: served without sending if it landed; never anything else.
+        const released = await run(
+          Effect.flatMap(PaymentRequests, (requests) =>
+            requests.finish(entry.paymentId, entry.lease, false, now),
+          ),
+        );
+        done = released.ok;
+      }
+      if (!done) continue;
+      if (await closeEntry(run, entry)) {
+        closed[fate] = (closed[fate] ?? 0) + 1;
+        deps.metrics?.count("x402_reconciled_total", { kind: entry.kind, fate });
+        if (fate !== "landed")
+          logger.info(
+            "x402 v2 pending settlement closed: failed on chain or never landed, the payer was charged nothing",
+            {
+              transaction: entry.signature,
+              fate,
+            },
+          );
+      }
+    }
+    return { ran: true, closed, credited };
+  } finally {
+    await run(Effect.flatMap(PendingSettlements, (pending) => pending.releaseReconciler(holder)));
+  }
+};
+
+const closeEntry = async (run: RunReconcile, entry: PendingSettlement) => {
+  const closed = await run(
+    Effect.flatMap(PendingSettlements, (pending) => pending.close(entry.signature, entry.lease)),
+  );
+  return closed.ok && closed.value;
+};
+
+/** Runs a round every `everyMs` in the background; `stop` waits for the one in flight. */
+export const startReconciler = (deps: ReconcilerDeps, everyMs: number = RECONCILE_EVERY_MS) => {
+  const holder = crypto.randomUUID();
+  let running: Promise<unknown> = Promise.resolve();
+  const timer = setInterval(() => {
+    running = reconcileOnce(deps, holder).catch((error: unknown) =>
+      deps.logger.error("x402 v2 reconciler round failed", { cause: String(error) }),
+    );
+  }, everyMs);
+  (timer as { unref?: () => void }).unref?.();
+  return {
+    stop: async () => {
+      clearInterval(timer);
+      await running;
+    },
+  };
+};
