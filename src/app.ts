@@ -174,6 +174,7 @@ const createRouter = ({
         dialects: chatDialects(facilitator, metrics),
         recorder,
         prices: mcpToolPrices,
+        access,
       }),
     )
     .route(

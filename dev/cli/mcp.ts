@@ -1,7 +1,10 @@
 /**
  * `npm run mcp -- [--url URL] [--keypair FILE --rpc URL] ask "question" | search "query" | tools`:
  * the service's MCP endpoint as a coding agent sees it, with the official MCP client. `ask`
- * answers from the docs; when the free questions are used up it pays the PaymentRequired result
+ * answers from the docs; when the free questions are used up it first signs in with its wallet
+ * (the offer's `sign-in-with-x` challenge, signed with `@x402/extensions`' SIWX helper and sent in
+ * `_meta["sign-in-with-x"]`), so a wallet with credits bought earlier (through the chat or here)
+ * is answered from them; only when it has none does it pay the PaymentRequired result
  * with the official x402 client's Solana scheme (by default the demo payer of the local chain
  * whose mint and wallet the offer names, so it works against `npm start`) and asks again, then
  * prints the answer on stdout and the settlement on stderr. Each payment is named with an x402
@@ -15,6 +18,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { KeyPairSigner } from "@solana/kit";
 import type { PaymentRequired } from "@x402/core/types";
 import { appendPaymentIdentifierToExtensions, generatePaymentId } from "@x402/extensions/payment-identifier";
+import { createSIWxPayload, type SIWxExtension, type SIWxSigner } from "@x402/extensions/sign-in-with-x";
 import { x402Client } from "@x402/fetch";
 import { ExactSvmScheme } from "@x402/svm/exact/client";
 import { loadKeypairFile } from "../localnet/keys.ts";
@@ -102,8 +106,27 @@ try {
         }
       }
     };
+    const offerOf = (answered: typeof result) =>
+      answered.isError ? (answered.structuredContent as PaymentRequired | undefined) : undefined;
     let result = await call();
-    const required = result.isError ? (result.structuredContent as PaymentRequired | undefined) : undefined;
+    let required = offerOf(result);
+    const challenge = required?.extensions?.["sign-in-with-x"] as SIWxExtension | undefined;
+    const chain = challenge?.supportedChains.find((chosen) => chosen.type === "ed25519");
+    if (required?.x402Version === 2 && challenge !== undefined && chain !== undefined) {
+      // Credits bought earlier are the wallet's: a single-use sign-in spends them, and only a
+      // wallet with none gets the offer again (a fresh one, paid below).
+      const payer = await payerFor(required);
+      const proof = await createSIWxPayload(
+        { ...challenge.info, chainId: chain.chainId, type: chain.type },
+        payer.signer as unknown as SIWxSigner,
+        challenge.info.uri,
+      );
+      console.error(`signing in as ${payer.signer.address}`);
+      result = await call({ "sign-in-with-x": proof });
+      required = offerOf(result);
+      if (required === undefined && !result.isError)
+        console.error("answered from the wallet's credits: nothing paid");
+    }
     if (required?.x402Version === 2) {
       const payer = await payerFor(required);
       const x402 = new x402Client().register(

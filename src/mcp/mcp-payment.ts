@@ -3,7 +3,8 @@
  * carries a v2 PaymentPayload in `params._meta["x402/payment"]`; it is bought through the same
  * entry and credit dialect as /api/chat (verify, hold the payer, reserve, settle, credit once),
  * bound to the payment requests issued for that tool. When nothing is left, the result is `isError` with
- * the v2 PaymentRequired in `structuredContent` and the same JSON as text.
+ * the v2 PaymentRequired in `structuredContent` and the same JSON as text, with a fresh sign-in
+ * challenge in its `extensions` when signing in is offered (as the chat's 402 does).
  */
 import { decodePaymentResponseHeader, encodePaymentSignatureHeader } from "@x402/core/http";
 import type { PaymentPayload, PaymentRequired, SettleResponse } from "@x402/core/types";
@@ -16,6 +17,8 @@ import { acceptPayment } from "../payments/server/accept-payment.ts";
 import type { CreditDialect, CreditRoute, PaymentRefusal } from "../payments/server/dialect.ts";
 import { issuePaymentRequest, paymentRequestOf } from "../payments/server/issue-request.ts";
 import { x402Rejection } from "../payments/server/x402-errors.ts";
+import { signInExtensions } from "../payments/sign-in/advertise.ts";
+import { issueChallenge, type SignInSettings } from "../payments/sign-in/wallet-sign-in.ts";
 import type { ExactFacilitator } from "../payments/v2/exact-payment.ts";
 import { PAYMENT_RESPONSE_HEADER, PAYMENT_SIGNATURE_HEADER, paymentRequiredOf } from "../payments/v2/wire.ts";
 
@@ -29,6 +32,8 @@ export interface McpPaymentDeps {
   readonly dialects: ReadonlyArray<CreditDialect>;
   /** The MCP endpoint's URL, named as the resource of a PaymentRequired. */
   readonly url: string;
+  /** Absent: no sign-in is offered, and the offer carries no challenge. */
+  readonly signIn?: SignInSettings | undefined;
 }
 
 /** A tool result asking for payment: isError, the PaymentRequired as structured content and text. */
@@ -49,12 +54,17 @@ export const offerPayment = async (deps: McpPaymentDeps, priced: PricedResource,
   const { facilitator } = deps;
   if (facilitator === undefined || !facilitator.sponsor.offered())
     return errorResult(`${message}. Paying over MCP needs x402 v2, which this service does not offer now.`);
+  const { signIn } = deps;
   const issued = await runOutcome(
     deps.runtime,
-    Effect.flatMap(creditTerms(priced), (terms) => issuePaymentRequest(terms, priced.binding)),
+    Effect.all([
+      Effect.flatMap(creditTerms(priced), (terms) => issuePaymentRequest(terms, priced.binding)),
+      signIn === undefined ? Effect.undefined : issueChallenge(signIn, new URL(deps.url).pathname),
+    ]),
   );
   if (!issued.ok)
     return errorResult("Payments are temporarily unavailable; nothing was charged. Try again shortly.");
+  const [request, challenge] = issued.value;
   const offer = {
     network: facilitator.network,
     feePayer: facilitator.feePayer.address,
@@ -62,7 +72,12 @@ export const offerPayment = async (deps: McpPaymentDeps, priced: PricedResource,
     paymentIdRequired: facilitator.paymentIdRequired,
     extensions: facilitator.extensions,
   };
-  return paymentRequiredResult(paymentRequiredOf(paymentRequestOf(issued.value), deps.url, offer, message));
+  const required = paymentRequiredOf(paymentRequestOf(request), deps.url, offer, message);
+  return paymentRequiredResult(
+    challenge === undefined
+      ? required
+      : { ...required, extensions: { ...required.extensions, ...signInExtensions(challenge) } },
+  );
 };
 
 export type Bought =

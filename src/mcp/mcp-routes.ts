@@ -9,8 +9,10 @@ import { type AppEnv, edgeFactsAsVariables } from "../hono-kit/app-env.ts";
 import type { InsightsRecorder } from "../hono-kit/insights-recorder.ts";
 import type { AppRuntime } from "../hono-kit/run-effect.ts";
 import type { CreditDialect } from "../payments/server/dialect.ts";
+import type { WalletAccessDeps } from "../payments/sign-in/wallet-access.ts";
 import type { ExactFacilitator } from "../payments/v2/exact-payment.ts";
 import { createMcpServer } from "./mcp-server.ts";
+import { transportCredentials } from "./mcp-sign-in.ts";
 
 export interface McpDeps {
   readonly runtime: AppRuntime;
@@ -20,6 +22,8 @@ export interface McpDeps {
   readonly recorder: InsightsRecorder;
   /** Questions each tool call takes (MCP_TOOL_PRICES). */
   readonly prices: McpToolPrices;
+  /** Sessions and sign-in: whose credits a priced tool spends (the chat's, with its ceilings). */
+  readonly access: WalletAccessDeps;
 }
 
 export const mcpRoutes = (deps: McpDeps) =>
@@ -34,6 +38,8 @@ export const mcpRoutes = (deps: McpDeps) =>
       url: new URL(c.req.url).origin + c.req.path,
       identity: c.get("identity"),
       log: c.get("log"),
+      signIn: deps.access.signIn,
+      credentials: transportCredentials(c.req.raw.headers),
     });
     await server.connect(transport);
     try {

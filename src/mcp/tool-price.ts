@@ -3,7 +3,8 @@
  * with the call's payment (`_meta["x402/payment"]`, settled once through the chat's credit
  * dialect), then holds the questions it costs while it runs, counted only when it gives the
  * agent something (an answer that declines, an empty search or an unknown page is free), and
- * answers a payment-required result when the client has too few left.
+ * answers a payment-required result when the client has too few left. A call that signs in (or
+ * holds a session, mcp-sign-in.ts) spends its wallet's credits and pays nothing.
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { Effect } from "effect";
@@ -14,7 +15,13 @@ import type { InsightsRecorder } from "../hono-kit/insights-recorder.ts";
 import { runOutcome } from "../hono-kit/run-effect.ts";
 import type { Logger } from "../observability/log.ts";
 import { mcpToolResource } from "../payments/priced-resources.ts";
-import { linkedWallet, linkPayer } from "../payments/sign-in/payer-link.ts";
+import { linkPayer } from "../payments/sign-in/payer-link.ts";
+import { SIGN_IN_REFUSALS } from "../payments/sign-in/sign-in-refusals.ts";
+import {
+  type WalletAccessDeps,
+  type WalletCredentials,
+  walletAccessOf,
+} from "../payments/sign-in/wallet-access.ts";
 import { receiptOf } from "../payments/v2/x402-extensions.ts";
 import { paidToolOnce } from "./mcp-paid-once.ts";
 import {
@@ -26,6 +33,8 @@ import {
   PAYMENT_RESPONSE_META,
   refusedResult,
 } from "./mcp-payment.ts";
+import { callCredentials } from "./mcp-sign-in.ts";
+import { bindPaymentResult } from "./payment-binding.ts";
 
 /** What a tool's handler gives back, as the MCP SDK takes it. */
 export type ToolResult = CallToolResult;
@@ -35,6 +44,10 @@ export interface PricedCallContext extends McpPaymentDeps {
   readonly log: Logger;
   readonly recorder: InsightsRecorder;
   readonly prices: McpToolPrices;
+  /** Sessions and sign-in, judged as the chat judges them. */
+  readonly access: WalletAccessDeps;
+  /** What the MCP request's HTTP headers present (a session, a sign-in proof). */
+  readonly credentials: WalletCredentials;
 }
 
 export interface ToolRun {
@@ -53,12 +66,23 @@ export const priceNote = (questions: number): string =>
 
 /**
  * Runs `run` at `tool`'s price, spending a wallet first: the payer of this call's payment (it
- * signed this very call), else the wallet this client paid with before, through its payer link
- * (no more than was bought from this identity, core/payments/link-allowance.ts). `heldByRun`
- * questions are held by the run itself (ask_docs holds one through the chat's use case, given
- * the spender); the wrapper holds the rest.
+ * signed this very call), else the wallet of its session or sign-in proof, else the wallet this
+ * client paid with before, through its payer link (no more than was bought from this identity,
+ * core/payments/link-allowance.ts). `heldByRun` questions are held by the run itself (ask_docs
+ * holds one through the chat's use case, given the spender); the wrapper holds the rest. The
+ * result takes the payment binding the request asked for (payment-binding.ts).
  */
 export const underPrice = async (
+  context: PricedCallContext,
+  tool: McpTool,
+  meta: Readonly<Record<string, unknown>> | undefined,
+  args: unknown,
+  run: (spender: Spender) => Promise<ToolRun>,
+  heldByRun = 0,
+): Promise<ToolResult> =>
+  bindPaymentResult(meta, await underPriceUnbound(context, tool, meta, args, run, heldByRun));
+
+const underPriceUnbound = async (
   context: PricedCallContext,
   tool: McpTool,
   meta: Readonly<Record<string, unknown>> | undefined,
@@ -69,10 +93,12 @@ export const underPrice = async (
   const questions = context.prices[tool];
   if (questions === 0) return (await run({ identity: context.identity })).result;
   const payload = meta?.[PAYMENT_META];
-  if (payload === undefined) return pricedCall(context, tool, questions, undefined, run, heldByRun);
+  const credentials = callCredentials(context.credentials, meta);
+  if (payload === undefined)
+    return pricedCall(context, tool, questions, undefined, credentials, run, heldByRun);
   // A payment named by an x402 payment identifier is paid once: its resend gets this result back.
   return paidToolOnce(context, context.log, tool, payload, args, () =>
-    pricedCall(context, tool, questions, payload, run, heldByRun),
+    pricedCall(context, tool, questions, payload, credentials, run, heldByRun),
   );
 };
 
@@ -81,10 +107,22 @@ const pricedCall = async (
   tool: McpTool,
   questions: number,
   payload: unknown,
+  credentials: WalletCredentials,
   run: (spender: Spender) => Promise<ToolRun>,
   heldByRun: number,
 ): Promise<ToolResult> => {
   const priced = mcpToolResource(tool, questions);
+  // A session or proof that is refused is said so, with a fresh offer and challenge, before any payment.
+  const access = await walletAccessOf(credentials, context.identity, context.access);
+  if (!access.ok) {
+    const { error } = access;
+    if (error._tag !== "SignInRefused")
+      return errorResult(
+        "The docs assistant is temporarily unavailable; nothing was charged. Try again shortly.",
+      );
+    const refusal = SIGN_IN_REFUSALS[error.reason];
+    return offerPayment(context, priced, `${refusal.error} (${refusal.code})`);
+  }
   const bought =
     payload === undefined
       ? undefined
@@ -102,20 +140,19 @@ const pricedCall = async (
   const payer = bought?.ok === true ? bought.payer : undefined;
   if (payer !== undefined && bought?.ok === true)
     await runOutcome(context.runtime, linkPayer(context.identity, payer, bought.queries));
-  const spenderOf = (wallet: string | undefined): Spender => ({
+  const spender: Spender = {
     identity: context.identity,
-    wallet,
-    throughLink: payer === undefined && wallet !== undefined,
-  });
+    wallet: payer ?? access.wallet,
+    // Reached through the payer link only: no more than was bought from this identity.
+    throughLink: payer === undefined && access.via === "payer",
+  };
   const spent = await runOutcome(
     context.runtime,
-    Effect.flatMap(payer === undefined ? linkedWallet(context.identity) : Effect.succeed(payer), (wallet) =>
-      spendQuestions(
-        spenderOf(wallet),
-        questions - heldByRun,
-        Effect.promise(() => run(spenderOf(wallet))),
-        (done) => done.charged,
-      ),
+    spendQuestions(
+      spender,
+      questions - heldByRun,
+      Effect.promise(() => run(spender)),
+      (done) => done.charged,
     ),
   );
   if (!spent.ok) {

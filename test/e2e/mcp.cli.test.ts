@@ -1,7 +1,7 @@
 /**
  * `npm run mcp` as a user runs it against `npm start` (the demo chain, nothing configured): it
- * lists the tools, asks, and once the free question is used up pays the PaymentRequired result
- * with the demo payer and prints the answer and the settlement.
+ * lists the tools, asks, and once the free question is used up signs in with the demo payer (which
+ * has no credits yet), then pays the PaymentRequired result and prints the answer and the settlement.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { runCli, type ServiceProcess, startService } from "../support/service-process.ts";
@@ -30,6 +30,8 @@ test("tools, then a free answer, then a paid one with its settlement", async () 
   const paid = await mcp(["ask", "How do I pay for more questions?"]);
   expect(paid.code).toBe(0);
   expect(paid.stdout).toContain("Sources:");
+  expect(paid.stderr).toContain("signing in as");
+  expect(paid.stderr).not.toContain("nothing paid");
   expect(paid.stderr).toContain("paying 10000 base units");
   expect(paid.stderr).toMatch(/settlement: \{"success":true/);
 }, 60_000);

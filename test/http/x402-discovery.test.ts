@@ -1,10 +1,12 @@
 /**
  * GET /.well-known/x402.json: exactly the paid resources the app mounts, each offering what its
- * live 402 offers (price, asset, payTo, network, fee payer); no items while x402 v2 is not offered.
+ * live 402 offers (price, asset, payTo, network, fee payer, the payment-identifier declaration);
+ * no items while x402 v2 is not offered.
  */
 import { describe, expect, test } from "bun:test";
 import { decodePaymentRequiredHeader } from "@x402/core/http";
 import type { PaymentRequirements } from "@x402/core/types";
+import { isPaymentIdentifierRequired } from "@x402/extensions/payment-identifier";
 import { testApps } from "../support/test-app.ts";
 import { offlineFacilitator } from "../support/x402-v2.ts";
 
@@ -75,6 +77,21 @@ describe("GET /.well-known/x402.json", () => {
     expect(result.isError).toBe(true);
     expect(terms(mcp.accepts[0])).toEqual(terms(result.structuredContent.accepts[0]));
     expect(mcp.resource.description).toBe(result.structuredContent.resource.description);
+    // payment-identifier is declared as the live 402s declare it, read by @x402/extensions' own helper.
+    for (const [item, live402] of [
+      [chat, required],
+      [mcp, result.structuredContent],
+    ] as const) {
+      expect(item.extensions["payment-identifier"]).toEqual(live402.extensions["payment-identifier"]);
+      expect(isPaymentIdentifierRequired(item.extensions["payment-identifier"])).toBe(false);
+    }
+  });
+
+  test("X402_PAYMENT_ID_REQUIRED makes every item's payment-identifier required", async () => {
+    const t = build({ facilitator: { ...(await facilitator()), paymentIdRequired: true } });
+    const manifest = await (await t.call("/.well-known/x402.json")).json();
+    for (const item of manifest.items)
+      expect(isPaymentIdentifierRequired(item.extensions["payment-identifier"])).toBe(true);
   });
 
   test("PUBLIC_ORIGIN names the resources' URLs", async () => {

@@ -9,6 +9,7 @@ import type { InsightsRecorder } from "../../hono-kit/insights-recorder.ts";
 import { readBody } from "../../hono-kit/read-json.ts";
 import { type AppRuntime, runOutcome } from "../../hono-kit/run-effect.ts";
 import type { Metrics } from "../../observability/metrics.ts";
+import { grantOnResend, keepGrant } from "../../payments/claim-once.ts";
 import { renderRejection, retryAfterOf } from "../../payments/payment-rejections.ts";
 import { linkPayer } from "../../payments/sign-in/payer-link.ts";
 import { openSession } from "../../payments/sign-in/wallet-sign-in.ts";
@@ -77,6 +78,14 @@ export const paymentRoutes = (
     if (bought._tag === "Failure") {
       const error = bought.failure;
       if (error._tag !== "PaymentRejected") return errorResponse(c, error, paidDailyCap);
+      // The same client sending the same signature again (its response was lost) gets its grant back.
+      if (error.reason === "signature-already-used") {
+        const resent = await runOutcome(runtime, grantOnResend(raw.signature, identity));
+        if (resent.ok && resent.value !== undefined) {
+          log.info("payment resend answered", { identity, signature: raw.signature.slice(0, 100) });
+          return c.json(resent.value);
+        }
+      }
       const reason = codeOf(error);
       // The chain lookup budget refused before any RPC call (core/payments/chain-lookup-budget.ts).
       if (error.reason === "chain-lookups-limited") metrics.count("payment_unknown_signature_limited_total");
@@ -106,14 +115,21 @@ export const paymentRoutes = (
       queries: claim.queries,
       toWallet: bought.success.payer !== undefined,
     });
-    const response = c.json({
+    const granted = {
       success: true,
       message: `Payment verified: ${claim.queries} queries granted`,
       signature: claim.signature,
       queriesGranted: claim.queries,
       rateLimit,
       ...(bought.success.payer === undefined ? {} : { wallet: bought.success.payer }),
-      // The session's token goes to this caller only, in the body (never a URL or a log line).
+    };
+    await runOutcome(
+      runtime,
+      keepGrant(claim.signature, identity, { body: granted, sessionFor: session?.wallet }),
+    );
+    const response = c.json({
+      ...granted,
+      // The session's token goes to this caller only, in the body (never a URL, a log line or the store).
       ...(session === undefined ? {} : { session: { token: session.token, expiresAt: session.expiresAt } }),
     });
     recorder.paid(log, { identity, units: received, queries: claim.queries, dialect: "signature" });

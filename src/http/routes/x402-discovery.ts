@@ -33,7 +33,11 @@ export const x402DiscoveryRoutes = ({ runtime, entries, facilitator, publicOrigi
     }
     // As the live 402s: x402 v2 only while the fee payer is above its floor.
     const offer = facilitator?.sponsor.offered()
-      ? { network: facilitator.network, feePayer: facilitator.feePayer.address }
+      ? {
+          network: facilitator.network,
+          feePayer: facilitator.feePayer.address,
+          paymentIdRequired: facilitator.paymentIdRequired,
+        }
       : undefined;
     const manifest = discoveryManifest({
       entries,

@@ -4,11 +4,13 @@
  * requirements (price, asset, payTo, network, fee payer) and how to call each. Advisory, as the
  * extension says: the live 402 (its memo, its expiry) is authoritative. Without x402 v2 on offer
  * (no facilitator, or its fee payer below the floor) nothing can be paid in v2, and the manifest
- * lists no items.
+ * lists no items. Each item declares payment-identifier as its live 402 does (whether an id is
+ * required), so an agent knows before its first call that it may name, and safely resend, a payment.
  */
 import type { PaymentRequirements, ResourceInfo } from "@x402/core/types";
 import type { PricedResource } from "../priced-resources.ts";
 import { DEFAULT_EXPIRES_IN_SECONDS } from "../server/paywall-options.ts";
+import { paymentIdentifierExtensions } from "./payment-identifier.ts";
 import { type ExactOffer, exactRequirements } from "./wire.ts";
 
 /** One paid resource as its room declares it for discovery. */
@@ -30,6 +32,7 @@ export interface DiscoveryItem {
   readonly accepts: ReadonlyArray<PaymentRequirements>;
   readonly input: Readonly<Record<string, unknown>>;
   readonly output?: Readonly<Record<string, unknown>>;
+  readonly extensions: Readonly<Record<string, unknown>>;
 }
 
 export interface DiscoveryManifest {
@@ -72,6 +75,7 @@ export const discoveryManifest = (options: {
             ],
             input: entry.input,
             ...(entry.output === undefined ? {} : { output: entry.output }),
+            extensions: paymentIdentifierExtensions(offer.paymentIdRequired ?? false),
           })),
   };
 };

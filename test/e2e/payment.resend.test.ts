@@ -1,0 +1,93 @@
+/**
+ * The widget's payment retried after a lost response (src/widget/payment-panel.ts resends the same
+ * signature on a network error): POST /api/payment with a real transfer carrying the client's
+ * memo, whose 200 the client never sees, then the same claim again from the same client, here or
+ * on the other instance sharing Redis: the same grant (ten questions, once) and a working session
+ * for the wallet, never "already used"; another client presenting the signature is still refused.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { ChainSolana } from "../../adapters/chain-solana/index.ts";
+import type { TestChain } from "../support/localnet.ts";
+import { redisServerAvailable } from "../support/redis-server.ts";
+import { twoOnRedis, useRedisServer } from "../support/shared-redis.ts";
+import { type TestApp, type TestAppOptions, testApps } from "../support/test-app.ts";
+import { startChainWithFacilitator } from "../support/x402-v2.ts";
+
+let chain: TestChain;
+const build = testApps(afterAll);
+const shared = useRedisServer();
+beforeAll(async () => {
+  ({ chain } = await startChainWithFacilitator());
+});
+afterAll(() => chain?.stop());
+
+const onChain = (options: TestAppOptions = {}) =>
+  build({
+    freeQueries: 0,
+    surface: { publicOrigin: "https://docs-chat.example" },
+    chain: {
+      layer: ChainSolana.layer({ rpcUrl: chain.url, baseDelayMs: 20 }),
+      usdcMint: chain.mint,
+      wallet: chain.serviceWallet,
+    },
+    ...options,
+  });
+const STORES = [
+  ["memory", () => [onChain(), undefined] as const],
+  [
+    "two instances on Redis",
+    () =>
+      twoOnRedis(shared.redis.url, `payment-resend-${crypto.randomUUID()}:`, (store) => onChain({ store })),
+  ],
+] as const;
+
+const claim = (app: TestApp, signature: string, from: string) =>
+  app.call(
+    "/api/payment",
+    {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ signature, amount: 0.01, token: "USDC" }),
+    },
+    from,
+  );
+const paidOf = async (app: TestApp, from: string, token: string) =>
+  (
+    (await (await app.call("/api/status", { headers: { "X-Wallet-Session": token } }, from)).json()) as {
+      paid: number;
+    }
+  ).paid;
+
+describe.each(STORES)("a resent payment claim (%s)", (name, apps) => {
+  test.skipIf(name !== "memory" && !redisServerAvailable())(
+    "the same client gets the same grant and a session again; another client is refused",
+    async () => {
+      const [first, second = first] = apps();
+      const from = "198.51.100.77";
+      const payer = await chain.fundPayer();
+      const info = (await (await first.call("/api/payment/info", {}, from)).json()) as { memo: string };
+      const signature = await chain.sendUsdc({ units: 10_000n, memo: info.memo, from: payer });
+
+      // The grant the client never saw.
+      const lost = await claim(first, signature, from);
+      expect(lost.status).toBe(200);
+      const granted = (await lost.json()) as Record<string, unknown> & { session: { token: string } };
+      expect(granted).toMatchObject({ queriesGranted: 10, wallet: payer.address });
+
+      const resent = await claim(second, signature, from);
+      expect(resent.status).toBe(200);
+      const again = (await resent.json()) as Record<string, unknown> & { session: { token: string } };
+      const { session: _first, ...grant } = granted;
+      const { session, ...sameGrant } = again;
+      expect(sameGrant).toEqual(grant);
+      // A fresh token (the store never holds one), standing for the same wallet and its ten questions.
+      expect(session.token).not.toBe(granted.session.token);
+      expect(await paidOf(second, from, session.token)).toBe(10);
+      expect(await paidOf(first, from, granted.session.token)).toBe(10);
+
+      const stranger = await claim(second, signature, "198.51.100.78");
+      expect(stranger.status).toBe(400);
+      expect(((await stranger.json()) as { code: string }).code).toBe("SIGNATURE_ALREADY_USED");
+    },
+  );
+});
