@@ -18,6 +18,7 @@ import { ChainSolana } from "../../adapters/chain-solana/index.ts";
 import type { ExactFacilitator } from "../../src/payments/v2/exact-payment.ts";
 import { askChat, exhaustFreeQuestion } from "../support/chat-402.ts";
 import type { TestChain } from "../support/localnet.ts";
+import { type Balances, balancesOf, movedSince as moved, ONE_PAYMENT } from "../support/money-moved.ts";
 import { redisServerAvailable } from "../support/redis-server.ts";
 import { twoOnRedis, useRedisServer } from "../support/shared-redis.ts";
 import { type TestApp, type TestAppOptions, testApps } from "../support/test-app.ts";
@@ -56,25 +57,8 @@ const paid = (t: TestApp, from: string, header: string, extra: Record<string, un
   askChat(t, from, { "PAYMENT-SIGNATURE": header }, extra);
 
 /** What a payment can move: the payer's and the service's USDC, the fee payer's SOL. */
-const balances = async (payer: KeyPairSigner) => ({
-  payer: await chain.usdcBalance(payer.address),
-  service: await chain.usdcBalance(chain.serviceWallet),
-  feePayerSol: (await chain.rpc.getBalance(chain.localnet.feePayer.address).send()).value,
-});
-/**
- * One settled payment: 0.01 USDC from the payer to the service; the fee payer pays the two
- * signatures (2 x 5,000 lamports) and the official client's priority fee (20,000 compute units
- * at 1 micro-lamport: 0.02 lamports, rounded up to 1).
- */
-const ONE_PAYMENT = { payer: -10_000n, service: 10_000n, feePayerSol: -10_001n };
-const movedSince = async (before: Awaited<ReturnType<typeof balances>>, payer: KeyPairSigner) => {
-  const after = await balances(payer);
-  return {
-    payer: after.payer - before.payer,
-    service: after.service - before.service,
-    feePayerSol: after.feePayerSol - before.feePayerSol,
-  };
-};
+const balances = (payer: KeyPairSigner) => balancesOf(chain, payer.address);
+const movedSince = (before: Balances, payer: KeyPairSigner) => moved(chain, payer.address, before);
 
 describe("the 402 declares payment-identifier", () => {
   test("optional by default, as the spec's schema; X402_PAYMENT_ID_REQUIRED makes it required", async () => {

@@ -14,6 +14,13 @@ import { ChainSolana } from "../../adapters/chain-solana/index.ts";
 import type { ExactFacilitator } from "../../src/payments/v2/exact-payment.ts";
 import type { TestChain } from "../support/localnet.ts";
 import { connectMcp, textOf } from "../support/mcp-client.ts";
+import {
+  type Balances,
+  balancesOf,
+  movedSince as moved,
+  NOTHING,
+  ONE_PAYMENT,
+} from "../support/money-moved.ts";
 import { redisServerAvailable } from "../support/redis-server.ts";
 import { twoOnRedis, useRedisServer } from "../support/shared-redis.ts";
 import { type TestAppOptions, testApps } from "../support/test-app.ts";
@@ -46,22 +53,8 @@ const onChain = (options: TestAppOptions & { readonly required?: boolean } = {})
   });
 };
 const wallet = (signer: KeyPairSigner) => ({ signer, rpcUrl: chain.url, mint: chain.mint });
-const balances = async (payer: KeyPairSigner) => ({
-  payer: await chain.usdcBalance(payer.address),
-  service: await chain.usdcBalance(chain.serviceWallet),
-  feePayerSol: (await chain.rpc.getBalance(chain.localnet.feePayer.address).send()).value,
-});
-const movedSince = async (before: Awaited<ReturnType<typeof balances>>, payer: KeyPairSigner) => {
-  const after = await balances(payer);
-  return {
-    payer: after.payer - before.payer,
-    service: after.service - before.service,
-    feePayerSol: after.feePayerSol - before.feePayerSol,
-  };
-};
-/** 0.01 USDC; two signatures and the official client's 1 lamport of priority fee. */
-const ONE_PAYMENT = { payer: -10_000n, service: 10_000n, feePayerSol: -10_001n };
-const NOTHING = { payer: 0n, service: 0n, feePayerSol: 0n };
+const balances = (payer: KeyPairSigner) => balancesOf(chain, payer.address);
+const movedSince = (before: Balances, payer: KeyPairSigner) => moved(chain, payer.address, before);
 const ask = (question: string, payment?: unknown) => ({
   name: "ask_docs",
   arguments: { question },

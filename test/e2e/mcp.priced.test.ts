@@ -13,6 +13,7 @@ import type { McpToolPrices } from "../../core/config-mcp.ts";
 import type { ExactFacilitator } from "../../src/payments/v2/exact-payment.ts";
 import type { TestChain } from "../support/localnet.ts";
 import { connectMcp, textOf } from "../support/mcp-client.ts";
+import { balancesOf, movedSince, ONE_PAYMENT } from "../support/money-moved.ts";
 import { twoOnRedis, useRedisServer } from "../support/shared-redis.ts";
 import { type TestAppOptions, testApps } from "../support/test-app.ts";
 import { officialClient, startChainWithFacilitator } from "../support/x402-v2.ts";
@@ -84,7 +85,7 @@ describe.each(STORES)("priced MCP tools (%s)", (_name, apps) => {
     expect(await remainingOf(secondApp, from)).toBe(1);
 
     const payer = await chain.fundPayer();
-    const before = await chain.usdcBalance(payer.address);
+    const before = await balancesOf(chain, payer.address);
     const payload = await officialClient({
       signer: payer,
       rpcUrl: chain.url,
@@ -100,7 +101,7 @@ describe.each(STORES)("priced MCP tools (%s)", (_name, apps) => {
     expect((paid._meta as Record<string, { success: boolean }>)["x402/payment-response"]?.success).toBe(true);
     // 1 free + 10 bought - 2 for the search, read on the other instance.
     expect(await remainingOf(secondApp, from)).toBe(9);
-    expect(before - (await chain.usdcBalance(payer.address))).toBe(10_000n);
+    expect(await movedSince(chain, payer.address, before)).toEqual(ONE_PAYMENT);
 
     // The same payload on the other instance: refused, nothing moves, nothing credited.
     const again = await second.callTool({
@@ -110,7 +111,7 @@ describe.each(STORES)("priced MCP tools (%s)", (_name, apps) => {
     });
     expect(again.isError).toBe(true);
     expect((again.structuredContent as unknown as PaymentRequired).error).toContain("payment-already-used");
-    expect(before - (await chain.usdcBalance(payer.address))).toBe(10_000n);
+    expect(await movedSince(chain, payer.address, before)).toEqual(ONE_PAYMENT);
     expect(await remainingOf(firstApp, from)).toBe(9);
 
     // Nothing found: nothing held, nothing counted.

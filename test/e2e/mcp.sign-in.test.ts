@@ -20,6 +20,7 @@ import { ChainSolana } from "../../adapters/chain-solana/index.ts";
 import type { ExactFacilitator } from "../../src/payments/v2/exact-payment.ts";
 import type { TestChain } from "../support/localnet.ts";
 import { connectMcp, type ToolResult, textOf } from "../support/mcp-client.ts";
+import { balancesOf } from "../support/money-moved.ts";
 import { redisServerAvailable } from "../support/redis-server.ts";
 import { twoOnRedis, useRedisServer } from "../support/shared-redis.ts";
 import { type TestApp, type TestAppOptions, testApps } from "../support/test-app.ts";
@@ -62,11 +63,7 @@ const shared = useRedisServer();
 
 /** A kit signer as @x402/extensions types one (the same signMessages, typed more loosely there). */
 const siwxSigner = (signer: KeyPairSigner) => signer as unknown as SIWxSigner;
-const balances = async (payer: KeyPairSigner) => ({
-  payer: await chain.usdcBalance(payer.address),
-  service: await chain.usdcBalance(chain.serviceWallet),
-  feePayerSol: (await chain.rpc.getBalance(chain.localnet.feePayer.address).send()).value,
-});
+const balances = (payer: KeyPairSigner) => balancesOf(chain, payer.address);
 const question = {
   method: "POST",
   headers: { "Content-Type": "application/json" },
