@@ -5,22 +5,20 @@
  * instance shares (core/ports/paid-results.ts) under the signature, with a digest of the client
  * identity that claimed it, after the claim succeeded and never before, so each kept grant was
  * bought with at least the smallest price, under that store's own bounds (MAX_PAID_RESULTS,
- * PAID_RESULT_RETENTION_MS: a day, as long as a claim's own record). The session token is never
- * kept (the store holds no usable token): a resend of a claim that opened a session gets a fresh
- * one, counted against the wallet's sign-ins (MAX_SIGN_INS_PER_WALLET an hour), so resends
- * cannot multiply a wallet's sessions past the sign-in ceiling.
+ * PAID_RESULT_RETENTION_MS: a day, as long as a claim's own record). A resend gets the grant
+ * WITHOUT a session: "the same client" is only an address, which a neighbour behind the same NAT
+ * shares and the signature is public on chain, so a session here would hand that neighbour the
+ * whole wallet. The resender keeps what it bought from that address (the payer link's
+ * allowance, core/payments/link-allowance.ts), as any client without a session does, and a wallet
+ * holder signs in for the rest.
  */
 import { Clock, Effect } from "effect";
 import { PAID_RESULT_RETENTION_MS } from "../../core/payments/payment-identifier.ts";
 import { PaidResults } from "../../core/ports/paid-results.ts";
-import { WalletSessions } from "../../core/ports/wallet-sessions.ts";
-import { openSession } from "./sign-in/wallet-sign-in.ts";
 
 /** What a grant's response said, without its session. */
 export interface KeptGrant {
   readonly body: Readonly<Record<string, unknown>>;
-  /** The wallet a session was opened for, when one was. */
-  readonly sessionFor: string | undefined;
 }
 
 const keyOf = (signature: string) => `claim:${signature}`;
@@ -42,7 +40,7 @@ export const keepGrant = (signature: string, identity: string, grant: KeptGrant)
         {
           digest,
           status: 200,
-          headers: grant.sessionFor === undefined ? {} : { sessionFor: grant.sessionFor },
+          headers: {},
           body: JSON.stringify(grant.body),
           keptAt: now,
         },
@@ -52,8 +50,8 @@ export const keepGrant = (signature: string, identity: string, grant: KeptGrant)
   );
 
 /**
- * The grant `identity` got for `signature`, with a fresh session when the first had one (and the
- * wallet's sign-ins allow it); undefined when this client never claimed it, or it is no longer kept.
+ * The grant `identity` got for `signature`, without a session (see the header); undefined when
+ * this client never claimed it, or it is no longer kept.
  */
 export const grantOnResend = (signature: string, identity: string) =>
   Effect.gen(function* () {
@@ -66,11 +64,5 @@ export const grantOnResend = (signature: string, identity: string) =>
       kept.digest !== (yield* Effect.promise(() => hex(identity)))
     )
       return undefined;
-    const body = JSON.parse(kept.body) as Record<string, unknown>;
-    const wallet = kept.headers.sessionFor;
-    if (wallet === undefined) return body;
-    const sessions = yield* WalletSessions;
-    if (!(yield* sessions.countSignIn(wallet, now))) return body;
-    const session = yield* openSession(wallet);
-    return { ...body, session: { token: session.token, expiresAt: session.expiresAt } };
+    return JSON.parse(kept.body) as Record<string, unknown>;
   });

@@ -123,10 +123,7 @@ export const paymentRoutes = (
       rateLimit,
       ...(bought.success.payer === undefined ? {} : { wallet: bought.success.payer }),
     };
-    await runOutcome(
-      runtime,
-      keepGrant(claim.signature, identity, { body: granted, sessionFor: session?.wallet }),
-    );
+    await runOutcome(runtime, keepGrant(claim.signature, identity, { body: granted }));
     const response = c.json({
       ...granted,
       // The session's token goes to this caller only, in the body (never a URL, a log line or the store).
