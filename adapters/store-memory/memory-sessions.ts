@@ -143,6 +143,7 @@ export const makeMemorySessions = (
     saveLink: (identity: string, link: PayerLink | undefined): void => {
       if (link !== undefined) links.set(identity, link);
     },
+    nonceUsed: (nonce: string, now: number): boolean => (nonces.get(nonce) ?? 0) > now,
     useNonce: (nonce: string, expiresAt: number, now: number): boolean => {
       note(now);
       const used = nonces.get(nonce);

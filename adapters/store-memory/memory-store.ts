@@ -167,6 +167,7 @@ export const layer = (
         link: (identity, wallet, queries, expiresAt, now) =>
           Effect.sync(() => sessionState.link(identity, wallet, queries, expiresAt, now)),
         linked: (identity, now) => Effect.sync(() => sessionState.linked(identity, now)),
+        nonceUsed: (nonce, now) => Effect.sync(() => sessionState.nonceUsed(nonce, now)),
         useNonce: (nonce, expiresAt, now) => Effect.sync(() => sessionState.useNonce(nonce, expiresAt, now)),
         countSignIn: (wallet, now) => Effect.sync(() => sessionState.countSignIn(wallet, now)),
       });

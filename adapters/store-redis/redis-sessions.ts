@@ -166,6 +166,12 @@ export const redisSessions = (
         },
       ),
     // SET NX answers OK to exactly one caller on any number of instances.
+    // A used nonce's key lives exactly until its challenge expires (useNonce's PX).
+    nonceUsed: (nonce) =>
+      Effect.map(
+        runCommand(() => client.exists(keys.signInNonce(nonce))),
+        (found) => found === 1,
+      ),
     useNonce: (nonce, expiresAt, now) =>
       expiresAt <= now
         ? Effect.succeed(false)

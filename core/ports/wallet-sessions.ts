@@ -46,6 +46,11 @@ export class WalletSessions extends Context.Service<
     ) => Effect.Effect<void, StoreUnavailable>;
     readonly linked: (identity: string, now: number) => Effect.Effect<string | undefined, StoreUnavailable>;
     /**
+     * Whether the nonce was already used (a read, nothing written): checked before a sign-in is
+     * counted, so replaying a used proof cannot spend the wallet's sign-ins.
+     */
+    readonly nonceUsed: (nonce: string, now: number) => Effect.Effect<boolean, StoreUnavailable>;
+    /**
      * Marks a (proven, unexpired) nonce used until `expiresAt`: true for the first caller, false
      * for every later one. Called only by a sign-in whose proof passed every other check.
      */

@@ -58,6 +58,19 @@ const ceilings = (
     expect((await signIn(a, await generateKeyPairSigner())).status).toBe(200);
   });
 
+  test("a replayed (used) proof is refused before it is counted: replays cannot lock the wallet out", async () => {
+    const [a, b] = await pair();
+    const wallet = await generateKeyPairSigner();
+    const from = nextClient();
+    const proof = await proofFor(wallet, await challengeOf(a, from));
+    expect((await signInWith(a, proof, from)).status).toBe(200);
+    for (let i = 0; i <= MAX_SIGN_INS_PER_WALLET; i++) {
+      const replay = nextClient();
+      expect((await signInWith(i % 2 === 0 ? a : b, proof, replay)).status).not.toBe(200);
+    }
+    expect((await signIn(b, wallet)).status).toBe(200);
+  });
+
   test("fresh wallets' first sign-ins write no counter: a stranger's new keypairs leave none behind", async () => {
     const [a, b] = await pair();
     for (let i = 0; i < 20; i++)

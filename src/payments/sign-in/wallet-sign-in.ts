@@ -77,6 +77,8 @@ export const verifyProof = (settings: SignInSettings, raw: unknown) =>
     if (nonceExpiresAt === undefined || nonceExpiresAt <= now) return yield* refuse("nonce-unknown");
     if (!(yield* Effect.promise(() => isProofSigned(proof)))) return yield* refuse("signature-invalid");
     const sessions = yield* WalletSessions;
+    // A replayed (used) proof is refused before it is counted: it must not spend the wallet's sign-ins.
+    if (yield* sessions.nonceUsed(proof.nonce, now)) return yield* refuse("nonce-unknown");
     if (!(yield* sessions.countSignIn(proof.address, now))) return yield* refuse("too-many-sign-ins");
     if (!(yield* sessions.useNonce(proof.nonce, nonceExpiresAt, now))) return yield* refuse("nonce-unknown");
     return proof.address;
