@@ -158,8 +158,10 @@ export const acceptPaymentAuthorization = Effect.fn("acceptPaymentAuthorization"
   yield* Effect.fromResult(checkStatedTerms(authorization, issued));
   if (!retry && (yield* payments.isClaimed(signature, now)))
     return yield* Effect.fail(rejected("signature-already-used", { claimed: BaseUnits(issued.units) }));
-  // A retry of this payment's own claim names a transaction already verified: no new budget.
-  if (attempt.verifyOnChain && !retry)
+  // A retry of this payment's own claim is read on chain again, so it costs a lookup too (the
+  // same signature takes no new slot of the payment_id): resends of a payment whose handler
+  // failed cannot call the RPC outside the budget.
+  if (attempt.verifyOnChain)
     yield* reserveChainLookup(
       {
         client: attempt.client,

@@ -165,9 +165,10 @@ export const checkExactPayment = async (
   if (Result.isFailure(usable)) return { ok: false, error: usable.failure };
   const { retry } = usable.success;
   // The simulation to come is an RPC call on the operator's plan, as a signature lookup is: the
-  // same budget (core/payments/chain-lookup-budget.ts), spent before it; a retry of this very
-  // transaction is not simulated again, so it takes none.
-  if (!retry) {
+  // same budget (core/payments/chain-lookup-budget.ts), spent before it. A retry of this very
+  // transaction is not simulated again but its status is read, so it takes one too (the same
+  // signature takes no new slot of the payment_id): resends cannot call the RPC outside the budget.
+  {
     const reserved = await run(
       reserveChainLookup(
         {
