@@ -43,9 +43,13 @@ export const makeMemoryLookupBudget = () => {
         everyone += 1;
         const { payment } = request;
         if (payment !== undefined) {
-          const entry = live ?? { signatures: [], expiresAt: payment.expiresAt };
-          if (!entry.signatures.includes(request.signature)) entry.signatures.push(request.signature);
-          payments.set(payment.id, entry);
+          // Kept until the latest admitted lookup's horizon (PAYMENT_COUNTER_MAX_MS at most from it), as on Redis.
+          const signatures = live?.signatures ?? [];
+          if (!signatures.includes(request.signature)) signatures.push(request.signature);
+          payments.set(payment.id, {
+            signatures,
+            expiresAt: Math.max(live?.expiresAt ?? 0, payment.expiresAt),
+          });
         }
         return verdict;
       }),

@@ -28,8 +28,10 @@ for i = 1, 2 do
   redis.call('INCR', KEYS[i])
   redis.call('PEXPIRE', KEYS[i], ARGV[5])
 end
-if payment and redis.call('SADD', payment, ARGV[1]) == 1 and redis.call('SCARD', payment) == 1 then
-  redis.call('PEXPIRE', payment, ARGV[6])
+if payment then
+  redis.call('SADD', payment, ARGV[1])
+  -- Kept until the latest admitted lookup's horizon (PAYMENT_COUNTER_MAX_MS at most from it).
+  if redis.call('PTTL', payment) < tonumber(ARGV[6]) then redis.call('PEXPIRE', payment, ARGV[6]) end
 end
 return 'ok'
 `);

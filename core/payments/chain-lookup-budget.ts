@@ -16,7 +16,11 @@
  *     wrong transfer and then the right one needs 2, and the same signature retried takes no
  *     new slot; without it one 402 would accept lookups from any number of strangers.
  * Windows are fixed UTC minutes. Counters are written only when a lookup is admitted, so the
- * state a stranger can make grows with the global budget, not with the requests refused.
+ * state a stranger can make grows with the global budget, not with the requests refused. A
+ * payment_id's counter lives until its request's grace ends, but at most PAYMENT_COUNTER_MAX_MS
+ * (15 minutes) from its latest lookup: a route offering day-long requests would otherwise keep
+ * 600 a minute for a day (~870,000); capped, at most 9,000 are live, and a payment_id older than
+ * that admits 3 more signatures a quarter-hour, still inside the per-client and global budgets.
  */
 import { Context } from "effect";
 
@@ -24,6 +28,11 @@ export const CHAIN_LOOKUPS_PER_CLIENT_PER_MINUTE = 30;
 export const CHAIN_LOOKUPS_PER_MINUTE = 600;
 export const CHAIN_LOOKUPS_PER_PAYMENT = 3;
 export const LOOKUP_WINDOW_MS = 60_000;
+export const PAYMENT_COUNTER_MAX_MS = 15 * 60_000;
+
+/** How long a payment_id's lookup counter is kept, from a lookup at `now`. */
+export const paymentCounterUntil = (requestLastsUntil: number, now: number): number =>
+  Math.min(requestLastsUntil, now + PAYMENT_COUNTER_MAX_MS);
 
 export interface ChainLookupCeilings {
   readonly perClientPerMinute: number;

@@ -5,7 +5,11 @@
  * distinct signatures). Callers skip it for signatures the ledger already knows.
  */
 import { Clock, Effect } from "effect";
-import { ChainLookupLimits, type LookupRequest } from "../payments/chain-lookup-budget.ts";
+import {
+  ChainLookupLimits,
+  type LookupRequest,
+  paymentCounterUntil,
+} from "../payments/chain-lookup-budget.ts";
 import { rejected } from "../payments/payment-rejected.ts";
 import { ChainLookupBudget } from "../ports/chain-lookup-budget.ts";
 
@@ -15,7 +19,15 @@ export const reserveChainLookup = Effect.fn("reserveChainLookup")(function* (
 ) {
   const budget = yield* ChainLookupBudget;
   const ceilings = yield* ChainLookupLimits;
-  const verdict = yield* budget.reserve(request, ceilings, yield* Clock.currentTimeMillis);
+  const now = yield* Clock.currentTimeMillis;
+  const bounded =
+    request.payment === undefined
+      ? request
+      : {
+          ...request,
+          payment: { ...request.payment, expiresAt: paymentCounterUntil(request.payment.expiresAt, now) },
+        };
+  const verdict = yield* budget.reserve(bounded, ceilings, now);
   if (verdict.admitted) return;
   return yield* Effect.fail(
     verdict.scope === "payment"
