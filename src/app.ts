@@ -101,7 +101,12 @@ const createRouter = ({
   const entries = [chatDiscoveryEntry("/api/chat"), ...mcpDiscoveryEntries("/mcp", mcpToolPrices)];
   const listed = serviceMetadataOf(config.x402Agents?.service);
   // Every 402 and settlement of x402 v2 carries bazaar, signed offers and receipts.
-  const facilitator = withX402Extensions(bareFacilitator, { key: receiptKey, entries, service: listed });
+  const facilitator = withX402Extensions(bareFacilitator, {
+    key: receiptKey,
+    entries,
+    service: listed,
+    publicOrigin: config.surface.publicOrigin,
+  });
   const access: WalletAccessDeps = {
     runtime,
     signIn,

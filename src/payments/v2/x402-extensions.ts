@@ -30,6 +30,12 @@ export interface X402ExtensionsSetup {
   readonly service: ServiceMetadata;
   /** The wall clock (epoch ms); default Date.now. */
   readonly now?: () => number;
+  /**
+   * PUBLIC_ORIGIN: the origin signed offers and receipts name, whatever Host a request sent (the
+   * Host guard is off on an open bind without it, and a signed artifact must not name a domain a
+   * client chose). Unset: the request's own URL (loopback binds serve loopback Hosts only).
+   */
+  readonly publicOrigin?: string | undefined;
 }
 
 /** The receipt a settlement carries, if any. */
@@ -53,12 +59,17 @@ export const x402Extensions = (setup: X402ExtensionsSetup): X402Extensions => {
   const declared = new Map<string, BazaarExtension>(
     setup.entries.map((entry) => [entry.priced.binding.resource, bazaarExtension(entry)]),
   );
+  const canonical = (url: string): string => {
+    if (setup.publicOrigin === undefined || !URL.canParse(url)) return url;
+    const { pathname, search } = new URL(url);
+    return `${setup.publicOrigin.replace(/\/+$/, "")}${pathname}${search}`;
+  };
   return {
     offered: (required, resource) => {
       const bazaar = declared.get(resource);
       const described: PaymentRequired = {
         ...required,
-        resource: { ...required.resource, ...setup.service },
+        resource: { ...required.resource, url: canonical(required.resource.url), ...setup.service },
         extensions: { ...required.extensions, ...(bazaar === undefined ? {} : { [BAZAAR]: bazaar }) },
       };
       if (setup.key === undefined) return described;
@@ -72,7 +83,7 @@ export const x402Extensions = (setup: X402ExtensionsSetup): X402Extensions => {
     },
     settled: (settlement, resourceUrl) => {
       if (!settlement.success || setup.key === undefined) return settlement;
-      const receipt = signedReceipt(settlement, resourceUrl, setup.key, seconds());
+      const receipt = signedReceipt(settlement, canonical(resourceUrl), setup.key, seconds());
       return {
         ...settlement,
         extensions: { ...settlement.extensions, [OFFER_RECEIPT]: receiptExtension(receipt) },
