@@ -1,16 +1,17 @@
 /**
  * POST /api/payment answers a resend (the widget's retry after a dropped response) as it answered
- * the claim: the same signature from the same client gets the same grant back, where any other
- * claim of a used signature stays "already used". The grant is kept in the paid results every
- * instance shares (core/ports/paid-results.ts) under the signature, with a digest of the client
- * identity that claimed it, after the claim succeeded and never before, so each kept grant was
+ * the claim, when the claim named itself with an `Idempotency-Key` (a random secret the widget
+ * makes per claim and sends again on each retry): the same signature with the same key gets the
+ * same grant back, where any other claim of a used signature stays "already used" (a claim
+ * without a key, the spec's, is answered as the spec says). The grant is kept in the paid results
+ * every instance shares (core/ports/paid-results.ts) under the signature, with a digest of the
+ * key, after the claim succeeded and never before, so each kept grant was
  * bought with at least the smallest price, under that store's own bounds (MAX_PAID_RESULTS,
- * PAID_RESULT_RETENTION_MS: a day, as long as a claim's own record). A resend gets the grant
- * WITHOUT a session: "the same client" is only an address, which a neighbour behind the same NAT
- * shares and the signature is public on chain, so a session here would hand that neighbour the
- * whole wallet. The resender keeps what it bought from that address (the payer link's
- * allowance, core/payments/link-allowance.ts), as any client without a session does, and a wallet
- * holder signs in for the rest.
+ * PAID_RESULT_RETENTION_MS: a day, as long as a claim's own record). The key, not the address,
+ * says "the same client": an address is shared by neighbours behind a NAT and the signature is
+ * public on chain. A resend gets the grant without a session (the store holds no token): the
+ * resender spends what it bought from that address (the payer link's allowance,
+ * core/payments/link-allowance.ts), and signs in with the wallet for the rest.
  */
 import { Clock, Effect } from "effect";
 import { PAID_RESULT_RETENTION_MS } from "../../core/payments/payment-identifier.ts";
@@ -28,12 +29,16 @@ const hex = async (text: string) =>
     b.toString(16).padStart(2, "0"),
   ).join("");
 
-/** Keeps the grant of `signature` to `identity`; a store that fails only loses the convenience. */
-export const keepGrant = (signature: string, identity: string, grant: KeptGrant) =>
+/** The Idempotency-Key a claim may carry: 16 to 128 letters, digits, `-` and `_`. */
+export const isClaimKey = (key: string | undefined): key is string =>
+  key !== undefined && /^[A-Za-z0-9_-]{16,128}$/.test(key);
+
+/** Keeps the grant of `signature` under the claim's key; a store that fails only loses the convenience. */
+export const keepGrant = (signature: string, key: string, grant: KeptGrant) =>
   Effect.ignore(
     Effect.gen(function* () {
       const results = yield* PaidResults;
-      const digest = yield* Effect.promise(() => hex(identity));
+      const digest = yield* Effect.promise(() => hex(key));
       const now = yield* Clock.currentTimeMillis;
       yield* results.keep(
         keyOf(signature),
@@ -50,10 +55,10 @@ export const keepGrant = (signature: string, identity: string, grant: KeptGrant)
   );
 
 /**
- * The grant `identity` got for `signature`, without a session (see the header); undefined when
- * this client never claimed it, or it is no longer kept.
+ * The grant the claim of `signature` with `key` got, without a session (see the header);
+ * undefined when no claim with that key got one, or it is no longer kept.
  */
-export const grantOnResend = (signature: string, identity: string) =>
+export const grantOnResend = (signature: string, key: string) =>
   Effect.gen(function* () {
     const results = yield* PaidResults;
     const now = yield* Clock.currentTimeMillis;
@@ -61,7 +66,7 @@ export const grantOnResend = (signature: string, identity: string) =>
     if (
       kept?.body === undefined ||
       now - kept.keptAt >= PAID_RESULT_RETENTION_MS ||
-      kept.digest !== (yield* Effect.promise(() => hex(identity)))
+      kept.digest !== (yield* Effect.promise(() => hex(key)))
     )
       return undefined;
     return JSON.parse(kept.body) as Record<string, unknown>;

@@ -143,10 +143,14 @@ export const makeApi = (root: string, sessions: SessionStore) => ({
   submitPayment: async (
     signature: string,
     amount: number,
+    /** The claim's Idempotency-Key, the same on every retry: a resend after a lost answer gets its grant back. */
+    claimKey: string,
   ): Promise<{ ok: true; granted: number; rateLimit: RateLimit } | { ok: false; error: ServiceError }> => {
-    const res = await postJson(`${root}/api/payment`, { signature, amount, token: "USDC" }).catch(
-      () => undefined,
-    );
+    const res = await postJson(
+      `${root}/api/payment`,
+      { signature, amount, token: "USDC" },
+      { headers: { "Idempotency-Key": claimKey } },
+    ).catch(() => undefined);
     if (res === undefined) return { ok: false, error: { ...NETWORK_ERROR, retryable: true } };
     const body = await res.json().catch(() => ({}));
     if (res.ok) {

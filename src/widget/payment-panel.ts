@@ -51,13 +51,15 @@ export const paymentPanel = (deps: PaymentPanelDeps) => {
   const claim = async (signature: string, waitFirst: boolean) => {
     const claimed = amount;
     const started = Date.now();
+    // One key for this claim and all its retries (claim-once.ts on the service).
+    const claimKey = crypto.randomUUID().replaceAll("-", "");
     if (waitFirst) {
       progress("Transfer sent. Waiting for it to be confirmed…");
       await sleep(CLAIMS.firstDelayMs);
     }
     for (;;) {
       progress(`Checking the transfer on chain… (${Math.round((Date.now() - started) / 1000)} s)`);
-      const result = await api.submitPayment(signature, claimed);
+      const result = await api.submitPayment(signature, claimed, claimKey);
       if (result.ok) {
         panel.replaceChildren(
           h(

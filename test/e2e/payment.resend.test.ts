@@ -1,10 +1,10 @@
 /**
  * The widget's payment retried after a lost response (src/widget/payment-panel.ts resends the same
  * signature on a network error): POST /api/payment with a real transfer carrying the client's
- * memo, whose 200 the client never sees, then the same claim again from the same client, here or
- * on the other instance sharing Redis: the same grant (ten questions, once), never "already used",
- * and no session (an address is shared by neighbours; the signature is public); another client
- * presenting the signature is still refused.
+ * memo and the claim's Idempotency-Key, whose 200 the client never sees, then the same claim
+ * with the same key, here or on the other instance sharing Redis: the same grant (ten questions,
+ * once) and no session, never "already used"; the same address without the key (a neighbour:
+ * the signature is public) or any other client is still refused.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { ChainSolana } from "../../adapters/chain-solana/index.ts";
@@ -42,12 +42,15 @@ const STORES = [
   ],
 ] as const;
 
-const claim = (app: TestApp, signature: string, from: string) =>
+const claim = (app: TestApp, signature: string, from: string, key?: string) =>
   app.call(
     "/api/payment",
     {
       method: "POST",
-      headers: { "Content-Type": "application/json" },
+      headers: {
+        "Content-Type": "application/json",
+        ...(key === undefined ? {} : { "Idempotency-Key": key }),
+      },
       body: JSON.stringify({ signature, amount: 0.01, token: "USDC" }),
     },
     from,
@@ -61,7 +64,7 @@ const paidOf = async (app: TestApp, from: string, token: string) =>
 
 describe.each(STORES)("a resent payment claim (%s)", (name, apps) => {
   test.skipIf(name !== "memory" && !redisServerAvailable())(
-    "the same client gets the same grant, without a session; another client is refused",
+    "a resend with the claim's Idempotency-Key gets the same grant, without a session; without it, or with another key, it is refused",
     async () => {
       const [first, second = first] = apps();
       const from = "198.51.100.77";
@@ -69,15 +72,22 @@ describe.each(STORES)("a resent payment claim (%s)", (name, apps) => {
       const info = (await (await first.call("/api/payment/info", {}, from)).json()) as { memo: string };
       const signature = await chain.sendUsdc({ units: 10_000n, memo: info.memo, from: payer });
 
+      const key = crypto.randomUUID().replaceAll("-", "");
       // The grant the client never saw.
-      const lost = await claim(first, signature, from);
+      const lost = await claim(first, signature, from, key);
       expect(lost.status).toBe(200);
       const granted = (await lost.json()) as Record<string, unknown> & { session: { token: string } };
       expect(granted).toMatchObject({ queriesGranted: 10, wallet: payer.address });
 
-      // The resend gets the grant, but no session: an address is all that says "the same client",
-      // and a neighbour behind the same NAT shares it (the signature is public on chain).
-      const resent = await claim(second, signature, from);
+      // The same address without the key (a neighbour behind the same NAT, the signature being
+      // public on chain), or with another key: "already used", as the spec says.
+      for (const other of [undefined, crypto.randomUUID().replaceAll("-", "")]) {
+        const refused = await claim(second, signature, from, other);
+        expect(refused.status).toBe(400);
+        expect(((await refused.json()) as { code: string }).code).toBe("SIGNATURE_ALREADY_USED");
+      }
+      // The resend with its key gets the grant, but no session (the store holds no token).
+      const resent = await claim(second, signature, from, key);
       expect(resent.status).toBe(200);
       const again = (await resent.json()) as Record<string, unknown>;
       const { session: _first, ...grant } = granted;
@@ -88,7 +98,7 @@ describe.each(STORES)("a resent payment claim (%s)", (name, apps) => {
       const status = (await (await second.call("/api/status", {}, from)).json()) as { paid: number };
       expect(status.paid).toBe(10);
 
-      const stranger = await claim(second, signature, "198.51.100.78");
+      const stranger = await claim(second, signature, "198.51.100.78", key.slice(0, 16));
       expect(stranger.status).toBe(400);
       expect(((await stranger.json()) as { code: string }).code).toBe("SIGNATURE_ALREADY_USED");
     },

@@ -9,7 +9,7 @@ import type { InsightsRecorder } from "../../hono-kit/insights-recorder.ts";
 import { readBody } from "../../hono-kit/read-json.ts";
 import { type AppRuntime, runOutcome } from "../../hono-kit/run-effect.ts";
 import type { Metrics } from "../../observability/metrics.ts";
-import { grantOnResend, keepGrant } from "../../payments/claim-once.ts";
+import { grantOnResend, isClaimKey, keepGrant } from "../../payments/claim-once.ts";
 import { renderRejection, retryAfterOf } from "../../payments/payment-rejections.ts";
 import { linkPayer } from "../../payments/sign-in/payer-link.ts";
 import { openSession } from "../../payments/sign-in/wallet-sign-in.ts";
@@ -72,15 +72,17 @@ export const paymentRoutes = (
     const identity = c.get("identity");
     const log = c.get("log");
     const raw = request.value;
+    const offeredKey = c.req.header("Idempotency-Key");
+    const claimKey = isClaimKey(offeredKey) ? offeredKey : undefined;
     const outcome = await runOutcome(runtime, buyFor(identity, raw));
     if (!outcome.ok) return errorResponse(c, outcome.error, paidDailyCap);
     const { terms, bought } = outcome.value;
     if (bought._tag === "Failure") {
       const error = bought.failure;
       if (error._tag !== "PaymentRejected") return errorResponse(c, error, paidDailyCap);
-      // The same client sending the same signature again (its response was lost) gets its grant back.
-      if (error.reason === "signature-already-used") {
-        const resent = await runOutcome(runtime, grantOnResend(raw.signature, identity));
+      // A claim resent with its Idempotency-Key (its response was lost) gets its grant back.
+      if (error.reason === "signature-already-used" && claimKey !== undefined) {
+        const resent = await runOutcome(runtime, grantOnResend(raw.signature, claimKey));
         if (resent.ok && resent.value !== undefined) {
           log.info("payment resend answered", { identity, signature: raw.signature.slice(0, 100) });
           return c.json(resent.value);
@@ -123,7 +125,8 @@ export const paymentRoutes = (
       rateLimit,
       ...(bought.success.payer === undefined ? {} : { wallet: bought.success.payer }),
     };
-    await runOutcome(runtime, keepGrant(claim.signature, identity, { body: granted }));
+    if (claimKey !== undefined)
+      await runOutcome(runtime, keepGrant(claim.signature, claimKey, { body: granted }));
     const response = c.json({
       ...granted,
       // The session's token goes to this caller only, in the body (never a URL, a log line or the store).
