@@ -21,6 +21,7 @@ import { QuickReads } from "../../core/ports/quick-reads.ts";
 import { QuotaStore } from "../../core/ports/quota-store.ts";
 import { RequestSeal } from "../../core/ports/request-seal.ts";
 import { SettlementLocks } from "../../core/ports/settlement-locks.ts";
+import type { StoreServices } from "../../core/ports/store-services.ts";
 import { UnattributedPayments } from "../../core/ports/unattributed-payments.ts";
 import { WalletCredits } from "../../core/ports/wallet-credits.ts";
 import { WalletSessions } from "../../core/ports/wallet-sessions.ts";
@@ -57,22 +58,7 @@ export const layer = (
   limits: QuotaLimits,
   insightsBounds: InsightsBounds = DEFAULT_INSIGHTS_BOUNDS,
   unattributedBounds: UnattributedBounds = DEFAULT_UNATTRIBUTED_BOUNDS,
-): Layer.Layer<
-  | QuotaStore
-  | PaymentStore
-  | PaymentRequests
-  | FeedbackStore
-  | InsightsStore
-  | QuickReads
-  | SettlementLocks
-  | ChainLookupBudget
-  | WalletCredits
-  | WalletSessions
-  | HeldSizes
-  | RequestSeal
-  | UnattributedPayments
-  | PaidResults
-> =>
+): Layer.Layer<StoreServices | HeldSizes> =>
   Layer.effectContext(
     Effect.gen(function* () {
       const state = makeMemoryState(limits, { holdId: newHoldId, reference: newReference });

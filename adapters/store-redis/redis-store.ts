@@ -23,6 +23,7 @@ import { QuotaStore } from "../../core/ports/quota-store.ts";
 import { RequestSeal } from "../../core/ports/request-seal.ts";
 import { SettlementLocks } from "../../core/ports/settlement-locks.ts";
 import { StoreUnavailable } from "../../core/ports/store-errors.ts";
+import type { StoreServices } from "../../core/ports/store-services.ts";
 import { UnattributedPayments } from "../../core/ports/unattributed-payments.ts";
 import { WalletCredits } from "../../core/ports/wallet-credits.ts";
 import { WalletSessions } from "../../core/ports/wallet-sessions.ts";
@@ -64,24 +65,7 @@ const SCRIPTS = {
 const REFERENCE_ATTEMPTS = 5;
 
 /** The store ports over one Redis connection, closed when the layer's scope ends. */
-export const layer = (
-  options: RedisStoreOptions,
-): Layer.Layer<
-  | QuotaStore
-  | PaymentStore
-  | PaymentRequests
-  | FeedbackStore
-  | InsightsStore
-  | QuickReads
-  | SettlementLocks
-  | ChainLookupBudget
-  | WalletCredits
-  | WalletSessions
-  | RequestSeal
-  | UnattributedPayments
-  | PaidResults,
-  StoreUnavailable
-> =>
+export const layer = (options: RedisStoreOptions): Layer.Layer<StoreServices, StoreUnavailable> =>
   Layer.effectContext(
     Effect.gen(function* () {
       const { maxCreditlessSessions, creditlessSignInsPerMinute } = yield* SessionCeilings;

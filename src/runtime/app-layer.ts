@@ -15,22 +15,10 @@ import { type AppConfig, type ChainConfig, parseConfig } from "../../core/config
 import { InsightsSettings } from "../../core/insights/insights-settings.ts";
 import { CHAIN_LOOKUPS_PER_PAYMENT, ChainLookupLimits } from "../../core/payments/chain-lookup-budget.ts";
 import * as PaymentSettings from "../../core/payments/payment-settings.ts";
-import type { ChainLookupBudget } from "../../core/ports/chain-lookup-budget.ts";
 import type { ChainReader } from "../../core/ports/chain-reader.ts";
-import type { FeedbackStore } from "../../core/ports/feedback-store.ts";
 import type { Generator } from "../../core/ports/generator.ts";
-import type { InsightsStore } from "../../core/ports/insights-store.ts";
-import type { PaidResults } from "../../core/ports/paid-results.ts";
-import type { PaymentRequests } from "../../core/ports/payment-requests.ts";
-import type { PaymentStore } from "../../core/ports/payment-store.ts";
-import type { QuickReads } from "../../core/ports/quick-reads.ts";
-import type { QuotaStore } from "../../core/ports/quota-store.ts";
-import type { RequestSeal } from "../../core/ports/request-seal.ts";
 import type { Retriever } from "../../core/ports/retrieval.ts";
-import type { SettlementLocks } from "../../core/ports/settlement-locks.ts";
-import type { UnattributedPayments } from "../../core/ports/unattributed-payments.ts";
-import type { WalletCredits } from "../../core/ports/wallet-credits.ts";
-import type { WalletSessions } from "../../core/ports/wallet-sessions.ts";
+import type { StoreServices } from "../../core/ports/store-services.ts";
 import type { QuotaLimits } from "../../core/quota.ts";
 import { SessionCeilings } from "../../core/sign-in/session-ceilings.ts";
 import type { Logger } from "../observability/log.ts";
@@ -47,23 +35,7 @@ export const quotaLimits = (config: Pick<AppConfig, "freeQueries" | "paidDailyCa
   holdTtlMs: HOLD_TTL_MS,
 });
 
-type StoreLayer = Layer.Layer<
-  | QuotaStore
-  | PaymentStore
-  | PaymentRequests
-  | FeedbackStore
-  | InsightsStore
-  | QuickReads
-  | SettlementLocks
-  | ChainLookupBudget
-  | WalletCredits
-  | WalletSessions
-  | RequestSeal
-  | UnattributedPayments
-  | PaidResults,
-  unknown,
-  never
->;
+type StoreLayer = Layer.Layer<StoreServices, unknown, never>;
 
 /**
  * The store REDIS_URL names, or the volatile memory store. The Redis adapter (and ioredis,
