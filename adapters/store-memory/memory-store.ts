@@ -9,6 +9,7 @@ import { DEFAULT_INSIGHTS_BOUNDS } from "../../core/config-insights.ts";
 import { checkGrant, checkQueries } from "../../core/payments/grant-guard.ts";
 import { MAX_PAID_RESULTS } from "../../core/payments/payment-identifier.ts";
 import { DEFAULT_UNATTRIBUTED_BOUNDS, type UnattributedBounds } from "../../core/payments/unattributed.ts";
+import { combinedView } from "../../core/payments/wallet-credits.ts";
 import { claimInput } from "../../core/payments/x402-claim.ts";
 import { ChainLookupBudget } from "../../core/ports/chain-lookup-budget.ts";
 import { FeedbackStore } from "../../core/ports/feedback-store.ts";
@@ -153,7 +154,13 @@ export const layer = (
       const clock = yield* Clock.Clock;
       // No I/O stands behind the state: the quick reads answer at once.
       const quick = QuickReads.of({
-        quotaView: (identity) => state.view(identity, clock.currentTimeMillisUnsafe()),
+        spenderView: (identity) => {
+          const now = clock.currentTimeMillisUnsafe();
+          const own = state.view(identity, now);
+          const wallet = sessionState.linked(identity, now);
+          if (wallet === undefined) return own;
+          return combinedView(own, state.wallet.view(wallet, now, linkOf(wallet, identity)));
+        },
         referenceFor: (identity) => state.referenceFor(identity, clock.currentTimeMillisUnsafe()),
       });
       const votes = makeMemoryFeedback(() => crypto.randomUUID());

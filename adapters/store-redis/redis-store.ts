@@ -48,6 +48,7 @@ import { replicatedClaims } from "./replicated-claims.ts";
 import { decodeClaim, decodeMarked, decodeReserve, decodeView, usedAtOf } from "./replies.ts";
 import { redisLocks } from "./settlement-locks.ts";
 import { MARK_USED } from "./signature-lua.ts";
+import { spenderRead } from "./spender-read.ts";
 import { viewAt } from "./view-at.ts";
 
 export type { RedisStoreOptions };
@@ -90,6 +91,7 @@ export const layer = (options: RedisStoreOptions): Layer.Layer<StoreServices, St
         );
 
       const readView = viewAt(client, keys.quota, limits);
+      const readSpender = spenderRead(client, keys, limits);
       const clock = yield* Clock.Clock;
       const quota = QuotaStore.of({
         // The hot path (GET /api/status): one plain read, no script, and no Effect.fn (a span per call).
@@ -197,7 +199,7 @@ export const layer = (options: RedisStoreOptions): Layer.Layer<StoreServices, St
         Context.add(
           QuickReads,
           QuickReads.of({
-            quotaView: (identity) => readView(identity, clock.currentTimeMillisUnsafe()),
+            spenderView: (identity) => readSpender(identity, clock.currentTimeMillisUnsafe()),
             // The same script as PaymentStore.referenceFor, its failure returned as a value.
             referenceFor: (identity) =>
               Effect.runPromise(

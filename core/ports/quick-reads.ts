@@ -3,7 +3,7 @@
  * outside the effect runtime: the value at once where no I/O stands behind it (the memory
  * store), else a plain promise (Redis). The runtime around one read cost a tenth of a status
  * request on memory, more on Redis (docs/performance.md). Every store provides them, and they
- * read and decide exactly as QuotaStore.view and PaymentStore.referenceFor do at the runtime's
+ * read and decide exactly as spenderView and PaymentStore.referenceFor do at the runtime's
  * clock (the store contract suite holds them equal). A failure is a StoreUnavailable value,
  * never a rejection.
  */
@@ -17,8 +17,12 @@ export type Quick<A> = A | Promise<A | StoreUnavailable>;
 export class QuickReads extends Context.Service<
   QuickReads,
   {
-    /** As QuotaStore.view, now. */
-    readonly quotaView: (identity: string) => Quick<QuotaView>;
+    /**
+     * As spenderView (core/use-cases/spend-query.ts) of a client without a session, now: its
+     * identity's view, plus what its payer link leaves it of the wallet it paid with. One read:
+     * the link and both quotas in one step (one script call on Redis).
+     */
+    readonly spenderView: (identity: string) => Quick<QuotaView>;
     /** As PaymentStore.referenceFor, now. */
     readonly referenceFor: (identity: string) => Quick<string>;
   }
