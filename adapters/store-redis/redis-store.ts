@@ -46,6 +46,7 @@ import { redisWalletCredits } from "./redis-wallet-credits.ts";
 import { REFERENCE } from "./reference-lua.ts";
 import { replicatedClaims } from "./replicated-claims.ts";
 import { decodeClaim, decodeMarked, decodeReserve, decodeView, usedAtOf } from "./replies.ts";
+import { countRoundTrips } from "./round-trips.ts";
 import { redisLocks } from "./settlement-locks.ts";
 import { MARK_USED } from "./signature-lua.ts";
 import { spenderRead } from "./spender-read.ts";
@@ -73,6 +74,10 @@ export const layer = (options: RedisStoreOptions): Layer.Layer<StoreServices, St
       const client = yield* Effect.acquireRelease(connect(options), close);
       yield* requireNoEviction(client, options.onUnverifiedEviction);
       const replicated = yield* replicatedClaims(client, options);
+      if (options.onRoundTrip !== undefined) {
+        countRoundTrips(client, options.onRoundTrip);
+        if (replicated.client !== client) countRoundTrips(replicated.client, options.onRoundTrip);
+      }
       const endpoint = endpointOf(urlOf(options));
       const keys = keyLayout(options.keyPrefix ?? DEFAULT_KEY_PREFIX);
       const { limits } = options;

@@ -41,7 +41,7 @@ type StoreLayer = Layer.Layer<StoreServices, unknown, never>;
  * The store REDIS_URL names, or the volatile memory store. The Redis adapter (and ioredis,
  * about 15 MB resident) is loaded only when it is configured.
  */
-const configuredStore = (logger: Logger) =>
+const configuredStore = (logger: Logger, events: AppEvents) =>
   Layer.unwrap(
     Effect.flatMap(AppSettings, (config): Effect.Effect<StoreLayer> => {
       const limits = quotaLimits(config);
@@ -58,6 +58,7 @@ const configuredStore = (logger: Logger) =>
             insights,
             waitReplicas: config.redisWaitReplicas,
             waitTimeoutMs: config.redisWaitTimeoutMs,
+            onRoundTrip: events.onStoreRoundTrip,
             onUnverifiedEviction: () =>
               logger.warn("cannot read Redis maxmemory-policy (CONFIG disabled): make sure it is noeviction"),
           }),
@@ -70,6 +71,8 @@ export interface AppEvents {
   readonly onAnswerCache?: ((outcome: CacheOutcome) => void) | undefined;
   /** Each call the chain reader sends to the RPC (chain_rpc_calls_total). */
   readonly onRpcCall?: OnRpcCall | undefined;
+  /** Each round trip to Redis, by command (store_round_trips_total); the memory store makes none. */
+  readonly onStoreRoundTrip?: ((command: string) => void) | undefined;
 }
 
 /** Parts a test or benchmark binds itself instead of the configured adapter. */
@@ -91,7 +94,7 @@ export const appLayer = (
   parts: AppParts = {},
   events: AppEvents = {},
 ) => {
-  const store = parts.store ?? configuredStore(logger);
+  const store = parts.store ?? configuredStore(logger, events);
   const settings = PaymentSettings.layer({
     network: chain.network,
     usdcMint: chain.usdcMint,

@@ -102,6 +102,24 @@ describe.skipIf(!redisServerAvailable())("round trips per route on Redis", () =>
     expect({ answered, refused }).toEqual({ answered: ANSWERED, refused: REFUSED });
   });
 
+  test("store_round_trips_total counts what MONITOR sees: one per command sent, none for a script's inner commands", async () => {
+    const counted: string[] = [];
+    const t = build({
+      freeQueries: 1,
+      store: RedisStore.layer({
+        url: redis.url,
+        limits,
+        keyPrefix: "rt-count:",
+        onRoundTrip: (command) => counted.push(command),
+      }),
+    });
+    await commandsOf(() => t.call("/api/status", {}, "192.0.2.5"));
+    counted.length = 0;
+    const seenByRedis = await commandsOf(() => t.chat("what is x402?", "192.0.2.5"));
+    expect(counted).toEqual(seenByRedis.map((line) => line.split(" ")[0]));
+    expect(counted).toEqual(["hmget", "evalsha", "evalsha", "set"]);
+  });
+
   test("GET /api/payment/info: one script call", async () => {
     const t = await app();
     expect(await commandsOf(() => t.call("/api/payment/info", {}, "192.0.2.4"))).toEqual(["evalsha ref"]);
