@@ -116,7 +116,7 @@ describe.skipIf(!redisServerAvailable())("round trips per route on Redis", () =>
     await commandsOf(() => t.call("/api/status", {}, "192.0.2.5"));
     counted.length = 0;
     const seenByRedis = await commandsOf(() => t.chat("what is x402?", "192.0.2.5"));
-    expect(counted).toEqual(seenByRedis.map((line) => line.split(" ")[0]));
+    expect(counted).toEqual(seenByRedis.map((line) => line.split(" ")[0] ?? ""));
     expect(counted).toEqual(["hmget", "evalsha", "evalsha", "set"]);
   });
 
