@@ -3,7 +3,8 @@
  * v2 PAYMENT-REQUIRED header's `extensions` and into the spec dialect's JSON body, so a client
  * of either that already paid can sign in with its wallet instead of paying again.
  */
-import { decodePaymentRequiredHeader, encodePaymentRequiredHeader } from "@x402/core/http";
+import type { PaymentRequired } from "@x402/core/types";
+import { decodeHeaderJson, encodeHeaderJson } from "../v2/header-json.ts";
 import { PAYMENT_REQUIRED_HEADER } from "../v2/wire.ts";
 import { SIGN_IN_WITH_X, type SignInChallenge } from "./wallet-sign-in.ts";
 
@@ -17,10 +18,11 @@ export const withSignInOffer = (
 ): Record<string, string> => {
   const offered = headers[PAYMENT_REQUIRED_HEADER];
   if (offered === undefined) return { ...headers };
-  const required = decodePaymentRequiredHeader(offered);
+  // Our own header, written a moment ago by the dialect (wire.ts).
+  const required = decodeHeaderJson(offered) as PaymentRequired;
   return {
     ...headers,
-    [PAYMENT_REQUIRED_HEADER]: encodePaymentRequiredHeader({
+    [PAYMENT_REQUIRED_HEADER]: encodeHeaderJson({
       ...required,
       extensions: { ...required.extensions, ...signInExtensions(challenge) },
     }),
