@@ -161,6 +161,13 @@ export const layer = (
           if (wallet === undefined) return own;
           return combinedView(own, state.wallet.view(wallet, now, linkOf(wallet, identity)));
         },
+        sessionView: (identity, tokenHash) => {
+          const now = clock.currentTimeMillisUnsafe();
+          const found = sessionState.find(tokenHash, now);
+          if (found.kind !== "active") return found;
+          const view = combinedView(state.view(identity, now), state.wallet.view(found.wallet, now));
+          return { kind: "active", wallet: found.wallet, view };
+        },
         referenceFor: (identity) => state.referenceFor(identity, clock.currentTimeMillisUnsafe()),
       });
       const votes = makeMemoryFeedback(() => crypto.randomUUID());

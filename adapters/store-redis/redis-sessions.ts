@@ -36,6 +36,7 @@ import {
 import type { KeyLayout } from "./keys.ts";
 import { LINK } from "./link-lua.ts";
 import { luaScript, runCommand, runScript } from "./redis-client.ts";
+import { SESSION_LOOKUP, sessionLookupOf } from "./session-lookup-lua.ts";
 import { CLOSE, CLOSE_ALL, OPEN } from "./session-lua.ts";
 
 const SCRIPTS = { open: luaScript(OPEN), close: luaScript(CLOSE), closeAll: luaScript(CLOSE_ALL) };
@@ -70,25 +71,15 @@ return 1
 const LINK_SCRIPT = luaScript(LINK);
 
 /** KEYS = [session], ARGV = [generation key prefix, now]: {'active', wallet, expiresAt} | {'revoked'} | {'unknown'}. */
-const FIND = luaScript(`
-local record = redis.call('GET', KEYS[1])
-if not record then return { 'unknown' } end
-local generation, expiresAt, state, wallet = string.match(record, '^(%d+)|(%d+)|(%a+)|(.+)$')
-if generation == nil then error('corrupt session') end
-if tonumber(expiresAt) <= tonumber(ARGV[2]) then return { 'unknown' } end
-local current = redis.call('GET', ARGV[1] .. wallet) or '0'
-if state ~= 'open' or current ~= generation then return { 'revoked' } end
-return { 'active', wallet, expiresAt }
+const FIND = luaScript(`${SESSION_LOOKUP}
+return session_lookup(KEYS[1], ARGV[1], tonumber(ARGV[2]))
 `);
 
 const decodeFind = (reply: unknown): Effect.Effect<SessionLookup, StoreUnavailable> => {
-  if (Array.isArray(reply)) {
-    const [kind, wallet, expiresAt] = reply as unknown[];
-    if (kind === "unknown" || kind === "revoked") return Effect.succeed({ kind });
-    if (kind === "active" && typeof wallet === "string" && typeof expiresAt === "string")
-      return Effect.succeed({ kind, wallet, expiresAt: Number(expiresAt) });
-  }
-  return Effect.fail(new StoreUnavailable({ reason: "unexpected reply to a session read" }));
+  const lookup = sessionLookupOf(reply);
+  return lookup === undefined
+    ? Effect.fail(new StoreUnavailable({ reason: "unexpected reply to a session read" }))
+    : Effect.succeed(lookup);
 };
 
 /** `maxEvictable`: the cap of the global eviction order (session-lua.ts). */

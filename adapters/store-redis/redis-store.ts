@@ -204,7 +204,9 @@ export const layer = (options: RedisStoreOptions): Layer.Layer<StoreServices, St
         Context.add(
           QuickReads,
           QuickReads.of({
-            spenderView: (identity) => readSpender(identity, clock.currentTimeMillisUnsafe()),
+            spenderView: (identity) => readSpender.spender(identity, clock.currentTimeMillisUnsafe()),
+            sessionView: (identity, tokenHash) =>
+              readSpender.session(identity, tokenHash, clock.currentTimeMillisUnsafe()),
             // The same script as PaymentStore.referenceFor, its failure returned as a value.
             referenceFor: (identity) =>
               Effect.runPromise(

@@ -11,6 +11,12 @@ import { Context } from "effect";
 import type { QuotaView } from "../quota.ts";
 import type { StoreUnavailable } from "./store-errors.ts";
 
+/** A session's lookup and, when it is active, what its holder may spend (its identity's and its wallet's). */
+export type SessionView =
+  | { readonly kind: "active"; readonly wallet: string; readonly view: QuotaView }
+  | { readonly kind: "revoked" }
+  | { readonly kind: "unknown" };
+
 /** A value now, or a promise of it that never rejects. */
 export type Quick<A> = A | Promise<A | StoreUnavailable>;
 
@@ -23,6 +29,11 @@ export class QuickReads extends Context.Service<
      * the link and both quotas in one step (one script call on Redis).
      */
     readonly spenderView: (identity: string) => Quick<QuotaView>;
+    /**
+     * As WalletSessions.find of the session, then spenderView of the identity with that
+     * session's wallet, now: one read (one script call on Redis).
+     */
+    readonly sessionView: (identity: string, tokenHash: string) => Quick<SessionView>;
     /** As PaymentStore.referenceFor, now. */
     readonly referenceFor: (identity: string) => Quick<string>;
   }

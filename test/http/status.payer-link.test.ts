@@ -10,6 +10,11 @@ import { walletAccount } from "../../core/payments/wallet-credits.ts";
 import { PaymentStore } from "../../core/ports/payment-store.ts";
 import { QuickReads } from "../../core/ports/quick-reads.ts";
 import { WalletSessions } from "../../core/ports/wallet-sessions.ts";
+import {
+  hashSessionToken,
+  newSessionToken,
+  SESSION_HEADER,
+} from "../../src/payments/sign-in/session-token.ts";
 import { useRedisServer } from "../support/shared-redis.ts";
 import { type TestApp, testApps } from "../support/test-app.ts";
 
@@ -56,5 +61,30 @@ describe.each(["memory", "Redis"] as const)("status through a payer link on %s",
     expect(read instanceof Promise).toBe(store === "Redis");
     await t.runtime.runPromise(Effect.flatMap(WalletSessions, (s) => s.closeAll(WALLET, Date.now())));
     expect(await status(t, LINKED)).toMatchObject({ remaining: 1, free: 1, paid: 0 });
+  });
+
+  test("a session's holder sees its identity's and its wallet's questions and the wallet; a revoked one is refused", async () => {
+    const t = app();
+    const token = newSessionToken();
+    const hash = await hashSessionToken(token);
+    await t.runtime.runPromise(
+      Effect.gen(function* () {
+        const now = Date.now();
+        yield* (yield* PaymentStore).claim("sig-status-2", walletAccount(WALLET), 5, now);
+        yield* (yield* WalletSessions).open(hash, WALLET, now + DAY, now);
+      }),
+    );
+    const withSession = (value: string) =>
+      t.call("/api/status", { headers: { [SESSION_HEADER]: value } }, STRANGER);
+    expect(await (await withSession(token)).json()).toMatchObject({
+      remaining: 6,
+      free: 1,
+      paid: 5,
+      wallet: WALLET,
+    });
+    expect((await (await withSession(newSessionToken())).json()).code).toBe("SESSION_UNKNOWN");
+    expect((await (await withSession("not a token")).json()).code).toBe("SESSION_UNKNOWN");
+    await t.runtime.runPromise(Effect.flatMap(WalletSessions, (s) => s.closeAll(WALLET, Date.now())));
+    expect((await (await withSession(token)).json()).code).toBe("SESSION_REVOKED");
   });
 });

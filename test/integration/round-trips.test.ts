@@ -13,6 +13,11 @@ import { walletAccount } from "../../core/payments/wallet-credits.ts";
 import { PaymentStore } from "../../core/ports/payment-store.ts";
 import { WalletSessions } from "../../core/ports/wallet-sessions.ts";
 import {
+  hashSessionToken,
+  newSessionToken,
+  SESSION_HEADER,
+} from "../../src/payments/sign-in/session-token.ts";
+import {
   type RedisServer,
   rawClient,
   redisServerAvailable,
@@ -23,6 +28,8 @@ import { type TestApp, testApps } from "../support/test-app.ts";
 const limits = { freePerDay: 1, paidDailyCap: 1000, holdTtlMs: 120_000 };
 const WALLET = "8a5uiSArRfLkoGX8Myr44L15hddBADyHvqZdFzeM98Ng";
 const DAY = 86_400_000;
+/** The session test's wallet: the payer-link test credits WALLET on the same prefix. */
+const SIGNED_IN = "9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin";
 
 describe.skipIf(!redisServerAvailable())("round trips per route on Redis", () => {
   let redis: RedisServer;
@@ -93,6 +100,30 @@ describe.skipIf(!redisServerAvailable())("round trips per route on Redis", () =>
     });
     expect(commands).toEqual(["evalsha quota"]);
     expect(body).toMatchObject({ remaining: 4, free: 1, paid: 3, requiresPayment: false });
+  });
+
+  test("GET /api/status with a session: one script call (the session, the identity's and the wallet's quota)", async () => {
+    const t = await app();
+    const token = newSessionToken();
+    await commandsOf(async () => {
+      const hash = await hashSessionToken(token);
+      await t.runtime.runPromise(
+        Effect.gen(function* () {
+          yield* (yield* PaymentStore).claim("sig-rt-2", walletAccount(SIGNED_IN), 2, Date.now());
+          yield* (yield* WalletSessions).open(hash, SIGNED_IN, Date.now() + DAY, Date.now());
+        }),
+      );
+      // The session script is loaded by a first read (a warm instance has it).
+      await t.call("/api/status", { headers: { [SESSION_HEADER]: token } }, "192.0.2.6");
+    });
+    let body: unknown;
+    const commands = await commandsOf(async () => {
+      body = await (
+        await t.call("/api/status", { headers: { [SESSION_HEADER]: token } }, "192.0.2.6")
+      ).json();
+    });
+    expect(commands).toEqual(["evalsha session"]);
+    expect(body).toMatchObject({ remaining: 3, free: 1, paid: 2, wallet: SIGNED_IN });
   });
 
   test("POST /api/chat: a free answer, and a 402 once the free question is spent", async () => {

@@ -1,14 +1,17 @@
 /** GET /api/status: the caller's rateLimit state (never 402). */
-import { Clock, Effect } from "effect";
+import { Effect } from "effect";
 import { type Context, Hono } from "hono";
 import { QuickReads } from "../../../core/ports/quick-reads.ts";
 import { StoreUnavailable } from "../../../core/ports/store-errors.ts";
 import type { QuotaView } from "../../../core/quota.ts";
-import { spenderView } from "../../../core/use-cases/spend-query.ts";
+import { SignInRefused } from "../../../core/sign-in/sign-in-rules.ts";
 import { type AppEnv, adoptEdgeFacts } from "../../hono-kit/app-env.ts";
 import { type AppRuntime, type Outcome, runOutcome } from "../../hono-kit/run-effect.ts";
-import { SESSION_HEADER } from "../../payments/sign-in/session-token.ts";
-import { sessionWallet } from "../../payments/sign-in/wallet-sign-in.ts";
+import {
+  hashSessionToken,
+  isSessionTokenShaped,
+  SESSION_HEADER,
+} from "../../payments/sign-in/session-token.ts";
 import { errorResponse } from "../error-response.ts";
 
 import { preparedJson } from "../prepared-response.ts";
@@ -56,6 +59,8 @@ export const statusBodies = (limit = 1024) => {
  * and on Redis it is one script call behind a plain promise (docs/performance.md). The effect
  * runtime around one read was a tenth of a status request on memory, more on Redis.
  */
+const refused = (reason: "session-unknown" | "session-revoked") => new SignInRefused({ reason });
+
 export const statusRoutes = (runtime: AppRuntime, paidDailyCap: number) => {
   const bodyOf = statusBodies();
   // Resolved on the first request (the runtime is built by then), then kept.
@@ -68,22 +73,26 @@ export const statusRoutes = (runtime: AppRuntime, paidDailyCap: number) => {
   /**
    * The holder of a session spends its wallet and sees which wallet it is (a client linked by
    * having paid from this address, which a NAT or a carrier's shared address holds many of,
-   * reads through spenderView and is never told whose it is).
+   * reads through spenderView and is never told whose it is). The session and both quotas are
+   * one read (QuickReads.sessionView); the token is hashed first (the store holds no token).
    */
-  const sessionStatus = (c: Context<AppEnv>, token: string): Promise<Response> => {
+  const sessionStatus = async (
+    c: Context<AppEnv>,
+    reads: QuickReads["Service"],
+    token: string,
+  ): Promise<Response> => {
     adoptEdgeFacts(c);
-    const identity = c.get("identity");
-    const program = Effect.flatMap(sessionWallet(token), (wallet) =>
-      Effect.map(
-        Effect.flatMap(Clock.currentTimeMillis, (now) => spenderView({ identity, wallet }, now)),
-        (view) => ({ view, wallet }),
-      ),
-    );
-    return Promise.resolve(runOutcome(runtime, program)).then((outcome) => {
-      if (!outcome.ok) return errorResponse(c, outcome.error, paidDailyCap);
-      const { view, wallet } = outcome.value;
-      return c.json({ success: true, ...view, rateLimit: view, wallet });
-    });
+    if (!isSessionTokenShaped(token)) return errorResponse(c, refused("session-unknown"), paidDailyCap);
+    const found = await reads.sessionView(c.get("identity"), await hashSessionToken(token));
+    if (found instanceof StoreUnavailable) return errorResponse(c, found, paidDailyCap);
+    if (found.kind !== "active")
+      return errorResponse(
+        c,
+        refused(found.kind === "revoked" ? "session-revoked" : "session-unknown"),
+        paidDailyCap,
+      );
+    const { view, wallet } = found;
+    return c.json({ success: true, ...view, rateLimit: view, wallet });
   };
   const spender = (c: Context<AppEnv>, reads: QuickReads["Service"]): Response | Promise<Response> => {
     const view = reads.spenderView(c.env.identity);
@@ -91,14 +100,16 @@ export const statusRoutes = (runtime: AppRuntime, paidDailyCap: number) => {
     return view.then((read) => respond(c, read));
   };
   // Not async: on the memory store the whole request completes without a promise.
-  return new Hono<AppEnv>().get("/", (c): Response | Promise<Response> => {
+  const route = (c: Context<AppEnv>, reads: QuickReads["Service"]): Response | Promise<Response> => {
     const token = c.req.header(SESSION_HEADER);
-    if (token !== undefined) return sessionStatus(c, token.trim());
-    if (quick !== undefined) return spender(c, quick);
+    return token === undefined ? spender(c, reads) : sessionStatus(c, reads, token.trim());
+  };
+  return new Hono<AppEnv>().get("/", (c): Response | Promise<Response> => {
+    if (quick !== undefined) return route(c, quick);
     // The runtime is built by the first request; the reads are kept from then on.
     const keep = (found: Outcome<QuickReads["Service"], never>) => {
       quick = found.ok ? found.value : found.error;
-      return spender(c, quick);
+      return route(c, quick);
     };
     const found = runOutcome(runtime, Effect.service(QuickReads));
     return found instanceof Promise ? found.then(keep) : keep(found);
