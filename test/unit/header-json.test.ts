@@ -1,6 +1,6 @@
 /**
  * Our header codec (src/payments/v2/header-json.ts) writes exactly what @x402/core's encoders
- * write, and reads back what they read, for any JSON value (non-ASCII text included: a bazaar
+ * write, and their decoder reads it back, for any JSON value (non-ASCII text included: a bazaar
  * service name, a description), so switching to it changes no byte on the wire.
  */
 import { expect, test } from "bun:test";
@@ -11,9 +11,9 @@ import {
 } from "@x402/core/http";
 import type { PaymentRequired, SettleResponse } from "@x402/core/types";
 import fc from "fast-check";
-import { decodeHeaderJson, encodeHeaderJson } from "../../src/payments/v2/header-json.ts";
+import { encodeHeaderJson } from "../../src/payments/v2/header-json.ts";
 
-test("encodeHeaderJson is byte for byte @x402/core's encoder; decodeHeaderJson reads it back", () => {
+test("encodeHeaderJson is byte for byte @x402/core's encoder", () => {
   fc.assert(
     fc.property(fc.jsonValue(), fc.string({ unit: "grapheme" }), (value, text) => {
       const required = {
@@ -23,7 +23,7 @@ test("encodeHeaderJson is byte for byte @x402/core's encoder; decodeHeaderJson r
       } as unknown as PaymentRequired;
       const header = encodeHeaderJson(required);
       expect(header).toBe(encodePaymentRequiredHeader(required));
-      expect(decodeHeaderJson(header)).toEqual(decodePaymentRequiredHeader(header));
+      expect(decodePaymentRequiredHeader(header)).toEqual(JSON.parse(JSON.stringify(required)));
       const settled = { success: true, transaction: text, network: "solana:x", payer: "p" } as SettleResponse;
       expect(encodeHeaderJson(settled)).toBe(encodePaymentResponseHeader(settled));
     }),

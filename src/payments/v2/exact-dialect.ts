@@ -35,7 +35,7 @@ export interface ExactDialectDeps extends ExactFacilitator {
 /** The PAYMENT-REQUIRED header of a 402 (x402 v2 carries the offer in a header, not the body). */
 export const exactOffer =
   (facilitator: ExactFacilitator): Offering["offer"] =>
-  (request, url, message) =>
+  (request, url, message, extensions) =>
     // Withdrawn while the fee payer is below its floor: the 402 offers the spec's dialect only.
     !facilitator.sponsor.offered()
       ? { headers: {}, body: {} }
@@ -51,6 +51,7 @@ export const exactOffer =
               extensions: facilitator.extensions,
             },
             message ?? x402Error("PAYMENT_REQUIRED", "Payment required", {}).body.Message,
+            extensions,
           ),
           body: {},
         };

@@ -46,9 +46,16 @@ export const paymentRequiredHeader = (
   url: string,
   offer: ExactOffer,
   error: string,
-) => ({
-  [PAYMENT_REQUIRED_HEADER]: encodeHeaderJson(paymentRequiredOf(request, url, offer, error)),
-});
+  extensions?: Readonly<Record<string, unknown>>,
+) => {
+  const required = paymentRequiredOf(request, url, offer, error);
+  // Added last, after the offer is signed (the sign-in challenge, advertise.ts).
+  const extended =
+    extensions === undefined
+      ? required
+      : { ...required, extensions: { ...required.extensions, ...extensions } };
+  return { [PAYMENT_REQUIRED_HEADER]: encodeHeaderJson(extended) };
+};
 
 /** What the exact scheme asks for, whether in a live 402 (with its request's memo) or in the discovery manifest. */
 export const exactRequirements = (terms: {
