@@ -33,6 +33,6 @@ test("a chat 402's PAYMENT-REQUIRED carries the offer's extensions and the body'
     "payment-identifier",
     SIGN_IN_WITH_X,
   ]);
-  expect(body.extensions[SIGN_IN_WITH_X].nonce).toBeString();
+  expect(body.extensions[SIGN_IN_WITH_X].info.nonce).toBeString();
   expect(required.extensions?.[SIGN_IN_WITH_X]).toEqual(body.extensions[SIGN_IN_WITH_X]);
 });
