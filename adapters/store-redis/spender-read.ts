@@ -1,15 +1,15 @@
 /**
  * The reads behind QuickReads on Redis: one script call per GET /api/status, with a session
- * or without. Before
- * it, the route asked for the payer link (HMGET, then GET of the wallet's generation), then the
- * identity's quota (HGETALL), then the wallet through the link (a script): up to four round
- * trips where one does.
+ * or without. Before them the route asked for the payer link (HMGET, then GET of the wallet's
+ * generation), then the identity's quota (HGETALL), then the wallet through the link (a
+ * script): up to four round trips where one does; with a session, three.
  *
  * The script only reads (no rule in Lua); the view is computed in JS by the same core functions
  * the memory store runs (core/quota.ts, core/payments/link-allowance.ts), so the two stores
- * cannot drift on it. KEYS are the identity's quota hash and its link; the wallet's generation
- * and quota hash are named by the link's wallet, known only inside the script, so they are
- * reached by prefix (one Redis, not a cluster, as session-lua.ts).
+ * cannot drift on it. KEYS are every key knowable before the call (the identity's quota hash,
+ * its link, the session); the wallet's generation and quota hash are named by the link's or
+ * the session's wallet, known only inside the script, so they are reached by prefix (one
+ * Redis, not a cluster, as session-lua.ts).
  */
 import type { Redis } from "ioredis";
 import { liveLink, viewThroughLink } from "../../core/payments/link-allowance.ts";

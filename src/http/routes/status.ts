@@ -52,6 +52,9 @@ export const statusBodies = (limit = 1024) => {
   };
 };
 
+/** A session the store does not hold as open (the same refusals as sessionWallet). */
+const refused = (reason: "session-unknown" | "session-revoked") => new SignInRefused({ reason });
+
 /**
  * The route. A client without a session (the busiest request) reads through the store's
  * QuickReads.spenderView: its identity's quota, its payer link and the wallet behind it in one
@@ -59,8 +62,6 @@ export const statusBodies = (limit = 1024) => {
  * and on Redis it is one script call behind a plain promise (docs/performance.md). The effect
  * runtime around one read was a tenth of a status request on memory, more on Redis.
  */
-const refused = (reason: "session-unknown" | "session-revoked") => new SignInRefused({ reason });
-
 export const statusRoutes = (runtime: AppRuntime, paidDailyCap: number) => {
   const bodyOf = statusBodies();
   // Resolved on the first request (the runtime is built by then), then kept.
