@@ -70,6 +70,18 @@ return 1
 
 const LINK_SCRIPT = luaScript(LINK);
 
+/**
+ * KEYS = [link], ARGV = [generation key prefix, now]: the linked wallet, or false when there is
+ * no link, it expired, or its wallet signed out everywhere since (a newer generation).
+ */
+const LINKED = luaScript(`
+local link = redis.call('HMGET', KEYS[1], 'w', 'g', 'e')
+local wallet, generation, expiresAt = link[1], link[2], link[3]
+if not (wallet and generation and expiresAt) or tonumber(expiresAt) <= tonumber(ARGV[2]) then return false end
+if (redis.call('GET', ARGV[1] .. wallet) or '0') ~= generation then return false end
+return wallet
+`);
+
 /** KEYS = [session], ARGV = [generation key prefix, now]: {'active', wallet, expiresAt} | {'revoked'} | {'unknown'}. */
 const FIND = luaScript(`${SESSION_LOOKUP}
 return session_lookup(KEYS[1], ARGV[1], tonumber(ARGV[2]))
@@ -142,19 +154,11 @@ export const redisSessions = (
           [now, expiresAt, wallet, queries],
         ),
       ),
-    // Two reads, not one script: the generation's key is named by the record (a script must
-    // declare its keys), and a revocation racing this read is as good as one just after it.
+    // One round trip: the wallet's generation is named by the link, so it is reached by prefix.
     linked: (identity, now) =>
-      Effect.flatMap(
-        runCommand(() => client.hmget(keys.payerLink(identity), "w", "g", "e")),
-        ([wallet, generation, expiresAt]) => {
-          if (wallet == null || generation == null || expiresAt == null || Number(expiresAt) <= now)
-            return Effect.succeed(undefined);
-          return Effect.map(
-            runCommand(() => client.get(keys.sessionGeneration(wallet))),
-            (current) => ((current ?? "0") === generation ? wallet : undefined),
-          );
-        },
+      Effect.map(
+        runScript(client, LINKED, [keys.payerLink(identity)], [keys.sessionGeneration(""), now]),
+        (wallet) => (typeof wallet === "string" ? wallet : undefined),
       ),
     // SET NX answers OK to exactly one caller on any number of instances.
     useNonce: (nonce, expiresAt, now) =>

@@ -148,7 +148,7 @@ describe.skipIf(!redisServerAvailable())("round trips per route on Redis", () =>
     counted.length = 0;
     const seenByRedis = await commandsOf(() => t.chat("what is x402?", "192.0.2.5"));
     expect(counted).toEqual(seenByRedis.map((line) => line.split(" ")[0] ?? ""));
-    expect(counted).toEqual(["hmget", "evalsha", "evalsha", "set"]);
+    expect(counted).toEqual(["evalsha", "evalsha", "evalsha", "set"]);
   });
 
   test("GET /api/payment/info: one script call", async () => {
@@ -165,6 +165,6 @@ const named = (line: string): string => {
 };
 
 /** A free answer: the payer link, the hold, its commit, the answer's id (for feedback). */
-const ANSWERED = ["hmget link", "evalsha quota", "evalsha quota", "set answer"];
+const ANSWERED = ["evalsha link", "evalsha quota", "evalsha quota", "set answer"];
 /** A 402: the payer link, the refused hold, the memo reference the 402 names. */
-const REFUSED = ["hmget link", "evalsha quota", "evalsha ref"];
+const REFUSED = ["evalsha link", "evalsha quota", "evalsha ref"];
