@@ -9,6 +9,7 @@ import { DEFAULT_INSIGHTS_BOUNDS } from "../../core/config-insights.ts";
 import { checkGrant, checkQueries } from "../../core/payments/grant-guard.ts";
 import { MAX_PAID_RESULTS } from "../../core/payments/payment-identifier.ts";
 import { DEFAULT_UNATTRIBUTED_BOUNDS, type UnattributedBounds } from "../../core/payments/unattributed.ts";
+import { combinedView } from "../../core/payments/wallet-credits.ts";
 import { claimInput } from "../../core/payments/x402-claim.ts";
 import { ChainLookupBudget } from "../../core/ports/chain-lookup-budget.ts";
 import { FeedbackStore } from "../../core/ports/feedback-store.ts";
@@ -23,6 +24,7 @@ import { QuotaStore } from "../../core/ports/quota-store.ts";
 import { RequestSeal } from "../../core/ports/request-seal.ts";
 import { SettlementLocks } from "../../core/ports/settlement-locks.ts";
 import { SponsorLosses } from "../../core/ports/sponsor-losses.ts";
+import type { StoreServices } from "../../core/ports/store-services.ts";
 import { UnattributedPayments } from "../../core/ports/unattributed-payments.ts";
 import { WalletCredits } from "../../core/ports/wallet-credits.ts";
 import { WalletSessions } from "../../core/ports/wallet-sessions.ts";
@@ -61,24 +63,7 @@ export const layer = (
   limits: QuotaLimits,
   insightsBounds: InsightsBounds = DEFAULT_INSIGHTS_BOUNDS,
   unattributedBounds: UnattributedBounds = DEFAULT_UNATTRIBUTED_BOUNDS,
-): Layer.Layer<
-  | QuotaStore
-  | PaymentStore
-  | PaymentRequests
-  | FeedbackStore
-  | InsightsStore
-  | QuickReads
-  | SettlementLocks
-  | PendingSettlements
-  | SponsorLosses
-  | ChainLookupBudget
-  | WalletCredits
-  | WalletSessions
-  | HeldSizes
-  | RequestSeal
-  | UnattributedPayments
-  | PaidResults
-> =>
+): Layer.Layer<StoreServices | HeldSizes> =>
   Layer.effectContext(
     Effect.gen(function* () {
       const state = makeMemoryState(limits, { holdId: newHoldId, reference: newReference });
@@ -174,7 +159,20 @@ export const layer = (
       const clock = yield* Clock.Clock;
       // No I/O stands behind the state: the quick reads answer at once.
       const quick = QuickReads.of({
-        quotaView: (identity) => state.view(identity, clock.currentTimeMillisUnsafe()),
+        spenderView: (identity) => {
+          const now = clock.currentTimeMillisUnsafe();
+          const own = state.view(identity, now);
+          const wallet = sessionState.linked(identity, now);
+          if (wallet === undefined) return own;
+          return combinedView(own, state.wallet.view(wallet, now, linkOf(wallet, identity)));
+        },
+        sessionView: (identity, tokenHash) => {
+          const now = clock.currentTimeMillisUnsafe();
+          const found = sessionState.find(tokenHash, now);
+          if (found.kind !== "active") return found;
+          const view = combinedView(state.view(identity, now), state.wallet.view(found.wallet, now));
+          return { kind: "active", wallet: found.wallet, view };
+        },
         referenceFor: (identity) => state.referenceFor(identity, clock.currentTimeMillisUnsafe()),
       });
       const votes = makeMemoryFeedback(() => crypto.randomUUID());

@@ -3,6 +3,7 @@ import type { UnattributedBounds } from "../../core/payments/unattributed.ts";
 import type { InsightsBounds } from "../../core/ports/insights-store.ts";
 import type * as Quota from "../../core/quota.ts";
 import type { ConnectOptions } from "./redis-client.ts";
+import type { OnRoundTrip } from "./round-trips.ts";
 
 export interface RedisStoreOptions extends ConnectOptions {
   readonly limits: Quota.QuotaLimits;
@@ -21,4 +22,6 @@ export interface RedisStoreOptions extends ConnectOptions {
   readonly insights?: InsightsBounds;
   /** Retention and cap of the unattributed payments (default 90 days, 10 000 entries). */
   readonly unattributed?: UnattributedBounds;
+  /** Each round trip to Redis, by command (store_round_trips_total). */
+  readonly onRoundTrip?: OnRoundTrip | undefined;
 }

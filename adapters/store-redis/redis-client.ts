@@ -115,24 +115,28 @@ export const luaScript = (source: string): LuaScript => ({
   sha: createHash("sha1").update(source).digest("hex"),
 });
 
-/** EVALSHA, falling back to EVAL (which also caches the script) when Redis does not know it yet. */
+/** EVALSHA, falling back to EVAL (which also caches the script) when Redis does not know it yet; a plain promise. */
+export const evalScript = async (
+  client: Redis,
+  script: LuaScript,
+  keys: ReadonlyArray<string>,
+  args: ReadonlyArray<string | number>,
+): Promise<unknown> => {
+  try {
+    return await client.evalsha(script.sha, keys.length, ...keys, ...args);
+  } catch (error) {
+    if (!(error instanceof Error && error.message.startsWith("NOSCRIPT"))) throw error;
+    return await client.eval(script.source, keys.length, ...keys, ...args);
+  }
+};
+
+/** `evalScript` as an effect, its failures StoreUnavailable. */
 export const runScript = (
   client: Redis,
   script: LuaScript,
   keys: ReadonlyArray<string>,
   args: ReadonlyArray<string | number>,
-) =>
-  Effect.tryPromise({
-    try: async (): Promise<unknown> => {
-      try {
-        return await client.evalsha(script.sha, keys.length, ...keys, ...args);
-      } catch (error) {
-        if (!(error instanceof Error && error.message.startsWith("NOSCRIPT"))) throw error;
-        return await client.eval(script.source, keys.length, ...keys, ...args);
-      }
-    },
-    catch: unavailable,
-  });
+) => Effect.tryPromise({ try: () => evalScript(client, script, keys, args), catch: unavailable });
 
 /** One plain command (GET, PING) with the same error mapping. */
 export const runCommand = <A>(command: () => Promise<A>) =>

@@ -36,6 +36,7 @@ import {
 import type { KeyLayout } from "./keys.ts";
 import { LINK } from "./link-lua.ts";
 import { luaScript, runCommand, runScript } from "./redis-client.ts";
+import { SESSION_LOOKUP, sessionLookupOf } from "./session-lookup-lua.ts";
 import { CLOSE, CLOSE_ALL, OPEN } from "./session-lua.ts";
 
 const SCRIPTS = { open: luaScript(OPEN), close: luaScript(CLOSE), closeAll: luaScript(CLOSE_ALL) };
@@ -69,26 +70,28 @@ return 1
 
 const LINK_SCRIPT = luaScript(LINK);
 
+/**
+ * KEYS = [link], ARGV = [generation key prefix, now]: the linked wallet, or false when there is
+ * no link, it expired, or its wallet signed out everywhere since (a newer generation).
+ */
+const LINKED = luaScript(`
+local link = redis.call('HMGET', KEYS[1], 'w', 'g', 'e')
+local wallet, generation, expiresAt = link[1], link[2], link[3]
+if not (wallet and generation and expiresAt) or tonumber(expiresAt) <= tonumber(ARGV[2]) then return false end
+if (redis.call('GET', ARGV[1] .. wallet) or '0') ~= generation then return false end
+return wallet
+`);
+
 /** KEYS = [session], ARGV = [generation key prefix, now]: {'active', wallet, expiresAt} | {'revoked'} | {'unknown'}. */
-const FIND = luaScript(`
-local record = redis.call('GET', KEYS[1])
-if not record then return { 'unknown' } end
-local generation, expiresAt, state, wallet = string.match(record, '^(%d+)|(%d+)|(%a+)|(.+)$')
-if generation == nil then error('corrupt session') end
-if tonumber(expiresAt) <= tonumber(ARGV[2]) then return { 'unknown' } end
-local current = redis.call('GET', ARGV[1] .. wallet) or '0'
-if state ~= 'open' or current ~= generation then return { 'revoked' } end
-return { 'active', wallet, expiresAt }
+const FIND = luaScript(`${SESSION_LOOKUP}
+return session_lookup(KEYS[1], ARGV[1], tonumber(ARGV[2]))
 `);
 
 const decodeFind = (reply: unknown): Effect.Effect<SessionLookup, StoreUnavailable> => {
-  if (Array.isArray(reply)) {
-    const [kind, wallet, expiresAt] = reply as unknown[];
-    if (kind === "unknown" || kind === "revoked") return Effect.succeed({ kind });
-    if (kind === "active" && typeof wallet === "string" && typeof expiresAt === "string")
-      return Effect.succeed({ kind, wallet, expiresAt: Number(expiresAt) });
-  }
-  return Effect.fail(new StoreUnavailable({ reason: "unexpected reply to a session read" }));
+  const lookup = sessionLookupOf(reply);
+  return lookup === undefined
+    ? Effect.fail(new StoreUnavailable({ reason: "unexpected reply to a session read" }))
+    : Effect.succeed(lookup);
 };
 
 /** `maxEvictable`: the cap of the global eviction order (session-lua.ts). */
@@ -151,19 +154,11 @@ export const redisSessions = (
           [now, expiresAt, wallet, queries],
         ),
       ),
-    // Two reads, not one script: the generation's key is named by the record (a script must
-    // declare its keys), and a revocation racing this read is as good as one just after it.
+    // One round trip: the wallet's generation is named by the link, so it is reached by prefix.
     linked: (identity, now) =>
-      Effect.flatMap(
-        runCommand(() => client.hmget(keys.payerLink(identity), "w", "g", "e")),
-        ([wallet, generation, expiresAt]) => {
-          if (wallet == null || generation == null || expiresAt == null || Number(expiresAt) <= now)
-            return Effect.succeed(undefined);
-          return Effect.map(
-            runCommand(() => client.get(keys.sessionGeneration(wallet))),
-            (current) => ((current ?? "0") === generation ? wallet : undefined),
-          );
-        },
+      Effect.map(
+        runScript(client, LINKED, [keys.payerLink(identity)], [keys.sessionGeneration(""), now]),
+        (wallet) => (typeof wallet === "string" ? wallet : undefined),
       ),
     // SET NX answers OK to exactly one caller on any number of instances.
     // A used nonce's key lives exactly until its challenge expires (useNonce's PX).

@@ -25,6 +25,7 @@ import { RequestSeal } from "../../core/ports/request-seal.ts";
 import { SettlementLocks } from "../../core/ports/settlement-locks.ts";
 import { SponsorLosses } from "../../core/ports/sponsor-losses.ts";
 import { StoreUnavailable } from "../../core/ports/store-errors.ts";
+import type { StoreServices } from "../../core/ports/store-services.ts";
 import { UnattributedPayments } from "../../core/ports/unattributed-payments.ts";
 import { WalletCredits } from "../../core/ports/wallet-credits.ts";
 import { WalletSessions } from "../../core/ports/wallet-sessions.ts";
@@ -48,8 +49,10 @@ import { redisWalletCredits } from "./redis-wallet-credits.ts";
 import { REFERENCE } from "./reference-lua.ts";
 import { replicatedClaims } from "./replicated-claims.ts";
 import { decodeClaim, decodeMarked, decodeReserve, decodeView, usedAtOf } from "./replies.ts";
+import { countRoundTrips } from "./round-trips.ts";
 import { redisLocks } from "./settlement-locks.ts";
 import { MARK_USED } from "./signature-lua.ts";
+import { spenderRead } from "./spender-read.ts";
 import { redisSponsorLosses } from "./sponsor-losses.ts";
 import { viewAt } from "./view-at.ts";
 
@@ -68,32 +71,17 @@ const SCRIPTS = {
 const REFERENCE_ATTEMPTS = 5;
 
 /** The store ports over one Redis connection, closed when the layer's scope ends. */
-export const layer = (
-  options: RedisStoreOptions,
-): Layer.Layer<
-  | QuotaStore
-  | PaymentStore
-  | PaymentRequests
-  | FeedbackStore
-  | InsightsStore
-  | QuickReads
-  | SettlementLocks
-  | PendingSettlements
-  | SponsorLosses
-  | ChainLookupBudget
-  | WalletCredits
-  | WalletSessions
-  | RequestSeal
-  | UnattributedPayments
-  | PaidResults,
-  StoreUnavailable
-> =>
+export const layer = (options: RedisStoreOptions): Layer.Layer<StoreServices, StoreUnavailable> =>
   Layer.effectContext(
     Effect.gen(function* () {
       const { maxCreditlessSessions, creditlessSignInsPerMinute } = yield* SessionCeilings;
       const client = yield* Effect.acquireRelease(connect(options), close);
       yield* requireNoEviction(client, options.onUnverifiedEviction);
       const replicated = yield* replicatedClaims(client, options);
+      if (options.onRoundTrip !== undefined) {
+        countRoundTrips(client, options.onRoundTrip);
+        if (replicated.client !== client) countRoundTrips(replicated.client, options.onRoundTrip);
+      }
       const endpoint = endpointOf(urlOf(options));
       const keys = keyLayout(options.keyPrefix ?? DEFAULT_KEY_PREFIX);
       const { limits } = options;
@@ -112,6 +100,7 @@ export const layer = (
         );
 
       const readView = viewAt(client, keys.quota, limits);
+      const readSpender = spenderRead(client, keys, limits);
       const clock = yield* Clock.Clock;
       const quota = QuotaStore.of({
         // The hot path (GET /api/status): one plain read, no script, and no Effect.fn (a span per call).
@@ -224,7 +213,9 @@ export const layer = (
         Context.add(
           QuickReads,
           QuickReads.of({
-            quotaView: (identity) => readView(identity, clock.currentTimeMillisUnsafe()),
+            spenderView: (identity) => readSpender.spender(identity, clock.currentTimeMillisUnsafe()),
+            sessionView: (identity, tokenHash) =>
+              readSpender.session(identity, tokenHash, clock.currentTimeMillisUnsafe()),
             // The same script as PaymentStore.referenceFor, its failure returned as a value.
             referenceFor: (identity) =>
               Effect.runPromise(

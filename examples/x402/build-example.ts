@@ -10,16 +10,8 @@ import { MemoryStore } from "../../adapters/store-memory/index.ts";
 import { RedisStore } from "../../adapters/store-redis/index.ts";
 import type { LateTransferPolicy } from "../../core/payments/late-transfer.ts";
 import type { X402Network } from "../../core/payments/network.ts";
-import type { ChainLookupBudget } from "../../core/ports/chain-lookup-budget.ts";
-import type { PaidResults } from "../../core/ports/paid-results.ts";
-import type { PaymentRequests } from "../../core/ports/payment-requests.ts";
-import type { PaymentStore } from "../../core/ports/payment-store.ts";
-import type { PendingSettlements } from "../../core/ports/pending-settlements.ts";
-import type { RequestSeal } from "../../core/ports/request-seal.ts";
-import type { SettlementLocks } from "../../core/ports/settlement-locks.ts";
-import type { SponsorLosses } from "../../core/ports/sponsor-losses.ts";
 import type { StoreUnavailable } from "../../core/ports/store-errors.ts";
-import type { UnattributedPayments } from "../../core/ports/unattributed-payments.ts";
+import type { StoreServices } from "../../core/ports/store-services.ts";
 import type { Logger } from "../../src/observability/log.ts";
 import { createPaywall, type PaywallDeps, specDialect } from "../../src/payments/server/index.ts";
 import { exactDialect } from "../../src/payments/v2/exact-dialect.ts";
@@ -53,18 +45,7 @@ export interface ExampleOptions {
 export const buildExample = (options: ExampleOptions) => {
   const limits = quotaLimits(defaultConfig());
   // Either store, seen as the ports the paywall uses (its seal key and chain lookup budget too), and the ids' random source.
-  const store: Layer.Layer<
-    | PaymentStore
-    | PaymentRequests
-    | SettlementLocks
-    | RequestSeal
-    | ChainLookupBudget
-    | UnattributedPayments
-    | PaidResults
-    | PendingSettlements
-    | SponsorLosses,
-    StoreUnavailable
-  > =
+  const store: Layer.Layer<StoreServices, StoreUnavailable> =
     options.redisUrl === undefined
       ? MemoryStore.layer(limits)
       : RedisStore.layer({ url: options.redisUrl, limits, keyPrefix: "x402-example:" });

@@ -6,50 +6,24 @@
 import { Cause, type Effect, Exit, type ManagedRuntime, Option } from "effect";
 import type { InsightsSettings } from "../../core/insights/insights-settings.ts";
 import type { PaymentSettings } from "../../core/payments/payment-settings.ts";
-import type { ChainLookupBudget } from "../../core/ports/chain-lookup-budget.ts";
 import type { ChainReader } from "../../core/ports/chain-reader.ts";
 import type { Conversations } from "../../core/ports/conversations.ts";
-import type { FeedbackStore } from "../../core/ports/feedback-store.ts";
 import type { Generator } from "../../core/ports/generator.ts";
-import type { InsightsStore } from "../../core/ports/insights-store.ts";
-import type { PaidResults } from "../../core/ports/paid-results.ts";
-import type { PaymentRequests } from "../../core/ports/payment-requests.ts";
-import type { PaymentStore } from "../../core/ports/payment-store.ts";
-import type { PendingSettlements } from "../../core/ports/pending-settlements.ts";
-import type { QuotaStore } from "../../core/ports/quota-store.ts";
-import type { RequestSeal } from "../../core/ports/request-seal.ts";
 import type { Retriever } from "../../core/ports/retrieval.ts";
 import type { SecureRandom } from "../../core/ports/secure-random.ts";
-import type { SettlementLocks } from "../../core/ports/settlement-locks.ts";
-import type { SponsorLosses } from "../../core/ports/sponsor-losses.ts";
-import type { UnattributedPayments } from "../../core/ports/unattributed-payments.ts";
+import type { StoreServices } from "../../core/ports/store-services.ts";
 import type { VisitorHasher } from "../../core/ports/visitor-hasher.ts";
-import type { WalletCredits } from "../../core/ports/wallet-credits.ts";
-import type { WalletSessions } from "../../core/ports/wallet-sessions.ts";
 
 export type Services =
-  | QuotaStore
-  | PaymentStore
-  | PaymentRequests
+  | StoreServices
   | PaymentSettings
-  | FeedbackStore
   | ChainReader
-  | ChainLookupBudget
   | Retriever
   | Generator
   | Conversations
-  | InsightsStore
   | InsightsSettings
   | VisitorHasher
-  | SecureRandom
-  | SettlementLocks
-  | PendingSettlements
-  | SponsorLosses
-  | WalletCredits
-  | WalletSessions
-  | RequestSeal
-  | UnattributedPayments
-  | PaidResults;
+  | SecureRandom;
 export type AppRuntime = ManagedRuntime.ManagedRuntime<Services, never>;
 
 /** Thrown to reach Hono's onError (500 + request id) with the real cause attached. */

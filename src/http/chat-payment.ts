@@ -26,7 +26,7 @@ import type { CreditDialect, CreditRoute } from "../payments/server/dialect.ts";
 import { issuePaymentRequest, paymentRequestOf } from "../payments/server/issue-request.ts";
 import { withHeaders } from "../payments/server/spec-dialect.ts";
 import { x402Rejection } from "../payments/server/x402-errors.ts";
-import { signInExtensions, withSignInOffer } from "../payments/sign-in/advertise.ts";
+import { signInExtensions } from "../payments/sign-in/advertise.ts";
 import { linkPayer } from "../payments/sign-in/payer-link.ts";
 import { issueChallenge } from "../payments/sign-in/wallet-sign-in.ts";
 import { exactCreditDialect } from "../payments/v2/credit-exact-dialect.ts";
@@ -68,19 +68,18 @@ const offerPayment = async (
     signIn === undefined ? undefined : await runOutcome(deps.runtime, issueChallenge(signIn, CHAT_PATH));
   if (challenge !== undefined && !challenge.ok) return unavailableResponse(c, challenge.error);
   const message = typeof fields.error === "string" ? fields.error : QUOTA_EXHAUSTED_TEXT;
+  // A 402 advertises signing in beside paying, in both dialects (advertise.ts).
+  const signInOffer = challenge === undefined ? undefined : signInExtensions(challenge.value);
   const offer = paymentOffer(
     deps.dialects,
     paymentRequestOf(issued.value),
     c.req.url,
     { code, message, details },
     message,
+    signInOffer,
   );
-  if (challenge === undefined) return c.json({ ...offer.body, ...fields }, 402, offer.headers);
-  return c.json(
-    { ...offer.body, ...fields, extensions: signInExtensions(challenge.value) },
-    402,
-    withSignInOffer(offer.headers, challenge.value),
-  );
+  if (signInOffer === undefined) return c.json({ ...offer.body, ...fields }, 402, offer.headers);
+  return c.json({ ...offer.body, ...fields, extensions: signInOffer }, 402, offer.headers);
 };
 
 /** Where the chat is served; a sign-in challenge names it as its resource. */

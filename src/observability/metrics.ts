@@ -50,6 +50,8 @@ export const COUNTERS = {
   metrics_auth_failures_total: "Wrong METRICS_TOKEN on /metrics or /readyz",
   chain_rpc_calls_total:
     "JSON-RPC calls sent to the chain's RPC on the operator's plan (retries included), by method and cause (verify, readiness, sponsor, balance, relay)",
+  store_round_trips_total:
+    "Round trips to Redis, by command (a script call is one, whatever it runs inside Redis; the memory store makes none)",
   rpc_relay_calls_total: "Calls to the widget's RPC relay, by method and outcome (forwarded or why refused)",
   request_body_timeouts_total: "Requests answered 408: their body was not complete within the deadline",
   in_flight_limited_total: "Requests refused: their client had too many requests in flight",

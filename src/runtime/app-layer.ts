@@ -15,24 +15,10 @@ import { type AppConfig, type ChainConfig, parseConfig } from "../../core/config
 import { InsightsSettings } from "../../core/insights/insights-settings.ts";
 import { CHAIN_LOOKUPS_PER_PAYMENT, ChainLookupLimits } from "../../core/payments/chain-lookup-budget.ts";
 import * as PaymentSettings from "../../core/payments/payment-settings.ts";
-import type { ChainLookupBudget } from "../../core/ports/chain-lookup-budget.ts";
 import type { ChainReader } from "../../core/ports/chain-reader.ts";
-import type { FeedbackStore } from "../../core/ports/feedback-store.ts";
 import type { Generator } from "../../core/ports/generator.ts";
-import type { InsightsStore } from "../../core/ports/insights-store.ts";
-import type { PaidResults } from "../../core/ports/paid-results.ts";
-import type { PaymentRequests } from "../../core/ports/payment-requests.ts";
-import type { PaymentStore } from "../../core/ports/payment-store.ts";
-import type { PendingSettlements } from "../../core/ports/pending-settlements.ts";
-import type { QuickReads } from "../../core/ports/quick-reads.ts";
-import type { QuotaStore } from "../../core/ports/quota-store.ts";
-import type { RequestSeal } from "../../core/ports/request-seal.ts";
 import type { Retriever } from "../../core/ports/retrieval.ts";
-import type { SettlementLocks } from "../../core/ports/settlement-locks.ts";
-import type { SponsorLosses } from "../../core/ports/sponsor-losses.ts";
-import type { UnattributedPayments } from "../../core/ports/unattributed-payments.ts";
-import type { WalletCredits } from "../../core/ports/wallet-credits.ts";
-import type { WalletSessions } from "../../core/ports/wallet-sessions.ts";
+import type { StoreServices } from "../../core/ports/store-services.ts";
 import type { QuotaLimits } from "../../core/quota.ts";
 import { SessionCeilings } from "../../core/sign-in/session-ceilings.ts";
 import type { Logger } from "../observability/log.ts";
@@ -49,31 +35,13 @@ export const quotaLimits = (config: Pick<AppConfig, "freeQueries" | "paidDailyCa
   holdTtlMs: HOLD_TTL_MS,
 });
 
-type StoreLayer = Layer.Layer<
-  | QuotaStore
-  | PaymentStore
-  | PaymentRequests
-  | FeedbackStore
-  | InsightsStore
-  | QuickReads
-  | SettlementLocks
-  | PendingSettlements
-  | SponsorLosses
-  | ChainLookupBudget
-  | WalletCredits
-  | WalletSessions
-  | RequestSeal
-  | UnattributedPayments
-  | PaidResults,
-  unknown,
-  never
->;
+type StoreLayer = Layer.Layer<StoreServices, unknown, never>;
 
 /**
  * The store REDIS_URL names, or the volatile memory store. The Redis adapter (and ioredis,
  * about 15 MB resident) is loaded only when it is configured.
  */
-const configuredStore = (logger: Logger) =>
+const configuredStore = (logger: Logger, events: AppEvents) =>
   Layer.unwrap(
     Effect.flatMap(AppSettings, (config): Effect.Effect<StoreLayer> => {
       const limits = quotaLimits(config);
@@ -90,6 +58,7 @@ const configuredStore = (logger: Logger) =>
             insights,
             waitReplicas: config.redisWaitReplicas,
             waitTimeoutMs: config.redisWaitTimeoutMs,
+            onRoundTrip: events.onStoreRoundTrip,
             onUnverifiedEviction: () =>
               logger.warn("cannot read Redis maxmemory-policy (CONFIG disabled): make sure it is noeviction"),
           }),
@@ -102,6 +71,8 @@ export interface AppEvents {
   readonly onAnswerCache?: ((outcome: CacheOutcome) => void) | undefined;
   /** Each call the chain reader sends to the RPC (chain_rpc_calls_total). */
   readonly onRpcCall?: OnRpcCall | undefined;
+  /** Each round trip to Redis, by command (store_round_trips_total); the memory store makes none. */
+  readonly onStoreRoundTrip?: ((command: string) => void) | undefined;
 }
 
 /** Parts a test or benchmark binds itself instead of the configured adapter. */
@@ -123,7 +94,7 @@ export const appLayer = (
   parts: AppParts = {},
   events: AppEvents = {},
 ) => {
-  const store = parts.store ?? configuredStore(logger);
+  const store = parts.store ?? configuredStore(logger, events);
   const settings = PaymentSettings.layer({
     network: chain.network,
     usdcMint: chain.usdcMint,

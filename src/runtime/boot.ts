@@ -90,6 +90,7 @@ export const boot = async (env: Env, exitProcess: (code: number) => never, optio
       {
         onAnswerCache: (outcome) => metrics.count(cacheCounters[outcome]),
         onRpcCall: (method, cause) => metrics.count("chain_rpc_calls_total", { method, cause }),
+        onStoreRoundTrip: (command) => metrics.count("store_round_trips_total", { command }),
       },
     ).pipe(Layer.orDie),
   );

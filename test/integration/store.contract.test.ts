@@ -58,7 +58,7 @@ const client = (runtime: ManagedRuntime.ManagedRuntime<Stores, StoreUnavailable>
     // the time of the runtime's clock: at once on the memory store, by a promise on Redis.
     view: async (id: string, now: number) => {
       const view = await run(QuotaStore.use((q) => q.view(id, now)));
-      expect(await quickRead((quick) => quick.quotaView(id), now)).toEqual(view);
+      expect(await quickRead((quick) => quick.spenderView(id), now)).toEqual(view);
       return view;
     },
     reserve: (id: string, now: number) => run(QuotaStore.use((q) => q.reserve(id, now))),

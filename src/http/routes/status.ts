@@ -1,20 +1,18 @@
 /** GET /api/status: the caller's rateLimit state (never 402). */
-import { Clock, Effect, Option } from "effect";
+import { Effect } from "effect";
 import { type Context, Hono } from "hono";
 import { QuickReads } from "../../../core/ports/quick-reads.ts";
-import { QuotaStore } from "../../../core/ports/quota-store.ts";
 import { StoreUnavailable } from "../../../core/ports/store-errors.ts";
-import type { WalletSessions } from "../../../core/ports/wallet-sessions.ts";
 import type { QuotaView } from "../../../core/quota.ts";
-import { spenderView } from "../../../core/use-cases/spend-query.ts";
+import { SignInRefused } from "../../../core/sign-in/sign-in-rules.ts";
 import { type AppEnv, adoptEdgeFacts } from "../../hono-kit/app-env.ts";
-import { type AppRuntime, type Outcome, runOutcome, whenReady } from "../../hono-kit/run-effect.ts";
-import { linkedWallet } from "../../payments/sign-in/payer-link.ts";
-import { SESSION_HEADER } from "../../payments/sign-in/session-token.ts";
-import { sessionWallet } from "../../payments/sign-in/wallet-sign-in.ts";
+import { type AppRuntime, type Outcome, runOutcome } from "../../hono-kit/run-effect.ts";
+import {
+  hashSessionToken,
+  isSessionTokenShaped,
+  SESSION_HEADER,
+} from "../../payments/sign-in/session-token.ts";
 import { errorResponse } from "../error-response.ts";
-
-type SessionError = Effect.Error<ReturnType<typeof sessionWallet>>;
 
 import { preparedJson } from "../prepared-response.ts";
 
@@ -54,94 +52,67 @@ export const statusBodies = (limit = 1024) => {
   };
 };
 
-/** The store's quick reads (both stores have them; a test's own store may not). */
-const quickReads = Effect.map(Effect.serviceOption(QuickReads), Option.getOrUndefined);
+/** A session the store does not hold as open (the same refusals as sessionWallet). */
+const refused = (reason: "session-unknown" | "session-revoked") => new SignInRefused({ reason });
 
 /**
- * The route. It reads through the store's QuickReads: with the memory store the view comes at
- * once, so the whole request completes without an effect run or a promise; with Redis it is one
- * HGETALL behind a plain promise. A status read is the busiest request and the effect runtime
- * was a tenth of its time on memory, more on Redis. A store without them goes through QuotaStore.
+ * The route. A client without a session (the busiest request) reads through the store's
+ * QuickReads.spenderView: its identity's quota, its payer link and the wallet behind it in one
+ * read, so on the memory store the whole request completes without an effect run or a promise,
+ * and on Redis it is one script call behind a plain promise (docs/performance.md). The effect
+ * runtime around one read was a tenth of a status request on memory, more on Redis.
  */
 export const statusRoutes = (runtime: AppRuntime, paidDailyCap: number) => {
   const bodyOf = statusBodies();
   // Resolved on the first request (the runtime is built by then), then kept.
   let quick: QuickReads["Service"] | undefined;
-  const readQuota = (identity: string) =>
-    Effect.flatMap(QuotaStore, (quota) =>
-      Effect.flatMap(Clock.currentTimeMillis, (now) => quota.view(identity, now)),
-    );
   const respond = (c: Context<AppEnv>, view: QuotaView | StoreUnavailable): Response => {
     if (!(view instanceof StoreUnavailable)) return preparedJson(c, bodyOf(view));
     adoptEdgeFacts(c);
     return errorResponse(c, view, paidDailyCap);
   };
-  /** A client spending a wallet's credits: the view of both, and which wallet. */
   /**
-   * The quota the client may spend, its wallet's included. The wallet's address is shown to the
-   * holder of its session only: a client linked by having paid from this address (a NAT or a
-   * carrier's shared address holds many) spends it but is not told whose it is.
+   * The holder of a session spends its wallet and sees which wallet it is (a client linked by
+   * having paid from this address, which a NAT or a carrier's shared address holds many of,
+   * reads through spenderView and is never told whose it is). The session and both quotas are
+   * one read (QuickReads.sessionView); the token is hashed first (the store holds no token).
    */
-  const walletStatus = (
+  const sessionStatus = async (
     c: Context<AppEnv>,
-    read: Effect.Effect<string, SessionError, WalletSessions>,
-    showWallet: boolean,
-  ): Response | Promise<Response> => {
+    reads: QuickReads["Service"],
+    token: string,
+  ): Promise<Response> => {
     adoptEdgeFacts(c);
-    const identity = c.get("identity");
-    const program = Effect.flatMap(read, (wallet) =>
-      Effect.map(
-        Effect.flatMap(Clock.currentTimeMillis, (now) =>
-          // The holder of a session sees the wallet; a client through a payer link what it may spend of it.
-          spenderView({ identity, wallet, throughLink: !showWallet }, now),
-        ),
-        (view) => ({ view, wallet }),
-      ),
-    );
-    return whenReady(runOutcome(runtime, program), (outcome) => {
-      if (!outcome.ok) return errorResponse(c, outcome.error, paidDailyCap);
-      const { view, wallet } = outcome.value;
-      return c.json({ success: true, ...view, rateLimit: view, ...(showWallet ? { wallet } : {}) });
-    });
+    if (!isSessionTokenShaped(token)) return errorResponse(c, refused("session-unknown"), paidDailyCap);
+    const found = await reads.sessionView(c.get("identity"), await hashSessionToken(token));
+    if (found instanceof StoreUnavailable) return errorResponse(c, found, paidDailyCap);
+    if (found.kind !== "active")
+      return errorResponse(
+        c,
+        refused(found.kind === "revoked" ? "session-revoked" : "session-unknown"),
+        paidDailyCap,
+      );
+    const { view, wallet } = found;
+    return c.json({ success: true, ...view, rateLimit: view, wallet });
   };
-  const identityStatus = (c: Context<AppEnv>, identity: string): Response | Promise<Response> => {
-    if (quick === undefined) {
-      const found = runOutcome(runtime, quickReads);
-      if (!(found instanceof Promise) && found.ok) quick = found.value;
-    }
-    if (quick !== undefined) {
-      const view = quick.quotaView(identity);
-      if (!(view instanceof Promise)) return preparedJson(c, bodyOf(view));
-      const answered: Promise<Response> = view.then((read) => respond(c, read));
-      return answered;
-    }
-    return whenReady(runOutcome(runtime, readQuota(identity)), (outcome) => {
-      if (outcome.ok) return respond(c, outcome.value);
-      adoptEdgeFacts(c);
-      return errorResponse(c, outcome.error, paidDailyCap);
-    });
-  };
-  /** A client that paid with a wallet spends it; any other sees its identity's quota. */
-  const afterLink = (
-    c: Context<AppEnv>,
-    identity: string,
-    linked: Outcome<string | undefined, StoreUnavailable>,
-  ): Response | Promise<Response> => {
-    if (!linked.ok) {
-      adoptEdgeFacts(c);
-      return errorResponse(c, linked.error, paidDailyCap);
-    }
-    if (linked.value !== undefined) return walletStatus(c, Effect.succeed(linked.value), false);
-    return identityStatus(c, identity);
+  const spender = (c: Context<AppEnv>, reads: QuickReads["Service"]): Response | Promise<Response> => {
+    const view = reads.spenderView(c.env.identity);
+    if (!(view instanceof Promise)) return preparedJson(c, bodyOf(view));
+    return view.then((read) => respond(c, read));
   };
   // Not async: on the memory store the whole request completes without a promise.
-  return new Hono<AppEnv>().get("/", (c): Response | Promise<Response> => {
-    const identity = c.env.identity;
+  const route = (c: Context<AppEnv>, reads: QuickReads["Service"]): Response | Promise<Response> => {
     const token = c.req.header(SESSION_HEADER);
-    if (token !== undefined) return walletStatus(c, sessionWallet(token.trim()), true);
-    const linked = runOutcome(runtime, linkedWallet(identity));
-    // A read that answered at once (memory) stays synchronous.
-    if (linked instanceof Promise) return linked.then((found) => afterLink(c, identity, found));
-    return afterLink(c, identity, linked);
+    return token === undefined ? spender(c, reads) : sessionStatus(c, reads, token.trim());
+  };
+  return new Hono<AppEnv>().get("/", (c): Response | Promise<Response> => {
+    if (quick !== undefined) return route(c, quick);
+    // The runtime is built by the first request; the reads are kept from then on.
+    const keep = (found: Outcome<QuickReads["Service"], never>) => {
+      quick = found.ok ? found.value : found.error;
+      return route(c, quick);
+    };
+    const found = runOutcome(runtime, Effect.service(QuickReads));
+    return found instanceof Promise ? found.then(keep) : keep(found);
   });
 };

@@ -36,8 +36,9 @@ export const paymentOffer = (
     readonly details?: Readonly<Record<string, unknown>>;
   },
   offerMessage?: string,
+  extensions?: Readonly<Record<string, unknown>>,
 ) => {
-  const offers = dialects.map((dialect) => dialect.offer(request, url, offerMessage));
+  const offers = dialects.map((dialect) => dialect.offer(request, url, offerMessage, extensions));
   const { body } = x402Error(error.code, error.message, { ...error.details, payment_request: request });
   return {
     body: Object.assign({}, ...offers.map((offer) => offer.body), body) as Record<string, unknown>,

@@ -93,6 +93,8 @@ export interface Offering {
     url: string,
     /** The 402's message, where the dialect repeats it (x402 v2's PAYMENT-REQUIRED `error`). */
     message?: string,
+    /** Extensions the 402 adds last (the sign-in challenge), where the dialect carries them. */
+    extensions?: Readonly<Record<string, unknown>>,
   ) => {
     readonly headers: Readonly<Record<string, string>>;
     readonly body: Readonly<Record<string, unknown>>;

@@ -56,7 +56,7 @@ export const HANDLER_DEADLINE_MS = SETTLEMENT_LOCK_MS - CONFIRM_TIMEOUT_MS - 30_
 /** The PAYMENT-REQUIRED header of a 402 (x402 v2 carries the offer in a header, not the body). */
 export const exactOffer =
   (facilitator: ExactFacilitator): Offering["offer"] =>
-  (request, url, message) =>
+  (request, url, message, extensions) =>
     // Withdrawn while the fee payer is below its floor: the 402 offers the spec's dialect only.
     !facilitator.sponsor.offered()
       ? { headers: {}, body: {} }
@@ -72,6 +72,7 @@ export const exactOffer =
               extensions: facilitator.extensions,
             },
             message ?? x402Error("PAYMENT_REQUIRED", "Payment required", {}).body.Message,
+            extensions,
           ),
           body: {},
         };

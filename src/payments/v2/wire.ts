@@ -5,17 +5,14 @@
  * `x402:<payment_id>`: the official client signs it into the transaction, which binds the
  * transfer to one issued request (route, method, price) the same way the spec's dialect does.
  */
-import {
-  decodePaymentSignatureHeader,
-  encodePaymentRequiredHeader,
-  encodePaymentResponseHeader,
-} from "@x402/core/http";
+import { decodePaymentSignatureHeader } from "@x402/core/http";
 import { PaymentPayloadV2Schema } from "@x402/core/schemas";
 import type { PaymentRequired, PaymentRequirements, SettleResponse } from "@x402/core/types";
 import { Result } from "effect";
 import { parseDecimalUnits } from "../../../core/payments/money.ts";
 import { type PaymentRequest, paymentMemo } from "../../../core/payments/x402.ts";
 import type { X402Extensions } from "./extensions-hook.ts";
+import { encodeHeaderJson } from "./header-json.ts";
 import { paymentIdentifierExtensions } from "./payment-identifier.ts";
 
 export const PAYMENT_REQUIRED_HEADER = "PAYMENT-REQUIRED";
@@ -51,9 +48,16 @@ export const paymentRequiredHeader = (
   url: string,
   offer: ExactOffer,
   error: string,
-) => ({
-  [PAYMENT_REQUIRED_HEADER]: encodePaymentRequiredHeader(paymentRequiredOf(request, url, offer, error)),
-});
+  extensions?: Readonly<Record<string, unknown>>,
+) => {
+  const required = paymentRequiredOf(request, url, offer, error);
+  // Added last, after the offer is signed (the sign-in challenge, advertise.ts).
+  const extended =
+    extensions === undefined
+      ? required
+      : { ...required, extensions: { ...required.extensions, ...extensions } };
+  return { [PAYMENT_REQUIRED_HEADER]: encodeHeaderJson(extended) };
+};
 
 /** What the exact scheme asks for, whether in a live 402 (with its request's memo) or in the discovery manifest. */
 export const exactRequirements = (terms: {
@@ -130,5 +134,5 @@ export const exactTransactionOf = (header: string, network: string): string | un
 
 /** The PAYMENT-RESPONSE header of a settlement. */
 export const paymentResponseHeader = (response: SettleResponse) => ({
-  [PAYMENT_RESPONSE_HEADER]: encodePaymentResponseHeader(response),
+  [PAYMENT_RESPONSE_HEADER]: encodeHeaderJson(response),
 });

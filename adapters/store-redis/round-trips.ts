@@ -1,0 +1,21 @@
+/**
+ * Counts the round trips a connection makes to Redis (store_round_trips_total, by command):
+ * each command sent on its own is one, a MULTI block is one (ioredis writes it at once and
+ * counts it at its EXEC), and the commands a script runs inside Redis are none. A request's
+ * cost on Redis is mostly its round trips (docs/performance.md), so this is the figure to watch.
+ */
+import type { Redis } from "ioredis";
+
+/** Called once per round trip with the command's name ("evalsha", "get", "multi"). */
+export type OnRoundTrip = (command: string) => void;
+
+/** Wraps the connection's one door for commands; every command ioredis sends passes it. */
+export const countRoundTrips = (client: Redis, onRoundTrip: OnRoundTrip): void => {
+  const send = client.sendCommand.bind(client);
+  client.sendCommand = (command, stream) => {
+    // A pipelined command carries the pipeline's stream: the block is counted once, at EXEC.
+    if (stream === undefined) onRoundTrip(command.name);
+    else if (command.name === "exec") onRoundTrip("multi");
+    return send(command, stream);
+  };
+};

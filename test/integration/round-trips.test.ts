@@ -1,0 +1,170 @@
+/**
+ * Round trips per request on a real, dedicated redis-server, counted with MONITOR: every
+ * command a client sends is one line, and a command a script runs inside Redis is marked "lua"
+ * and is not a round trip. The figures are docs/performance.md's table ("Round trips per
+ * route"); a change that adds a round trip to a route fails here and updates the table.
+ * Counting, unlike timing, does not depend on how loaded the machine is.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { Effect } from "effect";
+import type { Redis } from "ioredis";
+import { RedisStore } from "../../adapters/store-redis/index.ts";
+import { walletAccount } from "../../core/payments/wallet-credits.ts";
+import { PaymentStore } from "../../core/ports/payment-store.ts";
+import { WalletSessions } from "../../core/ports/wallet-sessions.ts";
+import {
+  hashSessionToken,
+  newSessionToken,
+  SESSION_HEADER,
+} from "../../src/payments/sign-in/session-token.ts";
+import {
+  type RedisServer,
+  rawClient,
+  redisServerAvailable,
+  startRedisServer,
+} from "../support/redis-server.ts";
+import { type TestApp, testApps } from "../support/test-app.ts";
+
+const limits = { freePerDay: 1, paidDailyCap: 1000, holdTtlMs: 120_000 };
+const WALLET = "8a5uiSArRfLkoGX8Myr44L15hddBADyHvqZdFzeM98Ng";
+const DAY = 86_400_000;
+/** The session test's wallet: the payer-link test credits WALLET on the same prefix. */
+const SIGNED_IN = "9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin";
+
+describe.skipIf(!redisServerAvailable())("round trips per route on Redis", () => {
+  let redis: RedisServer;
+  let monitor: Redis;
+  let marker: Redis;
+  const seen: string[] = [];
+  let marks = 0;
+  const build = testApps();
+
+  beforeAll(async () => {
+    redis = await startRedisServer();
+    marker = rawClient(redis.url);
+    monitor = await rawClient(redis.url).monitor();
+    monitor.on("monitor", (_time: string, args: string[], source: string) => {
+      if (!source.startsWith("lua")) seen.push(args.join(" "));
+    });
+  });
+  afterAll(async () => {
+    monitor.disconnect();
+    marker.disconnect();
+    await redis.stop();
+  });
+
+  /**
+   * The commands clients sent while `act` ran. A marker sent after it reaches MONITOR after
+   * every command sent before it (Redis runs commands in order), so nothing is missed.
+   */
+  const commandsOf = async (act: () => Promise<unknown>): Promise<string[]> => {
+    const mark = `round-trip-mark-${marks++}`;
+    seen.length = 0;
+    await act();
+    await marker.echo(mark);
+    while (!seen.some((line) => line.includes(mark))) await Bun.sleep(1);
+    return seen.filter((line) => !line.includes(mark)).map(named);
+  };
+
+  const app = async (): Promise<TestApp> => {
+    const t = build({
+      freeQueries: 1,
+      store: RedisStore.layer({ url: redis.url, limits, keyPrefix: "rt:" }),
+    });
+    // The first request of a fresh connection loads each script (NOSCRIPT, then EVAL) and the
+    // runtime; the table counts a warm instance.
+    await commandsOf(async () => {
+      await t.call("/api/status", {}, "192.0.2.250");
+      await t.chat("warm-up", "192.0.2.250");
+      await t.chat("warm-up", "192.0.2.250");
+      await t.call("/api/payment/info", {}, "192.0.2.250");
+    });
+    return t;
+  };
+
+  test("GET /api/status: one script call, with or without a payer link", async () => {
+    const t = await app();
+    expect(await commandsOf(() => t.call("/api/status", {}, "192.0.2.1"))).toEqual(["evalsha quota"]);
+    // A credit bought through 192.0.2.2: three paid questions it may spend through its link.
+    await commandsOf(() =>
+      t.runtime.runPromise(
+        Effect.gen(function* () {
+          yield* (yield* PaymentStore).claim("sig-rt-1", walletAccount(WALLET), 3, Date.now());
+          yield* (yield* WalletSessions).link("192.0.2.2", WALLET, 3, Date.now() + DAY, Date.now());
+        }),
+      ),
+    );
+    let body: unknown;
+    const commands = await commandsOf(async () => {
+      body = await (await t.call("/api/status", {}, "192.0.2.2")).json();
+    });
+    expect(commands).toEqual(["evalsha quota"]);
+    expect(body).toMatchObject({ remaining: 4, free: 1, paid: 3, requiresPayment: false });
+  });
+
+  test("GET /api/status with a session: one script call (the session, the identity's and the wallet's quota)", async () => {
+    const t = await app();
+    const token = newSessionToken();
+    await commandsOf(async () => {
+      const hash = await hashSessionToken(token);
+      await t.runtime.runPromise(
+        Effect.gen(function* () {
+          yield* (yield* PaymentStore).claim("sig-rt-2", walletAccount(SIGNED_IN), 2, Date.now());
+          yield* (yield* WalletSessions).open(hash, SIGNED_IN, Date.now() + DAY, Date.now());
+        }),
+      );
+      // The session script is loaded by a first read (a warm instance has it).
+      await t.call("/api/status", { headers: { [SESSION_HEADER]: token } }, "192.0.2.6");
+    });
+    let body: unknown;
+    const commands = await commandsOf(async () => {
+      body = await (
+        await t.call("/api/status", { headers: { [SESSION_HEADER]: token } }, "192.0.2.6")
+      ).json();
+    });
+    expect(commands).toEqual(["evalsha session"]);
+    expect(body).toMatchObject({ remaining: 3, free: 1, paid: 2, wallet: SIGNED_IN });
+  });
+
+  test("POST /api/chat: a free answer, and a 402 once the free question is spent", async () => {
+    const t = await app();
+    const answered = await commandsOf(() => t.chat("what is x402?", "192.0.2.3"));
+    const refused = await commandsOf(() => t.chat("and again?", "192.0.2.3"));
+    expect({ answered, refused }).toEqual({ answered: ANSWERED, refused: REFUSED });
+  });
+
+  test("store_round_trips_total counts what MONITOR sees: one per command sent, none for a script's inner commands", async () => {
+    const counted: string[] = [];
+    const t = build({
+      freeQueries: 1,
+      store: RedisStore.layer({
+        url: redis.url,
+        limits,
+        keyPrefix: "rt-count:",
+        onRoundTrip: (command) => counted.push(command),
+      }),
+    });
+    await commandsOf(() => t.call("/api/status", {}, "192.0.2.5"));
+    counted.length = 0;
+    const seenByRedis = await commandsOf(() => t.chat("what is x402?", "192.0.2.5"));
+    expect(counted).toEqual(seenByRedis.map((line) => line.split(" ")[0] ?? ""));
+    expect(counted).toEqual(["evalsha", "evalsha", "evalsha", "set"]);
+  });
+
+  test("GET /api/payment/info: one script call", async () => {
+    const t = await app();
+    expect(await commandsOf(() => t.call("/api/payment/info", {}, "192.0.2.4"))).toEqual(["evalsha ref"]);
+  });
+});
+
+/** A command as "<command> <kind of its first key>": "evalsha quota", "hmget link". */
+const named = (line: string): string => {
+  const [command = "", ...args] = line.split(" ");
+  const key = command.toLowerCase() === "evalsha" ? args[2] : args[0];
+  return `${command.toLowerCase()} ${key?.split(":")[1] ?? ""}`;
+};
+
+/** A free answer: the payer link, the hold, its commit, the answer's id (for feedback). */
+const ANSWERED = ["evalsha link", "evalsha quota", "evalsha quota", "set answer"];
+/** A 402: the payer link, the refused hold, the memo reference the 402 names. */
+const REFUSED = ["evalsha link", "evalsha quota", "evalsha ref"];
