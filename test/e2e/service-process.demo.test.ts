@@ -38,6 +38,9 @@ test("with nothing configured: demo chain, README index, and a warning for each 
   expect(warnings.some((msg) => msg.startsWith("no CHAIN_NETWORK configured"))).toBe(true);
   expect(warnings.some((msg) => msg.startsWith("no index found"))).toBe(true);
   expect(warnings.some((msg) => msg.startsWith("no LLM_API_KEY"))).toBe(true);
+  // x402 v2 is offered on the demo chain, so its sponsored settlements' reconciler runs.
+  const started = service!.logs().map((line) => String(line.msg));
+  expect(started.some((msg) => msg.startsWith("x402 v2 reconciler started"))).toBe(true);
 });
 
 test("payment/info names localnet; the pay CLI's signature buys 50 queries once", async () => {

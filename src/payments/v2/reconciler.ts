@@ -155,6 +155,7 @@ const closeEntry = async (run: RunReconcile, entry: PendingSettlement) => {
 /** Runs a round every `everyMs` in the background; `stop` waits for the one in flight. */
 export const startReconciler = (deps: ReconcilerDeps, everyMs: number = RECONCILE_EVERY_MS) => {
   const holder = crypto.randomUUID();
+  deps.logger.info("x402 v2 reconciler started: pending settlements are followed to their end", { everyMs });
   let running: Promise<unknown> = Promise.resolve();
   const timer = setInterval(() => {
     running = reconcileOnce(deps, holder).catch((error: unknown) =>
