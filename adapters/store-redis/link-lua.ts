@@ -101,13 +101,10 @@ if not l or l.a - l.count <= 0 then
   save(s)
   return { 1, (today + 1) * DAY }
 end
-local free, paidOwned, paidToday = availability(s)
-local bucket = nil
-if free > 0 then bucket = 'f' elseif paidToday > 0 then bucket = 'p' end
+local bucket, refused = pick_bucket(s)
 if bucket == nil then
   save(s)
-  if paidOwned > 0 then return { 2, (today + 1) * DAY } end
-  return { 1, (today + 1) * DAY }
+  return { refused, (today + 1) * DAY }
 end
 local h = { bucket = bucket, day = s.day, exp = now + holdTtl }
 put(s, id, h)

@@ -76,6 +76,16 @@ local function availability(s)
   return free, paidOwned, math.min(paidOwned, capLeft)
 end
 
+-- The bucket a new hold takes (free first, then paid within today's cap), or nil and why not:
+-- 2 when paid credits are left but today's cap is reached, 1 when nothing is left.
+local function pick_bucket(s)
+  local free, paidOwned, paidToday = availability(s)
+  if free > 0 then return 'f', 0 end
+  if paidToday > 0 then return 'p', 0 end
+  if paidOwned > 0 then return nil, 2 end
+  return nil, 1
+end
+
 -- {remaining, resetAt, requiresPayment, free, paid}
 local function view(s)
   local free, paidOwned, paidToday = availability(s)

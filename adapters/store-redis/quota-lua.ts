@@ -32,13 +32,10 @@ local s = load()
 local id = ARGV[5]
 local h = s.holds[id]
 if not h then
-  local free, paidOwned, paidToday = availability(s)
-  local bucket = nil
-  if free > 0 then bucket = 'f' elseif paidToday > 0 then bucket = 'p' end
+  local bucket, refused = pick_bucket(s)
   if bucket == nil then
     save(s)
-    if paidOwned > 0 then return { 2, (today + 1) * DAY } end
-    return { 1, (today + 1) * DAY }
+    return { refused, (today + 1) * DAY }
   end
   h = { bucket = bucket, day = s.day, exp = now + holdTtl }
   put(s, id, h)
