@@ -7,10 +7,7 @@
  * payer's SOL, exactly.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { join } from "node:path";
-import { createSolanaRpc } from "@solana/kit";
-import { readStateFile, serviceStateFile } from "../../dev/localnet/state-file.ts";
-import { tokenBalance } from "../support/localnet.ts";
+import { demoChainBalances, ONE_PAYMENT } from "../support/money-moved.ts";
 import { runCli, type ServiceProcess, startService } from "../support/service-process.ts";
 
 let service: ServiceProcess | undefined;
@@ -51,18 +48,10 @@ afterAll(async () => {
 
 test("a paid ask whose response is lost is sent again with the same payment: answered, charged once", async () => {
   if (service === undefined || proxy === undefined) throw new Error("the service did not start");
-  const state = await readStateFile(join(service.cwd, serviceStateFile(service.port)));
-  if (state?.feePayer === undefined) throw new Error("npm start wrote no local chain state with a fee payer");
-  const rpc = createSolanaRpc(state.rpcUrl);
-  const balances = async () => ({
-    payer: await tokenBalance(rpc, state.mint, state.payer.address),
-    service: await tokenBalance(rpc, state.mint, state.serviceWallet),
-    feePayerSol: (await rpc.getBalance(state.feePayer!.address).send()).value,
-  });
   const mcp = (args: ReadonlyArray<string>) =>
     runCli(service!, "dev/cli/mcp.ts", ["--url", `http://127.0.0.1:${proxy!.port}/mcp`, ...args]);
   expect((await mcp(["ask", "How do I pay for more questions?"])).code).toBe(0);
-  const before = await balances();
+  const moved = await demoChainBalances(service);
   const paid = await mcp(["ask", "How do I pay for more questions?"]);
   expect(paid.code).toBe(0);
   expect(paid.stdout).toContain("Sources:");
@@ -70,11 +59,6 @@ test("a paid ask whose response is lost is sent again with the same payment: ans
   expect(paid.stderr).toContain("sending the same payment again");
   expect(paid.stderr).toMatch(/settlement: \{"success":true/);
   expect(paidSends).toEqual([1, 2]);
-  const after = await balances();
   // 0.01 USDC once; the fee payer pays two signatures and the official client's 1 lamport of priority.
-  expect({
-    payer: after.payer - before.payer,
-    service: after.service - before.service,
-    feePayerSol: after.feePayerSol - before.feePayerSol,
-  }).toEqual({ payer: -10_000n, service: 10_000n, feePayerSol: -10_001n });
+  expect(await moved()).toEqual(ONE_PAYMENT);
 }, 60_000);

@@ -4,6 +4,7 @@
  * has no credits yet), then pays the PaymentRequired result and prints the answer and the settlement.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
+import { demoChainBalances, ONE_PAYMENT } from "../support/money-moved.ts";
 import { runCli, type ServiceProcess, startService } from "../support/service-process.ts";
 
 let service: ServiceProcess | undefined;
@@ -27,6 +28,7 @@ test("tools, then a free answer, then a paid one with its settlement", async () 
   expect(free.code).toBe(0);
   expect(free.stdout).toContain("Sources:");
   expect(free.stderr).not.toContain("settlement");
+  const moved = await demoChainBalances(service!);
   const paid = await mcp(["ask", "How do I pay for more questions?"]);
   expect(paid.code).toBe(0);
   expect(paid.stdout).toContain("Sources:");
@@ -34,6 +36,8 @@ test("tools, then a free answer, then a paid one with its settlement", async () 
   expect(paid.stderr).not.toContain("nothing paid");
   expect(paid.stderr).toContain("paying 10000 base units");
   expect(paid.stderr).toMatch(/settlement: \{"success":true/);
+  // Exactly what moved: 0.01 USDC from the payer to the service, the sponsor's fee once.
+  expect(await moved()).toEqual(ONE_PAYMENT);
 }, 60_000);
 
 test("bad usage exits 2 with the usage text", async () => {

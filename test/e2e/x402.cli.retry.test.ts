@@ -6,10 +6,7 @@
  * payer's USDC, the service wallet's USDC and the fee payer's SOL, exactly.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { join } from "node:path";
-import { createSolanaRpc } from "@solana/kit";
-import { readStateFile, serviceStateFile } from "../../dev/localnet/state-file.ts";
-import { tokenBalance } from "../support/localnet.ts";
+import { demoChainBalances, ONE_PAYMENT } from "../support/money-moved.ts";
 import { runCli, type ServiceProcess, startService } from "../support/service-process.ts";
 
 let service: ServiceProcess | undefined;
@@ -51,15 +48,6 @@ afterAll(async () => {
 
 test("a paid question whose response is cut is sent again with the same payment: answered, charged once", async () => {
   if (service === undefined || proxy === undefined) throw new Error("the service did not start");
-  const state = await readStateFile(join(service.cwd, serviceStateFile(service.port)));
-  if (state?.feePayer === undefined) throw new Error("npm start wrote no local chain state with a fee payer");
-  const feePayer = state.feePayer.address;
-  const rpc = createSolanaRpc(state.rpcUrl);
-  const balances = async () => ({
-    payer: await tokenBalance(rpc, state.mint, state.payer.address),
-    service: await tokenBalance(rpc, state.mint, state.serviceWallet),
-    feePayerSol: (await rpc.getBalance(feePayer).send()).value,
-  });
   const ask = () =>
     runCli(service!, "dev/cli/x402.ts", [
       "--v2",
@@ -68,7 +56,7 @@ test("a paid question whose response is cut is sent again with the same payment:
       `http://127.0.0.1:${proxy!.port}/api/chat`,
     ]);
   expect((await ask()).code).toBe(0);
-  const before = await balances();
+  const moved = await demoChainBalances(service);
   const paid = await ask();
   expect(paid.stderr).toMatch(/payment id pay_[0-9a-f]{32}/);
   expect(paid.stderr).toContain("sending the same payment again");
@@ -76,11 +64,6 @@ test("a paid question whose response is cut is sent again with the same payment:
   expect(paid.code).toBe(0);
   expect(JSON.parse(paid.stdout)).toMatchObject({ success: true });
   expect(paidSends).toBe(2);
-  const after = await balances();
   // 0.01 USDC once; the fee payer pays two signatures and the official client's 1 lamport of priority.
-  expect({
-    payer: after.payer - before.payer,
-    service: after.service - before.service,
-    feePayerSol: after.feePayerSol - before.feePayerSol,
-  }).toEqual({ payer: -10_000n, service: 10_000n, feePayerSol: -10_001n });
+  expect(await moved()).toEqual(ONE_PAYMENT);
 }, 60_000);

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { decodeReceiptHeader } from "../../core/payments/x402-receipt.ts";
+import { demoChainBalances } from "../support/money-moved.ts";
 import { REPO_ROOT, type ServiceProcess, startService } from "../support/service-process.ts";
 
 const EXAMPLE_ENTRY = [process.execPath, join(REPO_ROOT, "examples/x402/main.ts")];
@@ -102,11 +103,14 @@ describe("npm run x402 against npm start (/api/chat paid in-band)", () => {
   test("the exhausted quota is paid and the question answered in the same call", async () => {
     const server = service as ServiceProcess;
     const question = JSON.stringify({ message: "How do I pay for more questions?" });
+    const moved = await demoChainBalances(server);
     const run = await x402(server.cwd, ["-d", question, `${server.url}/api/chat`]);
     expect(run.code).toBe(0);
     expect(run.stderr).toContain("paid 0.01 USDC for /api/chat");
     const body = JSON.parse(run.stdout) as { success: boolean; rateLimit: { remaining: number } };
     expect(body).toMatchObject({ success: true, rateLimit: { remaining: 9 } });
     expect(receiptIn(run.stderr)).toMatchObject({ amount: "0.01", resource: "/api/chat" });
+    // The spec's dialect: the payer sends its own transfer (and pays its fee); the sponsor pays nothing.
+    expect(await moved()).toEqual({ payer: -10_000n, service: 10_000n, feePayerSol: 0n });
   });
 });
