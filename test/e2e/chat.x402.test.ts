@@ -19,6 +19,7 @@ import {
 import { askChat, exhaustFreeQuestion } from "../support/chat-402.ts";
 import { expiredRequest } from "../support/expired-request.ts";
 import { startTestChain, type TestChain } from "../support/localnet.ts";
+import { balancesOf, movedSince } from "../support/money-moved.ts";
 import { redisServerAvailable } from "../support/redis-server.ts";
 import { twoOnRedis, useRedisServer } from "../support/shared-redis.ts";
 import { type TestApp, type TestAppOptions, testApps } from "../support/test-app.ts";
@@ -122,6 +123,7 @@ describe("/api/chat paid with X-Payment-Authorization", () => {
   test("paying more buys more (0.001 USDC each); the replayed header buys nothing", async () => {
     const t = onChain();
     const from = "198.51.100.3";
+    const before = await balancesOf(chain, chain.payer.address);
     const { header } = await payFor(await exhaust(t, from), 50_000n);
     const answered = await ask(t, from, header);
     expect(answered.status).toBe(200);
@@ -136,6 +138,12 @@ describe("/api/chat paid with X-Payment-Authorization", () => {
     });
     const status = (await (await t.call("/api/status", {}, from)).json()) as { remaining: number };
     expect(status.remaining).toBe(49);
+    // Exactly what moved: the payer's transfer (it pays its own fee in this dialect), once.
+    expect(await movedSince(chain, chain.payer.address, before)).toEqual({
+      payer: -50_000n,
+      service: 50_000n,
+      feePayerSol: 0n,
+    });
   });
 
   test("the owner's insights count the payment under the x402 dialect, with what was received", async () => {
