@@ -8,6 +8,7 @@
 import { Effect, Layer, Option, type Redacted, Schema } from "effect";
 import { AnswerCache } from "../../core/ports/answer-cache.ts";
 import { close, connect, luaScript, runCommand, runScript } from "./redis-client.ts";
+import { TRIM_INDEX } from "./trim-index-lua.ts";
 
 export interface RedisAnswerCacheOptions {
   readonly url: string | Redacted.Redacted<string>;
@@ -16,15 +17,10 @@ export interface RedisAnswerCacheOptions {
   readonly ttlSeconds?: number;
 }
 
-const SET_AND_TRIM = luaScript(`
+const SET_AND_TRIM = luaScript(`${TRIM_INDEX}
 redis.call('SET', KEYS[1], ARGV[1], 'EX', tonumber(ARGV[2]))
 redis.call('ZADD', KEYS[2], tonumber(ARGV[3]), KEYS[1])
-local excess = redis.call('ZCARD', KEYS[2]) - tonumber(ARGV[4])
-if excess > 0 then
-  local oldest = redis.call('ZRANGE', KEYS[2], 0, excess - 1)
-  redis.call('ZREMRANGEBYRANK', KEYS[2], 0, excess - 1)
-  redis.call('DEL', unpack(oldest))
-end
+trim_index(KEYS[2], tonumber(ARGV[4]))
 return 1
 `);
 

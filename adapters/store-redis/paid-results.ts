@@ -12,19 +12,15 @@ import { PaidResults } from "../../core/ports/paid-results.ts";
 import { StoreUnavailable } from "../../core/ports/store-errors.ts";
 import type { KeyLayout } from "./keys.ts";
 import { luaScript, runCommand, runScript } from "./redis-client.ts";
+import { TRIM_INDEX } from "./trim-index-lua.ts";
 
-const KEEP_FIRST = luaScript(`
+const KEEP_FIRST = luaScript(`${TRIM_INDEX}
 local kept = redis.call('GET', KEYS[1])
 if kept then return kept end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', tonumber(ARGV[2]))
 redis.call('ZADD', KEYS[2], tonumber(ARGV[3]), KEYS[1])
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', tonumber(ARGV[3]) - tonumber(ARGV[2]))
-local excess = redis.call('ZCARD', KEYS[2]) - tonumber(ARGV[4])
-if excess > 0 then
-  local oldest = redis.call('ZRANGE', KEYS[2], 0, excess - 1)
-  redis.call('ZREMRANGEBYRANK', KEYS[2], 0, excess - 1)
-  redis.call('DEL', unpack(oldest))
-end
+trim_index(KEYS[2], tonumber(ARGV[4]))
 return ARGV[1]
 `);
 
