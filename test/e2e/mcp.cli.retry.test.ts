@@ -7,42 +7,24 @@
  * payer's SOL, exactly.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
+import { type LosingProxy, startLosingProxy } from "../support/losing-proxy.ts";
 import { demoChainBalances, ONE_PAYMENT } from "../support/money-moved.ts";
 import { runCli, type ServiceProcess, startService } from "../support/service-process.ts";
 
 let service: ServiceProcess | undefined;
-let proxy: ReturnType<typeof Bun.serve> | undefined;
-const paidSends: Array<number> = [];
+let proxy: LosingProxy | undefined;
 
 beforeAll(async () => {
   service = await startService({ env: { RATE_LIMIT_FREE_QUERIES: "1" } });
-  const upstream = service.url;
-  let dropped = false;
-  proxy = Bun.serve({
-    port: 0,
-    hostname: "127.0.0.1",
-    fetch: async (request) => {
-      const url = new URL(request.url);
-      const body = request.method === "POST" ? await request.text() : undefined;
-      const headers = new Headers(request.headers);
-      headers.delete("host");
-      const response = await fetch(`${upstream}${url.pathname}${url.search}`, {
-        method: request.method,
-        headers,
-        ...(body === undefined ? {} : { body }),
-      });
-      if (body?.includes('"x402/payment"') !== true) return response;
-      paidSends.push(paidSends.length + 1);
-      if (dropped) return response;
-      // The service answered (and settled); the client never sees it.
-      dropped = true;
-      await response.arrayBuffer();
-      return new Response("upstream connection reset", { status: 502 });
-    },
+  proxy = startLosingProxy({
+    upstream: service.url,
+    isPaid: (_request, body) => body?.includes('"x402/payment"') === true,
+    // The service answered (and settled); the client never sees it.
+    lost: () => new Response("upstream connection reset", { status: 502 }),
   });
 }, 60_000);
 afterAll(async () => {
-  await proxy?.stop(true);
+  await proxy?.stop();
   await service?.dispose();
 });
 
@@ -58,7 +40,7 @@ test("a paid ask whose response is lost is sent again with the same payment: ans
   expect(paid.stderr).toMatch(/payment id pay_[0-9a-f]{32}/);
   expect(paid.stderr).toContain("sending the same payment again");
   expect(paid.stderr).toMatch(/settlement: \{"success":true/);
-  expect(paidSends).toEqual([1, 2]);
+  expect(proxy.paidSends()).toBe(2);
   // 0.01 USDC once; the fee payer pays two signatures and the official client's 1 lamport of priority.
   expect(await moved()).toEqual(ONE_PAYMENT);
 }, 60_000);

@@ -6,43 +6,31 @@
  * payer's USDC, the service wallet's USDC and the fee payer's SOL, exactly.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
+import { type LosingProxy, startLosingProxy } from "../support/losing-proxy.ts";
 import { demoChainBalances, ONE_PAYMENT } from "../support/money-moved.ts";
 import { runCli, type ServiceProcess, startService } from "../support/service-process.ts";
 
 let service: ServiceProcess | undefined;
-let proxy: ReturnType<typeof Bun.serve> | undefined;
-let paidSends = 0;
+let proxy: LosingProxy | undefined;
 
 beforeAll(async () => {
   service = await startService({ env: { RATE_LIMIT_FREE_QUERIES: "1" } });
-  const upstream = service.url;
-  proxy = Bun.serve({
-    port: 0,
-    hostname: "127.0.0.1",
-    fetch: async (request) => {
-      const url = new URL(request.url);
-      const body = request.method === "POST" ? await request.text() : undefined;
-      const headers = new Headers(request.headers);
-      headers.delete("host");
-      const response = await fetch(`${upstream}${url.pathname}${url.search}`, {
-        method: request.method,
-        headers,
-        ...(body === undefined ? {} : { body }),
-      });
-      if (!request.headers.has("PAYMENT-SIGNATURE")) return response;
-      paidSends++;
-      if (paidSends > 1) return response;
-      // The service answered (and settled); the connection breaks before the client reads the body.
-      await response.arrayBuffer();
-      const cut = new ReadableStream({
-        pull: (controller) => controller.error(new Error("connection reset")),
-      });
-      return new Response(cut, { status: 200, headers: { "Content-Type": "application/json" } });
-    },
+  proxy = startLosingProxy({
+    upstream: service.url,
+    isPaid: (request) => request.headers.has("PAYMENT-SIGNATURE"),
+    // The service answered (and settled); the connection breaks before the client reads the body.
+    lost: () =>
+      new Response(
+        new ReadableStream({ pull: (controller) => controller.error(new Error("connection reset")) }),
+        {
+          status: 200,
+          headers: { "Content-Type": "application/json" },
+        },
+      ),
   });
 }, 60_000);
 afterAll(async () => {
-  await proxy?.stop(true);
+  await proxy?.stop();
   await service?.dispose();
 });
 
@@ -63,7 +51,7 @@ test("a paid question whose response is cut is sent again with the same payment:
   expect(paid.stderr).toMatch(/settlement: \{"success":true/);
   expect(paid.code).toBe(0);
   expect(JSON.parse(paid.stdout)).toMatchObject({ success: true });
-  expect(paidSends).toBe(2);
+  expect(proxy.paidSends()).toBe(2);
   // 0.01 USDC once; the fee payer pays two signatures and the official client's 1 lamport of priority.
   expect(await moved()).toEqual(ONE_PAYMENT);
 }, 60_000);
