@@ -60,6 +60,17 @@ const paid = (t: TestApp, from: string, header: string, extra: Record<string, un
 const balances = (payer: KeyPairSigner) => balancesOf(chain, payer.address);
 const movedSince = (before: Balances, payer: KeyPairSigner) => moved(chain, payer.address, before);
 
+/** A funded payer, its header paying the 402 `app` answers `from` (free question used up) under a fresh payment id, and the balances before. */
+const namedPaymentFrom = async (app: TestApp, from: string) => {
+  const payer = await chain.fundPayer();
+  const header = await namedPaymentHeader(
+    wallet(payer),
+    await exhaustFreeQuestion(app, from),
+    generatePaymentId(),
+  );
+  return { payer, header, before: await balances(payer) };
+};
+
 describe("the 402 declares payment-identifier", () => {
   test("optional by default, as the spec's schema; X402_PAYMENT_ID_REQUIRED makes it required", async () => {
     const declared = paymentRequiredOf(await exhaustFreeQuestion(onChain(), "198.51.100.40")).extensions?.[
@@ -77,13 +88,7 @@ describe("one instance (memory store)", () => {
   test("a resend of a paid request gets the first answer back and is charged once", async () => {
     const t = onChain();
     const from = "198.51.100.42";
-    const payer = await chain.fundPayer();
-    const header = await namedPaymentHeader(
-      wallet(payer),
-      await exhaustFreeQuestion(t, from),
-      generatePaymentId(),
-    );
-    const before = await balances(payer);
+    const { payer, header, before } = await namedPaymentFrom(t, from);
     const first = await paid(t, from, header);
     expect(first.status).toBe(200);
     const firstBody = await first.text();
@@ -98,13 +103,7 @@ describe("one instance (memory store)", () => {
   test("a streamed answer is kept as its receipt: the resend gets the settlement and PAID_RESULT_NOT_KEPT", async () => {
     const t = onChain();
     const from = "198.51.100.48";
-    const payer = await chain.fundPayer();
-    const header = await namedPaymentHeader(
-      wallet(payer),
-      await exhaustFreeQuestion(t, from),
-      generatePaymentId(),
-    );
-    const before = await balances(payer);
+    const { payer, header, before } = await namedPaymentFrom(t, from);
     const streamed = await paid(t, from, header, { stream: true });
     expect(streamed.headers.get("Content-Type")).toContain("text/event-stream");
     expect(await streamed.text()).toContain("event:");
@@ -158,10 +157,7 @@ describe.skipIf(!redisServerAvailable())("two instances sharing Redis", () => {
       onChain({ store }),
     );
     const from = "198.51.100.45";
-    const payer = await chain.fundPayer();
-    const id = generatePaymentId();
-    const header = await namedPaymentHeader(wallet(payer), await exhaustFreeQuestion(first, from), id);
-    const before = await balances(payer);
+    const { payer, header, before } = await namedPaymentFrom(first, from);
     // The first instance serves it; the client never reads this response (the connection dropped).
     const lost = await paid(first, from, header);
     expect(lost.status).toBe(200);
