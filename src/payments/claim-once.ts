@@ -16,6 +16,7 @@
 import { Clock, Effect } from "effect";
 import { PAID_RESULT_RETENTION_MS } from "../../core/payments/payment-identifier.ts";
 import { PaidResults } from "../../core/ports/paid-results.ts";
+import { sha256Hex as hex } from "./sha256-hex.ts";
 
 /** What a grant's response said, without its session. */
 export interface KeptGrant {
@@ -23,11 +24,6 @@ export interface KeptGrant {
 }
 
 const keyOf = (signature: string) => `claim:${signature}`;
-
-const hex = async (text: string) =>
-  Array.from(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text))), (b) =>
-    b.toString(16).padStart(2, "0"),
-  ).join("");
 
 /** The Idempotency-Key a claim may carry: 16 to 128 letters, digits, `-` and `_`. */
 export const isClaimKey = (key: string | undefined): key is string =>

@@ -2,6 +2,8 @@
  * Browser session tokens: 32 random bytes (base64url), handed to their owner once and stored
  * only as their SHA-256, so neither the store nor a log line ever holds a usable token.
  */
+import { sha256Hex } from "../sha256-hex.ts";
+
 export const SESSION_HEADER = "X-Wallet-Session";
 
 /** A fresh unguessable token. */
@@ -17,10 +19,7 @@ export const newSessionToken = (): string => {
 export const isSessionTokenShaped = (text: string): boolean => /^[A-Za-z0-9_-]{43}$/.test(text);
 
 /** The store's name for a token. */
-export const hashSessionToken = async (token: string): Promise<string> => {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(token));
-  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, "0")).join("");
-};
+export const hashSessionToken = (token: string): Promise<string> => sha256Hex(token);
 
 /** 16 random bytes as 32 hex characters: the nonce format of sign-in-with-x. */
 export const newSignInNonce = (): string =>

@@ -14,6 +14,7 @@ import { keptBody, type PaidResult, resendOf } from "../../../core/payments/paym
 import { PaidResults } from "../../../core/ports/paid-results.ts";
 import type { Outcome } from "../../hono-kit/run-effect.ts";
 import type { Logger } from "../../observability/log.ts";
+import { sha256Hex as hex } from "../sha256-hex.ts";
 import { type NamedPayment, paymentIdOfHeader } from "./payment-identifier.ts";
 import { PAYMENT_RESPONSE_HEADER, PAYMENT_SIGNATURE_HEADER } from "./wire.ts";
 
@@ -61,11 +62,6 @@ const REFUSALS = {
     message: "Payment identifiers cannot be checked right now; nothing was charged. Try again shortly.",
   },
 } as const satisfies Record<string, IdRefusal>;
-
-const hex = async (text: string) =>
-  Array.from(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text))), (b) =>
-    b.toString(16).padStart(2, "0"),
-  ).join("");
 
 /**
  * What a payload named as `named` may do on the request `scope` (method and path) whose
