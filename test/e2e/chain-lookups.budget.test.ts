@@ -12,11 +12,11 @@ import type { SurfaceConfig } from "../../core/config-surface.ts";
 import {
   CHAIN_LOOKUPS_PER_CLIENT_PER_MINUTE,
   CHAIN_LOOKUPS_PER_PAYMENT,
-  LOOKUP_WINDOW_MS,
 } from "../../core/payments/chain-lookup-budget.ts";
 import { buildAuthorization, readPaymentRequest } from "../../src/payments/client/index.ts";
 import { askChat, exhaustFreeQuestion } from "../support/chat-402.ts";
 import { startTestChain, type TestChain } from "../support/localnet.ts";
+import { awayFromMinuteEdge } from "../support/minute-window.ts";
 import { redisServerAvailable } from "../support/redis-server.ts";
 import { twoOnRedis, useRedisServer } from "../support/shared-redis.ts";
 import { type TestApp, type TestAppOptions, testApps } from "../support/test-app.ts";
@@ -45,15 +45,6 @@ const lookupCalls = () =>
   chain.localnet.calls("getTransaction") + chain.localnet.calls("getSignatureStatuses");
 const randomSignature = () => encodeBase58(crypto.getRandomValues(new Uint8Array(64)));
 const addressOf = (i: number) => `198.18.${Math.floor(i / 250)}.${(i % 250) + 1}`;
-
-/**
- * The per-minute counters start afresh each UTC minute: a test of them starts well inside one,
- * so that all its requests (a few seconds) fall in the same window.
- */
-const awayFromMinuteEdge = async () => {
-  const left = LOOKUP_WINDOW_MS - (Date.now() % LOOKUP_WINDOW_MS);
-  if (left < 20_000) await Bun.sleep(left + 100);
-};
 
 /** `count` chat requests from `count` addresses, each with the 402's payment_id, a random tx and its own fresh key. */
 const floodPaymentId = async (apps: ReadonlyArray<TestApp>, response: Response, count: number) => {

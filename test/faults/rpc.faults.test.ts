@@ -12,6 +12,7 @@ import { encodeBase58 } from "../../core/base58.ts";
 import { CHAIN_LOOKUPS_PER_CLIENT_PER_MINUTE as UNKNOWN_SIGNATURES_PER_MINUTE } from "../../core/payments/chain-lookup-budget.ts";
 import type { FaultKind } from "../../dev/localnet/index.ts";
 import { startTestChain, type TestChain } from "../support/localnet.ts";
+import { awayFromMinuteEdge } from "../support/minute-window.ts";
 import { type TestApp, testApps } from "../support/test-app.ts";
 
 const TIMEOUT_MS = 300;
@@ -131,6 +132,7 @@ describe("random well-formed signatures cannot flood the RPC", () => {
 
   test(`a client gets ${UNKNOWN_SIGNATURES_PER_MINUTE} unknown signatures a minute, then 429; others are not affected`, async () => {
     const flooder = "198.51.100.31";
+    await awayFromMinuteEdge();
     const before = chain.localnet.calls("getTransaction");
     for (let i = 0; i < UNKNOWN_SIGNATURES_PER_MINUTE; i++) {
       const res = await t.pay({ signature: randomSignature(), amount: 0.01, token: "USDC" }, flooder);

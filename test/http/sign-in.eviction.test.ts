@@ -15,6 +15,7 @@ import { PaymentStore } from "../../core/ports/payment-store.ts";
 import { WalletSessions } from "../../core/ports/wallet-sessions.ts";
 import { CLOSED_SESSION_MS, MAX_SESSIONS_PER_WALLET } from "../../core/sign-in/session-ceilings.ts";
 import { hashSessionToken } from "../../src/payments/sign-in/session-token.ts";
+import { awayFromMinuteEdge } from "../support/minute-window.ts";
 import { rawClient, redisServerAvailable } from "../support/redis-server.ts";
 import { useRedisServer } from "../support/shared-redis.ts";
 import { challengeOf, proofFor, signInWith } from "../support/sign-in-client.ts";
@@ -128,8 +129,7 @@ const signInStatus = async (t: TestApp, wallet: Wallet) => {
 const creditlessBudget = (pair: () => Promise<readonly [TestApp, TestApp]>) =>
   test("the sign-ins of wallets without credits share one budget a minute; a paying wallet still signs in", async () => {
     // The budget is per UTC minute: start well inside one, so the minute cannot turn mid-test.
-    const intoMinute = Date.now() % 60_000;
-    if (intoMinute > 50_000) await Bun.sleep(60_000 - intoMinute + 100);
+    await awayFromMinuteEdge(10_000);
     const [a, b] = await pair();
     const paying = await generateKeyPairSigner();
     await credit(a, paying);
