@@ -20,6 +20,7 @@ import { chatDiscoveryEntry } from "./http/chat-discovery.ts";
 import { chatDialects } from "./http/chat-payment.ts";
 import { createEdge } from "./http/edge/edge.ts";
 import { hostGuard } from "./http/edge/host-guard.ts";
+import type { SiteRouting } from "./http/edge/site-routing.ts";
 import { chatRoutes } from "./http/routes/chat.ts";
 import { didDocumentRoutes } from "./http/routes/did-document.ts";
 import { feedbackRoutes } from "./http/routes/feedback.ts";
@@ -69,6 +70,16 @@ export interface AppDeps {
   readonly signIn?: SignInSettings | undefined;
   /** Signs x402 offers and receipts (X402_RECEIPT_SIGNING_KEY); absent: nothing is signed. */
   readonly receiptKey?: ReceiptKey | undefined;
+  /** The sites hosted beside the default one (src/sites/); absent: this service answers for one site. */
+  readonly sites?: SiteRouting | undefined;
+}
+
+/** A hosted site's routes: what differs from the default site's (src/sites/site-routes.ts). */
+export interface HostedRoutes {
+  readonly id: string;
+  /** Where its routes are mounted on the service's own host names: `/sites/<id>`. */
+  readonly basePath: string;
+  readonly title: string | undefined;
 }
 
 /** The address a request came from, as the entry point (Bun, Deno) or a test knows it. */
@@ -82,23 +93,34 @@ const tooLarge = {
   code: "BODY_TOO_LARGE",
 };
 
-/** The routes, as Hono sees them; every request reaches them through the edge. */
-const createRouter = ({
-  runtime,
-  config,
-  logger,
-  metrics,
-  web = {},
-  facilitator: bareFacilitator,
-  docsSync,
-  now,
-  signIn,
-  receiptKey,
-}: AppDeps) => {
+/**
+ * The routes, as Hono sees them; every request reaches them through the edge. A hosted site's
+ * (`hosted`) are the same routes over its own runtime and settings, without the service's own
+ * (probes, metrics, the facilitator's endpoints), which only the default site serves.
+ */
+export const createRouter = (
+  {
+    runtime,
+    config,
+    logger,
+    metrics,
+    web = {},
+    facilitator: bareFacilitator,
+    docsSync,
+    now,
+    signIn,
+    receiptKey,
+  }: Omit<AppDeps, "sites">,
+  hosted?: HostedRoutes,
+) => {
   const { paidDailyCap, trustProxy } = config;
   const mcpToolPrices = config.mcpToolPrices ?? DEFAULT_MCP_TOOL_PRICES;
+  const base = hosted?.basePath ?? "";
   // The paid resources mounted here (the chat under /api, the tools under /mcp), and only those.
-  const entries = [chatDiscoveryEntry("/api/chat"), ...mcpDiscoveryEntries("/mcp", mcpToolPrices)];
+  const entries = [
+    chatDiscoveryEntry(`${base}/api/chat`),
+    ...mcpDiscoveryEntries(`${base}/mcp`, mcpToolPrices),
+  ];
   const listed = serviceMetadataOf(config.x402Agents?.service);
   // Every 402 and settlement of x402 v2 carries bazaar, signed offers and receipts.
   const facilitator = withX402Extensions(bareFacilitator, {
@@ -157,7 +179,7 @@ const createRouter = ({
   const router = new Hono<AppEnv>({
     getPath: (request, options) => (options?.env as AppEnv["Bindings"] | undefined)?.path ?? getPath(request),
   });
-  if (facilitator !== undefined && facilitatorToken !== undefined)
+  if (hosted === undefined && facilitator !== undefined && facilitatorToken !== undefined)
     router.route(
       "/x402",
       x402FacilitatorRoutes({
@@ -239,7 +261,9 @@ export const createApp = (deps: AppDeps) => {
       publicOrigin: deps.config.surface.publicOrigin,
       allowedHosts: deps.config.surface.allowedHosts,
       allowedOrigins: deps.config.allowedOrigins,
+      sites: deps.sites,
     }),
+    sites: deps.sites,
     protectionRps: deps.config.protectionRps,
     maxBodyBytes: MAX_BODY_BYTES,
     bodyDeadlineMs: deps.config.surface.bodyDeadlineMs,

@@ -96,7 +96,7 @@ export interface GeneratorSettings extends FallbackOptions, CacheOptions {
   /** Per LLM call; default 5 s. */
   readonly timeoutMs?: number | undefined;
   /** Where answers are kept (default: shared on Redis with REDIS_URL, else bounded in this process). */
-  readonly cache?: Layer.Layer<AnswerCache> | undefined;
+  readonly cache?: Layer.Layer<AnswerCache, never, AppSettings> | undefined;
 }
 
 /**
@@ -105,15 +105,22 @@ export interface GeneratorSettings extends FallbackOptions, CacheOptions {
  */
 export const LLM_DEFAULTS = { timeoutMs: 5000, primaryBudgetMs: 6000 } as const;
 
+/** The answer cache under `keyPrefix` on Redis (a hosted site's namespace), else a bounded LRU in this process. */
+export const answerCacheLayerWith = (keyPrefix: string | undefined) =>
+  chosen(({ redisUrl }) =>
+    redisUrl === undefined
+      ? MemoryAnswerCache.layer()
+      : chosenLazily(
+          () => import("../../adapters/store-redis/index.ts"),
+          ({ RedisAnswerCache }) =>
+            RedisAnswerCache.layer({ url: redisUrl, ...(keyPrefix === undefined ? {} : { keyPrefix }) }).pipe(
+              Layer.orDie,
+            ),
+        ),
+  );
+
 /** The answer cache: shared on Redis when REDIS_URL is set, else a bounded LRU in this process. */
-export const answerCacheLayer = chosen(({ redisUrl }) =>
-  redisUrl === undefined
-    ? MemoryAnswerCache.layer()
-    : chosenLazily(
-        () => import("../../adapters/store-redis/index.ts"),
-        ({ RedisAnswerCache }) => RedisAnswerCache.layer({ url: redisUrl }).pipe(Layer.orDie),
-      ),
-);
+export const answerCacheLayer = answerCacheLayerWith(undefined);
 
 /**
  * Groq (LLM_API_KEY set) behind the answer cache, falling back to extractive answers; without a

@@ -23,7 +23,13 @@ import type { QuotaLimits } from "../../core/quota.ts";
 import { SessionCeilings } from "../../core/sign-in/session-ceilings.ts";
 import type { Logger } from "../observability/log.ts";
 import type { OnRpcCall } from "../solana/rpc-calls.ts";
-import { describeIndex, generatorLayer, lazily, retrievalLayerWith } from "./adapter-layers.ts";
+import {
+  answerCacheLayerWith,
+  describeIndex,
+  generatorLayer,
+  lazily,
+  retrievalLayerWith,
+} from "./adapter-layers.ts";
 import { AppSettings } from "./app-settings.ts";
 
 /** Reservation lease: above ANSWER_DEADLINE (core/use-cases/ask-question.ts), so no hold lapses mid-answer. */
@@ -41,7 +47,7 @@ type StoreLayer = Layer.Layer<StoreServices, unknown, never>;
  * The store REDIS_URL names, or the volatile memory store. The Redis adapter (and ioredis,
  * about 15 MB resident) is loaded only when it is configured.
  */
-const configuredStore = (logger: Logger, events: AppEvents) =>
+const configuredStore = (logger: Logger, events: AppEvents, keyPrefix: string | undefined) =>
   Layer.unwrap(
     Effect.flatMap(AppSettings, (config): Effect.Effect<StoreLayer> => {
       const limits = quotaLimits(config);
@@ -54,6 +60,7 @@ const configuredStore = (logger: Logger, events: AppEvents) =>
         ({ RedisStore }) =>
           RedisStore.layer({
             url: redisUrl,
+            ...(keyPrefix === undefined ? {} : { keyPrefix }),
             limits,
             insights,
             waitReplicas: config.redisWaitReplicas,
@@ -64,6 +71,22 @@ const configuredStore = (logger: Logger, events: AppEvents) =>
           }),
       );
     }),
+  );
+
+/** Settings the store reads when it is built (its eviction order's cap). */
+const sessionCeilingsOf = (config: AppConfig) =>
+  Layer.succeed(SessionCeilings)({
+    maxCreditlessSessions: config.surface.maxCreditlessSessions,
+    creditlessSignInsPerMinute: config.surface.creditlessSignInsPerMinute,
+  });
+
+/**
+ * The store `config` names, on its own: a hosted site's store is built once and outlives the
+ * site's runtime (a reload of the sites file must not drop the memory store's credits).
+ */
+export const storeLayerFor = (config: AppConfig, logger: Logger, events: AppEvents, keyPrefix: string) =>
+  configuredStore(logger, events, keyPrefix).pipe(
+    Layer.provide(Layer.mergeAll(Layer.succeed(AppSettings)(config), sessionCeilingsOf(config))),
   );
 
 /** What the composition reports besides log lines (metrics). */
@@ -81,6 +104,8 @@ export interface AppParts {
   readonly chain?: Layer.Layer<ChainReader, unknown>;
   readonly retrieval?: Layer.Layer<Retriever, unknown>;
   readonly generator?: Layer.Layer<Generator, unknown>;
+  /** Namespace of the store's and the answer cache's Redis keys (a hosted site's); default "docs-chat:". */
+  readonly keyPrefix?: string;
 }
 
 /**
@@ -94,7 +119,7 @@ export const appLayer = (
   parts: AppParts = {},
   events: AppEvents = {},
 ) => {
-  const store = parts.store ?? configuredStore(logger, events);
+  const store = parts.store ?? configuredStore(logger, events, parts.keyPrefix);
   const settings = PaymentSettings.layer({
     network: chain.network,
     usdcMint: chain.usdcMint,
@@ -123,6 +148,7 @@ export const appLayer = (
       }),
     parts.generator ??
       generatorLayer({
+        ...(parts.keyPrefix === undefined ? {} : { cache: answerCacheLayerWith(parts.keyPrefix) }),
         onFallback: (event) => logger.warn("LLM failed, answered extractively", { reason: event.reason }),
         onCache: (outcome) => {
           if (outcome === "rescued") logger.warn("LLM failed, answered from the answer cache");
@@ -138,18 +164,7 @@ export const appLayer = (
       perMinute: config.surface.chainLookupsPerMinute,
       perPayment: CHAIN_LOOKUPS_PER_PAYMENT,
     }),
-  ).pipe(
-    Layer.provide(
-      Layer.mergeAll(
-        Layer.succeed(AppSettings)(config),
-        // Read by the store when it is built (its eviction order's cap).
-        Layer.succeed(SessionCeilings)({
-          maxCreditlessSessions: config.surface.maxCreditlessSessions,
-          creditlessSignInsPerMinute: config.surface.creditlessSignInsPerMinute,
-        }),
-      ),
-    ),
-  );
+  ).pipe(Layer.provide(Layer.mergeAll(Layer.succeed(AppSettings)(config), sessionCeilingsOf(config))));
 };
 
 /** The embedded defaults (what `npm start` runs with no variables), with some fields replaced. */

@@ -62,7 +62,8 @@ const ROOMS: ReadonlyArray<Room> = [
   {
     name: "programs",
     holds: (file) =>
-      under("src/runtime", "src/cli")(file) || oneOf("src/app.ts", "src/main.ts", "src/deno.ts")(file),
+      under("src/runtime", "src/cli", "src/sites")(file) ||
+      oneOf("src/app.ts", "src/main.ts", "src/deno.ts")(file),
     mayImport: [
       "core",
       "adapters/shared",

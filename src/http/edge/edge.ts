@@ -19,6 +19,7 @@ import { corsPolicy } from "./cors.ts";
 import type { HostGuard, HostVerdict } from "./host-guard.ts";
 import { protectionLimit } from "./protection-limit.ts";
 import { requestIds } from "./request-id.ts";
+import { type SiteRouting, siteOf } from "./site-routing.ts";
 
 const INCOMING_ID = /^[A-Za-z0-9._-]{8,64}$/;
 const UNMATCHED = "unmatched";
@@ -49,6 +50,8 @@ export interface EdgeOptions {
   /** Requests one identity may have in flight at once (more: 429 at once). */
   readonly maxInFlightPerClient: number;
   readonly now?: () => number;
+  /** The hosted sites (site-routing.ts); undefined: every request is the default site's. */
+  readonly sites?: SiteRouting | undefined;
 }
 
 /** What the router gets as `c.env`; the request's logger is made only if a route logs. */
@@ -101,7 +104,7 @@ export const createEdge = (options: EdgeOptions): Edge => {
   // strings above, whose hashes the engine keeps, unlike a request's fresh path string).
   const labelJson = new Map(labels.map((label) => [label, JSON.stringify(label)]));
   const identify = clientIdentity(trustProxy);
-  const { hostGuard } = options;
+  const { hostGuard, sites } = options;
   const nextRequestId = requestIds();
   const cors = corsPolicy(options.allowedOrigins);
   const overLimit = protectionLimit(options.protectionRps, options.now);
@@ -141,6 +144,7 @@ export const createEdge = (options: EdgeOptions): Edge => {
     verdict === "host"
       ? refusal(403, "This service does not answer to that Host name", "HOST_NOT_ALLOWED")
       : refusal(403, "Requests from that Origin are not served", "ORIGIN_NOT_ALLOWED");
+  const unknownSite = () => refusal(404, "No site is hosted under that id", "SITE_NOT_FOUND");
   const tooManyInFlight = () =>
     refusal(429, "Too many requests in flight from this client", "TOO_MANY_IN_FLIGHT", {
       "Retry-After": "1",
@@ -148,12 +152,13 @@ export const createEdge = (options: EdgeOptions): Edge => {
 
   /** Reads the body within the deadline, then routes; the refusals close the connection. */
   const dispatchWithBody = async (
+    to: EdgeOptions["dispatch"],
     request: Request,
     body: ReadableStream<Uint8Array>,
     facts: RequestFacts,
   ): Promise<Response> => {
     const buffered = await bufferBody(request, body, bodyDeadlineMs, maxBodyBytes);
-    if (buffered.kind === "ok") return dispatch(buffered.request, facts);
+    if (buffered.kind === "ok") return to(buffered.request, facts);
     if (buffered.kind === "too-large") return bodyTooLarge();
     metrics.count("request_body_timeouts_total");
     facts.log.warn("request body not complete in time", { identity: facts.identity, path: facts.path });
@@ -170,9 +175,14 @@ export const createEdge = (options: EdgeOptions): Edge => {
       : null;
     const requestId = incoming !== null && INCOMING_ID.test(incoming) ? incoming : nextRequestId();
     const identity = identify(request, remoteAddress);
-    const path = getPath(request);
+    const fullPath = getPath(request);
+    // A hosted site's request is routed as its own path, under its own CORS origins.
+    const hosted = sites === undefined ? undefined : siteOf(sites, request, fullPath);
+    const routed = hosted === undefined || hosted === "unknown" ? undefined : hosted;
+    const path = routed === undefined ? fullPath : routed.path;
     const route = routeOf(path);
-    const corsHeaders = cors.responseHeaders(request, path);
+    const siteCors = routed === undefined ? cors : routed.site.cors;
+    const corsHeaders = siteCors.responseHeaders(request, path);
     const facts = new RequestFacts(logger, remoteAddress, requestId, identity, path, corsHeaders);
 
     const finish = (response: Response): Response => {
@@ -187,7 +197,8 @@ export const createEdge = (options: EdgeOptions): Edge => {
       const label = status === 404 ? UNMATCHED : route;
       metrics.countRequest(label, method, status, seconds);
       const ms = Math.round(seconds * 10000) / 10;
-      logger.access({ requestId, method, path, pathJson: labelJson.get(route), status, ms, identity });
+      const pathJson = routed === undefined ? labelJson.get(route) : undefined;
+      logger.access({ requestId, method, path: fullPath, pathJson, status, ms, identity });
       return response;
     };
 
@@ -197,7 +208,8 @@ export const createEdge = (options: EdgeOptions): Edge => {
       metrics.count("foreign_host_refused_total", FOREIGN[placed]);
       return finish(foreign(placed));
     }
-    const preflight = cors.preflight(method, request, path);
+    if (hosted === "unknown") return finish(unknownSite());
+    const preflight = siteCors.preflight(method, request, path);
     if (preflight !== undefined) return finish(preflight);
     // The facilitator's endpoints are as public as /api and spend more (the fee payer's SOL);
     // /readyz reads the store for its holder of the metrics token.
@@ -222,7 +234,8 @@ export const createEdge = (options: EdgeOptions): Edge => {
     };
     // GET (the busy status route) never touches `request.body`: reading it may build a stream.
     const body = carriesBody(method) ? request.body : null;
-    const response = body === null ? dispatch(request, facts) : dispatchWithBody(request, body, facts);
+    const to = routed === undefined ? dispatch : routed.site.dispatch;
+    const response = body === null ? to(request, facts) : dispatchWithBody(to, request, body, facts);
     return response instanceof Promise
       ? response.then(done, (error: unknown) => {
           release(identity);

@@ -17,6 +17,7 @@
  * without Host (HTTP/1.0) or without Origin is no browser's and passes.
  */
 import { inCidr, parseIp } from "../../../core/ip.ts";
+import type { SiteRouting } from "./site-routing.ts";
 
 /** Why a request was refused, or "ok". */
 export type HostVerdict = "ok" | "host" | "origin";
@@ -28,6 +29,8 @@ export interface HostGuardOptions {
   readonly publicOrigin: string | undefined;
   readonly allowedHosts: ReadonlyArray<string>;
   readonly allowedOrigins: ReadonlyArray<string>;
+  /** The hosted sites' own host names and widget origins (they change with the sites file). */
+  readonly sites?: Pick<SiteRouting, "servesHost" | "servesOrigin"> | undefined;
 }
 
 const LOOPBACK_NAMES: ReadonlyArray<string> = ["localhost", "127.0.0.1", "[::1]"];
@@ -51,7 +54,7 @@ const nameOf = (host: string): string => {
 };
 
 /** The Host a request names: its header, else its URL's (app.request builds http://localhost/...). */
-const hostOf = (request: Request): string | undefined => {
+export const hostOf = (request: Request): string | undefined => {
   const header = request.headers.get("host");
   if (header !== null) return header;
   const url = request.url;
@@ -67,10 +70,12 @@ export const hostGuard = (options: HostGuardOptions): HostGuard | undefined => {
   const names = new Set([...LOOPBACK_NAMES, ...options.allowedHosts]);
   if (options.publicOrigin !== undefined) names.add(new URL(options.publicOrigin).hostname);
   const origins = new Set(options.allowedOrigins);
+  const { sites } = options;
+  const nameServed = (name: string) => names.has(name) || sites?.servesHost(name) === true;
   if (options.publicOrigin !== undefined) origins.add(options.publicOrigin);
 
   const originServed = (request: Request, origin: string, host: string | undefined): boolean => {
-    if (origins.has(origin)) return true;
+    if (origins.has(origin) || sites?.servesOrigin(origin) === true) return true;
     // "null": a sandboxed frame or a file, or a page of ours under Referrer-Policy: no-referrer
     // (the console's form posts); the browser's own Sec-Fetch-Site tells them apart.
     if (origin === "null") return request.headers.get("sec-fetch-site") === "same-origin";
@@ -82,7 +87,7 @@ export const hostGuard = (options: HostGuardOptions): HostGuard | undefined => {
 
   return (request, path) => {
     const host = hostOf(request);
-    if (host !== undefined && !names.has(nameOf(host)) && !PROBES.includes(path)) return "host";
+    if (host !== undefined && !nameServed(nameOf(host)) && !PROBES.includes(path)) return "host";
     const origin = request.headers.get("origin");
     if (origin !== null && !originServed(request, origin, host)) return "origin";
     return "ok";

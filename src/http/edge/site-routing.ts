@@ -1,0 +1,50 @@
+/**
+ * How the edge finds the site a request is for, when the service hosts several: a path under
+ * `/sites/<id>/` is that site's (the rest of the path is what its routes see), a Host one site
+ * names is that site's at the usual paths, and anything else is the default site's. The sites
+ * change when the sites file does, so the edge asks on every request instead of keeping a copy.
+ */
+import type { EdgeRequest } from "../../hono-kit/app-env.ts";
+import type { CorsPolicy } from "./cors.ts";
+import { hostOf } from "./host-guard.ts";
+
+/** The prefix of every hosted site's paths on the service's own host names. */
+export const SITES_PREFIX = "/sites/";
+
+export interface RoutedSite {
+  readonly id: string;
+  readonly dispatch: (request: Request, facts: EdgeRequest) => Response | Promise<Response>;
+  /** CORS for the site's own widget origins. */
+  readonly cors: CorsPolicy;
+}
+
+export interface SiteRouting {
+  /** The site `id` names, if one is hosted under that id. */
+  readonly byId: (id: string) => RoutedSite | undefined;
+  /** The site serving a Host name (lower case, port kept), if one names it. */
+  readonly byHost: (host: string) => RoutedSite | undefined;
+  /** Whether any site has host names of its own (else no Host header is read for routing). */
+  readonly hasHosts: () => boolean;
+  /** Whether a Host name (no port) or an Origin belongs to a hosted site (for the Host guard). */
+  readonly servesHost: (name: string) => boolean;
+  readonly servesOrigin: (origin: string) => boolean;
+}
+
+/** The site a path and Host are for: a hosted site and the path its routes see, "unknown", or undefined (the default site). */
+export const siteOf = (
+  routing: SiteRouting,
+  request: Request,
+  path: string,
+): { readonly site: RoutedSite; readonly path: string } | "unknown" | undefined => {
+  if (path.startsWith(SITES_PREFIX)) {
+    const end = path.indexOf("/", SITES_PREFIX.length);
+    const id = path.slice(SITES_PREFIX.length, end < 0 ? undefined : end);
+    const site = routing.byId(id);
+    if (site === undefined) return "unknown";
+    return { site, path: end < 0 ? "/" : path.slice(end) };
+  }
+  if (!routing.hasHosts()) return undefined;
+  const host = hostOf(request);
+  const site = host === undefined ? undefined : routing.byHost(host.toLowerCase());
+  return site === undefined ? undefined : { site, path };
+};

@@ -1,0 +1,64 @@
+/**
+ * One hosted site, ready to serve: its settings (the service's, with what the sites file sets
+ * for it), its runtime (its store, index, answers and payment terms: its wallet and price), and
+ * its routes, the default site's routes built over them. The edge sends it the requests under
+ * `/sites/<id>/` (as the paths after it) and those on its own host names.
+ */
+import { Layer, ManagedRuntime } from "effect";
+import type { AppConfig, ChainConfig } from "../../core/config.ts";
+import type { SiteDefinition } from "../../core/config-sites.ts";
+import type { AppRuntime } from "../hono-kit/run-effect.ts";
+import type { ServiceLogger } from "../observability/log.ts";
+import type { Metrics } from "../observability/metrics.ts";
+import type { ReceiptKey } from "../payments/offer-receipt/receipt-key.ts";
+import type { SignInSettings } from "../payments/sign-in/wallet-sign-in.ts";
+import type { ExactFacilitator } from "../payments/v2/exact-payment.ts";
+import { type AppEvents, type AppParts, appLayer } from "../runtime/app-layer.ts";
+import { type SiteStore, siteKeyPrefix } from "./site-store.ts";
+
+/** What every hosted site shares with the default site. */
+export interface ServiceParts {
+  readonly base: AppConfig;
+  readonly chain: ChainConfig;
+  readonly logger: ServiceLogger;
+  readonly metrics: Metrics;
+  readonly events: AppEvents;
+  readonly facilitator: ExactFacilitator | undefined;
+  readonly signIn: SignInSettings | undefined;
+  readonly receiptKey: ReceiptKey | undefined;
+  readonly relayRpcUrl: string;
+  /** The site's retriever (an index loaded on first use, dropped past the memory budget); default: loaded now. */
+  readonly retrievalOf?: (site: SiteDefinition, config: AppConfig) => AppParts["retrieval"];
+}
+
+export interface SiteRuntime {
+  readonly definition: SiteDefinition;
+  readonly config: AppConfig;
+  readonly runtime: AppRuntime;
+}
+
+/** The runtime of `site` over its store, with the site's settings. */
+export const siteRuntime = (
+  definition: SiteDefinition,
+  config: AppConfig,
+  chain: ChainConfig,
+  store: SiteStore,
+  parts: ServiceParts,
+): SiteRuntime => {
+  const retrieval = parts.retrievalOf?.(definition, config);
+  const runtime = ManagedRuntime.make(
+    appLayer(
+      config,
+      chain,
+      parts.logger,
+      {
+        store: store.layer,
+        chain: store.chain,
+        keyPrefix: siteKeyPrefix(definition.id),
+        ...(retrieval === undefined ? {} : { retrieval }),
+      },
+      parts.events,
+    ).pipe(Layer.orDie),
+  );
+  return { definition, config, runtime };
+};

@@ -1,0 +1,179 @@
+/**
+ * The sites a service hosts beside its default one: each opened from its definition (its store
+ * once, its runtime and routes), served through the site directory the edge reads, and followed
+ * when the sites file changes: a new site is opened, a changed one gets a new runtime over the
+ * same store, a removed one is closed. The runtime a change replaces keeps serving the requests
+ * it already has for a grace period longer than a hold (120 s), then is closed.
+ */
+import type { Context } from "effect";
+import type { SiteDefinition, SitesSet } from "../../core/config-sites.ts";
+import { type AppDeps, createRouter } from "../app.ts";
+import { runOutcome } from "../hono-kit/run-effect.ts";
+import { corsPolicy } from "../http/edge/cors.ts";
+import { SITES_PREFIX } from "../http/edge/site-routing.ts";
+import { startReconciler } from "../payments/v2/reconciler.ts";
+import { type ServiceParts, type SiteRuntime, siteRuntime } from "./hosted-site.ts";
+import { siteAppConfig, siteChain } from "./site-config.ts";
+import { type DirectoryEntry, siteDirectory } from "./site-directory.ts";
+import { openSiteStore, type SharedServices, type SiteStore } from "./site-store.ts";
+
+/** How long a replaced or removed site's runtime still serves what it had (above the 120 s hold lease). */
+export const RETIRE_AFTER_MS = 130_000;
+
+export interface HostedSitesOptions extends ServiceParts {
+  readonly shared: Context.Context<SharedServices>;
+  /** The web parts of the default site (widget bundles, the demo faucet); each site relays to its own wallet. */
+  readonly web: NonNullable<AppDeps["web"]>;
+  readonly now?: () => number;
+}
+
+interface OpenSite {
+  readonly definition: SiteDefinition;
+  readonly fingerprint: string;
+  readonly store: SiteStore;
+  readonly served: SiteRuntime;
+  readonly entry: DirectoryEntry;
+  readonly stop: () => Promise<void>;
+}
+
+/** A definition as text, to tell a changed site from an unchanged one (bigints included). */
+const fingerprintOf = (definition: SiteDefinition) =>
+  JSON.stringify(definition, (_key, value: unknown) =>
+    typeof value === "bigint" ? value.toString() : value,
+  );
+
+export const hostedSites = (options: HostedSitesOptions) => {
+  const { logger, shared } = options;
+  const directory = siteDirectory();
+  const open = new Map<string, OpenSite>();
+  const retiring = new Set<ReturnType<typeof setTimeout>>();
+  let applying: Promise<void> = Promise.resolve();
+
+  /** Closes a runtime after the grace period (at once when the service stops). */
+  const retire = (stop: () => Promise<void>) => {
+    const timer = setTimeout(() => {
+      retiring.delete(timer);
+      void stop().catch((error: unknown) =>
+        logger.warn("a retired site did not close", { cause: String(error) }),
+      );
+    }, RETIRE_AFTER_MS);
+    timer.unref?.();
+    retiring.add(timer);
+  };
+
+  const openSite = async (definition: SiteDefinition, before: OpenSite | undefined): Promise<OpenSite> => {
+    const config = siteAppConfig(options.base, definition);
+    const chain = siteChain(options.chain, definition);
+    const keepStore = before !== undefined && before.store.freeQueries === config.freeQueries;
+    if (before !== undefined && !keepStore && options.base.redisUrl === undefined)
+      logger.warn("the free questions of a site changed: on the memory store they apply after a restart", {
+        site: definition.id,
+      });
+    const store =
+      before !== undefined && (keepStore || options.base.redisUrl === undefined)
+        ? before.store
+        : await openSiteStore(definition.id, config, shared, logger, options.events);
+    const served = siteRuntime(definition, config, chain, store, options);
+    const basePath = `${SITES_PREFIX}${definition.id}`;
+    const router = createRouter(
+      {
+        runtime: served.runtime,
+        config,
+        logger,
+        metrics: options.metrics,
+        web: {
+          ...options.web,
+          relay: { rpcUrl: options.relayRpcUrl, wallet: chain.wallet, usdcMint: chain.usdcMint },
+        },
+        facilitator: options.facilitator,
+        signIn: options.signIn,
+        receiptKey: options.receiptKey,
+        ...(options.now === undefined ? {} : { now: options.now }),
+      },
+      { id: definition.id, basePath, title: definition.title },
+    );
+    const dispatch = router.fetch;
+    // Settlements of this site left pending are followed to their end, under its own lease.
+    const reconciler =
+      options.facilitator === undefined
+        ? undefined
+        : startReconciler({
+            run: async (effect) => runOutcome(served.runtime, effect),
+            feePayer: options.facilitator.feePayer,
+            logger,
+            metrics: options.metrics,
+          });
+    return {
+      definition,
+      fingerprint: fingerprintOf(definition),
+      store,
+      served,
+      entry: {
+        id: definition.id,
+        dispatch: (request, facts) => dispatch(request, facts),
+        cors: corsPolicy(definition.origins),
+        hosts: definition.hosts,
+        origins: definition.origins,
+      },
+      stop: async () => {
+        await reconciler?.stop();
+        await served.runtime.dispose();
+      },
+    };
+  };
+
+  /** Opens, replaces and closes sites so the set is `set`; a site that fails to open keeps what it had. */
+  const apply = async (set: SitesSet) => {
+    const wanted = new Map(set.sites.map((site) => [site.id, site]));
+    for (const [id, site] of open) {
+      if (wanted.has(id)) continue;
+      open.delete(id);
+      logger.info("site removed", { site: id });
+      retire(async () => {
+        await site.stop();
+        await site.store.dispose();
+      });
+    }
+    for (const definition of set.sites) {
+      const before = open.get(definition.id);
+      const fingerprint = fingerprintOf(definition);
+      if (before?.fingerprint === fingerprint) continue;
+      try {
+        const next = await openSite(definition, before);
+        open.set(definition.id, next);
+        if (before !== undefined) {
+          retire(before.stop);
+          if (before.store !== next.store) retire(before.store.dispose);
+        }
+        logger.info(before === undefined ? "site opened" : "site reloaded", { site: definition.id });
+      } catch (error) {
+        logger.error("a site could not be opened", { site: definition.id, cause: String(error) });
+      }
+    }
+    directory.replace([...open.values()].map((site) => site.entry));
+  };
+
+  return {
+    routing: directory.routing,
+    /** Applies a new set of sites; calls run one after another. */
+    apply: (set: SitesSet) => {
+      applying = applying.then(() => apply(set));
+      return applying;
+    },
+    /** The open sites, for the operator's tools and the console. */
+    list: (): ReadonlyArray<{ readonly definition: SiteDefinition; readonly served: SiteRuntime }> =>
+      [...open.values()].map(({ definition, served }) => ({ definition, served })),
+    stop: async () => {
+      await applying;
+      for (const timer of retiring) clearTimeout(timer);
+      retiring.clear();
+      for (const site of open.values()) {
+        await site.stop();
+        await site.store.dispose();
+      }
+      open.clear();
+    },
+  };
+};
+
+export type HostedSites = ReturnType<typeof hostedSites>;

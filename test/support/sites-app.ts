@@ -1,0 +1,151 @@
+/**
+ * A service hosting sites, in this process: the default site and hosted sites built from
+ * definitions exactly as the service builds them (src/sites/), each site's docs folder ingested
+ * into its own local index, real retrieval and extractive answers, the memory store or one
+ * shared Redis. Two apps built on one Redis are two instances of one deployment.
+ */
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Effect, Layer, ManagedRuntime, Redacted } from "effect";
+import { ingest } from "../../adapters/docs-ingest/index.ts";
+import type { AppConfig } from "../../core/config.ts";
+import { DEFAULT_MCP_TOOL_PRICES } from "../../core/config-mcp.ts";
+import type { SiteDefinition } from "../../core/config-sites.ts";
+import type { ChainReader } from "../../core/ports/chain-reader.ts";
+import { createApp } from "../../src/app.ts";
+import { memoryLogger } from "../../src/observability/log.ts";
+import { makeMetrics } from "../../src/observability/metrics.ts";
+import { indexLayer, withSettings } from "../../src/runtime/adapter-layers.ts";
+import { appLayer, defaultConfig } from "../../src/runtime/app-layer.ts";
+import { signInSettings } from "../../src/runtime/sign-in-settings.ts";
+import { hostedSites } from "../../src/sites/hosted-sites.ts";
+import { siteAppConfig } from "../../src/sites/site-config.ts";
+import { sharedServicesOf } from "../../src/sites/site-store.ts";
+import { USDC_MINT, WALLET } from "./parsed-tx.ts";
+
+/** A site definition with the defaults a sites file would give, and `fields` over them. */
+export const siteDefinition = (id: string, fields: Partial<SiteDefinition> = {}): SiteDefinition => ({
+  id,
+  docs: { kind: "folder", path: `./${id}` },
+  origins: [],
+  hosts: [],
+  title: undefined,
+  unitsPerQuery: 1000n,
+  freeQueries: 3,
+  wallet: undefined,
+  ownerTokenSha256: undefined,
+  mcpToolPrices: DEFAULT_MCP_TOOL_PRICES,
+  llm: true,
+  productName: undefined,
+  ...fields,
+});
+
+/** Writes `pages` (file name -> Markdown) into a fresh folder and returns it. */
+export const docsFolder = (pages: Readonly<Record<string, string>>): string => {
+  const folder = mkdtempSync(join(tmpdir(), "site-docs-"));
+  for (const [name, text] of Object.entries(pages)) writeFileSync(join(folder, name), text);
+  return folder;
+};
+
+/** Ingests `folder` into the index `config` names. */
+export const ingestInto = (config: AppConfig, folder: string, collection: string) =>
+  Effect.runPromise(
+    ingest([folder], { collection }).pipe(
+      Effect.provide(withSettings(config, indexLayer({ rebuild: true }))),
+    ),
+  );
+
+export interface SitesAppOptions {
+  /** The hosted sites, each with the folder its docs are in. */
+  readonly sites: ReadonlyArray<{ readonly definition: SiteDefinition; readonly folder: string }>;
+  /** The default site's docs folder. */
+  readonly defaultDocs: string;
+  /** Where indexes go (one per app group: two instances share it). */
+  readonly dataDir?: string;
+  readonly redisUrl?: string;
+  readonly chain?: {
+    readonly layer: Layer.Layer<ChainReader, unknown>;
+    readonly wallet: string;
+    readonly usdcMint: string;
+  };
+  readonly adminToken?: string;
+}
+
+export const buildSitesApp = async (options: SitesAppOptions) => {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "sites-app-"));
+  const base = defaultConfig({
+    vector: { kind: "local", indexPath: join(dataDir, "index.bin") },
+    redisUrl: options.redisUrl === undefined ? undefined : Redacted.make(options.redisUrl),
+    freeQueries: 3,
+  });
+  const config: AppConfig = {
+    ...base,
+    insights: {
+      ...base.insights,
+      adminToken: options.adminToken === undefined ? undefined : Redacted.make(options.adminToken),
+    },
+  };
+  mkdirSync(dataDir, { recursive: true });
+  await ingestInto(config, options.defaultDocs, "default");
+  for (const { definition, folder } of options.sites)
+    await ingestInto(siteAppConfig(config, definition), folder, definition.id);
+  const chain = {
+    network: "devnet" as const,
+    usdcMint: options.chain?.usdcMint ?? USDC_MINT,
+    wallet: options.chain?.wallet ?? WALLET,
+    rpcUrl: "http://127.0.0.1:9/unused",
+    walletSecretKey: undefined,
+  };
+  const { logger, lines } = memoryLogger();
+  const runtime = ManagedRuntime.make(
+    appLayer(config, chain, logger, options.chain === undefined ? {} : { chain: options.chain.layer }).pipe(
+      Layer.orDie,
+    ),
+  );
+  const metrics = makeMetrics();
+  const signIn = signInSettings(
+    { port: 80, surface: { ...config.surface, publicOrigin: "http://localhost" } },
+    chain.network,
+    undefined,
+  );
+  const sites = hostedSites({
+    base: config,
+    chain,
+    logger,
+    metrics,
+    events: {},
+    facilitator: undefined,
+    signIn,
+    receiptKey: undefined,
+    relayRpcUrl: chain.rpcUrl,
+    shared: await sharedServicesOf(runtime),
+    web: {},
+  });
+  await sites.apply({ sites: options.sites.map(({ definition }) => definition) });
+  const app = createApp({ runtime, config, logger, metrics, signIn, sites: sites.routing });
+  const call = (path: string, init: RequestInit = {}, from = "203.0.113.7") =>
+    app.request(path, init, { remoteAddress: from });
+  const ask = (path: string, message: string, from?: string, headers: Record<string, string> = {}) =>
+    call(
+      path,
+      {
+        method: "POST",
+        headers: { "Content-Type": "application/json", ...headers },
+        body: JSON.stringify({ message }),
+      },
+      from,
+    );
+  return {
+    app,
+    sites,
+    lines,
+    dataDir,
+    call,
+    ask,
+    dispose: async () => {
+      await sites.stop();
+      await runtime.dispose();
+    },
+  };
+};
