@@ -17,6 +17,7 @@
  * without Host (HTTP/1.0) or without Origin is no browser's and passes.
  */
 import { inCidr, parseIp } from "../../../core/ip.ts";
+import { hostOf } from "./host-of.ts";
 import type { SiteRouting } from "./site-routing.ts";
 
 /** Why a request was refused, or "ok". */
@@ -51,17 +52,6 @@ export const hostGuardOn = (options: HostGuardOptions): boolean =>
 const nameOf = (host: string): string => {
   const end = host.startsWith("[") ? host.indexOf("]") + 1 : host.indexOf(":");
   return (end > 0 ? host.slice(0, end) : host).toLowerCase();
-};
-
-/** The Host a request names: its header, else its URL's (app.request builds http://localhost/...). */
-export const hostOf = (request: Request): string | undefined => {
-  const header = request.headers.get("host");
-  if (header !== null) return header;
-  const url = request.url;
-  const start = url.indexOf("://");
-  if (start < 0) return undefined; // HTTP/1.0 without Host: Bun's URL is the bare path
-  const end = url.indexOf("/", start + 3);
-  return url.slice(start + 3, end < 0 ? undefined : end);
 };
 
 /** The guard for these settings; undefined when it is off. */

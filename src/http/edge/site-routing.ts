@@ -6,7 +6,7 @@
  */
 import type { EdgeRequest } from "../../hono-kit/app-env.ts";
 import type { CorsPolicy } from "./cors.ts";
-import { hostOf } from "./host-guard.ts";
+import { hostOf } from "./host-of.ts";
 
 /** The prefix of every hosted site's paths on the service's own host names. */
 export const SITES_PREFIX = "/sites/";
