@@ -11,6 +11,7 @@ import { getPath } from "hono/utils/url";
 import type { AppConfig } from "../core/config.ts";
 import { DEFAULT_MCP_TOOL_PRICES } from "../core/config-mcp.ts";
 import type { DocsSyncRecord } from "../core/ports/docs-sync.ts";
+import { siteDoor, tokenDoor } from "./console/routes/admin-credentials.ts";
 import { adminRoutes } from "./console/routes/admin-routes.ts";
 import type { AppEnv } from "./hono-kit/app-env.ts";
 import { failureLimiter } from "./hono-kit/failure-limiter.ts";
@@ -43,6 +44,7 @@ import type { ReceiptKey } from "./payments/offer-receipt/receipt-key.ts";
 import type { SignInSettings } from "./payments/sign-in/wallet-sign-in.ts";
 import type { ExactFacilitator } from "./payments/v2/exact-payment.ts";
 import { withX402Extensions } from "./payments/v2/x402-extensions.ts";
+import { siteDemoPage } from "./web/site-demo-page.ts";
 import { type WebDeps, webPageRoutes } from "./web/web-routes.ts";
 
 export const MAX_BODY_BYTES = 16 * 1024;
@@ -80,6 +82,8 @@ export interface HostedRoutes {
   /** Where its routes are mounted on the service's own host names: `/sites/<id>`. */
   readonly basePath: string;
   readonly title: string | undefined;
+  /** SHA-256 of the owner's console token; the operator's ADMIN_TOKEN opens the console too. */
+  readonly ownerTokenSha256: string | undefined;
 }
 
 /** The address a request came from, as the entry point (Bun, Deno) or a test knows it. */
@@ -139,9 +143,16 @@ export const createRouter = (
     }),
   };
   const token = config.insights.adminToken;
-  const recorder = insightsRecorder({ runtime, metrics, enabled: token !== undefined });
+  const door =
+    hosted === undefined
+      ? token === undefined
+        ? undefined
+        : tokenDoor(token)
+      : siteDoor(hosted.id, hosted.ownerTokenSha256, token);
+  const recorder = insightsRecorder({ runtime, metrics, enabled: door !== undefined });
   const admin = adminRoutes({
-    token,
+    door,
+    site: hosted?.id,
     runtime,
     metrics,
     recorder,
@@ -227,7 +238,7 @@ export const createRouter = (
     )
     .route("/.well-known", didDocumentRoutes(receiptKey))
     .route("/admin", admin.console)
-    .route("/", webPageRoutes(web))
+    .route("/", webPageRoutes(web, hosted === undefined ? undefined : siteDemoPage(hosted.id, hosted.title)))
     .notFound((c) =>
       c.json({ success: false, error: `Not found: ${c.req.method} ${c.req.path}`, code: "NOT_FOUND" }, 404),
     )

@@ -9,11 +9,11 @@ export interface WebDeps {
   readonly widgetDist?: string | undefined;
 }
 
-/** Mounted at the root: GET / (the demo docs page) and the widget bundles. */
-export const webPageRoutes = ({ widgetDist }: WebDeps) => {
+/** Mounted at the root: GET / (the demo docs page, or a hosted site's `page`) and the widget bundles. */
+export const webPageRoutes = ({ widgetDist }: WebDeps, page: string = DEMO_PAGE) => {
   const assets = widgetAssets(widgetDist);
   return new Hono<AppEnv>()
-    .get("/", (c) => c.html(DEMO_PAGE, 200, DEMO_PAGE_HEADERS))
+    .get("/", (c) => c.html(page, 200, DEMO_PAGE_HEADERS))
     .get("/widget.js", (c) => assets(c, "widget.js"))
     .get("/widget-pay.js", (c) => assets(c, "widget-pay.js"));
 };

@@ -1,6 +1,7 @@
 /**
  * The widget's settings: the service address from `window.CHATBOT_API_URL` (default: the origin
- * the script came from) and the look from the script tag's data- attributes.
+ * the script came from), the site it asks for from `data-site` (a service hosting several docs
+ * sites serves each under `/sites/<id>/`), and the look from the script tag's data- attributes.
  */
 
 declare global {
@@ -27,6 +28,15 @@ export interface WidgetConfig {
   readonly examples: ReadonlyArray<string>;
 }
 
+/** A hosted site's id, as the service accepts it (core/config-sites.ts). */
+const SITE_ID = /^[a-z0-9-]{1,40}$/;
+
+/** The service root, under `/sites/<id>` when the tag names a site; an invalid id is ignored. */
+const siteRoot = (root: string, site: string | undefined): string => {
+  const id = site?.trim();
+  return id !== undefined && SITE_ID.test(id) ? `${root}/sites/${id}` : root;
+};
+
 const DEFAULT_WELCOME = "Hi! Ask me anything about these docs. Answers cite their sources.";
 
 const serviceRoot = (value: unknown, fallback: string): string => {
@@ -46,7 +56,7 @@ export const readConfig = (script: HTMLScriptElement | null): WidgetConfig => {
   const accent = data.accent?.trim();
   const theme = data.theme === "light" || data.theme === "dark" ? data.theme : "auto";
   return {
-    apiUrl: serviceRoot(window.CHATBOT_API_URL, new URL(scriptUrl).origin),
+    apiUrl: siteRoot(serviceRoot(window.CHATBOT_API_URL, new URL(scriptUrl).origin), data.site),
     scriptUrl,
     title: data.title?.trim() || "Ask the docs",
     placeholder: data.placeholder?.trim() || "Ask a question about the docs…",

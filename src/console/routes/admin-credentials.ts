@@ -7,7 +7,7 @@
  * stops working at logout, not 12 hours later. Revocations are per instance: behind several
  * instances a logged-out cookie still opens the others until it expires (see docs/insights.md).
  */
-import { createHmac, randomBytes } from "node:crypto";
+import { createHash, createHmac, randomBytes } from "node:crypto";
 import { Redacted } from "effect";
 import { sameSecret } from "../../hono-kit/same-secret.ts";
 
@@ -23,8 +23,45 @@ export type Credentials = "none" | "wrong" | "ok";
 
 const SESSION = /^([A-Za-z0-9_-]{22})\.(\d{1,15})\.([A-Za-z0-9_-]{43})$/;
 
-export const adminCredentials = (token: Redacted.Redacted<string>, now: () => number = Date.now) => {
+/**
+ * What opens a console: which typed or bearer tokens match, and the key its session cookies are
+ * signed with (changing a token changes the key, so every session ends).
+ */
+export interface ConsoleDoor {
+  readonly matches: (given: string) => boolean;
+  readonly sessionKey: string;
+}
+
+/** The operator's console: ADMIN_TOKEN. */
+export const tokenDoor = (token: Redacted.Redacted<string>): ConsoleDoor => {
   const secret = Redacted.value(token);
+  return { matches: (given) => sameSecret(given, secret), sessionKey: secret };
+};
+
+const sha256Hex = (text: string) => createHash("sha256").update(text).digest("hex");
+
+/**
+ * A hosted site's console: its owner's token (the sites file keeps only its SHA-256) or the
+ * operator's ADMIN_TOKEN. Sessions are signed under both and the site's id, so a session of
+ * another site's console, or of the operator's own, never opens this one.
+ */
+export const siteDoor = (
+  id: string,
+  ownerTokenSha256: string | undefined,
+  operator: Redacted.Redacted<string> | undefined,
+): ConsoleDoor | undefined => {
+  if (ownerTokenSha256 === undefined && operator === undefined) return undefined;
+  const operatorSecret = operator === undefined ? undefined : Redacted.value(operator);
+  return {
+    matches: (given) =>
+      (ownerTokenSha256 !== undefined && sameSecret(sha256Hex(given), ownerTokenSha256)) ||
+      (operatorSecret !== undefined && sameSecret(given, operatorSecret)),
+    sessionKey: sha256Hex(`site-console|${id}|${ownerTokenSha256 ?? ""}|${operatorSecret ?? ""}`),
+  };
+};
+
+export const adminCredentials = (door: ConsoleDoor, now: () => number = Date.now) => {
+  const secret = door.sessionKey;
   const signature = (id: string, expiresAt: number) =>
     createHmac("sha256", secret).update(`admin-session|${id}|${expiresAt}`).digest("base64url");
   /** Session id -> when it would have expired. */
@@ -33,7 +70,7 @@ export const adminCredentials = (token: Redacted.Redacted<string>, now: () => nu
   const bearer = (authorization: string | undefined): Credentials => {
     if (authorization === undefined) return "none";
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-    return match !== null && sameSecret(match[1] ?? "", secret) ? "ok" : "wrong";
+    return match !== null && door.matches(match[1] ?? "") ? "ok" : "wrong";
   };
 
   /** The session's id and expiry when the cookie is ours (signed under the token), else undefined. */
@@ -72,7 +109,7 @@ export const adminCredentials = (token: Redacted.Redacted<string>, now: () => nu
     check: (authorization: string | undefined, cookie: string | undefined): Credentials =>
       authorization !== undefined ? bearer(authorization) : session(cookie),
     /** Whether a token typed into the login form is the right one. */
-    isToken: (given: string): boolean => sameSecret(given, secret),
+    isToken: (given: string): boolean => door.matches(given),
     /** A fresh session cookie value: a new random id. */
     newSession: (): string => {
       const id = randomBytes(16).toString("base64url");

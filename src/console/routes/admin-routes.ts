@@ -1,8 +1,8 @@
 /**
- * The owner's console and its API, mounted only with ADMIN_TOKEN configured: without it both
- * routers are empty, so /admin and /api/admin/... are the service's plain 404.
+ * The owner's console and its API, mounted only with a door (ADMIN_TOKEN, or a hosted site's
+ * owner token): without one both routers are empty, so /admin and /api/admin/... are the
+ * service's plain 404.
  */
-import type { Redacted } from "effect";
 import { Hono } from "hono";
 import type { DocsSyncRecord } from "../../../core/ports/docs-sync.ts";
 import type { TrustProxy } from "../../../core/trust-proxy.ts";
@@ -13,11 +13,14 @@ import type { AppRuntime } from "../../hono-kit/run-effect.ts";
 import type { Metrics } from "../../observability/metrics.ts";
 import { adminApiRoutes } from "./admin-api.ts";
 import { adminConsoleRoutes } from "./admin-console.ts";
-import { adminCredentials } from "./admin-credentials.ts";
+import { adminCredentials, type ConsoleDoor } from "./admin-credentials.ts";
 import { sessionCookie } from "./admin-session-cookie.ts";
 
 export interface AdminDeps {
-  readonly token: Redacted.Redacted<string> | undefined;
+  /** What opens the console (admin-credentials.ts); undefined: no console. */
+  readonly door: ConsoleDoor | undefined;
+  /** A hosted site's id: its console's cookie is its own (undefined: the operator's console). */
+  readonly site?: string | undefined;
   readonly runtime: AppRuntime;
   readonly metrics: Metrics;
   readonly recorder: InsightsRecorder;
@@ -32,7 +35,8 @@ export interface AdminDeps {
 
 /** `api` goes under /api/admin, `console` under /admin. */
 export const adminRoutes = ({
-  token,
+  door,
+  site,
   runtime,
   metrics,
   recorder,
@@ -41,13 +45,13 @@ export const adminRoutes = ({
   publicOrigin,
   docsSync,
 }: AdminDeps) => {
-  if (token === undefined) return { api: new Hono<AppEnv>(), console: new Hono<AppEnv>() };
+  if (door === undefined) return { api: new Hono<AppEnv>(), console: new Hono<AppEnv>() };
   // One limiter for the API and the login form: guesses through either count together.
   const access = {
-    credentials: adminCredentials(token),
+    credentials: adminCredentials(door),
     limiter: failureLimiter(),
     metrics,
-    cookie: sessionCookie(trustProxy, publicOrigin),
+    cookie: sessionCookie(trustProxy, publicOrigin, site),
   };
   return {
     api: adminApiRoutes({ runtime, recorder, access, docsSync }),

@@ -19,12 +19,15 @@ const overHttps = (c: Context<AppEnv>, trustProxy: TrustProxy): boolean => {
   return forwarded === "https";
 };
 
-export const sessionCookie = (trustProxy: TrustProxy, publicOrigin: string | undefined) => {
+export const sessionCookie = (trustProxy: TrustProxy, publicOrigin: string | undefined, site?: string) => {
   const alwaysHttps = publicOrigin?.startsWith("https:") === true;
   const secure = (c: Context<AppEnv>) => alwaysHttps || overHttps(c, trustProxy);
+  // Each hosted site's console keeps its session under its own name: signing in to one never
+  // replaces the operator's session, nor another site's.
+  const suffix = site === undefined ? "" : `_${site.replaceAll("-", "_")}`;
   return {
     /** The name this request's browser holds the session under. */
-    name: (c: Context<AppEnv>) => (secure(c) ? SECURE_SESSION_COOKIE : SESSION_COOKIE),
+    name: (c: Context<AppEnv>) => (secure(c) ? SECURE_SESSION_COOKIE : SESSION_COOKIE) + suffix,
     options: (c: Context<AppEnv>) => ({
       path: "/",
       httpOnly: true,
