@@ -36,6 +36,7 @@ const ROOMS: ReadonlyArray<Room> = [
   { name: "observability", holds: under("src/observability"), mayImport: ["core"] },
   { name: "hono-kit", holds: under("src/hono-kit"), mayImport: ["core", "observability"] },
   { name: "solana", holds: under("src/solana"), mayImport: ["core"] },
+  { name: "sites", holds: under("src/sites"), mayImport: ["core"] },
   {
     name: "payments",
     holds: under("src/payments"),
@@ -76,6 +77,7 @@ const ROOMS: ReadonlyArray<Room> = [
       "web",
       "console",
       "mcp",
+      "sites",
     ],
   },
 ];
