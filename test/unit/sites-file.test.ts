@@ -6,7 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
-import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Result } from "effect";
@@ -19,6 +19,7 @@ import {
   watchSitesFile,
 } from "../../src/runtime/sites-file.ts";
 import { waitFor } from "../support/free-port.ts";
+import { REPO_ROOT } from "../support/service-process.ts";
 
 const TOKEN = "acme-owner-token-0123456789";
 const ENV = { ACME_OWNER_TOKEN: TOKEN, RATE_LIMIT_FREE_QUERIES: "5" };
@@ -114,6 +115,21 @@ describe("loadSitesFile", () => {
     expect(refusedWith(write("sites.json", JSON_FILE), { RATE_LIMIT_FREE_QUERIES: "many" })).toEqual([
       'RATE_LIMIT_FREE_QUERIES: must be a whole number from 0 to 1000000 (got "many")',
     ]);
+  });
+});
+
+describe("docs/configuration.md", () => {
+  test("its JSON and YAML sites files are valid as written", () => {
+    const section = readFileSync(join(REPO_ROOT, "docs", "configuration.md"), "utf8").split(
+      "## Several docs sites",
+    )[1];
+    const block = (language: string) =>
+      new RegExp(`\`\`\`${language}\n([\\s\\S]*?)\`\`\``).exec(section ?? "")?.[1];
+    const json = block("json");
+    const yaml = block("yaml");
+    if (json === undefined || yaml === undefined) throw new Error("the section lost its examples");
+    expect(loaded(write("sites.json", json)).sites.map((site) => site.id)).toEqual(["acme", "handbook"]);
+    expect(loaded(write("sites.yaml", yaml)).sites.map((site) => site.id)).toEqual(["acme", "handbook"]);
   });
 });
 
