@@ -20,7 +20,15 @@ export const DEFAULT_MCP_TOOL_PRICES: McpToolPrices = { search_docs: 0, read_pag
 /** One call may cost at most this many questions (0.10 USDC). */
 export const MAX_TOOL_QUESTIONS = 100;
 
-const isTool = (name: string): name is McpTool => (MCP_TOOLS as ReadonlyArray<string>).includes(name);
+export const isTool = (name: string): name is McpTool => (MCP_TOOLS as ReadonlyArray<string>).includes(name);
+
+/** Why `questions` is no price for `tool`, or undefined when it is one. */
+export const toolPriceProblem = (tool: McpTool, questions: number): string | undefined => {
+  const least = tool === "ask_docs" ? 1 : 0;
+  return Number.isInteger(questions) && questions >= least && questions <= MAX_TOOL_QUESTIONS
+    ? undefined
+    : `${tool} must cost from ${least} to ${MAX_TOOL_QUESTIONS} questions (got ${questions})`;
+};
 
 export const parseMcpToolPrices = (read: Reader): McpToolPrices => {
   const value = read.text("MCP_TOOL_PRICES");
@@ -36,11 +44,9 @@ export const parseMcpToolPrices = (read: Reader): McpToolPrices => {
       );
       continue;
     }
-    const least = tool === "ask_docs" ? 1 : 0;
-    if (questions < least || questions > MAX_TOOL_QUESTIONS) {
-      read.problems.push(
-        `MCP_TOOL_PRICES: ${tool} must cost from ${least} to ${MAX_TOOL_QUESTIONS} questions (got ${questions})`,
-      );
+    const problem = toolPriceProblem(tool, questions);
+    if (problem !== undefined) {
+      read.problems.push(`MCP_TOOL_PRICES: ${problem}`);
       continue;
     }
     prices[tool] = questions;

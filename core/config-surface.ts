@@ -59,15 +59,23 @@ const HOST_NAME =
   /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/;
 const IPV6 = /^\[?([0-9a-f:.]+)\]?$/;
 
+/** A host name or IP address (no port) as Host carries it: lower case, IPv6 in brackets; undefined: neither. */
+export const hostName = (text: string): string | undefined => {
+  const host = text.trim().toLowerCase();
+  const v6 = host.includes(":") ? IPV6.exec(host)?.[1] : undefined;
+  if (v6 !== undefined)
+    return URL.canParse(`http://[${v6}]/`) ? new URL(`http://[${v6}]/`).hostname : undefined;
+  return HOST_NAME.test(host) ? host : undefined;
+};
+
 /** ALLOWED_HOSTS: names or IP addresses, no port, no wildcard; IPv6 kept in brackets as Host carries it. */
 const parseHosts = (read: Reader): ReadonlyArray<string> => {
   const hosts: string[] = [];
   for (const raw of (read.text("ALLOWED_HOSTS") ?? "").split(",")) {
     const host = raw.trim().toLowerCase();
     if (host === "") continue;
-    const v6 = host.includes(":") ? IPV6.exec(host)?.[1] : undefined;
-    if (v6 !== undefined && URL.canParse(`http://[${v6}]/`)) hosts.push(new URL(`http://[${v6}]/`).hostname);
-    else if (HOST_NAME.test(host)) hosts.push(host);
+    const name = hostName(host);
+    if (name !== undefined) hosts.push(name);
     else
       read.problems.push(
         `ALLOWED_HOSTS: "${host}" is not a host name or IP address like chat.example.com (no port, no wildcard)`,

@@ -71,6 +71,8 @@ export interface AppConfig {
   readonly mcpToolPrices: McpToolPrices;
   /** The docs site kept in sync in the background, and the crawler's bounds (core/config-docs-site.ts). */
   readonly docsSite: DocsSiteConfig;
+  /** SITES_FILE: the path of the file listing more docs sites (core/config-sites.ts); undefined: one site. */
+  readonly sitesFile: string | undefined;
 }
 
 export class ConfigError extends Schema.TaggedError<ConfigError>()("ConfigError", {
@@ -85,14 +87,20 @@ export const DEFAULT_LLM_MODEL = "llama-3.1-8b-instant";
 export const DEFAULT_HOST = "127.0.0.1";
 export const DEFAULT_INDEX_PATH = ".data/index.bin";
 
+/** An allowed origin as written, without its trailing slash. */
+export const normalizeOrigin = (text: string): string => text.trim().replace(/\/$/, "");
+
+/** A normalized origin: scheme, host and port only, no wildcard (ALLOWED_ORIGINS and a site's `origins`). */
+export const isOrigin = (origin: string): boolean =>
+  !origin.includes("*") && URL.canParse(origin) && new URL(origin).origin === origin;
+
 const parseOrigins = (value: string | undefined, problems: string[]): ReadonlyArray<string> => {
   const origins = (value ?? "")
     .split(",")
-    .map((origin) => origin.trim().replace(/\/$/, ""))
+    .map(normalizeOrigin)
     .filter((origin) => origin !== "");
   for (const origin of origins) {
-    const ok = !origin.includes("*") && URL.canParse(origin) && new URL(origin).origin === origin;
-    if (!ok)
+    if (!isOrigin(origin))
       problems.push(
         `ALLOWED_ORIGINS: "${origin}" is not an origin like https://docs.example.com (no wildcard, no path)`,
       );
@@ -182,6 +190,7 @@ export const parseConfig = (env: Env): Result.Result<AppConfig, ConfigError> => 
     surface: parseSurface(read),
     mcpToolPrices: parseMcpToolPrices(read),
     docsSite: parseDocsSite(read),
+    sitesFile: text("SITES_FILE"),
   };
   crossChecks(read, config);
   return problems.length === 0 ? Result.succeed(config) : Result.fail(new ConfigError({ problems }));

@@ -1,18 +1,41 @@
-// PLACEHOLDER: replaced by the sitecfg branch at merge.
+/**
+ * A site of the sites file seen as a service of its own: the service's configuration with the
+ * site's settings in place (free questions, widget origins, MCP tool prices, the language model
+ * on or off, the docs kept in sync) and its own index, so that everything built from an
+ * AppConfig today serves a site unchanged. Its index lives beside the default site's, never in
+ * it: `<folder of INDEX_PATH>/sites/<id>/index.bin`, or the Chroma collection `<name>-site-<id>`.
+ * The price (SiteDefinition.unitsPerQuery) is no AppConfig setting: the payment terms read it.
+ */
 import { dirname, join } from "node:path";
-import type { AppConfig, ChainConfig } from "../../core/config.ts";
+import type { AppConfig, ChainConfig, VectorConfig } from "../../core/config.ts";
 import type { SiteDefinition } from "../../core/config-sites.ts";
+
+const siteVector = (vector: VectorConfig, id: string): VectorConfig =>
+  vector.kind === "local"
+    ? { kind: "local", indexPath: join(dirname(vector.indexPath), "sites", id, "index.bin") }
+    : { ...vector, collection: `${vector.collection}-site-${id}` };
+
+/** The chain with the site's receiving wallet; the service's key is dropped: it is not the site's. */
+export const siteChain = (chain: ChainConfig, site: SiteDefinition): ChainConfig =>
+  site.wallet === undefined || site.wallet === chain.wallet
+    ? chain
+    : { ...chain, wallet: site.wallet, walletSecretKey: undefined };
+
+/** The service's configuration as site `site` uses it. */
 export const siteAppConfig = (base: AppConfig, site: SiteDefinition): AppConfig => ({
   ...base,
   freeQueries: site.freeQueries,
   allowedOrigins: site.origins,
-  vector:
-    base.vector.kind === "local"
-      ? { kind: "local", indexPath: join(dirname(base.vector.indexPath), "sites", site.id, "index.bin") }
-      : { ...base.vector, collection: `${base.vector.collection}-site-${site.id}` },
+  chain: base.chain === undefined ? undefined : siteChain(base.chain, site),
   llm: site.llm ? base.llm : undefined,
+  vector: siteVector(base.vector, site.id),
   mcpToolPrices: site.mcpToolPrices,
-  docsSite: { ...base.docsSite, url: site.docs.kind === "url" ? site.docs.url : undefined },
+  docsSite: {
+    ...base.docsSite,
+    url: site.docs.kind === "url" ? site.docs.url : undefined,
+    // DOCS_COLLECTION names a part of the default site's index; a site's index is its own.
+    collection: undefined,
+  },
+  // A site is no sites file of its own.
+  sitesFile: undefined,
 });
-export const siteChain = (chain: ChainConfig, site: SiteDefinition): ChainConfig =>
-  site.wallet === undefined ? chain : { ...chain, wallet: site.wallet };
