@@ -6,14 +6,14 @@
  * the app; and the graceful shutdown. Only listening and signals are runtime-specific.
  */
 import { Effect, Layer, ManagedRuntime, Redacted, Result } from "effect";
-import { type Env, parseConfig } from "../../core/config.ts";
+import { ConfigError, type Env, parseConfig } from "../../core/config.ts";
 import { createApp } from "../app.ts";
 import { runOutcome } from "../hono-kit/run-effect.ts";
 import { makeLogger } from "../observability/log.ts";
 import { makeMetrics } from "../observability/metrics.ts";
 import { startFacilitator } from "../payments/v2/facilitator.ts";
 import { startReconciler } from "../payments/v2/reconciler.ts";
-import { appLayer } from "./app-layer.ts";
+import { type AppEvents, appLayer } from "./app-layer.ts";
 import { ensureDemoIndex } from "./demo-index.ts";
 import { receiptKeyFor } from "./receipt-key.ts";
 import { type LocalChainStarter, resolveChain, warnAboutDefaults } from "./resolve-chain.ts";
@@ -81,19 +81,12 @@ export const boot = async (env: Env, exitProcess: (code: number) => never, optio
     miss: "answer_cache_misses_total",
     rescued: "answer_cache_rescues_total",
   } as const;
-  const runtime = ManagedRuntime.make(
-    appLayer(
-      config,
-      chain,
-      logger,
-      {},
-      {
-        onAnswerCache: (outcome) => metrics.count(cacheCounters[outcome]),
-        onRpcCall: (method, cause) => metrics.count("chain_rpc_calls_total", { method, cause }),
-        onStoreRoundTrip: (command) => metrics.count("store_round_trips_total", { command }),
-      },
-    ).pipe(Layer.orDie),
-  );
+  const events: AppEvents = {
+    onAnswerCache: (outcome) => metrics.count(cacheCounters[outcome]),
+    onRpcCall: (method, cause) => metrics.count("chain_rpc_calls_total", { method, cause }),
+    onStoreRoundTrip: (command) => metrics.count("store_round_trips_total", { command }),
+  };
+  const runtime = ManagedRuntime.make(appLayer(config, chain, logger, {}, events).pipe(Layer.orDie));
   started.push(() => runtime.dispose());
   await runtime.runPromise(Effect.void).catch(failStart);
   // The crawler and the ingest (parsers, robots-parser) are loaded only when a site is synced.
@@ -113,6 +106,37 @@ export const boot = async (env: Env, exitProcess: (code: number) => never, optio
           metrics,
         });
   started.push(async () => reconciler?.stop());
+  const signIn = signInSettings(config, chain.network, facilitator?.network);
+  const receiptKey = receiptKeyFor(config, receiptSeed);
+  // The sites of SITES_FILE, beside the default one (loaded only when the file is set).
+  const sites =
+    config.sitesFile === undefined
+      ? undefined
+      : await (await import("../sites/start-sites.ts"))
+          .startSites({
+            path: config.sitesFile,
+            env,
+            runtime,
+            base: config,
+            chain,
+            logger,
+            metrics,
+            events,
+            facilitator,
+            signIn,
+            receiptKey,
+            relayRpcUrl: chain.rpcUrl,
+            web: { fundDemoWallet },
+          })
+          .catch(async (error: unknown) => {
+            if (error instanceof ConfigError) {
+              console.error(error.message);
+              for (const stop of started.reverse()) await stop().catch(() => undefined);
+              return exit(1);
+            }
+            return failStart(error);
+          });
+  started.push(async () => sites?.stop());
   const app = createApp({
     runtime,
     config,
@@ -121,8 +145,9 @@ export const boot = async (env: Env, exitProcess: (code: number) => never, optio
     web: { relay: { rpcUrl: chain.rpcUrl, wallet: chain.wallet, usdcMint: chain.usdcMint }, fundDemoWallet },
     facilitator,
     docsSync,
-    signIn: signInSettings(config, chain.network, facilitator?.network),
-    receiptKey: receiptKeyFor(config, receiptSeed),
+    signIn,
+    receiptKey,
+    sites: sites?.routing,
   });
 
   /** A once-only signal handler: stop accepting, let in-flight requests finish, close everything. */
@@ -135,6 +160,7 @@ export const boot = async (env: Env, exitProcess: (code: number) => never, optio
       await Promise.race([stopServer(), new Promise((resolve) => setTimeout(resolve, DRAIN_MS))]);
       facilitator?.sponsor.stop();
       await reconciler?.stop();
+      await sites?.stop();
       await docsSync?.stop();
       await runtime.dispose();
       await stopChain();

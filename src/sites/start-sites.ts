@@ -1,0 +1,43 @@
+/**
+ * SITES_FILE at start: the file is read and validated (a bad one fails the start, every problem
+ * named, like any other setting), its sites are opened beside the default one, and the file is
+ * watched: a valid change is applied without a restart, a bad one is refused with its reasons
+ * and the sites keep serving as they were.
+ */
+import { Result } from "effect";
+import type { Env } from "../../core/config.ts";
+import type { AppRuntime } from "../hono-kit/run-effect.ts";
+import { loadSitesFile, siteDefaults, watchSitesFile } from "../runtime/sites-file.ts";
+import { type HostedSitesOptions, hostedSites } from "./hosted-sites.ts";
+import { sharedServicesOf } from "./site-store.ts";
+
+export interface StartSitesOptions extends Omit<HostedSitesOptions, "shared"> {
+  readonly path: string;
+  readonly env: Env;
+  /** The default site's runtime, whose chain reader and budgets every site shares. */
+  readonly runtime: AppRuntime;
+}
+
+/** The hosted sites, serving and followed; fails (with every problem) when the file is bad. */
+export const startSites = async (options: StartSitesOptions) => {
+  const defaults = siteDefaults(options.base);
+  const loaded = loadSitesFile(options.path, options.env, defaults);
+  if (Result.isFailure(loaded)) throw loaded.failure;
+  const sites = hostedSites({ ...options, shared: await sharedServicesOf(options.runtime) });
+  await sites.apply(loaded.success);
+  const watch = watchSitesFile(options.path, options.env, {
+    logger: options.logger,
+    current: loaded.success,
+    defaults,
+    onChange: (set) => void sites.apply(set),
+  });
+  return {
+    ...sites,
+    stop: async () => {
+      watch.stop();
+      await sites.stop();
+    },
+  };
+};
+
+export type StartedSites = Awaited<ReturnType<typeof startSites>>;
