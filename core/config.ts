@@ -71,6 +71,8 @@ export interface AppConfig {
   readonly mcpToolPrices: McpToolPrices;
   /** The docs site kept in sync in the background, and the crawler's bounds (core/config-docs-site.ts). */
   readonly docsSite: DocsSiteConfig;
+  /** Memory the sites' loaded indexes may hold together, in MiB; past it the least recently used is dropped. */
+  readonly sitesMemoryMb: number;
 }
 
 export class ConfigError extends Schema.TaggedError<ConfigError>()("ConfigError", {
@@ -182,6 +184,7 @@ export const parseConfig = (env: Env): Result.Result<AppConfig, ConfigError> => 
     surface: parseSurface(read),
     mcpToolPrices: parseMcpToolPrices(read),
     docsSite: parseDocsSite(read),
+    sitesMemoryMb: read.integer("SITES_MEMORY_MB", 512, 1, 1_000_000),
   };
   crossChecks(read, config);
   return problems.length === 0 ? Result.succeed(config) : Result.fail(new ConfigError({ problems }));

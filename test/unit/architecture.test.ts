@@ -59,6 +59,7 @@ const ROOMS: ReadonlyArray<Room> = [
     mayImport: ["core", "observability", "hono-kit", "http", "web", "bundles"],
   },
   { name: "mcp", holds: under("src/mcp"), mayImport: ["core", "observability", "hono-kit", "payments"] },
+  { name: "sites", holds: under("src/sites"), mayImport: ["core"] },
   {
     name: "programs",
     holds: (file) =>
@@ -76,6 +77,7 @@ const ROOMS: ReadonlyArray<Room> = [
       "web",
       "console",
       "mcp",
+      "sites",
     ],
   },
 ];

@@ -87,6 +87,7 @@ describe("parseConfig defaults", () => {
         delayMs: 250,
         maxPageBytes: 5 * 1024 * 1024,
       },
+      sitesMemoryMb: 512,
     });
   });
 
