@@ -143,6 +143,8 @@ export const makeSiteIndexes = (budgetBytes: number, events: SiteIndexEvents = {
             entry.state = { tag: "loaded", retriever: exit.value, scope };
             enforce();
           } else {
+            // Forgotten or closed while loading: the callers waiting still get this index for
+            // their one call (an adapter's scope holds only its re-index poll), nobody keeps it.
             closeScope(scope);
             if (current) unload(entry);
           }
