@@ -73,6 +73,8 @@ export interface AppConfig {
   readonly docsSite: DocsSiteConfig;
   /** SITES_FILE: the path of the file listing more docs sites (core/config-sites.ts); undefined: one site. */
   readonly sitesFile: string | undefined;
+  /** Memory the sites' loaded indexes may hold together, in MiB; past it the least recently used is dropped. */
+  readonly sitesMemoryMb: number;
 }
 
 export class ConfigError extends Schema.TaggedError<ConfigError>()("ConfigError", {
@@ -191,6 +193,7 @@ export const parseConfig = (env: Env): Result.Result<AppConfig, ConfigError> => 
     mcpToolPrices: parseMcpToolPrices(read),
     docsSite: parseDocsSite(read),
     sitesFile: text("SITES_FILE"),
+    sitesMemoryMb: read.integer("SITES_MEMORY_MB", 512, 1, 1_000_000),
   };
   crossChecks(read, config);
   return problems.length === 0 ? Result.succeed(config) : Result.fail(new ConfigError({ problems }));

@@ -34,6 +34,8 @@ export interface CollectionLoaded {
   readonly files: number;
   readonly chunks: number;
   readonly version: string;
+  /** An estimate of what the loaded snapshot holds in memory (snapshot.ts `heldBytes`). */
+  readonly bytes: number;
 }
 
 export interface ChromaRetrieverOptions extends ChromaOptions {

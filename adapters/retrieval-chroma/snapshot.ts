@@ -6,7 +6,7 @@
 import type { Collection } from "chromadb";
 import { Effect } from "effect";
 import type { ListedChunk } from "../../core/ports/retrieval.ts";
-import { type Bm25Searcher, bm25Searcher } from "../shared/ranking/bm25.ts";
+import { type Bm25Searcher, type Bm25Tables, bm25Searcher } from "../shared/ranking/bm25.ts";
 import { buildLexicalTables } from "../shared/ranking/lexical.ts";
 import { type ChromaOptions, chromaCall } from "./client.ts";
 
@@ -17,8 +17,32 @@ export interface ChromaSnapshot {
   readonly chunks: ReadonlyArray<ListedChunk>;
   readonly rowOf: ReadonlyMap<string, number>;
   readonly lexical: Bm25Searcher;
-  readonly summary: { readonly files: number; readonly chunks: number; readonly version: string };
+  readonly summary: {
+    readonly files: number;
+    readonly chunks: number;
+    readonly version: string;
+    readonly bytes: number;
+  };
 }
+
+/**
+ * What a snapshot holds, estimated: its strings at 2 bytes a character (UTF-16, the worst
+ * case of a JS string) and the BM25F tables' typed arrays and terms. Vectors stay in Chroma.
+ */
+export const heldBytes = (chunks: ReadonlyArray<ListedChunk>, tables: Bm25Tables): number => {
+  let characters = 0;
+  for (const chunk of chunks)
+    characters +=
+      chunk.id.length +
+      chunk.text.length +
+      chunk.title.length +
+      chunk.heading.length +
+      chunk.source.length +
+      chunk.url.length +
+      chunk.collection.length;
+  for (const term of tables.terms) characters += term.length;
+  return 2 * characters + tables.offsets.byteLength + tables.records.byteLength + tables.tfs.byteLength;
+};
 
 const text = (value: unknown): string => (typeof value === "string" ? value : "");
 
@@ -50,11 +74,12 @@ export const loadSnapshot = (options: ChromaOptions, collection: Collection) =>
       });
       if (page.ids.length < PAGE) break;
     }
+    const tables = buildLexicalTables(chunks);
     return {
       version,
       chunks,
       rowOf: new Map(chunks.map((chunk, row) => [chunk.id, row])),
-      lexical: bm25Searcher(buildLexicalTables(chunks)),
-      summary: { files: files.size, chunks: chunks.length, version },
+      lexical: bm25Searcher(tables),
+      summary: { files: files.size, chunks: chunks.length, version, bytes: heldBytes(chunks, tables) },
     } satisfies ChromaSnapshot;
   });

@@ -31,6 +31,8 @@ export interface IndexLoaded {
   readonly files: number;
   readonly chunks: number;
   readonly version: string;
+  /** What the loaded index holds in memory: its file's size (the snapshot keeps the file's bytes and decodes from them). */
+  readonly bytes: number;
 }
 
 export interface LocalRetrieverOptions {
@@ -44,6 +46,7 @@ export interface LocalRetrieverOptions {
 
 interface Snapshot {
   readonly data: IndexData;
+  readonly bytes: number;
   readonly lexical: ReturnType<typeof bm25Searcher>;
   /** Every chunk decoded, once per snapshot and only when first asked for. */
   readonly listing: () => IndexListing;
@@ -57,10 +60,11 @@ const listingOf = (data: IndexData): IndexListing => ({
   }),
 });
 
-const snapshotOf = (data: IndexData): Snapshot => {
+const snapshotOf = (data: IndexData, bytes: number): Snapshot => {
   let listed: IndexListing | undefined;
   return {
     data,
+    bytes,
     lexical: bm25Searcher(data.lexical),
     listing: () => (listed ??= listingOf(data)),
   };
@@ -116,6 +120,9 @@ const fileStamp = (path: string): string => {
   return stat === undefined ? "" : `${stat.ino}:${stat.mtimeMs}:${stat.size}`;
 };
 
+/** The size in a stamp, read together with it (a stamp of a missing file: 0). */
+const sizeIn = (stamp: string): number => Number(stamp.split(":")[2] ?? 0);
+
 /** Retriever over the local index file at `indexPath`; needs the Embedder that built it. */
 export const layer = (options: LocalRetrieverOptions) =>
   Layer.effect(
@@ -124,7 +131,7 @@ export const layer = (options: LocalRetrieverOptions) =>
       const embedder = yield* Embedder;
       const { indexPath } = options;
       let stamp = fileStamp(indexPath);
-      let snapshot = snapshotOf(yield* loadIndex(indexPath, embedder));
+      let snapshot = snapshotOf(yield* loadIndex(indexPath, embedder), sizeIn(stamp));
       const announce = (reason: IndexLoaded["reason"]) =>
         options.onLoad?.({
           reason,
@@ -132,6 +139,7 @@ export const layer = (options: LocalRetrieverOptions) =>
           files: snapshot.data.files,
           chunks: snapshot.data.count,
           version: snapshot.data.version,
+          bytes: snapshot.bytes,
         });
       announce("start");
       const reload = () => {
@@ -143,7 +151,7 @@ export const layer = (options: LocalRetrieverOptions) =>
             Effect.match({
               onFailure: (error) => options.onReloadFailed?.(error.message),
               onSuccess: (data) => {
-                snapshot = snapshotOf(data);
+                snapshot = snapshotOf(data, sizeIn(now));
                 announce("reload");
               },
             }),

@@ -23,6 +23,7 @@ const SCRIPTS: ReadonlyArray<readonly [string, boolean]> = [
   ["identities-bench.ts", true],
   ["retrieval-quality.ts", true],
   ["crawl-bench.ts", true],
+  ["sites-bench.ts", true],
   ["soak-bench.ts", false],
   ["strangers-bench.ts", false],
 ];
@@ -40,6 +41,7 @@ const ORDER = [
   "identities",
   "retrieval",
   "crawl",
+  "sites",
   "soak",
   "soak-deno",
   "soak-bun-smol",

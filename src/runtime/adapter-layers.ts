@@ -45,6 +45,8 @@ export interface IndexLoaded {
   readonly files: number;
   readonly chunks: number;
   readonly version: string;
+  /** An estimate of the memory the loaded index holds (the local file's size; Chroma: its snapshot). */
+  readonly bytes: number;
 }
 
 export interface RetrievalEvents {

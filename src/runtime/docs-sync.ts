@@ -1,7 +1,9 @@
 /**
  * The service keeps DOCS_URL in sync: at start and then every DOCS_SYNC_EVERY, one instance
  * at a time when several share Redis (a lease, and a sync only when the shared record says one
- * is due). A sync writes the index once, at its end, and the running retriever swaps the new
+ * is due). With several sites, each URL site has its own lease and record (its store's key
+ * prefix), and the sites are synced one after another, never at once: the crawler's load on
+ * this instance (requests in flight, parsing, embedding) stays that of one sync. A sync writes the index once, at its end, and the running retriever swaps the new
  * index in by itself (the local file's rename, Chroma's version); a failed sync writes nothing,
  * so the previous index keeps serving. The last sync's record is what /readyz and the owner's
  * console show.
@@ -22,10 +24,14 @@ export interface DocsSyncWatch {
   readonly stop: () => Promise<void>;
 }
 
+/** The single-site setup's name in logs. */
+const DEFAULT_SITE = "default";
+
 /** A sync longer than this is taken for dead and its lease given to the next instance. */
 const LEASE_MS = 60 * 60_000;
 
-const storeLayer = (config: AppConfig) =>
+/** The site's DocsSyncStore: this process's memory, or Redis under the site's key prefix. */
+const storeLayer = (config: AppConfig, keyPrefix: string | undefined) =>
   config.redisUrl === undefined
     ? Layer.unwrap(
         Effect.map(
@@ -36,7 +42,11 @@ const storeLayer = (config: AppConfig) =>
     : Layer.unwrap(
         Effect.map(
           lazily(() => import("../../adapters/store-redis/index.ts")),
-          ({ RedisDocsSync }) => RedisDocsSync.layer({ url: config.redisUrl! }).pipe(Layer.orDie),
+          ({ RedisDocsSync }) =>
+            RedisDocsSync.layer({
+              url: config.redisUrl!,
+              ...(keyPrefix === undefined ? {} : { keyPrefix }),
+            }).pipe(Layer.orDie),
         ),
       );
 
@@ -67,55 +77,115 @@ export const recordOf = (
   return { at, ok: false, url, durationMs, via: "", pages: 0, changed: 0, removed: 0, errors: 0, problem };
 };
 
-/** Starts syncing DOCS_URL in the background; undefined when none is configured. */
-export const startDocsSync = (config: AppConfig, logger: Logger): DocsSyncWatch | undefined => {
-  const url = config.docsSite.url;
-  if (url === undefined) return undefined;
-  const runtime = ManagedRuntime.make(storeLayer(config));
-  const store = <A, E>(use: (store: DocsSyncStore["Service"]) => Effect.Effect<A, E>) =>
-    runtime.runPromise(Effect.flatMap(DocsSyncStore, use));
+/** A site whose docs URL (its `config.docsSite.url`) is kept in sync. */
+export interface SyncedSite {
+  /** Names the site in logs and in `last`. */
+  readonly site: string;
+  /** The site's configuration: its docs URL, sync interval, crawler bounds and index. */
+  readonly config: AppConfig;
+  /** The site's store key prefix on Redis, where its lease and record live; undefined: the default site's. */
+  readonly keyPrefix?: string | undefined;
+}
+
+/** What the edge reads of the sites' syncs. */
+export interface SitesDocsSync {
+  /** The last sync's record of `site`; undefined before its first (or for an unknown site). */
+  readonly last: (site: string) => Promise<DocsSyncRecord | undefined>;
+  /** Resolves once the current round over every site has finished, for tests and benches. */
+  readonly settled: () => Promise<void>;
+  readonly stop: () => Promise<void>;
+}
+
+type StoreRuntime = ManagedRuntime.ManagedRuntime<DocsSyncStore, never>;
+
+/**
+ * Starts syncing every site `sites()` names (read again each round, so a changed sites file
+ * takes effect), one after another; each instance looks again every interval, at most every minute.
+ */
+export const startSitesDocsSync = (sites: () => ReadonlyArray<SyncedSite>, logger: Logger): SitesDocsSync => {
+  // One store per site, kept while the site is (the memory store's lease and record live in it).
+  const stores = new Map<string, { readonly key: string; readonly runtime: StoreRuntime }>();
+  const storeOf = (site: SyncedSite): StoreRuntime => {
+    const key = `${site.keyPrefix ?? ""}\n${site.config.redisUrl === undefined ? "" : "redis"}`;
+    const held = stores.get(site.site);
+    if (held !== undefined && held.key === key) return held.runtime;
+    if (held !== undefined) void held.runtime.dispose();
+    const runtime = ManagedRuntime.make(storeLayer(site.config, site.keyPrefix));
+    stores.set(site.site, { key, runtime });
+    return runtime;
+  };
+  const store = <A, E>(
+    runtime: StoreRuntime,
+    use: (store: DocsSyncStore["Service"]) => Effect.Effect<A, E>,
+  ) => runtime.runPromise(Effect.flatMap(DocsSyncStore, use));
   const holder = crypto.randomUUID();
-  const everyMs = config.docsSite.syncEveryMs;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let stopped = false;
   let running: Promise<void> = Promise.resolve();
 
-  const syncOnce = async () => {
-    if (!syncDue(await store((s) => s.last), Date.now(), everyMs)) return;
-    if (!(await store((s) => s.claim(holder, Date.now(), LEASE_MS)))) return;
+  const syncOnce = async ({ site, config }: SyncedSite, url: string, runtime: StoreRuntime) => {
+    const everyMs = config.docsSite.syncEveryMs;
+    if (!syncDue(await store(runtime, (s) => s.last), Date.now(), everyMs)) return;
+    if (!(await store(runtime, (s) => s.claim(holder, Date.now(), LEASE_MS)))) return;
     try {
       // Another instance may have finished one between the check and the lease.
-      if (!syncDue(await store((s) => s.last), Date.now(), everyMs)) return;
-      logger.info("docs sync started", { url });
+      if (!syncDue(await store(runtime, (s) => s.last), Date.now(), everyMs)) return;
+      logger.info("docs sync started", { site, url });
       const started = Date.now();
       const outcome = await syncSite(config, url);
       const record = recordOf(url, outcome, Date.now(), Date.now() - started);
-      await store((s) => s.record(record));
+      await store(runtime, (s) => s.record(record));
       const { problem, ...figures } = record;
-      if (record.ok) logger.info("docs sync finished", figures);
-      else logger.error("docs sync failed: the previous index stays in service", { url, problem });
+      if (record.ok) logger.info("docs sync finished", { site, ...figures });
+      else logger.error("docs sync failed: the previous index stays in service", { site, url, problem });
     } finally {
-      await store((s) => s.release(holder));
+      await store(runtime, (s) => s.release(holder));
+    }
+  };
+
+  const round = async () => {
+    const current = sites().filter((site) => site.config.docsSite.url !== undefined);
+    for (const [name, held] of stores)
+      if (!current.some((site) => site.site === name)) {
+        stores.delete(name);
+        await held.runtime.dispose();
+      }
+    for (const site of current) {
+      if (stopped) return;
+      const url = site.config.docsSite.url!;
+      await syncOnce(site, url, storeOf(site)).catch((error: unknown) =>
+        logger.error("docs sync could not run", { site: site.site, url, cause: String(error) }),
+      );
     }
   };
 
   const tick = () => {
-    running = syncOnce()
-      .catch((error: unknown) => logger.error("docs sync could not run", { url, cause: String(error) }))
-      .finally(() => {
-        // Each instance looks again every interval (and at most every minute): syncDue decides.
-        if (!stopped) timer = setTimeout(tick, Math.min(everyMs, 60_000));
-      });
+    running = round().finally(() => {
+      const everyMs = Math.min(60_000, ...sites().map((site) => site.config.docsSite.syncEveryMs));
+      // syncDue decides whether each site is synced this time.
+      if (!stopped) timer = setTimeout(tick, everyMs);
+    });
   };
   tick();
   return {
-    last: () => store((s) => s.last),
+    last: async (name) => {
+      const site = sites().find((candidate) => candidate.site === name);
+      return site === undefined || stopped ? undefined : store(storeOf(site), (s) => s.last);
+    },
     settled: () => running,
     stop: async () => {
       stopped = true;
       clearTimeout(timer);
       await running;
-      await runtime.dispose();
+      await Promise.all(Array.from(stores.values(), (held) => held.runtime.dispose()));
+      stores.clear();
     },
   };
+};
+
+/** Starts syncing DOCS_URL in the background (the default site); undefined when none is configured. */
+export const startDocsSync = (config: AppConfig, logger: Logger): DocsSyncWatch | undefined => {
+  if (config.docsSite.url === undefined) return undefined;
+  const sync = startSitesDocsSync(() => [{ site: DEFAULT_SITE, config }], logger);
+  return { last: () => sync.last(DEFAULT_SITE), settled: sync.settled, stop: sync.stop };
 };

@@ -88,6 +88,7 @@ describe("parseConfig defaults", () => {
         maxPageBytes: 5 * 1024 * 1024,
       },
       sitesFile: undefined,
+      sitesMemoryMb: 512,
     });
   });
 
