@@ -5,17 +5,23 @@
  * same store, a removed one is closed. The runtime a change replaces keeps serving the requests
  * it already has for a grace period longer than a hold (120 s), then is closed.
  */
-import type { Context } from "effect";
+import { type Context, Layer } from "effect";
+import type { AppConfig } from "../../core/config.ts";
 import type { SiteDefinition, SitesSet } from "../../core/config-sites.ts";
+import { Retriever } from "../../core/ports/retrieval.ts";
 import { type AppDeps, createRouter } from "../app.ts";
 import { runOutcome } from "../hono-kit/run-effect.ts";
 import { corsPolicy } from "../http/edge/cors.ts";
 import { SITES_PREFIX } from "../http/edge/site-routing.ts";
 import { startReconciler } from "../payments/v2/reconciler.ts";
+import { startSitesDocsSync } from "../runtime/docs-sync.ts";
+import { ensureSiteIndex } from "../runtime/site-index.ts";
+import { siteRetrieval } from "../runtime/site-retrieval.ts";
 import { type ServiceParts, type SiteRuntime, siteRuntime } from "./hosted-site.ts";
 import { siteAppConfig, siteChain } from "./site-config.ts";
 import { type DirectoryEntry, siteDirectory } from "./site-directory.ts";
-import { openSiteStore, type SharedServices, type SiteStore } from "./site-store.ts";
+import { MIB, makeSiteIndexes } from "./site-indexes.ts";
+import { openSiteStore, type SharedServices, type SiteStore, siteKeyPrefix } from "./site-store.ts";
 
 /** How long a replaced or removed site's runtime still serves what it had (above the 120 s hold lease). */
 export const RETIRE_AFTER_MS = 130_000;
@@ -48,6 +54,25 @@ export const hostedSites = (options: HostedSitesOptions) => {
   const open = new Map<string, OpenSite>();
   const retiring = new Set<ReturnType<typeof setTimeout>>();
   let applying: Promise<void> = Promise.resolve();
+  // Every site's index loads on its first question; past SITES_MEMORY_MB the least recently used idle one is dropped.
+  const indexes = makeSiteIndexes(options.base.sitesMemoryMb * MIB, {
+    onDrop: (site, size, heldBytes) =>
+      logger.info("site index dropped (memory budget)", { site, bytes: size.bytes, heldBytes }),
+  });
+  const retrievalOf = (definition: SiteDefinition, config: AppConfig) =>
+    Layer.succeed(Retriever)(indexes.retriever(definition.id, siteRetrieval(config, logger)));
+  // The URL sites' docs, kept in sync one site after another (each under its own lease).
+  const docsSync = startSitesDocsSync(
+    () =>
+      [...open.values()]
+        .filter((site) => site.served.config.docsSite.url !== undefined)
+        .map((site) => ({
+          site: site.definition.id,
+          config: site.served.config,
+          keyPrefix: siteKeyPrefix(site.definition.id),
+        })),
+    logger,
+  );
 
   /** Closes a runtime after the grace period (at once when the service stops). */
   const retire = (stop: () => Promise<void>) => {
@@ -73,7 +98,9 @@ export const hostedSites = (options: HostedSitesOptions) => {
       before !== undefined && (keepStore || options.base.redisUrl === undefined)
         ? before.store
         : await openSiteStore(definition.id, config, shared, logger, options.events);
-    const served = siteRuntime(definition, config, chain, store, options);
+    // A folder site with no index yet is indexed now (a URL site's first sync fills its own).
+    if (definition.docs.kind === "folder") await ensureSiteIndex(config, definition.docs.path, logger);
+    const served = siteRuntime(definition, config, chain, store, { ...options, retrievalOf });
     const basePath = `${SITES_PREFIX}${definition.id}`;
     const router = createRouter(
       {
@@ -86,6 +113,8 @@ export const hostedSites = (options: HostedSitesOptions) => {
           relay: { rpcUrl: options.relayRpcUrl, wallet: chain.wallet, usdcMint: chain.usdcMint },
         },
         facilitator: options.facilitator,
+        docsSync:
+          config.docsSite.url === undefined ? undefined : { last: () => docsSync.last(definition.id) },
         signIn: options.signIn,
         receiptKey: options.receiptKey,
         ...(options.now === undefined ? {} : { now: options.now }),
@@ -128,6 +157,7 @@ export const hostedSites = (options: HostedSitesOptions) => {
     for (const [id, site] of open) {
       if (wanted.has(id)) continue;
       open.delete(id);
+      indexes.forget(id);
       logger.info("site removed", { site: id });
       retire(async () => {
         await site.stop();
@@ -140,6 +170,8 @@ export const hostedSites = (options: HostedSitesOptions) => {
       if (before?.fingerprint === fingerprint) continue;
       try {
         const next = await openSite(definition, before);
+        // Its docs or index may have changed: the next question loads it afresh.
+        if (before !== undefined) indexes.forget(definition.id);
         open.set(definition.id, next);
         if (before !== undefined) {
           retire(before.stop);
@@ -163,8 +195,13 @@ export const hostedSites = (options: HostedSitesOptions) => {
     /** The open sites, for the operator's tools and the console. */
     list: (): ReadonlyArray<{ readonly definition: SiteDefinition; readonly served: SiteRuntime }> =>
       [...open.values()].map(({ definition, served }) => ({ definition, served })),
+    /** What the sites' indexes hold now (for the operator's tools). */
+    indexes: () => indexes.held(),
+    /** The last docs sync of a URL site. */
+    lastSync: (id: string) => docsSync.last(id),
     stop: async () => {
       await applying;
+      await docsSync.stop();
       for (const timer of retiring) clearTimeout(timer);
       retiring.clear();
       for (const site of open.values()) {
@@ -172,6 +209,7 @@ export const hostedSites = (options: HostedSitesOptions) => {
         await site.store.dispose();
       }
       open.clear();
+      await indexes.close();
     },
   };
 };
