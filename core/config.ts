@@ -67,6 +67,11 @@ export interface AppConfig {
   readonly x402Agents: X402AgentsConfig;
   /** The public surface: public origin, metrics token, body deadline, per-client caps (core/config-surface.ts). */
   readonly surface: SurfaceConfig;
+  /**
+   * The price of one question in USDC base units (core/payments/question-price.ts); parseConfig
+   * gives 1000n (0.001 USDC) unless PRICE_PER_QUESTION says otherwise; absent: the same default.
+   */
+  readonly unitsPerQuery?: bigint;
   /** Questions each MCP tool call takes from the client's quota; 0: free (core/config-mcp.ts). */
   readonly mcpToolPrices: McpToolPrices;
   /** The docs site kept in sync in the background, and the crawler's bounds (core/config-docs-site.ts). */

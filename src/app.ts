@@ -10,6 +10,7 @@ import { bodyLimit } from "hono/body-limit";
 import { getPath } from "hono/utils/url";
 import type { AppConfig } from "../core/config.ts";
 import { DEFAULT_MCP_TOOL_PRICES } from "../core/config-mcp.ts";
+import { DEFAULT_UNITS_PER_QUERY } from "../core/payments/question-price.ts";
 import type { DocsSyncRecord } from "../core/ports/docs-sync.ts";
 import { adminRoutes } from "./console/routes/admin-routes.ts";
 import type { AppEnv } from "./hono-kit/app-env.ts";
@@ -54,7 +55,7 @@ export interface AppDeps {
     AppConfig,
     "host" | "allowedOrigins" | "trustProxy" | "protectionRps" | "paidDailyCap" | "insights" | "surface"
   > &
-    Partial<Pick<AppConfig, "x402" | "mcpToolPrices" | "x402Agents">>;
+    Partial<Pick<AppConfig, "x402" | "mcpToolPrices" | "x402Agents" | "unitsPerQuery">>;
   readonly logger: ServiceLogger;
   readonly metrics: Metrics;
   /** The demo page and widget bundles (src/web/), the RPC relay and demo faucet (widget-api.ts). */
@@ -97,8 +98,13 @@ const createRouter = ({
 }: AppDeps) => {
   const { paidDailyCap, trustProxy } = config;
   const mcpToolPrices = config.mcpToolPrices ?? DEFAULT_MCP_TOOL_PRICES;
+  // The same price the runtime's PaymentSettings hold (both come from this config, app-layer.ts).
+  const unitsPerQuery = config.unitsPerQuery ?? DEFAULT_UNITS_PER_QUERY;
   // The paid resources mounted here (the chat under /api, the tools under /mcp), and only those.
-  const entries = [chatDiscoveryEntry("/api/chat"), ...mcpDiscoveryEntries("/mcp", mcpToolPrices)];
+  const entries = [
+    chatDiscoveryEntry("/api/chat", unitsPerQuery),
+    ...mcpDiscoveryEntries("/mcp", mcpToolPrices, unitsPerQuery),
+  ];
   const listed = serviceMetadataOf(config.x402Agents?.service);
   // Every 402 and settlement of x402 v2 carries bazaar, signed offers and receipts.
   const facilitator = withX402Extensions(bareFacilitator, {
@@ -179,6 +185,7 @@ const createRouter = ({
         dialects: chatDialects(facilitator, metrics),
         recorder,
         prices: mcpToolPrices,
+        unitsPerQuery,
         access,
       }),
     )
