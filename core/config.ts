@@ -11,6 +11,7 @@ import { type ChainConfig, parseChain } from "./config-chain.ts";
 import { type DocsSiteConfig, parseDocsSite } from "./config-docs-site.ts";
 import { type InsightsConfig, parseInsights } from "./config-insights.ts";
 import { type McpToolPrices, parseMcpToolPrices } from "./config-mcp.ts";
+import { parseUnitsPerQuery } from "./config-price.ts";
 import { type Env, type Reader, reader } from "./config-reader.ts";
 import { parseSurface, type SurfaceConfig } from "./config-surface.ts";
 import { parseX402, type X402Config } from "./config-x402.ts";
@@ -186,6 +187,7 @@ export const parseConfig = (env: Env): Result.Result<AppConfig, ConfigError> => 
     x402Agents: parseX402Agents(read),
     surface: parseSurface(read),
     mcpToolPrices: parseMcpToolPrices(read),
+    unitsPerQuery: parseUnitsPerQuery(read),
     docsSite: parseDocsSite(read),
   };
   crossChecks(read, config);

@@ -12,11 +12,13 @@
  * question (never down below 0.01) so that every accepted payment is whole questions. A price
  * above MAX_PAYMENT_UNITS would leave no payment possible, so it is refused as a setting.
  */
+import { Result } from "effect";
 import {
   type BaseUnits,
   formatUnits,
   MAX_PAYMENT_UNITS,
   MIN_PAYMENT_UNITS,
+  parseDecimalUnits,
   BaseUnits as units,
 } from "./money.ts";
 
@@ -32,6 +34,13 @@ export const priceProblem = (unitsPerQuery: bigint): string | undefined =>
   unitsPerQuery < MIN_UNITS_PER_QUERY || unitsPerQuery > MAX_UNITS_PER_QUERY
     ? `must be from ${formatUnits(MIN_UNITS_PER_QUERY)} to ${formatUnits(MAX_UNITS_PER_QUERY)} USDC a question`
     : undefined;
+
+/** A price as text ("0.002", USDC a question) -> base units, or why it cannot be one. */
+export const parsePrice = (text: string): Result.Result<BaseUnits, string> =>
+  Result.flatMap(parseDecimalUnits(text), (price) => {
+    const problem = priceProblem(price);
+    return problem === undefined ? Result.succeed(price) : Result.fail(problem);
+  });
 
 /** The smallest payment accepted at this price: whole questions, at least 0.01 USDC. */
 export const smallestPurchase = (unitsPerQuery: bigint): BaseUnits =>
