@@ -10,7 +10,8 @@ import { isOrigin, normalizeOrigin } from "./config.ts";
 import { MIN_SECRET_LENGTH } from "./config-insights.ts";
 import { isTool, MCP_TOOLS, type McpToolPrices, toolPriceProblem } from "./config-mcp.ts";
 import { hostName } from "./config-surface.ts";
-import { MAX_PAYMENT_UNITS, numberToUnits, parseDecimalUnits, UNITS_PER_USDC } from "./payments/money.ts";
+import { numberToUnits, parseDecimalUnits, UNITS_PER_USDC } from "./payments/money.ts";
+import { priceProblem } from "./payments/question-price.ts";
 
 export type Field<A> = Result.Result<A, string>;
 
@@ -102,10 +103,6 @@ export const wallet = (value: unknown): Field<string> =>
     ? Result.succeed(value)
     : fail("is not a base58 address", value);
 
-/** The least and most one question may cost: one base unit, and the largest payment (1 USDC). */
-export const MIN_UNITS_PER_QUERY = 1n;
-export const MAX_UNITS_PER_QUERY = MAX_PAYMENT_UNITS;
-
 /** `price`: decimal USDC per question ("0.002" or 0.002), exact to the base unit. */
 export const price = (value: unknown): Field<bigint> => {
   const rule = 'must be USDC per question, from 0.000001 to 1, like "0.002"';
@@ -117,7 +114,8 @@ export const price = (value: unknown): Field<bigint> => {
         : undefined;
   if (units === undefined || Result.isFailure(units)) return fail(rule, value);
   const n: bigint = units.success;
-  return n >= MIN_UNITS_PER_QUERY && n <= MAX_UNITS_PER_QUERY ? Result.succeed(n) : fail(rule, value);
+  // The bounds of every price (question-price.ts): one base unit, and the largest payment (1 USDC).
+  return priceProblem(n) === undefined ? Result.succeed(n) : fail(rule, value);
 };
 
 /** `questionsPerUsdc`: a whole number dividing 1,000,000 exactly, so one question is whole base units. */

@@ -11,7 +11,7 @@ import { ConfigError } from "./config.ts";
 import type { McpToolPrices } from "./config-mcp.ts";
 import type { Env } from "./config-reader.ts";
 import * as field from "./config-site-fields.ts";
-import { UNITS_PER_QUERY } from "./payments/money.ts";
+import { DEFAULT_UNITS_PER_QUERY } from "./payments/question-price.ts";
 
 export const SITE_ID = /^[a-z0-9-]{1,40}$/;
 
@@ -48,6 +48,8 @@ export interface SitesSet {
 /** What a site takes from the service when the file leaves it out, and how a token is hashed. */
 export interface SiteDefaults {
   readonly freeQueries: number;
+  /** The service's price of a question (PRICE_PER_QUESTION); default 0.001 USDC. */
+  readonly unitsPerQuery?: bigint | undefined;
   readonly mcpToolPrices: McpToolPrices;
   /** Hex SHA-256 of a token (handed in by the program, so core stays free of crypto). */
   readonly hashToken: (token: string) => string;
@@ -140,7 +142,7 @@ const parseSite = (
     ...site,
     id: site.id,
     docs: site.docs,
-    unitsPerQuery: site.unitsPerQuery ?? UNITS_PER_QUERY,
+    unitsPerQuery: site.unitsPerQuery ?? defaults.unitsPerQuery ?? DEFAULT_UNITS_PER_QUERY,
     freeQueries: site.freeQueries ?? defaults.freeQueries,
     mcpToolPrices: site.mcpToolPrices ?? defaults.mcpToolPrices,
     llm: site.llm ?? true,

@@ -11,6 +11,7 @@ import { type ChainConfig, parseChain } from "./config-chain.ts";
 import { type DocsSiteConfig, parseDocsSite } from "./config-docs-site.ts";
 import { type InsightsConfig, parseInsights } from "./config-insights.ts";
 import { type McpToolPrices, parseMcpToolPrices } from "./config-mcp.ts";
+import { parseUnitsPerQuery } from "./config-price.ts";
 import { type Env, type Reader, reader } from "./config-reader.ts";
 import { parseSurface, type SurfaceConfig } from "./config-surface.ts";
 import { parseX402, type X402Config } from "./config-x402.ts";
@@ -67,6 +68,11 @@ export interface AppConfig {
   readonly x402Agents: X402AgentsConfig;
   /** The public surface: public origin, metrics token, body deadline, per-client caps (core/config-surface.ts). */
   readonly surface: SurfaceConfig;
+  /**
+   * The price of one question in USDC base units (core/payments/question-price.ts); parseConfig
+   * gives 1000n (0.001 USDC) unless PRICE_PER_QUESTION says otherwise; absent: the same default.
+   */
+  readonly unitsPerQuery?: bigint;
   /** Questions each MCP tool call takes from the client's quota; 0: free (core/config-mcp.ts). */
   readonly mcpToolPrices: McpToolPrices;
   /** The docs site kept in sync in the background, and the crawler's bounds (core/config-docs-site.ts). */
@@ -191,6 +197,7 @@ export const parseConfig = (env: Env): Result.Result<AppConfig, ConfigError> => 
     x402Agents: parseX402Agents(read),
     surface: parseSurface(read),
     mcpToolPrices: parseMcpToolPrices(read),
+    unitsPerQuery: parseUnitsPerQuery(read),
     docsSite: parseDocsSite(read),
     sitesFile: text("SITES_FILE"),
     sitesMemoryMb: read.integer("SITES_MEMORY_MB", 512, 1, 1_000_000),

@@ -10,6 +10,7 @@ import { bodyLimit } from "hono/body-limit";
 import { getPath } from "hono/utils/url";
 import type { AppConfig } from "../core/config.ts";
 import { DEFAULT_MCP_TOOL_PRICES } from "../core/config-mcp.ts";
+import { DEFAULT_UNITS_PER_QUERY } from "../core/payments/question-price.ts";
 import type { DocsSyncRecord } from "../core/ports/docs-sync.ts";
 import { siteDoor, tokenDoor } from "./console/routes/admin-credentials.ts";
 import { adminRoutes } from "./console/routes/admin-routes.ts";
@@ -57,7 +58,7 @@ export interface AppDeps {
     AppConfig,
     "host" | "allowedOrigins" | "trustProxy" | "protectionRps" | "paidDailyCap" | "insights" | "surface"
   > &
-    Partial<Pick<AppConfig, "x402" | "mcpToolPrices" | "x402Agents">>;
+    Partial<Pick<AppConfig, "x402" | "mcpToolPrices" | "x402Agents" | "unitsPerQuery">>;
   readonly logger: ServiceLogger;
   readonly metrics: Metrics;
   /** The demo page and widget bundles (src/web/), the RPC relay and demo faucet (widget-api.ts). */
@@ -120,10 +121,12 @@ export const createRouter = (
   const { paidDailyCap, trustProxy } = config;
   const mcpToolPrices = config.mcpToolPrices ?? DEFAULT_MCP_TOOL_PRICES;
   const base = hosted?.basePath ?? "";
+  // The same price the runtime's PaymentSettings hold (both come from this config, app-layer.ts).
+  const unitsPerQuery = config.unitsPerQuery ?? DEFAULT_UNITS_PER_QUERY;
   // The paid resources mounted here (the chat under /api, the tools under /mcp), and only those.
   const entries = [
-    chatDiscoveryEntry(`${base}/api/chat`),
-    ...mcpDiscoveryEntries(`${base}/mcp`, mcpToolPrices),
+    chatDiscoveryEntry(`${base}/api/chat`, unitsPerQuery),
+    ...mcpDiscoveryEntries(`${base}/mcp`, mcpToolPrices, unitsPerQuery),
   ];
   const listed = serviceMetadataOf(config.x402Agents?.service);
   // Every 402 and settlement of x402 v2 carries bazaar, signed offers and receipts.
@@ -212,6 +215,7 @@ export const createRouter = (
         dialects: chatDialects(facilitator, metrics),
         recorder,
         prices: mcpToolPrices,
+        unitsPerQuery,
         access,
       }),
     )

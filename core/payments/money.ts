@@ -7,9 +7,10 @@ import { Brand, Result } from "effect";
 export const USDC_DECIMALS = 6;
 /** Base units per whole USDC (10^6). */
 export const UNITS_PER_USDC = 1_000_000n;
-/** Price of one query: 0.001 USDC. */
-export const UNITS_PER_QUERY = 1_000n;
-/** Smallest and largest accepted payment: 0.01 and 1.00 USDC. */
+/**
+ * Bounds of a payment: 0.01 and 1.00 USDC. The price of a question is a setting; at that price
+ * the bounds move to whole questions (question-price.ts).
+ */
 export const MIN_PAYMENT_UNITS = 10_000n;
 export const MAX_PAYMENT_UNITS = 1_000_000n;
 /** Verification accepts a transfer this many percent below the claim. */
@@ -49,9 +50,6 @@ export const formatUnits = (units: bigint): string => {
   const fraction = (units % UNITS_PER_USDC).toString().padStart(USDC_DECIMALS, "0").replace(/0+$/, "");
   return `${whole}.${fraction.padEnd(2, "0")}`;
 };
-
-/** Queries bought by a payment: amount * 1000, i.e. one per 0.001 USDC. */
-export const queriesFor = (units: BaseUnits): number => Number(units / UNITS_PER_QUERY);
 
 /** Least amount received that still satisfies a claim (claim minus 1%, rounded up). */
 export const minimumAccepted = (claimed: BaseUnits): bigint =>

@@ -6,6 +6,7 @@
 import { Clock, Context, Effect, Layer, Schema } from "effect";
 import { PaymentStore } from "../ports/payment-store.ts";
 import { CHAIN_NETWORKS } from "./network.ts";
+import { DEFAULT_UNITS_PER_QUERY } from "./question-price.ts";
 
 /** The public terms of payment: everything a client needs to pay, nothing secret. */
 export const PaymentTerms = Schema.Struct({
@@ -17,6 +18,8 @@ export const PaymentTerms = Schema.Struct({
   memoRequired: Schema.Boolean,
   /** Paid queries a client can spend per UTC day. */
   paidDailyCap: Schema.Number,
+  /** The price of one question in USDC base units (question-price.ts): exact, never a float. */
+  unitsPerQuery: Schema.BigInt,
 });
 export type PaymentTerms = typeof PaymentTerms.Type;
 
@@ -35,8 +38,16 @@ export class PaymentSettings extends Context.Service<
 /** Memos of ours look like `docschat:<reference>`. */
 export const MEMO_PREFIX = "docschat:";
 
-/** The settings over the store they verify against; a volatile store starts its ledger now. */
-export const layer = (terms: Omit<PaymentTerms, "memoPrefix"> & { readonly memoPrefix?: string }) =>
+/**
+ * The settings over the store they verify against; a volatile store starts its ledger now. The
+ * price defaults to DEFAULT_UNITS_PER_QUERY (0.001 USDC).
+ */
+export const layer = (
+  terms: Omit<PaymentTerms, "memoPrefix" | "unitsPerQuery"> & {
+    readonly memoPrefix?: string;
+    readonly unitsPerQuery?: bigint | undefined;
+  },
+) =>
   Layer.effect(PaymentSettings)(
     Effect.gen(function* () {
       const store = yield* PaymentStore;
@@ -44,6 +55,7 @@ export const layer = (terms: Omit<PaymentTerms, "memoPrefix"> & { readonly memoP
       return PaymentSettings.of({
         memoPrefix: MEMO_PREFIX,
         ...terms,
+        unitsPerQuery: terms.unitsPerQuery ?? DEFAULT_UNITS_PER_QUERY,
         notBefore: store.durable ? undefined : now,
       });
     }),

@@ -73,9 +73,9 @@ const listIfUnattributed = Effect.fn("listIfUnattributed")(function* (
 });
 
 export const buyQueries = Effect.fn("buyQueries")(function* (identity: string, raw: RawClaim) {
-  const claim = yield* Effect.fromResult(validateClaim(raw));
-  const alreadyUsed = rejected("signature-already-used", { claimed: claim.units });
   const settings = yield* PaymentSettings;
+  const claim = yield* Effect.fromResult(validateClaim(raw, settings.unitsPerQuery));
+  const alreadyUsed = rejected("signature-already-used", { claimed: claim.units });
   const store = yield* PaymentStore;
   const chain = yield* ChainReader;
   if (yield* store.isClaimed(claim.signature, yield* Clock.currentTimeMillis))

@@ -1,6 +1,6 @@
 /** POST /api/chat as the discovery manifest lists it: the request and response Schemas the route decodes and answers with. */
 import { Schema } from "effect";
-import { CHAT_RESOURCE } from "../payments/priced-resources.ts";
+import { CHAT_BINDING, chatResource } from "../payments/priced-resources.ts";
 import type { DiscoveryEntry } from "../payments/v2/discovery.ts";
 import { ChatRequest } from "./schemas/requests.ts";
 import { ChatResponse } from "./schemas/responses.ts";
@@ -34,11 +34,11 @@ const CHAT_EXAMPLE = {
   rateLimit: { remaining: 9, resetAt: 1767225600000, requiresPayment: false, free: 0, paid: 9 },
 };
 
-export const chatDiscoveryEntry = (path: string): DiscoveryEntry => ({
-  priced: CHAT_RESOURCE,
+export const chatDiscoveryEntry = (path: string, unitsPerQuery: bigint): DiscoveryEntry => ({
+  priced: chatResource(unitsPerQuery),
   type: "http",
   path,
-  input: { method: CHAT_RESOURCE.binding.method, bodyType: "json", body: jsonSchema(ChatRequest) },
+  input: { method: CHAT_BINDING.method, bodyType: "json", body: jsonSchema(ChatRequest) },
   output: { mimeType: "application/json", schema: jsonSchema(ChatResponse) },
   example: { input: { message: "Which Node version do I need?" }, output: CHAT_EXAMPLE },
 });

@@ -3,13 +3,14 @@
  * full payment request (issued and stored like the paywall's) plus the chat's own fields
  * (rateLimit, payment, success, error, code), so clients of either way of paying keep working.
  * A request carrying a payment proof (X-Payment-Authorization, or x402 v2's PAYMENT-SIGNATURE)
- * buys the queries it paid for (0.001 USDC each, credited in the same atomic step that consumes
+ * buys the queries it paid for (at the price of a question, credited in the same atomic step that consumes
  * the payment) through the paywall's entry and dialects of src/payments/, and is then answered
  * in the same call. This file renders what the dialects decide in the chat's words.
  */
 import { Effect } from "effect";
 import type { Context } from "hono";
 import type { PaymentRejected } from "../../core/payments/payment-rejected.ts";
+import { PaymentSettings } from "../../core/payments/payment-settings.ts";
 import type { X402Code } from "../../core/payments/x402.ts";
 import type { ChainUnavailable } from "../../core/ports/chain-reader.ts";
 import type { StoreUnavailable } from "../../core/ports/store-errors.ts";
@@ -17,9 +18,9 @@ import type { AppEnv } from "../hono-kit/app-env.ts";
 import type { InsightsRecorder } from "../hono-kit/insights-recorder.ts";
 import { type AppRuntime, runOutcome } from "../hono-kit/run-effect.ts";
 import type { Metrics } from "../observability/metrics.ts";
-import { creditOffer, creditTerms } from "../payments/credit-offer.ts";
+import { creditRouteTerms, creditTerms } from "../payments/credit-offer.ts";
 import { REJECTIONS, retryAfterOf } from "../payments/payment-rejections.ts";
-import { CHAT_RESOURCE } from "../payments/priced-resources.ts";
+import { CHAT_BINDING, chatResource } from "../payments/priced-resources.ts";
 import { acceptPayment, paymentOffer } from "../payments/server/accept-payment.ts";
 import { specCreditDialect } from "../payments/server/credit-spec-dialect.ts";
 import type { CreditDialect, CreditRoute } from "../payments/server/dialect.ts";
@@ -41,13 +42,15 @@ import {
 import type { AppError } from "./error-status.ts";
 import type { WalletAccessDeps } from "./wallet-access.ts";
 
-export const CHAT_BINDING = CHAT_RESOURCE.binding;
-/** The price asked in a chat's 402: the smallest purchase, 0.01 USDC (10 questions). */
-export const CHAT_PRICE_UNITS = CHAT_RESOURCE.units;
+export { CHAT_BINDING };
+
+/** The chat as sold at the settings' price of a question (its 402 asks the smallest purchase). */
+const chatPriced = Effect.map(PaymentSettings, (terms) => chatResource(terms.unitsPerQuery));
 
 /** A fresh payment request for the chat, on the service's payment terms. */
-const chatOffer = Effect.flatMap(creditTerms(CHAT_RESOURCE), (terms) =>
-  issuePaymentRequest(terms, CHAT_BINDING),
+const chatOffer = chatPriced.pipe(
+  Effect.flatMap(creditTerms),
+  Effect.flatMap((terms) => issuePaymentRequest(terms, CHAT_BINDING)),
 );
 
 /**
@@ -142,11 +145,11 @@ export const buyQueries = async (c: Context<AppEnv>, deps: ChatPaymentDeps): Pro
   const identity = c.get("identity");
   const log = c.get("log");
   // Settings only: completes synchronously.
-  const offer = await runOutcome(deps.runtime, creditOffer(CHAT_RESOURCE));
+  const offer = await runOutcome(deps.runtime, Effect.flatMap(chatPriced, creditRouteTerms));
   if (!offer.ok) throw new Error("the chat's offer cannot be built");
   const route: CreditRoute = {
     binding: CHAT_BINDING,
-    offer: offer.value,
+    ...offer.value,
     run: async (effect) => runOutcome(deps.runtime, effect),
     identity,
     log,

@@ -7,9 +7,13 @@ import { TOOL_EXAMPLES } from "./tool-examples.ts";
 import { TOOL_SCHEMAS } from "./tool-schemas.ts";
 
 /** Each tool of /mcp that has a price, with the JSON Schemas the MCP server lists for it; free tools are not listed. */
-export const mcpDiscoveryEntries = (path: string, prices: McpToolPrices): ReadonlyArray<DiscoveryEntry> =>
+export const mcpDiscoveryEntries = (
+  path: string,
+  prices: McpToolPrices,
+  unitsPerQuery: bigint,
+): ReadonlyArray<DiscoveryEntry> =>
   MCP_TOOLS.filter((tool) => prices[tool] > 0).map((tool) => ({
-    priced: mcpToolResource(tool, prices[tool]),
+    priced: mcpToolResource(tool, prices[tool], unitsPerQuery),
     type: "mcp",
     path,
     input: {

@@ -11,7 +11,7 @@ import type { PaymentPayload, PaymentRequired, SettleResponse } from "@x402/core
 import { Effect } from "effect";
 import { type AppRuntime, runOutcome } from "../hono-kit/run-effect.ts";
 import type { Logger } from "../observability/log.ts";
-import { creditOffer, creditTerms } from "../payments/credit-offer.ts";
+import { creditRouteTerms, creditTerms } from "../payments/credit-offer.ts";
 import type { PricedResource } from "../payments/priced-resources.ts";
 import { acceptPayment } from "../payments/server/accept-payment.ts";
 import type { CreditDialect, CreditRoute, PaymentRefusal } from "../payments/server/dialect.ts";
@@ -112,11 +112,11 @@ export const buyWithPayload = async (
   // The credit dialects read a request's header: the payload travels as one, unchanged.
   const request = new Request(deps.url, { method: "POST", headers: { [PAYMENT_SIGNATURE_HEADER]: header } });
   // Settings only: completes synchronously.
-  const offer = await runOutcome(deps.runtime, creditOffer(priced));
+  const offer = await runOutcome(deps.runtime, creditRouteTerms(priced));
   if (!offer.ok) throw new Error("the tool's offer cannot be built");
   const route: CreditRoute = {
     binding: priced.binding,
-    offer: offer.value,
+    ...offer.value,
     run: async (effect) => runOutcome(deps.runtime, effect),
     identity,
     log,

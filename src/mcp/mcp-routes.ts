@@ -22,6 +22,8 @@ export interface McpDeps {
   readonly recorder: InsightsRecorder;
   /** Questions each tool call takes (MCP_TOOL_PRICES). */
   readonly prices: McpToolPrices;
+  /** The price of a question in USDC base units (PaymentTerms.unitsPerQuery). */
+  readonly unitsPerQuery: bigint;
   /** Sessions and sign-in: whose credits a priced tool spends (the chat's, with its ceilings). */
   readonly access: WalletAccessDeps;
 }

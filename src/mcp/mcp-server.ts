@@ -56,13 +56,13 @@ export type McpRequestContext = PricedCallContext;
 
 export const createMcpServer = (context: McpRequestContext) => {
   const server = new McpServer(MCP_SERVER_INFO);
-  const { runtime, identity, log, prices } = context;
+  const { runtime, identity, log, prices, unitsPerQuery } = context;
 
   server.registerTool(
     "search_docs",
     {
       title: "Search the documentation",
-      description: `Finds the passages of this documentation that best match a question or keywords: title, section, URL and a snippet of each, best first. Use it to find where something is documented; use ask_docs for an answer with citations. ${priceNote(prices.search_docs)}`,
+      description: `Finds the passages of this documentation that best match a question or keywords: title, section, URL and a snippet of each, best first. Use it to find where something is documented; use ask_docs for an answer with citations. ${priceNote(prices.search_docs, unitsPerQuery)}`,
       inputSchema: TOOL_SCHEMAS.search_docs.input,
       ...outputSchemaAt(prices.search_docs, TOOL_SCHEMAS.search_docs.output),
       annotations: { readOnlyHint: true, openWorldHint: false },
@@ -95,7 +95,7 @@ export const createMcpServer = (context: McpRequestContext) => {
     "read_page",
     {
       title: "Read a page of the documentation",
-      description: `Returns one page of this documentation in full (title, sections with their headings and URLs, text), or one section when the URL has its #anchor. Give the url (or source) of a search_docs or ask_docs result. ${priceNote(prices.read_page)}`,
+      description: `Returns one page of this documentation in full (title, sections with their headings and URLs, text), or one section when the URL has its #anchor. Give the url (or source) of a search_docs or ask_docs result. ${priceNote(prices.read_page, unitsPerQuery)}`,
       inputSchema: TOOL_SCHEMAS.read_page.input,
       ...outputSchemaAt(prices.read_page, TOOL_SCHEMAS.read_page.output),
       annotations: { readOnlyHint: true, openWorldHint: false },
@@ -125,12 +125,12 @@ export const createMcpServer = (context: McpRequestContext) => {
       }),
   );
 
-  const askPrice = mcpToolResource(ASK_DOCS_TOOL, prices.ask_docs);
+  const askPrice = mcpToolResource(ASK_DOCS_TOOL, prices.ask_docs, unitsPerQuery);
   server.registerTool(
     ASK_DOCS_TOOL,
     {
       title: "Ask the documentation",
-      description: `Answers a question from this documentation only, with numbered citations [n] and the source URLs. Says so (and costs nothing) when the docs do not cover it. The structured result has answer, declined, sources (number, title, heading, url, source) and remaining (questions left today). ${priceNote(prices.ask_docs)}`,
+      description: `Answers a question from this documentation only, with numbered citations [n] and the source URLs. Says so (and costs nothing) when the docs do not cover it. The structured result has answer, declined, sources (number, title, heading, url, source) and remaining (questions left today). ${priceNote(prices.ask_docs, unitsPerQuery)}`,
       inputSchema: TOOL_SCHEMAS.ask_docs.input,
       ...outputSchemaAt(prices.ask_docs, TOOL_SCHEMAS.ask_docs.output),
       annotations: { readOnlyHint: true, openWorldHint: false },

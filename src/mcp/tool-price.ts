@@ -9,6 +9,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { Effect } from "effect";
 import type { McpTool, McpToolPrices } from "../../core/config-mcp.ts";
+import { formatUnits } from "../../core/payments/money.ts";
 import type { Spender } from "../../core/use-cases/spend-query.ts";
 import { spendQuestions } from "../../core/use-cases/spend-questions.ts";
 import type { InsightsRecorder } from "../hono-kit/insights-recorder.ts";
@@ -44,6 +45,8 @@ export interface PricedCallContext extends McpPaymentDeps {
   readonly log: Logger;
   readonly recorder: InsightsRecorder;
   readonly prices: McpToolPrices;
+  /** The price of a question in USDC base units (PaymentTerms.unitsPerQuery, as the chat's). */
+  readonly unitsPerQuery: bigint;
   /** Sessions and sign-in, judged as the chat judges them. */
   readonly access: WalletAccessDeps;
   /** What the MCP request's HTTP headers present (a session, a sign-in proof). */
@@ -59,10 +62,10 @@ export interface ToolRun {
 export const FREE_QUESTIONS_USED = "Free questions used up for today";
 
 /** How a tool's description states its price. */
-export const priceNote = (questions: number): string =>
+export const priceNote = (questions: number, unitsPerQuery: bigint): string =>
   questions === 0
     ? "Free."
-    : `Each call takes ${questions === 1 ? "one question" : `${questions} questions`} from the client's quota (a few free a day, then 0.001 USDC each): when too few are left, a result with isError and an x402 PaymentRequired asks for payment; sign it and call again with the PaymentPayload in _meta["x402/payment"].`;
+    : `Each call takes ${questions === 1 ? "one question" : `${questions} questions`} from the client's quota (a few free a day, then ${formatUnits(unitsPerQuery)} USDC each): when too few are left, a result with isError and an x402 PaymentRequired asks for payment; sign it and call again with the PaymentPayload in _meta["x402/payment"].`;
 
 /**
  * Runs `run` at `tool`'s price, spending a wallet first: the payer of this call's payment (it
@@ -111,7 +114,7 @@ const pricedCall = async (
   run: (spender: Spender) => Promise<ToolRun>,
   heldByRun: number,
 ): Promise<ToolResult> => {
-  const priced = mcpToolResource(tool, questions);
+  const priced = mcpToolResource(tool, questions, context.unitsPerQuery);
   // A session or proof that is refused is said so, with a fresh offer and challenge, before any payment.
   const access = await walletAccessOf(credentials, context.identity, context.access);
   if (!access.ok) {

@@ -28,3 +28,14 @@ export const creditTerms = (priced: PricedResource) =>
 /** What `priced`'s 402s offer. */
 export const creditOffer = (priced: PricedResource): Effect.Effect<Offer, never, PaymentSettings> =>
   Effect.map(creditTerms(priced), (terms) => offerOf(terms, priced.binding));
+
+/**
+ * What a payment presented to `priced` is checked against and credited at: its offer, and the
+ * price of a question in the same settings (what the payment buys is `received / unitsPerQuery`).
+ */
+export const creditRouteTerms = (priced: PricedResource) =>
+  Effect.gen(function* () {
+    const offer = yield* creditOffer(priced);
+    const { unitsPerQuery } = yield* PaymentSettings;
+    return { offer, unitsPerQuery };
+  });

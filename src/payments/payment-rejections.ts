@@ -7,6 +7,7 @@
 import { formatUnits } from "../../core/payments/money.ts";
 import type { PaymentRejected, PaymentRejectionReason } from "../../core/payments/payment-rejected.ts";
 import type { PaymentTerms } from "../../core/payments/payment-settings.ts";
+import { largestPurchase, smallestPurchase } from "../../core/payments/question-price.ts";
 
 interface Rendering {
   readonly code: string;
@@ -281,23 +282,50 @@ export const REJECTIONS = {
 export const retryAfterOf = (rejection: PaymentRejected): string =>
   rejection.retryAfterMs === undefined ? "5" : String(Math.max(1, Math.ceil(rejection.retryAfterMs / 1000)));
 
-/** The spec's list of things to check, with this service's mint, wallet and network. */
-const checklist = (terms: PaymentTerms): string =>
-  `Check that: (1) you sent USDC (mint ${terms.usdcMint}), not SOL or another token; ` +
-  `(2) the amount sent is at least the amount you claim (0.01 to 1.00 USDC, in steps of 0.001); ` +
-  `(3) the recipient is the service wallet ${terms.wallet}; ` +
-  `(4) the transaction is confirmed on ${terms.network} (this can take 30-60 seconds; retry then).`;
+/** The amounts accepted at a price: "0.01 to 1.00 USDC" and the step "0.001" at the default. */
+const amountRange = (unitsPerQuery: bigint) => ({
+  range: `${formatUnits(smallestPurchase(unitsPerQuery))} to ${formatUnits(largestPurchase(unitsPerQuery))} USDC`,
+  step: formatUnits(unitsPerQuery),
+});
+
+/**
+ * An amount reason's texts at the price of a question (the table holds the default price's);
+ * undefined for the other reasons.
+ */
+const amountTexts = (reason: PaymentRejectionReason, unitsPerQuery: bigint) => {
+  const { range, step } = amountRange(unitsPerQuery);
+  const hint = `Send an amount from ${range} in steps of ${step}.`;
+  if (reason === "amount-out-of-range")
+    return { error: `Invalid payment amount: must be from ${range}`, hint };
+  if (reason === "amount-not-a-step")
+    return { error: `Invalid payment amount: must be a multiple of ${step} USDC`, hint };
+  if (reason === "amount-not-decimal") return { error: undefined, hint };
+  return undefined;
+};
+
+/** The spec's list of things to check, with this service's mint, wallet, price and network. */
+const checklist = (terms: PaymentTerms): string => {
+  const { range, step } = amountRange(terms.unitsPerQuery);
+  return (
+    `Check that: (1) you sent USDC (mint ${terms.usdcMint}), not SOL or another token; ` +
+    `(2) the amount sent is at least the amount you claim (${range}, in steps of ${step}); ` +
+    `(3) the recipient is the service wallet ${terms.wallet}; ` +
+    `(4) the transaction is confirmed on ${terms.network} (this can take 30-60 seconds; retry then).`
+  );
+};
 
 /** The rejection as the spec's payment error body plus our `code` and `retryable`. */
 export const renderRejection = (rejection: PaymentRejected, terms: PaymentTerms) => {
   const rendering: Rendering = REJECTIONS[rejection.reason];
-  const details = rendering.hint === "" ? checklist(terms) : `${rendering.hint} ${checklist(terms)}`;
+  const atPrice = amountTexts(rejection.reason, terms.unitsPerQuery);
+  const hint = atPrice?.hint ?? rendering.hint;
+  const details = hint === "" ? checklist(terms) : `${hint} ${checklist(terms)}`;
   return {
     status: rendering.status,
     retryable: rendering.retryable,
     body: {
       success: false as const,
-      error: rendering.error(rejection),
+      error: atPrice?.error ?? rendering.error(rejection),
       details,
       code: rendering.code,
       retryable: rendering.retryable,

@@ -126,6 +126,7 @@ export const appLayer = (
     wallet: chain.wallet,
     memoRequired: config.memoRequired,
     paidDailyCap: config.paidDailyCap,
+    unitsPerQuery: config.unitsPerQuery,
   });
   return Layer.mergeAll(
     Layer.provideMerge(settings, store),

@@ -24,8 +24,11 @@ export const MAX_SITES_FILE_BYTES = 4 * 1024 * 1024;
 const sha256Hex = (text: string): string => createHash("sha256").update(text).digest("hex");
 
 /** What a site takes from the service's own configuration when the file leaves it out. */
-export const siteDefaults = (config: Pick<AppConfig, "freeQueries" | "mcpToolPrices">): SiteDefaults => ({
+export const siteDefaults = (
+  config: Pick<AppConfig, "freeQueries" | "mcpToolPrices" | "unitsPerQuery">,
+): SiteDefaults => ({
   freeQueries: config.freeQueries,
+  unitsPerQuery: config.unitsPerQuery,
   mcpToolPrices: config.mcpToolPrices,
   hashToken: sha256Hex,
 });

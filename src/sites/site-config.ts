@@ -30,6 +30,7 @@ export const siteAppConfig = (base: AppConfig, site: SiteDefinition): AppConfig 
   llm: site.llm ? base.llm : undefined,
   vector: siteVector(base.vector, site.id),
   mcpToolPrices: site.mcpToolPrices,
+  unitsPerQuery: site.unitsPerQuery,
   docsSite: {
     ...base.docsSite,
     url: site.docs.kind === "url" ? site.docs.url : undefined,

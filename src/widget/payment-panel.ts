@@ -28,6 +28,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export const paymentPanel = (deps: PaymentPanelDeps) => {
   const { api, payment } = deps;
+  // The service names its amounts (whole questions at its price); these are the default price's.
   const amounts = payment.amounts.length > 0 ? payment.amounts : [0.01, 0.05, 0.1, 0.5, 1];
   const price = Number(payment.pricePerQuery || "0.001");
   const status = h("p", { class: "progress", role: "status", "aria-live": "polite" });

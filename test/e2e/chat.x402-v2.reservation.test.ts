@@ -16,7 +16,7 @@ import { runOutcome } from "../../src/hono-kit/run-effect.ts";
 import { CHAT_BINDING } from "../../src/http/chat-payment.ts";
 import { memoryLogger } from "../../src/observability/log.ts";
 import { creditOffer } from "../../src/payments/credit-offer.ts";
-import { CHAT_RESOURCE } from "../../src/payments/priced-resources.ts";
+import { chatResource } from "../../src/payments/priced-resources.ts";
 import type { RunPayment } from "../../src/payments/server/dialect.ts";
 import { checkExactPayment, type ExactFacilitator } from "../../src/payments/v2/exact-payment.ts";
 import { reserveChecked } from "../../src/payments/v2/exact-reservation.ts";
@@ -177,7 +177,7 @@ const settleThenDie = async (t: TestApp, header: string) => {
 /** Reserves a checked payload as an instance would, `ago` ms in the past. */
 const reserveAsIf = async (t: TestApp, header: string, ago: number) => {
   const run: RunPayment = async (effect) => runOutcome(t.runtime, effect);
-  const offer = await runOutcome(t.runtime, creditOffer(CHAT_RESOURCE));
+  const offer = await runOutcome(t.runtime, creditOffer(chatResource(1_000n)));
   if (!offer.ok) throw new Error("no chat offer");
   const checked = await checkExactPayment(header, offer.value, facilitator, run, "198.51.100.99");
   if (!checked.ok) throw new Error(`the payload was refused: ${JSON.stringify(checked.error)}`);

@@ -37,6 +37,7 @@ describe("hand-built JSON", () => {
       memoPrefix: fc.string(),
       memoRequired: fc.boolean(),
       paidDailyCap: fc.nat(),
+      unitsPerQuery: fc.bigInt({ min: 1n, max: 1_000_000n }),
     });
     // References are letters and digits (adapters/shared/random-ids.ts).
     const reference = fc.stringMatching(/^[A-Za-z0-9]{1,40}$/);

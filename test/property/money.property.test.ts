@@ -26,7 +26,7 @@ describe("decimal <-> base units", () => {
         expect(unitsOf(parseDecimalUnits(text))).toBe(units);
         expect(unitsOf(numberToUnits(Number(text)))).toBe(units);
         expect(unitsOf(numberToUnits(k / 1000))).toBe(units);
-        const claim = validateClaim({ signature, amount: k / 1000, token: "USDC" });
+        const claim = validateClaim({ signature, amount: k / 1000, token: "USDC" }, 1_000n);
         expect(Result.getOrUndefined(claim)?.queries).toBe(k);
       }),
       RUNS,
@@ -55,7 +55,7 @@ describe("decimal <-> base units", () => {
     fc.assert(
       fc.property(fc.integer({ min: 10_000, max: 1_000_000 }), txSignature, (units, signature) => {
         fc.pre(units % 1000 !== 0);
-        const claim = validateClaim({ signature, amount: units / 1_000_000, token: "USDC" });
+        const claim = validateClaim({ signature, amount: units / 1_000_000, token: "USDC" }, 1_000n);
         expect(Result.isFailure(claim) && kindOf(claim.failure)).toBe("InvalidAmount");
       }),
       RUNS,

@@ -23,6 +23,7 @@ export const renderedTexts = (error: PaymentRejected) =>
     network: "devnet",
     usdcMint: USDC_MINT,
     wallet: WALLET,
+    unitsPerQuery: 1_000n,
     memoPrefix: "docs-chat:",
     memoRequired: false,
     paidDailyCap: 1000,

@@ -59,6 +59,8 @@ export interface TestAppOptions {
   readonly surface?: Partial<SurfaceConfig>;
   /** Questions each MCP tool call takes (MCP_TOOL_PRICES); the defaults otherwise. */
   readonly mcpToolPrices?: McpToolPrices;
+  /** The price of a question in base units (PRICE_PER_QUESTION); the default 1000n otherwise. */
+  readonly unitsPerQuery?: bigint;
   /** The clock of the edge's limits and caches (default: the real one). */
   readonly now?: () => number;
   /** HOST, the bind address (default 127.0.0.1: the Host and Origin allow-list is on). */
@@ -88,6 +90,7 @@ export const buildTestApp = (options: TestAppOptions = {}) => {
     trustProxy: options.trustProxy ?? { kind: "none" },
     protectionRps: options.protectionRps ?? 100,
     ...(options.host === undefined ? {} : { host: options.host }),
+    ...(options.unitsPerQuery === undefined ? {} : { unitsPerQuery: options.unitsPerQuery }),
   });
   const config = {
     ...base,

@@ -195,6 +195,7 @@ export const SETTINGS = PaymentSettings.of({
   network: "devnet",
   usdcMint: USDC_MINT,
   wallet: WALLET,
+  unitsPerQuery: 1_000n,
   memoPrefix: "docs-chat:",
   memoRequired: false,
   paidDailyCap: LIMITS.paidDailyCap,

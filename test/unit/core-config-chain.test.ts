@@ -4,6 +4,10 @@ import { encodeBase58 } from "../../core/base58.ts";
 import { type AppConfig, type Env, parseConfig } from "../../core/config.ts";
 import { addressOf } from "../support/parsed-tx.ts";
 
+/** The config as JSON (its amounts are bigints: the price of a question, the facilitator's minimum). */
+const jsonOf = (config: AppConfig) =>
+  JSON.stringify(config, (_key, value: unknown) => (typeof value === "bigint" ? `${value}n` : value));
+
 const MINT = addressOf(11);
 const fromBase64Url = (text: string | undefined) => Uint8Array.from(Buffer.from(text ?? "", "base64url"));
 
@@ -105,7 +109,7 @@ describe("PAYMENT_WALLET_SECRET_KEY", () => {
     const config = ok({ ...devnet(), PAYMENT_WALLET_SECRET_KEY: wallet.secretJson });
     const key = config.chain?.walletSecretKey;
     expect(key && Redacted.value(key)).toEqual(wallet.secret);
-    expect(JSON.stringify(config)).not.toContain(wallet.secretJson.slice(1, 20));
+    expect(jsonOf(config)).not.toContain(wallet.secretJson.slice(1, 20));
   });
 
   const badKeys: ReadonlyArray<readonly [string, () => string, string]> = [
@@ -174,7 +178,7 @@ describe("secrets never appear in a ConfigError", () => {
       VECTOR_INDEX_NAME: "docs",
       REDIS_URL: "redis://default:hunter2pw@cache:6379",
     });
-    const json = JSON.stringify(config);
+    const json = jsonOf(config);
     for (const secret of ["gsk_SECRET_llm", "ck-SECRET-vector", "hunter2pw", wallet.secretJson.slice(1, 12)])
       expect(json).not.toContain(secret);
   });

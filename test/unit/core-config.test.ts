@@ -77,6 +77,7 @@ describe("parseConfig defaults", () => {
         },
       },
       mcpToolPrices: { search_docs: 0, read_page: 0, ask_docs: 1 },
+      unitsPerQuery: 1_000n,
       docsSite: {
         url: undefined,
         syncEveryMs: 6 * 3_600_000,
@@ -264,6 +265,21 @@ describe("parseConfig reports every bad variable at once", () => {
     expect(ok({ PORT: "0" }).port).toBe(0);
     expect(namesOf(problems({ PORT: "1e3" }))).toEqual(["PORT"]);
     expect(namesOf(problems({ PORT: "0x10" }))).toEqual(["PORT"]);
+  });
+});
+
+describe("PRICE_PER_QUESTION", () => {
+  test("USDC a question, exact to the base unit: 0.001 by default", () => {
+    expect(ok({}).unitsPerQuery).toBe(1_000n);
+    expect(ok({ PRICE_PER_QUESTION: "0.002" }).unitsPerQuery).toBe(2_000n);
+    expect(ok({ PRICE_PER_QUESTION: "0.000001" }).unitsPerQuery).toBe(1n);
+    expect(ok({ PRICE_PER_QUESTION: "1" }).unitsPerQuery).toBe(1_000_000n);
+  });
+
+  test.each(["0", "1.000001", "0.0000001", "-0.001", "1e-3", "free"])("%s is refused, named", (price) => {
+    expect(
+      problems({ PRICE_PER_QUESTION: price }).filter((p) => p.startsWith("PRICE_PER_QUESTION: ")),
+    ).toHaveLength(1);
   });
 });
 

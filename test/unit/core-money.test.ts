@@ -6,8 +6,8 @@ import {
   minimumAccepted,
   numberToUnits,
   parseDecimalUnits,
-  queriesFor,
 } from "../../core/payments/money.ts";
+import { queriesFor } from "../../core/payments/question-price.ts";
 
 const units = (result: Result.Result<bigint, string>): bigint => {
   if (Result.isFailure(result)) throw new Error(`expected units, got failure: ${result.failure}`);
@@ -110,11 +110,11 @@ describe("formatUnits", () => {
 
 describe("queriesFor", () => {
   test("one query per 0.001 USDC", () => {
-    expect(queriesFor(BaseUnits(10_000n))).toBe(10);
-    expect(queriesFor(BaseUnits(50_000n))).toBe(50);
-    expect(queriesFor(BaseUnits(123_000n))).toBe(123);
-    expect(queriesFor(BaseUnits(1_000_000n))).toBe(1000);
-    expect(queriesFor(BaseUnits(1_000n))).toBe(1);
+    expect(queriesFor(BaseUnits(10_000n), 1_000n)).toBe(10);
+    expect(queriesFor(BaseUnits(50_000n), 1_000n)).toBe(50);
+    expect(queriesFor(BaseUnits(123_000n), 1_000n)).toBe(123);
+    expect(queriesFor(BaseUnits(1_000_000n), 1_000n)).toBe(1000);
+    expect(queriesFor(BaseUnits(1_000n), 1_000n)).toBe(1);
   });
 });
 

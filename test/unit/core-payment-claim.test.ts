@@ -22,7 +22,7 @@ const claim = (overrides: Partial<RawClaim>): RawClaim => ({
   ...overrides,
 });
 const tagOf = (raw: RawClaim) => {
-  const result = validateClaim(raw);
+  const result = validateClaim(raw, 1_000n);
   return Result.isFailure(result) ? kindOf(result.failure) : "ok";
 };
 
@@ -39,7 +39,7 @@ describe("validateClaim amount", () => {
   ];
   for (const [amount, queries] of accepted) {
     test(`${amount} USDC buys ${queries} queries`, () => {
-      const result = validateClaim(claim({ amount }));
+      const result = validateClaim(claim({ amount }), 1_000n);
       expect(Result.getOrUndefined(result)?.queries).toBe(queries);
       expect<bigint | undefined>(Result.getOrUndefined(result)?.units).toBe(BigInt(queries) * 1000n);
     });
@@ -62,7 +62,7 @@ describe("validateClaim amount", () => {
   ];
   for (const amount of refused) {
     test(`${amount} is refused as InvalidAmount`, () => {
-      const result = validateClaim(claim({ amount }));
+      const result = validateClaim(claim({ amount }), 1_000n);
       if (Result.isSuccess(result)) throw new Error("accepted");
       expect(kindOf(result.failure)).toBe("InvalidAmount");
       expect(renderedTexts(result.failure).error).toStartWith("Invalid payment amount: ");
@@ -71,19 +71,19 @@ describe("validateClaim amount", () => {
   }
 
   test("0.0105 is refused for the 0.001 step, 1.001 for the range", () => {
-    const step = validateClaim(claim({ amount: 0.0105 }));
+    const step = validateClaim(claim({ amount: 0.0105 }), 1_000n);
     expect(Result.isFailure(step) && renderedTexts(step.failure).error).toContain("multiple of 0.001");
-    const range = validateClaim(claim({ amount: 1.001 }));
+    const range = validateClaim(claim({ amount: 1.001 }), 1_000n);
     expect(Result.isFailure(range) && renderedTexts(range.failure).error).toContain("from 0.01 to 1.00");
   });
 
   test("checkUnits bounds are inclusive", () => {
-    expect(checkUnits(10_000n)).toBeUndefined();
-    expect(checkUnits(1_000_000n)).toBeUndefined();
-    expect(checkUnits(9_999n)).toBe("amount-out-of-range");
-    expect(checkUnits(9_000n)).toBe("amount-out-of-range");
-    expect(checkUnits(1_001_000n)).toBe("amount-out-of-range");
-    expect(checkUnits(10_500n)).toBe("amount-not-a-step");
+    expect(checkUnits(10_000n, 1_000n)).toBeUndefined();
+    expect(checkUnits(1_000_000n, 1_000n)).toBeUndefined();
+    expect(checkUnits(9_999n, 1_000n)).toBe("amount-out-of-range");
+    expect(checkUnits(9_000n, 1_000n)).toBe("amount-out-of-range");
+    expect(checkUnits(1_001_000n, 1_000n)).toBe("amount-out-of-range");
+    expect(checkUnits(10_500n, 1_000n)).toBe("amount-not-a-step");
     expect(renderedTexts(rejected("amount-not-a-step")).error).toContain("must be a multiple of 0.001 USDC");
   });
 });
@@ -92,7 +92,7 @@ describe("validateClaim signature", () => {
   test("base58 of 64 bytes is accepted (and surrounding spaces are trimmed)", () => {
     expect(tagOf(claim({ signature: SIGNATURE }))).toBe("ok");
     expect(tagOf(claim({ signature: ` ${SIGNATURE}\n` }))).toBe("ok");
-    const result = validateClaim(claim({ signature: ` ${SIGNATURE} ` }));
+    const result = validateClaim(claim({ signature: ` ${SIGNATURE} ` }), 1_000n);
     expect<string | undefined>(Result.getOrUndefined(result)?.signature).toBe(SIGNATURE);
   });
 

@@ -52,8 +52,8 @@ const required: PaymentRequired = {
   ],
 };
 const entries = [
-  chatDiscoveryEntry("/api/chat"),
-  ...mcpDiscoveryEntries("/mcp", { ...DEFAULT_MCP_TOOL_PRICES, search_docs: 1, read_page: 1 }),
+  chatDiscoveryEntry("/api/chat", 1_000n),
+  ...mcpDiscoveryEntries("/mcp", { ...DEFAULT_MCP_TOOL_PRICES, search_docs: 1, read_page: 1 }, 1_000n),
 ];
 const extensionsWith = (publicOrigin?: string) =>
   x402Extensions({
@@ -156,7 +156,7 @@ describe("bazaar, validated by @x402/extensions", () => {
   });
 
   test("a declaration whose example breaks its schema is refused by the same validator (the check can fail)", () => {
-    const chat = chatDiscoveryEntry("/api/chat");
+    const chat = chatDiscoveryEntry("/api/chat", 1_000n);
     const broken = bazaarExtension({
       ...chat,
       example: { input: { message: 42 }, output: chat.example?.output },

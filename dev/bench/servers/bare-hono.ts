@@ -18,6 +18,7 @@ const INFO = paymentInfo(
     wallet: "9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin",
     memoPrefix: "docschat:",
     memoRequired: false,
+    unitsPerQuery: 1_000n,
     paidDailyCap: 1000,
   },
   "Rk3nTz8Qw2pLx9Vb4Mh6Jc",

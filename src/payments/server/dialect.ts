@@ -117,6 +117,8 @@ export interface CreditRoute {
   readonly binding: Binding;
   /** What its 402s offer (binding, price, recipient): sealed payment_ids are checked against it. */
   readonly offer: Offer;
+  /** The price of a question the payment buys at (PaymentTerms.unitsPerQuery). */
+  readonly unitsPerQuery: bigint;
   readonly run: RunPayment;
   /** The client identity: credited only when no single wallet paid (the payer's wallet is). */
   readonly identity: string;

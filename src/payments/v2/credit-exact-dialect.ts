@@ -8,8 +8,8 @@
  * after sending, the reconciler (reconciler.ts) credits the wallet once it lands, and a retry of
  * the same payload finds the transaction on chain (nothing sent) and is credited instead: once.
  */
-import { BaseUnits, queriesFor } from "../../../core/payments/money.ts";
 import { PaymentRejected, rejected } from "../../../core/payments/payment-rejected.ts";
+import { queriesFor } from "../../../core/payments/question-price.ts";
 import { walletAccount } from "../../../core/payments/wallet-credits.ts";
 import type { CreditAcceptance, CreditDialect, RunPayment } from "../server/dialect.ts";
 import { paymentRequestOf } from "../server/issue-request.ts";
@@ -60,7 +60,7 @@ export const exactCreditDialect = (deps: ExactCreditDeps): CreditDialect => ({
     const payment = checked.value;
     const paymentId = payment.issued.paymentId;
     // What the payment buys is known before any money moves.
-    const queries = queriesFor(BaseUnits(payment.issued.units));
+    const queries = queriesFor(payment.issued.units, route.unitsPerQuery);
     // One settlement per payer at a time, simulated while it is held.
     const ready = await holdAndSimulate(run, deps, payment);
     if (!ready.ok) return { kind: "refused", error: ready.error };

@@ -9,6 +9,8 @@ export interface PayContext {
     readonly recipient: string;
     readonly usdcMint: string;
     readonly memo: string;
+    /** The price of a question in USDC ("0.001"); absent: the default price. */
+    readonly pricePerQuery?: string;
   };
 }
 

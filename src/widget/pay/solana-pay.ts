@@ -6,6 +6,7 @@
 import { address, getBase58Decoder } from "@solana/kit";
 import { renderSVG } from "uqr";
 import { type PayContext, relayRpc } from "./chain.ts";
+import { usdcText, usdcUnits } from "./transfer.ts";
 
 const POLL_MS = 2_000;
 const LABEL = "Docs chat";
@@ -16,11 +17,11 @@ const newReference = () => address(getBase58Decoder().decode(crypto.getRandomVal
 /** The transfer request URL of the Solana Pay specification. */
 export const transferRequestUrl = (context: PayContext, amount: number, reference: string): string => {
   const query = new URLSearchParams({
-    amount: amount.toFixed(2),
+    amount: usdcText(amount),
     "spl-token": context.payment.usdcMint,
     reference,
     label: LABEL,
-    message: `${Math.round(amount * 1000)} questions`,
+    message: `${usdcUnits(amount) / usdcUnits(Number(context.payment.pricePerQuery ?? "0.001"))} questions`,
     memo: context.payment.memo,
   });
   return `solana:${context.payment.recipient}?${query.toString().replace(/\+/g, "%20")}`;

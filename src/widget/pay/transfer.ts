@@ -21,8 +21,18 @@ import { type PayContext, relayRpc } from "./chain.ts";
 // Not imported from core/payments/money.ts: that module brings Effect, far too big for a browser bundle.
 const USDC_DECIMALS = 6;
 
-/** 0.05 -> 50000n: amounts are the panel's fixed choices, whole thousandths of a USDC. */
-export const usdcUnits = (amount: number): bigint => BigInt(Math.round(amount * 1000)) * 1000n;
+/**
+ * 0.05 -> 50000n: amounts are the panel's choices (payment info's `amounts`), whole questions at
+ * the site's price, so at most 6 decimals: rounding to the base unit only drops float noise.
+ */
+export const usdcUnits = (amount: number): bigint => BigInt(Math.round(amount * 1_000_000));
+
+/** 0.012 -> "0.012", 0.1 -> "0.10": exact decimal text of an amount, at least two decimals. */
+export const usdcText = (amount: number): string => {
+  const units = usdcUnits(amount);
+  const fraction = (units % 1_000_000n).toString().padStart(USDC_DECIMALS, "0").replace(/0+$/, "");
+  return `${units / 1_000_000n}.${fraction.padEnd(2, "0")}`;
+};
 
 export const buildTransfer = async (
   context: PayContext,
