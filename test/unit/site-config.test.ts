@@ -51,6 +51,7 @@ describe("siteAppConfig", () => {
       allowedOrigins: ["https://acme.dev"],
       vector: { kind: "local", indexPath: "/var/lib/docs-chat/sites/acme/index.bin" },
       mcpToolPrices: { search_docs: 1, read_page: 0, ask_docs: 3 },
+      unitsPerQuery: 2000n,
       docsSite: { ...BASE.docsSite, url: "https://docs.acme.dev", collection: undefined },
       sitesFile: undefined,
     });
