@@ -7,12 +7,15 @@
  */
 import { Effect, Layer, Option, type Redacted, Schema } from "effect";
 import { AnswerCache } from "../../core/ports/answer-cache.ts";
-import { close, connect, luaScript, runCommand, runScript } from "./redis-client.ts";
+import { luaScript, runCommand, runScript } from "./redis-client.ts";
+import { connection } from "./shared-connection.ts";
 import { TRIM_INDEX } from "./trim-index-lua.ts";
 
 export interface RedisAnswerCacheOptions {
   readonly url: string | Redacted.Redacted<string>;
   readonly keyPrefix?: string;
+  /** Take the process's shared connection to this URL (a hosted site's cache: shared-connection.ts). */
+  readonly shareConnection?: boolean;
   readonly maxEntries?: number;
   readonly ttlSeconds?: number;
 }
@@ -37,7 +40,7 @@ export const layer = (options: RedisAnswerCacheOptions) =>
   Layer.effect(
     AnswerCache,
     Effect.gen(function* () {
-      const client = yield* Effect.acquireRelease(connect({ url: options.url }), close);
+      const client = yield* connection({ url: options.url, shareConnection: options.shareConnection });
       const prefix = `${options.keyPrefix ?? "docs-chat:"}answer:`;
       const index = `${options.keyPrefix ?? "docs-chat:"}answers`;
       const decode = Schema.decodeUnknownOption(StoredAnswer);

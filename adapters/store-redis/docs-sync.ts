@@ -7,11 +7,14 @@ import { Effect, Layer, type Redacted, Schema } from "effect";
 import { DocsSyncRecord, DocsSyncStore } from "../../core/ports/docs-sync.ts";
 import { StoreUnavailable } from "../../core/ports/store-errors.ts";
 import { DEFAULT_KEY_PREFIX } from "./keys.ts";
-import { close, connect, luaScript, runCommand, runScript } from "./redis-client.ts";
+import { luaScript, runCommand, runScript } from "./redis-client.ts";
+import { connection } from "./shared-connection.ts";
 
 export interface RedisDocsSyncOptions {
   readonly url: string | Redacted.Redacted<string>;
   readonly keyPrefix?: string;
+  /** Take the process's shared connection to this URL (a hosted site's record: shared-connection.ts). */
+  readonly shareConnection?: boolean;
 }
 
 /** KEYS: the lease; ARGV: [holder]. Deletes it only when the holder still has it. */
@@ -25,7 +28,7 @@ const decodeRecord = Schema.decodeUnknownEffect(Schema.fromJsonString(DocsSyncRe
 export const layer = (options: RedisDocsSyncOptions) =>
   Layer.effect(DocsSyncStore)(
     Effect.gen(function* () {
-      const client = yield* Effect.acquireRelease(connect({ url: options.url }), close);
+      const client = yield* connection({ url: options.url, shareConnection: options.shareConnection });
       const prefix = options.keyPrefix ?? DEFAULT_KEY_PREFIX;
       const lease = `${prefix}docs-sync:lease`;
       const lastKey = `${prefix}docs-sync:last`;

@@ -9,6 +9,8 @@ export interface RedisStoreOptions extends ConnectOptions {
   readonly limits: Quota.QuotaLimits;
   /** Namespace of every key (default "docs-chat:"), so several deployments can share a Redis. */
   readonly keyPrefix?: string;
+  /** Take the process's shared connection to this URL (a hosted site's store: shared-connection.ts). */
+  readonly shareConnection?: boolean;
   /** Called when the eviction policy cannot be read (CONFIG disabled), so the app can warn. */
   readonly onUnverifiedEviction?: () => void;
   /**

@@ -39,7 +39,7 @@ import type { RedisStoreOptions } from "./options.ts";
 import { redisPaidResults } from "./paid-results.ts";
 import { redisPendingSettlements } from "./pending-settlements.ts";
 import { CLAIM, COMMIT, RELEASE, RESERVE } from "./quota-lua.ts";
-import { close, connect, endpointOf, luaScript, runCommand, runScript, urlOf } from "./redis-client.ts";
+import { endpointOf, luaScript, runCommand, runScript, urlOf } from "./redis-client.ts";
 import { redisFeedback } from "./redis-feedback.ts";
 import { redisInsights } from "./redis-insights.ts";
 import { makePaymentRequests } from "./redis-payment-requests.ts";
@@ -51,6 +51,7 @@ import { replicatedClaims } from "./replicated-claims.ts";
 import { decodeClaim, decodeMarked, decodeReserve, decodeView, usedAtOf } from "./replies.ts";
 import { countRoundTrips } from "./round-trips.ts";
 import { redisLocks } from "./settlement-locks.ts";
+import { connection } from "./shared-connection.ts";
 import { MARK_USED } from "./signature-lua.ts";
 import { spenderRead } from "./spender-read.ts";
 import { redisSponsorLosses } from "./sponsor-losses.ts";
@@ -75,7 +76,7 @@ export const layer = (options: RedisStoreOptions): Layer.Layer<StoreServices, St
   Layer.effectContext(
     Effect.gen(function* () {
       const { maxCreditlessSessions, creditlessSignInsPerMinute } = yield* SessionCeilings;
-      const client = yield* Effect.acquireRelease(connect(options), close);
+      const client = yield* connection(options);
       yield* requireNoEviction(client, options.onUnverifiedEviction);
       const replicated = yield* replicatedClaims(client, options);
       if (options.onRoundTrip !== undefined) {

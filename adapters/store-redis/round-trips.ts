@@ -9,8 +9,13 @@ import type { Redis } from "ioredis";
 /** Called once per round trip with the command's name ("evalsha", "get", "multi"). */
 export type OnRoundTrip = (command: string) => void;
 
-/** Wraps the connection's one door for commands; every command ioredis sends passes it. */
+/** Connections already counted: the hosted sites' stores share one (shared-connection.ts). */
+const counted = new WeakSet<Redis>();
+
+/** Wraps the connection's one door for commands (once per connection); every command ioredis sends passes it. */
 export const countRoundTrips = (client: Redis, onRoundTrip: OnRoundTrip): void => {
+  if (counted.has(client)) return;
+  counted.add(client);
   const send = client.sendCommand.bind(client);
   client.sendCommand = (command, stream) => {
     // A pipelined command carries the pipeline's stream: the block is counted once, at EXEC.

@@ -115,9 +115,10 @@ export const answerCacheLayerWith = (keyPrefix: string | undefined) =>
       : chosenLazily(
           () => import("../../adapters/store-redis/index.ts"),
           ({ RedisAnswerCache }) =>
-            RedisAnswerCache.layer({ url: redisUrl, ...(keyPrefix === undefined ? {} : { keyPrefix }) }).pipe(
-              Layer.orDie,
-            ),
+            RedisAnswerCache.layer({
+              url: redisUrl,
+              ...(keyPrefix === undefined ? {} : { keyPrefix, shareConnection: true }),
+            }).pipe(Layer.orDie),
         ),
   );
 

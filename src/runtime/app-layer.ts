@@ -60,7 +60,8 @@ const configuredStore = (logger: Logger, events: AppEvents, keyPrefix: string | 
         ({ RedisStore }) =>
           RedisStore.layer({
             url: redisUrl,
-            ...(keyPrefix === undefined ? {} : { keyPrefix }),
+            // A hosted site's store takes the process's shared connection (shared-connection.ts).
+            ...(keyPrefix === undefined ? {} : { keyPrefix, shareConnection: true }),
             limits,
             insights,
             waitReplicas: config.redisWaitReplicas,

@@ -45,7 +45,8 @@ const storeLayer = (config: AppConfig, keyPrefix: string | undefined) =>
           ({ RedisDocsSync }) =>
             RedisDocsSync.layer({
               url: config.redisUrl!,
-              ...(keyPrefix === undefined ? {} : { keyPrefix }),
+              // A hosted site's record takes the process's shared connection.
+              ...(keyPrefix === undefined ? {} : { keyPrefix, shareConnection: true }),
             }).pipe(Layer.orDie),
         ),
       );
