@@ -8,7 +8,7 @@ import { Layer, ManagedRuntime } from "effect";
 import type { AppConfig, ChainConfig } from "../../core/config.ts";
 import type { SiteDefinition } from "../../core/config-sites.ts";
 import type { AppRuntime } from "../hono-kit/run-effect.ts";
-import type { ServiceLogger } from "../observability/log.ts";
+import type { Logger, ServiceLogger } from "../observability/log.ts";
 import type { Metrics } from "../observability/metrics.ts";
 import type { ReceiptKey } from "../payments/offer-receipt/receipt-key.ts";
 import type { SignInSettings } from "../payments/sign-in/wallet-sign-in.ts";
@@ -44,13 +44,14 @@ export const siteRuntime = (
   chain: ChainConfig,
   store: SiteStore,
   parts: ServiceParts,
+  logger: Logger = parts.logger,
 ): SiteRuntime => {
   const retrieval = parts.retrievalOf?.(definition, config);
   const runtime = ManagedRuntime.make(
     appLayer(
       config,
       chain,
-      parts.logger,
+      logger,
       {
         store: store.layer,
         chain: store.chain,

@@ -21,6 +21,7 @@ import { type ServiceParts, type SiteRuntime, siteRuntime } from "./hosted-site.
 import { siteAppConfig, siteChain } from "./site-config.ts";
 import { type DirectoryEntry, siteDirectory } from "./site-directory.ts";
 import { MIB, makeSiteIndexes } from "./site-indexes.ts";
+import { siteLogger } from "./site-logger.ts";
 import { openSiteStore, type SharedServices, type SiteStore, siteKeyPrefix } from "./site-store.ts";
 
 /** How long a replaced or removed site's runtime still serves what it had (above the 120 s hold lease). */
@@ -52,7 +53,8 @@ export const hostedSites = (options: HostedSitesOptions) => {
   const { logger, shared } = options;
   const directory = siteDirectory();
   const open = new Map<string, OpenSite>();
-  const retiring = new Set<ReturnType<typeof setTimeout>>();
+  // Runtimes a change replaced, closed after the grace period (or at once when the service stops).
+  const retiring = new Map<ReturnType<typeof setTimeout>, () => Promise<void>>();
   let applying: Promise<void> = Promise.resolve();
   // Every site's index loads on its first question; past SITES_MEMORY_MB the least recently used idle one is dropped.
   const indexes = makeSiteIndexes(options.base.sitesMemoryMb * MIB, {
@@ -83,10 +85,12 @@ export const hostedSites = (options: HostedSitesOptions) => {
       );
     }, RETIRE_AFTER_MS);
     timer.unref?.();
-    retiring.add(timer);
+    retiring.set(timer, stop);
   };
 
   const openSite = async (definition: SiteDefinition, before: OpenSite | undefined): Promise<OpenSite> => {
+    // Every line the site's own parts log names the site.
+    const siteLog = siteLogger(logger, definition.id);
     const config = siteAppConfig(options.base, definition);
     const chain = siteChain(options.chain, definition);
     const keepStore = before !== undefined && before.store.freeQueries === config.freeQueries;
@@ -97,10 +101,10 @@ export const hostedSites = (options: HostedSitesOptions) => {
     const store =
       before !== undefined && (keepStore || options.base.redisUrl === undefined)
         ? before.store
-        : await openSiteStore(definition.id, config, shared, logger, options.events);
+        : await openSiteStore(definition.id, config, shared, siteLog, options.events);
     // A folder site with no index yet is indexed now (a URL site's first sync fills its own).
-    if (definition.docs.kind === "folder") await ensureSiteIndex(config, definition.docs.path, logger);
-    const served = siteRuntime(definition, config, chain, store, { ...options, retrievalOf });
+    if (definition.docs.kind === "folder") await ensureSiteIndex(config, definition.docs.path, siteLog);
+    const served = siteRuntime(definition, config, chain, store, { ...options, retrievalOf }, siteLog);
     const basePath = `${SITES_PREFIX}${definition.id}`;
     const router = createRouter(
       {
@@ -129,7 +133,7 @@ export const hostedSites = (options: HostedSitesOptions) => {
         : startReconciler({
             run: async (effect) => runOutcome(served.runtime, effect),
             feePayer: options.facilitator.feePayer,
-            logger,
+            logger: siteLog,
             metrics: options.metrics,
           });
     return {
@@ -202,7 +206,10 @@ export const hostedSites = (options: HostedSitesOptions) => {
     stop: async () => {
       await applying;
       await docsSync.stop();
-      for (const timer of retiring) clearTimeout(timer);
+      for (const [timer, stop] of retiring) {
+        clearTimeout(timer);
+        await stop().catch(() => undefined);
+      }
       retiring.clear();
       for (const site of open.values()) {
         await site.stop();

@@ -4,9 +4,9 @@
  * Counted on a real redis-server (CLIENT LIST) with 2 and with 8 sites: the same number.
  */
 import { afterAll, expect, test } from "bun:test";
-import { buildSitesApp, docsFolder, siteDefinition } from "../support/sites-app.ts";
 import { describeWithRedis, rawClient } from "../support/redis-server.ts";
 import { useRedisServer } from "../support/shared-redis.ts";
+import { buildSitesApp, docsFolder, siteDefinition } from "../support/sites-app.ts";
 
 describeWithRedis("hosted sites on Redis", () => {
   const server = useRedisServer();
