@@ -100,8 +100,9 @@ const tooLarge = {
 
 /**
  * The routes, as Hono sees them; every request reaches them through the edge. A hosted site's
- * (`hosted`) are the same routes over its own runtime and settings, without the service's own
- * (probes, metrics, the facilitator's endpoints), which only the default site serves.
+ * (`hosted`) are the same routes over its own runtime and settings (its /readyz checks its own
+ * store and index; /metrics is the process's, behind METRICS_TOKEN), without the facilitator's
+ * endpoints, which are the service's and only the default site serves.
  */
 export const createRouter = (
   {

@@ -5,3 +5,5 @@ export * as MemoryAnswerCache from "./answer-cache.ts";
 /** The docs-site sync's lease and last record in this process: `MemoryDocsSync.layer`. */
 export * as MemoryDocsSync from "./docs-sync.ts";
 export * as MemoryStore from "./memory-store.ts";
+/** The ledger of used signatures, shared by the stores of a service's hosted sites: `UsedSignatures`. */
+export { UsedSignatures } from "./used-signatures.ts";

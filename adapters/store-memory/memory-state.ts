@@ -27,10 +27,14 @@ const isBlank = (state: Quota.QuotaState): boolean =>
   state.freeUsed === 0 && state.paidSpentToday === 0 && state.paidCredits === 0 && state.holds.length === 0;
 
 /** Creates an empty volatile store with the given limits and id sources. */
-export const makeMemoryState = (limits: Quota.QuotaLimits, ids: MemoryIds) => {
+export const makeMemoryState = (
+  limits: Quota.QuotaLimits,
+  ids: MemoryIds,
+  // Another store's ledger when this one serves a hosted site (used-signatures.ts).
+  signatures: Map<string, UsedSignature> = new Map(),
+) => {
   // Packed (packed-quota.ts): one number per client for most states.
   const quotas = new Map<string, PackedQuota>();
-  const signatures = new Map<string, UsedSignature>();
   // Identity -> its reference, and reference -> when it was last handed out: two plain entries
   // per client, and a refresh (every GET /api/payment/info) allocates nothing.
   const references = new Map<string, string>();

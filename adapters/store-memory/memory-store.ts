@@ -4,10 +4,11 @@
  * references and issued x402 payment requests, and several instances do not share it. For
  * local development, tests and single-instance demos; production uses Redis.
  */
-import { Clock, Context, Effect, Layer, Result } from "effect";
+import { Clock, Context, Effect, Layer, Option, Result } from "effect";
 import { DEFAULT_INSIGHTS_BOUNDS } from "../../core/config-insights.ts";
 import { checkGrant, checkQueries } from "../../core/payments/grant-guard.ts";
 import { MAX_PAID_RESULTS } from "../../core/payments/payment-identifier.ts";
+import type { UsedSignature } from "../../core/payments/signature-ledger.ts";
 import { DEFAULT_UNATTRIBUTED_BOUNDS, type UnattributedBounds } from "../../core/payments/unattributed.ts";
 import { combinedView } from "../../core/payments/wallet-credits.ts";
 import { claimInput } from "../../core/payments/x402-claim.ts";
@@ -43,6 +44,7 @@ import { makeMemoryPaidResults } from "./paid-results.ts";
 import { makeMemoryPendingSettlements } from "./pending-settlements.ts";
 import { makeMemoryLocks } from "./settlement-locks.ts";
 import { makeMemorySponsorLosses } from "./sponsor-losses.ts";
+import { UsedSignatures } from "./used-signatures.ts";
 
 /** How often forgotten state is swept out. */
 const SWEEP_INTERVAL_MS = 60_000;
@@ -63,10 +65,13 @@ export const layer = (
   limits: QuotaLimits,
   insightsBounds: InsightsBounds = DEFAULT_INSIGHTS_BOUNDS,
   unattributedBounds: UnattributedBounds = DEFAULT_UNATTRIBUTED_BOUNDS,
-): Layer.Layer<StoreServices | HeldSizes> =>
+): Layer.Layer<StoreServices | HeldSizes | UsedSignatures> =>
   Layer.effectContext(
     Effect.gen(function* () {
-      const state = makeMemoryState(limits, { holdId: newHoldId, reference: newReference });
+      // The ledger given (the service's, for a hosted site's store), else a new one.
+      const given = yield* Effect.serviceOption(UsedSignatures);
+      const ledger = Option.getOrElse(given, () => new Map<string, UsedSignature>());
+      const state = makeMemoryState(limits, { holdId: newHoldId, reference: newReference }, ledger);
       const { maxCreditlessSessions, creditlessSignInsPerMinute } = yield* SessionCeilings;
       const sessionState = makeMemorySessions(
         state.wallet.holdsCredits,
@@ -220,6 +225,7 @@ export const layer = (
         Context.add(InsightsStore, insights),
         Context.add(QuickReads, quick),
         Context.add(SettlementLocks, makeMemoryLocks()),
+        Context.add(UsedSignatures, ledger),
         Context.add(PendingSettlements, makeMemoryPendingSettlements()),
         Context.add(SponsorLosses, makeMemorySponsorLosses()),
         Context.add(ChainLookupBudget, lookups.budget),

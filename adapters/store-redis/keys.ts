@@ -46,11 +46,14 @@
  */
 export const DEFAULT_KEY_PREFIX = "docs-chat:";
 
-/** The key names under one prefix. */
-export const keyLayout = (prefix: string) => ({
+/**
+ * The key names under one prefix. Used signatures may live under another (`ledgerPrefix`): a
+ * hosted site's store keeps them in the service's ledger, so one transfer pays once service-wide.
+ */
+export const keyLayout = (prefix: string, ledgerPrefix: string = prefix) => ({
   /** The one hash holding an identity's whole quota state. */
   quota: (identity: string) => `${prefix}quota:${identity}`,
-  signature: (signature: string) => `${prefix}sig:${signature}`,
+  signature: (signature: string) => `${ledgerPrefix}sig:${signature}`,
   referenceOf: (identity: string) => `${prefix}ref:id:${identity}`,
   ownerPrefix: `${prefix}ref:of:`,
   payment: (paymentId: string) => `${prefix}x402:${paymentId}`,

@@ -11,6 +11,11 @@ export interface RedisStoreOptions extends ConnectOptions {
   readonly keyPrefix?: string;
   /** Take the process's shared connection to this URL (a hosted site's store: shared-connection.ts). */
   readonly shareConnection?: boolean;
+  /**
+   * Where used signatures are kept, if not under `keyPrefix`: a hosted site's store names the
+   * service's prefix, so a transfer claimed on one site is used on every site (keys.ts).
+   */
+  readonly ledgerPrefix?: string;
   /** Called when the eviction policy cannot be read (CONFIG disabled), so the app can warn. */
   readonly onUnverifiedEviction?: () => void;
   /**

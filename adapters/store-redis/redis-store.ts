@@ -57,6 +57,8 @@ import { spenderRead } from "./spender-read.ts";
 import { redisSponsorLosses } from "./sponsor-losses.ts";
 import { viewAt } from "./view-at.ts";
 
+/** The default site's key prefix, whose ledger of used signatures hosted sites share. */
+export { DEFAULT_KEY_PREFIX } from "./keys.ts";
 export type { RedisStoreOptions };
 
 const SCRIPTS = {
@@ -84,7 +86,7 @@ export const layer = (options: RedisStoreOptions): Layer.Layer<StoreServices, St
         if (replicated.client !== client) countRoundTrips(replicated.client, options.onRoundTrip);
       }
       const endpoint = endpointOf(urlOf(options));
-      const keys = keyLayout(options.keyPrefix ?? DEFAULT_KEY_PREFIX);
+      const keys = keyLayout(options.keyPrefix ?? DEFAULT_KEY_PREFIX, options.ledgerPrefix);
       const { limits } = options;
       // Generated once by whichever instance comes first, then read by all: they seal alike.
       yield* runCommand(() => client.set(keys.sealKey, newSealKey(), "NX"));

@@ -61,7 +61,10 @@ const configuredStore = (logger: Logger, events: AppEvents, keyPrefix: string | 
           RedisStore.layer({
             url: redisUrl,
             // A hosted site's store takes the process's shared connection (shared-connection.ts).
-            ...(keyPrefix === undefined ? {} : { keyPrefix, shareConnection: true }),
+            // Its used signatures are the service's: one transfer pays once on any site.
+            ...(keyPrefix === undefined
+              ? {}
+              : { keyPrefix, shareConnection: true, ledgerPrefix: RedisStore.DEFAULT_KEY_PREFIX }),
             limits,
             insights,
             waitReplicas: config.redisWaitReplicas,

@@ -8,9 +8,12 @@
  * What is the service's and not a site's comes from the default site and is shared: the chain
  * reader and the chain lookup budget (one RPC plan: 600 lookups a minute for everyone, not per
  * site, or fifty sites would make it thirty thousand), the settlement locks and the sponsor's
- * losses (one fee payer).
+ * losses (one fee payer), and the ledger of used signatures: sites without a wallet of their
+ * own receive in the service's, and one transfer must pay once in the whole service (on Redis
+ * the site's `sig:` keys are the default prefix's; on memory the default store's map).
  */
-import { Context, Layer, ManagedRuntime } from "effect";
+import { Context, Layer, ManagedRuntime, Option } from "effect";
+import { UsedSignatures } from "../../adapters/store-memory/index.ts";
 import type { AppConfig } from "../../core/config.ts";
 import { ChainLookupBudget } from "../../core/ports/chain-lookup-budget.ts";
 import { ChainReader } from "../../core/ports/chain-reader.ts";
@@ -27,9 +30,15 @@ export type SharedServices = ChainLookupBudget | SettlementLocks | SponsorLosses
 /** The default site's keys stay as they were; a hosted site's are nested under its id. */
 export const siteKeyPrefix = (id: string) => `docs-chat:site:${id}:`;
 
-/** The shared services, read once from the default site's runtime. */
-export const sharedServicesOf = async (runtime: AppRuntime): Promise<Context.Context<SharedServices>> =>
-  Context.pick(ChainLookupBudget, SettlementLocks, SponsorLosses, ChainReader)(await runtime.context());
+/** The shared services, read once from the default site's runtime (with the memory store's ledger, if it is one). */
+export const sharedServicesOf = async (runtime: AppRuntime): Promise<Context.Context<SharedServices>> => {
+  const context = await runtime.context();
+  const shared = Context.pick(ChainLookupBudget, SettlementLocks, SponsorLosses, ChainReader)(context);
+  // Not among the app's services by type: only a memory store provides it, and only a memory
+  // store reads it (Effect.serviceOption), so it rides along untyped.
+  const ledger = Context.getOption(context as unknown as Context.Context<UsedSignatures>, UsedSignatures);
+  return Option.isSome(ledger) ? Context.add(shared, UsedSignatures, ledger.value) : shared;
+};
 
 export interface SiteStore {
   /** The site's own store, with the shared services in place of its own. */
@@ -49,7 +58,11 @@ export const openSiteStore = async (
   logger: Logger,
   events: AppEvents,
 ): Promise<SiteStore> => {
-  const runtime = ManagedRuntime.make(storeLayerFor(config, logger, events, siteKeyPrefix(id)));
+  const runtime = ManagedRuntime.make(
+    storeLayerFor(config, logger, events, siteKeyPrefix(id)).pipe(
+      Layer.provide(Layer.succeedContext(shared)),
+    ),
+  );
   const own = await runtime.context().catch(async (error: unknown) => {
     await runtime.dispose();
     throw error;
