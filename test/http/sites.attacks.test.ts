@@ -169,7 +169,11 @@ describe.each(STORES)("cross-site attacks (%s)", (_name, open) => {
     expect(await status("/sites/beta/api/admin/export", OWNER.alpha)).toBe(401);
     expect(await status("/api/admin/insights", OWNER.alpha)).toBe(401);
     expect(await status("/api/admin/insights", OWNER.beta)).toBe(401);
-    for (const path of ["/sites/alpha/api/admin/insights", "/sites/beta/api/admin/insights", "/api/admin/insights"])
+    for (const path of [
+      "/sites/alpha/api/admin/insights",
+      "/sites/beta/api/admin/insights",
+      "/api/admin/insights",
+    ])
       expect(await status(path, ADMIN)).toBe(200);
     // On a site's own host, /api/admin is that site's console, not the operator's nor another's.
     expect(await status("/api/admin/insights", OWNER.beta, { Host: "docs.alpha.test" })).toBe(401);
@@ -185,7 +189,9 @@ describe.each(STORES)("cross-site attacks (%s)", (_name, open) => {
     const cookie = (signedIn.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
     const [name = "", value = ""] = cookie.split("=");
     expect(name).toBe("docs_chat_admin_beta");
-    expect((await two.call("/sites/beta/api/admin/insights", { headers: { Cookie: cookie } })).status).toBe(200);
+    expect((await two.call("/sites/beta/api/admin/insights", { headers: { Cookie: cookie } })).status).toBe(
+      200,
+    );
     for (const [path, cookieName] of [
       ["/sites/alpha/api/admin/insights", "docs_chat_admin_alpha"],
       ["/api/admin/insights", "docs_chat_admin"],

@@ -16,12 +16,12 @@ import type { ChainReader } from "../../core/ports/chain-reader.ts";
 import { createApp } from "../../src/app.ts";
 import { memoryLogger } from "../../src/observability/log.ts";
 import { makeMetrics } from "../../src/observability/metrics.ts";
+import type { ExactFacilitator } from "../../src/payments/v2/exact-payment.ts";
 import { indexLayer, withSettings } from "../../src/runtime/adapter-layers.ts";
 import { appLayer, defaultConfig } from "../../src/runtime/app-layer.ts";
 import { signInSettings } from "../../src/runtime/sign-in-settings.ts";
 import { hostedSites } from "../../src/sites/hosted-sites.ts";
 import { siteAppConfig } from "../../src/sites/site-config.ts";
-import type { ExactFacilitator } from "../../src/payments/v2/exact-payment.ts";
 import { sharedServicesOf } from "../../src/sites/site-store.ts";
 import { USDC_MINT, WALLET } from "./parsed-tx.ts";
 
