@@ -199,6 +199,19 @@ describe.each(STORES)("cross-site attacks (%s)", (_name, open) => {
       expect((await two.call(path, { headers: { Cookie: `${cookieName}=${value}` } })).status).toBe(401);
   });
 
+  test("a site's insights hold its own questions and votes only", async () => {
+    const marker = "How does Quuxly shard the plover table?";
+    expect((await one.ask("/sites/beta/api/chat", marker, "198.51.100.43")).status).toBe(200);
+    const exported = async (path: string) => {
+      const response = await two.call(`${path}?format=json`, bearer(ADMIN));
+      expect(response.status).toBe(200);
+      return response.text();
+    };
+    expect(await exported("/sites/beta/api/admin/export")).toContain("plover");
+    expect(await exported("/sites/alpha/api/admin/export")).not.toContain("plover");
+    expect(await exported("/api/admin/export")).not.toContain("plover");
+  });
+
   test("path and Host tricks reach no other site", async () => {
     const walletOf = async (path: string, headers: Record<string, string> = {}) => {
       const response = await two.call(path, { headers });
