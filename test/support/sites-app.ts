@@ -16,6 +16,7 @@ import type { ChainReader } from "../../core/ports/chain-reader.ts";
 import { createApp } from "../../src/app.ts";
 import { memoryLogger } from "../../src/observability/log.ts";
 import { makeMetrics } from "../../src/observability/metrics.ts";
+import type { ExactFacilitator } from "../../src/payments/v2/exact-payment.ts";
 import { indexLayer, withSettings } from "../../src/runtime/adapter-layers.ts";
 import { appLayer, defaultConfig } from "../../src/runtime/app-layer.ts";
 import { signInSettings } from "../../src/runtime/sign-in-settings.ts";
@@ -70,6 +71,8 @@ export interface SitesAppOptions {
     readonly usdcMint: string;
   };
   readonly adminToken?: string;
+  /** The x402 v2 facilitator every site settles through (test/support/x402-v2.ts); absent: no v2 offers. */
+  readonly facilitator?: ExactFacilitator;
 }
 
 export const buildSitesApp = async (options: SitesAppOptions) => {
@@ -115,7 +118,7 @@ export const buildSitesApp = async (options: SitesAppOptions) => {
     logger,
     metrics,
     events: {},
-    facilitator: undefined,
+    facilitator: options.facilitator,
     signIn,
     receiptKey: undefined,
     relayRpcUrl: chain.rpcUrl,
@@ -123,7 +126,15 @@ export const buildSitesApp = async (options: SitesAppOptions) => {
     web: {},
   });
   await sites.apply({ sites: options.sites.map(({ definition }) => definition) });
-  const app = createApp({ runtime, config, logger, metrics, signIn, sites: sites.routing });
+  const app = createApp({
+    runtime,
+    config,
+    logger,
+    metrics,
+    signIn,
+    sites: sites.routing,
+    ...(options.facilitator === undefined ? {} : { facilitator: options.facilitator }),
+  });
   const call = (path: string, init: RequestInit = {}, from = "203.0.113.7") =>
     app.request(path, init, { remoteAddress: from });
   const ask = (path: string, message: string, from?: string, headers: Record<string, string> = {}) =>
