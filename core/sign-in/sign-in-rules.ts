@@ -44,10 +44,16 @@ export interface SignInExpectation {
   readonly origin: string;
   /** CAIP-2 id of the chain the service takes payments on. */
   readonly chainId: string;
+  /** A hosted site's path on that origin (`/sites/<id>`): its URIs are under it, so a wallet shows which site. */
+  readonly basePath?: string | undefined;
   readonly now: number;
 }
 
 const originOf = (uri: string): string | undefined => (URL.canParse(uri) ? new URL(uri).origin : undefined);
+/** Whether the URI is on the origin and, for a hosted site, under its path. */
+const uriServed = (uri: string, expect: SignInExpectation): boolean =>
+  originOf(uri) === expect.origin &&
+  (expect.basePath === undefined || new URL(uri).pathname.startsWith(`${expect.basePath}/`));
 const hostOf = (origin: string): string => new URL(origin).host;
 /** ISO 8601 text to epoch ms; NaN when it is not a date. */
 const instant = (text: string): number => Date.parse(text);
@@ -60,7 +66,7 @@ export const checkSignInFields = (
   if (proof.version !== SIGN_IN_VERSION || proof.type !== SIGN_IN_TYPE || !isWalletAddress(proof.address))
     return "proof-malformed";
   if (proof.domain !== hostOf(expect.origin)) return "wrong-domain";
-  if (originOf(proof.uri) !== expect.origin) return "wrong-uri";
+  if (!uriServed(proof.uri, expect)) return "wrong-uri";
   if (proof.chainId !== expect.chainId) return "wrong-chain";
   const issuedAt = instant(proof.issuedAt);
   if (Number.isNaN(issuedAt)) return "proof-malformed";

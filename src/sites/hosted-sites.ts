@@ -119,7 +119,8 @@ export const hostedSites = (options: HostedSitesOptions) => {
         facilitator: options.facilitator,
         docsSync:
           config.docsSite.url === undefined ? undefined : { last: () => docsSync.last(definition.id) },
-        signIn: options.signIn,
+        // The URI a wallet signs names the site (its challenges are its own anyway: sealed under its key).
+        signIn: options.signIn === undefined ? undefined : { ...options.signIn, basePath },
         receiptKey: options.receiptKey,
         ...(options.now === undefined ? {} : { now: options.now }),
       },

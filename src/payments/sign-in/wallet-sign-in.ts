@@ -33,6 +33,8 @@ export { SIGN_IN_WITH_X };
 export interface SignInSettings {
   readonly origin: string;
   readonly chainId: string;
+  /** A hosted site's path (`/sites/<id>`): the URI a wallet signs names the site. */
+  readonly basePath?: string | undefined;
 }
 
 /** A fresh challenge as the 402s and GET /api/session/challenge offer it (`extensions["sign-in-with-x"]`). */
@@ -42,7 +44,7 @@ export const issueChallenge = (settings: SignInSettings, path: string) =>
     const now = yield* Clock.currentTimeMillis;
     const expiresAt = now + CHALLENGE_TTL_MS;
     const nonce = sealNonce(seal.mac, newSignInNonce(), expiresAt);
-    const uri = `${settings.origin}${path}`;
+    const uri = `${settings.origin}${settings.basePath ?? ""}${path}`;
     return {
       info: {
         domain: new URL(settings.origin).host,
