@@ -65,7 +65,7 @@ const foreignPage = (service: string) => `<!doctype html><html lang="en"><head><
 
 /** The text of an answer's cited sources. */
 const sourcesOf = async (page: Page, index: number) =>
-  (await waitForAnswer(page, index)).locator(".sources").innerText();
+  (await (await waitForAnswer(page, index)).locator(".sources").textContent()) ?? "";
 
 describe.skipIf(!chromiumAvailable())("two hosted sites in the widget", () => {
   let service: ServiceProcess;
