@@ -18,7 +18,13 @@ const DOCS = {
     "# Zorblax frobnicator\n\nThe Zorblax frobnicator is configured with a frobnication level between one and nine.\n",
   beta: "# Quuxly sharding\n\nQuuxly shards every widget table by tenant and moves a shard with quuxly rebalance.\n",
 };
-const ALPHA = { id: "alpha", docs: "./alpha", title: "Zorblax docs", price: "0.002" };
+const ALPHA = {
+  id: "alpha",
+  docs: "./alpha",
+  title: "Zorblax docs",
+  price: "0.002",
+  hosts: ["docs.zorblax.test"],
+};
 const BETA = { id: "beta", docs: "./beta", title: "Quuxly docs", price: "0.005" };
 
 /** A folder with both sites' docs, and the sites file beside them. */
@@ -63,6 +69,20 @@ describe("SITES_FILE followed by the running service", () => {
     const unknown = await service.call("/sites/beta/api/status");
     expect(unknown.status).toBe(404);
     expect((await unknown.json()).code).toBe("SITE_NOT_FOUND");
+  });
+
+  test("a site's host is served at the usual paths, let through the Host guard; another host is refused", async () => {
+    const asHost = (host: string, path: string) =>
+      fetch(`${service.url}${path}`, { headers: { Host: host } });
+    const info = await asHost("docs.zorblax.test", "/api/payment/info");
+    expect(info.status).toBe(200);
+    expect((await info.json()).pricePerQuery).toBe("0.002");
+    expect((await asHost("docs.zorblax.test", "/widget.js")).status).toBe(200);
+    const foreign = await asHost("rebound.test", "/api/payment/info");
+    expect(foreign.status).toBe(403);
+    expect((await foreign.json()).code).toBe("HOST_NOT_ALLOWED");
+    // The service's own name still serves the default site, at its own price.
+    expect((await (await service.call("/api/payment/info")).json()).pricePerQuery).toBe("0.001");
   });
 
   test("a site added to the file is served without a restart, with its own docs and title", async () => {
