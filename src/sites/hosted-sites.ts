@@ -3,7 +3,10 @@
  * once, its runtime and routes), served through the site directory the edge reads, and followed
  * when the sites file changes: a new site is opened, a changed one gets a new runtime over the
  * same store, a removed one is closed. The runtime a change replaces keeps serving the requests
- * it already has for a grace period longer than a hold (120 s), then is closed.
+ * it already has for a grace period longer than a hold (120 s), then is closed. On the memory
+ * store a removed site's store is kept, not closed: its credits live nowhere else, so a site
+ * taken out of the file and put back (an edit in two steps, a mistake undone) finds them again,
+ * as it would in Redis.
  */
 import { type Context, Layer } from "effect";
 import type { AppConfig } from "../../core/config.ts";
@@ -53,6 +56,9 @@ export const hostedSites = (options: HostedSitesOptions) => {
   const directory = siteDirectory();
   const open = new Map<string, OpenSite>();
   const retiring = new Set<ReturnType<typeof setTimeout>>();
+  const onMemory = options.base.redisUrl === undefined;
+  // The memory stores of removed sites, by id, for the process's life (see the header).
+  const parked = new Map<string, SiteStore>();
   let applying: Promise<void> = Promise.resolve();
   // Every site's index loads on its first question; past SITES_MEMORY_MB the least recently used idle one is dropped.
   const indexes = makeSiteIndexes(options.base.sitesMemoryMb * MIB, {
@@ -89,14 +95,15 @@ export const hostedSites = (options: HostedSitesOptions) => {
   const openSite = async (definition: SiteDefinition, before: OpenSite | undefined): Promise<OpenSite> => {
     const config = siteAppConfig(options.base, definition);
     const chain = siteChain(options.chain, definition);
-    const keepStore = before !== undefined && before.store.freeQueries === config.freeQueries;
-    if (before !== undefined && !keepStore && options.base.redisUrl === undefined)
+    const previous = before?.store ?? parked.get(definition.id);
+    const keepStore = previous !== undefined && previous.freeQueries === config.freeQueries;
+    if (previous !== undefined && !keepStore && onMemory)
       logger.warn("the free questions of a site changed: on the memory store they apply after a restart", {
         site: definition.id,
       });
     const store =
-      before !== undefined && (keepStore || options.base.redisUrl === undefined)
-        ? before.store
+      previous !== undefined && (keepStore || onMemory)
+        ? previous
         : await openSiteStore(definition.id, config, shared, logger, options.events);
     // A folder site with no index yet is indexed now (a URL site's first sync fills its own).
     if (definition.docs.kind === "folder") await ensureSiteIndex(config, definition.docs.path, logger);
@@ -159,9 +166,10 @@ export const hostedSites = (options: HostedSitesOptions) => {
       open.delete(id);
       indexes.forget(id);
       logger.info("site removed", { site: id });
+      if (onMemory) parked.set(id, site.store);
       retire(async () => {
         await site.stop();
-        await site.store.dispose();
+        if (!onMemory) await site.store.dispose();
       });
     }
     for (const definition of set.sites) {
@@ -170,6 +178,7 @@ export const hostedSites = (options: HostedSitesOptions) => {
       if (before?.fingerprint === fingerprint) continue;
       try {
         const next = await openSite(definition, before);
+        parked.delete(definition.id);
         // Its docs or index may have changed: the next question loads it afresh.
         if (before !== undefined) indexes.forget(definition.id);
         open.set(definition.id, next);
@@ -209,6 +218,8 @@ export const hostedSites = (options: HostedSitesOptions) => {
         await site.store.dispose();
       }
       open.clear();
+      for (const store of parked.values()) await store.dispose();
+      parked.clear();
       await indexes.close();
     },
   };
