@@ -34,6 +34,8 @@ export interface HostedSitesOptions extends ServiceParts {
   /** The web parts of the default site (widget bundles, the demo faucet); each site relays to its own wallet. */
   readonly web: NonNullable<AppDeps["web"]>;
   readonly now?: () => number;
+  /** Default RETIRE_AFTER_MS (tests shorten it to see a retired runtime close). */
+  readonly retireAfterMs?: number;
 }
 
 interface OpenSite {
@@ -81,13 +83,14 @@ export const hostedSites = (options: HostedSitesOptions) => {
   );
 
   /** Closes a runtime after the grace period (at once when the service stops). */
-  const retire = (stop: () => Promise<void>) => {
+  const retire = (site: string, stop: () => Promise<void>) => {
     const timer = setTimeout(() => {
       retiring.delete(timer);
-      void stop().catch((error: unknown) =>
-        logger.warn("a retired site did not close", { cause: String(error) }),
+      void stop().then(
+        () => logger.info("retired site runtime closed", { site }),
+        (error: unknown) => logger.warn("a retired site did not close", { site, cause: String(error) }),
       );
-    }, RETIRE_AFTER_MS);
+    }, options.retireAfterMs ?? RETIRE_AFTER_MS);
     timer.unref?.();
     retiring.add(timer);
   };
@@ -167,7 +170,7 @@ export const hostedSites = (options: HostedSitesOptions) => {
       indexes.forget(id);
       logger.info("site removed", { site: id });
       if (onMemory) parked.set(id, site.store);
-      retire(async () => {
+      retire(id, async () => {
         await site.stop();
         if (!onMemory) await site.store.dispose();
       });
@@ -183,8 +186,10 @@ export const hostedSites = (options: HostedSitesOptions) => {
         if (before !== undefined) indexes.forget(definition.id);
         open.set(definition.id, next);
         if (before !== undefined) {
-          retire(before.stop);
-          if (before.store !== next.store) retire(before.store.dispose);
+          retire(definition.id, async () => {
+            await before.stop();
+            if (before.store !== next.store) await before.store.dispose();
+          });
         }
         logger.info(before === undefined ? "site opened" : "site reloaded", { site: definition.id });
       } catch (error) {

@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { SiteDefinition } from "../../core/config-sites.ts";
+import { waitFor } from "../support/free-port.ts";
 import { describeWithRedis, type RedisServer, startRedisServer } from "../support/redis-server.ts";
 import { buildSitesApp, docsFolder, siteDefinition } from "../support/sites-app.ts";
 
@@ -28,6 +29,8 @@ const reloadCases = (redisUrl: () => string | undefined) => {
     service = await buildSitesApp({
       defaultDocs: docs.default,
       redisUrl: redisUrl(),
+      // Short, to see a retired runtime close within the test.
+      retireAfterMs: 200,
       sites: [
         { definition: ALPHA, folder: docs.alpha },
         { definition: BETA, folder: docs.beta },
@@ -56,6 +59,17 @@ const reloadCases = (redisUrl: () => string | undefined) => {
     expect(await remaining()).toBe(2);
     expect((await service.ask("/sites/alpha/api/chat", "Zorblax level?", VISITOR)).status).toBe(200);
     expect(await remaining()).toBe(1);
+  });
+
+  test("a removed site's runtime closes after the grace period; put back, the site serves again", async () => {
+    const closed = () =>
+      service.lines.filter((line) => line.msg === "retired site runtime closed" && line.site === "beta")
+        .length;
+    const before = closed();
+    await apply([ALPHA]);
+    await waitFor(async () => closed() > before, 10_000, "beta's runtime closed");
+    await apply([ALPHA, BETA]);
+    expect((await service.ask("/sites/beta/api/chat", "Quuxly shards?", VISITOR)).status).toBe(200);
   });
 };
 

@@ -70,6 +70,8 @@ export interface SitesAppOptions {
     readonly usdcMint: string;
   };
   readonly adminToken?: string;
+  /** How long a replaced or removed site's runtime keeps serving (default RETIRE_AFTER_MS). */
+  readonly retireAfterMs?: number;
 }
 
 export const buildSitesApp = async (options: SitesAppOptions) => {
@@ -110,6 +112,7 @@ export const buildSitesApp = async (options: SitesAppOptions) => {
     undefined,
   );
   const sites = hostedSites({
+    ...(options.retireAfterMs === undefined ? {} : { retireAfterMs: options.retireAfterMs }),
     base: config,
     chain,
     logger,
