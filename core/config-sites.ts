@@ -149,19 +149,32 @@ const parseSite = (
   };
 };
 
-/** Records a problem for each id or host that more than one site claims (`at`: the sites' places in the file). */
-const checkUnique = (sites: ReadonlyArray<readonly [number, SiteDefinition]>, problems: string[]) => {
+/** A site's place in the file, its id when that is valid, and its definition when the whole site is. */
+interface Placed {
+  readonly at: number;
+  readonly id: string | undefined;
+  readonly site: SiteDefinition | undefined;
+}
+
+/**
+ * Records a problem for each id or host that more than one site claims. Ids are compared even
+ * for a site with other problems, so a file with a bad price and a repeated id names both at
+ * once, instead of the repeat only after the price is fixed.
+ */
+const checkUnique = (placed: ReadonlyArray<Placed>, problems: string[]) => {
   const ids = new Map<string, number>();
   const hosts = new Map<string, string>();
-  for (const [i, site] of sites) {
-    const first = ids.get(site.id);
-    if (first === undefined) ids.set(site.id, i);
-    else problems.push(`SITES_FILE: sites[${i}].id: "${site.id}" is also the id of sites[${first}]`);
-    for (const host of site.hosts) {
+  for (const { at, id, site } of placed) {
+    if (id !== undefined) {
+      const first = ids.get(id);
+      if (first === undefined) ids.set(id, at);
+      else problems.push(`SITES_FILE: sites[${at}].id: "${id}" is also the id of sites[${first}]`);
+    }
+    for (const host of site?.hosts ?? []) {
       const owner = hosts.get(host);
-      if (owner === undefined) hosts.set(host, site.id);
-      else if (owner !== site.id)
-        problems.push(`SITES_FILE: sites[${i}].hosts: "${host}" is also a host of site "${owner}"`);
+      if (owner === undefined) hosts.set(host, site?.id ?? "");
+      else if (owner !== site?.id)
+        problems.push(`SITES_FILE: sites[${at}].hosts: "${host}" is also a host of site "${owner}"`);
     }
   }
 };
@@ -179,7 +192,7 @@ export const parseSites = (
     );
   for (const key of Object.keys(raw))
     if (key !== "sites") problems.push(`SITES_FILE: ${key}: unknown key (known: sites)`);
-  const sites: Array<readonly [number, SiteDefinition]> = [];
+  const placed: Placed[] = [];
   raw.sites.forEach((entry: unknown, i: number) => {
     if (!isRecord(entry)) {
       problems.push(
@@ -190,10 +203,11 @@ export const parseSites = (
     const site = parseSite(entry, env, defaults, (key, text) =>
       problems.push(`SITES_FILE: sites[${i}].${key}: ${text}`),
     );
-    if (site !== undefined) sites.push([i, site]);
+    const id = typeof entry.id === "string" && SITE_ID.test(entry.id) ? entry.id : undefined;
+    placed.push({ at: i, id, site });
   });
-  checkUnique(sites, problems);
+  checkUnique(placed, problems);
   return problems.length === 0
-    ? Result.succeed({ sites: sites.map(([, site]) => site) })
+    ? Result.succeed({ sites: placed.flatMap(({ site }) => (site === undefined ? [] : [site])) })
     : Result.fail(new ConfigError({ problems }));
 };

@@ -42,6 +42,16 @@ export const boot = async (env: Env, exitProcess: (code: number) => never, optio
     return exit(1);
   }
   const config = parsed.success;
+  // A bad sites file is a bad setting: refused with every problem before anything starts.
+  const sitesFile = config.sitesFile === undefined ? undefined : await import("./sites-file.ts");
+  const sitesAtStart =
+    config.sitesFile === undefined || sitesFile === undefined
+      ? undefined
+      : sitesFile.loadSitesFile(config.sitesFile, env, sitesFile.siteDefaults(config));
+  if (sitesAtStart !== undefined && Result.isFailure(sitesAtStart)) {
+    console.error(sitesAtStart.failure.message);
+    return exit(1);
+  }
   warnAboutDefaults(config, logger);
   await ensureDemoIndex(config, logger);
   const started: Array<() => Promise<void>> = [];
@@ -115,6 +125,7 @@ export const boot = async (env: Env, exitProcess: (code: number) => never, optio
       : await (await import("../sites/start-sites.ts"))
           .startSites({
             path: config.sitesFile,
+            initial: sitesAtStart?.success,
             env,
             runtime,
             base: config,

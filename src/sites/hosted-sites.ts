@@ -3,7 +3,10 @@
  * once, its runtime and routes), served through the site directory the edge reads, and followed
  * when the sites file changes: a new site is opened, a changed one gets a new runtime over the
  * same store, a removed one is closed. The runtime a change replaces keeps serving the requests
- * it already has for a grace period longer than a hold (120 s), then is closed.
+ * it already has for a grace period longer than a hold (120 s), then is closed. On the memory
+ * store a removed site's store is kept, not closed: its credits live nowhere else, so a site
+ * taken out of the file and put back (an edit in two steps, a mistake undone) finds them again,
+ * as it would in Redis.
  */
 import { type Context, Layer } from "effect";
 import type { AppConfig } from "../../core/config.ts";
@@ -32,6 +35,8 @@ export interface HostedSitesOptions extends ServiceParts {
   /** The web parts of the default site (widget bundles, the demo faucet); each site relays to its own wallet. */
   readonly web: NonNullable<AppDeps["web"]>;
   readonly now?: () => number;
+  /** Default RETIRE_AFTER_MS (tests shorten it to see a retired runtime close). */
+  readonly retireAfterMs?: number;
 }
 
 interface OpenSite {
@@ -55,6 +60,9 @@ export const hostedSites = (options: HostedSitesOptions) => {
   const open = new Map<string, OpenSite>();
   // Runtimes a change replaced, closed after the grace period (or at once when the service stops).
   const retiring = new Map<ReturnType<typeof setTimeout>, () => Promise<void>>();
+  const onMemory = options.base.redisUrl === undefined;
+  // The memory stores of removed sites, by id, for the process's life (see the header).
+  const parked = new Map<string, SiteStore>();
   let applying: Promise<void> = Promise.resolve();
   // Every site's index loads on its first question; past SITES_MEMORY_MB the least recently used idle one is dropped.
   const indexes = makeSiteIndexes(options.base.sitesMemoryMb * MIB, {
@@ -77,13 +85,14 @@ export const hostedSites = (options: HostedSitesOptions) => {
   );
 
   /** Closes a runtime after the grace period (at once when the service stops). */
-  const retire = (stop: () => Promise<void>) => {
+  const retire = (site: string, stop: () => Promise<void>) => {
     const timer = setTimeout(() => {
       retiring.delete(timer);
-      void stop().catch((error: unknown) =>
-        logger.warn("a retired site did not close", { cause: String(error) }),
+      void stop().then(
+        () => logger.info("retired site runtime closed", { site }),
+        (error: unknown) => logger.warn("a retired site did not close", { site, cause: String(error) }),
       );
-    }, RETIRE_AFTER_MS);
+    }, options.retireAfterMs ?? RETIRE_AFTER_MS);
     timer.unref?.();
     retiring.set(timer, stop);
   };
@@ -93,14 +102,15 @@ export const hostedSites = (options: HostedSitesOptions) => {
     const siteLog = siteLogger(logger, definition.id);
     const config = siteAppConfig(options.base, definition);
     const chain = siteChain(options.chain, definition);
-    const keepStore = before !== undefined && before.store.freeQueries === config.freeQueries;
-    if (before !== undefined && !keepStore && options.base.redisUrl === undefined)
+    const previous = before?.store ?? parked.get(definition.id);
+    const keepStore = previous !== undefined && previous.freeQueries === config.freeQueries;
+    if (previous !== undefined && !keepStore && onMemory)
       logger.warn("the free questions of a site changed: on the memory store they apply after a restart", {
         site: definition.id,
       });
     const store =
-      before !== undefined && (keepStore || options.base.redisUrl === undefined)
-        ? before.store
+      previous !== undefined && (keepStore || onMemory)
+        ? previous
         : await openSiteStore(definition.id, config, shared, siteLog, options.events);
     // A folder site with no index yet is indexed now (a URL site's first sync fills its own).
     if (definition.docs.kind === "folder") await ensureSiteIndex(config, definition.docs.path, siteLog);
@@ -164,9 +174,10 @@ export const hostedSites = (options: HostedSitesOptions) => {
       open.delete(id);
       indexes.forget(id);
       logger.info("site removed", { site: id });
-      retire(async () => {
+      if (onMemory) parked.set(id, site.store);
+      retire(id, async () => {
         await site.stop();
-        await site.store.dispose();
+        if (!onMemory) await site.store.dispose();
       });
     }
     for (const definition of set.sites) {
@@ -175,12 +186,15 @@ export const hostedSites = (options: HostedSitesOptions) => {
       if (before?.fingerprint === fingerprint) continue;
       try {
         const next = await openSite(definition, before);
+        parked.delete(definition.id);
         // Its docs or index may have changed: the next question loads it afresh.
         if (before !== undefined) indexes.forget(definition.id);
         open.set(definition.id, next);
         if (before !== undefined) {
-          retire(before.stop);
-          if (before.store !== next.store) retire(before.store.dispose);
+          retire(definition.id, async () => {
+            await before.stop();
+            if (before.store !== next.store) await before.store.dispose();
+          });
         }
         logger.info(before === undefined ? "site opened" : "site reloaded", { site: definition.id });
       } catch (error) {
@@ -217,6 +231,8 @@ export const hostedSites = (options: HostedSitesOptions) => {
         await site.store.dispose();
       }
       open.clear();
+      for (const store of parked.values()) await store.dispose();
+      parked.clear();
       await indexes.close();
     },
   };

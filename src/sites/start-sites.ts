@@ -6,6 +6,7 @@
  */
 import { Result } from "effect";
 import type { Env } from "../../core/config.ts";
+import type { SitesSet } from "../../core/config-sites.ts";
 import type { AppRuntime } from "../hono-kit/run-effect.ts";
 import { loadSitesFile, siteDefaults, watchSitesFile } from "../runtime/sites-file.ts";
 import { type HostedSitesOptions, hostedSites } from "./hosted-sites.ts";
@@ -13,6 +14,8 @@ import { sharedServicesOf } from "./site-store.ts";
 
 export interface StartSitesOptions extends Omit<HostedSitesOptions, "shared"> {
   readonly path: string;
+  /** The set already read and validated from `path` (boot does so before starting anything). */
+  readonly initial?: SitesSet | undefined;
   readonly env: Env;
   /** The default site's runtime, whose chain reader and budgets every site shares. */
   readonly runtime: AppRuntime;
@@ -21,7 +24,10 @@ export interface StartSitesOptions extends Omit<HostedSitesOptions, "shared"> {
 /** The hosted sites, serving and followed; fails (with every problem) when the file is bad. */
 export const startSites = async (options: StartSitesOptions) => {
   const defaults = siteDefaults(options.base);
-  const loaded = loadSitesFile(options.path, options.env, defaults);
+  const loaded =
+    options.initial === undefined
+      ? loadSitesFile(options.path, options.env, defaults)
+      : Result.succeed(options.initial);
   if (Result.isFailure(loaded)) throw loaded.failure;
   const sites = hostedSites({ ...options, shared: await sharedServicesOf(options.runtime) });
   await sites.apply(loaded.success);

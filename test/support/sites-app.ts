@@ -73,6 +73,8 @@ export interface SitesAppOptions {
   readonly adminToken?: string;
   /** The x402 v2 facilitator every site settles through (test/support/x402-v2.ts); absent: no v2 offers. */
   readonly facilitator?: ExactFacilitator;
+  /** How long a replaced or removed site's runtime keeps serving (default RETIRE_AFTER_MS). */
+  readonly retireAfterMs?: number;
 }
 
 export const buildSitesApp = async (options: SitesAppOptions) => {
@@ -113,6 +115,7 @@ export const buildSitesApp = async (options: SitesAppOptions) => {
     undefined,
   );
   const sites = hostedSites({
+    ...(options.retireAfterMs === undefined ? {} : { retireAfterMs: options.retireAfterMs }),
     base: config,
     chain,
     logger,

@@ -251,6 +251,24 @@ describe("several problems at once, across sites", () => {
     ]);
   });
 
+  test("a repeated id is named even when a site that claims it has other problems", () => {
+    expect(
+      problems({
+        sites: [
+          { id: "acme", docs: "./a" },
+          { id: "bravo", docs: "./b", price: "cheap" },
+          { id: "bravo", docs: "./c" },
+          { id: "acme", docs: "./d", freeQuestions: -1 },
+        ],
+      }).map((text) => text.slice(0, text.indexOf(":", "SITES_FILE: ".length))),
+    ).toEqual([
+      "SITES_FILE: sites[1].price",
+      "SITES_FILE: sites[3].freeQuestions",
+      "SITES_FILE: sites[2].id",
+      "SITES_FILE: sites[3].id",
+    ]);
+  });
+
   test("a host with and without a port are two hosts", () => {
     expect(
       ok({
