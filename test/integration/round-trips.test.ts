@@ -30,6 +30,8 @@ const WALLET = "8a5uiSArRfLkoGX8Myr44L15hddBADyHvqZdFzeM98Ng";
 const DAY = 86_400_000;
 /** The session test's wallet: the payer-link test credits WALLET on the same prefix. */
 const SIGNED_IN = "9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin";
+/** The wallet behind the chat's payer-link test. */
+const LINKED = "4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T";
 
 describe.skipIf(!redisServerAvailable())("round trips per route on Redis", () => {
   let redis: RedisServer;
@@ -133,6 +135,27 @@ describe.skipIf(!redisServerAvailable())("round trips per route on Redis", () =>
     expect({ answered, refused }).toEqual({ answered: ANSWERED, refused: REFUSED });
   });
 
+  test("POST /api/chat through a payer link: the hold finds the wallet; only an instance's first hold of the identity asks twice", async () => {
+    const t = await app();
+    await commandsOf(() =>
+      t.runtime.runPromise(
+        Effect.gen(function* () {
+          yield* (yield* PaymentStore).claim("sig-rt-3", walletAccount(LINKED), 3, Date.now());
+          yield* (yield* WalletSessions).link("192.0.2.7", LINKED, 3, Date.now() + DAY, Date.now());
+        }),
+      ),
+    );
+    // The wallet's credits first: the first hold learns the link's wallet and asks again with its keys.
+    const first = await commandsOf(() => t.chat("what is x402?", "192.0.2.7"));
+    const second = await commandsOf(() => t.chat("and x402 v2?", "192.0.2.7"));
+    expect({ first: first.slice(0, 2), second }).toEqual({
+      first: ["evalsha quota", "evalsha quota"],
+      second: THROUGH_LINK,
+    });
+    const status = await (await t.call("/api/status", {}, "192.0.2.7")).json();
+    expect(status).toMatchObject({ remaining: 2, free: 1, paid: 1 });
+  });
+
   test("store_round_trips_total counts what MONITOR sees: one per command sent, none for a script's inner commands", async () => {
     const counted: string[] = [];
     const t = build({
@@ -148,7 +171,7 @@ describe.skipIf(!redisServerAvailable())("round trips per route on Redis", () =>
     counted.length = 0;
     const seenByRedis = await commandsOf(() => t.chat("what is x402?", "192.0.2.5"));
     expect(counted).toEqual(seenByRedis.map((line) => line.split(" ")[0] ?? ""));
-    expect(counted).toEqual(["evalsha", "evalsha", "evalsha", "set"]);
+    expect(counted).toEqual(["evalsha", "evalsha", "set"]);
   });
 
   test("GET /api/payment/info: one script call", async () => {
@@ -164,7 +187,12 @@ const named = (line: string): string => {
   return `${command.toLowerCase()} ${key?.split(":")[1] ?? ""}`;
 };
 
-/** A free answer: the payer link, the hold, its commit, the answer's id (for feedback). */
-const ANSWERED = ["evalsha link", "evalsha quota", "evalsha quota", "set answer"];
-/** A 402: the payer link, the refused hold, the memo reference the 402 names. */
-const REFUSED = ["evalsha link", "evalsha quota", "evalsha ref"];
+/** A free answer: the hold (the payer link read inside it), its commit, the answer's id (for feedback). */
+const ANSWERED = ["evalsha quota", "evalsha quota", "set answer"];
+/**
+ * An answer paid by the wallet through the identity's payer link: the hold (the link read inside
+ * it), the settle through the link (it answers the wallet's view), the identity's view, the answer's id.
+ */
+const THROUGH_LINK = ["evalsha quota", "evalsha quota", "hgetall quota", "set answer"];
+/** A 402: the refused hold (the payer link read inside it), the memo reference the 402 names. */
+const REFUSED = ["evalsha quota", "evalsha ref"];
