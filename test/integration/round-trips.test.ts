@@ -30,6 +30,8 @@ const WALLET = "8a5uiSArRfLkoGX8Myr44L15hddBADyHvqZdFzeM98Ng";
 const DAY = 86_400_000;
 /** The session test's wallet: the payer-link test credits WALLET on the same prefix. */
 const SIGNED_IN = "9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin";
+/** The wallet behind the declared-keys test. */
+const KEYED = "GokivDYuQXPZCWRkwMhdH2h91KpDQXBEmpgBgs55bnpH";
 /** The wallet behind the chat's payer-link test. */
 const LINKED = "4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T";
 
@@ -38,6 +40,8 @@ describe.skipIf(!redisServerAvailable())("round trips per route on Redis", () =>
   let monitor: Redis;
   let marker: Redis;
   const seen: string[] = [];
+  /** Every line MONITOR shows, a script's own commands marked. */
+  const lines: Array<{ readonly args: string[]; readonly lua: boolean }> = [];
   let marks = 0;
   const build = testApps();
 
@@ -47,6 +51,7 @@ describe.skipIf(!redisServerAvailable())("round trips per route on Redis", () =>
     monitor = await rawClient(redis.url).monitor();
     monitor.on("monitor", (_time: string, args: string[], source: string) => {
       if (!source.startsWith("lua")) seen.push(args.join(" "));
+      lines.push({ args, lua: source.startsWith("lua") });
     });
   });
   afterAll(async () => {
@@ -172,6 +177,54 @@ describe.skipIf(!redisServerAvailable())("round trips per route on Redis", () =>
     const seenByRedis = await commandsOf(() => t.chat("what is x402?", "192.0.2.5"));
     expect(counted).toEqual(seenByRedis.map((line) => line.split(" ")[0] ?? ""));
     expect(counted).toEqual(["evalsha", "evalsha", "set"]);
+  });
+
+  /**
+   * The keys the scripts run while `act` ran touched without being passed them: each script's
+   * commands follow its EVALSHA line in MONITOR's stream, and their first argument is the key.
+   */
+  const undeclaredKeysOf = async (act: () => Promise<unknown>): Promise<string[]> => {
+    lines.length = 0;
+    await commandsOf(act);
+    const undeclared: string[] = [];
+    let declared: string[] = [];
+    for (const { args, lua } of lines) {
+      const [command = "", ...rest] = args;
+      if (!lua) {
+        const scripted = /^eval(sha)?$/i.test(command);
+        declared = scripted ? rest.slice(2, 2 + Number(rest[1])) : [];
+      } else if (rest[0] !== undefined && !declared.includes(rest[0]))
+        undeclared.push(`${command} ${rest[0]}`);
+    }
+    return undeclared;
+  };
+
+  test("every key a chat's or a session's script touches is passed to it as a key", async () => {
+    const t = await app();
+    const token = newSessionToken();
+    const hash = await hashSessionToken(token);
+    const session = { headers: { [SESSION_HEADER]: token } };
+    // A fresh instance knows neither the session's wallet nor the link's: its first reads learn them.
+    const fresh = await app();
+    const touched = await undeclaredKeysOf(async () => {
+      await t.runtime.runPromise(
+        Effect.gen(function* () {
+          const now = Date.now();
+          yield* (yield* PaymentStore).claim("sig-rt-4", walletAccount(KEYED), 2, now);
+          yield* (yield* WalletSessions).link("192.0.2.8", KEYED, 2, now + DAY, now);
+          yield* (yield* WalletSessions).open(hash, KEYED, now + DAY, now);
+        }),
+      );
+      for (const app of [fresh, t]) {
+        await app.call("/api/status", session, "192.0.2.8");
+        await app.runtime.runPromise(Effect.flatMap(WalletSessions, (s) => s.find(hash, Date.now())));
+        await app.chat("what is x402?", "192.0.2.8");
+      }
+      // The wallet's two, then the identity's free one. (A 402's memo reference is another matter:
+      // its refresh names the reference's owner key by prefix, reference-lua.ts.)
+      await t.chat("and again?", "192.0.2.8");
+    });
+    expect(touched).toEqual([]);
   });
 
   test("GET /api/payment/info: one script call", async () => {
