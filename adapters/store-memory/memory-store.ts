@@ -42,6 +42,7 @@ import { makeMemoryUnattributed } from "./memory-unattributed.ts";
 import type { LinkAccess } from "./memory-wallet-credits.ts";
 import { makeMemoryPaidResults } from "./paid-results.ts";
 import { makeMemoryPendingSettlements } from "./pending-settlements.ts";
+import { makeReserveAsPayer } from "./reserve-as-payer.ts";
 import { makeMemoryLocks } from "./settlement-locks.ts";
 import { makeMemorySponsorLosses } from "./sponsor-losses.ts";
 import { UsedSignatures } from "./used-signatures.ts";
@@ -138,11 +139,17 @@ export const layer = (
               load: (now) => sessionState.linkOf(through, wallet, now),
               save: (link) => sessionState.saveLink(through, link),
             };
+      const asPayer = makeReserveAsPayer({
+        linked: sessionState.linked,
+        onWallet: (wallet, identity, now) => state.wallet.reserve(wallet, now, linkOf(wallet, identity)),
+        onIdentity: state.reserve,
+      });
       const wallets = WalletCredits.of({
         view: (wallet, now, through) =>
           Effect.sync(() => state.wallet.view(wallet, now, linkOf(wallet, through))),
         reserve: (wallet, now, through) =>
           Effect.suspend(() => Effect.fromResult(state.wallet.reserve(wallet, now, linkOf(wallet, through)))),
+        reserveAsPayer: (identity, now) => Effect.suspend(() => Effect.fromResult(asPayer(identity, now))),
         commit: (wallet, holdId, now, through) =>
           Effect.sync(() => state.wallet.commit(wallet, holdId, now, linkOf(wallet, through))),
         release: (wallet, holdId, now, through) =>

@@ -15,7 +15,7 @@
 import { PRELUDE } from "./quota-lua-prelude.ts";
 
 /** Loads the link: nil when absent, expired, voided by a sign-out, or to another wallet. */
-const LINK_PRELUDE = `
+export const LINK_PRELUDE = `
 local function bad_link() error('corrupt payer link') end
 local function link_load(linkKey, generationKey, wallet)
   local raw = redis.call('HGETALL', linkKey)

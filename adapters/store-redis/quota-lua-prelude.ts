@@ -31,10 +31,13 @@ end
 
 -- Reads the identity's hash and normalizes it: lapsed holds out, day counters rolled over.
 -- Every script calls it before its first write, so a corrupt state fails the script cleanly.
-local function load()
+-- The hash is KEYS[1] under ARGV's freePerDay unless a script holding two (payer-hold-lua.ts)
+-- names another key and its free questions.
+local function load(key, freeLimit)
   local s = { day = today, free = 0, spent = 0, credits = 0, holds = {}, count = 0,
-              added = {}, removed = {}, dirty = false }
-  local raw = redis.call('HGETALL', KEYS[1])
+              added = {}, removed = {}, dirty = false,
+              key = key or KEYS[1], freePerDay = freeLimit or freePerDay }
+  local raw = redis.call('HGETALL', s.key)
   if #raw == 0 then return s end
   local seen = 0
   for i = 1, #raw, 2 do
@@ -70,7 +73,7 @@ local function availability(s)
       if h.day == s.day then paidHeldToday = paidHeldToday + 1 end
     end
   end
-  local free = math.max(0, freePerDay - s.free - freeHeld)
+  local free = math.max(0, s.freePerDay - s.free - freeHeld)
   local paidOwned = math.max(0, s.credits - paidHeld)
   local capLeft = math.max(0, cap - s.spent - paidHeldToday)
   return free, paidOwned, math.min(paidOwned, capLeft)
@@ -98,20 +101,20 @@ end
 local function save(s)
   if not s.dirty then return end
   if s.credits == 0 and s.free == 0 and s.spent == 0 and s.count == 0 then
-    redis.call('DEL', KEYS[1])
+    redis.call('DEL', s.key)
     return
   end
   -- One HDEL per hold: unpack() of thousands of ids would overflow Lua's C stack.
-  for _, id in ipairs(s.removed) do redis.call('HDEL', KEYS[1], 'h:' .. id) end
+  for _, id in ipairs(s.removed) do redis.call('HDEL', s.key, 'h:' .. id) end
   for id, h in pairs(s.added) do
-    redis.call('HSET', KEYS[1], 'h:' .. id, h.bucket .. '|' .. int(h.day) .. '|' .. int(h.exp))
+    redis.call('HSET', s.key, 'h:' .. id, h.bucket .. '|' .. int(h.day) .. '|' .. int(h.exp))
   end
-  redis.call('HSET', KEYS[1], 'day', int(s.day), 'free', int(s.free), 'spent', int(s.spent),
+  redis.call('HSET', s.key, 'day', int(s.day), 'free', int(s.free), 'spent', int(s.spent),
     'credits', int(s.credits))
   if s.credits > 0 then
-    redis.call('PERSIST', KEYS[1])
+    redis.call('PERSIST', s.key)
   else
-    redis.call('PEXPIRE', KEYS[1], int((s.day + 1) * DAY - now + MARGIN))
+    redis.call('PEXPIRE', s.key, int((s.day + 1) * DAY - now + MARGIN))
   end
 end
 

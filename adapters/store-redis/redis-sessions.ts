@@ -24,7 +24,7 @@ import { Effect } from "effect";
 import type { Redis } from "ioredis";
 import { walletAccount } from "../../core/payments/wallet-credits.ts";
 import { StoreUnavailable } from "../../core/ports/store-errors.ts";
-import { type SessionLookup, WalletSessions } from "../../core/ports/wallet-sessions.ts";
+import { WalletSessions } from "../../core/ports/wallet-sessions.ts";
 import {
   CLOSED_SESSION_MS,
   CREDITLESS_SIGN_INS_PER_MINUTE,
@@ -36,7 +36,7 @@ import {
 import type { KeyLayout } from "./keys.ts";
 import { LINK } from "./link-lua.ts";
 import { luaScript, runCommand, runScript } from "./redis-client.ts";
-import { SESSION_LOOKUP, sessionLookupOf } from "./session-lookup-lua.ts";
+import { SESSION_LOOKUP, sessionHints, sessionLookupOf } from "./session-lookup-lua.ts";
 import { CLOSE, CLOSE_ALL, OPEN } from "./session-lua.ts";
 
 const SCRIPTS = { open: luaScript(OPEN), close: luaScript(CLOSE), closeAll: luaScript(CLOSE_ALL) };
@@ -82,17 +82,15 @@ if (redis.call('GET', ARGV[1] .. wallet) or '0') ~= generation then return false
 return wallet
 `);
 
-/** KEYS = [session], ARGV = [generation key prefix, now]: {'active', wallet, expiresAt} | {'revoked'} | {'unknown'}. */
+/**
+ * KEYS = [session, and with a hinted wallet: its generation], ARGV = [hinted wallet or '', now]:
+ * {'active', wallet, expiresAt} | {'revoked'} | {'unknown'} | {'wallet', wallet} (call again).
+ */
 const FIND = luaScript(`${SESSION_LOOKUP}
-return session_lookup(KEYS[1], ARGV[1], tonumber(ARGV[2]))
+return session_lookup(KEYS[1], KEYS[2], ARGV[1], tonumber(ARGV[2]))
 `);
 
-const decodeFind = (reply: unknown): Effect.Effect<SessionLookup, StoreUnavailable> => {
-  const lookup = sessionLookupOf(reply);
-  return lookup === undefined
-    ? Effect.fail(new StoreUnavailable({ reason: "unexpected reply to a session read" }))
-    : Effect.succeed(lookup);
-};
+const unexpected = new StoreUnavailable({ reason: "unexpected reply to a session read" });
 
 /** `maxEvictable`: the cap of the global eviction order (session-lua.ts). */
 export const redisSessions = (
@@ -111,9 +109,19 @@ export const redisSessions = (
     maxEvictable,
     CLOSED_SESSION_MS,
   ];
+  const hints = sessionHints();
+  const findOnce = (tokenHash: string, now: number, hint: string | undefined) =>
+    runScript(
+      client,
+      FIND,
+      hint === undefined
+        ? [keys.session(tokenHash)]
+        : [keys.session(tokenHash), keys.sessionGeneration(hint)],
+      [hint ?? "", now],
+    );
   return WalletSessions.of({
     open: (tokenHash, wallet, expiresAt, now) =>
-      Effect.asVoid(
+      Effect.map(
         runScript(
           client,
           SCRIPTS.open,
@@ -126,12 +134,21 @@ export const redisSessions = (
           ],
           [...prelude(now), expiresAt, wallet, MAX_SESSIONS_PER_WALLET],
         ),
+        () => hints.remember(tokenHash, wallet),
       ),
-    find: (tokenHash, now) =>
-      Effect.flatMap(
-        runScript(client, FIND, [keys.session(tokenHash)], [keys.sessionGeneration(""), now]),
-        decodeFind,
-      ),
+    // One call once the session's wallet is known here (opened or found before), else two.
+    find: Effect.fn("RedisSessions.find")(function* (tokenHash: string, now: number) {
+      let hint = hints.get(tokenHash);
+      for (let call = 0; call < 2; call++) {
+        const lookup = sessionLookupOf(yield* findOnce(tokenHash, now, hint));
+        if (lookup === undefined) return yield* Effect.fail(unexpected);
+        if (lookup.kind !== "wallet") return lookup;
+        hint = lookup.wallet;
+        hints.remember(tokenHash, hint);
+      }
+      // A session's wallet never changes: a second redirect is a store that answers wrongly.
+      return yield* Effect.fail(unexpected);
+    }),
     close: (tokenHash, now) =>
       Effect.asVoid(
         runScript(client, SCRIPTS.close, [keys.evictableSessions, keys.session(tokenHash)], prelude(now)),

@@ -6,10 +6,10 @@
  *
  * The script only reads (no rule in Lua); the view is computed in JS by the same core functions
  * the memory store runs (core/quota.ts, core/payments/link-allowance.ts), so the two stores
- * cannot drift on it. KEYS are every key knowable before the call (the identity's quota hash,
- * its link, the session); the wallet's generation and quota hash are named by the link's or
- * the session's wallet, known only inside the script, so they are reached by prefix (one
- * Redis, not a cluster, as session-lua.ts).
+ * cannot drift on it. With a session every key is passed: the session's wallet is hinted and
+ * checked inside (session-lookup-lua.ts; only an instance's first read of a session asks
+ * twice). Without one, the wallet's generation and quota hash are named by the link's wallet,
+ * known only inside the script, so they are still reached by prefix (one Redis, not a cluster).
  */
 import type { Redis } from "ioredis";
 import { liveLink, viewThroughLink } from "../../core/payments/link-allowance.ts";
@@ -21,7 +21,7 @@ import type { KeyLayout } from "./keys.ts";
 import { decodeLinkHash, pairsToRecord } from "./link-hash.ts";
 import { decodeQuotaHash } from "./quota-hash.ts";
 import { evalScript, luaScript, unavailable } from "./redis-client.ts";
-import { SESSION_LOOKUP, sessionLookupOf } from "./session-lookup-lua.ts";
+import { SESSION_LOOKUP, sessionHints, sessionLookupOf } from "./session-lookup-lua.ts";
 
 /**
  * KEYS = [identity's quota, identity's link], ARGV = [generation key prefix, quota key prefix
@@ -37,15 +37,16 @@ return { own, redis.call('HGETALL', KEYS[2]), redis.call('GET', ARGV[1] .. walle
 `);
 
 /**
- * KEYS = [session, identity's quota], ARGV = [generation key prefix, quota key prefix of
- * wallets, now]: {quota pairs, ...the session's lookup, and the wallet's quota pairs when it is
- * active}.
+ * KEYS = [session, identity's quota, and with a hinted wallet: its generation, its quota],
+ * ARGV = [hinted wallet or '', now]: {quota pairs, ...the session's lookup, and the wallet's
+ * quota pairs when it is active}; a session of another wallet: {quota pairs, {'wallet', it}}
+ * (session-lookup-lua.ts: call again with its keys).
  */
 const SESSION_READ = luaScript(`${SESSION_LOOKUP}
 local own = redis.call('HGETALL', KEYS[2])
-local found = session_lookup(KEYS[1], ARGV[1], tonumber(ARGV[3]))
+local found = session_lookup(KEYS[1], KEYS[3], ARGV[1], tonumber(ARGV[2]))
 if found[1] ~= 'active' then return { own, found } end
-return { own, found, redis.call('HGETALL', ARGV[2] .. found[2]) }
+return { own, found, redis.call('HGETALL', KEYS[4]) }
 `);
 
 const corrupt = (what: string) => new StoreUnavailable({ reason: `corrupt ${what}` });
@@ -75,7 +76,11 @@ export const spenderRead = (client: Redis, keys: KeyLayout, limits: Quota.QuotaL
     const hash = Array.isArray(pairs) ? pairsToRecord(pairs) : undefined;
     return hash === undefined ? undefined : decodeQuotaHash(hash, now);
   };
-  const decodeSession = (reply: unknown, now: number): SessionView | StoreUnavailable => {
+  const hints = sessionHints();
+  const decodeSession = (
+    reply: unknown,
+    now: number,
+  ): SessionView | { readonly kind: "wallet"; readonly wallet: string } | StoreUnavailable => {
     if (!Array.isArray(reply)) return corrupt("session read");
     const [ownPairs, found, walletPairs] = reply as [unknown, unknown, unknown];
     const lookup = sessionLookupOf(found);
@@ -87,6 +92,17 @@ export const spenderRead = (client: Redis, keys: KeyLayout, limits: Quota.QuotaL
     const view = combinedView(Quota.view(own, now, limits), Quota.view(wallet, now, rules));
     return { kind: "active", wallet: lookup.wallet, view };
   };
+  const readSession = (identity: string, tokenHash: string, now: number, hint: string | undefined) =>
+    evalScript(
+      client,
+      SESSION_READ,
+      [
+        keys.session(tokenHash),
+        keys.quota(identity),
+        ...(hint === undefined ? [] : [keys.sessionGeneration(hint), keys.quota(walletAccount(hint))]),
+      ],
+      [hint ?? "", now],
+    ).then((reply) => decodeSession(reply, now), unavailable);
   return {
     spender: (identity: string, now: number): Promise<Quota.QuotaView | StoreUnavailable> =>
       evalScript(client, SPENDER_READ, [keys.quota(identity), keys.payerLink(identity)], args).then(
@@ -94,9 +110,13 @@ export const spenderRead = (client: Redis, keys: KeyLayout, limits: Quota.QuotaL
         unavailable,
       ),
     session: (identity: string, tokenHash: string, now: number): Promise<SessionView | StoreUnavailable> =>
-      evalScript(client, SESSION_READ, [keys.session(tokenHash), keys.quota(identity)], [...args, now]).then(
-        (reply) => decodeSession(reply, now),
-        unavailable,
-      ),
+      readSession(identity, tokenHash, now, hints.get(tokenHash)).then((read) => {
+        if (read instanceof StoreUnavailable || read.kind !== "wallet") return read;
+        // The first read of this session here: its wallet is known now, so its keys are passed.
+        hints.remember(tokenHash, read.wallet);
+        return readSession(identity, tokenHash, now, read.wallet).then((again) =>
+          !(again instanceof StoreUnavailable) && again.kind === "wallet" ? corrupt("session") : again,
+        );
+      }),
   };
 };

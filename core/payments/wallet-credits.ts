@@ -36,3 +36,15 @@ export const combinedView = (client: QuotaView, wallet: QuotaView | undefined): 
     paid,
   };
 };
+
+/**
+ * Why a spend that tried the wallet first, then the client's identity, is refused: the wallet's
+ * daily cap when the identity has nothing left either (so the client learns its credits come
+ * back tomorrow, not that it must pay), else the identity's own reason. reserveQuery
+ * (core/use-cases/spend-query.ts) and every store's WalletCredits.reserveAsPayer decide alike.
+ */
+export const fallbackRefusal = <W extends { readonly _tag: string }, I extends { readonly _tag: string }>(
+  onWallet: W,
+  onIdentity: I,
+): W | I =>
+  onWallet._tag === "PaidDailyCapReached" && onIdentity._tag === "QuotaExhausted" ? onWallet : onIdentity;

@@ -2,6 +2,14 @@ import { Context, type Effect } from "effect";
 import type { Hold, PaidDailyCapReached, QuotaExhausted, QuotaView } from "../quota.ts";
 import type { StoreUnavailable } from "./store-errors.ts";
 
+/** A hold taken by reserveAsPayer: where it is held, and the wallet the identity's link named. */
+export interface PayerHold {
+  readonly hold: Hold;
+  readonly wallet: string | undefined;
+  /** The hold is on the wallet's credits through the link (else on the identity's quota). */
+  readonly onWallet: boolean;
+}
+
 /**
  * The paid credits of a wallet (core/payments/wallet-credits.ts), each method one atomic
  * transition of core/quota.ts under the wallet's limits (no free questions). Grants reach a
@@ -30,6 +38,17 @@ export class WalletCredits extends Context.Service<
       { readonly hold: Hold; readonly view: QuotaView },
       QuotaExhausted | PaidDailyCapReached | StoreUnavailable
     >;
+    /**
+     * Holds one query for a client that sends no session: the wallet its identity's live payer
+     * link names, through the link, first; then (no live link, or the link or the wallet refuses)
+     * its identity's own quota, as core/use-cases/spend-query.ts's reserveQuery falls back. The
+     * link is read in the same atomic step as the hold (one script call on Redis), so a request
+     * asks no separate question about it. `wallet` is the link's (undefined: no live link).
+     */
+    readonly reserveAsPayer: (
+      identity: string,
+      now: number,
+    ) => Effect.Effect<PayerHold, QuotaExhausted | PaidDailyCapReached | StoreUnavailable>;
     readonly commit: (
       wallet: string,
       holdId: string,

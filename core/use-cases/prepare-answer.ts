@@ -125,7 +125,8 @@ export const prepareAnswer = Effect.fn("prepareAnswer")(function* (question: Que
   return {
     kind: "ready",
     identity: question.identity,
-    wallet: question.wallet,
+    // The wallet the hold found (a payer link's is known only from here on).
+    wallet: held.wallet,
     throughLink: question.throughLink,
     hold,
     onWallet: held.onWallet,

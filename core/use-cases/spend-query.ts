@@ -5,19 +5,23 @@
  * one spends its identity's quota alone. The view it sees adds both (wallet-credits.ts). A
  * client that reaches the wallet through its identity's payer link (it paid from this address
  * and sends no session) spends no more of it than was bought from that identity
- * (core/payments/link-allowance.ts).
+ * (core/payments/link-allowance.ts). Such a client's wallet need not be known before its hold:
+ * the store reads the link in the same step (WalletCredits.reserveAsPayer), one question fewer.
  */
 import { Effect } from "effect";
-import { combinedView } from "../payments/wallet-credits.ts";
+import { combinedView, fallbackRefusal } from "../payments/wallet-credits.ts";
 import { QuotaStore } from "../ports/quota-store.ts";
 import { WalletCredits } from "../ports/wallet-credits.ts";
-import type { Hold, QuotaView } from "../quota.ts";
+import type { Hold, PaidDailyCapReached, QuotaExhausted, QuotaView } from "../quota.ts";
 
 /** Who is asking: the client identity (an IP), and the wallet whose credits it may spend. */
 export interface Spender {
   readonly identity: string;
   readonly wallet?: string | undefined;
-  /** The wallet is reached through the identity's payer link (no session, no signature). */
+  /**
+   * The wallet is reached through the identity's payer link (no session, no signature); with no
+   * wallet named, the link's wallet (if any) is the one its hold finds.
+   */
   readonly throughLink?: boolean | undefined;
 }
 
@@ -25,33 +29,52 @@ export interface Spender {
 const linkOf = (spender: Spender): string | undefined =>
   spender.throughLink === true ? spender.identity : undefined;
 
-/** A held query and where it is held. */
+/** A held query, where it is held, and the wallet the spender spends (its link's, once found). */
 export interface HeldQuery {
   readonly hold: Hold;
   readonly onWallet: boolean;
+  readonly wallet: string | undefined;
 }
 
 const reserveOnIdentity = (quota: QuotaStore["Service"], spender: Spender, now: number) =>
-  Effect.map(quota.reserve(spender.identity, now), ({ hold }): HeldQuery => ({ hold, onWallet: false }));
+  Effect.map(
+    quota.reserve(spender.identity, now),
+    ({ hold }): HeldQuery => ({ hold, onWallet: false, wallet: spender.wallet }),
+  );
 
 /** Holds one query: the wallet's credits first, then the identity's quota. */
 export const reserveQuery = (spender: Spender, now: number) =>
   Effect.gen(function* () {
     const quota = yield* QuotaStore;
     const { wallet } = spender;
-    if (wallet === undefined) return yield* reserveOnIdentity(quota, spender, now);
+    if (wallet === undefined && spender.throughLink !== true)
+      return yield* reserveOnIdentity(quota, spender, now);
     const wallets = yield* WalletCredits;
+    // The link and both holds in one store step: the wallet is the link's, if it has one.
+    if (wallet === undefined) return yield* wallets.reserveAsPayer(spender.identity, now);
     return yield* wallets.reserve(wallet, now, linkOf(spender)).pipe(
-      Effect.map(({ hold }): HeldQuery => ({ hold, onWallet: true })),
-      Effect.catchTag("QuotaExhausted", () => reserveOnIdentity(quota, spender, now)),
-      // The wallet's daily cap is reached: the identity's questions may still answer, else the cap is the reason.
-      Effect.catchTag("PaidDailyCapReached", (capped) =>
-        reserveOnIdentity(quota, spender, now).pipe(
-          Effect.catchTag("QuotaExhausted", () => Effect.fail(capped)),
-        ),
-      ),
+      Effect.map(({ hold }): HeldQuery => ({ hold, onWallet: true, wallet })),
+      Effect.catchTags({
+        QuotaExhausted: (refused) => fallBack(quota, spender, now, refused),
+        // The wallet's daily cap is reached: the identity's questions may still answer, else the cap is the reason.
+        PaidDailyCapReached: (refused) => fallBack(quota, spender, now, refused),
+      }),
     );
   });
+
+/** The identity's own hold after the wallet refused; refused as fallbackRefusal decides. */
+const fallBack = (
+  quota: QuotaStore["Service"],
+  spender: Spender,
+  now: number,
+  onWallet: QuotaExhausted | PaidDailyCapReached,
+) =>
+  reserveOnIdentity(quota, spender, now).pipe(
+    Effect.catchTags({
+      QuotaExhausted: (refused) => Effect.fail(fallbackRefusal(onWallet, refused)),
+      PaidDailyCapReached: (refused) => Effect.fail(fallbackRefusal(onWallet, refused)),
+    }),
+  );
 
 /** What the spender sees: its identity's view, plus its wallet's paid questions. */
 export const spenderView = (spender: Spender, now: number) =>
@@ -63,18 +86,20 @@ export const spenderView = (spender: Spender, now: number) =>
     return combinedView(client, yield* wallets.view(spender.wallet, now, linkOf(spender)));
   });
 
-/** Commits or releases a held query where it is held; the spender's view after. */
+/** Commits or releases a held query where it is held; the spender's view after (through the wallet its hold found). */
 export const settleQuery = (
-  spender: Spender,
+  asked: Spender,
   held: HeldQuery,
   outcome: "commit" | "release",
   now: number,
 ): Effect.Effect<QuotaView, Effect.Error<ReturnType<typeof spenderView>>, QuotaStore | WalletCredits> =>
   Effect.gen(function* () {
+    const spender: Spender = { ...asked, wallet: held.wallet };
     if (held.onWallet && spender.wallet !== undefined) {
       const wallets = yield* WalletCredits;
-      yield* wallets[outcome](spender.wallet, held.hold.id, now, linkOf(spender));
-      return yield* spenderView(spender, now);
+      // The settle answers the wallet's view after it: only the identity's is read again.
+      const wallet = yield* wallets[outcome](spender.wallet, held.hold.id, now, linkOf(spender));
+      return combinedView(yield* (yield* QuotaStore).view(spender.identity, now), wallet);
     }
     const quota = yield* QuotaStore;
     const view = yield* quota[outcome](spender.identity, held.hold.id, now);

@@ -18,7 +18,12 @@ export {
   type WalletAccessDeps,
 } from "../payments/sign-in/wallet-access.ts";
 
-export const walletAccess = (c: Context<AppEnv>, deps: WalletAccessDeps): Promise<WalletAccess> => {
+/** The request's wallet access; `payerLink` as walletAccessOf's. */
+export const walletAccess = (
+  c: Context<AppEnv>,
+  deps: WalletAccessDeps,
+  payerLink: "look-up" | "in-hold" = "look-up",
+): Promise<WalletAccess> => {
   const proof = c.req.header(SIGN_IN_WITH_X);
   return walletAccessOf(
     {
@@ -27,5 +32,6 @@ export const walletAccess = (c: Context<AppEnv>, deps: WalletAccessDeps): Promis
     },
     c.get("identity"),
     deps,
+    payerLink,
   );
 };

@@ -122,11 +122,8 @@ export const makeLogger = (write?: (line: string) => void): ServiceLogger => {
     info: emit("INFO"),
     warn: emit("WARN"),
     error: emit("ERROR"),
-    // One line per request, so it is put together by hand, and only when its batch is written.
-    access: (entry) => {
-      const time = Date.now();
-      sink.batched(() => accessLine(time, entry));
-    },
+    // One line per request, so it is put together by hand.
+    access: (entry) => sink.batched(accessLine(Date.now(), entry)),
   };
 };
 

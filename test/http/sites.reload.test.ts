@@ -57,4 +57,15 @@ describe("hosted sites: a changed sites file", () => {
     expect(gone.status).toBe(404);
     expect(((await gone.json()) as { code: string }).code).toBe("SITE_NOT_FOUND");
   });
+
+  test("a host name a change adds is served at once, though it was refused before", async () => {
+    const asHost = () => service.call("/api/status", { headers: { Host: "docs.gamma.test" } });
+    expect((await asHost()).status).toBe(403);
+    await service.sites.apply({
+      sites: [siteDefinition("gamma", { docs: { kind: "folder", path: gammaDocs }, hosts: ["docs.gamma.test"] })],
+    });
+    expect((await asHost()).status).toBe(200);
+    await service.sites.apply({ sites: [siteDefinition("gamma", { docs: { kind: "folder", path: gammaDocs } })] });
+    expect((await asHost()).status).toBe(403);
+  });
 });

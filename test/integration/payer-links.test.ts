@@ -10,6 +10,7 @@ import { MemoryStore } from "../../adapters/store-memory/index.ts";
 import { RedisStore } from "../../adapters/store-redis/index.ts";
 import { walletAccount } from "../../core/payments/wallet-credits.ts";
 import { PaymentStore } from "../../core/ports/payment-store.ts";
+import { QuotaStore } from "../../core/ports/quota-store.ts";
 import { WalletCredits } from "../../core/ports/wallet-credits.ts";
 import { WalletSessions } from "../../core/ports/wallet-sessions.ts";
 import { useRedisServer } from "../support/shared-redis.ts";
@@ -17,6 +18,7 @@ import { useRedisServer } from "../support/shared-redis.ts";
 const limits = { freePerDay: 1, paidDailyCap: 1000, holdTtlMs: 120_000 };
 const WALLET = "8a5uiSArRfLkoGX8Myr44L15hddBADyHvqZdFzeM98Ng";
 const OTHER_WALLET = "9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin";
+const THIRD_WALLET = "4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T";
 const A = "203.0.113.9";
 const B = "198.51.100.0/64";
 const DAY = 86_400_000;
@@ -26,7 +28,7 @@ afterAll(async () => {
   for (const runtime of runtimes) await runtime.dispose();
 });
 
-type Stores = WalletSessions | WalletCredits | PaymentStore;
+type Stores = WalletSessions | WalletCredits | PaymentStore | QuotaStore;
 const STORES = [
   ["memory", (_prefix: string, cap: number) => MemoryStore.layer({ ...limits, paidDailyCap: cap })],
   [
@@ -164,5 +166,51 @@ describe.each(STORES)("payer links on %s", (_name, layerOf) => {
     await run(Effect.flatMap(WalletSessions, (s) => s.closeAll(WALLET, now)));
     expect((await view(A)).paid).toBe(0);
     expect(await spend(A)).toEqual({ spent: 0, refused: "QuotaExhausted" });
+  });
+
+  test("a hold as payer reads the link in the same step: the link's wallet first, then the identity's own quota", async () => {
+    const { run, now, grant } = open(2);
+    /** Where each hold as payer of `identity` lands, committed, until refused. */
+    const holds = (identity: string) =>
+      run(
+        Effect.gen(function* () {
+          const wallets = yield* WalletCredits;
+          const landed: string[] = [];
+          while (landed.length < 10) {
+            const held = yield* Effect.result(wallets.reserveAsPayer(identity, now));
+            if (held._tag === "Failure") return [...landed, held.failure._tag];
+            const { hold, wallet, onWallet } = held.success;
+            landed.push(`${onWallet ? "wallet" : "identity"} ${hold.bucket} ${wallet ?? "-"}`);
+            if (onWallet && wallet !== undefined) yield* wallets.commit(wallet, hold.id, now, identity);
+            else yield* (yield* QuotaStore).commit(identity, hold.id, now);
+          }
+          return landed;
+        }),
+      );
+    // No link: the identity's free question, then nothing.
+    expect(await holds("192.0.2.1")).toEqual(["identity free -", "QuotaExhausted"]);
+    // Three bought through A, a daily cap of 2: two from the wallet, then A's free one; the
+    // wallet's cap is the reason after, not a payment (its third question comes back tomorrow).
+    await grant(3, A);
+    expect(await holds(A)).toEqual([
+      `wallet paid ${WALLET}`,
+      `wallet paid ${WALLET}`,
+      `identity free ${WALLET}`,
+      "PaidDailyCapReached",
+    ]);
+    // B bought 1 with OTHER_WALLET (its hold learns that wallet), then pays with a third: the
+    // next hold finds the new link, never the wallet it saw before.
+    await grant(1, B, OTHER_WALLET);
+    expect(await holds(B)).toEqual([
+      `wallet paid ${OTHER_WALLET}`,
+      `identity free ${OTHER_WALLET}`,
+      "QuotaExhausted",
+    ]);
+    await grant(1, B, THIRD_WALLET);
+    expect(await holds(B)).toEqual([`wallet paid ${THIRD_WALLET}`, "QuotaExhausted"]);
+    // A sign-out everywhere voids the link: the next hold does not reach the wallet.
+    await grant(1, B, THIRD_WALLET);
+    await run(Effect.flatMap(WalletSessions, (s) => s.closeAll(THIRD_WALLET, now)));
+    expect(await holds(B)).toEqual(["QuotaExhausted"]);
   });
 });

@@ -30,12 +30,18 @@ const WALLET = "8a5uiSArRfLkoGX8Myr44L15hddBADyHvqZdFzeM98Ng";
 const DAY = 86_400_000;
 /** The session test's wallet: the payer-link test credits WALLET on the same prefix. */
 const SIGNED_IN = "9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin";
+/** The wallet behind the declared-keys test. */
+const KEYED = "GokivDYuQXPZCWRkwMhdH2h91KpDQXBEmpgBgs55bnpH";
+/** The wallet behind the chat's payer-link test. */
+const LINKED = "4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T";
 
 describe.skipIf(!redisServerAvailable())("round trips per route on Redis", () => {
   let redis: RedisServer;
   let monitor: Redis;
   let marker: Redis;
   const seen: string[] = [];
+  /** Every line MONITOR shows, a script's own commands marked. */
+  const lines: Array<{ readonly args: string[]; readonly lua: boolean }> = [];
   let marks = 0;
   const build = testApps();
 
@@ -45,6 +51,7 @@ describe.skipIf(!redisServerAvailable())("round trips per route on Redis", () =>
     monitor = await rawClient(redis.url).monitor();
     monitor.on("monitor", (_time: string, args: string[], source: string) => {
       if (!source.startsWith("lua")) seen.push(args.join(" "));
+      lines.push({ args, lua: source.startsWith("lua") });
     });
   });
   afterAll(async () => {
@@ -133,6 +140,27 @@ describe.skipIf(!redisServerAvailable())("round trips per route on Redis", () =>
     expect({ answered, refused }).toEqual({ answered: ANSWERED, refused: REFUSED });
   });
 
+  test("POST /api/chat through a payer link: the hold finds the wallet; only an instance's first hold of the identity asks twice", async () => {
+    const t = await app();
+    await commandsOf(() =>
+      t.runtime.runPromise(
+        Effect.gen(function* () {
+          yield* (yield* PaymentStore).claim("sig-rt-3", walletAccount(LINKED), 3, Date.now());
+          yield* (yield* WalletSessions).link("192.0.2.7", LINKED, 3, Date.now() + DAY, Date.now());
+        }),
+      ),
+    );
+    // The wallet's credits first: the first hold learns the link's wallet and asks again with its keys.
+    const first = await commandsOf(() => t.chat("what is x402?", "192.0.2.7"));
+    const second = await commandsOf(() => t.chat("and x402 v2?", "192.0.2.7"));
+    expect({ first: first.slice(0, 2), second }).toEqual({
+      first: ["evalsha quota", "evalsha quota"],
+      second: THROUGH_LINK,
+    });
+    const status = await (await t.call("/api/status", {}, "192.0.2.7")).json();
+    expect(status).toMatchObject({ remaining: 2, free: 1, paid: 1 });
+  });
+
   test("store_round_trips_total counts what MONITOR sees: one per command sent, none for a script's inner commands", async () => {
     const counted: string[] = [];
     const t = build({
@@ -148,7 +176,55 @@ describe.skipIf(!redisServerAvailable())("round trips per route on Redis", () =>
     counted.length = 0;
     const seenByRedis = await commandsOf(() => t.chat("what is x402?", "192.0.2.5"));
     expect(counted).toEqual(seenByRedis.map((line) => line.split(" ")[0] ?? ""));
-    expect(counted).toEqual(["evalsha", "evalsha", "evalsha", "set"]);
+    expect(counted).toEqual(["evalsha", "evalsha", "set"]);
+  });
+
+  /**
+   * The keys the scripts run while `act` ran touched without being passed them: each script's
+   * commands follow its EVALSHA line in MONITOR's stream, and their first argument is the key.
+   */
+  const undeclaredKeysOf = async (act: () => Promise<unknown>): Promise<string[]> => {
+    lines.length = 0;
+    await commandsOf(act);
+    const undeclared: string[] = [];
+    let declared: string[] = [];
+    for (const { args, lua } of lines) {
+      const [command = "", ...rest] = args;
+      if (!lua) {
+        const scripted = /^eval(sha)?$/i.test(command);
+        declared = scripted ? rest.slice(2, 2 + Number(rest[1])) : [];
+      } else if (rest[0] !== undefined && !declared.includes(rest[0]))
+        undeclared.push(`${command} ${rest[0]}`);
+    }
+    return undeclared;
+  };
+
+  test("every key a chat's or a session's script touches is passed to it as a key", async () => {
+    const t = await app();
+    const token = newSessionToken();
+    const hash = await hashSessionToken(token);
+    const session = { headers: { [SESSION_HEADER]: token } };
+    // A fresh instance knows neither the session's wallet nor the link's: its first reads learn them.
+    const fresh = await app();
+    const touched = await undeclaredKeysOf(async () => {
+      await t.runtime.runPromise(
+        Effect.gen(function* () {
+          const now = Date.now();
+          yield* (yield* PaymentStore).claim("sig-rt-4", walletAccount(KEYED), 2, now);
+          yield* (yield* WalletSessions).link("192.0.2.8", KEYED, 2, now + DAY, now);
+          yield* (yield* WalletSessions).open(hash, KEYED, now + DAY, now);
+        }),
+      );
+      for (const app of [fresh, t]) {
+        await app.call("/api/status", session, "192.0.2.8");
+        await app.runtime.runPromise(Effect.flatMap(WalletSessions, (s) => s.find(hash, Date.now())));
+        await app.chat("what is x402?", "192.0.2.8");
+      }
+      // The wallet's two, then the identity's free one. (A 402's memo reference is another matter:
+      // its refresh names the reference's owner key by prefix, reference-lua.ts.)
+      await t.chat("and again?", "192.0.2.8");
+    });
+    expect(touched).toEqual([]);
   });
 
   test("GET /api/payment/info: one script call", async () => {
@@ -164,7 +240,12 @@ const named = (line: string): string => {
   return `${command.toLowerCase()} ${key?.split(":")[1] ?? ""}`;
 };
 
-/** A free answer: the payer link, the hold, its commit, the answer's id (for feedback). */
-const ANSWERED = ["evalsha link", "evalsha quota", "evalsha quota", "set answer"];
-/** A 402: the payer link, the refused hold, the memo reference the 402 names. */
-const REFUSED = ["evalsha link", "evalsha quota", "evalsha ref"];
+/** A free answer: the hold (the payer link read inside it), its commit, the answer's id (for feedback). */
+const ANSWERED = ["evalsha quota", "evalsha quota", "set answer"];
+/**
+ * An answer paid by the wallet through the identity's payer link: the hold (the link read inside
+ * it), the settle through the link (it answers the wallet's view), the identity's view, the answer's id.
+ */
+const THROUGH_LINK = ["evalsha quota", "evalsha quota", "hgetall quota", "set answer"];
+/** A 402: the refused hold (the payer link read inside it), the memo reference the 402 names. */
+const REFUSED = ["evalsha quota", "evalsha ref"];

@@ -102,6 +102,7 @@ const quotaLayer = (w: World) =>
 const noWallets = Layer.succeed(WalletCredits, {
   view: () => Effect.die("no wallet in this world"),
   reserve: () => Effect.die("no wallet in this world"),
+  reserveAsPayer: () => Effect.die("no wallet in this world"),
   commit: () => Effect.die("no wallet in this world"),
   release: () => Effect.die("no wallet in this world"),
 });

@@ -35,6 +35,13 @@ export interface HostGuardOptions {
 }
 
 const LOOPBACK_NAMES: ReadonlyArray<string> = ["localhost", "127.0.0.1", "[::1]"];
+/**
+ * Host values whose verdict is kept: a service is asked by a handful of names, and taking the
+ * name out of the value on every request was a visible part of a status request's edge
+ * (docs/performance.md). Past this many, the kept ones are dropped at once, so a client sending
+ * random Host values costs what it did before the cache, and the memory stays bounded.
+ */
+const MAX_KEPT_HOSTS = 256;
 const PROBES: ReadonlyArray<string> = ["/healthz", "/readyz"];
 
 /** Whether HOST is a loopback address (127.0.0.0/8, ::1) or `localhost`. */
@@ -61,7 +68,6 @@ export const hostGuard = (options: HostGuardOptions): HostGuard | undefined => {
   if (options.publicOrigin !== undefined) names.add(new URL(options.publicOrigin).hostname);
   const origins = new Set(options.allowedOrigins);
   const { sites } = options;
-  const nameServed = (name: string) => names.has(name) || sites?.servesHost(name) === true;
   if (options.publicOrigin !== undefined) origins.add(options.publicOrigin);
 
   const originServed = (request: Request, origin: string, host: string | undefined): boolean => {
@@ -75,9 +81,22 @@ export const hostGuard = (options: HostGuardOptions): HostGuard | undefined => {
     return LOOPBACK_NAMES.includes(nameOf(originHost)) || originHost === host?.toLowerCase();
   };
 
+  // Only the fixed names' verdict is kept: the hosted sites' names change with the sites file.
+  // Only the fixed names' verdicts are kept: the hosted sites' names change with the sites file.
+  let kept = new Map<string, boolean>();
+  const hostServed = (host: string): boolean => {
+    let served = kept.get(host);
+    if (served === undefined) {
+      served = names.has(nameOf(host));
+      if (kept.size >= MAX_KEPT_HOSTS) kept = new Map();
+      kept.set(host, served);
+    }
+    return served || sites?.servesHost(nameOf(host)) === true;
+  };
+
   return (request, path) => {
     const host = hostOf(request);
-    if (host !== undefined && !nameServed(nameOf(host)) && !PROBES.includes(path)) return "host";
+    if (host !== undefined && !hostServed(host) && !PROBES.includes(path)) return "host";
     const origin = request.headers.get("origin");
     if (origin !== null && !originServed(request, origin, host)) return "origin";
     return "ok";

@@ -45,7 +45,8 @@ export const chatRoutes = ({ facilitator, ...rest }: ChatDeps) => {
     // The message is checked before any payment is consumed.
     const valid = await runOutcome(deps.runtime, validateMessage(message));
     if (!valid.ok) return chatErrorResponse(c, deps, valid.error);
-    const access = await walletAccess(c, deps.access);
+    // Without a session or a sign-in, the hold reads the payer link itself (one round trip fewer).
+    const access = await walletAccess(c, deps.access, "in-hold");
     if (!access.ok) return chatErrorResponse(c, deps, access.error);
     const bought = await buyQueries(c, deps);
     if (bought !== undefined && !bought.ok) return bought.response;

@@ -42,11 +42,17 @@ export const countSignInAttempt = (limiter: FailureLimiter, identity: string): S
   return undefined;
 };
 
-/** The wallet `credentials` (or, without any, `identity`'s payer link) give access to. */
+/**
+ * The wallet `credentials` (or, without any, `identity`'s payer link) give access to. A caller
+ * whose next step is a hold (the chat) passes `payerLink: "in-hold"`: without credentials it gets
+ * via "payer" and no wallet, and the hold reads the link itself (WalletCredits.reserveAsPayer),
+ * one store call fewer.
+ */
 export const walletAccessOf = async (
   credentials: WalletCredentials,
   identity: string,
   deps: WalletAccessDeps,
+  payerLink: "look-up" | "in-hold" = "look-up",
 ): Promise<WalletAccess> => {
   if (credentials.session !== undefined) {
     const found = await runOutcome(deps.runtime, sessionWallet(credentials.session.trim()));
@@ -62,6 +68,7 @@ export const walletAccessOf = async (
       ? { ok: true, wallet: signedIn.value, via: "sign-in" }
       : { ok: false, error: signedIn.error };
   }
+  if (payerLink === "in-hold") return { ok: true, wallet: undefined, via: "payer" };
   const linked = await runOutcome(deps.runtime, linkedWallet(identity));
   if (!linked.ok) return { ok: false, error: linked.error };
   return { ok: true, wallet: linked.value, via: linked.value === undefined ? "none" : "payer" };
