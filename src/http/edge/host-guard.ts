@@ -81,7 +81,6 @@ export const hostGuard = (options: HostGuardOptions): HostGuard | undefined => {
     return LOOPBACK_NAMES.includes(nameOf(originHost)) || originHost === host?.toLowerCase();
   };
 
-  // Only the fixed names' verdict is kept: the hosted sites' names change with the sites file.
   // Only the fixed names' verdicts are kept: the hosted sites' names change with the sites file.
   let kept = new Map<string, boolean>();
   const hostServed = (host: string): boolean => {
