@@ -12,50 +12,14 @@
  * `requestOnly` is the harness's own cost (a Request and a bare Response per call).
  */
 import { resolve } from "node:path";
-import { Effect, Layer, ManagedRuntime, Stream } from "effect";
+import { statusAppAt } from "./servers/status-app-at.ts";
 
 const seconds = Number(process.argv[2] ?? 2);
 const rounds = Number(process.argv[3] ?? 5);
 const roots = [resolve(import.meta.dir, "../.."), ...process.argv.slice(4).map((root) => resolve(root))];
 
 /** The status app of the checkout at `root`, as dev/bench/servers/status-app.ts builds it. */
-const appAt = async (root: string) => {
-  const { ChainReader } = await import(`${root}/core/ports/chain-reader.ts`);
-  const { Generator } = await import(`${root}/core/ports/generator.ts`);
-  const { Retriever } = await import(`${root}/core/ports/retrieval.ts`);
-  const { createApp } = await import(`${root}/src/app.ts`);
-  const { makeLogger } = await import(`${root}/src/observability/log.ts`);
-  const { makeMetrics } = await import(`${root}/src/observability/metrics.ts`);
-  const { appLayer, defaultConfig } = await import(`${root}/src/runtime/app-layer.ts`);
-  const unused = (what: string) => Effect.die(new Error(`${what} is not part of this benchmark`));
-  const config = defaultConfig({ protectionRps: 1_000_000_000, host: "127.0.0.1" });
-  const chain = {
-    network: "devnet" as const,
-    usdcMint: "4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU",
-    wallet: "9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin",
-    rpcUrl: "http://127.0.0.1:9/unused",
-    walletSecretKey: undefined,
-  };
-  const logger = makeLogger();
-  const runtime = ManagedRuntime.make(
-    appLayer(config, chain, logger, {
-      chain: Layer.succeed(ChainReader)({ lookup: () => unused("chain"), ping: unused("chain") }),
-      retrieval: Layer.succeed(Retriever)({
-        retrieve: () => unused("retriever"),
-        listing: unused("retriever"),
-        ping: unused("retriever"),
-      }),
-      generator: Layer.succeed(Generator)({
-        name: "none",
-        generate: () => unused("generator"),
-        stream: () => Stream.die("unused"),
-      }),
-    }).pipe(Layer.orDie),
-  );
-  await runtime.runPromise(Effect.void);
-  const app = createApp({ runtime, config, logger, metrics: makeMetrics() });
-  return { app, logger, runtime };
-};
+const appAt = (root: string) => statusAppAt(root, { host: "127.0.0.1" });
 
 // As Bun.serve hands them over: a Host header, a fresh Request per call; 256 client addresses.
 const url = "http://127.0.0.1:3000/api/status";
