@@ -83,6 +83,8 @@ export interface HostedRoutes {
   /** Where its routes are mounted on the service's own host names: `/sites/<id>`. */
   readonly basePath: string;
   readonly title: string | undefined;
+  /** The product its docs are about (its prompt names it); llms.txt's title when it has no title. */
+  readonly productName?: string | undefined;
   /** SHA-256 of the owner's console token; the operator's ADMIN_TOKEN opens the console too. */
   readonly ownerTokenSha256: string | undefined;
 }
@@ -230,7 +232,7 @@ export const createRouter = (
         ...(now ? { now } : {}),
       }),
     )
-    .route("/", llmsTxtRoutes(runtime))
+    .route("/", llmsTxtRoutes(runtime, hosted?.title ?? hosted?.productName))
     .route(
       "/.well-known",
       x402DiscoveryRoutes({

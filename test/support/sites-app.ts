@@ -70,6 +70,8 @@ export interface SitesAppOptions {
     readonly usdcMint: string;
   };
   readonly adminToken?: string;
+  /** The service's language model (e.g. test/support/fake-groq.ts); default: extractive answers. */
+  readonly llm?: AppConfig["llm"];
 }
 
 export const buildSitesApp = async (options: SitesAppOptions) => {
@@ -78,6 +80,7 @@ export const buildSitesApp = async (options: SitesAppOptions) => {
     vector: { kind: "local", indexPath: join(dataDir, "index.bin") },
     redisUrl: options.redisUrl === undefined ? undefined : Redacted.make(options.redisUrl),
     freeQueries: 3,
+    llm: options.llm,
   });
   const config: AppConfig = {
     ...base,
