@@ -14,6 +14,7 @@ import { DEFAULT_UNITS_PER_QUERY } from "../core/payments/question-price.ts";
 import type { DocsSyncRecord } from "../core/ports/docs-sync.ts";
 import { siteDoor, tokenDoor } from "./console/routes/admin-credentials.ts";
 import { adminRoutes } from "./console/routes/admin-routes.ts";
+import type { SitesSummary } from "./console/sites-summary.ts";
 import type { AppEnv } from "./hono-kit/app-env.ts";
 import { failureLimiter } from "./hono-kit/failure-limiter.ts";
 import { insightsRecorder } from "./hono-kit/insights-recorder.ts";
@@ -75,6 +76,8 @@ export interface AppDeps {
   readonly receiptKey?: ReceiptKey | undefined;
   /** The sites hosted beside the default one (src/sites/); absent: this service answers for one site. */
   readonly sites?: SiteRouting | undefined;
+  /** What the operator's console shows of each hosted site (src/sites/site-summary.ts). */
+  readonly sitesSummary?: SitesSummary | undefined;
 }
 
 /** A hosted site's routes: what differs from the default site's (src/sites/site-routes.ts). */
@@ -117,6 +120,7 @@ export const createRouter = (
     now,
     signIn,
     receiptKey,
+    sitesSummary,
   }: Omit<AppDeps, "sites">,
   hosted?: HostedRoutes,
 ) => {
@@ -165,6 +169,8 @@ export const createRouter = (
     trustProxy,
     publicOrigin: config.surface.publicOrigin,
     docsSync,
+    // Only the operator's console sees every site; a site's own console sees itself.
+    sitesSummary: hosted === undefined ? sitesSummary : undefined,
   });
   const api = new Hono<AppEnv>()
     // Only requests that carry a body pay for the size check.

@@ -22,6 +22,7 @@ import { signInSettings } from "../../src/runtime/sign-in-settings.ts";
 import { hostedSites } from "../../src/sites/hosted-sites.ts";
 import { siteAppConfig } from "../../src/sites/site-config.ts";
 import { sharedServicesOf } from "../../src/sites/site-store.ts";
+import { sitesSummary } from "../../src/sites/site-summary.ts";
 import { USDC_MINT, WALLET } from "./parsed-tx.ts";
 
 /** A site definition with the defaults a sites file would give, and `fields` over them. */
@@ -126,7 +127,15 @@ export const buildSitesApp = async (options: SitesAppOptions) => {
     web: {},
   });
   await sites.apply({ sites: options.sites.map(({ definition }) => definition) });
-  const app = createApp({ runtime, config, logger, metrics, signIn, sites: sites.routing });
+  const app = createApp({
+    runtime,
+    config,
+    logger,
+    metrics,
+    signIn,
+    sites: sites.routing,
+    sitesSummary: sitesSummary(sites, chain.wallet),
+  });
   const call = (path: string, init: RequestInit = {}, from = "203.0.113.7") =>
     app.request(path, init, { remoteAddress: from });
   const ask = (path: string, message: string, from?: string, headers: Record<string, string> = {}) =>

@@ -11,6 +11,7 @@ import { failureLimiter } from "../../hono-kit/failure-limiter.ts";
 import type { InsightsRecorder } from "../../hono-kit/insights-recorder.ts";
 import type { AppRuntime } from "../../hono-kit/run-effect.ts";
 import type { Metrics } from "../../observability/metrics.ts";
+import type { SitesSummary } from "../sites-summary.ts";
 import { adminApiRoutes } from "./admin-api.ts";
 import { adminConsoleRoutes } from "./admin-console.ts";
 import { adminCredentials, type ConsoleDoor } from "./admin-credentials.ts";
@@ -31,6 +32,8 @@ export interface AdminDeps {
   readonly publicOrigin: string | undefined;
   /** The background sync of DOCS_URL, whose last record the console shows. */
   readonly docsSync?: { readonly last: () => Promise<DocsSyncRecord | undefined> } | undefined;
+  /** The hosted sites' summary: only the operator's console is given it. */
+  readonly sitesSummary?: SitesSummary | undefined;
 }
 
 /** `api` goes under /api/admin, `console` under /admin. */
@@ -44,6 +47,7 @@ export const adminRoutes = ({
   trustProxy,
   publicOrigin,
   docsSync,
+  sitesSummary,
 }: AdminDeps) => {
   if (door === undefined) return { api: new Hono<AppEnv>(), console: new Hono<AppEnv>() };
   // One limiter for the API and the login form: guesses through either count together.
@@ -54,7 +58,7 @@ export const adminRoutes = ({
     cookie: sessionCookie(trustProxy, publicOrigin, site),
   };
   return {
-    api: adminApiRoutes({ runtime, recorder, access, docsSync }),
+    api: adminApiRoutes({ runtime, recorder, access, docsSync, sitesSummary }),
     console: adminConsoleRoutes(access, widgetDist),
   };
 };
