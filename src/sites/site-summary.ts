@@ -10,10 +10,10 @@ import { Clock, Effect } from "effect";
 import type { AppConfig } from "../../core/config.ts";
 import type { SiteDefinition } from "../../core/config-sites.ts";
 import { formatDay } from "../../core/insights/day-range.ts";
+import type { SiteIndexState, SiteSummary, SiteToday } from "../../core/insights/sites-summary.ts";
 import { UNITS_PER_USDC } from "../../core/payments/money.ts";
 import { utcDay } from "../../core/time.ts";
 import { readInsights } from "../../core/use-cases/read-insights.ts";
-import type { SiteIndexState, SiteSummary, SiteToday } from "../console/sites-summary.ts";
 import { type AppRuntime, runOutcome } from "../hono-kit/run-effect.ts";
 import { describeIndex } from "../runtime/adapter-layers.ts";
 import type { HostedSites } from "./hosted-sites.ts";
@@ -39,24 +39,24 @@ export const indexStateOf = (config: AppConfig, held: HeldIndex | undefined): Si
   return { where, state: bytes === null ? "missing" : "built", chunks: null, files: null, bytes };
 };
 
-/** Today's figures from the insights of the runtime's store (its clock decides the day). */
+/** Today's figures (UTC day, by the runtime's clock) from the site's insights store. */
+export const todayFigures = Effect.gen(function* () {
+  const day = utcDay(yield* Clock.currentTimeMillis);
+  const report = yield* readInsights({ fromDay: day, toDay: day });
+  return {
+    day: formatDay(day),
+    questions: report.totals.questions,
+    answered: report.totals.answered,
+    declined: report.totals.declined,
+    payments: report.revenue.payments,
+    revenueUnits: String(report.revenue.units),
+    revenueUsdc: report.revenue.usdc,
+  } satisfies SiteToday;
+});
+
+/** Today's figures of a site's runtime; null when its store cannot be read now. */
 export const todayOf = async (runtime: AppRuntime): Promise<SiteToday | null> => {
-  const outcome = await runOutcome(
-    runtime,
-    Effect.gen(function* () {
-      const day = utcDay(yield* Clock.currentTimeMillis);
-      const report = yield* readInsights({ fromDay: day, toDay: day });
-      return {
-        day: formatDay(day),
-        questions: report.totals.questions,
-        answered: report.totals.answered,
-        declined: report.totals.declined,
-        payments: report.revenue.payments,
-        revenueUnits: String(report.revenue.units),
-        revenueUsdc: report.revenue.usdc,
-      } satisfies SiteToday;
-    }),
-  );
+  const outcome = await runOutcome(runtime, todayFigures);
   return outcome.ok ? outcome.value : null;
 };
 

@@ -10,7 +10,7 @@ import { createHash } from "node:crypto";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { SiteSummary } from "../../src/console/sites-summary.ts";
+import type { SiteSummary } from "../../core/insights/sites-summary.ts";
 import { describeWithRedis } from "../support/redis-server.ts";
 import { useRedisServer } from "../support/shared-redis.ts";
 import { buildSitesApp, docsFolder, siteDefinition } from "../support/sites-app.ts";

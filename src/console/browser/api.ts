@@ -1,8 +1,8 @@
 /** The console's calls: the report of a range and, on the operator's console, the sites (same origin only). */
 import type { InsightsReport } from "../../../core/insights/report.ts";
+import type { SiteSummary } from "../../../core/insights/sites-summary.ts";
 import type { UnattributedPaymentView } from "../../../core/insights/unattributed-view.ts";
 import type { DocsSyncRecord } from "../../../core/ports/docs-sync.ts";
-import type { SiteSummary } from "../sites-summary.ts";
 
 /** The report, its unattributed payments, and the last sync of DOCS_URL (null when no site is synced). */
 export type Report = InsightsReport & {

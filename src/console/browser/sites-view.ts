@@ -1,6 +1,7 @@
 /** The operator's "Sites" section: one row per hosted site, today's figures and its index. */
+
+import type { SiteSummary } from "../../../core/insights/sites-summary.ts";
 import { h } from "../../browser/dom.ts";
-import type { SiteSummary } from "../sites-summary.ts";
 import { table, when } from "./tables.ts";
 
 const indexText = (index: SiteSummary["index"]) => {

@@ -7,6 +7,7 @@
 import { Clock, Result, Schema } from "effect";
 import { type Context, Hono } from "hono";
 import { dayRange, formatDay } from "../../../core/insights/day-range.ts";
+import type { SitesSummary } from "../../../core/insights/sites-summary.ts";
 import type { DocsSyncRecord } from "../../../core/ports/docs-sync.ts";
 import { exportInsights, readInsights } from "../../../core/use-cases/read-insights.ts";
 import { type AppEnv, edgeFactsAsVariables } from "../../hono-kit/app-env.ts";
@@ -14,7 +15,6 @@ import type { InsightsRecorder } from "../../hono-kit/insights-recorder.ts";
 import { type AppRuntime, runOutcome } from "../../hono-kit/run-effect.ts";
 import { unavailableResponse } from "../../http/error-response.ts";
 import { ExportQuery, InsightsQuery } from "../../http/schemas/admin.ts";
-import type { SitesSummary } from "../sites-summary.ts";
 import {
   ADMIN_HEADERS,
   type AdminAccess,

@@ -4,6 +4,7 @@
  * service's plain 404.
  */
 import { Hono } from "hono";
+import type { SitesSummary } from "../../../core/insights/sites-summary.ts";
 import type { DocsSyncRecord } from "../../../core/ports/docs-sync.ts";
 import type { TrustProxy } from "../../../core/trust-proxy.ts";
 import type { AppEnv } from "../../hono-kit/app-env.ts";
@@ -11,7 +12,6 @@ import { failureLimiter } from "../../hono-kit/failure-limiter.ts";
 import type { InsightsRecorder } from "../../hono-kit/insights-recorder.ts";
 import type { AppRuntime } from "../../hono-kit/run-effect.ts";
 import type { Metrics } from "../../observability/metrics.ts";
-import type { SitesSummary } from "../sites-summary.ts";
 import { adminApiRoutes } from "./admin-api.ts";
 import { adminConsoleRoutes } from "./admin-console.ts";
 import { adminCredentials, type ConsoleDoor } from "./admin-credentials.ts";

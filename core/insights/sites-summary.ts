@@ -1,10 +1,10 @@
 /**
  * What the operator's console shows of each hosted site (GET /api/admin/sites, the "Sites"
- * section of /admin). The console only declares the shape: the service that hosts the sites
+ * section of /admin), and `npm run sites` prints. Only the shape lives here: the service that hosts the sites
  * (src/sites/site-summary.ts) fills it in, so the console never imports the sites' code.
  * Money is in USDC base units as decimal strings (exact), with the USDC text beside.
  */
-import type { DocsSyncRecord } from "../../core/ports/docs-sync.ts";
+import type { DocsSyncRecord } from "../ports/docs-sync.ts";
 
 /** A site's index: where it is, whether it is built, and what it holds when known. */
 export interface SiteIndexState {
