@@ -10,7 +10,10 @@ import { createHash } from "node:crypto";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Effect } from "effect";
 import type { SiteSummary } from "../../core/insights/sites-summary.ts";
+import { InsightsStore } from "../../core/ports/insights-store.ts";
+import { payment } from "../support/insight-events.ts";
 import { describeWithRedis } from "../support/redis-server.ts";
 import { useRedisServer } from "../support/shared-redis.ts";
 import { buildSitesApp, docsFolder, siteDefinition } from "../support/sites-app.ts";
@@ -78,6 +81,12 @@ describe("operator's console: sites summary (memory store)", () => {
   beforeAll(async () => {
     service = await buildSitesApp({ defaultDocs: docs.default, sites, adminToken: OPERATOR });
     await askAll(service, { alpha: 2, beta: 1 });
+    // Two payments recorded by alpha today.
+    const alpha = service.sites.list().find((site) => site.definition.id === "alpha")!;
+    for (const units of [2500, 1_000_003])
+      await alpha.served.runtime.runPromise(
+        Effect.flatMap(InsightsStore, (store) => store.append(payment(units, { at: Date.now() }))),
+      );
   });
   afterAll(() => service?.dispose());
 
@@ -94,11 +103,16 @@ describe("operator's console: sites summary (memory store)", () => {
       wallet: ALPHA_WALLET,
       lastSync: null,
     });
-    expect(alpha.today).toMatchObject({ questions: 2, payments: 0, revenueUnits: "0" });
+    expect(alpha.today).toMatchObject({
+      questions: 2,
+      payments: 2,
+      revenueUnits: "1002503",
+      revenueUsdc: "1.002503",
+    });
     expect(alpha.index.state).toBe("loaded");
     expect(alpha.index.chunks).toBeGreaterThan(0);
     expect(alpha.index.where).toBe(join(service.dataDir, "sites", "alpha", "index.bin"));
-    expect(summary.get("beta")!.today).toMatchObject({ questions: 1 });
+    expect(summary.get("beta")!.today).toMatchObject({ questions: 1, payments: 0, revenueUnits: "0" });
     expect(summary.get("beta")!.price).toEqual({ units: "1000", usdc: "0.001" });
   });
 
