@@ -29,13 +29,19 @@ const serviceNameOf = (base: AppConfig, site: SiteDefinition): string =>
   [site.productName, site.title].find((name) => name !== undefined && isCatalogText(name)) ??
   base.x402Agents.service.serviceName;
 
+/** The service's model, told the site's product name when it has one. */
+const llmOf = (base: AppConfig, site: SiteDefinition): AppConfig["llm"] =>
+  base.llm === undefined || site.productName === undefined
+    ? base.llm
+    : { ...base.llm, productName: site.productName };
+
 /** The service's configuration as site `site` uses it. */
 export const siteAppConfig = (base: AppConfig, site: SiteDefinition): AppConfig => ({
   ...base,
   freeQueries: site.freeQueries,
   allowedOrigins: site.origins,
   chain: base.chain === undefined ? undefined : siteChain(base.chain, site),
-  llm: site.llm && base.llm !== undefined ? { ...base.llm, productName: site.productName } : undefined,
+  llm: site.llm ? llmOf(base, site) : undefined,
   x402Agents: {
     ...base.x402Agents,
     service: { ...base.x402Agents.service, serviceName: serviceNameOf(base, site) },
