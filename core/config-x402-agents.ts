@@ -29,7 +29,8 @@ const PRINTABLE_ASCII = /^[\x20-\x7e]+$/;
 const HEX_SEED = /^[0-9a-fA-F]{64}$/;
 const LOOPBACK = ["localhost", "localhost.localdomain", "ip6-localhost", "ip6-loopback"];
 
-const isCatalogText = (text: string) => PRINTABLE_ASCII.test(text) && text.length <= MAX_TEXT;
+/** Whether `text` fits a catalogue's name and tag rule (printable ASCII, at most 32 characters). */
+export const isCatalogText = (text: string) => PRINTABLE_ASCII.test(text) && text.length <= MAX_TEXT;
 
 /** The bazaar spec's iconUrl rule: absolute http(s), no userinfo, a named host (no IP literal, no loopback). */
 const isIconUrl = (text: string): boolean => {

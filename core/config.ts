@@ -56,6 +56,8 @@ export interface AppConfig {
         readonly apiKey: Redacted.Redacted<string>;
         readonly model: string;
         readonly baseUrl: string | undefined;
+        /** The product the prompt names (a hosted site's `productName`); undefined: "this site". */
+        readonly productName?: string | undefined;
       }
     | undefined;
   readonly vector: VectorConfig;

@@ -10,6 +10,7 @@ import { bodyLimit } from "hono/body-limit";
 import { getPath } from "hono/utils/url";
 import type { AppConfig } from "../core/config.ts";
 import { DEFAULT_MCP_TOOL_PRICES } from "../core/config-mcp.ts";
+import type { SitesSummary } from "../core/insights/sites-summary.ts";
 import { DEFAULT_UNITS_PER_QUERY } from "../core/payments/question-price.ts";
 import type { DocsSyncRecord } from "../core/ports/docs-sync.ts";
 import { siteDoor, tokenDoor } from "./console/routes/admin-credentials.ts";
@@ -75,6 +76,8 @@ export interface AppDeps {
   readonly receiptKey?: ReceiptKey | undefined;
   /** The sites hosted beside the default one (src/sites/); absent: this service answers for one site. */
   readonly sites?: SiteRouting | undefined;
+  /** What the operator's console shows of each hosted site (src/sites/site-summary.ts). */
+  readonly sitesSummary?: SitesSummary | undefined;
 }
 
 /** A hosted site's routes: what differs from the default site's (src/sites/site-routes.ts). */
@@ -83,6 +86,8 @@ export interface HostedRoutes {
   /** Where its routes are mounted on the service's own host names: `/sites/<id>`. */
   readonly basePath: string;
   readonly title: string | undefined;
+  /** The product its docs are about (its prompt names it); llms.txt's title when it has no title. */
+  readonly productName?: string | undefined;
   /** SHA-256 of the owner's console token; the operator's ADMIN_TOKEN opens the console too. */
   readonly ownerTokenSha256: string | undefined;
 }
@@ -116,6 +121,7 @@ export const createRouter = (
     now,
     signIn,
     receiptKey,
+    sitesSummary,
   }: Omit<AppDeps, "sites">,
   hosted?: HostedRoutes,
 ) => {
@@ -164,6 +170,8 @@ export const createRouter = (
     trustProxy,
     publicOrigin: config.surface.publicOrigin,
     docsSync,
+    // Only the operator's console sees every site; a site's own console sees itself.
+    sitesSummary: hosted === undefined ? sitesSummary : undefined,
   });
   const api = new Hono<AppEnv>()
     // Only requests that carry a body pay for the size check.
@@ -231,7 +239,7 @@ export const createRouter = (
         ...(now ? { now } : {}),
       }),
     )
-    .route("/", llmsTxtRoutes(runtime))
+    .route("/", llmsTxtRoutes(runtime, hosted?.title ?? hosted?.productName))
     .route(
       "/.well-known",
       x402DiscoveryRoutes({

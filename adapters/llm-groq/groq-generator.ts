@@ -39,6 +39,8 @@ export interface GroqOptions {
   /** Default 0.1: answers should stay close to the passages. */
   readonly temperature?: number | undefined;
   readonly retry?: RetryPolicy | undefined;
+  /** The product the system prompt names (a hosted site's); default: "this site". */
+  readonly productName?: string | undefined;
 }
 
 // Same rule as the extractive generator: with nothing to cite there is no answer to charge for.
@@ -68,7 +70,7 @@ export const make = (options: GroqOptions) =>
       model: options.model,
       temperature: options.temperature ?? 0.1,
       max_completion_tokens: options.maxTokens ?? 512,
-      messages: [...buildMessages(input)],
+      messages: [...buildMessages(input, options.productName)],
     });
 
     // One HTTP call: its failures classified, and bounded by our own clock as well as the SDK's.

@@ -30,10 +30,13 @@ export const isDecline = (answer: string): boolean =>
     .toLowerCase()
     .startsWith(NOT_COVERED_SENTENCE.toLowerCase().slice(0, -1));
 
-/** The rules, with the number of passages of this request. */
-export const systemPrompt = (passages: number): string =>
+/** Longest product name the prompt carries (the sites file allows 80 characters). */
+const PRODUCT_NAME_CHARS = 80;
+
+/** The rules, with the number of passages of this request and the product the docs are about. */
+export const systemPrompt = (passages: number, productName?: string): string =>
   [
-    "You are the documentation assistant of this site. Answer the user's question using only the numbered documentation passages in their latest message.",
+    `You are the documentation assistant of ${productName === undefined || productName.trim() === "" ? "this site" : oneLine(productName, PRODUCT_NAME_CHARS)}. Answer the user's question using only the numbered documentation passages in their latest message.`,
     "",
     "Rules:",
     "- Use only facts stated in the passages. Do not use outside knowledge and do not guess.",
@@ -86,11 +89,11 @@ export const safeHistory = (history: ReadonlyArray<ChatTurn>): ReadonlyArray<Cha
     .slice(-PROMPT_LIMITS.historyTurns);
 
 /** The whole message list: system rules, earlier turns, then passages and question. */
-export const buildMessages = (input: GenerationInput): ReadonlyArray<ChatMessage> => {
+export const buildMessages = (input: GenerationInput, productName?: string): ReadonlyArray<ChatMessage> => {
   const passages = input.chunks.map(formatPassage).join("\n\n");
   const question = cleanText(input.question, PROMPT_LIMITS.questionChars);
   return [
-    { role: "system", content: systemPrompt(input.chunks.length) },
+    { role: "system", content: systemPrompt(input.chunks.length, productName) },
     ...safeHistory(input.history),
     {
       role: "user",

@@ -1,18 +1,21 @@
 /**
  * `npm run ingest -- <files or folders> [--source NAME] [--base-url URL] [--rebuild]`, or
  * `npm run ingest -- <url>`: chunks the docs (files, or the pages of a site) into the named
- * collection, embeds new and changed chunks, removes gone ones, and prints what changed. Exit 0
- * on success, 1 when ingestion fails, 2 on bad usage or configuration.
+ * collection, embeds new and changed chunks, removes gone ones, and prints what changed. With
+ * `--site <id>` it writes the index of that site of SITES_FILE (its docs when no input is
+ * given). Exit 0 on success, 1 when ingestion fails, 2 on bad usage or configuration.
  */
 import { Effect, Result } from "effect";
 import { ingest } from "../../adapters/docs-ingest/index.ts";
 import { describeIndex, indexLayer, withSettings } from "../runtime/adapter-layers.ts";
 import { commandLine } from "./command-line.ts";
 import { ingestUrl } from "./ingest-url.ts";
+import { siteOf } from "./site-option.ts";
 
 const USAGE = `Usage: npm run ingest -- <file or folder>... [--source NAME] [--base-url URL] [--rebuild]
        npm run ingest -- <url> [--source NAME] [--max-pages N] [--concurrency N] [--delay MS]
                               [--allow-private] [--rebuild]
+       npm run ingest -- --site ID [<url> | <file or folder>...] [options above]
 
 Splits Markdown (.md, .markdown), HTML (.html, .htm) and text (.txt) files, also gzipped
 (.md.gz, .html.gz), into chunks, embeds them and writes them to the configured index as
@@ -35,6 +38,9 @@ Options:
   --base-url URL  public URL of the docs root: a chunk of guide/setup.md links to
                   URL/guide/setup.html#<heading anchor>
   --rebuild       empty the whole index (every collection) first and embed everything again
+  --site ID       write the index of site ID of SITES_FILE instead of the default site's
+                  (<folder of INDEX_PATH>/sites/ID/index.bin, or the Chroma collection
+                  <VECTOR_INDEX_NAME>-site-ID); without inputs, the site's own docs
   --max-pages N   take at most N pages of a site (default DOCS_MAX_PAGES, 5000)
   --concurrency N requests in flight at once (default DOCS_CONCURRENCY, 4)
   --delay MS      pause of each request slot after each request (default DOCS_DELAY_MS, 250)
@@ -71,20 +77,29 @@ const {
   concurrency: { type: "string" },
   delay: { type: "string" },
   "allow-private": { type: "boolean", default: false },
+  site: { type: "string" },
 });
-if (positionals.length === 0) fail("give at least one file or folder, or one URL", 2);
-if (positionals.some((input) => /^https?:\/\//i.test(input))) {
-  if (positionals.length > 1) fail("give one URL at a time (a site, a sitemap or an llms.txt)", 2);
-  await ingestUrl(positionals[0]!, values, readConfig(), fail);
+// A hosted site's index and settings, and its own docs when no input is named.
+const hosted = values.site === undefined ? undefined : siteOf(readConfig(), values.site, fail);
+const siteDocs = hosted?.site.docs;
+const inputs =
+  positionals.length > 0 || siteDocs === undefined
+    ? positionals
+    : [siteDocs.kind === "url" ? siteDocs.url : siteDocs.path];
+const configOf = () => hosted?.config ?? readConfig();
+if (inputs.length === 0) fail("give at least one file or folder, or one URL", 2);
+if (inputs.some((input) => /^https?:\/\//i.test(input))) {
+  if (inputs.length > 1) fail("give one URL at a time (a site, a sitemap or an llms.txt)", 2);
+  await ingestUrl(inputs[0]!, values, configOf(), fail);
   process.exit(process.exitCode ?? 0);
 }
 const baseUrl = values["base-url"] ?? "";
 if (baseUrl !== "" && !/^https?:\/\//.test(baseUrl))
   fail(`--base-url must be an http(s) URL (got "${baseUrl}")`, 2);
-const config = readConfig();
+const config = configOf();
 
 const started = performance.now();
-const program = ingest(positionals, { baseUrl, collection: values.source, onProgress: progressBar() }).pipe(
+const program = ingest(inputs, { baseUrl, collection: values.source, onProgress: progressBar() }).pipe(
   Effect.provide(withSettings(config, indexLayer({ rebuild: values.rebuild }))),
 );
 const outcome = await Effect.runPromise(Effect.result(program));

@@ -27,6 +27,7 @@ main { padding: 20px 24px 48px; max-width: 1280px; margin: 0 auto; }
 .card span { color: var(--muted); font-size: 13px; }
 .grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 520px), 1fr)); gap: 16px; }
 section h2 { font-size: 16px; margin: 0 0 10px; }
+#sites { margin-bottom: 20px; }
 section p.note { color: var(--muted); font-size: 13px; margin: -6px 0 10px; }
 table { width: 100%; border-collapse: collapse; font-size: 14px; }
 th, td { text-align: left; vertical-align: top; padding: 6px 8px; border-top: 1px solid var(--line); }

@@ -40,8 +40,12 @@ const grouped = (pages: ReadonlyArray<DocPage>): ReadonlyArray<readonly [string,
   return [...sections].sort(([, a], [, b]) => top(a) - top(b));
 };
 
-/** The title: the docs' own front page (index or README at the top), else the collections' names. */
-const titleOf = (pages: ReadonlyArray<DocPage>): string => {
+/**
+ * The title: the site's own (a hosted site's title or product name), else the docs' front page
+ * (index or README at the top), else the collections' names.
+ */
+const titleOf = (pages: ReadonlyArray<DocPage>, title: string | undefined): string => {
+  if (title !== undefined && title.trim() !== "") return title.replace(/\s+/g, " ").trim();
   const front = pages.find((page) => /^(index|readme)\.[a-z]+$/i.test(page.source) && page.title !== "");
   if (front !== undefined) return front.title;
   const names = [...new Set(pages.map((page) => page.collection))];
@@ -49,9 +53,9 @@ const titleOf = (pages: ReadonlyArray<DocPage>): string => {
 };
 
 // Paths, not URLs: the text is the same whatever Host a request names, so one copy is cached.
-const header = (pages: ReadonlyArray<DocPage>): string =>
+const header = (pages: ReadonlyArray<DocPage>, title: string | undefined): string =>
   [
-    `# ${titleOf(pages)}`,
+    `# ${titleOf(pages, title)}`,
     "",
     `> ${pages.length} ${pages.length === 1 ? "page" : "pages"} of documentation, as indexed by this docs assistant. Ask questions and get answers with numbered citations at POST /api/chat, or over MCP at /mcp (tools search_docs, read_page and ask_docs); every page's text is in /llms-full.txt.`,
   ].join("\n");
@@ -64,9 +68,9 @@ const link = (page: DocPage): string => {
 };
 
 /** /llms.txt: the pages as links with a short description, under their sections. */
-export const llmsTxt = (pages: ReadonlyArray<DocPage>): string =>
+export const llmsTxt = (pages: ReadonlyArray<DocPage>, title?: string): string =>
   `${[
-    header(pages),
+    header(pages, title),
     ...grouped(pages).map(([name, list]) => [`## ${name}`, "", ...list.map(link)].join("\n")),
   ].join("\n\n")}\n`;
 
@@ -81,8 +85,8 @@ const fullPage = (page: DocPage): string =>
   ].join("\n");
 
 /** /llms-full.txt: every page's text, under the same sections as /llms.txt. */
-export const llmsFullTxt = (pages: ReadonlyArray<DocPage>): string =>
+export const llmsFullTxt = (pages: ReadonlyArray<DocPage>, title?: string): string =>
   `${[
-    header(pages),
+    header(pages, title),
     ...grouped(pages).map(([name, list]) => [`## ${name}`, ...list.map(fullPage)].join("\n\n")),
   ].join("\n\n")}\n`;

@@ -146,6 +146,7 @@ export const generatorLayer = (settings: GeneratorSettings = {}) =>
                   apiKey: llm.apiKey,
                   model: llm.model,
                   baseUrl: llm.baseUrl,
+                  productName: llm.productName,
                   timeoutMs: settings.timeoutMs ?? LLM_DEFAULTS.timeoutMs,
                 }),
                 settings,

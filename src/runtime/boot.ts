@@ -159,6 +159,10 @@ export const boot = async (env: Env, exitProcess: (code: number) => never, optio
     signIn,
     receiptKey,
     sites: sites?.routing,
+    sitesSummary:
+      sites === undefined
+        ? undefined
+        : (await import("../sites/site-summary.ts")).sitesSummary(sites, chain.wallet),
   });
 
   /** A once-only signal handler: stop accepting, let in-flight requests finish, close everything. */

@@ -134,7 +134,13 @@ export const hostedSites = (options: HostedSitesOptions) => {
         receiptKey: options.receiptKey,
         ...(options.now === undefined ? {} : { now: options.now }),
       },
-      { id: definition.id, basePath, title: definition.title, ownerTokenSha256: definition.ownerTokenSha256 },
+      {
+        id: definition.id,
+        basePath,
+        title: definition.title,
+        productName: definition.productName,
+        ownerTokenSha256: definition.ownerTokenSha256,
+      },
     );
     const dispatch = router.fetch;
     // Settlements of this site left pending are followed to their end, under its own lease.

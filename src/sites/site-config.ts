@@ -4,11 +4,14 @@
  * on or off, the docs kept in sync) and its own index, so that everything built from an
  * AppConfig today serves a site unchanged. Its index lives beside the default site's, never in
  * it: `<folder of INDEX_PATH>/sites/<id>/index.bin`, or the Chroma collection `<name>-site-<id>`.
- * The price (SiteDefinition.unitsPerQuery) is no AppConfig setting: the payment terms read it.
+ * Its answer settings: the language model on or off, and the product its prompt names
+ * (`productName`); the service name catalogues list (bazaar, x402) is the product's name, else
+ * the site's title, when it fits their rules (printable ASCII, 32 characters), else the service's.
  */
 import { dirname, join } from "node:path";
 import type { AppConfig, ChainConfig, VectorConfig } from "../../core/config.ts";
 import type { SiteDefinition } from "../../core/config-sites.ts";
+import { isCatalogText } from "../../core/config-x402-agents.ts";
 
 const siteVector = (vector: VectorConfig, id: string): VectorConfig =>
   vector.kind === "local"
@@ -21,13 +24,28 @@ export const siteChain = (chain: ChainConfig, site: SiteDefinition): ChainConfig
     ? chain
     : { ...chain, wallet: site.wallet, walletSecretKey: undefined };
 
+/** The name catalogues list the site under: its product's, else its title, when either fits. */
+const serviceNameOf = (base: AppConfig, site: SiteDefinition): string =>
+  [site.productName, site.title].find((name) => name !== undefined && isCatalogText(name)) ??
+  base.x402Agents.service.serviceName;
+
+/** The service's model, told the site's product name when it has one. */
+const llmOf = (base: AppConfig, site: SiteDefinition): AppConfig["llm"] =>
+  base.llm === undefined || site.productName === undefined
+    ? base.llm
+    : { ...base.llm, productName: site.productName };
+
 /** The service's configuration as site `site` uses it. */
 export const siteAppConfig = (base: AppConfig, site: SiteDefinition): AppConfig => ({
   ...base,
   freeQueries: site.freeQueries,
   allowedOrigins: site.origins,
   chain: base.chain === undefined ? undefined : siteChain(base.chain, site),
-  llm: site.llm ? base.llm : undefined,
+  llm: site.llm ? llmOf(base, site) : undefined,
+  x402Agents: {
+    ...base.x402Agents,
+    service: { ...base.x402Agents.service, serviceName: serviceNameOf(base, site) },
+  },
   vector: siteVector(base.vector, site.id),
   mcpToolPrices: site.mcpToolPrices,
   unitsPerQuery: site.unitsPerQuery,

@@ -62,10 +62,14 @@ describe("hosted sites: a changed sites file", () => {
     const asHost = () => service.call("/api/status", { headers: { Host: "docs.gamma.test" } });
     expect((await asHost()).status).toBe(403);
     await service.sites.apply({
-      sites: [siteDefinition("gamma", { docs: { kind: "folder", path: gammaDocs }, hosts: ["docs.gamma.test"] })],
+      sites: [
+        siteDefinition("gamma", { docs: { kind: "folder", path: gammaDocs }, hosts: ["docs.gamma.test"] }),
+      ],
     });
     expect((await asHost()).status).toBe(200);
-    await service.sites.apply({ sites: [siteDefinition("gamma", { docs: { kind: "folder", path: gammaDocs } })] });
+    await service.sites.apply({
+      sites: [siteDefinition("gamma", { docs: { kind: "folder", path: gammaDocs } })],
+    });
     expect((await asHost()).status).toBe(403);
   });
 });

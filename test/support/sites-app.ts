@@ -23,6 +23,7 @@ import { signInSettings } from "../../src/runtime/sign-in-settings.ts";
 import { hostedSites } from "../../src/sites/hosted-sites.ts";
 import { siteAppConfig } from "../../src/sites/site-config.ts";
 import { sharedServicesOf } from "../../src/sites/site-store.ts";
+import { sitesSummary } from "../../src/sites/site-summary.ts";
 import { USDC_MINT, WALLET } from "./parsed-tx.ts";
 
 /** A site definition with the defaults a sites file would give, and `fields` over them. */
@@ -75,6 +76,8 @@ export interface SitesAppOptions {
   readonly facilitator?: ExactFacilitator;
   /** How long a replaced or removed site's runtime keeps serving (default RETIRE_AFTER_MS). */
   readonly retireAfterMs?: number;
+  /** The service's language model (e.g. test/support/fake-groq.ts); default: extractive answers. */
+  readonly llm?: AppConfig["llm"];
 }
 
 export const buildSitesApp = async (options: SitesAppOptions) => {
@@ -83,6 +86,7 @@ export const buildSitesApp = async (options: SitesAppOptions) => {
     vector: { kind: "local", indexPath: join(dataDir, "index.bin") },
     redisUrl: options.redisUrl === undefined ? undefined : Redacted.make(options.redisUrl),
     freeQueries: 3,
+    llm: options.llm,
   });
   const config: AppConfig = {
     ...base,
@@ -137,6 +141,7 @@ export const buildSitesApp = async (options: SitesAppOptions) => {
     signIn,
     sites: sites.routing,
     ...(options.facilitator === undefined ? {} : { facilitator: options.facilitator }),
+    sitesSummary: sitesSummary(sites, chain.wallet),
   });
   const call = (path: string, init: RequestInit = {}, from = "203.0.113.7") =>
     app.request(path, init, { remoteAddress: from });

@@ -1,5 +1,6 @@
-/** The console's one call: the report of a range, with the session cookie (same origin only). */
+/** The console's calls: the report of a range and, on the operator's console, the sites (same origin only). */
 import type { InsightsReport } from "../../../core/insights/report.ts";
+import type { SiteSummary } from "../../../core/insights/sites-summary.ts";
 import type { UnattributedPaymentView } from "../../../core/insights/unattributed-view.ts";
 import type { DocsSyncRecord } from "../../../core/ports/docs-sync.ts";
 
@@ -30,4 +31,15 @@ export const loadReport = async (from: string, to: string): Promise<Loaded> => {
     status: response.status,
     error: body.details ?? body.error ?? `HTTP ${response.status}`,
   };
+};
+
+/** The hosted sites' summary; undefined when this console has none (one site, or a site's own console). */
+export const loadSites = async (): Promise<ReadonlyArray<SiteSummary> | undefined> => {
+  const response = await fetch("/api/admin/sites", {
+    credentials: "same-origin",
+    headers: { Accept: "application/json" },
+  }).catch(() => undefined);
+  if (response === undefined || !response.ok) return undefined;
+  const body = (await response.json().catch(() => ({}))) as { sites?: ReadonlyArray<SiteSummary> };
+  return body.sites;
 };

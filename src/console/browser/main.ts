@@ -3,7 +3,8 @@
  * The range lives in the page's query (?from&to), so a view can be bookmarked.
  */
 import { h } from "../../browser/dom.ts";
-import { loadReport, rangeQuery } from "./api.ts";
+import { loadReport, loadSites, rangeQuery } from "./api.ts";
+import { sitesSection } from "./sites-view.ts";
 import { reportView } from "./view.ts";
 
 const DAY_MS = 86_400_000;
@@ -36,9 +37,13 @@ const start = async () => {
       exportLink("json"),
     ),
   );
-  const loaded = await loadReport(from, to);
+  const [loaded, sites] = await Promise.all([loadReport(from, to), loadSites()]);
   root.setAttribute("aria-busy", "false");
-  if (loaded.ok) return root.replaceChildren(...reportView(loaded.report));
+  if (loaded.ok)
+    return root.replaceChildren(
+      ...(sites === undefined ? [] : [sitesSection(sites)]),
+      ...reportView(loaded.report),
+    );
   // The session ended: the page itself shows the login form.
   if (loaded.status === 401) return location.reload();
   root.replaceChildren(

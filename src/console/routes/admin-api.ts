@@ -1,10 +1,13 @@
 /**
  * GET /api/admin/insights and /api/admin/export, behind the admin gate. Both read this
  * instance's pending recordings first, so a report right after a session shows all of it.
+ * The operator's console (ADMIN_TOKEN) of a service hosting sites adds GET /api/admin/sites:
+ * each hosted site's summary; a site's own console has no such route.
  */
 import { Clock, Result, Schema } from "effect";
 import { type Context, Hono } from "hono";
 import { dayRange, formatDay } from "../../../core/insights/day-range.ts";
+import type { SitesSummary } from "../../../core/insights/sites-summary.ts";
 import type { DocsSyncRecord } from "../../../core/ports/docs-sync.ts";
 import { exportInsights, readInsights } from "../../../core/use-cases/read-insights.ts";
 import { type AppEnv, edgeFactsAsVariables } from "../../hono-kit/app-env.ts";
@@ -26,6 +29,8 @@ export interface AdminApiDeps {
   readonly recorder: InsightsRecorder;
   readonly access: AdminAccess;
   readonly docsSync?: { readonly last: () => Promise<DocsSyncRecord | undefined> } | undefined;
+  /** The hosted sites' summary (the operator's console only); absent: no /sites route. */
+  readonly sitesSummary?: SitesSummary | undefined;
 }
 
 const invalid = (c: Context<AppEnv>, details: string) =>
@@ -50,8 +55,8 @@ const readQuery = async <S extends typeof InsightsQuery | typeof ExportQuery>(
 const lastSyncOf = async (docsSync: AdminApiDeps["docsSync"]): Promise<DocsSyncRecord | null> =>
   docsSync === undefined ? null : ((await docsSync.last().catch(() => undefined)) ?? null);
 
-export const adminApiRoutes = ({ runtime, recorder, access, docsSync }: AdminApiDeps) =>
-  new Hono<AppEnv>()
+export const adminApiRoutes = ({ runtime, recorder, access, docsSync, sitesSummary }: AdminApiDeps) => {
+  const routes = new Hono<AppEnv>()
     .use(edgeFactsAsVariables)
     .use(async (c, next) => {
       for (const [name, value] of Object.entries(ADMIN_HEADERS)) c.header(name, value);
@@ -97,3 +102,11 @@ export const adminApiRoutes = ({ runtime, recorder, access, docsSync }: AdminApi
       if (format === "json") return c.json({ success: true, from, to, events, unattributed });
       return c.body(exportCsv(events, unattributed), 200, { "Content-Type": "text/csv; charset=utf-8" });
     });
+  if (sitesSummary !== undefined)
+    routes.get("/sites", async (c) => {
+      // A site's own recordings are settled by its own console; these are its store's figures.
+      const sites = await sitesSummary();
+      return c.json({ success: true, sites });
+    });
+  return routes;
+};

@@ -4,6 +4,7 @@
  * service's plain 404.
  */
 import { Hono } from "hono";
+import type { SitesSummary } from "../../../core/insights/sites-summary.ts";
 import type { DocsSyncRecord } from "../../../core/ports/docs-sync.ts";
 import type { TrustProxy } from "../../../core/trust-proxy.ts";
 import type { AppEnv } from "../../hono-kit/app-env.ts";
@@ -31,6 +32,8 @@ export interface AdminDeps {
   readonly publicOrigin: string | undefined;
   /** The background sync of DOCS_URL, whose last record the console shows. */
   readonly docsSync?: { readonly last: () => Promise<DocsSyncRecord | undefined> } | undefined;
+  /** The hosted sites' summary: only the operator's console is given it. */
+  readonly sitesSummary?: SitesSummary | undefined;
 }
 
 /** `api` goes under /api/admin, `console` under /admin. */
@@ -44,6 +47,7 @@ export const adminRoutes = ({
   trustProxy,
   publicOrigin,
   docsSync,
+  sitesSummary,
 }: AdminDeps) => {
   if (door === undefined) return { api: new Hono<AppEnv>(), console: new Hono<AppEnv>() };
   // One limiter for the API and the login form: guesses through either count together.
@@ -54,7 +58,7 @@ export const adminRoutes = ({
     cookie: sessionCookie(trustProxy, publicOrigin, site),
   };
   return {
-    api: adminApiRoutes({ runtime, recorder, access, docsSync }),
+    api: adminApiRoutes({ runtime, recorder, access, docsSync, sitesSummary }),
     console: adminConsoleRoutes(access, widgetDist),
   };
 };

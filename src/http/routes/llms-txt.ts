@@ -15,16 +15,16 @@ import { llmsFullTxt, llmsTxt } from "../llms-txt.ts";
 
 const listing = Effect.flatMap(Retriever, (retriever) => retriever.listing);
 
-/** The routes, mounted at the site's root. */
-export const llmsTxtRoutes = (runtime: AppRuntime) => {
-  const serve = (render: (pages: ReadonlyArray<DocPage>) => string) => {
+/** The routes, mounted at the site's root; `title` heads the text (default: the docs' front page). */
+export const llmsTxtRoutes = (runtime: AppRuntime, title?: string) => {
+  const serve = (render: (pages: ReadonlyArray<DocPage>, title?: string) => string) => {
     let kept: { readonly version: string; readonly text: string } | undefined;
     return async (c: Context<AppEnv>) => {
       adoptEdgeFacts(c);
       const outcome = await runOutcome(runtime, listing);
       if (!outcome.ok) return unavailableResponse(c, outcome.error);
       const { version, chunks } = outcome.value;
-      if (kept?.version !== version) kept = { version, text: render(docPages(chunks)) };
+      if (kept?.version !== version) kept = { version, text: render(docPages(chunks), title) };
       return c.body(kept.text, 200, {
         "Content-Type": "text/plain; charset=utf-8",
         "Cache-Control": "public, max-age=60",
