@@ -84,12 +84,16 @@ export const LOGIN_MESSAGES = {
   locked: "Too many wrong tokens from your address: try again in a few minutes.",
 } as const;
 
-export const loginPage = (message: keyof typeof LOGIN_MESSAGES) =>
+/**
+ * `base` is where the console is mounted: "" for the operator's, `/sites/<id>` for a hosted
+ * site's, so its form, script and calls stay on that site's console.
+ */
+export const loginPage = (message: keyof typeof LOGIN_MESSAGES, base = "") =>
   page(
     "Sign in · Docs chat insights",
     `<main class="login"><section>
 <h1>Docs chat insights</h1>
-<form method="post" action="/admin/login">
+<form method="post" action="${base}/admin/login">
 <label>Admin token <input type="password" name="token" autocomplete="current-password" required autofocus></label>
 ${message === "none" ? "" : `<p class="error" role="alert">${LOGIN_MESSAGES[message]}</p>`}
 <button type="submit">Sign in</button>
@@ -97,10 +101,12 @@ ${message === "none" ? "" : `<p class="error" role="alert">${LOGIN_MESSAGES[mess
 </section></main>`,
   );
 
-export const CONSOLE_PAGE = page(
-  "Docs chat insights",
-  `<header><h1>Docs chat insights</h1><div id="controls"></div>
-<form method="post" action="/admin/logout"><button class="quiet" type="submit">Sign out</button></form></header>
+/** The console's shell; its script reads `data-base` to call the console's own API. */
+export const consolePage = (base = "") =>
+  page(
+    "Docs chat insights",
+    `<header><h1>Docs chat insights</h1><div id="controls"></div>
+<form method="post" action="${base}/admin/logout"><button class="quiet" type="submit">Sign out</button></form></header>
 <main id="console" aria-busy="true"><p class="empty">Loading…</p></main>
-<script src="/admin/console.js" defer></script>`,
-);
+<script src="${base}/admin/console.js" defer data-base="${base}"></script>`,
+  );

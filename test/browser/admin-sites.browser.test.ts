@@ -102,4 +102,27 @@ describe.skipIf(!chromiumAvailable())("the operator's console in Chromium", () =
     expect(cells[5]).toStartWith("loaded");
     await context.close();
   });
+
+  test("a site's owner signs in to /sites/acme/admin and sees that site's report, not the operator's", async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const { page } = await newPage(context);
+    const calls: string[] = [];
+    page.on("request", (request) => calls.push(new URL(request.url()).pathname));
+    await page.goto(`${service.url}/sites/acme/admin`);
+    await page.getByLabel("Admin token").fill(OWNER);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.waitForURL(`${service.url}/sites/acme/admin`);
+    // The report loaded (the page did not reload itself over a 401), with the site's two questions.
+    await page.locator("main#console[aria-busy='false']").waitFor();
+    expect(await page.locator("main#console").innerText()).toContain("Widgetron");
+    expect(await page.locator("section#sites").count()).toBe(0);
+    // Every call of the page stayed on the site's console.
+    const consoleCalls = calls.filter((path) => path.includes("/admin"));
+    expect(consoleCalls.length).toBeGreaterThan(2);
+    expect(consoleCalls.every((path) => path.startsWith("/sites/acme/"))).toBe(true);
+    // The owner's session opens nothing of the operator's.
+    await page.goto(`${service.url}/admin`);
+    expect(await page.getByLabel("Admin token").count()).toBe(1);
+    await context.close();
+  });
 });

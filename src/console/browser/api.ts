@@ -3,6 +3,7 @@ import type { InsightsReport } from "../../../core/insights/report.ts";
 import type { SiteSummary } from "../../../core/insights/sites-summary.ts";
 import type { UnattributedPaymentView } from "../../../core/insights/unattributed-view.ts";
 import type { DocsSyncRecord } from "../../../core/ports/docs-sync.ts";
+import { consoleBase } from "./base.ts";
 
 /** The report, its unattributed payments, and the last sync of DOCS_URL (null when no site is synced). */
 export type Report = InsightsReport & {
@@ -17,7 +18,7 @@ export type Loaded =
 export const rangeQuery = (from: string, to: string) => new URLSearchParams({ from, to }).toString();
 
 export const loadReport = async (from: string, to: string): Promise<Loaded> => {
-  const response = await fetch(`/api/admin/insights?${rangeQuery(from, to)}`, {
+  const response = await fetch(`${consoleBase()}/api/admin/insights?${rangeQuery(from, to)}`, {
     credentials: "same-origin",
     headers: { Accept: "application/json" },
   });
@@ -35,7 +36,7 @@ export const loadReport = async (from: string, to: string): Promise<Loaded> => {
 
 /** The hosted sites' summary; undefined when this console has none (one site, or a site's own console). */
 export const loadSites = async (): Promise<ReadonlyArray<SiteSummary> | undefined> => {
-  const response = await fetch("/api/admin/sites", {
+  const response = await fetch(`${consoleBase()}/api/admin/sites`, {
     credentials: "same-origin",
     headers: { Accept: "application/json" },
   }).catch(() => undefined);

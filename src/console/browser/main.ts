@@ -2,8 +2,10 @@
  * The owner's console (/admin/console.js): a range form, export links and the report view.
  * The range lives in the page's query (?from&to), so a view can be bookmarked.
  */
+
 import { h } from "../../browser/dom.ts";
 import { loadReport, loadSites, rangeQuery } from "./api.ts";
+import { consoleBase } from "./base.ts";
 import { sitesSection } from "./sites-view.ts";
 import { reportView } from "./view.ts";
 
@@ -22,13 +24,16 @@ const start = async () => {
   const exportLink = (format: string) =>
     h(
       "a",
-      { class: "button quiet", href: `/api/admin/export?${rangeQuery(from, to)}&format=${format}` },
+      {
+        class: "button quiet",
+        href: `${consoleBase()}/api/admin/export?${rangeQuery(from, to)}&format=${format}`,
+      },
       format.toUpperCase(),
     );
   controls.replaceChildren(
     h(
       "form",
-      { class: "range", method: "get", action: "/admin" },
+      { class: "range", method: "get", action: `${consoleBase()}/admin` },
       field("from", from, "From"),
       field("to", to, "To"),
       h("button", { type: "submit" }, "Show"),

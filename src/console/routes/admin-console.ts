@@ -9,7 +9,7 @@ import { bodyLimit } from "hono/body-limit";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { type AppEnv, edgeFactsAsVariables } from "../../hono-kit/app-env.ts";
 import { widgetAssets } from "../../web/widget-assets.ts";
-import { ADMIN_PAGE_HEADERS, CONSOLE_PAGE, loginPage } from "../page.ts";
+import { ADMIN_PAGE_HEADERS, consolePage, loginPage } from "../page.ts";
 import { SESSION_MS } from "./admin-credentials.ts";
 import {
   ADMIN_HEADERS,
@@ -21,14 +21,14 @@ import {
 } from "./admin-gate.ts";
 
 /** The login page that answers a refusal. */
-const loginResponse = (c: Context<AppEnv>, refusal: Refusal) => {
+const loginResponse = (c: Context<AppEnv>, refusal: Refusal, base: string) => {
   switch (refusal.kind) {
     case "missing":
-      return c.html(loginPage("none"), 200, ADMIN_PAGE_HEADERS);
+      return c.html(loginPage("none", base), 200, ADMIN_PAGE_HEADERS);
     case "wrong":
-      return c.html(loginPage("wrong"), 401, ADMIN_PAGE_HEADERS);
+      return c.html(loginPage("wrong", base), 401, ADMIN_PAGE_HEADERS);
     case "locked":
-      return c.html(loginPage("locked"), 429, {
+      return c.html(loginPage("locked", base), 429, {
         ...ADMIN_PAGE_HEADERS,
         "Retry-After": retryAfterSeconds(refusal.retryAfterMs),
       });
@@ -51,8 +51,10 @@ const crossSite = (c: Context<AppEnv>, access: AdminAccess) => {
   return c.text("Cross-site request refused: sign in from this service's own /admin page.", 403);
 };
 
-export const adminConsoleRoutes = (access: AdminAccess, widgetDist?: string) => {
+/** The console under `base` ("" for the operator's, `/sites/<id>` for a hosted site's). */
+export const adminConsoleRoutes = (access: AdminAccess, widgetDist?: string, base = "") => {
   const { cookie } = access;
+  const page = consolePage(base);
   const assets = widgetAssets(widgetDist, {
     "Content-Type": "text/javascript; charset=utf-8",
     ...ADMIN_HEADERS,
@@ -65,9 +67,7 @@ export const adminConsoleRoutes = (access: AdminAccess, widgetDist?: string) => 
     })
     .get("/", (c) => {
       const refusal = admit(c, access, requestCredentials(c, access));
-      return refusal === undefined
-        ? c.html(CONSOLE_PAGE, 200, ADMIN_PAGE_HEADERS)
-        : loginResponse(c, refusal);
+      return refusal === undefined ? c.html(page, 200, ADMIN_PAGE_HEADERS) : loginResponse(c, refusal, base);
     })
     .post(
       "/login",
@@ -79,13 +79,13 @@ export const adminConsoleRoutes = (access: AdminAccess, widgetDist?: string) => 
         const refusal = admit(c, access, (credentials) =>
           token === "" ? "none" : credentials.isToken(token) ? "ok" : "wrong",
         );
-        if (refusal !== undefined) return loginResponse(c, refusal);
+        if (refusal !== undefined) return loginResponse(c, refusal, base);
         setCookie(c, cookie.name(c), access.credentials.newSession(), {
           ...cookie.options(c),
           maxAge: SESSION_MS / 1000,
         });
         c.get("log").info("admin signed in", { identity: c.get("identity") });
-        return c.redirect("/admin", 303);
+        return c.redirect(`${base}/admin`, 303);
       },
     )
     .post("/logout", (c) => {
@@ -93,7 +93,7 @@ export const adminConsoleRoutes = (access: AdminAccess, widgetDist?: string) => 
       const name = cookie.name(c);
       access.credentials.revoke(getCookie(c, name));
       deleteCookie(c, name, cookie.options(c));
-      return c.redirect("/admin", 303);
+      return c.redirect(`${base}/admin`, 303);
     })
     .get("/console.js", (c) => assets(c, "admin.js"));
 };

@@ -59,6 +59,7 @@ export const adminRoutes = ({
   };
   return {
     api: adminApiRoutes({ runtime, recorder, access, docsSync, sitesSummary }),
-    console: adminConsoleRoutes(access, widgetDist),
+    // A hosted site's console is under /sites/<id>: its form, script and calls stay there.
+    console: adminConsoleRoutes(access, widgetDist, site === undefined ? "" : `/sites/${site}`),
   };
 };
