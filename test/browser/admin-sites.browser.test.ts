@@ -114,7 +114,7 @@ describe.skipIf(!chromiumAvailable())("the operator's console in Chromium", () =
     await page.waitForURL(`${service.url}/sites/acme/admin`);
     // The report loaded (the page did not reload itself over a 401), with the site's two questions.
     await page.locator("main#console[aria-busy='false']").waitFor();
-    expect(await page.locator("main#console").innerText()).toContain("Widgetron");
+    expect(await page.locator("main#console").textContent()).toContain("Widgetron");
     expect(await page.locator("section#sites").count()).toBe(0);
     // Every call of the page stayed on the site's console.
     const consoleCalls = calls.filter((path) => path.includes("/admin"));

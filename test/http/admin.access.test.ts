@@ -153,7 +153,9 @@ describe("the login form and its session", () => {
     expect(setCookie).not.toContain(TOKEN);
     const cookie = { headers: { Cookie: cookieOf(login) } };
     const consolePage = await t.call("/admin", cookie);
-    expect(await consolePage.text()).toContain('<script src="/admin/console.js" defer></script>');
+    expect(await consolePage.text()).toContain(
+      '<script src="/admin/console.js" defer data-base=""></script>',
+    );
     expect((await t.call("/api/admin/insights", cookie)).status).toBe(200);
 
     const logout = await t.call("/admin/logout", { method: "POST", ...cookie });
