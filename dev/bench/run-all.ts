@@ -24,6 +24,7 @@ const SCRIPTS: ReadonlyArray<readonly [string, boolean]> = [
   ["retrieval-quality.ts", true],
   ["crawl-bench.ts", true],
   ["sites-bench.ts", true],
+  ["sites-service-bench.ts", true],
   ["soak-bench.ts", false],
   ["strangers-bench.ts", false],
 ];
@@ -42,6 +43,7 @@ const ORDER = [
   "retrieval",
   "crawl",
   "sites",
+  "sites-service",
   "soak",
   "soak-deno",
   "soak-bun-smol",

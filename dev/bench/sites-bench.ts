@@ -16,7 +16,7 @@
  *
  * Only the full run records its section for BENCHMARKS.md.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -27,8 +27,8 @@ import { defaultConfig } from "../../src/runtime/app-layer.ts";
 import { ensureSiteIndex } from "../../src/runtime/site-index.ts";
 import { siteRetrieval } from "../../src/runtime/site-retrieval.ts";
 import { MIB, makeSiteIndexes } from "../../src/sites/site-indexes.ts";
-import { ensureNodeDocs } from "./node-docs.ts";
 import { type Figure, record } from "./report.ts";
+import { corpusFiles, SITE_QUESTIONS, SMALL_SITE_BYTES, siteFolders } from "./sites-corpus.ts";
 import { fmt, summary } from "./stats.ts";
 
 const { values } = parseArgs({
@@ -41,65 +41,23 @@ const { values } = parseArgs({
 const SMALL = Number(values.small);
 const LARGE = Number(values.large);
 const FULL = SMALL === 50 && LARGE === 5 && values.corpus === "node";
-/** About 300 chunks of 300 tokens (some 1,200 characters each). */
-const SMALL_SITE_BYTES = 360_000;
 const WARM_QUESTIONS = 500;
-const QUESTIONS = [
-  "How do I read a file line by line?",
-  "How do I create an HTTP server?",
-  "What does the event loop do with timers?",
-  "How do I spawn a child process and read its output?",
-  "How do I pay for more questions?",
-  "Which settings does the service read?",
-];
 
 const budgetMb = Result.getOrThrow(parseConfig(process.env)).sitesMemoryMb;
 const logger = makeLogger(() => undefined);
 const rssMb = () => process.memoryUsage().rss / MIB;
-const root = join(import.meta.dir, "..", "..");
-
-/** The corpus's Markdown files, largest first so small sites get a few hundred chunks from few files. */
-const corpusFiles = (): ReadonlyArray<string> => {
-  if (values.corpus === "project") {
-    const docs = join(root, "docs");
-    return [
-      join(root, "README.md"),
-      ...readdirSync(docs)
-        .filter((name) => name.endsWith(".md"))
-        .map((name) => join(docs, name)),
-    ];
-  }
-  const dir = ensureNodeDocs();
-  return readdirSync(dir)
-    .filter((name) => name.endsWith(".md"))
-    .map((name) => join(dir, name));
-};
-
 const work = mkdtempSync(join(tmpdir(), "sites-bench-"));
 try {
-  const files = corpusFiles();
+  const files = corpusFiles(values.corpus);
   const corpusBytes = files.reduce((sum, file) => sum + statSync(file).size, 0);
-  const sites: Array<{ id: string; large: boolean }> = [
-    ...Array.from({ length: SMALL }, (_, i) => ({ id: `small-${i}`, large: false })),
-    ...Array.from({ length: LARGE }, (_, i) => ({ id: `large-${i}`, large: true })),
-  ];
+  const sites = siteFolders(work, files, SMALL, LARGE);
   const configOf = (id: string) =>
     defaultConfig({ vector: { kind: "local", indexPath: join(work, "data", "sites", id, "index.bin") } });
 
-  // Each site's folder: a small site takes files from its own starting point up to the size.
   const indexStarted = performance.now();
   const chunks: Record<string, number> = {};
-  for (const [n, site] of sites.entries()) {
-    const folder = join(work, "docs", site.id);
-    mkdirSync(folder, { recursive: true });
-    let bytes = 0;
-    for (let i = 0; i < files.length && (site.large || bytes < SMALL_SITE_BYTES); i++) {
-      const file = files[(n + i) % files.length]!;
-      copyFileSync(file, join(folder, `${i}-${file.split("/").pop()}`));
-      bytes += statSync(file).size;
-    }
-    chunks[site.id] = (await ensureSiteIndex(configOf(site.id), folder, logger)) ?? 0;
-  }
+  for (const site of sites)
+    chunks[site.id] = (await ensureSiteIndex(configOf(site.id), site.folder, logger)) ?? 0;
   const indexSeconds = (performance.now() - indexStarted) / 1000;
   const chunkCounts = (large: boolean) => sites.filter((s) => s.large === large).map((s) => chunks[s.id]!);
   const smallChunks = summary(chunkCounts(false));
@@ -126,14 +84,16 @@ try {
   const order = [...sites].sort(() => Math.random() - 0.5);
   const cold = { small: [] as number[], large: [] as number[] };
   for (const [i, site] of order.entries())
-    (site.large ? cold.large : cold.small).push(await timed(site.id, QUESTIONS[i % QUESTIONS.length]!));
+    (site.large ? cold.large : cold.small).push(
+      await timed(site.id, SITE_QUESTIONS[i % SITE_QUESTIONS.length]!),
+    );
 
   // Warm: questions to sites whose index is held, picked at random.
   const warm: number[] = [];
   for (let i = 0; i < WARM_QUESTIONS; i++) {
     const held = indexes.held();
     const pick = held[Math.floor(Math.random() * held.length)]!;
-    warm.push(await timed(pick.site, QUESTIONS[i % QUESTIONS.length]!));
+    warm.push(await timed(pick.site, SITE_QUESTIONS[i % SITE_QUESTIONS.length]!));
   }
   Bun.gc(true);
   const rssAfter = rssMb();

@@ -5,12 +5,14 @@
  * `npm run ingest`'s work, and a start must not re-read every site's docs. The ingest pipeline
  * is imported only when a site needs it.
  */
+
 import { existsSync } from "node:fs";
 import { Effect } from "effect";
 import type { AppConfig } from "../../core/config.ts";
 import { ChunkIndex } from "../../core/ports/retrieval.ts";
 import type { Logger } from "../observability/log.ts";
 import { describeIndex, indexLayer, withSettings } from "./adapter-layers.ts";
+import { collectGarbage } from "./collect-garbage.ts";
 
 /** Whether the site's index holds anything yet (Chroma: its collection has a chunk). */
 const hasIndex = (config: AppConfig): Promise<boolean> =>
@@ -36,6 +38,8 @@ export const ensureSiteIndex = async (
       Effect.provide(withSettings(config, indexLayer())),
     ),
   );
+  // The index just built is garbage now (it is on disk): 55 sites' at once held 524 MB resident.
+  collectGarbage();
   logger.info("a site had no index: indexed its docs folder", {
     folder,
     where: describeIndex(config.vector),
