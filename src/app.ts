@@ -32,7 +32,7 @@ import { opsRoutes } from "./http/routes/ops.ts";
 import { paymentRoutes } from "./http/routes/payment.ts";
 import { paymentInfoRoutes } from "./http/routes/payment-info.ts";
 import { sessionRoutes } from "./http/routes/session.ts";
-import { statusRoutes } from "./http/routes/status.ts";
+import { statusFastPath, statusReads, statusRoutes } from "./http/routes/status.ts";
 import { type WidgetApiDeps, widgetApiRoutes } from "./http/routes/widget-api.ts";
 import { x402DiscoveryRoutes } from "./http/routes/x402-discovery.ts";
 import { x402FacilitatorRoutes } from "./http/routes/x402-facilitator.ts";
@@ -124,6 +124,8 @@ export const createRouter = (
     sitesSummary,
   }: Omit<AppDeps, "sites">,
   hosted?: HostedRoutes,
+  /** The status route's reads, shared with the edge's fast path of the default site (status.ts). */
+  statusShared = statusReads(),
 ) => {
   const { paidDailyCap, trustProxy } = config;
   const mcpToolPrices = config.mcpToolPrices ?? DEFAULT_MCP_TOOL_PRICES;
@@ -181,7 +183,7 @@ export const createRouter = (
       bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.json(tooLarge, 413) }),
     )
     .route("/chat", chatRoutes({ runtime, metrics, paidDailyCap, recorder, facilitator, access }))
-    .route("/status", statusRoutes(runtime, paidDailyCap))
+    .route("/status", statusRoutes(runtime, paidDailyCap, statusShared))
     .route("/session", sessionRoutes(access, paidDailyCap))
     .route("/payment/info", paymentInfoRoutes(runtime, paidDailyCap))
     .route("/payment", paymentRoutes(runtime, metrics, paidDailyCap, recorder))
@@ -271,7 +273,8 @@ export const createRouter = (
 };
 
 export const createApp = (deps: AppDeps) => {
-  const router = createRouter(deps);
+  const statusShared = statusReads();
+  const router = createRouter(deps, undefined, statusShared);
   const dispatch = router.fetch;
   const edge = createEdge({
     routePaths: router.routes.map((route) => route.path),
@@ -288,6 +291,7 @@ export const createApp = (deps: AppDeps) => {
       sites: deps.sites,
     }),
     sites: deps.sites,
+    fastGets: new Map([["/api/status", statusFastPath(statusShared)]]),
     protectionRps: deps.config.protectionRps,
     maxBodyBytes: MAX_BODY_BYTES,
     bodyDeadlineMs: deps.config.surface.bodyDeadlineMs,

@@ -52,7 +52,18 @@ export interface EdgeOptions {
   readonly now?: () => number;
   /** The hosted sites (site-routing.ts); undefined: every request is the default site's. */
   readonly sites?: SiteRouting | undefined;
+  /**
+   * GET routes of the default site the edge may answer without the router, by path: a handler
+   * returns undefined (or a promise of it) to leave the request to the router after all.
+   */
+  readonly fastGets?: ReadonlyMap<string, FastGet> | undefined;
 }
+
+/** A GET answered by the edge itself (status.ts), or undefined to leave it to the router. */
+export type FastGet = (
+  request: Request,
+  facts: EdgeRequest,
+) => Response | Promise<Response | undefined> | undefined;
 
 /** What the router gets as `c.env`; the request's logger is made only if a route logs. */
 class RequestFacts implements EdgeRequest {
@@ -104,7 +115,14 @@ export const createEdge = (options: EdgeOptions): Edge => {
   // strings above, whose hashes the engine keeps, unlike a request's fresh path string).
   const labelJson = new Map(labels.map((label) => [label, JSON.stringify(label)]));
   const identify = clientIdentity(trustProxy);
-  const { hostGuard, sites } = options;
+  const { hostGuard, sites, fastGets } = options;
+  /** The edge's own answer, or the router's when the fast handler leaves it. */
+  const answerFast = (fast: FastGet, request: Request, facts: RequestFacts): Response | Promise<Response> => {
+    const answered = fast(request, facts);
+    if (answered === undefined) return dispatch(request, facts);
+    if (answered instanceof Promise) return answered.then((response) => response ?? dispatch(request, facts));
+    return answered;
+  };
   const nextRequestId = requestIds();
   const cors = corsPolicy(options.allowedOrigins);
   const overLimit = protectionLimit(options.protectionRps, options.now);
@@ -235,7 +253,13 @@ export const createEdge = (options: EdgeOptions): Edge => {
     // GET (the busy status route) never touches `request.body`: reading it may build a stream.
     const body = carriesBody(method) ? request.body : null;
     const to = routed === undefined ? dispatch : routed.site.dispatch;
-    const response = body === null ? to(request, facts) : dispatchWithBody(to, request, body, facts);
+    const fast = routed === undefined && method === "GET" ? fastGets?.get(path) : undefined;
+    const response =
+      fast !== undefined
+        ? answerFast(fast, request, facts)
+        : body === null
+          ? to(request, facts)
+          : dispatchWithBody(to, request, body, facts);
     return response instanceof Promise
       ? response.then(done, (error: unknown) => {
           release(identity);

@@ -5,7 +5,7 @@ import { QuickReads } from "../../../core/ports/quick-reads.ts";
 import { StoreUnavailable } from "../../../core/ports/store-errors.ts";
 import type { QuotaView } from "../../../core/quota.ts";
 import { SignInRefused } from "../../../core/sign-in/sign-in-rules.ts";
-import { type AppEnv, adoptEdgeFacts } from "../../hono-kit/app-env.ts";
+import { type AppEnv, adoptEdgeFacts, type EdgeRequest } from "../../hono-kit/app-env.ts";
 import { type AppRuntime, type Outcome, runOutcome } from "../../hono-kit/run-effect.ts";
 import {
   hashSessionToken,
@@ -14,7 +14,7 @@ import {
 } from "../../payments/sign-in/session-token.ts";
 import { errorResponse } from "../error-response.ts";
 
-import { preparedJson } from "../prepared-response.ts";
+import { preparedFor, preparedJson } from "../prepared-response.ts";
 
 /**
  * `{success: true, ...view, rateLimit: view}` as JSON. Written out by hand because this is the
@@ -52,6 +52,31 @@ export const statusBodies = (limit = 1024) => {
   };
 };
 
+/** What the route and its fast path share: the store's quick reads (once resolved) and the bodies. */
+export const statusReads = () => ({
+  bodyOf: statusBodies(),
+  // Resolved on the first request (the runtime is built by then), then kept.
+  quick: undefined as QuickReads["Service"] | undefined,
+});
+
+/**
+ * GET /api/status answered by the edge itself for the default site's busiest case: no session,
+ * the quick reads resolved and the store answering. Anything else (a session, the first request,
+ * a store failure) returns undefined and takes the router's route above, which answers it
+ * the same way; the fast path saves Hono's dispatch and Context (about 6% of the request's CPU).
+ */
+export const statusFastPath =
+  (shared: ReturnType<typeof statusReads>) =>
+  (request: Request, facts: EdgeRequest): Response | Promise<Response | undefined> | undefined => {
+    const reads = shared.quick;
+    if (reads === undefined || request.headers.has(SESSION_HEADER)) return undefined;
+    const view = reads.spenderView(facts.identity);
+    if (!(view instanceof Promise)) return preparedFor(facts, shared.bodyOf(view));
+    return view.then((read) =>
+      read instanceof StoreUnavailable ? undefined : preparedFor(facts, shared.bodyOf(read)),
+    );
+  };
+
 /** A session the store does not hold as open (the same refusals as sessionWallet). */
 const refused = (reason: "session-unknown" | "session-revoked") => new SignInRefused({ reason });
 
@@ -62,10 +87,8 @@ const refused = (reason: "session-unknown" | "session-revoked") => new SignInRef
  * and on Redis it is one script call behind a plain promise (docs/performance.md). The effect
  * runtime around one read was a tenth of a status request on memory, more on Redis.
  */
-export const statusRoutes = (runtime: AppRuntime, paidDailyCap: number) => {
-  const bodyOf = statusBodies();
-  // Resolved on the first request (the runtime is built by then), then kept.
-  let quick: QuickReads["Service"] | undefined;
+export const statusRoutes = (runtime: AppRuntime, paidDailyCap: number, shared = statusReads()) => {
+  const { bodyOf } = shared;
   const respond = (c: Context<AppEnv>, view: QuotaView | StoreUnavailable): Response => {
     if (!(view instanceof StoreUnavailable)) return preparedJson(c, bodyOf(view));
     adoptEdgeFacts(c);
@@ -106,11 +129,11 @@ export const statusRoutes = (runtime: AppRuntime, paidDailyCap: number) => {
     return token === undefined ? spender(c, reads) : sessionStatus(c, reads, token.trim());
   };
   return new Hono<AppEnv>().get("/", (c): Response | Promise<Response> => {
-    if (quick !== undefined) return route(c, quick);
+    if (shared.quick !== undefined) return route(c, shared.quick);
     // The runtime is built by the first request; the reads are kept from then on.
     const keep = (found: Outcome<QuickReads["Service"], never>) => {
-      quick = found.ok ? found.value : found.error;
-      return route(c, quick);
+      shared.quick = found.ok ? found.value : found.error;
+      return route(c, shared.quick);
     };
     const found = runOutcome(runtime, Effect.service(QuickReads));
     return found instanceof Promise ? found.then(keep) : keep(found);
