@@ -108,12 +108,18 @@ export const hostedSites = (options: HostedSitesOptions) => {
       logger.warn("the free questions of a site changed: on the memory store they apply after a restart", {
         site: definition.id,
       });
-    const store =
-      previous !== undefined && (keepStore || onMemory)
-        ? previous
-        : await openSiteStore(definition.id, config, shared, siteLog, options.events);
-    // A folder site with no index yet is indexed now (a URL site's first sync fills its own).
-    if (definition.docs.kind === "folder") await ensureSiteIndex(config, definition.docs.path, siteLog);
+    const reused = previous !== undefined && (keepStore || onMemory);
+    const store = reused
+      ? previous
+      : await openSiteStore(definition.id, config, shared, siteLog, options.events);
+    try {
+      // A folder site with no index yet is indexed now (a URL site's first sync fills its own).
+      if (definition.docs.kind === "folder") await ensureSiteIndex(config, definition.docs.path, siteLog);
+    } catch (error) {
+      // A store opened for nothing is closed (on Redis it holds a user of the shared connection).
+      if (!reused) await store.dispose();
+      throw error;
+    }
     const served = siteRuntime(definition, config, chain, store, { ...options, retrievalOf }, siteLog);
     const basePath = `${SITES_PREFIX}${definition.id}`;
     const router = createRouter(

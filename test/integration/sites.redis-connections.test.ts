@@ -4,6 +4,7 @@
  * Counted on a real redis-server (CLIENT LIST) with 2 and with 8 sites: the same number.
  */
 import { afterAll, expect, test } from "bun:test";
+import { join } from "node:path";
 import { describeWithRedis, rawClient } from "../support/redis-server.ts";
 import { useRedisServer } from "../support/shared-redis.ts";
 import { buildSitesApp, docsFolder, siteDefinition } from "../support/sites-app.ts";
@@ -43,6 +44,25 @@ describeWithRedis("hosted sites on Redis", () => {
   });
 
   test("every connection of the sites is closed when they are", async () => {
+    probe.client ??= rawClient(server.redis.url);
+    const list = (await probe.client.client("LIST")) as string;
+    expect(list.trim().split("\n").length).toBe(1);
+  });
+
+  test("a site that cannot be opened (its docs folder is gone) leaves no connection behind", async () => {
+    const service = await buildSitesApp({
+      redisUrl: server.redis.url,
+      defaultDocs,
+      sites: [{ definition: siteDefinition("fine"), folder }],
+    });
+    await service.sites.apply({
+      sites: [
+        siteDefinition("fine"),
+        siteDefinition("broken", { docs: { kind: "folder", path: join(folder, "no-such-folder") } }),
+      ],
+    });
+    expect((await service.call("/sites/broken/api/status")).status).toBe(404);
+    await service.dispose();
     probe.client ??= rawClient(server.redis.url);
     const list = (await probe.client.client("LIST")) as string;
     expect(list.trim().split("\n").length).toBe(1);
