@@ -51,6 +51,12 @@ export interface SiteDefaults {
   /** The service's price of a question (PRICE_PER_QUESTION); default 0.001 USDC. */
   readonly unitsPerQuery?: bigint | undefined;
   readonly mcpToolPrices: McpToolPrices;
+  /**
+   * The service's own host names (PUBLIC_ORIGIN's, ALLOWED_HOSTS, the loopback names), lower
+   * case without port: a site listing one would take the default site's routes (its console,
+   * probes and facilitator) on that name.
+   */
+  readonly reservedHosts?: ReadonlyArray<string> | undefined;
   /** Hex SHA-256 of a token (handed in by the program, so core stays free of crypto). */
   readonly hashToken: (token: string) => string;
 }
@@ -161,7 +167,13 @@ interface Placed {
  * for a site with other problems, so a file with a bad price and a repeated id names both at
  * once, instead of the repeat only after the price is fixed.
  */
-const checkUnique = (placed: ReadonlyArray<Placed>, problems: string[]) => {
+/** "docs.acme.dev:8443" -> "docs.acme.dev", "[::1]:80" -> "[::1]". */
+const hostName = (host: string) => {
+  const end = host.startsWith("[") ? host.indexOf("]") + 1 : host.indexOf(":");
+  return end > 0 ? host.slice(0, end) : host;
+};
+
+const checkUnique = (placed: ReadonlyArray<Placed>, problems: string[], reserved: ReadonlyArray<string>) => {
   const ids = new Map<string, number>();
   const hosts = new Map<string, string>();
   for (const { at, id, site } of placed) {
@@ -171,6 +183,12 @@ const checkUnique = (placed: ReadonlyArray<Placed>, problems: string[]) => {
       else problems.push(`SITES_FILE: sites[${at}].id: "${id}" is also the id of sites[${first}]`);
     }
     for (const host of site?.hosts ?? []) {
+      if (reserved.includes(hostName(host))) {
+        problems.push(
+          `SITES_FILE: sites[${at}].hosts: "${host}" is the service's own host name (PUBLIC_ORIGIN, ALLOWED_HOSTS or a loopback name); serve the site under /sites/${site?.id ?? "<id>"}/ there instead`,
+        );
+        continue;
+      }
       const owner = hosts.get(host);
       if (owner === undefined) hosts.set(host, site?.id ?? "");
       else if (owner !== site?.id)
@@ -206,7 +224,7 @@ export const parseSites = (
     const id = typeof entry.id === "string" && SITE_ID.test(entry.id) ? entry.id : undefined;
     placed.push({ at: i, id, site });
   });
-  checkUnique(placed, problems);
+  checkUnique(placed, problems, defaults.reservedHosts ?? []);
   return problems.length === 0
     ? Result.succeed({ sites: placed.flatMap(({ site }) => (site === undefined ? [] : [site])) })
     : Result.fail(new ConfigError({ problems }));

@@ -7,6 +7,7 @@
  * takes a site down. The owner's token read from the environment is hashed here (node:crypto),
  * so core stays free of crypto.
  */
+
 import { createHash } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
 import { dirname, extname, resolve } from "node:path";
@@ -14,6 +15,7 @@ import { Result } from "effect";
 import { parse as parseYaml } from "yaml";
 import { type AppConfig, ConfigError, type Env, parseConfig } from "../../core/config.ts";
 import { parseSites, type SiteDefaults, type SitesSet } from "../../core/config-sites.ts";
+import { LOOPBACK_NAMES } from "../http/edge/host-guard.ts";
 import type { Logger } from "../observability/log.ts";
 
 /** How often the watcher reads the file again. */
@@ -25,11 +27,17 @@ const sha256Hex = (text: string): string => createHash("sha256").update(text).di
 
 /** What a site takes from the service's own configuration when the file leaves it out. */
 export const siteDefaults = (
-  config: Pick<AppConfig, "freeQueries" | "mcpToolPrices" | "unitsPerQuery">,
+  config: Pick<AppConfig, "freeQueries" | "mcpToolPrices" | "unitsPerQuery"> &
+    Partial<Pick<AppConfig, "surface">>,
 ): SiteDefaults => ({
   freeQueries: config.freeQueries,
   unitsPerQuery: config.unitsPerQuery,
   mcpToolPrices: config.mcpToolPrices,
+  reservedHosts: [
+    ...LOOPBACK_NAMES,
+    ...(config.surface?.allowedHosts ?? []).map((host) => host.toLowerCase()),
+    ...(config.surface?.publicOrigin === undefined ? [] : [new URL(config.surface.publicOrigin).hostname]),
+  ],
   hashToken: sha256Hex,
 });
 

@@ -65,6 +65,28 @@ sites:
 `;
 
 describe("loadSitesFile", () => {
+  test("a site may not take the service's own host names (PUBLIC_ORIGIN's, ALLOWED_HOSTS, loopback)", () => {
+    const path = write(
+      "reserved.json",
+      JSON.stringify({
+        sites: [
+          { id: "a", docs: "./a", hosts: ["chat.example.com"] },
+          { id: "b", docs: "./b", hosts: ["internal.example:8080", "localhost"] },
+          { id: "c", docs: "./c", hosts: ["docs.c.example"] },
+        ],
+      }),
+    );
+    const env = { ...ENV, PUBLIC_ORIGIN: "https://chat.example.com", ALLOWED_HOSTS: "internal.example" };
+    const problems = refusedWith(path, env);
+    expect(problems).toHaveLength(3);
+    expect(problems.join("\n")).toContain(
+      'sites[0].hosts: "chat.example.com" is the service\'s own host name',
+    );
+    expect(problems.join("\n")).toContain('sites[1].hosts: "internal.example:8080"');
+    expect(problems.join("\n")).toContain('sites[1].hosts: "localhost"');
+    expect(problems.join("\n")).not.toContain("docs.c.example");
+  });
+
   test("JSON, .yaml and .yml give the same sites, folders made absolute against the file's folder", () => {
     const fromJson = loaded(write("sites.json", JSON_FILE));
     expect(loaded(write("sites.yaml", YAML_FILE))).toEqual(fromJson);

@@ -34,7 +34,8 @@ export interface HostGuardOptions {
   readonly sites?: Pick<SiteRouting, "servesHost" | "servesOrigin"> | undefined;
 }
 
-const LOOPBACK_NAMES: ReadonlyArray<string> = ["localhost", "127.0.0.1", "[::1]"];
+/** The names always the service's own: no other site's page can carry them. */
+export const LOOPBACK_NAMES: ReadonlyArray<string> = ["localhost", "127.0.0.1", "[::1]"];
 /**
  * Host values whose verdict is kept: a service is asked by a handful of names, and taking the
  * name out of the value on every request was a visible part of a status request's edge
