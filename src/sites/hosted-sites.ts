@@ -149,6 +149,7 @@ export const hostedSites = (options: HostedSitesOptions) => {
       },
     );
     const dispatch = router.fetch;
+    const widgetOrigins = new Set(definition.origins);
     // Settlements of this site left pending are followed to their end, under its own lease.
     const reconciler =
       options.facilitator === undefined
@@ -168,8 +169,8 @@ export const hostedSites = (options: HostedSitesOptions) => {
         id: definition.id,
         dispatch: (request, facts) => dispatch(request, facts),
         cors: corsPolicy(definition.origins),
+        servesOrigin: (origin) => widgetOrigins.has(origin),
         hosts: definition.hosts,
-        origins: definition.origins,
       },
       stop: async () => {
         await reconciler?.stop();

@@ -7,7 +7,6 @@ import type { RoutedSite, SiteRouting } from "../http/edge/site-routing.ts";
 export interface DirectoryEntry extends RoutedSite {
   /** Lower-case host names, with a port when the file gives one. */
   readonly hosts: ReadonlyArray<string>;
-  readonly origins: ReadonlyArray<string>;
 }
 
 /** "docs.acme.dev:8443" -> "docs.acme.dev": the Host guard compares names without ports. */
@@ -20,7 +19,6 @@ interface Snapshot {
   readonly byId: ReadonlyMap<string, DirectoryEntry>;
   readonly byHost: ReadonlyMap<string, DirectoryEntry>;
   readonly names: ReadonlySet<string>;
-  readonly origins: ReadonlySet<string>;
 }
 
 const snapshotOf = (entries: ReadonlyArray<DirectoryEntry>): Snapshot => {
@@ -30,7 +28,6 @@ const snapshotOf = (entries: ReadonlyArray<DirectoryEntry>): Snapshot => {
     byId: new Map(entries.map((entry) => [entry.id, entry])),
     byHost,
     names: new Set([...byHost.keys()].map(nameOf)),
-    origins: new Set(entries.flatMap((entry) => entry.origins)),
   };
 };
 
@@ -42,7 +39,6 @@ export const siteDirectory = () => {
     byHost: (host) => current.byHost.get(host) ?? current.byHost.get(nameOf(host)),
     hasHosts: () => current.byHost.size > 0,
     servesHost: (name) => current.names.has(name),
-    servesOrigin: (origin) => current.origins.has(origin),
   };
   return {
     routing,

@@ -141,6 +141,25 @@ describe("hosted sites: routing and isolation (memory store)", () => {
     expect(foreign.status).toBe(403);
   });
 
+  test("the Host guard serves each site's widget origins on that site only (not on another, nor the default site)", async () => {
+    const from = (path: string, origin: string) =>
+      service.call(path, {
+        method: "POST",
+        headers: { Origin: origin, "Content-Type": "application/json" },
+        body: "{}",
+      });
+    expect((await from("/sites/alpha/api/feedback", "https://alpha.example")).status).not.toBe(403);
+    for (const [path, origin] of [
+      ["/sites/beta/api/feedback", "https://alpha.example"],
+      ["/api/feedback", "https://alpha.example"],
+      ["/sites/alpha/api/feedback", "https://beta.example"],
+    ] as const) {
+      const refused = await from(path, origin);
+      expect(refused.status).toBe(403);
+      expect(((await refused.json()) as { code: string }).code).toBe("ORIGIN_NOT_ALLOWED");
+    }
+  });
+
   test("CORS allows each site's widget origins on that site only", async () => {
     const allowOrigin = async (path: string, origin: string) =>
       (await service.call(path, { headers: { Origin: origin } })).headers.get("access-control-allow-origin");

@@ -221,7 +221,7 @@ export const createEdge = (options: EdgeOptions): Edge => {
     };
 
     // Before anything counts: a rebound page must not spend a client's limits, nor the owner's.
-    const placed = hostGuard === undefined ? "ok" : hostGuard(request, path);
+    const placed = hostGuard === undefined ? "ok" : hostGuard(request, path, routed?.site);
     if (placed !== "ok") {
       metrics.count("foreign_host_refused_total", FOREIGN[placed]);
       return finish(foreign(placed));

@@ -18,11 +18,16 @@
  */
 import { inCidr, parseIp } from "../../../core/ip.ts";
 import { hostOf } from "./host-of.ts";
-import type { SiteRouting } from "./site-routing.ts";
+import type { RoutedSite, SiteRouting } from "./site-routing.ts";
 
 /** Why a request was refused, or "ok". */
 export type HostVerdict = "ok" | "host" | "origin";
-export type HostGuard = (request: Request, path: string) => HostVerdict;
+/** `site`: the hosted site the request is routed to (its widget origins), undefined for the default site. */
+export type HostGuard = (
+  request: Request,
+  path: string,
+  site?: Pick<RoutedSite, "servesOrigin"> | undefined,
+) => HostVerdict;
 
 export interface HostGuardOptions {
   /** HOST: the address the server binds. */
@@ -30,8 +35,8 @@ export interface HostGuardOptions {
   readonly publicOrigin: string | undefined;
   readonly allowedHosts: ReadonlyArray<string>;
   readonly allowedOrigins: ReadonlyArray<string>;
-  /** The hosted sites' own host names and widget origins (they change with the sites file). */
-  readonly sites?: Pick<SiteRouting, "servesHost" | "servesOrigin"> | undefined;
+  /** The hosted sites' own host names (they change with the sites file). */
+  readonly sites?: Pick<SiteRouting, "servesHost"> | undefined;
 }
 
 /** The names always the service's own: no other site's page can carry them. */
@@ -68,11 +73,18 @@ export const hostGuard = (options: HostGuardOptions): HostGuard | undefined => {
   const names = new Set([...LOOPBACK_NAMES, ...options.allowedHosts]);
   if (options.publicOrigin !== undefined) names.add(new URL(options.publicOrigin).hostname);
   const origins = new Set(options.allowedOrigins);
-  const { sites } = options;
-  if (options.publicOrigin !== undefined) origins.add(options.publicOrigin);
+  const { sites, publicOrigin } = options;
 
-  const originServed = (request: Request, origin: string, host: string | undefined): boolean => {
-    if (origins.has(origin) || sites?.servesOrigin(origin) === true) return true;
+  // A hosted site's request is served from its own widget origins, the default site's from
+  // ALLOWED_ORIGINS: one site's pages reach no other site (nor the default one) cross-origin.
+  const originServed = (
+    request: Request,
+    origin: string,
+    host: string | undefined,
+    site: Pick<RoutedSite, "servesOrigin"> | undefined,
+  ): boolean => {
+    if (origin === publicOrigin || (site === undefined ? origins.has(origin) : site.servesOrigin(origin)))
+      return true;
     // "null": a sandboxed frame or a file, or a page of ours under Referrer-Policy: no-referrer
     // (the console's form posts); the browser's own Sec-Fetch-Site tells them apart.
     if (origin === "null") return request.headers.get("sec-fetch-site") === "same-origin";
@@ -94,11 +106,11 @@ export const hostGuard = (options: HostGuardOptions): HostGuard | undefined => {
     return served || sites?.servesHost(nameOf(host)) === true;
   };
 
-  return (request, path) => {
+  return (request, path, site) => {
     const host = hostOf(request);
     if (host !== undefined && !hostServed(host) && !PROBES.includes(path)) return "host";
     const origin = request.headers.get("origin");
-    if (origin !== null && !originServed(request, origin, host)) return "origin";
+    if (origin !== null && !originServed(request, origin, host, site)) return "origin";
     return "ok";
   };
 };

@@ -16,6 +16,8 @@ export interface RoutedSite {
   readonly dispatch: (request: Request, facts: EdgeRequest) => Response | Promise<Response>;
   /** CORS for the site's own widget origins. */
   readonly cors: CorsPolicy;
+  /** Whether an Origin is one of the site's widget origins (the Host guard's check). */
+  readonly servesOrigin: (origin: string) => boolean;
 }
 
 export interface SiteRouting {
@@ -25,9 +27,8 @@ export interface SiteRouting {
   readonly byHost: (host: string) => RoutedSite | undefined;
   /** Whether any site has host names of its own (else no Host header is read for routing). */
   readonly hasHosts: () => boolean;
-  /** Whether a Host name (no port) or an Origin belongs to a hosted site (for the Host guard). */
+  /** Whether a Host name (no port) belongs to a hosted site (for the Host guard). */
   readonly servesHost: (name: string) => boolean;
-  readonly servesOrigin: (origin: string) => boolean;
 }
 
 /** The site a path and Host are for: a hosted site and the path its routes see, "unknown", or undefined (the default site). */
