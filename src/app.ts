@@ -30,7 +30,7 @@ import { feedbackRoutes } from "./http/routes/feedback.ts";
 import { llmsTxtRoutes } from "./http/routes/llms-txt.ts";
 import { opsRoutes } from "./http/routes/ops.ts";
 import { paymentRoutes } from "./http/routes/payment.ts";
-import { paymentInfoRoutes } from "./http/routes/payment-info.ts";
+import { paymentInfoFastPath, paymentInfoReads, paymentInfoRoutes } from "./http/routes/payment-info.ts";
 import { sessionRoutes } from "./http/routes/session.ts";
 import { statusFastPath, statusReads, statusRoutes } from "./http/routes/status.ts";
 import { type WidgetApiDeps, widgetApiRoutes } from "./http/routes/widget-api.ts";
@@ -124,8 +124,8 @@ export const createRouter = (
     sitesSummary,
   }: Omit<AppDeps, "sites">,
   hosted?: HostedRoutes,
-  /** The status route's reads, shared with the edge's fast path of the default site (status.ts). */
-  statusShared = statusReads(),
+  /** The status and payment info routes' reads, shared with the edge's fast paths of the default site. */
+  fastShared = { status: statusReads(), paymentInfo: paymentInfoReads() },
 ) => {
   const { paidDailyCap, trustProxy } = config;
   const mcpToolPrices = config.mcpToolPrices ?? DEFAULT_MCP_TOOL_PRICES;
@@ -183,9 +183,9 @@ export const createRouter = (
       bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.json(tooLarge, 413) }),
     )
     .route("/chat", chatRoutes({ runtime, metrics, paidDailyCap, recorder, facilitator, access }))
-    .route("/status", statusRoutes(runtime, paidDailyCap, statusShared))
+    .route("/status", statusRoutes(runtime, paidDailyCap, fastShared.status))
     .route("/session", sessionRoutes(access, paidDailyCap))
-    .route("/payment/info", paymentInfoRoutes(runtime, paidDailyCap))
+    .route("/payment/info", paymentInfoRoutes(runtime, paidDailyCap, fastShared.paymentInfo))
     .route("/payment", paymentRoutes(runtime, metrics, paidDailyCap, recorder))
     .route("/feedback", feedbackRoutes(runtime, metrics, recorder))
     .route("/admin", admin.api)
@@ -273,8 +273,8 @@ export const createRouter = (
 };
 
 export const createApp = (deps: AppDeps) => {
-  const statusShared = statusReads();
-  const router = createRouter(deps, undefined, statusShared);
+  const fastShared = { status: statusReads(), paymentInfo: paymentInfoReads() };
+  const router = createRouter(deps, undefined, fastShared);
   const dispatch = router.fetch;
   const edge = createEdge({
     routePaths: router.routes.map((route) => route.path),
@@ -291,7 +291,10 @@ export const createApp = (deps: AppDeps) => {
       sites: deps.sites,
     }),
     sites: deps.sites,
-    fastGets: new Map([["/api/status", statusFastPath(statusShared)]]),
+    fastGets: new Map([
+      ["/api/status", statusFastPath(fastShared.status)],
+      ["/api/payment/info", paymentInfoFastPath(fastShared.paymentInfo)],
+    ]),
     protectionRps: deps.config.protectionRps,
     maxBodyBytes: MAX_BODY_BYTES,
     bodyDeadlineMs: deps.config.surface.bodyDeadlineMs,

@@ -1,5 +1,5 @@
 /**
- * GET /api/status of the default site is answered by the edge itself once the store's quick
+ * GET /api/status (and /api/payment/info) of the default site is answered by the edge itself once the store's quick
  * reads are resolved (status.ts statusFastPath): the answer must be the router's, byte for
  * byte, in every state, and anything the fast path does not cover (a session) still reaches
  * the route.
@@ -26,6 +26,16 @@ describe("the status route's fast path", () => {
     for (let i = 0; i < 2; i++) expect((await t.chat("a question", from)).status).toBe(200);
     const spent = await (await t.call("/api/status", {}, from)).json();
     expect(spent).toMatchObject({ remaining: 0, requiresPayment: true, free: 0 });
+  });
+
+  test("GET /api/payment/info: the fast answer is the router's, byte for byte", async () => {
+    const t = build({ allowedOrigins: ["https://docs.example"] });
+    const init = { headers: { Origin: "https://docs.example" } };
+    const first = await t.call("/api/payment/info", init, "198.51.100.62");
+    const second = await t.call("/api/payment/info", init, "198.51.100.62");
+    expect(second.status).toBe(200);
+    expect(await second.text()).toBe(await first.text());
+    expect(headersOf(second)).toEqual(headersOf(first));
   });
 
   test("is taken only once the reads are resolved, and never with a session", async () => {
