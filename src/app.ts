@@ -90,6 +90,10 @@ export interface HostedRoutes {
   readonly productName?: string | undefined;
   /** SHA-256 of the owner's console token; the operator's ADMIN_TOKEN opens the console too. */
   readonly ownerTokenSha256: string | undefined;
+  /** A MAC under the site's store secret (its RequestSeal): the console's session key (admin-credentials.ts). */
+  readonly sealSession: (message: string) => string;
+  /** Whether a request's Host is one the site's owner controls: ADMIN_TOKEN is refused there (src/sites/owner-hosts.ts). */
+  readonly ownerHost: (host: string | undefined) => boolean;
 }
 
 /** The address a request came from, as the entry point (Bun, Deno) or a test knows it. */
@@ -160,7 +164,10 @@ export const createRouter = (
       ? token === undefined
         ? undefined
         : tokenDoor(token)
-      : siteDoor(hosted.id, hosted.ownerTokenSha256, token);
+      : siteDoor(hosted.id, hosted.ownerTokenSha256, token, {
+          seal: hosted.sealSession,
+          ownerHost: hosted.ownerHost,
+        });
   const recorder = insightsRecorder({ runtime, metrics, enabled: door !== undefined });
   const admin = adminRoutes({
     door,

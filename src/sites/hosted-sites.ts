@@ -8,9 +8,10 @@
  * taken out of the file and put back (an edit in two steps, a mistake undone) finds them again,
  * as it would in Redis.
  */
-import { type Context, Layer } from "effect";
+import { Context, Layer } from "effect";
 import type { AppConfig } from "../../core/config.ts";
 import type { SiteDefinition, SitesSet } from "../../core/config-sites.ts";
+import { RequestSeal } from "../../core/ports/request-seal.ts";
 import { Retriever } from "../../core/ports/retrieval.ts";
 import { type AppDeps, createRouter } from "../app.ts";
 import { runOutcome } from "../hono-kit/run-effect.ts";
@@ -21,6 +22,7 @@ import { startSitesDocsSync } from "../runtime/docs-sync.ts";
 import { ensureSiteIndex } from "../runtime/site-index.ts";
 import { siteRetrieval } from "../runtime/site-retrieval.ts";
 import { type ServiceParts, type SiteRuntime, siteRuntime } from "./hosted-site.ts";
+import { ownerHosts } from "./owner-hosts.ts";
 import { siteAppConfig, siteChain } from "./site-config.ts";
 import { type DirectoryEntry, siteDirectory } from "./site-directory.ts";
 import { MIB, makeSiteIndexes } from "./site-indexes.ts";
@@ -146,6 +148,10 @@ export const hostedSites = (options: HostedSitesOptions) => {
         title: definition.title,
         productName: definition.productName,
         ownerTokenSha256: definition.ownerTokenSha256,
+        // The console's sessions are signed under the store's secret (shared by its instances).
+        sealSession: (message) =>
+          Context.get(store.context, RequestSeal).mac("site-console-session", message),
+        ownerHost: ownerHosts(definition.hosts, directory.routing.servesHost),
       },
     );
     const dispatch = router.fetch;

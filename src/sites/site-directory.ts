@@ -10,7 +10,7 @@ export interface DirectoryEntry extends RoutedSite {
 }
 
 /** "docs.acme.dev:8443" -> "docs.acme.dev": the Host guard compares names without ports. */
-const nameOf = (host: string) => {
+export const nameOf = (host: string) => {
   const end = host.startsWith("[") ? host.indexOf("]") + 1 : host.indexOf(":");
   return end > 0 ? host.slice(0, end) : host;
 };

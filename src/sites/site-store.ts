@@ -43,6 +43,8 @@ export const sharedServicesOf = async (runtime: AppRuntime): Promise<Context.Con
 export interface SiteStore {
   /** The site's own store, with the shared services in place of its own. */
   readonly layer: Layer.Layer<StoreServices>;
+  /** The same services, read synchronously (the console signs its sessions with the store's RequestSeal). */
+  readonly context: Context.Context<StoreServices>;
   /** The service's chain reader (one miss cache, one count of RPC calls). */
   readonly chain: Layer.Layer<ChainReader>;
   /** The free questions a day the store was built with (it reads them when built). */
@@ -67,8 +69,10 @@ export const openSiteStore = async (
     await runtime.dispose();
     throw error;
   });
+  const context = Context.merge(own, Context.omit(ChainReader)(shared));
   return {
-    layer: Layer.succeedContext(Context.merge(own, Context.omit(ChainReader)(shared))),
+    layer: Layer.succeedContext(context),
+    context,
     chain: Layer.succeedContext(Context.pick(ChainReader)(shared)),
     freeQueries: config.freeQueries,
     dispose: () => runtime.dispose(),

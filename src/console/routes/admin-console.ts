@@ -8,6 +8,7 @@ import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { type AppEnv, edgeFactsAsVariables } from "../../hono-kit/app-env.ts";
+import { hostOf } from "../../http/edge/host-of.ts";
 import { widgetAssets } from "../../web/widget-assets.ts";
 import { ADMIN_PAGE_HEADERS, consolePage, loginPage } from "../page.ts";
 import { SESSION_MS } from "./admin-credentials.ts";
@@ -77,7 +78,7 @@ export const adminConsoleRoutes = (access: AdminAccess, widgetDist?: string, bas
         const body = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
         const token = typeof body.token === "string" ? body.token : "";
         const refusal = admit(c, access, (credentials) =>
-          token === "" ? "none" : credentials.isToken(token) ? "ok" : "wrong",
+          token === "" ? "none" : credentials.isToken(token, hostOf(c.req.raw)) ? "ok" : "wrong",
         );
         if (refusal !== undefined) return loginResponse(c, refusal, base);
         setCookie(c, cookie.name(c), access.credentials.newSession(), {

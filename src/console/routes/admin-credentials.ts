@@ -2,7 +2,8 @@
  * Who may read the insights: a request carrying ADMIN_TOKEN as a bearer token, or the session
  * cookie the login form sets. Secrets are compared in constant time (over SHA-256 digests, so
  * not even the length leaks). The cookie holds no token: a random session id and its expiry,
- * signed with HMAC under the token, so changing ADMIN_TOKEN ends every session. Logging out
+ * signed with HMAC under the token (a hosted site's: under its store's secret and its tokens),
+ * so changing ADMIN_TOKEN ends every session. Logging out
  * revokes the session's id on the server (kept until it would have expired), so a copied cookie
  * stops working at logout, not 12 hours later. Revocations are per instance: behind several
  * instances a logged-out cookie still opens the others until it expires (see docs/insights.md).
@@ -24,15 +25,16 @@ export type Credentials = "none" | "wrong" | "ok";
 const SESSION = /^([A-Za-z0-9_-]{22})\.(\d{1,15})\.([A-Za-z0-9_-]{43})$/;
 
 /**
- * What opens a console: which typed or bearer tokens match, and the key its session cookies are
- * signed with (changing a token changes the key, so every session ends).
+ * What opens a console: which typed or bearer tokens match on a request naming Host `host`, and
+ * the key its session cookies are signed with (changing a token changes the key, so every
+ * session ends).
  */
 export interface ConsoleDoor {
-  readonly matches: (given: string) => boolean;
+  readonly matches: (given: string, host: string | undefined) => boolean;
   readonly sessionKey: string;
 }
 
-/** The operator's console: ADMIN_TOKEN. */
+/** The operator's console: ADMIN_TOKEN, on whatever host the request names. */
 export const tokenDoor = (token: Redacted.Redacted<string>): ConsoleDoor => {
   const secret = Redacted.value(token);
   return { matches: (given) => sameSecret(given, secret), sessionKey: secret };
@@ -40,23 +42,39 @@ export const tokenDoor = (token: Redacted.Redacted<string>): ConsoleDoor => {
 
 const sha256Hex = (text: string) => createHash("sha256").update(text).digest("hex");
 
+/** What a hosted site's console is built from besides its id and tokens. */
+export interface SiteDoorParts {
+  /**
+   * A MAC under a secret of the site's store (its RequestSeal key: every instance sharing the
+   * store holds it, nobody else does): session cookies are signed under it, not under what the
+   * sites file holds, which is public (an owner sends its token's hash in).
+   */
+  readonly seal: (message: string) => string;
+  /** Whether a Host is one the site's owner controls (its `hosts`): ADMIN_TOKEN is not taken there. */
+  readonly ownerHost: (host: string | undefined) => boolean;
+}
+
 /**
  * A hosted site's console: its owner's token (the sites file keeps only its SHA-256) or the
- * operator's ADMIN_TOKEN. Sessions are signed under both and the site's id, so a session of
- * another site's console, or of the operator's own, never opens this one.
+ * operator's ADMIN_TOKEN, the latter only on a Host the owner does not control (the service's,
+ * at /sites/<id>/admin): the owner runs the DNS and TLS of its own host names and could read
+ * whatever is sent there, and ADMIN_TOKEN opens every site. Sessions are signed under the
+ * store's secret, the site's id and both tokens, so a session of another site's console, or of
+ * the operator's own, never opens this one, and nobody who only read the sites file can make one.
  */
 export const siteDoor = (
   id: string,
   ownerTokenSha256: string | undefined,
   operator: Redacted.Redacted<string> | undefined,
+  parts: SiteDoorParts,
 ): ConsoleDoor | undefined => {
   if (ownerTokenSha256 === undefined && operator === undefined) return undefined;
   const operatorSecret = operator === undefined ? undefined : Redacted.value(operator);
   return {
-    matches: (given) =>
+    matches: (given, host) =>
       (ownerTokenSha256 !== undefined && sameSecret(sha256Hex(given), ownerTokenSha256)) ||
-      (operatorSecret !== undefined && sameSecret(given, operatorSecret)),
-    sessionKey: sha256Hex(`site-console|${id}|${ownerTokenSha256 ?? ""}|${operatorSecret ?? ""}`),
+      (operatorSecret !== undefined && !parts.ownerHost(host) && sameSecret(given, operatorSecret)),
+    sessionKey: parts.seal(`${id}|${ownerTokenSha256 ?? ""}|${operatorSecret ?? ""}`),
   };
 };
 
@@ -67,10 +85,10 @@ export const adminCredentials = (door: ConsoleDoor, now: () => number = Date.now
   /** Session id -> when it would have expired. */
   const revoked = new Map<string, number>();
 
-  const bearer = (authorization: string | undefined): Credentials => {
+  const bearer = (authorization: string | undefined, host: string | undefined): Credentials => {
     if (authorization === undefined) return "none";
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-    return match !== null && door.matches(match[1] ?? "") ? "ok" : "wrong";
+    return match !== null && door.matches(match[1] ?? "", host) ? "ok" : "wrong";
   };
 
   /** The session's id and expiry when the cookie is ours (signed under the token), else undefined. */
@@ -105,11 +123,14 @@ export const adminCredentials = (door: ConsoleDoor, now: () => number = Date.now
   };
 
   return {
-    /** The bearer token if one is sent (it wins), else the session cookie. */
-    check: (authorization: string | undefined, cookie: string | undefined): Credentials =>
-      authorization !== undefined ? bearer(authorization) : session(cookie),
-    /** Whether a token typed into the login form is the right one. */
-    isToken: (given: string): boolean => door.matches(given),
+    /** The bearer token if one is sent (it wins), else the session cookie; `host` is the request's Host. */
+    check: (
+      authorization: string | undefined,
+      cookie: string | undefined,
+      host: string | undefined,
+    ): Credentials => (authorization !== undefined ? bearer(authorization, host) : session(cookie)),
+    /** Whether a token typed into the login form of a request naming Host `host` is the right one. */
+    isToken: (given: string, host: string | undefined): boolean => door.matches(given, host),
     /** A fresh session cookie value: a new random id. */
     newSession: (): string => {
       const id = randomBytes(16).toString("base64url");

@@ -7,6 +7,7 @@ import type { Context } from "hono";
 import { getCookie } from "hono/cookie";
 import type { AppEnv } from "../../hono-kit/app-env.ts";
 import type { FailureLimiter } from "../../hono-kit/failure-limiter.ts";
+import { hostOf } from "../../http/edge/host-of.ts";
 import type { Metrics } from "../../observability/metrics.ts";
 import type { AdminCredentials } from "./admin-credentials.ts";
 import type { SessionCookie } from "./admin-session-cookie.ts";
@@ -57,6 +58,6 @@ export const admit = (
 /** The request's own credentials: a bearer token, else the session cookie. */
 export const requestCredentials =
   (c: Context<AppEnv>, access: AdminAccess) => (credentials: AdminCredentials) =>
-    credentials.check(c.req.header("authorization"), getCookie(c, access.cookie.name(c)));
+    credentials.check(c.req.header("authorization"), getCookie(c, access.cookie.name(c)), hostOf(c.req.raw));
 
 export { retryAfterSeconds } from "../../hono-kit/bearer-door.ts";

@@ -1,0 +1,25 @@
+/**
+ * The Host names a hosted site's owner controls, where the site's console must not take the
+ * operator's ADMIN_TOKEN (it opens every site, and the owner runs these names' DNS and TLS, so
+ * could read it): the site's own `hosts`, and any other hosted site's (another owner's), at any
+ * port and with or without the trailing dot of a fully qualified name (the same name to DNS).
+ */
+import { nameOf } from "./site-directory.ts";
+
+const bareName = (host: string) => {
+  const name = nameOf(host.toLowerCase());
+  return name.endsWith(".") ? name.slice(0, -1) : name;
+};
+
+/** `hosts`: the site's own (as in the sites file); `hostedName`: whether a name (no port) is any hosted site's now. */
+export const ownerHosts = (
+  hosts: ReadonlyArray<string>,
+  hostedName: (name: string) => boolean = () => false,
+) => {
+  const own = new Set(hosts.map(bareName));
+  return (host: string | undefined): boolean => {
+    if (host === undefined) return false;
+    const name = bareName(host);
+    return own.has(name) || hostedName(name);
+  };
+};
