@@ -16,7 +16,6 @@ import type { DocsSyncRecord } from "../core/ports/docs-sync.ts";
 import { siteDoor, tokenDoor } from "./console/routes/admin-credentials.ts";
 import { adminRoutes } from "./console/routes/admin-routes.ts";
 import type { AppEnv } from "./hono-kit/app-env.ts";
-import { failureLimiter } from "./hono-kit/failure-limiter.ts";
 import { insightsRecorder } from "./hono-kit/insights-recorder.ts";
 import { type AppRuntime, Defect } from "./hono-kit/run-effect.ts";
 import { chatDiscoveryEntry } from "./http/chat-discovery.ts";
@@ -36,6 +35,7 @@ import { statusFastPath, statusReads, statusRoutes } from "./http/routes/status.
 import { type WidgetApiDeps, widgetApiRoutes } from "./http/routes/widget-api.ts";
 import { x402DiscoveryRoutes } from "./http/routes/x402-discovery.ts";
 import { x402FacilitatorRoutes } from "./http/routes/x402-facilitator.ts";
+import { type ServiceLimiters, serviceLimiters } from "./http/service-limiters.ts";
 import type { WalletAccessDeps } from "./http/wallet-access.ts";
 import { mcpDiscoveryEntries } from "./mcp/mcp-discovery.ts";
 import { mcpRoutes } from "./mcp/mcp-routes.ts";
@@ -50,8 +50,6 @@ import { siteDemoPage } from "./web/site-demo-page.ts";
 import { type WebDeps, webPageRoutes } from "./web/web-routes.ts";
 
 export const MAX_BODY_BYTES = 16 * 1024;
-/** Sign-in challenges and attempts one client may make a minute (every attempt counts). */
-export const SIGN_IN_ATTEMPTS_PER_MINUTE = 20;
 
 export interface AppDeps {
   readonly runtime: AppRuntime;
@@ -78,6 +76,11 @@ export interface AppDeps {
   readonly sites?: SiteRouting | undefined;
   /** What the operator's console shows of each hosted site (src/sites/site-summary.ts). */
   readonly sitesSummary?: SitesSummary | undefined;
+  /**
+   * The service's limits, one set for the default site and every hosted one (service-limiters.ts);
+   * absent: fresh ones, for this app alone.
+   */
+  readonly limiters?: ServiceLimiters | undefined;
 }
 
 /** A hosted site's routes: what differs from the default site's (src/sites/site-routes.ts). */
@@ -126,6 +129,7 @@ export const createRouter = (
     signIn,
     receiptKey,
     sitesSummary,
+    limiters = serviceLimiters(config.surface, now),
   }: Omit<AppDeps, "sites">,
   hosted?: HostedRoutes,
   /** The status and payment info routes' reads, shared with the edge's fast paths of the default site. */
@@ -152,11 +156,7 @@ export const createRouter = (
   const access: WalletAccessDeps = {
     runtime,
     signIn,
-    signInAttempts: failureLimiter({
-      maxFailures: SIGN_IN_ATTEMPTS_PER_MINUTE,
-      windowMs: 60_000,
-      ...(now ? { now } : {}),
-    }),
+    signInAttempts: limiters.signInAttempts,
   };
   const token = config.insights.adminToken;
   const door =
@@ -181,6 +181,7 @@ export const createRouter = (
     docsSync,
     // Only the operator's console sees every site; a site's own console sees itself.
     sitesSummary: hosted === undefined ? sitesSummary : undefined,
+    lockout: limiters.consoleLockout,
   });
   const api = new Hono<AppEnv>()
     // Only requests that carry a body pay for the size check.
@@ -196,15 +197,7 @@ export const createRouter = (
     .route("/payment", paymentRoutes(runtime, metrics, paidDailyCap, recorder))
     .route("/feedback", feedbackRoutes(runtime, metrics, recorder))
     .route("/admin", admin.api)
-    .route(
-      "/",
-      widgetApiRoutes(web, {
-        metrics,
-        perClientPerMinute: config.surface.rpcRelayPerClientPerMinute,
-        perMinute: config.surface.rpcRelayPerMinute,
-        ...(now === undefined ? {} : { now }),
-      }),
-    );
+    .route("/", widgetApiRoutes(web, { metrics, budget: limiters.relayBudget }));
 
   // The edge has decoded the path already: the router takes it from the edge's facts.
   const facilitatorToken = config.x402?.facilitatorToken;
@@ -246,6 +239,8 @@ export const createRouter = (
         sponsor: facilitator?.sponsor,
         docsSync,
         ...(now ? { now } : {}),
+        metricsLockout: limiters.metricsLockout,
+        chainReadiness: limiters.chainReadiness,
       }),
     )
     .route("/", llmsTxtRoutes(runtime, hosted?.title ?? hosted?.productName))
@@ -281,7 +276,8 @@ export const createRouter = (
 
 export const createApp = (deps: AppDeps) => {
   const fastShared = { status: statusReads(), paymentInfo: paymentInfoReads() };
-  const router = createRouter(deps, undefined, fastShared);
+  const limiters = deps.limiters ?? serviceLimiters(deps.config.surface, deps.now);
+  const router = createRouter({ ...deps, limiters }, undefined, fastShared);
   const dispatch = router.fetch;
   const edge = createEdge({
     routePaths: router.routes.map((route) => route.path),

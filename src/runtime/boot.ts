@@ -9,6 +9,7 @@ import { Effect, Layer, ManagedRuntime, Redacted, Result } from "effect";
 import { ConfigError, type Env, parseConfig } from "../../core/config.ts";
 import { createApp } from "../app.ts";
 import { runOutcome } from "../hono-kit/run-effect.ts";
+import { serviceLimiters } from "../http/service-limiters.ts";
 import { makeLogger } from "../observability/log.ts";
 import { makeMetrics } from "../observability/metrics.ts";
 import { startFacilitator } from "../payments/v2/facilitator.ts";
@@ -118,6 +119,8 @@ export const boot = async (env: Env, exitProcess: (code: number) => never, optio
   started.push(async () => reconciler?.stop());
   const signIn = signInSettings(config, chain.network, facilitator?.network);
   const receiptKey = receiptKeyFor(config, receiptSeed);
+  // One set of limits for the default site and every hosted one (the RPC plan, the doors' tokens).
+  const limiters = serviceLimiters(config.surface);
   // The sites of SITES_FILE, beside the default one (loaded only when the file is set).
   const sites =
     config.sitesFile === undefined
@@ -137,6 +140,7 @@ export const boot = async (env: Env, exitProcess: (code: number) => never, optio
             signIn,
             receiptKey,
             relayRpcUrl: chain.rpcUrl,
+            limiters,
             web: { fundDemoWallet },
           })
           .catch(async (error: unknown) => {
@@ -159,6 +163,7 @@ export const boot = async (env: Env, exitProcess: (code: number) => never, optio
     signIn,
     receiptKey,
     sites: sites?.routing,
+    limiters,
     sitesSummary:
       sites === undefined
         ? undefined

@@ -8,6 +8,7 @@ import { Layer, ManagedRuntime } from "effect";
 import type { AppConfig, ChainConfig } from "../../core/config.ts";
 import type { SiteDefinition } from "../../core/config-sites.ts";
 import type { AppRuntime } from "../hono-kit/run-effect.ts";
+import type { ServiceLimiters } from "../http/service-limiters.ts";
 import type { Logger, ServiceLogger } from "../observability/log.ts";
 import type { Metrics } from "../observability/metrics.ts";
 import type { ReceiptKey } from "../payments/offer-receipt/receipt-key.ts";
@@ -27,6 +28,8 @@ export interface ServiceParts {
   readonly signIn: SignInSettings | undefined;
   readonly receiptKey: ReceiptKey | undefined;
   readonly relayRpcUrl: string;
+  /** The service's limits, the default site's too: a site never makes its own (service-limiters.ts). */
+  readonly limiters: ServiceLimiters;
   /** The site's retriever (an index loaded on first use, dropped past the memory budget); default: loaded now. */
   readonly retrievalOf?: (site: SiteDefinition, config: AppConfig) => AppParts["retrieval"];
 }

@@ -141,6 +141,7 @@ export const hostedSites = (options: HostedSitesOptions) => {
         signIn: options.signIn === undefined ? undefined : { ...options.signIn, basePath },
         receiptKey: options.receiptKey,
         ...(options.now === undefined ? {} : { now: options.now }),
+        limiters: options.limiters,
       },
       {
         id: definition.id,

@@ -1,8 +1,8 @@
 /**
  * Many sites' indexes in one process, in bounded memory (SITES_MEMORY_MB).
  *
- * Rule: a site's index is loaded on the site's first use (a retrieve, a listing or a ping),
- * built into a Scope of its own; whenever the indexes held add up to more than the budget,
+ * Rule: a site's index is loaded on the site's first use (a retrieve or a listing), built into
+ * a Scope of its own; whenever the indexes held add up to more than the budget,
  * the least recently used ones are dropped (their Scope closed) until the total fits again,
  * and a dropped index loads again on its next use. Two limits keep answers whole:
  *   - an index that a call in flight uses (its reference count above 0) is never dropped;
@@ -10,7 +10,9 @@
  *     dropping it would reload it on every question and never bring the total down.
  * So the total can exceed the budget by the indexes in use at that moment, never for long.
  * Concurrent first uses share one load (a Deferred every caller awaits); a failed load leaves
- * the site unloaded, so the next use tries again.
+ * the site unloaded, so the next use tries again. A ping (/readyz, public) never loads: an
+ * index not held is "ready" (it loads on the first question), so a stranger asking every
+ * site's /readyz cannot make the service load 50 indexes and drop the ones in use.
  *
  * Size: what each adapter reports when it (re)loads an index (`IndexSize`, adapter-layers.ts
  * `IndexLoaded.bytes`): the local index's file size (its snapshot keeps the file's bytes and
@@ -201,7 +203,11 @@ export const makeSiteIndexes = (budgetBytes: number, events: SiteIndexEvents = {
       Retriever.of({
         retrieve: (question, k) => using(site, retrieval, (inner) => inner.retrieve(question, k)),
         listing: using(site, retrieval, (inner) => inner.listing),
-        ping: using(site, retrieval, (inner) => inner.ping),
+        ping: Effect.suspend(() =>
+          entries.get(site)?.state.tag === "loaded"
+            ? using(site, retrieval, (inner) => inner.ping)
+            : Effect.void,
+        ),
       }),
     held: () =>
       Array.from(entries.values()).flatMap((entry) =>

@@ -14,6 +14,7 @@ import { DEFAULT_MCP_TOOL_PRICES } from "../../core/config-mcp.ts";
 import type { SiteDefinition } from "../../core/config-sites.ts";
 import type { ChainReader } from "../../core/ports/chain-reader.ts";
 import { createApp } from "../../src/app.ts";
+import { serviceLimiters } from "../../src/http/service-limiters.ts";
 import { memoryLogger } from "../../src/observability/log.ts";
 import { makeMetrics } from "../../src/observability/metrics.ts";
 import type { ExactFacilitator } from "../../src/payments/v2/exact-payment.ts";
@@ -78,6 +79,16 @@ export interface SitesAppOptions {
   readonly retireAfterMs?: number;
   /** The service's language model (e.g. test/support/fake-groq.ts); default: extractive answers. */
   readonly llm?: AppConfig["llm"];
+  /**
+   * The chain's JSON-RPC endpoint: the default chain reader's (unless `chain` is given) and every
+   * site's RPC relay (/api/solana-rpc, served only when this is given).
+   */
+  readonly rpcUrl?: string;
+  /** Settings over the service's surface (METRICS_TOKEN, the relay's budget). */
+  readonly surface?: Partial<AppConfig["surface"]>;
+  readonly protectionRps?: number;
+  /** The clock of the edge's limits and caches. */
+  readonly now?: () => number;
 }
 
 export const buildSitesApp = async (options: SitesAppOptions) => {
@@ -90,6 +101,8 @@ export const buildSitesApp = async (options: SitesAppOptions) => {
   });
   const config: AppConfig = {
     ...base,
+    ...(options.protectionRps === undefined ? {} : { protectionRps: options.protectionRps }),
+    surface: { ...base.surface, ...options.surface },
     insights: {
       ...base.insights,
       adminToken: options.adminToken === undefined ? undefined : Redacted.make(options.adminToken),
@@ -103,7 +116,7 @@ export const buildSitesApp = async (options: SitesAppOptions) => {
     network: "devnet" as const,
     usdcMint: options.chain?.usdcMint ?? USDC_MINT,
     wallet: options.chain?.wallet ?? WALLET,
-    rpcUrl: "http://127.0.0.1:9/unused",
+    rpcUrl: options.rpcUrl ?? "http://127.0.0.1:9/unused",
     walletSecretKey: undefined,
   };
   const { logger, lines } = memoryLogger();
@@ -118,6 +131,9 @@ export const buildSitesApp = async (options: SitesAppOptions) => {
     chain.network,
     undefined,
   );
+  // One set of the service's limits for the default site and every hosted one, as boot.ts makes.
+  const limiters = serviceLimiters(config.surface, options.now);
+  const clock = options.now === undefined ? {} : { now: options.now };
   const sites = hostedSites({
     ...(options.retireAfterMs === undefined ? {} : { retireAfterMs: options.retireAfterMs }),
     base: config,
@@ -129,6 +145,8 @@ export const buildSitesApp = async (options: SitesAppOptions) => {
     signIn,
     receiptKey: undefined,
     relayRpcUrl: chain.rpcUrl,
+    limiters,
+    ...clock,
     shared: await sharedServicesOf(runtime),
     web: {},
   });
@@ -139,6 +157,11 @@ export const buildSitesApp = async (options: SitesAppOptions) => {
     logger,
     metrics,
     signIn,
+    limiters,
+    ...clock,
+    ...(options.rpcUrl === undefined
+      ? {}
+      : { web: { relay: { rpcUrl: options.rpcUrl, wallet: chain.wallet, usdcMint: chain.usdcMint } } }),
     sites: sites.routing,
     ...(options.facilitator === undefined ? {} : { facilitator: options.facilitator }),
     sitesSummary: sitesSummary(sites, chain.wallet),

@@ -8,7 +8,7 @@ import type { SitesSummary } from "../../../core/insights/sites-summary.ts";
 import type { DocsSyncRecord } from "../../../core/ports/docs-sync.ts";
 import type { TrustProxy } from "../../../core/trust-proxy.ts";
 import type { AppEnv } from "../../hono-kit/app-env.ts";
-import { failureLimiter } from "../../hono-kit/failure-limiter.ts";
+import type { FailureLimiter } from "../../hono-kit/failure-limiter.ts";
 import type { InsightsRecorder } from "../../hono-kit/insights-recorder.ts";
 import type { AppRuntime } from "../../hono-kit/run-effect.ts";
 import type { Metrics } from "../../observability/metrics.ts";
@@ -34,6 +34,8 @@ export interface AdminDeps {
   readonly docsSync?: { readonly last: () => Promise<DocsSyncRecord | undefined> } | undefined;
   /** The hosted sites' summary: only the operator's console is given it. */
   readonly sitesSummary?: SitesSummary | undefined;
+  /** Wrong tokens per client, one count for every site's console (ADMIN_TOKEN opens them all). */
+  readonly lockout: FailureLimiter;
 }
 
 /** `api` goes under /api/admin, `console` under /admin. */
@@ -48,12 +50,13 @@ export const adminRoutes = ({
   publicOrigin,
   docsSync,
   sitesSummary,
+  lockout,
 }: AdminDeps) => {
   if (door === undefined) return { api: new Hono<AppEnv>(), console: new Hono<AppEnv>() };
   // One limiter for the API and the login form: guesses through either count together.
   const access = {
     credentials: adminCredentials(door),
-    limiter: failureLimiter(),
+    limiter: lockout,
     metrics,
     cookie: sessionCookie(trustProxy, publicOrigin, site),
   };

@@ -23,9 +23,17 @@ import { type SiteRouting, siteOf } from "./site-routing.ts";
 
 const INCOMING_ID = /^[A-Za-z0-9._-]{8,64}$/;
 const UNMATCHED = "unmatched";
-/** Per-request paths the protection limit counts: public and costly, or (probes) store-reading. */
+/**
+ * Per-request paths the protection limit counts: public and costly, or (probes) store-reading;
+ * llms.txt lists a site's index, which it loads when not held (a hosted site's, site-indexes.ts).
+ */
 const isLimited = (path: string): boolean =>
-  path.startsWith("/api/") || path.startsWith("/x402/") || path === "/mcp" || path === "/readyz";
+  path.startsWith("/api/") ||
+  path.startsWith("/x402/") ||
+  path === "/mcp" ||
+  path === "/readyz" ||
+  path === "/llms.txt" ||
+  path === "/llms-full.txt";
 const FOREIGN = {
   host: { header: "host" },
   origin: { header: "origin" },

@@ -15,12 +15,18 @@ import { type RetrievalFailed, Retriever } from "../../../core/ports/retrieval.t
 import type { StoreUnavailable } from "../../../core/ports/store-errors.ts";
 import type { AppEnv } from "../../hono-kit/app-env.ts";
 import { bearerDoor, type DoorVerdict, retryAfterSeconds } from "../../hono-kit/bearer-door.ts";
-import { failureLimiter } from "../../hono-kit/failure-limiter.ts";
+import type { FailureLimiter } from "../../hono-kit/failure-limiter.ts";
 import { type AppRuntime, runOutcome } from "../../hono-kit/run-effect.ts";
 import { renderMemory } from "../../observability/memory-metrics.ts";
 import type { Metrics } from "../../observability/metrics.ts";
 import type { SponsorWatch } from "../../payments/v2/sponsor-watch.ts";
 import { openApiDocument } from "../openapi.ts";
+import {
+  type CheckResult,
+  READINESS_PROBE_EVERY_MS,
+  type SharedProbe,
+  sharedProbe,
+} from "../service-limiters.ts";
 
 type Probe = Effect.Effect<
   void,
@@ -32,7 +38,10 @@ type Probe = Effect.Effect<
 const problemOf = (error: StoreUnavailable | ChainUnavailable | RetrievalFailed): string =>
   error._tag === "StoreUnavailable" ? error.reason : error.message;
 
-const check = (name: string, probe: Probe) =>
+const check = (
+  name: string,
+  probe: Probe,
+): Effect.Effect<CheckResult, never, QuotaStore | ChainReader | Retriever> =>
   probe.pipe(
     Effect.timeoutOrElse({
       duration: "2 seconds",
@@ -56,6 +65,10 @@ export interface OpsDeps {
   /** The background sync of DOCS_URL (absent: none). Not a readiness check: a failed sync leaves the index serving. */
   readonly docsSync?: { readonly last: () => Promise<DocsSyncRecord | undefined> } | undefined;
   readonly now?: () => number;
+  /** Wrong METRICS_TOKENs per client, one count for every site's /metrics and /readyz. */
+  readonly metricsLockout: FailureLimiter;
+  /** The chain check, one for every site (the service's, service-limiters.ts). */
+  readonly chainReadiness: SharedProbe<CheckResult>;
 }
 
 interface Readiness {
@@ -64,7 +77,24 @@ interface Readiness {
   readonly problems: Readonly<Record<string, string>>;
 }
 
-const probeAll = async (runtime: AppRuntime): Promise<Readiness> => {
+/**
+ * One probe: the site's own store and index, and the service's chain, whose check (a paid
+ * getSlot) every site shares: at most one per period for the whole service (service-limiters.ts).
+ */
+const probeAll = async (
+  runtime: AppRuntime,
+  chainReadiness: SharedProbe<CheckResult>,
+): Promise<Readiness> => {
+  const chain = chainReadiness(async () => {
+    const probed = await runOutcome(
+      runtime,
+      check(
+        "chain",
+        Effect.flatMap(ChainReader, (reader) => reader.ping),
+      ),
+    );
+    return probed.ok ? probed.value : { name: "chain", problem: "the runtime could not run the probe" };
+  });
   const outcome = await runOutcome(
     runtime,
     Effect.all(
@@ -74,10 +104,6 @@ const probeAll = async (runtime: AppRuntime): Promise<Readiness> => {
           Effect.flatMap(QuotaStore, (store) => store.ping),
         ),
         check(
-          "chain",
-          Effect.flatMap(ChainReader, (chain) => chain.ping),
-        ),
-        check(
           "retrieval",
           Effect.flatMap(Retriever, (retriever) => retriever.ping),
         ),
@@ -85,7 +111,8 @@ const probeAll = async (runtime: AppRuntime): Promise<Readiness> => {
       { concurrency: "unbounded" },
     ),
   );
-  const results = outcome.ok ? outcome.value : [];
+  const [store, retrieval] = outcome.ok ? outcome.value : [];
+  const results = [store, await chain, retrieval].filter((result) => result !== undefined);
   const failed = results.filter(({ problem }) => problem !== undefined);
   return {
     ready: outcome.ok && failed.length === 0,
@@ -97,17 +124,13 @@ const probeAll = async (runtime: AppRuntime): Promise<Readiness> => {
 };
 
 /**
- * The probe's answer shared by every request of its period: each probe calls the paid RPC
- * (getSlot), pings Redis and opens the Chroma collection, so a flood of /readyz must not mean a
- * flood of those. A probe in progress is awaited, not repeated.
+ * The probe's answer shared by every request of its period: each probe pings Redis and opens
+ * the Chroma collection (and, through the shared chain check, may call the paid RPC), so a flood
+ * of /readyz must not mean a flood of those. A probe in progress is awaited, not repeated.
  */
 const cachedReadiness = (probe: () => Promise<Readiness>, everyMs: number, now: () => number) => {
-  let last: { readonly at: number; readonly result: Promise<Readiness> } | undefined;
-  return (): Promise<Readiness> => {
-    const at = now();
-    if (last === undefined || at - last.at >= everyMs) last = { at, result: probe() };
-    return last.result;
-  };
+  const shared = sharedProbe<Readiness>(everyMs, now);
+  return () => shared(probe);
 };
 
 /** What /readyz tells the operator of the fee payer: offered or withdrawn, and its SOL. */
@@ -156,12 +179,14 @@ export const opsRoutes = ({
   runtime,
   metrics,
   metricsToken,
-  probeEveryMs = 5_000,
+  probeEveryMs = READINESS_PROBE_EVERY_MS,
   now = Date.now,
   sponsor,
   docsSync,
+  metricsLockout,
+  chainReadiness,
 }: OpsDeps) => {
-  const readiness = cachedReadiness(() => probeAll(runtime), probeEveryMs, now);
+  const readiness = cachedReadiness(() => probeAll(runtime, chainReadiness), probeEveryMs, now);
   // Resolved on the first scrape (the runtime is built by then); a store holding nothing in the process has none.
   let held: (() => ReadonlyArray<HeldSize>) | undefined;
   const heldSizes = (): ReadonlyArray<HeldSize> => {
@@ -173,7 +198,7 @@ export const opsRoutes = ({
     }
     return held();
   };
-  const door = metricsToken === undefined ? undefined : bearerDoor(metricsToken, failureLimiter({ now }));
+  const door = metricsToken === undefined ? undefined : bearerDoor(metricsToken, metricsLockout);
   /** Whether the request carries METRICS_TOKEN; a wrong one is counted and logged, never echoed. */
   const verdictOf = (c: Context<AppEnv>): DoorVerdict => {
     if (door === undefined) return { kind: "missing" };

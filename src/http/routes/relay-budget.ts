@@ -1,7 +1,7 @@
 /**
  * The RPC relay's budget: calls forwarded per client and for everyone together, in fixed
- * one-minute windows, in memory per instance. Each forwarded call spends the operator's RPC plan;
- * the protection limit alone (100 a second per client) would let one client make millions a day.
+ * one-minute windows, in memory per instance, one for all sites (src/http/service-limiters.ts).
+ * Each forwarded call spends the operator's RPC plan; the protection limit alone (100 a second per client) would let one client make millions a day.
  * Memory stays bounded by the clients active within one minute.
  */
 
@@ -43,3 +43,5 @@ export const relayBudget = ({ perClientPerMinute, perMinute, now = Date.now }: R
     return { kind: "ok" };
   };
 };
+
+export type RelayBudget = ReturnType<typeof relayBudget>;

@@ -14,7 +14,7 @@ import type { AppEnv } from "../../hono-kit/app-env.ts";
 import { retryAfterSeconds } from "../../hono-kit/bearer-door.ts";
 import { readJsonObject } from "../../hono-kit/read-json.ts";
 import type { Metrics } from "../../observability/metrics.ts";
-import { relayBudget } from "./relay-budget.ts";
+import type { RelayBudget } from "./relay-budget.ts";
 import { paysService } from "./relay-transfer.ts";
 import { decodeParams, isRelayed } from "./rpc-relay-params.ts";
 
@@ -27,9 +27,8 @@ export interface RpcRelayDeps {
   readonly wallet: string;
   readonly usdcMint: string;
   readonly metrics: Metrics;
-  readonly perClientPerMinute: number;
-  readonly perMinute: number;
-  readonly now?: () => number;
+  /** The service's budget, one for every site's relay (they all spend the same RPC plan). */
+  readonly budget: RelayBudget;
 }
 
 type Outcome =
@@ -52,7 +51,7 @@ const rpcError = (
 
 export const rpcRelay = (deps: RpcRelayDeps) => {
   const { rpcUrl, metrics } = deps;
-  const spend = relayBudget(deps);
+  const spend = deps.budget;
   const paysUs = paysService(deps.wallet, deps.usdcMint);
   // Method labels are the relayed names only, so a scan of made-up names cannot grow /metrics.
   const count = (method: string, outcome: Outcome) =>
