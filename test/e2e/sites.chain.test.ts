@@ -23,10 +23,16 @@ import type { TestChain } from "../support/localnet.ts";
 import { redisServerAvailable } from "../support/redis-server.ts";
 import { useRedisServer } from "../support/shared-redis.ts";
 import { proofFor } from "../support/sign-in-client.ts";
-import { buildSitesApp, docsFolder, siteDefinition } from "../support/sites-app.ts";
+import {
+  docsFolder,
+  type SitesService,
+  siteDefinition,
+  sitesInstances,
+  useInstances,
+} from "../support/sites-app.ts";
 import { officialClient, officialPaymentHeader, startChainWithFacilitator } from "../support/x402-v2.ts";
 
-type Service = Awaited<ReturnType<typeof buildSitesApp>>;
+type Service = SitesService;
 type SiteId = "alpha" | "beta";
 
 let chain: TestChain;
@@ -88,29 +94,7 @@ const options = (redisUrl?: string) => ({
 });
 
 const redis = redisServerAvailable() ? useRedisServer() : undefined;
-let databases = 0;
-const STORES: ReadonlyArray<readonly [string, () => Promise<readonly [Service, Service]>]> = [
-  [
-    "memory",
-    async () => {
-      const one = await buildSitesApp(options());
-      return [one, one] as const;
-    },
-  ],
-  ...(redis === undefined
-    ? []
-    : [
-        [
-          "redis, two instances",
-          async () => {
-            const url = `${redis.redis.url}/${++databases}`;
-            const first = await buildSitesApp(options(url));
-            const second = await buildSitesApp({ ...options(url), dataDir: first.dataDir });
-            return [first, second] as const;
-          },
-        ] as const,
-      ]),
-];
+const STORES = sitesInstances(redis, options);
 
 /** What moved on the chain since `before`: the payer's USDC and each site wallet's. */
 const watch = async (payer: Address) => {
@@ -148,12 +132,8 @@ const x402Wallet = (signer: KeyPairSigner): X402Wallet => ({
 describe.each(STORES)("two sites on the local chain (%s)", (_name, open) => {
   let one: Service;
   let two: Service;
-  beforeAll(async () => {
-    [one, two] = await open();
-  });
-  afterAll(async () => {
-    await one?.dispose();
-    if (two !== one) await two?.dispose();
+  useInstances(open, (first, second) => {
+    [one, two] = [first, second];
   });
 
   const status = async (service: Service, id: SiteId, from: string, headers: Record<string, string> = {}) =>

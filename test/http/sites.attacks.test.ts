@@ -5,13 +5,19 @@
  * or Host trick reaches one site's routes through another's. The payments on the chain are in
  * test/e2e/sites.chain.test.ts.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
 import { generateKeyPairSigner } from "@solana/kit";
 import { redisServerAvailable } from "../support/redis-server.ts";
 import { useRedisServer } from "../support/shared-redis.ts";
 import { proofFor } from "../support/sign-in-client.ts";
-import { buildSitesApp, docsFolder, siteDefinition } from "../support/sites-app.ts";
+import {
+  docsFolder,
+  type SitesService,
+  siteDefinition,
+  sitesInstances,
+  useInstances,
+} from "../support/sites-app.ts";
 
 const ADMIN = "operator-admin-token-0123456789";
 const OWNER = { alpha: "alpha-owner-token-0123456789", beta: "beta-owner-token-0123456789" };
@@ -51,38 +57,15 @@ const sites = [
   },
 ];
 
-type Service = Awaited<ReturnType<typeof buildSitesApp>>;
+type Service = SitesService;
 const redis = redisServerAvailable() ? useRedisServer() : undefined;
-let databases = 0;
-
 /** The two instances a test talks to: one app on memory (twice the same), or two apps on one Redis. */
-const STORES: ReadonlyArray<readonly [string, () => Promise<readonly [Service, Service]>]> = [
-  [
-    "memory",
-    async () => {
-      const one = await buildSitesApp({ defaultDocs: docs.default, sites, adminToken: ADMIN });
-      return [one, one] as const;
-    },
-  ],
-  ...(redis === undefined
-    ? []
-    : [
-        [
-          "redis, two instances",
-          async () => {
-            const options = {
-              defaultDocs: docs.default,
-              sites,
-              adminToken: ADMIN,
-              redisUrl: `${redis.redis.url}/${++databases}`,
-            };
-            const first = await buildSitesApp(options);
-            const second = await buildSitesApp({ ...options, dataDir: first.dataDir });
-            return [first, second] as const;
-          },
-        ] as const,
-      ]),
-];
+const STORES = sitesInstances(redis, (redisUrl) => ({
+  defaultDocs: docs.default,
+  sites,
+  adminToken: ADMIN,
+  ...(redisUrl === undefined ? {} : { redisUrl }),
+}));
 
 const json = async (response: Response) => (await response.json()) as Record<string, unknown>;
 const bearer = (token: string, headers: Record<string, string> = {}) => ({
@@ -92,12 +75,8 @@ const bearer = (token: string, headers: Record<string, string> = {}) => ({
 describe.each(STORES)("cross-site attacks (%s)", (_name, open) => {
   let one: Service;
   let two: Service;
-  beforeAll(async () => {
-    [one, two] = await open();
-  });
-  afterAll(async () => {
-    await one?.dispose();
-    if (two !== one) await two?.dispose();
+  useInstances(open, (first, second) => {
+    [one, two] = [first, second];
   });
 
   test("B's answer id does not vote on A, nor on the default site", async () => {

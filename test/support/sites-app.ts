@@ -4,6 +4,7 @@
  * into its own local index, real retrieval and extractive answers, the memory store or one
  * shared Redis. Two apps built on one Redis are two instances of one deployment.
  */
+import { afterAll, beforeAll } from "bun:test";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -190,4 +191,49 @@ export const buildSitesApp = async (options: SitesAppOptions) => {
       await runtime.dispose();
     },
   };
+};
+
+export type SitesService = Awaited<ReturnType<typeof buildSitesApp>>;
+type Instances = () => Promise<readonly [SitesService, SitesService]>;
+
+/**
+ * The instances a test of hosted sites talks to, by store: one app on memory (the same instance
+ * twice), and, when a redis-server is at hand, two apps on one Redis (a fresh database each
+ * time) sharing one data folder, as two instances of one deployment.
+ */
+export const sitesInstances = (
+  redis: { readonly redis: { readonly url: string } } | undefined,
+  optionsFor: (redisUrl?: string) => SitesAppOptions,
+): ReadonlyArray<readonly [string, Instances]> => {
+  let databases = 0;
+  const memory: Instances = async () => {
+    const one = await buildSitesApp(optionsFor());
+    return [one, one] as const;
+  };
+  const onRedis: Instances = async () => {
+    const url = `${redis?.redis.url}/${++databases}`;
+    const first = await buildSitesApp(optionsFor(url));
+    const second = await buildSitesApp({ ...optionsFor(url), dataDir: first.dataDir });
+    return [first, second] as const;
+  };
+  return redis === undefined
+    ? [["memory", memory]]
+    : [
+        ["memory", memory],
+        ["redis, two instances", onRedis],
+      ];
+};
+
+/** Opens the instances before a block's tests (handing them to `use`) and disposes them after. */
+export const useInstances = (open: Instances, use: (one: SitesService, two: SitesService) => void) => {
+  let opened: readonly [SitesService, SitesService] | undefined;
+  beforeAll(async () => {
+    opened = await open();
+    use(...opened);
+  });
+  afterAll(async () => {
+    const [one, two] = opened ?? [];
+    await one?.dispose();
+    if (two !== one) await two?.dispose();
+  });
 };
