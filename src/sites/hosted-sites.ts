@@ -8,25 +8,20 @@
  * taken out of the file and put back (an edit in two steps, a mistake undone) finds them again,
  * as it would in Redis.
  */
-import { Context, Layer } from "effect";
+import { type Context, Layer } from "effect";
 import type { AppConfig } from "../../core/config.ts";
 import type { SiteDefinition, SitesSet } from "../../core/config-sites.ts";
-import { RequestSeal } from "../../core/ports/request-seal.ts";
 import { Retriever } from "../../core/ports/retrieval.ts";
-import { type AppDeps, createRouter } from "../app.ts";
-import { runOutcome } from "../hono-kit/run-effect.ts";
-import { corsPolicy } from "../http/edge/cors.ts";
-import { SITES_PREFIX } from "../http/edge/site-routing.ts";
-import { startReconciler } from "../payments/v2/reconciler.ts";
+import type { AppDeps } from "../app.ts";
 import { startSitesDocsSync } from "../runtime/docs-sync.ts";
 import { ensureSiteIndex } from "../runtime/site-index.ts";
 import { siteRetrieval } from "../runtime/site-retrieval.ts";
 import { type ServiceParts, type SiteRuntime, siteRuntime } from "./hosted-site.ts";
-import { ownerHosts } from "./owner-hosts.ts";
 import { siteAppConfig, siteChain } from "./site-config.ts";
 import { type DirectoryEntry, siteDirectory } from "./site-directory.ts";
 import { MIB, makeSiteIndexes } from "./site-indexes.ts";
 import { siteLogger } from "./site-logger.ts";
+import { siteRoutes } from "./site-routes.ts";
 import { openSiteStore, type SharedServices, type SiteStore, siteKeyPrefix } from "./site-store.ts";
 
 /** How long a replaced or removed site's runtime still serves what it had (above the 120 s hold lease). */
@@ -123,64 +118,25 @@ export const hostedSites = (options: HostedSitesOptions) => {
       throw error;
     }
     const served = siteRuntime(definition, config, chain, store, { ...options, retrievalOf }, siteLog);
-    const basePath = `${SITES_PREFIX}${definition.id}`;
-    const router = createRouter(
-      {
-        runtime: served.runtime,
-        config,
-        logger,
-        metrics: options.metrics,
-        web: {
-          ...options.web,
-          relay: { rpcUrl: options.relayRpcUrl, wallet: chain.wallet, usdcMint: chain.usdcMint },
-        },
-        facilitator: options.facilitator,
-        docsSync:
-          config.docsSite.url === undefined ? undefined : { last: () => docsSync.last(definition.id) },
-        // The URI a wallet signs names the site (its challenges are its own anyway: sealed under its key).
-        signIn: options.signIn === undefined ? undefined : { ...options.signIn, basePath },
-        receiptKey: options.receiptKey,
-        ...(options.now === undefined ? {} : { now: options.now }),
-        limiters: options.limiters,
-      },
-      {
-        id: definition.id,
-        basePath,
-        title: definition.title,
-        productName: definition.productName,
-        ownerTokenSha256: definition.ownerTokenSha256,
-        // The console's sessions are signed under the store's secret (shared by its instances).
-        sealSession: (message) =>
-          Context.get(store.context, RequestSeal).mac("site-console-session", message),
-        ownerHost: ownerHosts(definition.hosts, directory.routing.servesHost),
-      },
-    );
-    const dispatch = router.fetch;
-    const widgetOrigins = new Set(definition.origins);
-    // Settlements of this site left pending are followed to their end, under its own lease.
-    const reconciler =
-      options.facilitator === undefined
-        ? undefined
-        : startReconciler({
-            run: async (effect) => runOutcome(served.runtime, effect),
-            feePayer: options.facilitator.feePayer,
-            logger: siteLog,
-            metrics: options.metrics,
-          });
+    const routes = siteRoutes({
+      definition,
+      config,
+      chain,
+      store,
+      served,
+      parts: options,
+      siteLog,
+      lastSync: config.docsSite.url === undefined ? undefined : () => docsSync.last(definition.id),
+      servesHost: directory.routing.servesHost,
+    });
     return {
       definition,
       fingerprint: fingerprintOf(definition),
       store,
       served,
-      entry: {
-        id: definition.id,
-        dispatch: (request, facts) => dispatch(request, facts),
-        cors: corsPolicy(definition.origins),
-        servesOrigin: (origin) => widgetOrigins.has(origin),
-        hosts: definition.hosts,
-      },
+      entry: routes.entry,
       stop: async () => {
-        await reconciler?.stop();
+        await routes.stop();
         await served.runtime.dispose();
       },
     };

@@ -1,0 +1,103 @@
+/**
+ * A hosted site's routes and what follows its payments: the default site's routes built over
+ * the site's runtime and settings (its wallet in the relay, its path in the URI a wallet signs,
+ * its console's door), its directory entry for the edge, and its reconciler of pending
+ * settlements under its own lease.
+ */
+import { Context } from "effect";
+import type { AppConfig, ChainConfig } from "../../core/config.ts";
+import type { SiteDefinition } from "../../core/config-sites.ts";
+import type { DocsSyncRecord } from "../../core/ports/docs-sync.ts";
+import { RequestSeal } from "../../core/ports/request-seal.ts";
+import { type AppDeps, createRouter } from "../app.ts";
+import { runOutcome } from "../hono-kit/run-effect.ts";
+import { corsPolicy } from "../http/edge/cors.ts";
+import { SITES_PREFIX } from "../http/edge/site-routing.ts";
+import type { Logger } from "../observability/log.ts";
+import { startReconciler } from "../payments/v2/reconciler.ts";
+import type { ServiceParts, SiteRuntime } from "./hosted-site.ts";
+import { ownerHosts } from "./owner-hosts.ts";
+import type { DirectoryEntry } from "./site-directory.ts";
+import type { SiteStore } from "./site-store.ts";
+
+export interface SiteRoutesInput {
+  readonly definition: SiteDefinition;
+  readonly config: AppConfig;
+  readonly chain: ChainConfig;
+  readonly store: SiteStore;
+  readonly served: SiteRuntime;
+  readonly parts: ServiceParts & { readonly web: NonNullable<AppDeps["web"]>; readonly now?: () => number };
+  readonly siteLog: Logger;
+  /** The site's last docs sync (a URL site), for its console and /readyz. */
+  readonly lastSync: (() => Promise<DocsSyncRecord | undefined>) | undefined;
+  /** Whether a Host name is any hosted site's (the operator's token is refused there). */
+  readonly servesHost: (name: string) => boolean;
+}
+
+/** The site's entry for the edge, and how to stop what it started (its reconciler). */
+export const siteRoutes = ({
+  definition,
+  config,
+  chain,
+  store,
+  served,
+  parts,
+  siteLog,
+  lastSync,
+  servesHost,
+}: SiteRoutesInput): { readonly entry: DirectoryEntry; readonly stop: () => Promise<void> } => {
+  const basePath = `${SITES_PREFIX}${definition.id}`;
+  const router = createRouter(
+    {
+      runtime: served.runtime,
+      config,
+      logger: parts.logger,
+      metrics: parts.metrics,
+      web: {
+        ...parts.web,
+        relay: { rpcUrl: parts.relayRpcUrl, wallet: chain.wallet, usdcMint: chain.usdcMint },
+      },
+      facilitator: parts.facilitator,
+      docsSync: lastSync === undefined ? undefined : { last: lastSync },
+      // The URI a wallet signs names the site (its challenges are its own anyway: sealed under its key).
+      signIn: parts.signIn === undefined ? undefined : { ...parts.signIn, basePath },
+      receiptKey: parts.receiptKey,
+      ...(parts.now === undefined ? {} : { now: parts.now }),
+      limiters: parts.limiters,
+    },
+    {
+      id: definition.id,
+      basePath,
+      title: definition.title,
+      productName: definition.productName,
+      ownerTokenSha256: definition.ownerTokenSha256,
+      // The console's sessions are signed under the store's secret (shared by its instances).
+      sealSession: (message) => Context.get(store.context, RequestSeal).mac("site-console-session", message),
+      ownerHost: ownerHosts(definition.hosts, servesHost),
+    },
+  );
+  const dispatch = router.fetch;
+  const widgetOrigins = new Set(definition.origins);
+  // Settlements of this site left pending are followed to their end, under its own lease.
+  const reconciler =
+    parts.facilitator === undefined
+      ? undefined
+      : startReconciler({
+          run: async (effect) => runOutcome(served.runtime, effect),
+          feePayer: parts.facilitator.feePayer,
+          logger: siteLog,
+          metrics: parts.metrics,
+        });
+  return {
+    entry: {
+      id: definition.id,
+      dispatch: (request, facts) => dispatch(request, facts),
+      cors: corsPolicy(definition.origins),
+      servesOrigin: (origin) => widgetOrigins.has(origin),
+      hosts: definition.hosts,
+    },
+    stop: async () => {
+      await reconciler?.stop();
+    },
+  };
+};
