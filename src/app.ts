@@ -255,7 +255,14 @@ export const createRouter = (
     )
     .route("/.well-known", didDocumentRoutes(receiptKey))
     .route("/admin", admin.console)
-    .route("/", webPageRoutes(web, hosted === undefined ? undefined : siteDemoPage(hosted.id, hosted.title)))
+    .route(
+      "/",
+      webPageRoutes(
+        web,
+        hosted === undefined ? undefined : (origin) => siteDemoPage(hosted.id, hosted.title, origin),
+        config.surface.publicOrigin,
+      ),
+    )
     .notFound((c) =>
       c.json({ success: false, error: `Not found: ${c.req.method} ${c.req.path}`, code: "NOT_FOUND" }, 404),
     )

@@ -6,7 +6,8 @@
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
-export const siteDemoPage = (id: string, title: string | undefined): string => {
+/** The page of site `id`; `origin`: the service's address its embed snippet names. */
+export const siteDemoPage = (id: string, title: string | undefined, origin: string): string => {
   const name = escapeHtml(title ?? id);
   return `<!doctype html>
 <html lang="en">
@@ -27,7 +28,7 @@ export const siteDemoPage = (id: string, title: string | undefined): string => {
 <p>This page embeds the assistant of the site <code>${escapeHtml(id)}</code>: it answers from this site's docs only,
 with this site's free questions, price and wallet. Open it with the button in the corner.</p>
 <p>To embed it in the site's own pages:</p>
-<pre tabindex="0"><code>&lt;script src="https://your-service.example/widget.js" defer data-site="${escapeHtml(id)}"
+<pre tabindex="0"><code>&lt;script src="${escapeHtml(origin)}/widget.js" defer data-site="${escapeHtml(id)}"
         data-title="Ask ${name}"&gt;&lt;/script&gt;</code></pre>
 <script src="/widget.js" defer data-site="${escapeHtml(id)}" data-title="Ask ${name}"></script>
 </body>

@@ -9,11 +9,25 @@ export interface WebDeps {
   readonly widgetDist?: string | undefined;
 }
 
-/** Mounted at the root: GET / (the demo docs page, or a hosted site's `page`) and the widget bundles. */
-export const webPageRoutes = ({ widgetDist }: WebDeps, page: string = DEMO_PAGE) => {
+/**
+ * Mounted at the root: GET / (the demo docs page, or a hosted site's page for the address it is
+ * asked at: PUBLIC_ORIGIN when set, else the request's own, which the Host guard vetted) and the
+ * widget bundles.
+ */
+export const webPageRoutes = (
+  { widgetDist }: WebDeps,
+  page: string | ((origin: string) => string) = DEMO_PAGE,
+  publicOrigin?: string,
+) => {
   const assets = widgetAssets(widgetDist);
   return new Hono<AppEnv>()
-    .get("/", (c) => c.html(page, 200, DEMO_PAGE_HEADERS))
+    .get("/", (c) =>
+      c.html(
+        typeof page === "string" ? page : page(publicOrigin ?? new URL(c.req.url).origin),
+        200,
+        DEMO_PAGE_HEADERS,
+      ),
+    )
     .get("/widget.js", (c) => assets(c, "widget.js"))
     .get("/widget-pay.js", (c) => assets(c, "widget-pay.js"));
 };

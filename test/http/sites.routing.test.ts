@@ -86,6 +86,12 @@ describe("hosted sites: routing and isolation (memory store)", () => {
     expect((await sourcesOf(fromDefault)).some((source) => source.includes("zorblax"))).toBe(false);
   });
 
+  test("a site's demo page embeds the widget with data-site, its snippet naming the service's address", async () => {
+    const page = await (await service.call("/sites/alpha/")).text();
+    expect(page).toContain('<script src="/widget.js" defer data-site="alpha"');
+    expect(page).toContain('&lt;script src="http://localhost/widget.js" defer data-site="alpha"');
+  });
+
   test("an unknown site is a 404 with a code, not the default site", async () => {
     for (const path of [
       "/sites/nope/api/status",
