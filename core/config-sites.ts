@@ -6,11 +6,13 @@
  * must not silently leave its default in place. Secret values (the owner's token and its hash)
  * never appear in a problem. The single-site setup is the default site and is not listed here.
  */
+
 import { Result } from "effect";
 import { ConfigError } from "./config.ts";
 import type { McpToolPrices } from "./config-mcp.ts";
 import type { Env } from "./config-reader.ts";
 import * as field from "./config-site-fields.ts";
+import { hostName } from "./host-name.ts";
 import { DEFAULT_UNITS_PER_QUERY } from "./payments/question-price.ts";
 
 export const SITE_ID = /^[a-z0-9-]{1,40}$/;
@@ -163,16 +165,11 @@ interface Placed {
 }
 
 /**
- * Records a problem for each id or host that more than one site claims. Ids are compared even
- * for a site with other problems, so a file with a bad price and a repeated id names both at
- * once, instead of the repeat only after the price is fixed.
+ * Records a problem for each id or host that more than one site claims, and for each host that
+ * is the service's own. Ids are compared even for a site with other problems, so a file with a
+ * bad price and a repeated id names both at once, instead of the repeat only after the price is
+ * fixed.
  */
-/** "docs.acme.dev:8443" -> "docs.acme.dev", "[::1]:80" -> "[::1]". */
-const hostName = (host: string) => {
-  const end = host.startsWith("[") ? host.indexOf("]") + 1 : host.indexOf(":");
-  return end > 0 ? host.slice(0, end) : host;
-};
-
 const checkUnique = (placed: ReadonlyArray<Placed>, problems: string[], reserved: ReadonlyArray<string>) => {
   const ids = new Map<string, number>();
   const hosts = new Map<string, string>();

@@ -4,10 +4,10 @@
  * could read it): the site's own `hosts`, and any other hosted site's (another owner's), at any
  * port and with or without the trailing dot of a fully qualified name (the same name to DNS).
  */
-import { nameOf } from "./site-directory.ts";
+import { hostName } from "../../core/host-name.ts";
 
 const bareName = (host: string) => {
-  const name = nameOf(host.toLowerCase());
+  const name = hostName(host.toLowerCase());
   return name.endsWith(".") ? name.slice(0, -1) : name;
 };
 

@@ -2,18 +2,13 @@
  * The hosted sites the edge routes to (src/http/edge/site-routing.ts), swapped whole when the
  * sites file changes: a request sees the old set or the new one, never half of each.
  */
+import { hostName } from "../../core/host-name.ts";
 import type { RoutedSite, SiteRouting } from "../http/edge/site-routing.ts";
 
 export interface DirectoryEntry extends RoutedSite {
   /** Lower-case host names, with a port when the file gives one. */
   readonly hosts: ReadonlyArray<string>;
 }
-
-/** "docs.acme.dev:8443" -> "docs.acme.dev": the Host guard compares names without ports. */
-export const nameOf = (host: string) => {
-  const end = host.startsWith("[") ? host.indexOf("]") + 1 : host.indexOf(":");
-  return end > 0 ? host.slice(0, end) : host;
-};
 
 interface Snapshot {
   readonly byId: ReadonlyMap<string, DirectoryEntry>;
@@ -27,7 +22,7 @@ const snapshotOf = (entries: ReadonlyArray<DirectoryEntry>): Snapshot => {
   return {
     byId: new Map(entries.map((entry) => [entry.id, entry])),
     byHost,
-    names: new Set([...byHost.keys()].map(nameOf)),
+    names: new Set([...byHost.keys()].map(hostName)),
   };
 };
 
@@ -36,7 +31,7 @@ export const siteDirectory = () => {
   const routing: SiteRouting = {
     byId: (id) => current.byId.get(id),
     // A host listed with its port matches only that port; a bare name matches any port.
-    byHost: (host) => current.byHost.get(host) ?? current.byHost.get(nameOf(host)),
+    byHost: (host) => current.byHost.get(host) ?? current.byHost.get(hostName(host)),
     hasHosts: () => current.byHost.size > 0,
     servesHost: (name) => current.names.has(name),
   };

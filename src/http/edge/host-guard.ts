@@ -16,6 +16,7 @@
  * Probes (/healthz, /readyz) skip the Host check only: a kubelet asks by the pod's IP. A request
  * without Host (HTTP/1.0) or without Origin is no browser's and passes.
  */
+import { hostName } from "../../../core/host-name.ts";
 import { inCidr, parseIp } from "../../../core/ip.ts";
 import { hostOf } from "./host-of.ts";
 import type { RoutedSite, SiteRouting } from "./site-routing.ts";
@@ -61,11 +62,8 @@ export const bindsLoopback = (bindHost: string): boolean => {
 export const hostGuardOn = (options: HostGuardOptions): boolean =>
   bindsLoopback(options.bindHost) || options.publicOrigin !== undefined || options.allowedHosts.length > 0;
 
-/** The name part of a Host value ("[::1]:3000" -> "[::1]", "LocalHost:80" -> "localhost"). */
-const nameOf = (host: string): string => {
-  const end = host.startsWith("[") ? host.indexOf("]") + 1 : host.indexOf(":");
-  return (end > 0 ? host.slice(0, end) : host).toLowerCase();
-};
+/** The name part of a Host value, lower case ("[::1]:3000" -> "[::1]", "LocalHost:80" -> "localhost"). */
+const nameOf = (host: string): string => hostName(host).toLowerCase();
 
 /** The guard for these settings; undefined when it is off. */
 export const hostGuard = (options: HostGuardOptions): HostGuard | undefined => {
