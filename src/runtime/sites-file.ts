@@ -8,13 +8,13 @@
  * so core stays free of crypto.
  */
 
-import { createHash } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
 import { dirname, extname, resolve } from "node:path";
 import { Result } from "effect";
 import { parse as parseYaml } from "yaml";
 import { type AppConfig, ConfigError, type Env, parseConfig } from "../../core/config.ts";
 import { parseSites, type SiteDefaults, type SitesSet } from "../../core/config-sites.ts";
+import { sha256Hex } from "../hono-kit/same-secret.ts";
 import { LOOPBACK_NAMES } from "../http/edge/host-guard.ts";
 import type { Logger } from "../observability/log.ts";
 
@@ -22,8 +22,6 @@ import type { Logger } from "../observability/log.ts";
 export const SITES_FILE_POLL_MS = 2_000;
 /** A larger file is refused unread: a sites file of 1,000 sites is about 500 KB. */
 export const MAX_SITES_FILE_BYTES = 4 * 1024 * 1024;
-
-const sha256Hex = (text: string): string => createHash("sha256").update(text).digest("hex");
 
 /** What a site takes from the service's own configuration when the file leaves it out. */
 export const siteDefaults = (

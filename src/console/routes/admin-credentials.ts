@@ -8,9 +8,9 @@
  * stops working at logout, not 12 hours later. Revocations are per instance: behind several
  * instances a logged-out cookie still opens the others until it expires (see docs/insights.md).
  */
-import { createHash, createHmac, randomBytes } from "node:crypto";
+import { createHmac, randomBytes } from "node:crypto";
 import { Redacted } from "effect";
-import { sameSecret } from "../../hono-kit/same-secret.ts";
+import { sameSecret, sha256Hex } from "../../hono-kit/same-secret.ts";
 
 /** The cookie's name over http; over https it carries the `__Host-` prefix (host-only, Secure, Path=/). */
 export const SESSION_COOKIE = "docs_chat_admin";
@@ -39,8 +39,6 @@ export const tokenDoor = (token: Redacted.Redacted<string>): ConsoleDoor => {
   const secret = Redacted.value(token);
   return { matches: (given) => sameSecret(given, secret), sessionKey: secret };
 };
-
-const sha256Hex = (text: string) => createHash("sha256").update(text).digest("hex");
 
 /** What a hosted site's console is built from besides its id and tokens. */
 export interface SiteDoorParts {
