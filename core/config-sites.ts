@@ -226,3 +226,10 @@ export const parseSites = (
     ? Result.succeed({ sites: placed.flatMap(({ site }) => (site === undefined ? [] : [site])) })
     : Result.fail(new ConfigError({ problems }));
 };
+
+/**
+ * A site, or a set of them, as text: equal texts are the same settings (a price is a bigint,
+ * which JSON does not write by itself). How a change to the file is told from a rewrite of it.
+ */
+export const sitesText = (value: SiteDefinition | SitesSet): string =>
+  JSON.stringify(value, (_key, field: unknown) => (typeof field === "bigint" ? `${field}n` : field));

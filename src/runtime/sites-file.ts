@@ -13,7 +13,7 @@ import { dirname, extname, resolve } from "node:path";
 import { Result } from "effect";
 import { parse as parseYaml } from "yaml";
 import { type AppConfig, ConfigError, type Env, parseConfig } from "../../core/config.ts";
-import { parseSites, type SiteDefaults, type SitesSet } from "../../core/config-sites.ts";
+import { parseSites, type SiteDefaults, type SitesSet, sitesText } from "../../core/config-sites.ts";
 import { sha256Hex } from "../hono-kit/same-secret.ts";
 import { LOOPBACK_NAMES } from "../http/edge/host-guard.ts";
 import type { Logger } from "../observability/log.ts";
@@ -113,10 +113,7 @@ export interface SitesFileWatch {
 }
 
 /** Sets compared by content (the ids, hosts, prices... a file rewritten the same is no change). */
-const sameSites = (a: SitesSet | undefined, b: SitesSet) =>
-  a !== undefined &&
-  JSON.stringify(a, (_, value) => (typeof value === "bigint" ? `${value}n` : value)) ===
-    JSON.stringify(b, (_, value) => (typeof value === "bigint" ? `${value}n` : value));
+const sameSites = (a: SitesSet | undefined, b: SitesSet) => a !== undefined && sitesText(a) === sitesText(b);
 
 /** Re-reads the file every `intervalMs` (at once first) until stopped; see the header. */
 export const watchSitesFile = (path: string, env: Env, options: SitesFileWatchOptions): SitesFileWatch => {

@@ -10,7 +10,7 @@
  */
 import { type Context, Layer } from "effect";
 import type { AppConfig } from "../../core/config.ts";
-import type { SiteDefinition, SitesSet } from "../../core/config-sites.ts";
+import { type SiteDefinition, type SitesSet, sitesText } from "../../core/config-sites.ts";
 import { Retriever } from "../../core/ports/retrieval.ts";
 import type { AppDeps } from "../app.ts";
 import { startSitesDocsSync } from "../runtime/docs-sync.ts";
@@ -44,12 +44,6 @@ interface OpenSite {
   readonly entry: DirectoryEntry;
   readonly stop: () => Promise<void>;
 }
-
-/** A definition as text, to tell a changed site from an unchanged one (bigints included). */
-const fingerprintOf = (definition: SiteDefinition) =>
-  JSON.stringify(definition, (_key, value: unknown) =>
-    typeof value === "bigint" ? value.toString() : value,
-  );
 
 export const hostedSites = (options: HostedSitesOptions) => {
   const { logger, shared } = options;
@@ -131,7 +125,7 @@ export const hostedSites = (options: HostedSitesOptions) => {
     });
     return {
       definition,
-      fingerprint: fingerprintOf(definition),
+      fingerprint: sitesText(definition),
       store,
       served,
       entry: routes.entry,
@@ -158,7 +152,7 @@ export const hostedSites = (options: HostedSitesOptions) => {
     }
     for (const definition of set.sites) {
       const before = open.get(definition.id);
-      const fingerprint = fingerprintOf(definition);
+      const fingerprint = sitesText(definition);
       if (before?.fingerprint === fingerprint) continue;
       try {
         const next = await openSite(definition, before);
