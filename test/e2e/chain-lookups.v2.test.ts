@@ -6,11 +6,11 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { generateKeyPairSigner } from "@solana/kit";
-import { ChainSolana } from "../../adapters/chain-solana/index.ts";
 import { CHAIN_LOOKUPS_PER_PAYMENT } from "../../core/payments/chain-lookup-budget.ts";
 import type { ExactFacilitator } from "../../src/payments/v2/exact-payment.ts";
 import { exhaustFreeQuestion } from "../support/chat-402.ts";
 import type { TestChain } from "../support/localnet.ts";
+import { chainReaderOf } from "../support/localnet.ts";
 import { redisServerAvailable } from "../support/redis-server.ts";
 import { twoOnRedis, useRedisServer } from "../support/shared-redis.ts";
 import { type TestApp, type TestAppOptions, testApps } from "../support/test-app.ts";
@@ -37,11 +37,7 @@ const onChain = (options: TestAppOptions = {}): TestApp =>
     freeQueries: 1,
     ...options,
     facilitator,
-    chain: {
-      layer: ChainSolana.layer({ rpcUrl: chain.url, baseDelayMs: 20 }),
-      usdcMint: chain.mint,
-      wallet: chain.serviceWallet,
-    },
+    chain: chainReaderOf(chain),
   });
 
 const PAYLOADS = 60;

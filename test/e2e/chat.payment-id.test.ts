@@ -14,10 +14,10 @@ import {
   PAYMENT_IDENTIFIER,
   validatePaymentIdentifier,
 } from "@x402/extensions/payment-identifier";
-import { ChainSolana } from "../../adapters/chain-solana/index.ts";
 import type { ExactFacilitator } from "../../src/payments/v2/exact-payment.ts";
 import { askChat, exhaustFreeQuestion } from "../support/chat-402.ts";
 import type { TestChain } from "../support/localnet.ts";
+import { chainReaderOf } from "../support/localnet.ts";
 import { type Balances, balancesOf, movedSince as moved, ONE_PAYMENT } from "../support/money-moved.ts";
 import { redisServerAvailable } from "../support/redis-server.ts";
 import { twoOnRedis, useRedisServer } from "../support/shared-redis.ts";
@@ -45,11 +45,7 @@ const onChain = (options: TestAppOptions & { readonly required?: boolean } = {})
     freeQueries: 1,
     ...rest,
     facilitator: { ...facilitator, paymentIdRequired: required },
-    chain: {
-      layer: ChainSolana.layer({ rpcUrl: chain.url, baseDelayMs: 20 }),
-      usdcMint: chain.mint,
-      wallet: chain.serviceWallet,
-    },
+    chain: chainReaderOf(chain),
   });
 };
 const wallet = (signer: KeyPairSigner) => ({ signer, rpcUrl: chain.url, mint: chain.mint });

@@ -9,7 +9,6 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { KeyPairSigner } from "@solana/kit";
-import { ChainSolana } from "../../adapters/chain-solana/index.ts";
 import { LEASE_MS } from "../../core/payments/x402-ledger.ts";
 import { STATUS_CACHE_SLOTS } from "../../dev/localnet/rpc-transactions.ts";
 import { runOutcome } from "../../src/hono-kit/run-effect.ts";
@@ -22,7 +21,7 @@ import { checkExactPayment, type ExactFacilitator } from "../../src/payments/v2/
 import { reserveChecked } from "../../src/payments/v2/exact-reservation.ts";
 import { startFacilitator } from "../../src/payments/v2/facilitator.ts";
 import { askChat, exhaustFreeQuestion } from "../support/chat-402.ts";
-import { startTestChain, type TestChain } from "../support/localnet.ts";
+import { chainReaderOf, startTestChain, type TestChain } from "../support/localnet.ts";
 import { redisServerAvailable } from "../support/redis-server.ts";
 import { twoOnRedis, useRedisServer } from "../support/shared-redis.ts";
 import { type TestApp, type TestAppOptions, testApps } from "../support/test-app.ts";
@@ -50,11 +49,7 @@ const onChain = (options: TestAppOptions = {}): TestApp =>
     freeQueries: 1,
     ...options,
     facilitator,
-    chain: {
-      layer: ChainSolana.layer({ rpcUrl: chain.url, baseDelayMs: 20 }),
-      usdcMint: chain.mint,
-      wallet: chain.serviceWallet,
-    },
+    chain: chainReaderOf(chain),
   });
 const ask = (t: TestApp, from: string, header: string) => askChat(t, from, { "PAYMENT-SIGNATURE": header });
 const remaining = async (t: TestApp, from: string) =>

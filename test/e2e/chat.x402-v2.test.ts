@@ -6,12 +6,12 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { KeyPairSigner } from "@solana/kit";
-import { ChainSolana } from "../../adapters/chain-solana/index.ts";
 import { memoryLogger } from "../../src/observability/log.ts";
 import type { ExactFacilitator } from "../../src/payments/v2/exact-payment.ts";
 import { startFacilitator } from "../../src/payments/v2/facilitator.ts";
 import { askChat, exhaustFreeQuestion } from "../support/chat-402.ts";
 import type { TestChain } from "../support/localnet.ts";
+import { chainReaderOf } from "../support/localnet.ts";
 import { redisServerAvailable } from "../support/redis-server.ts";
 import { twoOnRedis, useRedisServer } from "../support/shared-redis.ts";
 import { type TestApp, type TestAppOptions, testApps } from "../support/test-app.ts";
@@ -38,11 +38,7 @@ const onChain = (options: TestAppOptions = {}): TestApp =>
     adminToken: ADMIN_TOKEN,
     ...options,
     ...(facilitator === undefined ? {} : { facilitator }),
-    chain: {
-      layer: ChainSolana.layer({ rpcUrl: chain.url, baseDelayMs: 20 }),
-      usdcMint: chain.mint,
-      wallet: chain.serviceWallet,
-    },
+    chain: chainReaderOf(chain),
   });
 const wallet = (signer: KeyPairSigner) => ({ signer, rpcUrl: chain.url, mint: chain.mint });
 const question = { message: "How do I write a file?" };
@@ -137,11 +133,7 @@ describe("without a fee payer", () => {
     ]);
     const t = build({
       freeQueries: 1,
-      chain: {
-        layer: ChainSolana.layer({ rpcUrl: chain.url, baseDelayMs: 20 }),
-        usdcMint: chain.mint,
-        wallet: chain.serviceWallet,
-      },
+      chain: chainReaderOf(chain),
     });
     const response = await exhaust(t, "198.51.100.30");
     expect(response.headers.get("PAYMENT-REQUIRED")).toBeNull();

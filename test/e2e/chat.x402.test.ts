@@ -5,7 +5,6 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Effect } from "effect";
-import { ChainSolana } from "../../adapters/chain-solana/index.ts";
 import { paymentMemo } from "../../core/payments/x402.ts";
 import { decodeReceiptHeader } from "../../core/payments/x402-receipt.ts";
 import { WalletCredits } from "../../core/ports/wallet-credits.ts";
@@ -18,7 +17,7 @@ import {
 } from "../../src/payments/client/index.ts";
 import { askChat, exhaustFreeQuestion } from "../support/chat-402.ts";
 import { expiredRequest } from "../support/expired-request.ts";
-import { startTestChain, type TestChain } from "../support/localnet.ts";
+import { chainReaderOf, startTestChain, type TestChain } from "../support/localnet.ts";
 import { balancesOf, movedSince } from "../support/money-moved.ts";
 import { redisServerAvailable } from "../support/redis-server.ts";
 import { twoOnRedis, useRedisServer } from "../support/shared-redis.ts";
@@ -35,11 +34,7 @@ const onChain = (options: TestAppOptions = {}): TestApp =>
   build({
     freeQueries: 1,
     ...options,
-    chain: {
-      layer: ChainSolana.layer({ rpcUrl: chain.url, baseDelayMs: 20 }),
-      usdcMint: chain.mint,
-      wallet: chain.serviceWallet,
-    },
+    chain: chainReaderOf(chain),
   });
 const wallet = (): X402Wallet => ({ signer: chain.payer, network: "chain-devnet", rpcUrl: chain.url });
 const ask = (t: TestApp, from: string, header?: string, extra: Record<string, unknown> = {}) =>

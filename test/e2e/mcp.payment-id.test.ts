@@ -10,9 +10,9 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { KeyPairSigner } from "@solana/kit";
 import type { PaymentRequired } from "@x402/core/types";
 import { generatePaymentId, isPaymentIdentifierRequired } from "@x402/extensions/payment-identifier";
-import { ChainSolana } from "../../adapters/chain-solana/index.ts";
 import type { ExactFacilitator } from "../../src/payments/v2/exact-payment.ts";
 import type { TestChain } from "../support/localnet.ts";
+import { chainReaderOf } from "../support/localnet.ts";
 import { connectMcp, textOf } from "../support/mcp-client.ts";
 import {
   type Balances,
@@ -45,11 +45,7 @@ const onChain = (options: TestAppOptions & { readonly required?: boolean } = {})
     freeQueries: 1,
     ...rest,
     facilitator: { ...facilitator, paymentIdRequired: required },
-    chain: {
-      layer: ChainSolana.layer({ rpcUrl: chain.url, baseDelayMs: 20 }),
-      usdcMint: chain.mint,
-      wallet: chain.serviceWallet,
-    },
+    chain: chainReaderOf(chain),
   });
 };
 const wallet = (signer: KeyPairSigner) => ({ signer, rpcUrl: chain.url, mint: chain.mint });

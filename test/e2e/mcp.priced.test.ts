@@ -8,10 +8,10 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { PaymentRequired } from "@x402/core/types";
-import { ChainSolana } from "../../adapters/chain-solana/index.ts";
 import type { McpToolPrices } from "../../core/config-mcp.ts";
 import type { ExactFacilitator } from "../../src/payments/v2/exact-payment.ts";
 import type { TestChain } from "../support/localnet.ts";
+import { chainReaderOf } from "../support/localnet.ts";
 import { connectMcp, textOf } from "../support/mcp-client.ts";
 import { balancesOf, movedSince, ONE_PAYMENT } from "../support/money-moved.ts";
 import { twoOnRedis, useRedisServer } from "../support/shared-redis.ts";
@@ -38,11 +38,7 @@ const onChain = (options: TestAppOptions = {}) =>
     freeQueries: 1,
     mcpToolPrices: PRICES,
     ...(facilitator === undefined ? {} : { facilitator }),
-    chain: {
-      layer: ChainSolana.layer({ rpcUrl: chain.url, baseDelayMs: 20 }),
-      usdcMint: chain.mint,
-      wallet: chain.serviceWallet,
-    },
+    chain: chainReaderOf(chain),
     ...options,
   });
 

@@ -16,9 +16,9 @@ import {
   type SIWxExtension,
   type SIWxSigner,
 } from "@x402/extensions/sign-in-with-x";
-import { ChainSolana } from "../../adapters/chain-solana/index.ts";
 import type { ExactFacilitator } from "../../src/payments/v2/exact-payment.ts";
 import type { TestChain } from "../support/localnet.ts";
+import { chainReaderOf } from "../support/localnet.ts";
 import { connectMcp, type ToolResult, textOf } from "../support/mcp-client.ts";
 import { balancesOf } from "../support/money-moved.ts";
 import { redisServerAvailable } from "../support/redis-server.ts";
@@ -44,11 +44,7 @@ const onChain = (options: TestAppOptions = {}) =>
     freeQueries: 1,
     surface: { publicOrigin: ORIGIN },
     ...(facilitator === undefined ? {} : { facilitator }),
-    chain: {
-      layer: ChainSolana.layer({ rpcUrl: chain.url, baseDelayMs: 20 }),
-      usdcMint: chain.mint,
-      wallet: chain.serviceWallet,
-    },
+    chain: chainReaderOf(chain),
     ...options,
   });
 

@@ -7,9 +7,9 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { PaymentRequired } from "@x402/core/types";
-import { ChainSolana } from "../../adapters/chain-solana/index.ts";
 import type { ExactFacilitator } from "../../src/payments/v2/exact-payment.ts";
 import type { TestChain } from "../support/localnet.ts";
+import { chainReaderOf } from "../support/localnet.ts";
 import { connectMcp, textOf } from "../support/mcp-client.ts";
 import { testApps } from "../support/test-app.ts";
 import { officialClient, startChainWithFacilitator } from "../support/x402-v2.ts";
@@ -33,11 +33,7 @@ const connect = async (from: string) =>
       freeQueries: 1,
       adminToken: ADMIN_TOKEN,
       ...(facilitator === undefined ? {} : { facilitator }),
-      chain: {
-        layer: ChainSolana.layer({ rpcUrl: chain.url, baseDelayMs: 20 }),
-        usdcMint: chain.mint,
-        wallet: chain.serviceWallet,
-      },
+      chain: chainReaderOf(chain),
     }),
     from,
     servers,

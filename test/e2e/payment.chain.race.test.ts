@@ -1,8 +1,7 @@
 /** 100 parallel submissions of one real transfer, spread over two app instances on one Redis: one grant. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { ChainSolana } from "../../adapters/chain-solana/index.ts";
 import { RedisStore } from "../../adapters/store-redis/index.ts";
-import { startTestChain } from "../support/localnet.ts";
+import { chainReaderOf, startTestChain } from "../support/localnet.ts";
 import { type RedisServer, redisServerAvailable, startRedisServer } from "../support/redis-server.ts";
 import { type TestApp, testApps } from "../support/test-app.ts";
 
@@ -21,11 +20,7 @@ describe.skipIf(!redisServerAvailable())("double-spend race on a shared Redis", 
       build({
         freeQueries: 0,
         store: RedisStore.layer({ url: redis.url, limits }),
-        chain: {
-          layer: ChainSolana.layer({ rpcUrl: chain.url, baseDelayMs: 20 }),
-          usdcMint: chain.mint,
-          wallet: chain.serviceWallet,
-        },
+        chain: chainReaderOf(chain),
       }),
     );
   });

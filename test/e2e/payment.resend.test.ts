@@ -7,8 +7,8 @@
  * the signature is public) or any other client is still refused.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { ChainSolana } from "../../adapters/chain-solana/index.ts";
 import type { TestChain } from "../support/localnet.ts";
+import { chainReaderOf } from "../support/localnet.ts";
 import { redisServerAvailable } from "../support/redis-server.ts";
 import { twoOnRedis, useRedisServer } from "../support/shared-redis.ts";
 import { type TestApp, type TestAppOptions, testApps } from "../support/test-app.ts";
@@ -26,11 +26,7 @@ const onChain = (options: TestAppOptions = {}) =>
   build({
     freeQueries: 0,
     surface: { publicOrigin: "https://docs-chat.example" },
-    chain: {
-      layer: ChainSolana.layer({ rpcUrl: chain.url, baseDelayMs: 20 }),
-      usdcMint: chain.mint,
-      wallet: chain.serviceWallet,
-    },
+    chain: chainReaderOf(chain),
     ...options,
   });
 const STORES = [

@@ -6,7 +6,6 @@
  * and the discovery manifest ask amounts at that price. The default price keeps today's figures.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { ChainSolana } from "../../adapters/chain-solana/index.ts";
 import { RedisStore } from "../../adapters/store-redis/index.ts";
 import {
   buildAuthorization,
@@ -17,6 +16,7 @@ import {
 import type { ExactFacilitator } from "../../src/payments/v2/exact-payment.ts";
 import { askChat, exhaustFreeQuestion } from "../support/chat-402.ts";
 import type { TestChain } from "../support/localnet.ts";
+import { chainReaderOf } from "../support/localnet.ts";
 import { redisServerAvailable } from "../support/redis-server.ts";
 import { useRedisServer } from "../support/shared-redis.ts";
 import { type TestApp, type TestAppOptions, testApps } from "../support/test-app.ts";
@@ -68,11 +68,7 @@ describe.each(STORES)("a price of 0.003 USDC a question (%s store)", (_name, sto
       ...store(),
       ...options,
       ...(facilitator === undefined ? {} : { facilitator }),
-      chain: {
-        layer: ChainSolana.layer({ rpcUrl: chain.url, baseDelayMs: 20 }),
-        usdcMint: chain.mint,
-        wallet: chain.serviceWallet,
-      },
+      chain: chainReaderOf(chain),
     });
 
   test("POST /api/payment: 0.012 buys 4 questions and 0.03 buys 10, exactly", async () => {
@@ -172,11 +168,7 @@ describe("the default price keeps today's figures", () => {
     build({
       freeQueries: 1,
       ...(facilitator === undefined ? {} : { facilitator }),
-      chain: {
-        layer: ChainSolana.layer({ rpcUrl: chain.url, baseDelayMs: 20 }),
-        usdcMint: chain.mint,
-        wallet: chain.serviceWallet,
-      },
+      chain: chainReaderOf(chain),
     });
 
   test("0.001 USDC a question: payment info, the 402's 0.01 for 10, and 0.012 buying 12", async () => {

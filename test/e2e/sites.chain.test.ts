@@ -11,7 +11,6 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Address, KeyPairSigner } from "@solana/kit";
 import type { PaymentRequired } from "@x402/core/types";
-import { ChainSolana } from "../../adapters/chain-solana/index.ts";
 import {
   buildAuthorization,
   createTransfer,
@@ -20,6 +19,7 @@ import {
 } from "../../src/payments/client/index.ts";
 import type { ExactFacilitator } from "../../src/payments/v2/exact-payment.ts";
 import type { TestChain } from "../support/localnet.ts";
+import { chainReaderOf } from "../support/localnet.ts";
 import { redisServerAvailable } from "../support/redis-server.ts";
 import { useRedisServer } from "../support/shared-redis.ts";
 import { proofFor } from "../support/sign-in-client.ts";
@@ -86,11 +86,7 @@ const options = (redisUrl?: string) => ({
   ],
   ...(redisUrl === undefined ? {} : { redisUrl }),
   ...(facilitator === undefined ? {} : { facilitator }),
-  chain: {
-    layer: ChainSolana.layer({ rpcUrl: chain.url, baseDelayMs: 20 }),
-    wallet: chain.serviceWallet,
-    usdcMint: chain.mint,
-  },
+  chain: chainReaderOf(chain),
 });
 
 const redis = redisServerAvailable() ? useRedisServer() : undefined;

@@ -6,12 +6,11 @@
  * transfers on the local chain.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { ChainSolana } from "../../adapters/chain-solana/index.ts";
 import { RedisStore } from "../../adapters/store-redis/index.ts";
 import { paymentMemo } from "../../core/payments/x402.ts";
 import { readPaymentRequest } from "../../src/payments/client/index.ts";
 import { exhaustFreeQuestion } from "../support/chat-402.ts";
-import { startTestChain, type TestChain } from "../support/localnet.ts";
+import { chainReaderOf, startTestChain, type TestChain } from "../support/localnet.ts";
 import { redisServerAvailable } from "../support/redis-server.ts";
 import { useRedisServer } from "../support/shared-redis.ts";
 import { type TestApp, type TestAppOptions, testApps } from "../support/test-app.ts";
@@ -31,11 +30,7 @@ const onChain = (options: TestAppOptions = {}): TestApp =>
     freeQueries: 1,
     adminToken: TOKEN,
     ...options,
-    chain: {
-      layer: ChainSolana.layer({ rpcUrl: chain.url, baseDelayMs: 20 }),
-      usdcMint: chain.mint,
-      wallet: chain.serviceWallet,
-    },
+    chain: chainReaderOf(chain),
   });
 const admin = (t: TestApp, path: string) => t.call(path, { headers: { Authorization: `Bearer ${TOKEN}` } });
 

@@ -12,10 +12,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { KeyPairSigner } from "@solana/kit";
 import { wrapFetchWithSIWx } from "@x402/extensions/sign-in-with-x";
-import { ChainSolana } from "../../adapters/chain-solana/index.ts";
 import { RedisStore } from "../../adapters/store-redis/index.ts";
 import type { ExactFacilitator } from "../../src/payments/v2/exact-payment.ts";
 import type { TestChain } from "../support/localnet.ts";
+import { chainReaderOf } from "../support/localnet.ts";
 import { redisServerAvailable } from "../support/redis-server.ts";
 import { useRedisServer } from "../support/shared-redis.ts";
 import { challengeOf, proofFor, signInWith } from "../support/sign-in-client.ts";
@@ -40,11 +40,7 @@ const options = (store?: TestAppOptions["store"]): TestAppOptions => ({
   surface: { publicOrigin: ORIGIN },
   ...(store === undefined ? {} : { store }),
   ...(facilitator === undefined ? {} : { facilitator }),
-  chain: {
-    layer: ChainSolana.layer({ rpcUrl: chain.url, baseDelayMs: 20 }),
-    usdcMint: chain.mint,
-    wallet: chain.serviceWallet,
-  },
+  chain: chainReaderOf(chain),
 });
 
 /** A request from client `ip` behind the proxy, with the wallet session `token` if given. */

@@ -8,9 +8,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Address, KeyPairSigner } from "@solana/kit";
 import type { PaymentRequirements } from "@x402/core/types";
-import { ChainSolana } from "../../adapters/chain-solana/index.ts";
 import type { ExactFacilitator } from "../../src/payments/v2/exact-payment.ts";
 import type { TestChain } from "../support/localnet.ts";
+import { chainReaderOf } from "../support/localnet.ts";
 import { type TestApp, type TestAppOptions, testApps } from "../support/test-app.ts";
 import { exactHeader, startChainWithFacilitator, transferFor } from "../support/x402-v2.ts";
 
@@ -38,11 +38,7 @@ const service = (options: TestAppOptions = {}): TestApp =>
     ...options,
     facilitator,
     facilitatorToken: TOKEN,
-    chain: {
-      layer: ChainSolana.layer({ rpcUrl: chain.url, baseDelayMs: 20 }),
-      usdcMint: chain.mint,
-      wallet: chain.serviceWallet,
-    },
+    chain: chainReaderOf(chain),
   });
 
 const requirementsFor = (payTo: string, amount: bigint): PaymentRequirements => ({

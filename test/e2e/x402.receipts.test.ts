@@ -31,7 +31,7 @@ import { exactDialect } from "../../src/payments/v2/exact-dialect.ts";
 import type { ExactFacilitator } from "../../src/payments/v2/exact-payment.ts";
 import { receiptOf, withX402Extensions } from "../../src/payments/v2/x402-extensions.ts";
 import { askChat, exhaustFreeQuestion } from "../support/chat-402.ts";
-import { parsedTransaction, type TestChain } from "../support/localnet.ts";
+import { chainReaderOf, parsedTransaction, type TestChain } from "../support/localnet.ts";
 import { connectMcp } from "../support/mcp-client.ts";
 import { verifyOffer, verifyReceipt, verifyUnderNode } from "../support/offer-receipt.ts";
 import { type TestAppOptions, testApps } from "../support/test-app.ts";
@@ -65,11 +65,7 @@ const onChain = (options: TestAppOptions = {}) =>
     adminToken: ADMIN_TOKEN,
     mcpToolPrices: { search_docs: 0, read_page: 0, ask_docs: 1 },
     ...(facilitator === undefined ? {} : { facilitator }),
-    chain: {
-      layer: ChainSolana.layer({ rpcUrl: chain.url, baseDelayMs: 20 }),
-      usdcMint: chain.mint,
-      wallet: chain.serviceWallet,
-    },
+    chain: chainReaderOf(chain),
     ...options,
   });
 const wallet = (signer: KeyPairSigner) => ({ signer, rpcUrl: chain.url, mint: chain.mint });

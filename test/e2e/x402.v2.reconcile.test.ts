@@ -12,7 +12,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { KeyPairSigner, Signature } from "@solana/kit";
 import { Effect, type ManagedRuntime } from "effect";
-import { ChainSolana } from "../../adapters/chain-solana/index.ts";
 import { MemoryStore } from "../../adapters/store-memory/index.ts";
 import { RedisStore } from "../../adapters/store-redis/index.ts";
 import type { PaymentRequests } from "../../core/ports/payment-requests.ts";
@@ -27,6 +26,7 @@ import { reconcileOnce } from "../../src/payments/v2/reconciler.ts";
 import { defaultConfig, quotaLimits } from "../../src/runtime/app-layer.ts";
 import { askChat, exhaustFreeQuestion } from "../support/chat-402.ts";
 import type { TestChain } from "../support/localnet.ts";
+import { chainReaderOf } from "../support/localnet.ts";
 import { paywallInstance } from "../support/paywall-v2.ts";
 import { rawClient, redisServerAvailable } from "../support/redis-server.ts";
 import { useRedisServer } from "../support/shared-redis.ts";
@@ -61,11 +61,7 @@ const onChain = (options: TestAppOptions = {}): TestApp =>
     freeQueries: 1,
     ...options,
     facilitator,
-    chain: {
-      layer: ChainSolana.layer({ rpcUrl: chain.url, baseDelayMs: 20 }),
-      usdcMint: chain.mint,
-      wallet: chain.serviceWallet,
-    },
+    chain: chainReaderOf(chain),
   });
 
 const reconcileOn = (
@@ -306,11 +302,7 @@ describe.if(redisServerAvailable())("two instances on one Redis, with a restart 
         keyPrefix: "paused:",
         commandTimeoutMs: 300,
       }),
-      chain: {
-        layer: ChainSolana.layer({ rpcUrl: chain.url, baseDelayMs: 20 }),
-        usdcMint: chain.mint,
-        wallet: chain.serviceWallet,
-      },
+      chain: chainReaderOf(chain),
     });
     const from = "198.51.100.85";
     const payer = await chain.fundPayer();

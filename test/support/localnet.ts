@@ -22,6 +22,7 @@ import {
   getTransferCheckedInstruction,
   TOKEN_PROGRAM_ADDRESS,
 } from "@solana-program/token";
+import { ChainSolana } from "../../adapters/chain-solana/index.ts";
 import { type Localnet, type LocalnetOptions, startLocalnet } from "../../dev/localnet/index.ts";
 import { newKeypair } from "../../dev/localnet/keys.ts";
 import {
@@ -228,4 +229,14 @@ export const chainEnv = (chain: {
   SOLANA_RPC_URL: chain.url,
   USDC_MINT_ADDRESS: chain.mint,
   PAYMENT_WALLET_ADDRESS: chain.serviceWallet,
+});
+
+/**
+ * A test app's `chain` option on this chain: the real chain reader (ChainSolana over its RPC,
+ * short retry delays) and the service's mint and wallet, as every paid e2e test uses it.
+ */
+export const chainReaderOf = (chain: Pick<TestChain, "url" | "mint" | "serviceWallet">) => ({
+  layer: ChainSolana.layer({ rpcUrl: chain.url, baseDelayMs: 20 }),
+  usdcMint: chain.mint,
+  wallet: chain.serviceWallet,
 });
