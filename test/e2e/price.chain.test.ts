@@ -17,6 +17,7 @@ import type { ExactFacilitator } from "../../src/payments/v2/exact-payment.ts";
 import { askChat, exhaustFreeQuestion } from "../support/chat-402.ts";
 import type { TestChain } from "../support/localnet.ts";
 import { chainReaderOf } from "../support/localnet.ts";
+import { balancesOf, movedSince } from "../support/money-moved.ts";
 import { redisServerAvailable } from "../support/redis-server.ts";
 import { useRedisServer } from "../support/shared-redis.ts";
 import { type TestApp, type TestAppOptions, testApps } from "../support/test-app.ts";
@@ -138,13 +139,17 @@ describe.each(STORES)("a price of 0.003 USDC a question (%s store)", (_name, sto
     const from = "198.51.100.63";
     const offer = await exhaustFreeQuestion(t, from);
     expect(paymentRequiredOf(offer).accepts[0]).toMatchObject({ scheme: "exact", amount: "12000" });
-    const before = await chain.usdcBalance(chain.serviceWallet);
-    const paid = await askChat(t, from, {
-      "PAYMENT-SIGNATURE": await officialPaymentHeader(official(), offer),
-    });
+    const header = await officialPaymentHeader(official(), offer);
+    const before = await balancesOf(chain, chain.payer.address);
+    const paid = await askChat(t, from, { "PAYMENT-SIGNATURE": header });
     expect(paid.status).toBe(200);
     expect(((await paid.json()) as { rateLimit: { remaining: number } }).rateLimit.remaining).toBe(3);
-    expect((await chain.usdcBalance(chain.serviceWallet)) - before).toBe(12_000n);
+    // The payer's 12,000 base units to the service, and one sponsored settlement's fee.
+    expect(await movedSince(chain, chain.payer.address, before)).toEqual({
+      payer: -12_000n,
+      service: 12_000n,
+      feePayerSol: -10_001n,
+    });
     expect(t.metrics.render()).toContain("payment_queries_granted_total 4");
   });
 

@@ -92,12 +92,13 @@ const options = (redisUrl?: string) => ({
 const redis = redisServerAvailable() ? useRedisServer() : undefined;
 const STORES = sitesInstances(redis, options);
 
-/** What moved on the chain since `before`: the payer's USDC and each site wallet's. */
+/** What moved on the chain since `before`: the payer's USDC, each site wallet's, and the fee payer's SOL. */
 const watch = async (payer: Address) => {
   const read = async () => ({
     payer: await chain.usdcBalance(payer),
     alpha: await chain.usdcBalance(wallets.alpha),
     beta: await chain.usdcBalance(wallets.beta),
+    feePayerSol: (await chain.rpc.getBalance(chain.localnet.feePayer.address).send()).value,
   });
   const before = await read();
   return async () => {
@@ -106,15 +107,18 @@ const watch = async (payer: Address) => {
       payer: after.payer - before.payer,
       alpha: after.alpha - before.alpha,
       beta: after.beta - before.beta,
+      feePayerSol: after.feePayerSol - before.feePayerSol,
     };
   };
 };
-const paid = (id: SiteId, units: bigint) => ({
+/** `units` paid to site `id`; `sponsored`: a settlement the fee payer signed (x402 v2), 10,001 lamports. */
+const paid = (id: SiteId, units: bigint, sponsored = false) => ({
   payer: -units,
   alpha: id === "alpha" ? units : 0n,
   beta: id === "beta" ? units : 0n,
+  feePayerSol: sponsored ? -10_001n : 0n,
 });
-const NOTHING = { payer: 0n, alpha: 0n, beta: 0n };
+const NOTHING = { payer: 0n, alpha: 0n, beta: 0n, feePayerSol: 0n };
 
 /** The status and code of a refused payment. */
 const refusal = async (response: Response) => [response.status, (await response.json()).code];
@@ -263,14 +267,14 @@ describe.each(STORES)("two sites on the local chain (%s)", (_name, open) => {
         "PAYMENT-SIGNATURE": header,
       });
       expect(answered.status).toBe(200);
-      expect(await moved()).toEqual(paid(id, 10_000n));
+      expect(await moved()).toEqual(paid(id, 10_000n, true));
       expect((await status(one, id, from)).paid).toBe(Number(10_000n / PRICE[id]) - 1);
       // And once settled, on the other site again: still nothing there.
       const again = await one.ask(`/sites/${OTHER[id]}/api/chat`, QUESTION[OTHER[id]], from, {
         "PAYMENT-SIGNATURE": header,
       });
       expect(await refusal(again)).toEqual([403, "PAYMENT_UNKNOWN"]);
-      expect(await moved()).toEqual(paid(id, 10_000n));
+      expect(await moved()).toEqual(paid(id, 10_000n, true));
     },
   );
 
@@ -320,10 +324,10 @@ describe.each(STORES)("two sites on the local chain (%s)", (_name, open) => {
       expect(await moved()).toEqual(NOTHING);
       const answered = await ask(here, id, payload);
       expect(answered.isError).toBeFalsy();
-      expect(await moved()).toEqual(paid(id, 10_000n));
+      expect(await moved()).toEqual(paid(id, 10_000n, true));
       const again = await ask(there, OTHER[id], payload);
       expect(again.isError).toBe(true);
-      expect(await moved()).toEqual(paid(id, 10_000n));
+      expect(await moved()).toEqual(paid(id, 10_000n, true));
       expect((await status(two, OTHER[id], from)).paid).toBe(0);
       expect((await status(two, id, from)).paid).toBe(Number(10_000n / PRICE[id]) - 1);
       await here.close();
