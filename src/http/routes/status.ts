@@ -63,7 +63,8 @@ export const statusReads = () => ({
  * GET /api/status answered by the edge itself for the default site's busiest case: no session,
  * the quick reads resolved and the store answering. Anything else (a session, the first request,
  * a store failure) returns undefined and takes the router's route above, which answers it
- * the same way; the fast path saves Hono's dispatch, matching and Context (5.6% of the samples of an in-process CPU profile of the request).
+ * the same way. The fast path saves Hono's dispatch, matching and Context: 5.6% of the samples
+ * of an in-process CPU profile of the request.
  */
 export const statusFastPath =
   (shared: ReturnType<typeof statusReads>) =>
