@@ -32,6 +32,10 @@ if (file !== undefined)
       objectCount: stats.objectCount,
       types: stats.objectTypeCounts,
     };
+    // A V8-format snapshot beside each reading, when asked (a one-off search for what grows).
+    const snapshots = process.env.HEAP_SNAPSHOT_DIR;
+    if (snapshots !== undefined)
+      writeFileSync(`${snapshots}/heap-${Date.now()}.heapsnapshot`, Bun.generateHeapSnapshot("v8"));
     writeFileSync(`${file}.part`, JSON.stringify(probe));
     // Renamed once complete: the bench never reads half a file.
     renameSync(`${file}.part`, file);

@@ -19,14 +19,26 @@ export const PROBED_SMOL_ENTRY: ReadonlyArray<string> = [
   ...PROBED_ENTRY.slice(1),
 ];
 
-/** `npm run start:deno`'s command with heap-probe-deno.ts preloaded and V8's gc() exposed to it. */
-export const PROBED_DENO_ENTRY: ReadonlyArray<string> = [
-  ...DENO_ENTRY.slice(0, -1),
-  "--v8-flags=--expose-gc",
-  "--preload",
-  join(import.meta.dir, "heap-probe-deno.ts"),
-  DENO_ENTRY.at(-1)!,
-];
+const V8_FLAGS = "--v8-flags=";
+/**
+ * `npm run start:deno`'s command with heap-probe-deno.ts preloaded and V8's gc() exposed to it
+ * (added to the entry's own V8 flags, which Deno takes once), plus `extraV8Flags` to try.
+ */
+export const probedDenoEntry = (extraV8Flags: ReadonlyArray<string> = []): ReadonlyArray<string> => {
+  const own = DENO_ENTRY.find((word) => word.startsWith(V8_FLAGS));
+  const flags = [
+    ...(own === undefined ? [] : own.slice(V8_FLAGS.length).split(",")),
+    "--expose-gc",
+    ...extraV8Flags,
+  ];
+  return [
+    ...DENO_ENTRY.slice(0, -1).filter((word) => word !== own),
+    `${V8_FLAGS}${flags.join(",")}`,
+    "--preload",
+    join(import.meta.dir, "heap-probe-deno.ts"),
+    DENO_ENTRY.at(-1)!,
+  ];
+};
 
 /** Asks the process (started with a probed entry and HEAP_PROBE_FILE=`file`) for a reading after a full GC. */
 export const readHeap = async (pid: number, file: string): Promise<HeapProbe> => {

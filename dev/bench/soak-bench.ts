@@ -18,7 +18,7 @@ import { join } from "node:path";
 import { MAX_ANSWERS } from "../../adapters/store-memory/memory-feedback.ts";
 import { DEFAULT_INSIGHTS_BOUNDS } from "../../core/config-insights.ts";
 import { rssMb, startBenchService } from "./bench-service.ts";
-import { PROBED_DENO_ENTRY, PROBED_ENTRY, PROBED_SMOL_ENTRY, readHeap } from "./heap-reading.ts";
+import { PROBED_ENTRY, PROBED_SMOL_ENTRY, probedDenoEntry, readHeap } from "./heap-reading.ts";
 import { record } from "./report.ts";
 import { slope } from "./stats.ts";
 
@@ -29,15 +29,30 @@ const SLICE = Math.min(30, SECONDS);
 const GOALS = { rssAfterGc: 256, peakRss: 320, trendMbPerMin: 0.5, filledHeap: 48 } as const;
 /** "No upward trend" is judged on the slope of the last 20 minutes' readings after a full GC. */
 const TREND_SECONDS = 1200;
+/** The named variables of the bench's own environment that are set, to pass on to the service. */
+const passedOn = (...names: ReadonlyArray<string>): Record<string, string> =>
+  Object.fromEntries(
+    names.flatMap((name) => (process.env[name] === undefined ? [] : [[name, process.env[name]]])),
+  );
+/** For trying allocator and V8 settings side by side: MALLOC_ARENA_MAX passed on, V8 flags added (Deno). */
+const TRIED_ENV = passedOn("MALLOC_ARENA_MAX");
+const TRIED_V8_FLAGS = (process.env.BENCH_SOAK_V8_FLAGS ?? "").split(",").filter((flag) => flag !== "");
 const RUNTIMES = {
   bun: { entry: PROBED_ENTRY, name: "Bun" },
   "bun-smol": { entry: PROBED_SMOL_ENTRY, name: "Bun with --smol" },
-  deno: { entry: PROBED_DENO_ENTRY, name: "Deno" },
+  deno: { entry: probedDenoEntry(TRIED_V8_FLAGS), name: "Deno" },
 } as const;
 const RUNTIME = (process.env.BENCH_SOAK_RUNTIME ?? "bun") as keyof typeof RUNTIMES;
 if (!(RUNTIME in RUNTIMES)) throw new Error(`BENCH_SOAK_RUNTIME: one of ${Object.keys(RUNTIMES).join(", ")}`);
-/** Chats that fill every per-chat cap and give every client address a quota state. */
-const FILL_CHATS = Math.max(IDENTITIES, MAX_ANSWERS, DEFAULT_INSIGHTS_BOUNDS.maxEvents);
+/**
+ * Chats that fill every per-chat cap and give every client address a quota state, then turn the
+ * per-chat rings over once more: an address's first answer shares its address string with its
+ * quota entry, later ones hold their own, so rings filled by first answers alone read about
+ * 3 MB under their steady state (a heap snapshot of the answer ids' owners showed it).
+ */
+const FILL_CHATS = Number(
+  process.env.BENCH_SOAK_FILL_CHATS ?? IDENTITIES + Math.max(MAX_ANSWERS, DEFAULT_INSIGHTS_BOUNDS.maxEvents),
+);
 
 /** A wrk script sending `method path` with `body`, the n-th request from client address `first + n` (mod IDENTITIES). */
 const script = (method: string, body: string | undefined, first: number) => `
@@ -54,14 +69,29 @@ end
 
 const { work, service, usedPayment, stop } = await startBenchService(
   "soak-bench",
-  { TRUST_PROXY: "loopback", ADMIN_TOKEN: "soak-bench-admin-token-0123456789", HEAP_PROBE_FILE: "heap.json" },
+  {
+    TRUST_PROXY: "loopback",
+    ADMIN_TOKEN: "soak-bench-admin-token-0123456789",
+    HEAP_PROBE_FILE: "heap.json",
+    ...TRIED_ENV,
+    ...passedOn("HEAP_SNAPSHOT_DIR"),
+  },
   RUNTIMES[RUNTIME].entry,
 );
 /** Live heap and RSS after a full GC, MB. */
 const afterGc = async () => {
   const probe = await readHeap(service.pid, join(work, "heap.json"));
-  return { heap: probe.heapSize / 2 ** 20, rss: probe.rss / 2 ** 20 };
+  return { heap: probe.heapSize / 2 ** 20, rss: probe.rss / 2 ** 20, types: probe.types };
 };
+/** The object types whose live count grew most from `before` to `after` (Bun only: Deno gives no counts). */
+const grownTypes = (before: Readonly<Record<string, number>>, after: Readonly<Record<string, number>>) =>
+  Object.entries(after)
+    .map(([type, count]) => [type, count - (before[type] ?? 0)] as const)
+    .filter(([, grown]) => grown > 0)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 8)
+    .map(([type, grown]) => `${type} +${grown.toLocaleString("en-US")}`)
+    .join(", ");
 try {
   const used = (await usedPayment()).signature;
   type Slice = readonly [method: string, path: string, body?: string];
@@ -124,6 +154,8 @@ try {
       collected.push({ at: since(), ...(await afterGc()) });
       const { heap, rss } = collected.at(-1)!;
       console.log(`         after a full GC: live heap ${heap.toFixed(1)} MB, RSS ${rss.toFixed(1)} MB`);
+      const grown = grownTypes(collected.at(-2)!.types, collected.at(-1)!.types);
+      if (grown !== "") console.log(`         grown since the last reading: ${grown}`);
     }
   }
   const [warm, end] = [collected[0]!, collected.at(-1)!];
@@ -199,10 +231,20 @@ try {
       },
     ],
     notes: [
+      ...(Object.keys(TRIED_ENV).length + TRIED_V8_FLAGS.length === 0
+        ? []
+        : [
+            `tried: ${[...Object.entries(TRIED_ENV).map(([k, v]) => `${k}=${v}`), ...TRIED_V8_FLAGS].join(" ")}`,
+          ]),
       `warm-up: ${warmUp} s (${infos} payment-info requests, ${chats} chats)`,
       `requests during the load (the rate the machine allowed): ${[...served].map(([path, { requests, seconds }]) => `${path} ${requests} (${(requests / seconds).toFixed(0)}/s)`).join(", ")}`,
       `RSS after each slice (s: MB): ${samples.map((s) => `${s.at}: ${s.rss.toFixed(0)}`).join(", ")}`,
       `after a full GC (s: live heap / RSS, MB): ${collected.map((c) => `${c.at}: ${c.heap.toFixed(0)} / ${c.rss.toFixed(0)}`).join(", ")}`,
+      ...(RUNTIME === "deno"
+        ? []
+        : [
+            `live objects grown from the warm-up to the end, by type: ${grownTypes(warm.types, end.types) || "none"}`,
+          ]),
     ],
   });
 } finally {
