@@ -17,6 +17,8 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { MAX_ANSWERS } from "../../adapters/store-memory/memory-feedback.ts";
 import { DEFAULT_INSIGHTS_BOUNDS } from "../../core/config-insights.ts";
+import { envOf, readDockerfile } from "../../test/support/dockerfile.ts";
+import { REPO_ROOT } from "../../test/support/service-process.ts";
 import { rssMb, startBenchService } from "./bench-service.ts";
 import { PROBED_ENTRY, PROBED_SMOL_ENTRY, probedDenoEntry, readHeap } from "./heap-reading.ts";
 import { record } from "./report.ts";
@@ -29,13 +31,26 @@ const SLICE = Math.min(30, SECONDS);
 const GOALS = { rssAfterGc: 256, peakRss: 320, trendMbPerMin: 0.5, filledHeap: 48 } as const;
 /** "No upward trend" is judged on the slope of the last 20 minutes' readings after a full GC. */
 const TREND_SECONDS = 1200;
-/** The named variables of the bench's own environment that are set, to pass on to the service. */
-const passedOn = (...names: ReadonlyArray<string>): Record<string, string> =>
+/** The bench's own variables that `wanted` names, to pass on to the service. */
+const passedOn = (wanted: (name: string) => boolean): Record<string, string> =>
   Object.fromEntries(
-    names.flatMap((name) => (process.env[name] === undefined ? [] : [[name, process.env[name]]])),
+    Object.entries(process.env).flatMap(([name, value]) =>
+      value !== undefined && wanted(name) ? [[name, value]] : [],
+    ),
   );
-/** For trying allocator and V8 settings side by side: MALLOC_ARENA_MAX passed on, V8 flags added (Deno). */
-const TRIED_ENV = passedOn("MALLOC_ARENA_MAX");
+/** The engine settings the image gives Bun (its JSC options), so the soak measures what it runs. */
+const IMAGE_ENGINE_ENV = Object.fromEntries(
+  Object.entries(envOf(readDockerfile(REPO_ROOT).stages.at(-1)!)).filter(([name]) =>
+    name.startsWith("BUN_JSC_"),
+  ),
+);
+/**
+ * For trying allocator and engine settings side by side: glibc's (Deno) and mimalloc's (Bun)
+ * variables and JSC's options (Bun reads BUN_JSC_*) are passed on; V8 flags are added (Deno).
+ */
+const TRIED_ENV = passedOn(
+  (name) => name === "MALLOC_ARENA_MAX" || name.startsWith("MIMALLOC_") || name.startsWith("BUN_JSC_"),
+);
 const TRIED_V8_FLAGS = (process.env.BENCH_SOAK_V8_FLAGS ?? "").split(",").filter((flag) => flag !== "");
 const RUNTIMES = {
   bun: { entry: PROBED_ENTRY, name: "Bun" },
@@ -73,8 +88,9 @@ const { work, service, usedPayment, stop } = await startBenchService(
     TRUST_PROXY: "loopback",
     ADMIN_TOKEN: "soak-bench-admin-token-0123456789",
     HEAP_PROBE_FILE: "heap.json",
+    ...(RUNTIME === "deno" ? {} : IMAGE_ENGINE_ENV),
     ...TRIED_ENV,
-    ...passedOn("HEAP_SNAPSHOT_DIR"),
+    ...passedOn((name) => name === "HEAP_SNAPSHOT_DIR"),
   },
   RUNTIMES[RUNTIME].entry,
 );
@@ -231,6 +247,13 @@ try {
       },
     ],
     notes: [
+      `engine settings: ${
+        RUNTIME === "deno"
+          ? `npm run start:deno's command (${RUNTIMES.deno.entry.filter((word) => /^[A-Z_]+=|^--v8-flags=/.test(word)).join(" ")})`
+          : Object.entries(IMAGE_ENGINE_ENV)
+              .map(([k, v]) => `${k}=${v}`)
+              .join(" ") || "none"
+      }, as the image's${RUNTIME === "deno" ? " Deno entry" : " Dockerfile"} sets them`,
       ...(Object.keys(TRIED_ENV).length + TRIED_V8_FLAGS.length === 0
         ? []
         : [

@@ -21,14 +21,25 @@ import { type LogLine, outputCollector } from "./output-collector.ts";
 export const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 /** `npm start` (`bun dev/demo/main.ts`: the service, with the local demo chain when none is configured), run by the Bun running the tests. */
 export const BUN_ENTRY: ReadonlyArray<string> = [process.execPath, join(REPO_ROOT, "dev/demo/main.ts")];
-/** The words of a package.json script, with its first word resolved in node_modules/.bin. */
+/** A shell's variable assignment before a command (`MALLOC_ARENA_MAX=2 deno run ...`). */
+const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
+/**
+ * The words of a package.json script, with its first word resolved in node_modules/.bin; variables
+ * the script sets before its command are set through env(1), which execs the command (same pid).
+ */
 export const npmScript = (name: string): ReadonlyArray<string> => {
   const scripts = JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")).scripts as Record<
     string,
     string
   >;
-  const [program = "", ...args] = (scripts[name] ?? "").split(" ");
+  const words = (scripts[name] ?? "").split(" ");
+  const assignments = words.slice(
+    0,
+    words.findIndex((word) => !ASSIGNMENT.test(word)),
+  );
+  const [program = "", ...args] = words.slice(assignments.length);
   return [
+    ...(assignments.length === 0 ? [] : ["env", ...assignments]),
     join(REPO_ROOT, "node_modules/.bin", program),
     ...args.map((arg) => (arg.startsWith("src/") || arg.startsWith("dev/") ? join(REPO_ROOT, arg) : arg)),
   ];
