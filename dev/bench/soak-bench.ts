@@ -97,7 +97,14 @@ const { work, service, usedPayment, stop } = await startBenchService(
 /** Live heap and RSS after a full GC, MB. */
 const afterGc = async () => {
   const probe = await readHeap(service.pid, join(work, "heap.json"));
-  return { heap: probe.heapSize / 2 ** 20, rss: probe.rss / 2 ** 20, types: probe.types };
+  return {
+    heap: probe.heapSize / 2 ** 20,
+    // Memory objects hold outside their cells (array buffers, a Map's table): heap growth with
+    // no more objects shows here.
+    extra: probe.extraMemorySize / 2 ** 20,
+    rss: probe.rss / 2 ** 20,
+    types: probe.types,
+  };
 };
 /** The object types whose live count grew most from `before` to `after` (Bun only: Deno gives no counts). */
 const grownTypes = (before: Readonly<Record<string, number>>, after: Readonly<Record<string, number>>) =>
@@ -168,8 +175,10 @@ try {
     );
     if (i % slices.length === slices.length - 1) {
       collected.push({ at: since(), ...(await afterGc()) });
-      const { heap, rss } = collected.at(-1)!;
-      console.log(`         after a full GC: live heap ${heap.toFixed(1)} MB, RSS ${rss.toFixed(1)} MB`);
+      const { heap, extra, rss } = collected.at(-1)!;
+      console.log(
+        `         after a full GC: live heap ${heap.toFixed(1)} MB (outside cells ${extra.toFixed(1)} MB), RSS ${rss.toFixed(1)} MB`,
+      );
       const grown = grownTypes(collected.at(-2)!.types, collected.at(-1)!.types);
       if (grown !== "") console.log(`         grown since the last reading: ${grown}`);
     }
