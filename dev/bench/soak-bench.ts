@@ -51,6 +51,11 @@ const IMAGE_ENGINE_ENV = Object.fromEntries(
 const TRIED_ENV = passedOn(
   (name) => name === "MALLOC_ARENA_MAX" || name.startsWith("MIMALLOC_") || name.startsWith("BUN_JSC_"),
 );
+/** Variables as a shell would set them: `A=1 B=2`. */
+const assignments = (env: Readonly<Record<string, string>>) =>
+  Object.entries(env)
+    .map(([name, value]) => `${name}=${value}`)
+    .join(" ");
 const TRIED_V8_FLAGS = (process.env.BENCH_SOAK_V8_FLAGS ?? "").split(",").filter((flag) => flag !== "");
 const RUNTIMES = {
   bun: { entry: PROBED_ENTRY, name: "Bun" },
@@ -256,18 +261,10 @@ try {
       },
     ],
     notes: [
-      `engine settings: ${
-        RUNTIME === "deno"
-          ? `npm run start:deno's command (${RUNTIMES.deno.entry.filter((word) => /^[A-Z_]+=|^--v8-flags=/.test(word)).join(" ")})`
-          : Object.entries(IMAGE_ENGINE_ENV)
-              .map(([k, v]) => `${k}=${v}`)
-              .join(" ") || "none"
-      }, as the image's${RUNTIME === "deno" ? " Deno entry" : " Dockerfile"} sets them`,
+      `engine settings: ${RUNTIME === "deno" ? `npm run start:deno's command (${RUNTIMES.deno.entry.filter((word) => /^[A-Z_]+=|^--v8-flags=/.test(word)).join(" ")}), as the image's Deno entry sets them` : `${assignments(IMAGE_ENGINE_ENV) || "none"}, as the image's Dockerfile sets them`}`,
       ...(Object.keys(TRIED_ENV).length + TRIED_V8_FLAGS.length === 0
         ? []
-        : [
-            `tried: ${[...Object.entries(TRIED_ENV).map(([k, v]) => `${k}=${v}`), ...TRIED_V8_FLAGS].join(" ")}`,
-          ]),
+        : [`tried: ${[assignments(TRIED_ENV), ...TRIED_V8_FLAGS].filter((part) => part !== "").join(" ")}`]),
       `warm-up: ${warmUp} s (${infos} payment-info requests, ${chats} chats)`,
       `requests during the load (the rate the machine allowed): ${[...served].map(([path, { requests, seconds }]) => `${path} ${requests} (${(requests / seconds).toFixed(0)}/s)`).join(", ")}`,
       `RSS after each slice (s: MB): ${samples.map((s) => `${s.at}: ${s.rss.toFixed(0)}`).join(", ")}`,
