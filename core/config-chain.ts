@@ -3,7 +3,7 @@
  * set is refused), the RPC URL defaults to the network's public endpoint, and an optional
  * wallet secret key is validated (and proven to belong to the wallet) but never shown.
  */
-import { Redacted } from "effect";
+import * as Redacted from "effect/Redacted";
 import { encodeBase58, isBase58Address } from "./base58.ts";
 import type { Reader } from "./config-reader.ts";
 import { CHAIN_NETWORKS, type ChainNetwork, DEFAULT_RPC_URL } from "./payments/network.ts";

@@ -3,7 +3,8 @@
  * the recording on (without it nothing is recorded and /admin is a 404); INSIGHTS_SALT keys the
  * visitor hashes; retention, cap and the redaction pattern bound what is kept.
  */
-import { Redacted, Result } from "effect";
+import * as Redacted from "effect/Redacted";
+import * as Result from "effect/Result";
 import type { Reader } from "./config-reader.ts";
 import { compileRedaction, DEFAULT_REDACTION } from "./insights/redaction.ts";
 import { DAY_MS } from "./time.ts";

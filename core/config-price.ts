@@ -3,7 +3,7 @@
  * (core/payments/question-price.ts has the bounds and what they do to the accepted amounts).
  * Unset: 0.001 USDC, the price the service always had.
  */
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import type { Reader } from "./config-reader.ts";
 import { DEFAULT_UNITS_PER_QUERY, parsePrice } from "./payments/question-price.ts";
 

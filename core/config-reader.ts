@@ -3,7 +3,8 @@
  * problem instead of stopping at the first, so one ConfigError can list them all. A problem
  * names the variable and the rule; the value is shown only for variables that are not secret.
  */
-import { Result, Schema } from "effect";
+import * as Result from "effect/Result";
+import * as Schema from "effect/Schema";
 
 export type Env = Readonly<Record<string, string | undefined>>;
 

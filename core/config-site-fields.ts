@@ -4,7 +4,7 @@
  * core/config-sites.ts adds). The same rules as the service's own variables where there is one:
  * origins like ALLOWED_ORIGINS, host names like ALLOWED_HOSTS, tool prices like MCP_TOOL_PRICES.
  */
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import { isBase58Address } from "./base58.ts";
 import { isOrigin, normalizeOrigin } from "./config.ts";
 import { MIN_SECRET_LENGTH } from "./config-insights.ts";

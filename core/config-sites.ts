@@ -7,7 +7,7 @@
  * never appear in a problem. The single-site setup is the default site and is not listed here.
  */
 
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import { ConfigError } from "./config.ts";
 import type { McpToolPrices } from "./config-mcp.ts";
 import type { Env } from "./config-reader.ts";

@@ -8,7 +8,7 @@
  * service answers to when the Host allow-list is on (src/http/edge/host-guard.ts); the idle timeout
  * closes sockets that send nothing, slow headers included. Secret values are never shown in a problem.
  */
-import { Redacted } from "effect";
+import * as Redacted from "effect/Redacted";
 import { MIN_SECRET_LENGTH } from "./config-insights.ts";
 import type { Reader } from "./config-reader.ts";
 import {

@@ -8,7 +8,7 @@
  * of at most 2,048 characters)
  * so that no catalogue silently drops them. The seed is never shown in a problem.
  */
-import { Redacted } from "effect";
+import * as Redacted from "effect/Redacted";
 import type { Reader } from "./config-reader.ts";
 
 export interface X402AgentsConfig {

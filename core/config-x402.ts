@@ -10,7 +10,8 @@
  * payment without one is then refused (400) rather than served without retry safety.
  * Secret values are never shown in a problem.
  */
-import { Redacted, Result } from "effect";
+import * as Redacted from "effect/Redacted";
+import * as Result from "effect/Result";
 import { decodeBase58, isBase58Address } from "./base58.ts";
 import { MIN_SECRET_LENGTH } from "./config-insights.ts";
 import type { Reader } from "./config-reader.ts";

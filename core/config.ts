@@ -6,7 +6,9 @@
  * Modes: with no chain variables the service runs a local demo chain; with no LLM key it
  * answers extractively; with no vector settings it uses the local on-disk index.
  */
-import { Redacted, Result, Schema } from "effect";
+import * as Redacted from "effect/Redacted";
+import * as Result from "effect/Result";
+import * as Schema from "effect/Schema";
 import { type ChainConfig, parseChain } from "./config-chain.ts";
 import { type DocsSiteConfig, parseDocsSite } from "./config-docs-site.ts";
 import { type InsightsConfig, parseInsights } from "./config-insights.ts";

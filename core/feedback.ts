@@ -3,7 +3,7 @@
  * (and the same schema is what the OpenAPI document describes), so nothing malformed reaches a
  * store.
  */
-import { Schema } from "effect";
+import * as Schema from "effect/Schema";
 import { DAY_MS } from "./time.ts";
 
 /** How long a visitor can still vote on an answer (its id stays bound to them that long). */

@@ -6,7 +6,8 @@
  * A reservation is a hold with a lease: if the process dies between reserve and commit the
  * hold simply expires, so a crash never burns a query.
  */
-import { Result, Schema } from "effect";
+import * as Result from "effect/Result";
+import * as Schema from "effect/Schema";
 import { nextUtcMidnight, utcDay } from "./time.ts";
 
 export interface QuotaLimits {

@@ -11,7 +11,10 @@ import {
   isSignature,
   type Rpc,
 } from "@solana/kit";
-import { Effect, Layer, Result, Schema } from "effect";
+import * as Effect from "effect/Effect";
+import * as Layer from "effect/Layer";
+import * as Result from "effect/Result";
+import * as Schema from "effect/Schema";
 import { ParsedTransaction } from "../../core/payments/parsed-transaction.ts";
 import { type ChainLookup, ChainReader } from "../../core/ports/chain-reader.ts";
 import { createReaderRpc } from "./json-transport.ts";

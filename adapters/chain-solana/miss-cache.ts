@@ -7,7 +7,8 @@
  * past `maxEntries` the oldest misses are forgotten first. (The per-client and global limit on
  * lookups is core/payments/chain-lookup-budget.ts.)
  */
-import { Clock, Effect } from "effect";
+import * as Clock from "effect/Clock";
+import * as Effect from "effect/Effect";
 import type { ChainLookup, ChainReader } from "../../core/ports/chain-reader.ts";
 
 export interface MissCacheOptions {

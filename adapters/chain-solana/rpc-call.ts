@@ -1,5 +1,5 @@
 /** One RPC call under the shared retry helper: a per-attempt timeout and bounded, jittered retries. */
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import { ChainUnavailable } from "../../core/ports/chain-reader.ts";
 import { callWithRetry } from "../shared/retry.ts";
 import { classifyRpcFailure, timeoutProblem } from "./rpc-problem.ts";

@@ -4,7 +4,9 @@
  * and characters per turn and per key. Restarting forgets everything, which only costs
  * follow-up context, never money.
  */
-import { Clock, Effect, Layer } from "effect";
+import * as Clock from "effect/Clock";
+import * as Effect from "effect/Effect";
+import * as Layer from "effect/Layer";
 import { Conversations } from "../../core/ports/conversations.ts";
 import type { ChatTurn } from "../../core/ports/generator.ts";
 

@@ -5,7 +5,8 @@
  * Other collections are left alone, except the demo one (the README indexed at first start),
  * which any real ingest replaces.
  */
-import { Effect, Schema } from "effect";
+import * as Effect from "effect/Effect";
+import * as Schema from "effect/Schema";
 import { ChunkIndex, type DocChunk, Embedder, type StoredEntry } from "../../core/ports/retrieval.ts";
 import { aggregatePages } from "./aggregate-pages.ts";
 import type { ChunkingOptions } from "./chunker.ts";

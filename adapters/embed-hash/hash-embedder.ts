@@ -5,7 +5,8 @@
  * so cosine similarity behaves like a tf-weighted lexical match. It is the embedded default
  * and the embedder used by tests.
  */
-import { Effect, Layer } from "effect";
+import * as Effect from "effect/Effect";
+import * as Layer from "effect/Layer";
 import { Embedder } from "../../core/ports/retrieval.ts";
 import { tokens } from "../shared/text-analysis/analyze.ts";
 

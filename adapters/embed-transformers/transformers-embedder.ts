@@ -7,7 +7,9 @@
  */
 import { existsSync, statSync } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
-import { Array as Arr, Effect, Layer } from "effect";
+import * as Arr from "effect/Array";
+import * as Effect from "effect/Effect";
+import * as Layer from "effect/Layer";
 import { Embedder, EmbeddingFailed } from "../../core/ports/retrieval.ts";
 
 export interface TransformersOptions {

@@ -4,7 +4,9 @@
  * is set and the fallback when the LLM fails. It never writes words of its own beyond the
  * section names and the fixed "not covered" sentence, and that answer is a decline (free).
  */
-import { Effect, Layer, Stream } from "effect";
+import * as Effect from "effect/Effect";
+import * as Layer from "effect/Layer";
+import * as Stream from "effect/Stream";
 import {
   type AnswerEvent,
   GenerationFailed,

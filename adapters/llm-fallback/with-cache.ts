@@ -9,7 +9,10 @@
  * input is not cacheable and goes straight to the primary.
  */
 import { createHash } from "node:crypto";
-import { Context, Effect, Layer, Stream } from "effect";
+import * as Context from "effect/Context";
+import * as Effect from "effect/Effect";
+import * as Layer from "effect/Layer";
+import * as Stream from "effect/Stream";
 import { AnswerCache } from "../../core/ports/answer-cache.ts";
 import {
   type Answer,

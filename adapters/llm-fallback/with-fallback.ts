@@ -3,7 +3,10 @@
  * the primary failed before its first event: once text has reached the client, switching
  * generators would splice two answers, so the stream fails and the caller gives the query back.
  */
-import { Context, Effect, Layer, Stream } from "effect";
+import * as Context from "effect/Context";
+import * as Effect from "effect/Effect";
+import * as Layer from "effect/Layer";
+import * as Stream from "effect/Stream";
 import { GenerationFailed, type GenerationInput, Generator } from "../../core/ports/generator.ts";
 
 export interface FallbackEvent {

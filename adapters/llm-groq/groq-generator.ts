@@ -4,7 +4,10 @@
  * extractive fallback can still answer within the latency budget.
  */
 
-import { Effect, Layer, Redacted, Stream } from "effect";
+import * as Effect from "effect/Effect";
+import * as Layer from "effect/Layer";
+import * as Redacted from "effect/Redacted";
+import * as Stream from "effect/Stream";
 import { Groq } from "groq-sdk";
 import {
   type AnswerEvent,

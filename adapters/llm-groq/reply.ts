@@ -1,5 +1,5 @@
 /** Reading the provider's replies without trusting their shape. */
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import { malformed, type ProviderFailure } from "./provider-failure.ts";
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>

@@ -3,7 +3,8 @@
  * `done` with the whole text and the usage the final chunk reported (Groq puts it in
  * `x_groq.usage`; OpenAI-style servers in `usage`). Silence longer than `idleMs` fails it.
  */
-import { Effect, Stream } from "effect";
+import * as Effect from "effect/Effect";
+import * as Stream from "effect/Stream";
 import type { ChatCompletionChunk } from "groq-sdk/resources/chat/completions";
 import type { AnswerEvent } from "../../core/ports/generator.ts";
 import { isDecline } from "./prompt.ts";

@@ -7,7 +7,9 @@
  */
 import { createHash } from "node:crypto";
 import type { Collection } from "chromadb";
-import { Array as Arr, Effect, Layer } from "effect";
+import * as Arr from "effect/Array";
+import * as Effect from "effect/Effect";
+import * as Layer from "effect/Layer";
 import { ChunkIndex, Embedder, type IndexedChunk, type StoredEntry } from "../../core/ports/retrieval.ts";
 import {
   type ChromaOptions,

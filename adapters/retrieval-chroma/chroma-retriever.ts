@@ -12,7 +12,8 @@
  * while Chroma is down: the first retrieval loads (with retries) and fails with a 503 until then.
  */
 import type { Collection } from "chromadb";
-import { Effect, Layer } from "effect";
+import * as Effect from "effect/Effect";
+import * as Layer from "effect/Layer";
 import { Embedder, type Retrieval, type RetrievedChunk, Retriever } from "../../core/ports/retrieval.ts";
 import { NO_EVIDENCE } from "../../core/relevance.ts";
 import { questionVector } from "../shared/question-vector.ts";

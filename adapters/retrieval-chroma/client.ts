@@ -13,7 +13,10 @@ import {
   CloudClient,
   type Collection,
 } from "chromadb";
-import { Duration, Effect, Redacted, Schema } from "effect";
+import * as Duration from "effect/Duration";
+import * as Effect from "effect/Effect";
+import * as Redacted from "effect/Redacted";
+import * as Schema from "effect/Schema";
 import { RetrievalFailed } from "../../core/ports/retrieval.ts";
 import { callWithRetry } from "../shared/retry.ts";
 

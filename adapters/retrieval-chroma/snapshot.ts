@@ -4,7 +4,7 @@
  * collection's index version.
  */
 import type { Collection } from "chromadb";
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import type { ListedChunk } from "../../core/ports/retrieval.ts";
 import { type Bm25Searcher, type Bm25Tables, bm25Searcher } from "../shared/ranking/bm25.ts";
 import { buildLexicalTables } from "../shared/ranking/lexical.ts";

@@ -9,7 +9,7 @@
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import type { DocChunk } from "../../core/ports/retrieval.ts";
 import { RetrievalFailed, type StoredEntry } from "../../core/ports/retrieval.ts";
 import type { Bm25Tables } from "../shared/ranking/bm25.ts";

@@ -3,7 +3,8 @@
  * and written back by `persist`. An index built with another embedder (or `rebuild: true`)
  * starts empty, because its vectors cannot be compared with the new ones.
  */
-import { Effect, Layer } from "effect";
+import * as Effect from "effect/Effect";
+import * as Layer from "effect/Layer";
 import { ChunkIndex, Embedder, type IndexedChunk, RetrievalFailed } from "../../core/ports/retrieval.ts";
 import {
   buildIndexData,

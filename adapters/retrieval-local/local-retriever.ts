@@ -7,7 +7,8 @@
  * mix, and none fails during the swap. A file that cannot be read keeps the current index.
  */
 import { statSync } from "node:fs";
-import { Effect, Layer } from "effect";
+import * as Effect from "effect/Effect";
+import * as Layer from "effect/Layer";
 import {
   Embedder,
   type IndexListing,

@@ -1,5 +1,5 @@
 /** SecureRandom over `crypto.getRandomValues`, the generator the stores' ids come from too. */
-import { Layer } from "effect";
+import * as Layer from "effect/Layer";
 import { SecureRandom } from "../../core/ports/secure-random.ts";
 import { randomBase58 } from "../shared/random-ids.ts";
 

@@ -1,5 +1,5 @@
 /** The first step of every retriever (local and Chroma): how many results, and the question's vector. */
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import { type Embedder, RetrievalFailed } from "../../core/ports/retrieval.ts";
 
 /**

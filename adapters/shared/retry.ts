@@ -5,7 +5,11 @@
  * wait. A server's `retry-after` is honoured only while it fits the longest wait: a longer
  * one means giving up at once, so a caller with a fallback can use it instead of waiting.
  */
-import { Clock, type Duration, Effect, Random, Schedule } from "effect";
+import * as Clock from "effect/Clock";
+import type * as Duration from "effect/Duration";
+import * as Effect from "effect/Effect";
+import * as Random from "effect/Random";
+import * as Schedule from "effect/Schedule";
 
 /** What the adapter's classification says about one failed attempt. */
 export interface Retryable {

@@ -2,7 +2,8 @@
  * The answer cache in process memory: at most `maxEntries` answers, the least recently used
  * one dropped first (a Map keeps insertion order; a hit moves its entry to the end).
  */
-import { Effect, Layer } from "effect";
+import * as Effect from "effect/Effect";
+import * as Layer from "effect/Layer";
 import { AnswerCache } from "../../core/ports/answer-cache.ts";
 import type { Answer } from "../../core/ports/generator.ts";
 

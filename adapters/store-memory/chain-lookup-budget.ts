@@ -4,7 +4,7 @@
  * Bounded by the global budget: only admitted lookups write, at most `perMinute` a minute, and
  * the lapsed payment entries are dropped at each new window.
  */
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import { admitLookup, windowOf } from "../../core/payments/chain-lookup-budget.ts";
 import { ChainLookupBudget } from "../../core/ports/chain-lookup-budget.ts";
 

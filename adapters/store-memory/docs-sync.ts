@@ -1,5 +1,6 @@
 /** DocsSyncStore in this process: the lease and the last record of one instance. */
-import { Effect, Layer } from "effect";
+import * as Effect from "effect/Effect";
+import * as Layer from "effect/Layer";
 import { type DocsSyncRecord, DocsSyncStore } from "../../core/ports/docs-sync.ts";
 
 export const makeMemoryDocsSync = () => {

@@ -3,7 +3,7 @@
  * are bounded: an answer id is forgotten after ANSWER_MEMORY_MS, and past MAX_ANSWERS the
  * oldest ids go first (answer-ids.ts keeps them in issue order), votes with them.
  */
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import { ANSWER_MEMORY_MS, type Feedback } from "../../core/feedback.ts";
 import { UnknownAnswer } from "../../core/ports/feedback-store.ts";
 import { makeAnswerIds } from "./answer-ids.ts";

@@ -4,7 +4,7 @@
  * credited) or a finish (served, grant credited) happens in one turn of the event loop,
  * atomically for this process.
  */
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import type { PaymentRejected } from "../../core/payments/payment-rejected.ts";
 import type { UsedSignature } from "../../core/payments/signature-ledger.ts";
 import * as Ledger from "../../core/payments/x402-ledger.ts";

@@ -8,7 +8,7 @@
  * references unused for 90 days and x402 payment requests past their retention
  * (memory-payment-requests.ts). Transitions never store a blank state in the first place.
  */
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import { isRemembered, markUsed, type UsedSignature } from "../../core/payments/signature-ledger.ts";
 import { AlreadyClaimed } from "../../core/ports/payment-store.ts";
 import * as Quota from "../../core/quota.ts";

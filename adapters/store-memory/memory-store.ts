@@ -4,7 +4,12 @@
  * references and issued x402 payment requests, and several instances do not share it. For
  * local development, tests and single-instance demos; production uses Redis.
  */
-import { Clock, Context, Effect, Layer, Option, Result } from "effect";
+import * as Clock from "effect/Clock";
+import * as Context from "effect/Context";
+import * as Effect from "effect/Effect";
+import * as Layer from "effect/Layer";
+import * as Option from "effect/Option";
+import * as Result from "effect/Result";
 import { DEFAULT_INSIGHTS_BOUNDS } from "../../core/config-insights.ts";
 import { checkGrant, checkQueries } from "../../core/payments/grant-guard.ts";
 import { MAX_PAID_RESULTS } from "../../core/payments/payment-identifier.ts";

@@ -3,7 +3,7 @@
  * replaced on each record (at most 10,000, and each one needs a verified transfer to our
  * wallet, so copying them is cheap at the rate they can come).
  */
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import {
   isKept,
   recordEntry,

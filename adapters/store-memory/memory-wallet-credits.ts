@@ -5,7 +5,7 @@
  * through a payer link (link-allowance.ts) reads and writes the link and the wallet's state in
  * one synchronous step, so nothing interleaves, as in the Redis script.
  */
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import {
   type PayerLink,
   reserveThroughLink,

@@ -2,7 +2,7 @@
  * PaidResults in one process: a Map in the order results were kept, at most `maxResults` of
  * them (the oldest dropped first), each forgotten after its retention.
  */
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import {
   MAX_PAID_RESULTS,
   PAID_RESULT_RETENTION_MS,

@@ -1,5 +1,5 @@
 /** PendingSettlements in one process, by the rule of core/payments/pending-settlement.ts. */
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import { closes, type PendingSettlement, recordPending } from "../../core/payments/pending-settlement.ts";
 import { PendingSettlements } from "../../core/ports/pending-settlements.ts";
 

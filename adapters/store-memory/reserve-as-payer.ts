@@ -3,7 +3,7 @@
  * hold through it, and the identity's own hold when the wallet refuses, in one synchronous step
  * (nothing interleaves, as in the Redis script of adapters/store-redis/payer-hold-lua.ts).
  */
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import { fallbackRefusal } from "../../core/payments/wallet-credits.ts";
 import type { PayerHold } from "../../core/ports/wallet-credits.ts";
 import type { Hold, PaidDailyCapReached, QuotaExhausted } from "../../core/quota.ts";

@@ -3,7 +3,7 @@
  * lapsed locks are dropped when the map is full, and a full map of live ones refuses (the
  * payer waits) rather than grows.
  */
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import {
   acquireVerdict,
   acquireVerdictOf,

@@ -1,5 +1,5 @@
 /** SponsorLosses in one process, by the rule of core/payments/sponsor-losses.ts. */
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import {
   lossWindowOf,
   type PayerStrikes,

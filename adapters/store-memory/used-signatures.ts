@@ -3,7 +3,7 @@
  * can keep one ledger: a hosted site's store takes the default site's, so one transfer pays
  * once in the whole service (a site without a wallet of its own receives in the service's).
  */
-import { Context } from "effect";
+import * as Context from "effect/Context";
 import type { UsedSignature } from "../../core/payments/signature-ledger.ts";
 
 export class UsedSignatures extends Context.Service<UsedSignatures, Map<string, UsedSignature>>()(

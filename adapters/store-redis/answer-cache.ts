@@ -5,7 +5,11 @@
  * oldest answers, so the cache stays bounded even on a Redis that never evicts (the store
  * requires noeviction). Any Redis failure is a miss: a cache never fails an answer.
  */
-import { Effect, Layer, Option, type Redacted, Schema } from "effect";
+import * as Effect from "effect/Effect";
+import * as Layer from "effect/Layer";
+import * as Option from "effect/Option";
+import type * as Redacted from "effect/Redacted";
+import * as Schema from "effect/Schema";
 import { AnswerCache } from "../../core/ports/answer-cache.ts";
 import { luaScript, runCommand, runScript } from "./redis-client.ts";
 import { connection } from "./shared-connection.ts";

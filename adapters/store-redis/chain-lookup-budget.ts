@@ -6,7 +6,7 @@
  * is the set of signatures a payment_id was looked up with, expiring with its request. The
  * payment key may be in another hash slot: a single Redis node (or primary), like the locks.
  */
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import type { Redis } from "ioredis";
 import { windowOf } from "../../core/payments/chain-lookup-budget.ts";
 import { ChainLookupBudget } from "../../core/ports/chain-lookup-budget.ts";

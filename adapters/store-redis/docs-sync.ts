@@ -3,7 +3,10 @@
  * instance's id with an expiry (SET NX PX; given back only by its holder), `docs-sync:last`
  * the last sync's record as JSON. One connection of its own, closed with the layer.
  */
-import { Effect, Layer, type Redacted, Schema } from "effect";
+import * as Effect from "effect/Effect";
+import * as Layer from "effect/Layer";
+import type * as Redacted from "effect/Redacted";
+import * as Schema from "effect/Schema";
 import { DocsSyncRecord, DocsSyncStore } from "../../core/ports/docs-sync.ts";
 import { StoreUnavailable } from "../../core/ports/store-errors.ts";
 import { DEFAULT_KEY_PREFIX } from "./keys.ts";

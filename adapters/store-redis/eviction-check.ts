@@ -5,7 +5,7 @@
  * Where CONFIG is disabled (some managed services) the policy cannot be read: that is
  * reported through `onUnverifiable` and the operator's documentation must cover it.
  */
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import type Redis from "ioredis";
 import { StoreUnavailable } from "../../core/ports/store-errors.ts";
 

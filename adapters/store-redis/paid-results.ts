@@ -5,7 +5,9 @@
  * the set to the cap, deleting the oldest results, so it stays bounded on a Redis that never
  * evicts (the store requires noeviction).
  */
-import { Effect, Option, Schema } from "effect";
+import * as Effect from "effect/Effect";
+import * as Option from "effect/Option";
+import * as Schema from "effect/Schema";
 import type { Redis } from "ioredis";
 import { MAX_PAID_RESULTS, PAID_RESULT_RETENTION_MS } from "../../core/payments/payment-identifier.ts";
 import { PaidResults } from "../../core/ports/paid-results.ts";

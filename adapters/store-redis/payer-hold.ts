@@ -15,7 +15,7 @@
  * next requests take the second call; a dropped or stale hint costs one round trip, never a
  * wrong hold, because the script checks the link it reads against the hint.
  */
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import type { Redis } from "ioredis";
 import { walletAccount } from "../../core/payments/wallet-credits.ts";
 import { StoreUnavailable } from "../../core/ports/store-errors.ts";

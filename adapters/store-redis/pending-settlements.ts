@@ -6,7 +6,8 @@
  *   pending-settlements:lease  the reconciling instance's id, with an expiry (SET NX PX; given
  *                              back only by its holder), as the docs sync's lease
  */
-import { Effect, Schema } from "effect";
+import * as Effect from "effect/Effect";
+import * as Schema from "effect/Schema";
 import type { Redis } from "ioredis";
 import { MAX_PENDING_SETTLEMENTS, type PendingSettlement } from "../../core/payments/pending-settlement.ts";
 import { PendingSettlements } from "../../core/ports/pending-settlements.ts";

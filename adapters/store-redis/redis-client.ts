@@ -5,7 +5,8 @@
  * password) never reaches an error, a log or a response.
  */
 import { createHash } from "node:crypto";
-import { Effect, Redacted } from "effect";
+import * as Effect from "effect/Effect";
+import * as Redacted from "effect/Redacted";
 import { Redis } from "ioredis";
 import { StoreUnavailable } from "../../core/ports/store-errors.ts";
 
@@ -70,6 +71,10 @@ export const connect = (options: ConnectOptions) =>
         maxRetriesPerRequest: 1,
         // A command whose reply was lost is never sent twice behind the caller's back.
         autoResendUnfulfilledCommands: false,
+        // Commands sent in one turn of the event loop go out in one write (and Redis reads them
+        // in one read): under load, fewer system calls on both sides per request. Measured on
+        // the status bench (docs/performance.md).
+        enableAutoPipelining: true,
         connectTimeout: timeout,
         commandTimeout: timeout,
         retryStrategy: (times: number) => Math.min(50 * 2 ** times, 2000),

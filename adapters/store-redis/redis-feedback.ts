@@ -3,7 +3,7 @@
  * a vote is one Lua script that checks that owner and replaces `feedback:<id>` (a hash: vote,
  * at, comment) in one step, kept 90 days.
  */
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import type { Redis } from "ioredis";
 import { ANSWER_MEMORY_MS } from "../../core/feedback.ts";
 import { FeedbackStore, UnknownAnswer } from "../../core/ports/feedback-store.ts";

@@ -5,7 +5,7 @@
  * time) and, past the cap, the oldest, and lets the whole key expire after the retention of
  * silence. Reads take one score range; a member the schema cannot read is skipped.
  */
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import type { Redis } from "ioredis";
 import { decodeEvent, encodeEvent } from "../../core/insights/events.ts";
 import { type InsightsBounds, InsightsStore } from "../../core/ports/insights-store.ts";

@@ -6,7 +6,8 @@
  * REDIS_WAIT_REPLICAS asks it to (replicated-claims.ts): a failover must forget neither an
  * issued request (its payment could not be claimed) nor a claim (it could be paid twice).
  */
-import { Effect, Schema } from "effect";
+import * as Effect from "effect/Effect";
+import * as Schema from "effect/Schema";
 import type { Redis } from "ioredis";
 import { checkGrant } from "../../core/payments/grant-guard.ts";
 import { PaymentRejected, PaymentRejectionReason } from "../../core/payments/payment-rejected.ts";

@@ -20,7 +20,7 @@
  *
  * Reads and writes of one session are one script, so a revocation and a read never interleave.
  */
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import type { Redis } from "ioredis";
 import { walletAccount } from "../../core/payments/wallet-credits.ts";
 import { StoreUnavailable } from "../../core/ports/store-errors.ts";

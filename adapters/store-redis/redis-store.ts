@@ -7,7 +7,10 @@
  * Durability is Redis's: run it with AOF (`appendonly yes`) so paid credits and used signatures survive a restart.
  * Every failure (down, timeout, odd reply) is StoreUnavailable: the service fails closed.
  */
-import { Clock, Context, Effect, Layer } from "effect";
+import * as Clock from "effect/Clock";
+import * as Context from "effect/Context";
+import * as Effect from "effect/Effect";
+import * as Layer from "effect/Layer";
 import { DEFAULT_INSIGHTS_BOUNDS } from "../../core/config-insights.ts";
 import { checkQueries } from "../../core/payments/grant-guard.ts";
 import { isRemembered, SIGNATURE_MEMORY_MS } from "../../core/payments/signature-ledger.ts";

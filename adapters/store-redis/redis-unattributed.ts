@@ -6,7 +6,8 @@
  * the caller's `now`) and, past the cap, the oldest dropped from both. Ties in time go by
  * signature, as the sorted set orders them and the memory store sorts.
  */
-import { Effect, Schema } from "effect";
+import * as Effect from "effect/Effect";
+import * as Schema from "effect/Schema";
 import type { Redis } from "ioredis";
 import {
   UNATTRIBUTED_REASONS,

@@ -6,7 +6,7 @@
  * hash, the link and the wallet's session generation (link-lua.ts); a hold of a client without
  * a session reads its link in the same call (payer-hold.ts).
  */
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import type { Redis } from "ioredis";
 import { walletAccount, walletLimits } from "../../core/payments/wallet-credits.ts";
 import { StoreUnavailable } from "../../core/ports/store-errors.ts";

@@ -8,7 +8,8 @@
  * The grant may then exist on the primary only: a retry after a failover grants it once, a
  * retry without one answers "already used" and the credits are there.
  */
-import { Effect, type Scope } from "effect";
+import * as Effect from "effect/Effect";
+import type * as Scope from "effect/Scope";
 import type { Redis } from "ioredis";
 import { StoreUnavailable } from "../../core/ports/store-errors.ts";
 import type { RedisStoreOptions } from "./options.ts";

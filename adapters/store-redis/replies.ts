@@ -2,7 +2,7 @@
  * Decoding of the scripts' replies. A reply of the wrong shape means Redis "answered
  * wrongly" (e.g. a different script under our keys): StoreUnavailable, never a guess.
  */
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import { AlreadyClaimed } from "../../core/ports/payment-store.ts";
 import { StoreUnavailable } from "../../core/ports/store-errors.ts";
 import { type Hold, PaidDailyCapReached, QuotaExhausted, type QuotaView } from "../../core/quota.ts";

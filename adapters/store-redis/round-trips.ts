@@ -1,7 +1,8 @@
 /**
  * Counts the round trips a connection makes to Redis (store_round_trips_total, by command):
- * each command sent on its own is one, a MULTI block is one (ioredis writes it at once and
- * counts it at its EXEC), and the commands a script runs inside Redis are none. A request's
+ * each command is one (sent alone or written with others by auto-pipelining: its caller waits for
+ * its reply either way), a MULTI block is one (ioredis writes it at once; counted at its EXEC),
+ * and the commands a script runs inside Redis are none. A request's
  * cost on Redis is mostly its round trips (docs/performance.md), so this is the figure to watch.
  */
 import type { Redis } from "ioredis";
@@ -18,9 +19,12 @@ export const countRoundTrips = (client: Redis, onRoundTrip: OnRoundTrip): void =
   counted.add(client);
   const send = client.sendCommand.bind(client);
   client.sendCommand = (command, stream) => {
-    // A pipelined command carries the pipeline's stream: the block is counted once, at EXEC.
-    if (stream === undefined) onRoundTrip(command.name);
-    else if (command.name === "exec") onRoundTrip("multi");
+    // A MULTI block is counted once, at its EXEC. Commands the connection's auto-pipelining
+    // writes together (redis-client.ts) are each a round trip of their own caller, which waits
+    // for its reply as it would for a command sent alone.
+    if (command.name === "exec") onRoundTrip("multi");
+    else if (stream === undefined || !(command.inTransaction || command.name === "multi"))
+      onRoundTrip(command.name);
     return send(command, stream);
   };
 };

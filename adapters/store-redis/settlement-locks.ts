@@ -5,7 +5,7 @@
  * this needs a single Redis node (or primary), like the memo references.
  */
 
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import type { Redis } from "ioredis";
 import { SettlementLocks } from "../../core/ports/settlement-locks.ts";
 import type { KeyLayout } from "./keys.ts";

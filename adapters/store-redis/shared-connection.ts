@@ -7,7 +7,8 @@
  * (The default site keeps connections of its own, so its tests of a failing connection are
  * unaffected; a claim that waits for replicas keeps its own too: WAIT blocks its connection.)
  */
-import { Effect, type Scope } from "effect";
+import * as Effect from "effect/Effect";
+import type * as Scope from "effect/Scope";
 import type { Redis } from "ioredis";
 import type { StoreUnavailable } from "../../core/ports/store-errors.ts";
 import { type ConnectOptions, close, connect, urlOf } from "./redis-client.ts";

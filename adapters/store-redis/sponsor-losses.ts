@@ -6,7 +6,7 @@
  *                             memory store goes; the TTL only frees the memory)
  *   sponsor-lost:<hour>       the lamports lost in that UTC hour (INCRBY), kept two hours
  */
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import type { Redis } from "ioredis";
 import {
   LOSS_WINDOW_MS,

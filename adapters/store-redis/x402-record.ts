@@ -3,7 +3,8 @@
  * strict: a hash our code did not write is refused (StoreUnavailable), never guessed at. A
  * record past its forgetAt is no record, exactly as the scripts and the memory store see it.
  */
-import { Option, Schema } from "effect";
+import * as Option from "effect/Option";
+import * as Schema from "effect/Schema";
 import { Network } from "../../core/payments/x402.ts";
 import {
   forgetAt,

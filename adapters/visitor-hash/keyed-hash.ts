@@ -6,7 +6,8 @@
  * lives as long as the process.
  */
 import { createHmac, randomBytes } from "node:crypto";
-import { Layer, Redacted } from "effect";
+import * as Layer from "effect/Layer";
+import * as Redacted from "effect/Redacted";
 import { VisitorHasher } from "../../core/ports/visitor-hasher.ts";
 import { utcDay } from "../../core/time.ts";
 

@@ -2,7 +2,7 @@
  * The days an insights request covers: `from` and `to` are UTC dates (YYYY-MM-DD), both
  * included; without them the last 30 days up to today. At most a year, so a report stays small.
  */
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import { DAY_MS, utcDay } from "../time.ts";
 
 export const DEFAULT_RANGE_DAYS = 30;

@@ -5,7 +5,8 @@
  * Stores encode events with this schema and decode them with it again (a member they cannot
  * read is skipped, never guessed).
  */
-import { Option, Schema } from "effect";
+import * as Option from "effect/Option";
+import * as Schema from "effect/Schema";
 
 /** Stored question text: at most this many UTF-16 units (after redaction). */
 export const MAX_QUESTION_CHARS = 300;

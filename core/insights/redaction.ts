@@ -4,7 +4,7 @@
  * mixed, such as API keys, wallet addresses and signatures) and long numbers (phone, card and
  * account numbers). The owner can set their own pattern (INSIGHTS_REDACT_PATTERN).
  */
-import { Result } from "effect";
+import * as Result from "effect/Result";
 
 export const REDACTED = "[redacted]";
 

@@ -2,7 +2,7 @@
  * The insights report (GET /api/admin/insights) as a Schema: the summary is typed by it, the
  * OpenAPI document is generated from it and the HTTP tests decode real reports with it.
  */
-import { Schema } from "effect";
+import * as Schema from "effect/Schema";
 import { CHANNELS, PAYMENT_DIALECTS } from "./events.ts";
 
 const Count = Schema.Int.annotate({ description: "a count" });

@@ -2,7 +2,7 @@
  * Unattributed payments as the owner reads them (console, admin API, export): who to refund,
  * how much, which transaction, when, and why nobody was served it (core/payments/unattributed.ts).
  */
-import { Schema } from "effect";
+import * as Schema from "effect/Schema";
 import { formatUnits } from "../payments/money.ts";
 import { UNATTRIBUTED_REASONS, type UnattributedPayment } from "../payments/unattributed.ts";
 

@@ -22,7 +22,7 @@
  * 600 a minute for a day (~870,000); capped, at most 9,000 are live, and a payment_id older than
  * that admits 3 more signatures a quarter-hour, still inside the per-client and global budgets.
  */
-import { Context } from "effect";
+import * as Context from "effect/Context";
 
 export const CHAIN_LOOKUPS_PER_CLIENT_PER_MINUTE = 30;
 export const CHAIN_LOOKUPS_PER_MINUTE = 600;

@@ -1,5 +1,5 @@
 /** The one check both stores make on a grant before touching state. */
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 
 /** Refuses grants the payment rules can never produce: a bug upstream, not a client error. */
 export const checkQueries = (queries: number) =>

@@ -23,7 +23,7 @@
  * allowance ends with the link (30 days after its last purchase, or when the owner signs out
  * everywhere).
  */
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import * as Quota from "../quota.ts";
 
 /** A hold taken through a link: the twin of the wallet's hold with the same id. */

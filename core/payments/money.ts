@@ -2,7 +2,8 @@
  * USDC amounts. Everything that touches money is an integer count of base units (bigint);
  * decimals only exist at the edge, parsed here with integer math.
  */
-import { Brand, Result } from "effect";
+import * as Brand from "effect/Brand";
+import * as Result from "effect/Result";
 
 export const USDC_DECIMALS = 6;
 /** Base units per whole USDC (10^6). */

@@ -3,7 +3,7 @@
  * Decoding a reply through this schema is what keeps a malformed or hostile RPC answer from
  * ever reaching the money rules: anything that does not fit is rejected, never guessed at.
  */
-import { Schema } from "effect";
+import * as Schema from "effect/Schema";
 
 const UiTokenAmount = Schema.Struct({
   amount: Schema.String.pipe(Schema.check(Schema.isPattern(/^\d{1,30}$/))),

@@ -1,5 +1,6 @@
 /** Validation of a client's payment claim ({signature, amount, token}) before any chain call. */
-import { Brand, Result } from "effect";
+import * as Brand from "effect/Brand";
+import * as Result from "effect/Result";
 import { decodeBase58 } from "../base58.ts";
 import { type BaseUnits, numberToUnits } from "./money.ts";
 import { type PaymentRejected, rejected } from "./payment-rejected.ts";

@@ -4,7 +4,7 @@
  * protocol codes from the reason, in one exhaustive map, so both payment dialects explain a
  * refusal the same way.
  */
-import { Schema } from "effect";
+import * as Schema from "effect/Schema";
 
 /** The reasons POST /api/payment can give (and, but for the first five, the HTTP 402 protocol too). */
 export const CLAIM_REJECTION_REASONS = [

@@ -3,7 +3,11 @@
  * used signatures outlive a restart. The layer reads durability from the PaymentStore it is
  * built on, so no other place decides "volatile store" for the verifier.
  */
-import { Clock, Context, Effect, Layer, Schema } from "effect";
+import * as Clock from "effect/Clock";
+import * as Context from "effect/Context";
+import * as Effect from "effect/Effect";
+import * as Layer from "effect/Layer";
+import * as Schema from "effect/Schema";
 import { PaymentStore } from "../ports/payment-store.ts";
 import { CHAIN_NETWORKS } from "./network.ts";
 import { DEFAULT_UNITS_PER_QUERY } from "./question-price.ts";

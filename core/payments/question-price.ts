@@ -12,7 +12,7 @@
  * question (never down below 0.01) so that every accepted payment is whole questions. A price
  * above MAX_PAYMENT_UNITS would leave no payment possible, so it is refused as a setting.
  */
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import {
   type BaseUnits,
   formatUnits,

@@ -12,7 +12,7 @@
  * keeps it at least until its request expires, so it is never paid twice. About 80 characters,
  * inside the spec dialect's `[A-Za-z0-9_-]{8,128}`. The 402's `nonce` is derived from the id.
  */
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import type { X402Network } from "./network.ts";
 import { type PaymentRejected, rejected } from "./payment-rejected.ts";
 import type { Binding, IssuedPayment } from "./x402-ledger.ts";

@@ -4,7 +4,7 @@
  * USDC mint (post - pre; an account created in the same transaction has no pre balance), so
  * split transfers and several token accounts count exactly once each.
  */
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import { type BaseUnits, minimumAccepted, USDC_DECIMALS } from "./money.ts";
 import { memosOf, type ParsedTransaction, type TokenBalance } from "./parsed-transaction.ts";
 import { type PaymentRejected, rejected } from "./payment-rejected.ts";

@@ -5,7 +5,8 @@
  * the authorization. The amount, address and network the client states are never used to
  * verify anything: the issued request and the chain are.
  */
-import { Result, Schema } from "effect";
+import * as Result from "effect/Result";
+import * as Schema from "effect/Schema";
 import { parseDecimalUnits } from "./money.ts";
 import type { ParsedTransaction } from "./parsed-transaction.ts";
 import { type PaymentRejected, rejected } from "./payment-rejected.ts";

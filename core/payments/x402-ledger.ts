@@ -17,7 +17,7 @@
  * POST /api/payment (core/payments/signature-ledger.ts), so one transfer pays exactly once, whichever
  * way it is presented.
  */
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import { DAY_MS } from "../time.ts";
 import type { X402Network } from "./network.ts";
 import { type PaymentRejected, rejected } from "./payment-rejected.ts";

@@ -2,8 +2,10 @@
  * The receipt a paid response carries (header X-Payment-Receipt): base64 of a JSON object
  * naming the transaction that paid, so a client can keep proof of what it bought.
  */
-import { Result, Schema } from "effect";
+
 import * as Base64 from "effect/encoding/Base64";
+import * as Result from "effect/Result";
+import * as Schema from "effect/Schema";
 import { Network, PaymentAuthorization, PaymentRequest } from "./x402.ts";
 
 export const RECEIPT_HEADER = "X-Payment-Receipt";

@@ -3,8 +3,10 @@
  * the payment authorization (X-Payment-Authorization header, base64 of JSON) and the error
  * object with its six codes.
  */
-import { Result, Schema } from "effect";
+
 import * as Base64 from "effect/encoding/Base64";
+import * as Result from "effect/Result";
+import * as Schema from "effect/Schema";
 import { decodeBase58, isBase58Address } from "../base58.ts";
 import { parseDecimalUnits } from "./money.ts";
 

@@ -3,7 +3,8 @@
  * is core/payments/chain-lookup-budget.ts; the memory store and the Redis store (one Lua script)
  * apply it atomically: check every counter, and when the lookup is admitted, count it in all.
  */
-import { Context, type Effect } from "effect";
+import * as Context from "effect/Context";
+import type * as Effect from "effect/Effect";
 import type { ChainLookupCeilings, LookupRequest, LookupVerdict } from "../payments/chain-lookup-budget.ts";
 import type { StoreUnavailable } from "./store-errors.ts";
 

@@ -1,4 +1,6 @@
-import { Context, type Effect, Schema } from "effect";
+import * as Context from "effect/Context";
+import type * as Effect from "effect/Effect";
+import * as Schema from "effect/Schema";
 import type { ParsedTransaction } from "../payments/parsed-transaction.ts";
 
 /** What the chain knows of a signature at `confirmed` commitment. */

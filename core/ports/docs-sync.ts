@@ -4,7 +4,9 @@
  * the record of the last sync that /readyz and the owner's console show. Memory for one
  * instance, Redis when several share it.
  */
-import { Context, type Effect, Schema } from "effect";
+import * as Context from "effect/Context";
+import type * as Effect from "effect/Effect";
+import * as Schema from "effect/Schema";
 import type { StoreUnavailable } from "./store-errors.ts";
 
 /** What the last sync did, or why it failed (then the index kept what it had). */

@@ -1,4 +1,7 @@
-import { Context, type Effect, Schema, type Stream } from "effect";
+import * as Context from "effect/Context";
+import type * as Effect from "effect/Effect";
+import * as Schema from "effect/Schema";
+import type * as Stream from "effect/Stream";
 import type { RetrievedChunk } from "./retrieval.ts";
 
 export interface ChatTurn {

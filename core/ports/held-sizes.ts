@@ -4,7 +4,7 @@
  * sees which one grows. Only a store holding its state in the process provides it (the memory
  * store); Redis holds its own and reports it there.
  */
-import { Context } from "effect";
+import * as Context from "effect/Context";
 
 export interface HeldSize {
   /** A snake_case name, e.g. "quota_states". */

@@ -1,4 +1,5 @@
-import { Context, type Effect } from "effect";
+import * as Context from "effect/Context";
+import type * as Effect from "effect/Effect";
 import type { PaymentRejected } from "../payments/payment-rejected.ts";
 import type { Binding, IssuedPayment, PaymentRecord } from "../payments/x402-ledger.ts";
 import type { QuotaView } from "../quota.ts";

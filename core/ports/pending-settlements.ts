@@ -3,7 +3,8 @@
  * shared by every instance, and the reconciler's lease: one instance at a time follows them to
  * a final state. Memory for one instance, Redis when several share it.
  */
-import { Context, type Effect } from "effect";
+import * as Context from "effect/Context";
+import type * as Effect from "effect/Effect";
 import type { PendingSettlement } from "../payments/pending-settlement.ts";
 import type { StoreUnavailable } from "./store-errors.ts";
 

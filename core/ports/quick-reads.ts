@@ -7,7 +7,7 @@
  * clock (the store contract suite holds them equal). A failure is a StoreUnavailable value,
  * never a rejection.
  */
-import { Context } from "effect";
+import * as Context from "effect/Context";
 import type { QuotaView } from "../quota.ts";
 import type { StoreUnavailable } from "./store-errors.ts";
 

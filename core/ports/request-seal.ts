@@ -1,4 +1,4 @@
-import { Context } from "effect";
+import * as Context from "effect/Context";
 
 /**
  * The key our 402s and sign-in challenges are sealed with: what we offered is carried by the

@@ -4,7 +4,7 @@
  * a seeded generator: a runtime that forgot to provide a secure one would silently issue
  * guessable payment ids, where a missing port fails the build.
  */
-import { Context } from "effect";
+import * as Context from "effect/Context";
 
 export class SecureRandom extends Context.Service<
   SecureRandom,

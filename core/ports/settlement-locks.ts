@@ -5,7 +5,8 @@
  * chain at the fee payer's expense; after a failure the keys stay held for a short cool-down.
  * The rule is core/payments/settlement-locks.ts; the stores hold it (memory, Redis).
  */
-import { Context, type Effect } from "effect";
+import * as Context from "effect/Context";
+import type * as Effect from "effect/Effect";
 import type { Acquired } from "../payments/settlement-locks.ts";
 import type { StoreUnavailable } from "./store-errors.ts";
 

@@ -2,7 +2,8 @@
  * The sponsor's losses to failed settlements (core/payments/sponsor-losses.ts), shared by every
  * instance: each wallet's strikes and refusal, and the lamports lost in the current UTC hour.
  */
-import { Context, type Effect } from "effect";
+import * as Context from "effect/Context";
+import type * as Effect from "effect/Effect";
 import type { SponsorStanding } from "../payments/sponsor-losses.ts";
 import type { StoreUnavailable } from "./store-errors.ts";
 

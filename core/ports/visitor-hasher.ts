@@ -1,4 +1,4 @@
-import { Context } from "effect";
+import * as Context from "effect/Context";
 
 /**
  * The only form in which the insights keep who asked or paid: a keyed hash of the client

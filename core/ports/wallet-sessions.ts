@@ -1,4 +1,5 @@
-import { Context, type Effect } from "effect";
+import * as Context from "effect/Context";
+import type * as Effect from "effect/Effect";
 import type { StoreUnavailable } from "./store-errors.ts";
 
 /** What a session token's hash stands for at a given time. */

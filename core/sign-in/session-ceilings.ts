@@ -32,7 +32,7 @@
  * 30-day expiry, so its holder reads "revoked" (and signs in again) rather than "unknown" for
  * that day; a wallet signing in 30 times an hour then keeps ~720 such records, not ~21,600.
  */
-import { Context } from "effect";
+import * as Context from "effect/Context";
 
 export const MAX_SESSIONS_PER_WALLET = 10;
 export const MAX_SIGN_INS_PER_WALLET = 30;

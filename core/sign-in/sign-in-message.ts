@@ -4,7 +4,7 @@
  * rebuilt from the proof's fields and the signature is checked over it, so a client can never
  * have us accept a message other than the one its fields describe.
  */
-import { Schema } from "effect";
+import * as Schema from "effect/Schema";
 
 export { type SignInFields, signInMessage } from "./siws-text.ts";
 

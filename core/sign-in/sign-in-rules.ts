@@ -5,7 +5,7 @@
  * `notBefore` hold at `now`. The nonce (single use, shared store) and the ed25519 signature are
  * checked after these by the caller; every failure is one `SignInRefused` with its reason.
  */
-import { Schema } from "effect";
+import * as Schema from "effect/Schema";
 import { isWalletAddress } from "../payments/wallet-credits.ts";
 import { SIGN_IN_TYPE, SIGN_IN_VERSION, type SignInProof } from "./sign-in-message.ts";
 

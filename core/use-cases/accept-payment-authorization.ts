@@ -17,7 +17,9 @@
  * Only the issued request and the chain decide amounts and addresses; the client's words
  * decide nothing.
  */
-import { Clock, Effect, Result } from "effect";
+import * as Clock from "effect/Clock";
+import * as Effect from "effect/Effect";
+import * as Result from "effect/Result";
 import { isLateTransfer, type LateTransferPolicy, lookupCounterUntil } from "../payments/late-transfer.ts";
 import { BaseUnits } from "../payments/money.ts";
 import { rejected } from "../payments/payment-rejected.ts";

@@ -4,7 +4,8 @@
  * reserved query, so a failed answer costs nothing. Streaming runs the same two phases around
  * the generator's stream at the edge (src/http/routes/chat-stream.ts).
  */
-import { Duration, Effect } from "effect";
+import * as Duration from "effect/Duration";
+import * as Effect from "effect/Effect";
 import { type Answer, GenerationFailed, Generator } from "../ports/generator.ts";
 import type { RetrievedChunk } from "../ports/retrieval.ts";
 import type { QuotaView } from "../quota.ts";

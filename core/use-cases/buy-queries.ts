@@ -5,7 +5,9 @@
  * transfers into the service wallet); a transfer with no single authority (a multisig, or
  * transfers by several wallets) credits the client identity as before, so nothing paid is lost.
  */
-import { Clock, Effect, Result } from "effect";
+import * as Clock from "effect/Clock";
+import * as Effect from "effect/Effect";
+import * as Result from "effect/Result";
 import { memosOf, type ParsedTransaction } from "../payments/parsed-transaction.ts";
 import type { PaymentClaim, RawClaim } from "../payments/payment-claim.ts";
 import { validateClaim } from "../payments/payment-claim.ts";

@@ -6,7 +6,8 @@
  * `releaseAnswer` otherwise. An answer that declines (the docs do not cover the question) is
  * never charged: `finishAnswer` picks between the two for a whole answer.
  */
-import { Clock, Effect } from "effect";
+import * as Clock from "effect/Clock";
+import * as Effect from "effect/Effect";
 import { Conversations } from "../ports/conversations.ts";
 import type { Answer } from "../ports/generator.ts";
 import { type PreparedAnswer, releaseHold } from "./prepare-answer.ts";

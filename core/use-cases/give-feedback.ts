@@ -1,5 +1,8 @@
 /** POST /api/feedback as a use case: decode the vote, keep it for the client's own answer. */
-import { Clock, Effect, Result, Schema } from "effect";
+import * as Clock from "effect/Clock";
+import * as Effect from "effect/Effect";
+import * as Result from "effect/Result";
+import * as Schema from "effect/Schema";
 import { decodeFeedbackRequest, type Feedback, toFeedback } from "../feedback.ts";
 import { FeedbackStore } from "../ports/feedback-store.ts";
 

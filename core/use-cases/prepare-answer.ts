@@ -6,7 +6,9 @@
  * back; a question the docs do not cover (core/relevance.ts decides from what retrieval
  * measured) is declined here, uncharged and without calling the model.
  */
-import { Clock, Effect, Schema } from "effect";
+import * as Clock from "effect/Clock";
+import * as Effect from "effect/Effect";
+import * as Schema from "effect/Schema";
 import { PaymentSettings, PaymentTerms } from "../payments/payment-settings.ts";
 import { Conversations } from "../ports/conversations.ts";
 import type { Answer, ChatTurn } from "../ports/generator.ts";

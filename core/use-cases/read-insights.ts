@@ -1,5 +1,6 @@
 /** GET /api/admin/insights and /api/admin/export as use cases: the range's events, summarised or raw. */
-import { Clock, Effect } from "effect";
+import * as Clock from "effect/Clock";
+import * as Effect from "effect/Effect";
 import { ANSWER_MEMORY_MS } from "../feedback.ts";
 import { type DayRange, rangeEnd, rangeStart } from "../insights/day-range.ts";
 import { summarize } from "../insights/summarize.ts";

@@ -3,7 +3,8 @@
  * and does not wait); a failure here never reaches the visitor. The identity is hashed before
  * anything is built, so the raw address never leaves this step.
  */
-import { Clock, Effect } from "effect";
+import * as Clock from "effect/Clock";
+import * as Effect from "effect/Effect";
 import type { Feedback } from "../feedback.ts";
 import { InsightsSettings } from "../insights/insights-settings.ts";
 import { type AnswerRecord, questionEvent } from "../insights/question-event.ts";

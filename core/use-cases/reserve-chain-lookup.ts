@@ -4,7 +4,8 @@
  * everyone, with the wait) or "payment-lookups-exhausted" (the payment_id has named its
  * distinct signatures). Callers skip it for signatures the ledger already knows.
  */
-import { Clock, Effect } from "effect";
+import * as Clock from "effect/Clock";
+import * as Effect from "effect/Effect";
 import {
   ChainLookupLimits,
   type LookupRequest,

@@ -8,7 +8,7 @@
  * (core/payments/link-allowance.ts). Such a client's wallet need not be known before its hold:
  * the store reads the link in the same step (WalletCredits.reserveAsPayer), one question fewer.
  */
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import { combinedView, fallbackRefusal } from "../payments/wallet-credits.ts";
 import { QuotaStore } from "../ports/quota-store.ts";
 import { WalletCredits } from "../ports/wallet-credits.ts";

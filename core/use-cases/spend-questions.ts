@@ -6,7 +6,9 @@
  * (spend-query.ts); when the questions run out part way, the holds already taken are given
  * back before the exhaustion is reported, so nothing is charged for a call that did not run.
  */
-import { Clock, Effect, Exit } from "effect";
+import * as Clock from "effect/Clock";
+import * as Effect from "effect/Effect";
+import * as Exit from "effect/Exit";
 import type { QuotaView } from "../quota.ts";
 import { type HeldQuery, reserveQuery, type Spender, settleQuery, spenderView } from "./spend-query.ts";
 

@@ -18,7 +18,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import { ingest } from "../../adapters/docs-ingest/index.ts";
 import { indexLayer, withSettings } from "../../src/runtime/adapter-layers.ts";
 import { defaultConfig } from "../../src/runtime/app-layer.ts";

@@ -7,7 +7,10 @@
  * BENCH_IDENTITIES_REDIS (default 200,000) clients through the Redis store, and its
  * used_memory per identity is reported. Baseline: the same heap or Redis with no identities.
  */
-import { Effect, Layer, ManagedRuntime, Result } from "effect";
+import * as Effect from "effect/Effect";
+import * as Layer from "effect/Layer";
+import * as ManagedRuntime from "effect/ManagedRuntime";
+import * as Result from "effect/Result";
 import { newHoldId, newReference } from "../../adapters/shared/random-ids.ts";
 import { makeMemoryState } from "../../adapters/store-memory/memory-state.ts";
 import { RedisStore } from "../../adapters/store-redis/index.ts";

@@ -3,7 +3,9 @@
  * ChainSolana on the local chain) beside the raw getTransaction call it makes, measured in the
  * same run on fresh transfers. Goal: p99 overhead <= 5 ms above the RPC call.
  */
-import { Effect, Layer, ManagedRuntime } from "effect";
+import * as Effect from "effect/Effect";
+import * as Layer from "effect/Layer";
+import * as ManagedRuntime from "effect/ManagedRuntime";
 import { createApp } from "../../src/app.ts";
 import { makeLogger } from "../../src/observability/log.ts";
 import { makeMetrics } from "../../src/observability/metrics.ts";

@@ -5,7 +5,7 @@
  * each through the very code the store runs, with fresh strings per request as the service
  * makes them. JS heap after a full GC before and after each fill; printed per entry.
  */
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import { newHoldId, newReference } from "../../adapters/shared/random-ids.ts";
 import { MAX_ANSWERS, makeMemoryFeedback } from "../../adapters/store-memory/memory-feedback.ts";
 import { makeMemoryInsights } from "../../adapters/store-memory/memory-insights.ts";

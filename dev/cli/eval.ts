@@ -10,7 +10,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import { ingest } from "../../adapters/docs-ingest/index.ts";
 import { commandLine } from "../../src/cli/command-line.ts";
 import { indexLayer, withSettings } from "../../src/runtime/adapter-layers.ts";

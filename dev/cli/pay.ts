@@ -9,7 +9,7 @@ import { existsSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { type Address, createSolanaRpc, isAddress, type KeyPairSigner } from "@solana/kit";
 import { fetchMaybeMint, fetchMaybeToken } from "@solana-program/token";
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import { formatUnits, parseDecimalUnits, USDC_DECIMALS } from "../../core/payments/money.ts";
 import {
   associatedTokenAccount,

@@ -6,7 +6,7 @@
  * `npm start` and `npm run example:x402` with nothing to configure.
  * Exit codes: 0 a 2xx answer, 1 any other answer or failure, 2 bad usage, 3 the price is above --max.
  */
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import { parseDecimalUnits } from "../../core/payments/money.ts";
 import { X402_DEFAULT_RPC_URL } from "../../core/payments/network.ts";
 import { Network, type PaymentRequest } from "../../core/payments/x402.ts";

@@ -3,7 +3,8 @@
  * the routes. Used by the entry point and by the tests (which start several on one Redis).
  */
 
-import { Layer, ManagedRuntime } from "effect";
+import * as Layer from "effect/Layer";
+import * as ManagedRuntime from "effect/ManagedRuntime";
 import { ChainSolana } from "../../adapters/chain-solana/index.ts";
 import { WebCryptoRandom } from "../../adapters/secure-random/index.ts";
 import { MemoryStore } from "../../adapters/store-memory/index.ts";

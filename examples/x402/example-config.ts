@@ -3,7 +3,8 @@
  * runs on a local chain of its own (no real money); otherwise PaymentAddress, TokenMint (and
  * X402_RPC_URL, or the network's public endpoint) name a real one.
  */
-import { Result, Schema } from "effect";
+import * as Result from "effect/Result";
+import * as Schema from "effect/Schema";
 import { type Env, reader } from "../../core/config-reader.ts";
 import { Network } from "../../core/payments/x402.ts";
 

@@ -3,7 +3,7 @@
  * local chain of its own unless X402_PAYMENT_ADDRESS and X402_TOKEN_MINT name a real one.
  * Pay it with `npm run x402 -- http://localhost:4020/premium-data`.
  */
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import { X402_DEFAULT_RPC_URL } from "../../core/payments/network.ts";
 import { makeLogger } from "../../src/observability/log.ts";
 import { startFacilitator } from "../../src/payments/v2/facilitator.ts";

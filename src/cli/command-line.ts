@@ -3,7 +3,7 @@
  * usage text. Exit codes: 0 success, 1 the work failed, 2 bad usage or configuration.
  */
 import { type ParseArgsOptionsConfig, parseArgs } from "node:util";
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import { type AppConfig, parseConfig } from "../../core/config.ts";
 
 const HELP = { help: { type: "boolean", short: "h", default: false } } as const;

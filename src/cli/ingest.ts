@@ -5,7 +5,8 @@
  * `--site <id>` it writes the index of that site of SITES_FILE (its docs when no input is
  * given). Exit 0 on success, 1 when ingestion fails, 2 on bad usage or configuration.
  */
-import { Effect, Result } from "effect";
+import * as Effect from "effect/Effect";
+import * as Result from "effect/Result";
 import { ingest } from "../../adapters/docs-ingest/index.ts";
 import { describeIndex, indexLayer, withSettings } from "../runtime/adapter-layers.ts";
 import { commandLine } from "./command-line.ts";

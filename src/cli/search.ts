@@ -4,7 +4,8 @@
  * configured index as {id, source, url, heading, score, text}. Exit 0 on success, 1 when
  * retrieval fails (e.g. no index yet), 2 on bad usage or configuration.
  */
-import { Effect, Result } from "effect";
+import * as Effect from "effect/Effect";
+import * as Result from "effect/Result";
 import { Retriever } from "../../core/ports/retrieval.ts";
 import { decideRelevance } from "../../core/relevance.ts";
 import { retrievalLayer, withSettings } from "../runtime/adapter-layers.ts";

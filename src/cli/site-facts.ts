@@ -5,7 +5,8 @@
  * service's process, so without REDIS_URL those two are unknown here: said so, never guessed.
  */
 import { statSync } from "node:fs";
-import { Effect, ManagedRuntime } from "effect";
+import * as Effect from "effect/Effect";
+import * as ManagedRuntime from "effect/ManagedRuntime";
 import { readIndexFile } from "../../adapters/retrieval-local/index.ts";
 import { RedisDocsSync } from "../../adapters/store-redis/index.ts";
 import type { AppConfig } from "../../core/config.ts";

@@ -4,7 +4,7 @@
  * file is read as the running service reads it (folder docs relative to the file); an unset
  * SITES_FILE, a bad file or an unknown id ends the command with what to do.
  */
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import type { AppConfig } from "../../core/config.ts";
 import type { SiteDefinition, SitesSet } from "../../core/config-sites.ts";
 import { loadSitesFile, siteDefaults } from "../runtime/sites-file.ts";

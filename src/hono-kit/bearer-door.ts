@@ -3,7 +3,7 @@
  * passes and clears the client's failures, a wrong one is counted toward a lock-out, none is not
  * a guess. The caller renders the verdict and logs it, in its own words and counters.
  */
-import { Redacted } from "effect";
+import * as Redacted from "effect/Redacted";
 import type { FailureLimiter } from "./failure-limiter.ts";
 import { sameSecret } from "./same-secret.ts";
 

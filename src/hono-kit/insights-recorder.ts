@@ -5,7 +5,7 @@
  * Nothing is recorded unless the console is configured (ADMIN_TOKEN). `settled` lets the admin
  * API read its own instance's writes.
  */
-import type { Effect } from "effect";
+import type * as Effect from "effect/Effect";
 import type { Feedback } from "../../core/feedback.ts";
 import type { AnswerRecord } from "../../core/insights/question-event.ts";
 import type { AcceptedPayment } from "../../core/insights/vote-and-payment-events.ts";

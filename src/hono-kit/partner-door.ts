@@ -16,7 +16,7 @@
  * nothing. In memory, per instance, bounded to MAX_CLIENTS entries per table.
  */
 import { createHash } from "node:crypto";
-import { Redacted } from "effect";
+import * as Redacted from "effect/Redacted";
 import type { DoorVerdict } from "./bearer-door.ts";
 import { failureLimiter } from "./failure-limiter.ts";
 import { sameSecret } from "./same-secret.ts";

@@ -2,7 +2,9 @@
  * Reads a JSON object body and decodes it with a request schema; every failure becomes a
  * 400/415 response with a clear message, listing each bad field.
  */
-import { Result, Schema, SchemaIssue } from "effect";
+import * as Result from "effect/Result";
+import * as Schema from "effect/Schema";
+import * as SchemaIssue from "effect/SchemaIssue";
 import type { Context } from "hono";
 import type { AppEnv } from "./app-env.ts";
 

@@ -3,7 +3,11 @@
  * or the expected error (the route turns it into a response), and let defects surface as 500
  * (logged, never echoed).
  */
-import { Cause, type Effect, Exit, type ManagedRuntime, Option } from "effect";
+import * as Cause from "effect/Cause";
+import type * as Effect from "effect/Effect";
+import * as Exit from "effect/Exit";
+import type * as ManagedRuntime from "effect/ManagedRuntime";
+import * as Option from "effect/Option";
 import type { InsightsSettings } from "../../core/insights/insights-settings.ts";
 import type { PaymentSettings } from "../../core/payments/payment-settings.ts";
 import type { ChainReader } from "../../core/ports/chain-reader.ts";

@@ -1,5 +1,6 @@
 /** Answer ids: each answer gets one, so its reader can vote on it (POST /api/feedback). */
-import { Clock, Effect } from "effect";
+import * as Clock from "effect/Clock";
+import * as Effect from "effect/Effect";
 import { FeedbackStore } from "../../core/ports/feedback-store.ts";
 import { type AppRuntime, runOutcome } from "../hono-kit/run-effect.ts";
 import type { Logger } from "../observability/log.ts";

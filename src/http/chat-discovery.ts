@@ -1,5 +1,5 @@
 /** POST /api/chat as the discovery manifest lists it: the request and response Schemas the route decodes and answers with. */
-import { Schema } from "effect";
+import * as Schema from "effect/Schema";
 import { CHAT_BINDING, chatResource } from "../payments/priced-resources.ts";
 import type { DiscoveryEntry } from "../payments/v2/discovery.ts";
 import { ChatRequest } from "./schemas/requests.ts";

@@ -7,7 +7,7 @@
  * the payment) through the paywall's entry and dialects of src/payments/, and is then answered
  * in the same call. This file renders what the dialects decide in the chat's words.
  */
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import type { Context } from "hono";
 import type { PaymentRejected } from "../../core/payments/payment-rejected.ts";
 import { PaymentSettings } from "../../core/payments/payment-settings.ts";

@@ -3,7 +3,7 @@
  * request and response Schemas the routes decode and the tests check responses with, so it
  * cannot drift. Schemas land in `components.schemas` under their identifiers.
  */
-import { Schema } from "effect";
+import * as Schema from "effect/Schema";
 import { FeedbackRequest } from "../../core/feedback.ts";
 import { ExportQuery, ExportResponse, InsightsQuery, InsightsResponse } from "./schemas/admin.ts";
 import { ChatRequest, PaymentRequest, SignInRequest } from "./schemas/requests.ts";

@@ -8,7 +8,7 @@
  */
 import { decodePaymentResponseHeader, encodePaymentSignatureHeader } from "@x402/core/http";
 import type { PaymentPayload, PaymentRequired, SettleResponse } from "@x402/core/types";
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import { type AppRuntime, runOutcome } from "../hono-kit/run-effect.ts";
 import type { Logger } from "../observability/log.ts";
 import { creditRouteTerms, creditTerms } from "../payments/credit-offer.ts";

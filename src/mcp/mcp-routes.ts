@@ -2,7 +2,6 @@
  * POST /mcp: the MCP endpoint (Streamable HTTP, stateless, JSON responses) behind the edge, so
  * its calls have the client identity, protection limit and access log of every other route.
  */
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { Hono } from "hono";
 import type { McpToolPrices } from "../../core/config-mcp.ts";
 import { type AppEnv, edgeFactsAsVariables } from "../hono-kit/app-env.ts";
@@ -11,7 +10,6 @@ import type { AppRuntime } from "../hono-kit/run-effect.ts";
 import type { CreditDialect } from "../payments/server/dialect.ts";
 import type { WalletAccessDeps } from "../payments/sign-in/wallet-access.ts";
 import type { ExactFacilitator } from "../payments/v2/exact-payment.ts";
-import { createMcpServer } from "./mcp-server.ts";
 import { transportCredentials } from "./mcp-sign-in.ts";
 
 export interface McpDeps {
@@ -28,8 +26,31 @@ export interface McpDeps {
   readonly access: WalletAccessDeps;
 }
 
-export const mcpRoutes = (deps: McpDeps) =>
-  new Hono<AppEnv>().use(edgeFactsAsVariables).post("/", async (c) => {
+/**
+ * The MCP SDK and our server on it, loaded by the first MCP request: a service no agent calls
+ * does not hold them (6 to 8 MB of RSS on Bun and on Deno, docs/performance.md). A failed load
+ * is tried again by the next request.
+ */
+const loadMcp = () =>
+  Promise.all([
+    import("@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"),
+    import("./mcp-server.ts"),
+  ]).then(([{ WebStandardStreamableHTTPServerTransport }, { createMcpServer }]) => ({
+    WebStandardStreamableHTTPServerTransport,
+    createMcpServer,
+  }));
+
+export const mcpRoutes = (deps: McpDeps) => {
+  let loading: ReturnType<typeof loadMcp> | undefined;
+  const loaded = () => {
+    loading ??= loadMcp().catch((error: unknown) => {
+      loading = undefined;
+      throw error;
+    });
+    return loading;
+  };
+  return new Hono<AppEnv>().use(edgeFactsAsVariables).post("/", async (c) => {
+    const { WebStandardStreamableHTTPServerTransport, createMcpServer } = await loaded();
     // Stateless: a server and transport per request, as the SDK's stateless mode wants.
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
@@ -50,3 +71,4 @@ export const mcpRoutes = (deps: McpDeps) =>
       await server.close();
     }
   });
+};

@@ -8,7 +8,7 @@
  * stateless, and each request's client identity comes from the edge.
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import type { RetrievedChunk } from "../../core/ports/retrieval.ts";
 import { Retriever } from "../../core/ports/retrieval.ts";
 import { askQuestion } from "../../core/use-cases/ask-question.ts";

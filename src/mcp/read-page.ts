@@ -3,7 +3,7 @@
  * result gave, so an agent can quote more than a snippet. Pages are put back together from the
  * index's listing (core/doc-pages.ts), once per index version.
  */
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import { type DocPage, docPages } from "../../core/doc-pages.ts";
 import { Retriever } from "../../core/ports/retrieval.ts";
 import { type AppRuntime, runOutcome } from "../hono-kit/run-effect.ts";

@@ -7,7 +7,7 @@
  * holds a session, mcp-sign-in.ts) spends its wallet's credits and pays nothing.
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import type { McpTool, McpToolPrices } from "../../core/config-mcp.ts";
 import { formatUnits } from "../../core/payments/money.ts";
 import type { Spender } from "../../core/use-cases/spend-query.ts";

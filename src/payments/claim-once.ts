@@ -13,7 +13,8 @@
  * resender spends what it bought from that address (the payer link's allowance,
  * core/payments/link-allowance.ts), and signs in with the wallet for the rest.
  */
-import { Clock, Effect } from "effect";
+import * as Clock from "effect/Clock";
+import * as Effect from "effect/Effect";
 import { PAID_RESULT_RETENTION_MS } from "../../core/payments/payment-identifier.ts";
 import { PaidResults } from "../../core/ports/paid-results.ts";
 import { sha256Hex as hex } from "./sha256-hex.ts";

@@ -3,7 +3,7 @@
  * payment settings: what its 402s are issued on and what a sealed payment_id presented to it is
  * checked against, built from one place so the two always agree.
  */
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import { x402NetworkOf } from "../../core/payments/network.ts";
 import { PaymentSettings } from "../../core/payments/payment-settings.ts";
 import type { Offer } from "../../core/payments/sealed-request.ts";

@@ -6,7 +6,8 @@
  * outside services (Chroma, Groq, transformers, Redis) are imported only when configured: the
  * embedded defaults then never load their client libraries, which keeps the idle service small.
  */
-import { Effect, Layer } from "effect";
+import * as Effect from "effect/Effect";
+import * as Layer from "effect/Layer";
 import { HashEmbedder } from "../../adapters/embed-hash/index.ts";
 import * as ExtractiveGenerator from "../../adapters/llm-extractive/index.ts";
 import type { CacheOptions, FallbackOptions } from "../../adapters/llm-fallback/index.ts";

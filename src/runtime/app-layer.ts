@@ -4,7 +4,9 @@
  * scripted chain, through `parts`). The app itself never branches on "memory or Redis", "Groq
  * or extractive": it receives one layer.
  */
-import { Effect, Layer, Result } from "effect";
+import * as Effect from "effect/Effect";
+import * as Layer from "effect/Layer";
+import * as Result from "effect/Result";
 import { ChainSolana } from "../../adapters/chain-solana/index.ts";
 import * as MemoryConversations from "../../adapters/conversations-memory/index.ts";
 import type { CacheOutcome } from "../../adapters/llm-fallback/index.ts";

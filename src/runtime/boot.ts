@@ -5,7 +5,11 @@
  * build the runtime once (so a bad Redis URL fails the start, not the first request), create
  * the app; and the graceful shutdown. Only listening and signals are runtime-specific.
  */
-import { Effect, Layer, ManagedRuntime, Redacted, Result } from "effect";
+import * as Effect from "effect/Effect";
+import * as Layer from "effect/Layer";
+import * as ManagedRuntime from "effect/ManagedRuntime";
+import * as Redacted from "effect/Redacted";
+import * as Result from "effect/Result";
 import { ConfigError, type Env, parseConfig } from "../../core/config.ts";
 import { createApp } from "../app.ts";
 import { runOutcome } from "../hono-kit/run-effect.ts";

@@ -8,7 +8,9 @@
  * so the previous index keeps serving. The last sync's record is what /readyz and the owner's
  * console show.
  */
-import { Effect, Layer, ManagedRuntime } from "effect";
+import * as Effect from "effect/Effect";
+import * as Layer from "effect/Layer";
+import * as ManagedRuntime from "effect/ManagedRuntime";
 import type { AppConfig } from "../../core/config.ts";
 import { type DocsSyncRecord, DocsSyncStore, syncDue } from "../../core/ports/docs-sync.ts";
 import type { Logger } from "../observability/log.ts";

@@ -1,5 +1,5 @@
 /** The key that signs x402 offers and receipts: X402_RECEIPT_SIGNING_KEY, else the demo's kept seed, else none. */
-import { Redacted } from "effect";
+import * as Redacted from "effect/Redacted";
 import type { AppConfig } from "../../core/config.ts";
 import { type ReceiptKey, receiptKeyOf } from "../payments/offer-receipt/receipt-key.ts";
 

@@ -7,7 +7,7 @@
  */
 
 import { existsSync } from "node:fs";
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import type { AppConfig } from "../../core/config.ts";
 import { ChunkIndex } from "../../core/ports/retrieval.ts";
 import type { Logger } from "../observability/log.ts";

@@ -4,7 +4,8 @@
  * page records kept beside the index between runs.
  */
 import { dirname, join } from "node:path";
-import { Effect, type Result } from "effect";
+import * as Effect from "effect/Effect";
+import type * as Result from "effect/Result";
 import {
   type CrawlProgress,
   type CrawlSettings,

@@ -10,7 +10,7 @@
 
 import { readFileSync, statSync } from "node:fs";
 import { dirname, extname, resolve } from "node:path";
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import { parse as parseYaml } from "yaml";
 import { type AppConfig, ConfigError, type Env, parseConfig } from "../../core/config.ts";
 import { parseSites, type SiteDefaults, type SitesSet, sitesText } from "../../core/config-sites.ts";

@@ -4,7 +4,8 @@
  * its routes, the default site's routes built over them. The edge sends it the requests under
  * `/sites/<id>/` (as the paths after it) and those on its own host names.
  */
-import { Layer, ManagedRuntime } from "effect";
+import * as Layer from "effect/Layer";
+import * as ManagedRuntime from "effect/ManagedRuntime";
 import type { AppConfig, ChainConfig } from "../../core/config.ts";
 import type { SiteDefinition } from "../../core/config-sites.ts";
 import type { AppRuntime } from "../hono-kit/run-effect.ts";

@@ -8,7 +8,8 @@
  * taken out of the file and put back (an edit in two steps, a mistake undone) finds them again,
  * as it would in Redis.
  */
-import { type Context, Layer } from "effect";
+import type * as Context from "effect/Context";
+import * as Layer from "effect/Layer";
 import type { AppConfig } from "../../core/config.ts";
 import { type SiteDefinition, type SitesSet, sitesText } from "../../core/config-sites.ts";
 import { Retriever } from "../../core/ports/retrieval.ts";

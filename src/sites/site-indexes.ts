@@ -19,7 +19,12 @@
  * decodes from them), a Chroma snapshot's strings at 2 bytes a character plus its lexical
  * tables. A re-index that grows a held index is counted when it is swapped in.
  */
-import { Context, Deferred, Effect, Exit, Layer, Scope } from "effect";
+import * as Context from "effect/Context";
+import * as Deferred from "effect/Deferred";
+import * as Effect from "effect/Effect";
+import * as Exit from "effect/Exit";
+import * as Layer from "effect/Layer";
+import * as Scope from "effect/Scope";
 import { RetrievalFailed, Retriever } from "../../core/ports/retrieval.ts";
 
 /** The default budget, in MiB (SITES_MEMORY_MB). */

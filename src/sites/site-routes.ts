@@ -4,7 +4,7 @@
  * its console's door), its directory entry for the edge, and its reconciler of pending
  * settlements under its own lease.
  */
-import { Context } from "effect";
+import * as Context from "effect/Context";
 import type { AppConfig, ChainConfig } from "../../core/config.ts";
 import type { SiteDefinition } from "../../core/config-sites.ts";
 import type { DocsSyncRecord } from "../../core/ports/docs-sync.ts";

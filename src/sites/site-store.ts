@@ -12,7 +12,10 @@
  * own receive in the service's, and one transfer must pay once in the whole service (on Redis
  * the site's `sig:` keys are the default prefix's; on memory the default store's map).
  */
-import { Context, Layer, ManagedRuntime, Option } from "effect";
+import * as Context from "effect/Context";
+import * as Layer from "effect/Layer";
+import * as ManagedRuntime from "effect/ManagedRuntime";
+import * as Option from "effect/Option";
 import { UsedSignatures } from "../../adapters/store-memory/index.ts";
 import type { AppConfig } from "../../core/config.ts";
 import { ChainLookupBudget } from "../../core/ports/chain-lookup-budget.ts";

@@ -6,7 +6,8 @@
  * it is in memory), so opening the console never pulls fifty indexes past SITES_MEMORY_MB.
  */
 import { existsSync, statSync } from "node:fs";
-import { Clock, Effect } from "effect";
+import * as Clock from "effect/Clock";
+import * as Effect from "effect/Effect";
 import type { AppConfig } from "../../core/config.ts";
 import type { SiteDefinition } from "../../core/config-sites.ts";
 import { formatDay } from "../../core/insights/day-range.ts";

@@ -4,7 +4,7 @@
  * watched: a valid change is applied without a restart, a bad one is refused with its reasons
  * and the sites keep serving as they were.
  */
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import type { Env } from "../../core/config.ts";
 import type { SitesSet } from "../../core/config-sites.ts";
 import type { AppRuntime } from "../hono-kit/run-effect.ts";

@@ -4,7 +4,7 @@
  * with X-Payment-Authorization buys the queries and is answered in the same call, once.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import { paymentMemo } from "../../core/payments/x402.ts";
 import { decodeReceiptHeader } from "../../core/payments/x402-receipt.ts";
 import { WalletCredits } from "../../core/ports/wallet-credits.ts";

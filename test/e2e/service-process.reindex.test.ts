@@ -6,7 +6,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import { ingest } from "../../adapters/docs-ingest/index.ts";
 import { indexLayer, withSettings } from "../../src/runtime/adapter-layers.ts";
 import { defaultConfig } from "../../src/runtime/app-layer.ts";

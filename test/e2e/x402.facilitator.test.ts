@@ -8,7 +8,7 @@ import type { Address } from "@solana/kit";
 import { HTTPFacilitatorClient, x402ResourceServer } from "@x402/core/server";
 import { paymentMiddleware } from "@x402/hono";
 import { ExactSvmScheme } from "@x402/svm/exact/server";
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import { Hono } from "hono";
 import { PaymentStore } from "../../core/ports/payment-store.ts";
 import { QuotaStore } from "../../core/ports/quota-store.ts";

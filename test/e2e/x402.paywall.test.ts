@@ -4,7 +4,9 @@
  * AutoVerify rules, and options refused at setup. Real transfers on the local chain.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { Layer, ManagedRuntime, Result } from "effect";
+import * as Layer from "effect/Layer";
+import * as ManagedRuntime from "effect/ManagedRuntime";
+import * as Result from "effect/Result";
 import { Hono } from "hono";
 import { ChainSolana } from "../../adapters/chain-solana/index.ts";
 import { WebCryptoRandom } from "../../adapters/secure-random/index.ts";

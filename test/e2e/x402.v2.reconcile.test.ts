@@ -11,7 +11,8 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { KeyPairSigner, Signature } from "@solana/kit";
-import { Effect, type ManagedRuntime } from "effect";
+import * as Effect from "effect/Effect";
+import type * as ManagedRuntime from "effect/ManagedRuntime";
 import { MemoryStore } from "../../adapters/store-memory/index.ts";
 import { RedisStore } from "../../adapters/store-redis/index.ts";
 import type { PaymentRequests } from "../../core/ports/payment-requests.ts";

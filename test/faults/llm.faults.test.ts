@@ -5,7 +5,7 @@
  * sources, and the question is charged exactly once, in JSON and in SSE alike.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import { Redacted } from "effect";
+import * as Redacted from "effect/Redacted";
 import { generatorLayer, withSettings } from "../../src/runtime/adapter-layers.ts";
 import { defaultConfig } from "../../src/runtime/app-layer.ts";
 import { type FakeGroq, type FakeReply, startFakeGroq } from "../support/fake-groq.ts";

@@ -6,7 +6,7 @@
  * exactly once, and the reservations the dead process held lapse at the end of their lease.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import { RedisStore } from "../../adapters/store-redis/index.ts";
 import { QuotaStore } from "../../core/ports/quota-store.ts";
 import { HOLD_TTL_MS } from "../../src/runtime/app-layer.ts";

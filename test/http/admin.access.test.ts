@@ -7,7 +7,8 @@
 
 import { describe, expect, test } from "bun:test";
 import { createHmac } from "node:crypto";
-import { Result, Schema } from "effect";
+import * as Result from "effect/Result";
+import * as Schema from "effect/Schema";
 import { InsightsStore } from "../../core/ports/insights-store.ts";
 import { InsightsResponse } from "../../src/http/schemas/admin.ts";
 import { testApps } from "../support/test-app.ts";

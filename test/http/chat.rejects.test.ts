@@ -80,7 +80,7 @@ describe("POST /api/chat bad input", () => {
     const t = build({ freeQueries: 0, paidDailyCap: 1 });
     // Grant paid credits through the store, as a verified payment would.
     const { PaymentStore } = await import("../../core/ports/payment-store.ts");
-    const { Effect } = await import("effect");
+    const Effect = await import("effect/Effect");
     await t.runtime.runPromise(
       Effect.flatMap(PaymentStore, (s) => s.claim("sig-for-cap-test", "203.0.113.7", 10, Date.now())),
     );

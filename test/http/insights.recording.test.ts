@@ -4,7 +4,8 @@
  * The events that are kept hold no address, and redacted text only.
  */
 import { describe, expect, test } from "bun:test";
-import { Effect, Layer } from "effect";
+import * as Effect from "effect/Effect";
+import * as Layer from "effect/Layer";
 import { MemoryStore } from "../../adapters/store-memory/index.ts";
 import { InsightsStore } from "../../core/ports/insights-store.ts";
 import { StoreUnavailable } from "../../core/ports/store-errors.ts";

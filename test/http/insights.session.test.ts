@@ -6,7 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { parse } from "csv-parse/sync";
-import { Result, Schema } from "effect";
+import * as Result from "effect/Result";
+import * as Schema from "effect/Schema";
 import { Redis } from "ioredis";
 import { ChainSolana } from "../../adapters/chain-solana/index.ts";
 import { RedisStore } from "../../adapters/store-redis/index.ts";

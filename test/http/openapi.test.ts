@@ -3,7 +3,8 @@
  * documented route decode with those same Schemas, and every route the router serves is in it.
  */
 import { describe, expect, test } from "bun:test";
-import { Result, Schema } from "effect";
+import * as Result from "effect/Result";
+import * as Schema from "effect/Schema";
 import {
   ChatPaymentRequired,
   ChatResponse,

@@ -8,7 +8,7 @@
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { generateKeyPairSigner } from "@solana/kit";
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import { RedisStore } from "../../adapters/store-redis/index.ts";
 import { walletAccount } from "../../core/payments/wallet-credits.ts";
 import { PaymentStore } from "../../core/ports/payment-store.ts";

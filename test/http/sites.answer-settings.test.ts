@@ -4,7 +4,7 @@
  * site's questions go through the real groq-sdk client to a loopback Groq.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { Redacted } from "effect";
+import * as Redacted from "effect/Redacted";
 import { defaultConfig } from "../../src/runtime/app-layer.ts";
 import { siteAppConfig } from "../../src/sites/site-config.ts";
 import { CHAT_PATH, type FakeGroq, startFakeGroq } from "../support/fake-groq.ts";

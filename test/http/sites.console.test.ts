@@ -10,7 +10,7 @@ import { createHash } from "node:crypto";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import type { SiteSummary } from "../../core/insights/sites-summary.ts";
 import { InsightsStore } from "../../core/ports/insights-store.ts";
 import { payment } from "../support/insight-events.ts";

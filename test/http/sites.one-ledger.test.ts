@@ -5,7 +5,7 @@
  * The ledger is the service's (on memory and on Redis): the second claim anywhere is refused.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import type { Layer } from "effect";
+import type * as Layer from "effect/Layer";
 import { encodeBase58 } from "../../core/base58.ts";
 import type { ChainLookup, ChainReader } from "../../core/ports/chain-reader.ts";
 import { recentBlockTime, USDC_MINT, usdcPayment, WALLET } from "../support/parsed-tx.ts";

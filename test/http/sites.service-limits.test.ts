@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
-import { Redacted } from "effect";
+import * as Redacted from "effect/Redacted";
 import { buildSitesApp, docsFolder, siteDefinition } from "../support/sites-app.ts";
 
 const OPERATOR = "operator-token-0123456789abcdef";

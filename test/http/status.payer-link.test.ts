@@ -4,7 +4,7 @@
  * read in one step (QuickReads.spenderView), on the memory store and on Redis alike.
  */
 import { describe, expect, test } from "bun:test";
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import { RedisStore } from "../../adapters/store-redis/index.ts";
 import { walletAccount } from "../../core/payments/wallet-credits.ts";
 import { PaymentStore } from "../../core/ports/payment-store.ts";

@@ -4,7 +4,7 @@
  * Redis holds garbage or is down.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { ManagedRuntime } from "effect";
+import * as ManagedRuntime from "effect/ManagedRuntime";
 import { Redis } from "ioredis";
 import { RedisAnswerCache } from "../../adapters/store-redis/index.ts";
 import { AnswerCache } from "../../core/ports/answer-cache.ts";

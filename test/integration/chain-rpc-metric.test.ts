@@ -3,7 +3,7 @@
  * counted once, with the cause that made it, and the counts agree with the chain's own.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import { ChainSolana } from "../../adapters/chain-solana/index.ts";
 import { encodeBase58 } from "../../core/base58.ts";
 import { makeMetrics } from "../../src/observability/metrics.ts";

@@ -1,6 +1,7 @@
 /** The ChainReader adapter against the real local chain: lookups, retries, failures. */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
-import { Effect, Result } from "effect";
+import * as Effect from "effect/Effect";
+import * as Result from "effect/Result";
 import { ChainSolana } from "../../adapters/chain-solana/index.ts";
 import { ChainReader, type ChainUnavailable } from "../../core/ports/chain-reader.ts";
 import { freePort, waitFor } from "../support/free-port.ts";

@@ -3,7 +3,8 @@
  * the whole on-chain half of a payment, with no hand-built replies.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { Effect, Result } from "effect";
+import * as Effect from "effect/Effect";
+import * as Result from "effect/Result";
 import { ChainSolana } from "../../adapters/chain-solana/index.ts";
 import { BaseUnits } from "../../core/payments/money.ts";
 import type { ParsedTransaction } from "../../core/payments/parsed-transaction.ts";

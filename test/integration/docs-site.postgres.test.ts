@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import { ingest } from "../../adapters/docs-ingest/index.ts";
 import type { AppConfig } from "../../core/config.ts";
 import { Retriever } from "../../core/ports/retrieval.ts";

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import type { AppConfig } from "../../core/config.ts";
 import { Retriever } from "../../core/ports/retrieval.ts";
 import { retrievalLayer, withSettings } from "../../src/runtime/adapter-layers.ts";

@@ -4,7 +4,9 @@
  * the lease back, an expired lease can be taken, the last record is shared.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { Effect, Layer, ManagedRuntime } from "effect";
+import * as Effect from "effect/Effect";
+import * as Layer from "effect/Layer";
+import * as ManagedRuntime from "effect/ManagedRuntime";
 import { makeMemoryDocsSync } from "../../adapters/store-memory/docs-sync.ts";
 import { RedisDocsSync } from "../../adapters/store-redis/index.ts";
 import { type DocsSyncRecord, DocsSyncStore, syncDue } from "../../core/ports/docs-sync.ts";

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Redacted } from "effect";
+import * as Redacted from "effect/Redacted";
 import { Redis } from "ioredis";
 import type { AppConfig } from "../../core/config.ts";
 import { makeLogger } from "../../src/observability/log.ts";

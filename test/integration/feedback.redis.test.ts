@@ -1,6 +1,8 @@
 /** The FeedbackStore on a real Redis: ids bound to their identity, votes replaced, what is kept. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { Effect, Layer, ManagedRuntime } from "effect";
+import * as Effect from "effect/Effect";
+import * as Layer from "effect/Layer";
+import * as ManagedRuntime from "effect/ManagedRuntime";
 import { Redis } from "ioredis";
 import { RedisStore } from "../../adapters/store-redis/index.ts";
 import { FeedbackStore } from "../../core/ports/feedback-store.ts";

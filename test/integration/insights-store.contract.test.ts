@@ -4,7 +4,9 @@
  * Redis, concurrent appends run over two connections, as two service instances would.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { Effect, Layer, ManagedRuntime } from "effect";
+import * as Effect from "effect/Effect";
+import * as Layer from "effect/Layer";
+import * as ManagedRuntime from "effect/ManagedRuntime";
 import { Redis } from "ioredis";
 import { MemoryStore } from "../../adapters/store-memory/index.ts";
 import { RedisStore } from "../../adapters/store-redis/index.ts";

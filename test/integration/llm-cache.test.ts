@@ -5,7 +5,8 @@
  * model's own "not covered" answer is a decline, free through the whole HTTP service.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import { Effect, Stream } from "effect";
+import * as Effect from "effect/Effect";
+import * as Stream from "effect/Stream";
 import * as ExtractiveGenerator from "../../adapters/llm-extractive/index.ts";
 import type { CacheOutcome } from "../../adapters/llm-fallback/index.ts";
 import { NOT_COVERED_SENTENCE } from "../../adapters/llm-groq/prompt.ts";

@@ -1,6 +1,8 @@
 /** Groq (real groq-sdk, loopback server) with the extractive generator behind it. */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import { Effect, Redacted, Stream } from "effect";
+import * as Effect from "effect/Effect";
+import * as Redacted from "effect/Redacted";
+import * as Stream from "effect/Stream";
 import * as ExtractiveGenerator from "../../adapters/llm-extractive/index.ts";
 import { type FallbackEvent, withFallback } from "../../adapters/llm-fallback/index.ts";
 import * as GroqGenerator from "../../adapters/llm-groq/index.ts";

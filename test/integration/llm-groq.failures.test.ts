@@ -1,6 +1,8 @@
 /** How the Groq generator retries, gives up and times out, through the real groq-sdk client. */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import { Effect, Redacted, Stream } from "effect";
+import * as Effect from "effect/Effect";
+import * as Redacted from "effect/Redacted";
+import * as Stream from "effect/Stream";
 import * as GroqGenerator from "../../adapters/llm-groq/index.ts";
 import type { AnswerEvent, GenerationInput } from "../../core/ports/generator.ts";
 import { type FakeGroq, startFakeGroq } from "../support/fake-groq.ts";

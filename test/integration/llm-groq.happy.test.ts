@@ -1,6 +1,8 @@
 /** The Groq generator through the real groq-sdk client against a loopback Groq-compatible server. */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import { Effect, Redacted, Stream } from "effect";
+import * as Effect from "effect/Effect";
+import * as Redacted from "effect/Redacted";
+import * as Stream from "effect/Stream";
 import * as GroqGenerator from "../../adapters/llm-groq/index.ts";
 import { NOT_COVERED_SENTENCE } from "../../adapters/llm-groq/prompt.ts";
 import type { ChatTurn, GenerationInput } from "../../core/ports/generator.ts";

@@ -5,7 +5,7 @@
  * as long as the payment's record.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import { Redis } from "ioredis";
 import { makeMemoryPaidResults } from "../../adapters/store-memory/paid-results.ts";
 import { keyLayout } from "../../adapters/store-redis/keys.ts";

@@ -5,7 +5,9 @@
  * the allowance, the owner's spending cuts it, and a link ends with the wallet's sessions.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { Effect, type Layer, ManagedRuntime } from "effect";
+import * as Effect from "effect/Effect";
+import type * as Layer from "effect/Layer";
+import * as ManagedRuntime from "effect/ManagedRuntime";
 import { MemoryStore } from "../../adapters/store-memory/index.ts";
 import { RedisStore } from "../../adapters/store-redis/index.ts";
 import { walletAccount } from "../../core/payments/wallet-credits.ts";

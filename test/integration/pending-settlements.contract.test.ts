@@ -6,7 +6,9 @@
  * sent) but not a record of one it holds; the reconciler's lease is held by one instance at a time.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { Effect, Layer, ManagedRuntime } from "effect";
+import * as Effect from "effect/Effect";
+import * as Layer from "effect/Layer";
+import * as ManagedRuntime from "effect/ManagedRuntime";
 import { makeMemoryPendingSettlements } from "../../adapters/store-memory/pending-settlements.ts";
 import { redisPendingSettlements } from "../../adapters/store-redis/pending-settlements.ts";
 import { close, connect } from "../../adapters/store-redis/redis-client.ts";

@@ -6,7 +6,7 @@
  * Counting, unlike timing, does not depend on how loaded the machine is.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import type { Redis } from "ioredis";
 import { RedisStore } from "../../adapters/store-redis/index.ts";
 import { walletAccount } from "../../core/payments/wallet-credits.ts";

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import type { AppConfig } from "../../core/config.ts";
 import { makeLogger } from "../../src/observability/log.ts";
 import { defaultConfig } from "../../src/runtime/app-layer.ts";

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import { RedisDocsSync } from "../../adapters/store-redis/index.ts";
 import { DocsSyncStore } from "../../core/ports/docs-sync.ts";
 import { siteKeyPrefix } from "../../src/sites/site-store.ts";

@@ -4,7 +4,13 @@
  * races run across TWO layers (two connections), as two service instances would.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { Cause, Clock, Effect, Exit, Layer, ManagedRuntime, Result } from "effect";
+import * as Cause from "effect/Cause";
+import * as Clock from "effect/Clock";
+import * as Effect from "effect/Effect";
+import * as Exit from "effect/Exit";
+import * as Layer from "effect/Layer";
+import * as ManagedRuntime from "effect/ManagedRuntime";
+import * as Result from "effect/Result";
 import { MemoryStore } from "../../adapters/store-memory/index.ts";
 import { RedisStore } from "../../adapters/store-redis/index.ts";
 import { SIGNATURE_MEMORY_MS } from "../../core/payments/signature-ledger.ts";

@@ -3,7 +3,7 @@
  * no longer need) and unique references even when the random source repeats itself.
  */
 import { describe, expect, test } from "bun:test";
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import { newReference, REFERENCE_MEMORY_MS } from "../../adapters/shared/random-ids.ts";
 import { makeMemoryState } from "../../adapters/store-memory/memory-state.ts";
 import { SIGNATURE_MEMORY_MS } from "../../core/payments/signature-ledger.ts";

@@ -1,6 +1,7 @@
 /** The Redis store refuses a server that may evict keys (used signatures, paid credits). */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { Effect, Layer } from "effect";
+import * as Effect from "effect/Effect";
+import * as Layer from "effect/Layer";
 import { RedisStore } from "../../adapters/store-redis/index.ts";
 import { QuotaStore } from "../../core/ports/quota-store.ts";
 import { type RedisServer, redisServerAvailable, startRedisServer } from "../support/redis-server.ts";

@@ -6,7 +6,9 @@
  * without it, the same situation is acknowledged, which is what the setting is for.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { Cause, Exit, ManagedRuntime } from "effect";
+import * as Cause from "effect/Cause";
+import * as Exit from "effect/Exit";
+import * as ManagedRuntime from "effect/ManagedRuntime";
 import type { Redis } from "ioredis";
 import { RedisStore } from "../../adapters/store-redis/index.ts";
 import type { IssuedPayment } from "../../core/payments/x402-ledger.ts";

@@ -4,7 +4,11 @@
  * one plain read, and the key layout and TTLs (adapters/store-redis/keys.ts).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { Cause, Effect, Exit, ManagedRuntime, Redacted } from "effect";
+import * as Cause from "effect/Cause";
+import * as Effect from "effect/Effect";
+import * as Exit from "effect/Exit";
+import * as ManagedRuntime from "effect/ManagedRuntime";
+import * as Redacted from "effect/Redacted";
 import type { Redis } from "ioredis";
 import { RedisStore } from "../../adapters/store-redis/index.ts";
 import { CLAIM, RESERVE } from "../../adapters/store-redis/quota-lua.ts";

@@ -5,7 +5,8 @@
  * redis-server, two instances on one list).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { type Layer, ManagedRuntime } from "effect";
+import type * as Layer from "effect/Layer";
+import * as ManagedRuntime from "effect/ManagedRuntime";
 import { MemoryStore } from "../../adapters/store-memory/index.ts";
 import { RedisStore } from "../../adapters/store-redis/index.ts";
 import type { UnattributedBounds, UnattributedPayment } from "../../core/payments/unattributed.ts";

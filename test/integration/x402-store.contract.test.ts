@@ -5,7 +5,12 @@
  */
 
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { Cause, type Effect, Exit, type Layer, ManagedRuntime, Result } from "effect";
+import * as Cause from "effect/Cause";
+import type * as Effect from "effect/Effect";
+import * as Exit from "effect/Exit";
+import type * as Layer from "effect/Layer";
+import * as ManagedRuntime from "effect/ManagedRuntime";
+import * as Result from "effect/Result";
 import { MemoryStore } from "../../adapters/store-memory/index.ts";
 import { RedisStore } from "../../adapters/store-redis/index.ts";
 import {

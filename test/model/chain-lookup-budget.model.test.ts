@@ -5,7 +5,8 @@
  * must be the same on all three.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { Effect, ManagedRuntime } from "effect";
+import * as Effect from "effect/Effect";
+import * as ManagedRuntime from "effect/ManagedRuntime";
 import fc from "fast-check";
 import { makeMemoryLookupBudget } from "../../adapters/store-memory/chain-lookup-budget.ts";
 import { RedisStore } from "../../adapters/store-redis/index.ts";

@@ -8,7 +8,11 @@
  * wallet holds.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { Cause, Effect, Exit, type Layer, ManagedRuntime } from "effect";
+import * as Cause from "effect/Cause";
+import * as Effect from "effect/Effect";
+import * as Exit from "effect/Exit";
+import type * as Layer from "effect/Layer";
+import * as ManagedRuntime from "effect/ManagedRuntime";
 import fc from "fast-check";
 import { MemoryStore } from "../../adapters/store-memory/index.ts";
 import { RedisStore } from "../../adapters/store-redis/index.ts";

@@ -4,7 +4,7 @@
  * fate and derives all counts from it, so the two are written differently and must agree.
  */
 import { describe, expect, test } from "bun:test";
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import fc from "fast-check";
 import {
   type Bucket,

@@ -15,7 +15,8 @@
  * holds all happen. Without redis-server the suite fails in CI and is skipped elsewhere.
  */
 import { afterAll, beforeAll, test } from "bun:test";
-import { type Effect, Exit } from "effect";
+import type * as Effect from "effect/Effect";
+import * as Exit from "effect/Exit";
 import fc from "fast-check";
 import { MAX_PENDING_SETTLEMENTS, type PendingSettlement } from "../../core/payments/pending-settlement.ts";
 import { SETTLEMENT_COOL_DOWN_MS, SETTLEMENT_LOCK_MS } from "../../core/payments/settlement-locks.ts";

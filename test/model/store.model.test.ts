@@ -6,7 +6,12 @@
  * a start just before midnight, so day rollovers and lapsing holds happen too.
  */
 import { afterAll, beforeAll, describe, test } from "bun:test";
-import { Cause, Effect, Exit, type Layer, ManagedRuntime, Result } from "effect";
+import * as Cause from "effect/Cause";
+import * as Effect from "effect/Effect";
+import * as Exit from "effect/Exit";
+import type * as Layer from "effect/Layer";
+import * as ManagedRuntime from "effect/ManagedRuntime";
+import * as Result from "effect/Result";
 import fc from "fast-check";
 import { MemoryStore } from "../../adapters/store-memory/index.ts";
 import { RedisStore } from "../../adapters/store-redis/index.ts";

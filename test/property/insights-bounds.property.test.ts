@@ -4,7 +4,7 @@
  * retention and the cap allow (checked against a model over random appends).
  */
 import { describe, expect, test } from "bun:test";
-import { Schema } from "effect";
+import * as Schema from "effect/Schema";
 import fc from "fast-check";
 import { makeMemoryInsights } from "../../adapters/store-memory/memory-insights.ts";
 import { encodeEvent, type InsightEvent, QuestionEvent } from "../../core/insights/events.ts";

@@ -3,7 +3,7 @@
  * default pattern, ordinary questions do, the result is bounded, and redaction is idempotent.
  */
 import { describe, expect, test } from "bun:test";
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import fc from "fast-check";
 import { MAX_QUESTION_CHARS } from "../../core/insights/events.ts";
 import { compileRedaction, DEFAULT_REDACTION, REDACTED, redact } from "../../core/insights/redaction.ts";

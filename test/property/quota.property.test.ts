@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import fc from "fast-check";
 import {
   type Bucket,

@@ -4,7 +4,7 @@
  * secret, and two addresses practically never share it.
  */
 import { describe, expect, test } from "bun:test";
-import { Redacted } from "effect";
+import * as Redacted from "effect/Redacted";
 import fc from "fast-check";
 import { VisitorHash } from "../../adapters/visitor-hash/index.ts";
 import { identityOf } from "../../core/client-identity.ts";

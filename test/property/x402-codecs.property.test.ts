@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { generateKeyPairSigner } from "@solana/kit";
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import fc from "fast-check";
 import { encodeBase58 } from "../../core/base58.ts";
 import { formatUnits } from "../../core/payments/money.ts";

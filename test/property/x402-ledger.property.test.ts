@@ -4,7 +4,7 @@
  * and each request is served at most once, however claims, failures and lapsed leases interleave.
  */
 import { describe, expect, test } from "bun:test";
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import fc from "fast-check";
 import type { UsedSignature } from "../../core/payments/signature-ledger.ts";
 import {

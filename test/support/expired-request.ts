@@ -2,7 +2,8 @@
  * A payment request whose expiry is already past, sealed under the running store's own key, as
  * the service would have issued it earlier: the way to pay "late" without waiting minutes.
  */
-import { Effect, Result } from "effect";
+import * as Effect from "effect/Effect";
+import * as Result from "effect/Result";
 import { parseDecimalUnits } from "../../core/payments/money.ts";
 import { sealPayment } from "../../core/payments/sealed-request.ts";
 import type { PaymentRequest } from "../../core/payments/x402.ts";

@@ -1,4 +1,5 @@
-import { Effect, type Layer } from "effect";
+import * as Effect from "effect/Effect";
+import type * as Layer from "effect/Layer";
 import { Generator } from "../../core/ports/generator.ts";
 import type { RetrievedChunk } from "../../core/ports/retrieval.ts";
 

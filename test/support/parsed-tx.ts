@@ -6,7 +6,8 @@
  */
 import { expect } from "bun:test";
 import { TOKEN_PROGRAM_ADDRESS } from "@solana-program/token";
-import { Result, Schema } from "effect";
+import * as Result from "effect/Result";
+import * as Schema from "effect/Schema";
 import { encodeBase58 } from "../../core/base58.ts";
 import { BaseUnits } from "../../core/payments/money.ts";
 import { ParsedTransaction } from "../../core/payments/parsed-transaction.ts";

@@ -5,7 +5,9 @@
  */
 import { expect } from "bun:test";
 import type { KeyPairSigner } from "@solana/kit";
-import { Effect, Layer, ManagedRuntime } from "effect";
+import * as Effect from "effect/Effect";
+import * as Layer from "effect/Layer";
+import * as ManagedRuntime from "effect/ManagedRuntime";
 import { Hono } from "hono";
 import { ChainSolana } from "../../adapters/chain-solana/index.ts";
 import { WebCryptoRandom } from "../../adapters/secure-random/index.ts";

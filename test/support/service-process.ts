@@ -11,7 +11,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import { ingest } from "../../adapters/docs-ingest/index.ts";
 import { indexLayer, withSettings } from "../../src/runtime/adapter-layers.ts";
 import { defaultConfig } from "../../src/runtime/app-layer.ts";

@@ -1,5 +1,5 @@
 /** What the store tests share: limits with a short hold lease, and a fixed moment to run at. */
-import type { ManagedRuntime } from "effect";
+import type * as ManagedRuntime from "effect/ManagedRuntime";
 import type { PaymentStore } from "../../core/ports/payment-store.ts";
 import type { QuotaStore } from "../../core/ports/quota-store.ts";
 

@@ -7,7 +7,11 @@
  * port's expected failures (tagged errors) settle as `{ error }`; anything else (a defect, an
  * outage, a plain Error, which JSON would render as {}) is a `{ crash }`, never equal to anything.
  */
-import { Cause, type Effect, Exit, type Layer, ManagedRuntime } from "effect";
+import * as Cause from "effect/Cause";
+import type * as Effect from "effect/Effect";
+import * as Exit from "effect/Exit";
+import type * as Layer from "effect/Layer";
+import * as ManagedRuntime from "effect/ManagedRuntime";
 import { MemoryStore } from "../../adapters/store-memory/index.ts";
 import { RedisStore } from "../../adapters/store-redis/index.ts";
 import type { PaymentRequests } from "../../core/ports/payment-requests.ts";

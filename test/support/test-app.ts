@@ -1,7 +1,10 @@
 /** Builds the real app (real middleware, routes, use cases, memory store) on scripted edges. */
 
 import { afterEach } from "bun:test";
-import { Effect, Layer, ManagedRuntime, Redacted } from "effect";
+import * as Effect from "effect/Effect";
+import * as Layer from "effect/Layer";
+import * as ManagedRuntime from "effect/ManagedRuntime";
+import * as Redacted from "effect/Redacted";
 import { MemoryStore } from "../../adapters/store-memory/index.ts";
 import type { McpToolPrices } from "../../core/config-mcp.ts";
 import type { SurfaceConfig } from "../../core/config-surface.ts";

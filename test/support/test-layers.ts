@@ -3,7 +3,9 @@
  * fixed chunks, a generator that cites [1], and a chain whose transactions the test supplies.
  * Each can be told to fail so the edge's error paths are exercised.
  */
-import { Effect, Layer, Stream } from "effect";
+import * as Effect from "effect/Effect";
+import * as Layer from "effect/Layer";
+import * as Stream from "effect/Stream";
 import { type ChainLookup, ChainReader, ChainUnavailable } from "../../core/ports/chain-reader.ts";
 import { GenerationFailed, Generator } from "../../core/ports/generator.ts";
 import { type DocChunk, RetrievalFailed, Retriever } from "../../core/ports/retrieval.ts";

@@ -4,7 +4,10 @@
  * and payment store. Each records what it was asked, so tests can assert the order of steps.
  */
 
-import { Effect, Layer, Result, Stream } from "effect";
+import * as Effect from "effect/Effect";
+import * as Layer from "effect/Layer";
+import * as Result from "effect/Result";
+import * as Stream from "effect/Stream";
 import { hmacSeal } from "../../adapters/shared/hmac-seal.ts";
 import { makeMemoryLookupBudget } from "../../adapters/store-memory/chain-lookup-budget.ts";
 import { makeMemoryUnattributed } from "../../adapters/store-memory/memory-unattributed.ts";

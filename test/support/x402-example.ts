@@ -9,7 +9,7 @@
 
 import { afterAll, beforeAll } from "bun:test";
 import type { KeyPairSigner } from "@solana/kit";
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import type { ChainLookupCeilings } from "../../core/payments/chain-lookup-budget.ts";
 import type { LateTransferPolicy } from "../../core/payments/late-transfer.ts";
 import type { PaymentAuthorization, PaymentRequest } from "../../core/payments/x402.ts";

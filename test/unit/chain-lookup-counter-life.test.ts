@@ -4,7 +4,8 @@
  * day-long requests must not keep a counter per payment_id for a day.
  */
 import { expect, test } from "bun:test";
-import { Effect, Layer } from "effect";
+import * as Effect from "effect/Effect";
+import * as Layer from "effect/Layer";
 import { TestClock } from "effect/testing";
 import { makeMemoryLookupBudget } from "../../adapters/store-memory/chain-lookup-budget.ts";
 import { PAYMENT_COUNTER_MAX_MS, paymentCounterUntil } from "../../core/payments/chain-lookup-budget.ts";

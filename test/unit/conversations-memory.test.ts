@@ -1,6 +1,6 @@
 /** The in-memory conversation store stays bounded: turns, conversations, idle time, sizes. */
 import { describe, expect, test } from "bun:test";
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import { TestClock } from "effect/testing";
 import * as MemoryConversations from "../../adapters/conversations-memory/index.ts";
 import { Conversations } from "../../core/ports/conversations.ts";

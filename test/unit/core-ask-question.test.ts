@@ -1,5 +1,8 @@
 import { describe, expect, test } from "bun:test";
-import { Effect, Exit, Fiber, Option } from "effect";
+import * as Effect from "effect/Effect";
+import * as Exit from "effect/Exit";
+import * as Fiber from "effect/Fiber";
+import * as Option from "effect/Option";
 import { view } from "../../core/quota.ts";
 import {
   askQuestion,

@@ -1,5 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { Effect, Exit, Option } from "effect";
+import * as Effect from "effect/Effect";
+import * as Exit from "effect/Exit";
+import * as Option from "effect/Option";
 import { encodeBase58 } from "../../core/base58.ts";
 import type { RawClaim } from "../../core/payments/payment-claim.ts";
 import { walletAccount } from "../../core/payments/wallet-credits.ts";

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, test } from "bun:test";
-import { Redacted, Result } from "effect";
+import * as Redacted from "effect/Redacted";
+import * as Result from "effect/Result";
 import { encodeBase58 } from "../../core/base58.ts";
 import { type AppConfig, type Env, parseConfig } from "../../core/config.ts";
 import { addressOf } from "../support/parsed-tx.ts";

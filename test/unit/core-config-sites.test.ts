@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import type { Env } from "../../core/config.ts";
 import { DEFAULT_MCP_TOOL_PRICES } from "../../core/config-mcp.ts";
 import { parseSites, type SiteDefaults, type SitesSet } from "../../core/config-sites.ts";

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { Redacted, Result } from "effect";
+import * as Redacted from "effect/Redacted";
+import * as Result from "effect/Result";
 import { encodeBase58 } from "../../core/base58.ts";
 import { type AppConfig, DEFAULT_INDEX_PATH, type Env, parseConfig } from "../../core/config.ts";
 import { DEFAULT_REDACTION } from "../../core/insights/redaction.ts";

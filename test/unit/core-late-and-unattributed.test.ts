@@ -4,7 +4,7 @@
  * memo of ours, and the bounded list of unattributed payments.
  */
 import { describe, expect, test } from "bun:test";
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import { hmacSeal } from "../../adapters/shared/hmac-seal.ts";
 import { isLateTransfer, lookupCounterUntil } from "../../core/payments/late-transfer.ts";
 import { isSealedPaymentId, sealPayment } from "../../core/payments/sealed-request.ts";

@@ -5,7 +5,7 @@
  * is kept until its request is past its grace (else its id would read as open again).
  */
 import { describe, expect, test } from "bun:test";
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import { hmacSeal, newSealKey } from "../../adapters/shared/hmac-seal.ts";
 import { type Offer, openSealedPayment, sealPayment } from "../../core/payments/sealed-request.ts";
 import { CLAIM_RETENTION_MS, forgetAt, SETTLE_GRACE_MS } from "../../core/payments/x402-ledger.ts";

@@ -4,7 +4,8 @@
  * twice, or changes an account's mint or owner.
  */
 import { describe, expect, test } from "bun:test";
-import { Result, Schema } from "effect";
+import * as Result from "effect/Result";
+import * as Schema from "effect/Schema";
 import { BaseUnits } from "../../core/payments/money.ts";
 import { ParsedTransaction } from "../../core/payments/parsed-transaction.ts";
 import { verifyTransfer } from "../../core/payments/verify-transfer.ts";

@@ -1,6 +1,6 @@
 /** With a volatile ledger, transfers from before the ledger started are refused (no replay after restart). */
 import { describe, expect, test } from "bun:test";
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import { BaseUnits } from "../../core/payments/money.ts";
 import { verifyTransfer } from "../../core/payments/verify-transfer.ts";
 import { BLOCK_TIME, NOW, USDC_MINT, usdcPayment, WALLET } from "../support/parsed-tx.ts";

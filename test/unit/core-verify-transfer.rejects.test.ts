@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import { verifyTransfer } from "../../core/payments/verify-transfer.ts";
 import { DAY_MS } from "../../core/time.ts";
 import {

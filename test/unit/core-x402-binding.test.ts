@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import { checkStatedTerms, checkTransferAuthority } from "../../core/payments/x402-binding.ts";
 import { OTHER_MINT, PAYER, parsedTx, payerUsdc, STRANGER, USDC_MINT, WALLET } from "../support/parsed-tx.ts";
 import { authorization, issuedPayment } from "../support/x402-samples.ts";

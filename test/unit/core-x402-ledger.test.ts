@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import { SIGNATURE_MEMORY_MS } from "../../core/payments/signature-ledger.ts";
 import {
   CLAIM_RETENTION_MS,

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { Result } from "effect";
 import * as Base64 from "effect/encoding/Base64";
+import * as Result from "effect/Result";
 import { decodeAuthorizationHeader, encodeAuthorizationHeader } from "../../core/payments/x402.ts";
 import { authorization } from "../support/x402-samples.ts";
 

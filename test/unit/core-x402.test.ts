@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { Result, Schema } from "effect";
+import * as Result from "effect/Result";
+import * as Schema from "effect/Schema";
 import { encodeBase58 } from "../../core/base58.ts";
 import {
   CHAIN_NETWORKS,

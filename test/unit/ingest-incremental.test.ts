@@ -4,7 +4,9 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
-import { Effect, Layer, Result } from "effect";
+import * as Effect from "effect/Effect";
+import * as Layer from "effect/Layer";
+import * as Result from "effect/Result";
 import { ingest, planChanges } from "../../adapters/docs-ingest/ingest.ts";
 import * as HashEmbedder from "../../adapters/embed-hash/hash-embedder.ts";
 import { readIndexFile } from "../../adapters/retrieval-local/index-file.ts";

@@ -1,6 +1,6 @@
 /** The insights report from known events: every figure checked by hand, and the range rules. */
 import { describe, expect, test } from "bun:test";
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import { dayRange, formatDay, parseDay } from "../../core/insights/day-range.ts";
 import { summarize } from "../../core/insights/summarize.ts";
 import { DAY_MS, utcDay } from "../../core/time.ts";

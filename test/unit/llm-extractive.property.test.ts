@@ -1,6 +1,6 @@
 /** Properties of extractive answers over random passages and questions. */
 import { describe, expect, test } from "bun:test";
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import fc from "fast-check";
 import { LIMITS } from "../../adapters/llm-extractive/compose.ts";
 import { extractiveGenerator } from "../../adapters/llm-extractive/index.ts";

@@ -1,6 +1,6 @@
 /** How the extractive answer chooses across passages: the best sentences anywhere, and what they lead to. */
 import { describe, expect, test } from "bun:test";
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import { extractiveGenerator } from "../../adapters/llm-extractive/index.ts";
 import type { RetrievedChunk } from "../../core/ports/retrieval.ts";
 import { chunk } from "../support/llm-fixtures.ts";

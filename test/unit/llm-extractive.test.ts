@@ -1,6 +1,7 @@
 /** The extractive generator: quotes relevant sentences with [n] citations, never invents text. */
 import { describe, expect, test } from "bun:test";
-import { Effect, Stream } from "effect";
+import * as Effect from "effect/Effect";
+import * as Stream from "effect/Stream";
 import { extractiveGenerator } from "../../adapters/llm-extractive/index.ts";
 import { estimateTokens } from "../../adapters/shared/token-estimate.ts";
 import type { GenerationInput } from "../../core/ports/generator.ts";

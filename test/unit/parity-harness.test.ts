@@ -4,7 +4,7 @@
  * suite that needs redis-server fails in CI without it, is skipped elsewhere, never passed.
  */
 import { describe, expect, test } from "bun:test";
-import { Exit } from "effect";
+import * as Exit from "effect/Exit";
 import { AlreadyClaimed } from "../../core/ports/payment-store.ts";
 import { StoreUnavailable } from "../../core/ports/store-errors.ts";
 import { redisVerdict } from "../support/redis-server.ts";

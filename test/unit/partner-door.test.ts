@@ -5,7 +5,7 @@
  * they use; everything opens again when the window ends.
  */
 import { describe, expect, test } from "bun:test";
-import { Redacted } from "effect";
+import * as Redacted from "effect/Redacted";
 import { GLOBAL_FAILURES, PAIR_FAILURES, partnerDoor, WINDOW_MS } from "../../src/hono-kit/partner-door.ts";
 
 const TOKEN = "facilitator-token-0123456789";

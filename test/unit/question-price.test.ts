@@ -1,6 +1,6 @@
 /** The price of a question and the payments it allows (core/payments/question-price.ts). */
 import { describe, expect, test } from "bun:test";
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import fc from "fast-check";
 import { MAX_PAYMENT_UNITS, MIN_PAYMENT_UNITS } from "../../core/payments/money.ts";
 import { checkUnits } from "../../core/payments/payment-claim.ts";

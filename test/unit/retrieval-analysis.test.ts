@@ -1,6 +1,6 @@
 /** The building blocks of local retrieval: analysis, hashed vectors, BM25F, fusion, quantization. */
 import { describe, expect, test } from "bun:test";
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import * as HashEmbedder from "../../adapters/embed-hash/hash-embedder.ts";
 import { nearest, quantizeRows, rowVector } from "../../adapters/retrieval-local/vectors.ts";
 import { bm25Searcher, buildBm25Tables } from "../../adapters/shared/ranking/bm25.ts";

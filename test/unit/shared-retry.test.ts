@@ -3,7 +3,10 @@
  * counting, and one time-limited, classified attempt.
  */
 import { describe, expect, test } from "bun:test";
-import { Duration, Effect, Exit, Schedule } from "effect";
+import * as Duration from "effect/Duration";
+import * as Effect from "effect/Effect";
+import * as Exit from "effect/Exit";
+import * as Schedule from "effect/Schedule";
 import {
   backoff,
   callWithRetry,

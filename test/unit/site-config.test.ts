@@ -3,7 +3,8 @@
  * its index beside the default site's and never the same, the service's settings otherwise.
  */
 import { describe, expect, test } from "bun:test";
-import { Redacted, Result } from "effect";
+import * as Redacted from "effect/Redacted";
+import * as Result from "effect/Result";
 import { type AppConfig, type ChainConfig, parseConfig } from "../../core/config.ts";
 import type { SiteDefinition } from "../../core/config-sites.ts";
 import { siteAppConfig, siteChain } from "../../src/sites/site-config.ts";

@@ -9,7 +9,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import type { SitesSet } from "../../core/config-sites.ts";
 import type { LogFields, Logger } from "../../src/observability/log.ts";
 import {

@@ -3,7 +3,9 @@
  * it is charged; a failure, a free outcome or too few questions left give every hold back.
  */
 import { describe, expect, test } from "bun:test";
-import { Effect, Exit, ManagedRuntime } from "effect";
+import * as Effect from "effect/Effect";
+import * as Exit from "effect/Exit";
+import * as ManagedRuntime from "effect/ManagedRuntime";
 import { MemoryStore } from "../../adapters/store-memory/index.ts";
 import { QuotaStore } from "../../core/ports/quota-store.ts";
 import { spendQuestions } from "../../core/use-cases/spend-questions.ts";

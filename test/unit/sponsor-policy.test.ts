@@ -21,7 +21,7 @@ import {
   setTransactionMessageLifetimeUsingBlockhash,
 } from "@solana/kit";
 import { findAssociatedTokenPda, TOKEN_PROGRAM_ADDRESS } from "@solana-program/token";
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import { checkExactTransaction } from "../../src/payments/v2/exact-transaction.ts";
 import {
   DEFAULT_SPONSOR_POLICY,

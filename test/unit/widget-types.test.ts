@@ -5,7 +5,7 @@
  * server response no longer assignable to the widget's type, and the typecheck fails.
  */
 import { expect, test } from "bun:test";
-import type { Schema } from "effect";
+import type * as Schema from "effect/Schema";
 import type {
   PaymentInfo as PaymentInfoSchema,
   Source as SourceSchema,

@@ -5,7 +5,8 @@
  * are gone, embed only new or changed chunks, and persist once. A crawl that cannot start
  * (host unreachable, robots.txt unreadable, no pages) fails and leaves the index as it was.
  */
-import { Effect, Schema } from "effect";
+import * as Effect from "effect/Effect";
+import * as Schema from "effect/Schema";
 import { ChunkIndex, Embedder } from "../../../core/ports/retrieval.ts";
 import { DEFAULT_CHUNKING } from "../chunker.ts";
 import { chunkParsed, contentHash } from "../document.ts";

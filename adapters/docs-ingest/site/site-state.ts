@@ -6,7 +6,7 @@
  */
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { Schema } from "effect";
+import * as Schema from "effect/Schema";
 
 const PageRecord = Schema.Struct({
   source: Schema.String,

@@ -4,7 +4,11 @@
  * that fail loudly if a request ever touches them. Imported from `root` so the edge-cost bench
  * can build another checkout's app (e.g. main's) in the same process.
  */
-import { Effect, Layer, ManagedRuntime, type Redacted, Stream } from "effect";
+import * as Effect from "effect/Effect";
+import * as Layer from "effect/Layer";
+import * as ManagedRuntime from "effect/ManagedRuntime";
+import type * as Redacted from "effect/Redacted";
+import * as Stream from "effect/Stream";
 
 export const statusAppAt = async (
   root: string,

@@ -4,7 +4,7 @@
  * bound to layers that fail loudly if a request ever touches them.
  */
 import { resolve } from "node:path";
-import { Redacted } from "effect";
+import * as Redacted from "effect/Redacted";
 import { statusAppAt } from "./status-app-at.ts";
 
 const port = Number(process.argv[2]);

@@ -4,7 +4,9 @@
  * The operator's console (ADMIN_TOKEN) of a service hosting sites adds GET /api/admin/sites:
  * each hosted site's summary; a site's own console has no such route.
  */
-import { Clock, Result, Schema } from "effect";
+import * as Clock from "effect/Clock";
+import * as Result from "effect/Result";
+import * as Schema from "effect/Schema";
 import { type Context, Hono } from "hono";
 import { dayRange, formatDay } from "../../../core/insights/day-range.ts";
 import type { SitesSummary } from "../../../core/insights/sites-summary.ts";

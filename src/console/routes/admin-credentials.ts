@@ -9,7 +9,7 @@
  * instances a logged-out cookie still opens the others until it expires (see docs/insights.md).
  */
 import { createHmac, randomBytes } from "node:crypto";
-import { Redacted } from "effect";
+import * as Redacted from "effect/Redacted";
 import { sameSecret, sha256Hex } from "../../hono-kit/same-secret.ts";
 
 /** The cookie's name over http; over https it carries the `__Host-` prefix (host-only, Secure, Path=/). */

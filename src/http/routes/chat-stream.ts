@@ -5,7 +5,8 @@
  * any answer text reached it is not charged; one that hangs up after is, so an answer cannot
  * be read for free by disconnecting before `done`.
  */
-import { Effect, Stream } from "effect";
+import * as Effect from "effect/Effect";
+import * as Stream from "effect/Stream";
 import type { Context } from "hono";
 import { type SSEStreamingApi, streamSSE } from "hono/streaming";
 import type { AnswerOutcome } from "../../../core/insights/question-event.ts";

@@ -4,7 +4,7 @@
  * text is rebuilt only when the listing's version changed: a finished ingest shows up at the
  * first request after the service has loaded it.
  */
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import { type Context, Hono } from "hono";
 import { type DocPage, docPages } from "../../../core/doc-pages.ts";
 import { Retriever } from "../../../core/ports/retrieval.ts";

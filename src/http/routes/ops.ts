@@ -5,7 +5,9 @@
  * record and the fee payer's SOL need METRICS_TOKEN, as /metrics does. The edge counts /readyz
  * against the protection limit.
  */
-import { Effect, Option, type Redacted } from "effect";
+import * as Effect from "effect/Effect";
+import * as Option from "effect/Option";
+import type * as Redacted from "effect/Redacted";
 import { type Context, Hono } from "hono";
 import { ChainReader, type ChainUnavailable } from "../../../core/ports/chain-reader.ts";
 import type { DocsSyncRecord } from "../../../core/ports/docs-sync.ts";

@@ -5,7 +5,9 @@
  * middleware (as GET /api/status does); with Redis it is one script behind a plain promise. A
  * store without them goes through PaymentStore.
  */
-import { Clock, Effect, Option } from "effect";
+import * as Clock from "effect/Clock";
+import * as Effect from "effect/Effect";
+import * as Option from "effect/Option";
 import { Hono } from "hono";
 import { PaymentSettings } from "../../../core/payments/payment-settings.ts";
 import { PaymentStore } from "../../../core/ports/payment-store.ts";

@@ -1,5 +1,6 @@
 /** POST /api/payment (GET /api/payment/info is payment-info.ts). */
-import { Clock, Effect } from "effect";
+import * as Clock from "effect/Clock";
+import * as Effect from "effect/Effect";
 import { Hono } from "hono";
 import { PaymentSettings } from "../../../core/payments/payment-settings.ts";
 import { buyQueries, type QueriesBought } from "../../../core/use-cases/buy-queries.ts";

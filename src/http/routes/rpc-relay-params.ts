@@ -6,7 +6,9 @@
  * address's history or a search of old signatures.
  */
 import { isAddress } from "@solana/kit";
-import { Result, Schema, SchemaIssue } from "effect";
+import * as Result from "effect/Result";
+import * as Schema from "effect/Schema";
+import * as SchemaIssue from "effect/SchemaIssue";
 
 /** The widget polls a reference with 5; a little room, never a history. */
 export const MAX_SIGNATURES = 10;

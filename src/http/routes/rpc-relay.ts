@@ -8,7 +8,7 @@
  * (relay-transfer.ts), within a per-client and a global budget (relay-budget.ts). Each call is
  * counted in /metrics by method and outcome.
  */
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import type { Context } from "hono";
 import type { AppEnv } from "../../hono-kit/app-env.ts";
 import { retryAfterSeconds } from "../../hono-kit/bearer-door.ts";

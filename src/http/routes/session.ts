@@ -4,7 +4,8 @@
  * this caller, in the body, never in a URL), POST /api/session/sign-out (revokes the session of
  * X-Wallet-Session). Every challenge and sign-in counts against the client's sign-in attempts.
  */
-import { Clock, Effect } from "effect";
+import * as Clock from "effect/Clock";
+import * as Effect from "effect/Effect";
 import { type Context, Hono } from "hono";
 import { SignInRefused } from "../../../core/sign-in/sign-in-rules.ts";
 import { spenderView } from "../../../core/use-cases/spend-query.ts";

@@ -1,5 +1,5 @@
 /** GET /api/status: the caller's rateLimit state (never 402). */
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import { type Context, Hono } from "hono";
 import { QuickReads } from "../../../core/ports/quick-reads.ts";
 import { StoreUnavailable } from "../../../core/ports/store-errors.ts";

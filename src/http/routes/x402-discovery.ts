@@ -4,7 +4,7 @@
  * asked at each request, as the live 402s ask it; only the resource URLs depend on the request
  * (PUBLIC_ORIGIN when set, else the request's own origin).
  */
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import { Hono } from "hono";
 import { PaymentSettings } from "../../../core/payments/payment-settings.ts";
 import { type AppEnv, adoptEdgeFacts } from "../../hono-kit/app-env.ts";

@@ -10,7 +10,8 @@
  * needs no token: it says only what /.well-known/x402.json and every 402 say.
  */
 
-import { Effect, type Redacted } from "effect";
+import * as Effect from "effect/Effect";
+import type * as Redacted from "effect/Redacted";
 import { type Context, Hono } from "hono";
 import { windowOf } from "../../../core/payments/chain-lookup-budget.ts";
 import { PaymentSettings } from "../../../core/payments/payment-settings.ts";

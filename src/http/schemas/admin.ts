@@ -2,7 +2,7 @@
  * The admin API's query and responses as Schemas: the routes decode the query with them, the
  * OpenAPI document is generated from them, and the HTTP tests decode real responses with them.
  */
-import { Schema } from "effect";
+import * as Schema from "effect/Schema";
 import { InsightEvent } from "../../../core/insights/events.ts";
 import { InsightsReport } from "../../../core/insights/report.ts";
 import { UnattributedPaymentView } from "../../../core/insights/unattributed-view.ts";

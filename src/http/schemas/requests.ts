@@ -4,7 +4,7 @@
  * (`message`), so a client reads "amount must be a number", not a type dump. A field sent as
  * null counts as absent (read-json.ts drops null fields before decoding).
  */
-import { Schema } from "effect";
+import * as Schema from "effect/Schema";
 import { SignInProof } from "../../../core/sign-in/sign-in-message.ts";
 import { MAX_MESSAGE_LENGTH } from "../../../core/use-cases/prepare-answer.ts";
 

@@ -2,7 +2,7 @@
  * Response bodies as Effect Schemas: /openapi.json is generated from them, and the HTTP tests
  * decode real responses with them, so the document cannot drift from what is served.
  */
-import { Schema } from "effect";
+import * as Schema from "effect/Schema";
 import { CHAIN_NETWORKS } from "../../../core/payments/network.ts";
 import { PaymentRequest, X402ErrorBody } from "../../../core/payments/x402.ts";
 

@@ -2,7 +2,7 @@
  * The client's six error kinds, one per protocol code (x402 protocol reference, section 7).
  * Each is an Error (thrown by the promise API) with the spec's `code`.
  */
-import { Schema } from "effect";
+import * as Schema from "effect/Schema";
 import { PaymentRequest, type X402Code } from "../../../core/payments/x402.ts";
 
 /** The server asks for a payment the client will not make (above MaxPaymentAmount, or declined). */

@@ -6,7 +6,7 @@
  * X-Payment-Authorization header. With AutoRetry it resends the same header while the server
  * says that may succeed (transfer not yet visible, a failed handler, 503).
  */
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import { parseDecimalUnits } from "../../../core/payments/money.ts";
 import { isExpired, PAY_MARGIN_MS, type PaymentRequest, requiredUnits } from "../../../core/payments/x402.ts";
 import { AUTHORIZATION_HEADER } from "../../../core/payments/x402-receipt.ts";

@@ -14,7 +14,7 @@ import {
   type TransactionSigner,
 } from "@solana/kit";
 import { fetchMaybeMint, fetchMaybeToken, getTokenSize } from "@solana-program/token";
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import { formatUnits, USDC_DECIMALS } from "../../../core/payments/money.ts";
 import type { X402Network } from "../../../core/payments/network.ts";
 import {

@@ -2,7 +2,8 @@
  * Reading a server's answer: the payment request of a 402 (the spec's snake_case body, extra
  * fields ignored) and the protocol's error object of a refusal. Explicit mode starts here.
  */
-import { Option, Schema } from "effect";
+import * as Option from "effect/Option";
+import * as Schema from "effect/Schema";
 import { PaymentRequest, X402ErrorBody } from "../../../core/payments/x402.ts";
 import { InvalidPaymentRequestError } from "./errors.ts";
 

@@ -5,7 +5,7 @@
  * answered (`settle`), so a dialect that must move money after the handler succeeded (x402 v2's
  * "exact" scheme) fits the same shape as this spec's, which consumes the payment before.
  */
-import type { Effect } from "effect";
+import type * as Effect from "effect/Effect";
 import type { PaymentRejected } from "../../../core/payments/payment-rejected.ts";
 import type { Offer } from "../../../core/payments/sealed-request.ts";
 import type { PaymentAuthorization, PaymentRequest } from "../../../core/payments/x402.ts";

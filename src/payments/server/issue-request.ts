@@ -3,7 +3,8 @@
  * carries a CSPRNG part (about 94 bits), its expiry and an HMAC over them and the route's offer,
  * so issuing one stores nothing; the store hears of it when a payment claims it. And its 402 body.
  */
-import { Clock, Effect } from "effect";
+import * as Clock from "effect/Clock";
+import * as Effect from "effect/Effect";
 import { formatUnits } from "../../../core/payments/money.ts";
 import { type Offer, SEALED_PAYMENT_PREFIX, sealPayment } from "../../../core/payments/sealed-request.ts";
 import type { PaymentRequest } from "../../../core/payments/x402.ts";

@@ -5,7 +5,8 @@
  * transfers, core/payments/late-transfer.ts). Decoded with Schemas at setup, so a bad price or address stops the
  * server before it takes a request; verification off is refused on mainnet.
  */
-import { Result, Schema } from "effect";
+import * as Result from "effect/Result";
+import * as Schema from "effect/Schema";
 import { isBase58Address } from "../../../core/base58.ts";
 import {
   DEFAULT_LATE_TRANSFER_POLICY,

@@ -11,7 +11,8 @@
  * expires). With one, the payment is verified and consumed before the handler runs; the handler
  * reads it from `c.get("x402")`, and a successful response carries the receipt header.
  */
-import { Effect, type ManagedRuntime } from "effect";
+import * as Effect from "effect/Effect";
+import type * as ManagedRuntime from "effect/ManagedRuntime";
 import type { Context, MiddlewareHandler, Next } from "hono";
 import {
   type ChainLookupCeilings,

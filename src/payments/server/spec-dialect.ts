@@ -6,7 +6,9 @@
  * runs; `settle` marks it served, or open to a retry with the same header when the handler
  * failed (5xx), so a failed response never loses a payment.
  */
-import { Clock, Effect, Result } from "effect";
+import * as Clock from "effect/Clock";
+import * as Effect from "effect/Effect";
+import * as Result from "effect/Result";
 import { formatUnits } from "../../../core/payments/money.ts";
 import { type PaymentRejected, rejected } from "../../../core/payments/payment-rejected.ts";
 import {

@@ -1,5 +1,6 @@
 /** The wallet a client identity paid with, remembered so that identity keeps spending it (wallet-access.ts). */
-import { Clock, Effect } from "effect";
+import * as Clock from "effect/Clock";
+import * as Effect from "effect/Effect";
 import { WalletSessions } from "../../../core/ports/wallet-sessions.ts";
 import { SESSION_TTL_MS } from "../../../core/sign-in/sign-in-rules.ts";
 

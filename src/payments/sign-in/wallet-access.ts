@@ -6,7 +6,7 @@
  * that know nothing of sessions, such as the spec's, keep what they bought). A session or proof
  * that is refused is answered with its reason, never ignored: the client must learn it is signed out.
  */
-import type { Effect } from "effect";
+import type * as Effect from "effect/Effect";
 import { SignInRefused } from "../../../core/sign-in/sign-in-rules.ts";
 import type { FailureLimiter } from "../../hono-kit/failure-limiter.ts";
 import { type AppRuntime, runOutcome } from "../../hono-kit/run-effect.ts";

@@ -7,7 +7,10 @@
  * only then is its nonce written to the used set every instance shares: a forged proof cannot
  * burn someone else's challenge, and only a sign-in that succeeds writes anything.
  */
-import { Clock, Effect, Result, Schema } from "effect";
+import * as Clock from "effect/Clock";
+import * as Effect from "effect/Effect";
+import * as Result from "effect/Result";
+import * as Schema from "effect/Schema";
 import { RequestSeal } from "../../../core/ports/request-seal.ts";
 import { WalletSessions } from "../../../core/ports/wallet-sessions.ts";
 import { sealedNonceExpiry, sealNonce } from "../../../core/sign-in/sealed-nonce.ts";

@@ -6,7 +6,9 @@
  * the payer (settlement-guard.ts) and only then simulates it (`simulateHeld`), against the
  * freshest state, claims it in the shared store (paywall: before the handler) and submits it.
  */
-import { Clock, Effect, Result } from "effect";
+import * as Clock from "effect/Clock";
+import * as Effect from "effect/Effect";
+import * as Result from "effect/Result";
 import { formatUnits } from "../../../core/payments/money.ts";
 import { type PaymentRejected, rejected } from "../../../core/payments/payment-rejected.ts";
 import { type Offer, openSealedPayment } from "../../../core/payments/sealed-request.ts";

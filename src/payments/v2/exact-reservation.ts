@@ -5,7 +5,8 @@
  * finished after the settlement: served (with the chat's queries credited in the same step) or
  * unserved (open again to the same transaction only).
  */
-import { Clock, Effect } from "effect";
+import * as Clock from "effect/Clock";
+import * as Effect from "effect/Effect";
 import { type PaymentGrant, PaymentRequests } from "../../../core/ports/payment-requests.ts";
 import type { PaidRoute } from "../server/dialect.ts";
 import type { CheckedPayment } from "./exact-payment.ts";

@@ -19,7 +19,7 @@ import {
   verifySignature,
 } from "@solana/kit";
 import { findAssociatedTokenPda } from "@solana-program/token";
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import {
   type PaymentRejected,
   type PaymentRejectionReason,

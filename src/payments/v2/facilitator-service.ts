@@ -14,7 +14,9 @@
 import type { Address } from "@solana/kit";
 import { PaymentPayloadV2Schema, PaymentRequirementsV2Schema } from "@x402/core/schemas";
 import type { SettleResponse, SupportedResponse, VerifyResponse } from "@x402/core/types";
-import { Clock, Effect, Result } from "effect";
+import * as Clock from "effect/Clock";
+import * as Effect from "effect/Effect";
+import * as Result from "effect/Result";
 import { rejected } from "../../../core/payments/payment-rejected.ts";
 import { type PayerHold, settlementKeysOf } from "../../../core/payments/settlement-locks.ts";
 import type { ChainLookupBudget } from "../../../core/ports/chain-lookup-budget.ts";

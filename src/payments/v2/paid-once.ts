@@ -9,7 +9,8 @@
  * its receipt: the payment's PAYMENT-RESPONSE and a note that its result was not kept).
  */
 import { decodePaymentResponseHeader } from "@x402/core/http";
-import { Clock, Effect } from "effect";
+import * as Clock from "effect/Clock";
+import * as Effect from "effect/Effect";
 import { keptBody, type PaidResult, resendOf } from "../../../core/payments/payment-identifier.ts";
 import { PaidResults } from "../../../core/ports/paid-results.ts";
 import type { Outcome } from "../../hono-kit/run-effect.ts";

@@ -3,7 +3,8 @@
  * as pending just before its transaction is sent, closed by whoever learns and acts on its
  * outcome (the request that sent it, a retry, the reconciler).
  */
-import { Clock, Effect } from "effect";
+import * as Clock from "effect/Clock";
+import * as Effect from "effect/Effect";
 import type { PendingKind, PendingSettlement } from "../../../core/payments/pending-settlement.ts";
 import { PendingSettlements } from "../../../core/ports/pending-settlements.ts";
 import type { StoreUnavailable } from "../../../core/ports/store-errors.ts";

@@ -13,7 +13,8 @@
  * Each step is idempotent, so a reconciler that dies halfway, two that overlap after a lapsed
  * lease, or a retry of the same payload racing it, credit once.
  */
-import { Clock, Effect } from "effect";
+import * as Clock from "effect/Clock";
+import * as Effect from "effect/Effect";
 import {
   FACILITATOR_PENDING_RETENTION_MS,
   type Fate,

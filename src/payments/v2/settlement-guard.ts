@@ -6,7 +6,8 @@
  * next is simulated against the balance the first left ("processed" state). So a transaction is
  * sent only after a simulation nobody else's settlement could have made stale.
  */
-import { Clock, Effect } from "effect";
+import * as Clock from "effect/Clock";
+import * as Effect from "effect/Effect";
 import { rejected } from "../../../core/payments/payment-rejected.ts";
 import {
   type Acquired,

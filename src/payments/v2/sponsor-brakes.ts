@@ -6,7 +6,8 @@
  * past the budget x402 v2 is withdrawn on this instance until the hour turns, and on the others
  * as soon as they read the standing).
  */
-import { Clock, Effect } from "effect";
+import * as Clock from "effect/Clock";
+import * as Effect from "effect/Effect";
 import { PaymentRejected } from "../../../core/payments/payment-rejected.ts";
 import {
   budgetSpent,

@@ -8,7 +8,7 @@
 import { decodePaymentSignatureHeader } from "@x402/core/http";
 import { PaymentPayloadV2Schema } from "@x402/core/schemas";
 import type { PaymentRequired, PaymentRequirements, SettleResponse } from "@x402/core/types";
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import { parseDecimalUnits } from "../../../core/payments/money.ts";
 import { type PaymentRequest, paymentMemo } from "../../../core/payments/x402.ts";
 import type { X402Extensions } from "./extensions-hook.ts";
