@@ -19,12 +19,11 @@ export const countRoundTrips = (client: Redis, onRoundTrip: OnRoundTrip): void =
   counted.add(client);
   const send = client.sendCommand.bind(client);
   client.sendCommand = (command, stream) => {
-    // A MULTI block is counted once, at its EXEC. Commands the connection's auto-pipelining
-    // writes together (redis-client.ts) are each a round trip of their own caller, which waits
-    // for its reply as it would for a command sent alone.
+    // A MULTI block (its MULTI and queued commands are marked inTransaction) is counted once, at
+    // its EXEC. Commands the connection's auto-pipelining writes together (redis-client.ts) are
+    // each a round trip of their own caller, which waits for its reply as for one sent alone.
     if (command.name === "exec") onRoundTrip("multi");
-    else if (stream === undefined || !(command.inTransaction || command.name === "multi"))
-      onRoundTrip(command.name);
+    else if (!command.inTransaction) onRoundTrip(command.name);
     return send(command, stream);
   };
 };

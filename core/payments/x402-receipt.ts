@@ -2,7 +2,6 @@
  * The receipt a paid response carries (header X-Payment-Receipt): base64 of a JSON object
  * naming the transaction that paid, so a client can keep proof of what it bought.
  */
-
 import * as Base64 from "effect/encoding/Base64";
 import * as Result from "effect/Result";
 import * as Schema from "effect/Schema";

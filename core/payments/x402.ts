@@ -3,7 +3,6 @@
  * the payment authorization (X-Payment-Authorization header, base64 of JSON) and the error
  * object with its six codes.
  */
-
 import * as Base64 from "effect/encoding/Base64";
 import * as Result from "effect/Result";
 import * as Schema from "effect/Schema";

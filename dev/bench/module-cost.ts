@@ -11,34 +11,20 @@
  * "What loading code costs"). Prints a table; records nothing.
  */
 import { join } from "node:path";
-import { DENO_ENTRY } from "../../test/support/service-process.ts";
+import { importsOf, sourceFiles } from "../../test/support/import-graph.ts";
+import { DENO_ENTRY, REPO_ROOT } from "../../test/support/service-process.ts";
 
 const RUNS = Number(process.argv[2] ?? 3);
 const PROBE = join(import.meta.dir, "module-probe.ts");
-const SRC = join(import.meta.dir, "../../src");
-/** The Effect modules the product imports (core, adapters, src), by path. */
+const SRC = join(REPO_ROOT, "src");
+/** The Effect modules the product imports (core, adapters, src), by path; type-only imports count too. */
 const EFFECT_USED = [
-  "Array",
-  "Brand",
-  "Cause",
-  "Clock",
-  "Context",
-  "Deferred",
-  "Duration",
-  "Effect",
-  "Exit",
-  "Layer",
-  "ManagedRuntime",
-  "Option",
-  "Random",
-  "Redacted",
-  "Result",
-  "Schedule",
-  "Schema",
-  "SchemaIssue",
-  "Scope",
-  "Stream",
-].map((name) => `effect/${name}`);
+  ...new Set(
+    sourceFiles(REPO_ROOT, ["core", "adapters", "src"]).flatMap((file) =>
+      importsOf(REPO_ROOT, file).flatMap((edge) => (edge.to.startsWith("effect/") ? [edge.to] : [])),
+    ),
+  ),
+].sort();
 const MCP_SDK = [
   "@modelcontextprotocol/sdk/server/mcp.js",
   "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js",
@@ -59,7 +45,7 @@ const sets = (service: string): ReadonlyArray<readonly [string, ReadonlyArray<st
   ["nothing (the runtime)", []],
   ["the service's module graph", [service]],
   ["effect's index", ["effect"]],
-  ["the 20 effect modules used", EFFECT_USED],
+  [`the ${EFFECT_USED.length} effect modules used`, EFFECT_USED],
   ["the MCP SDK (server, transport)", MCP_SDK],
 ];
 

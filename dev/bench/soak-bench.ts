@@ -64,6 +64,11 @@ const RUNTIMES = {
 } as const;
 const RUNTIME = (process.env.BENCH_SOAK_RUNTIME ?? "bun") as keyof typeof RUNTIMES;
 if (!(RUNTIME in RUNTIMES)) throw new Error(`BENCH_SOAK_RUNTIME: one of ${Object.keys(RUNTIMES).join(", ")}`);
+/** The engine settings the measured service runs with, for the notes. */
+const ENGINE_SETTINGS =
+  RUNTIME === "deno"
+    ? `npm run start:deno's command (${RUNTIMES.deno.entry.filter((word) => /^[A-Z_]+=|^--v8-flags=/.test(word)).join(" ")}), as the image's Deno entry sets them`
+    : `${assignments(IMAGE_ENGINE_ENV) || "none"}, as the image's Dockerfile sets them`;
 /**
  * Chats that fill every per-chat cap and give every client address a quota state, then turn the
  * per-chat rings over once more: an address's first answer shares its address string with its
@@ -261,7 +266,7 @@ try {
       },
     ],
     notes: [
-      `engine settings: ${RUNTIME === "deno" ? `npm run start:deno's command (${RUNTIMES.deno.entry.filter((word) => /^[A-Z_]+=|^--v8-flags=/.test(word)).join(" ")}), as the image's Deno entry sets them` : `${assignments(IMAGE_ENGINE_ENV) || "none"}, as the image's Dockerfile sets them`}`,
+      `engine settings: ${ENGINE_SETTINGS}`,
       ...(Object.keys(TRIED_ENV).length + TRIED_V8_FLAGS.length === 0
         ? []
         : [`tried: ${[assignments(TRIED_ENV), ...TRIED_V8_FLAGS].filter((part) => part !== "").join(" ")}`]),

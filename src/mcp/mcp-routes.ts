@@ -28,8 +28,8 @@ export interface McpDeps {
 
 /**
  * The MCP SDK and our server on it, loaded by the first MCP request: a service no agent calls
- * does not hold them (6 to 8 MB of RSS on Bun and on Deno, docs/performance.md). A failed load
- * is tried again by the next request.
+ * does not hold them (6 to 8 MB of RSS on Bun and on Deno, docs/performance.md). The runtime
+ * keeps loaded modules, so later requests get them at once.
  */
 const loadMcp = () =>
   Promise.all([
@@ -40,17 +40,9 @@ const loadMcp = () =>
     createMcpServer,
   }));
 
-export const mcpRoutes = (deps: McpDeps) => {
-  let loading: ReturnType<typeof loadMcp> | undefined;
-  const loaded = () => {
-    loading ??= loadMcp().catch((error: unknown) => {
-      loading = undefined;
-      throw error;
-    });
-    return loading;
-  };
-  return new Hono<AppEnv>().use(edgeFactsAsVariables).post("/", async (c) => {
-    const { WebStandardStreamableHTTPServerTransport, createMcpServer } = await loaded();
+export const mcpRoutes = (deps: McpDeps) =>
+  new Hono<AppEnv>().use(edgeFactsAsVariables).post("/", async (c) => {
+    const { WebStandardStreamableHTTPServerTransport, createMcpServer } = await loadMcp();
     // Stateless: a server and transport per request, as the SDK's stateless mode wants.
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
@@ -71,4 +63,3 @@ export const mcpRoutes = (deps: McpDeps) => {
       await server.close();
     }
   });
-};

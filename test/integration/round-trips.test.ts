@@ -9,6 +9,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import * as Effect from "effect/Effect";
 import type { Redis } from "ioredis";
 import { RedisStore } from "../../adapters/store-redis/index.ts";
+import { connect } from "../../adapters/store-redis/redis-client.ts";
+import { countRoundTrips } from "../../adapters/store-redis/round-trips.ts";
 import { walletAccount } from "../../core/payments/wallet-credits.ts";
 import { PaymentStore } from "../../core/ports/payment-store.ts";
 import { WalletSessions } from "../../core/ports/wallet-sessions.ts";
@@ -177,6 +179,34 @@ describe.skipIf(!redisServerAvailable())("round trips per route on Redis", () =>
     const seenByRedis = await commandsOf(() => t.chat("what is x402?", "192.0.2.5"));
     expect(counted).toEqual(seenByRedis.map((line) => line.split(" ")[0] ?? ""));
     expect(counted).toEqual(["evalsha", "evalsha", "set"]);
+  });
+
+  test("on the store's connection, auto-pipelined commands count one each and a MULTI block once", async () => {
+    const counted: string[] = [];
+    const client = await Effect.runPromise(connect({ url: redis.url }));
+    try {
+      countRoundTrips(client, (command) => counted.push(command));
+      // Sent in one turn of the event loop: auto-pipelining writes them together.
+      const seenByRedis = await commandsOf(() =>
+        Promise.all([
+          client.get("rt-pipe:a"),
+          client.get("rt-pipe:b"),
+          client.multi().set("rt-pipe:c", "1").get("rt-pipe:c").exec(),
+        ]),
+      );
+      // The MULTI block goes out at once, the GETs one turn later: compared in any order.
+      expect(seenByRedis.map((line) => line.split(" ")[0]).sort()).toEqual([
+        "exec",
+        "get",
+        "get",
+        "get",
+        "multi",
+        "set",
+      ]);
+      expect(counted.sort()).toEqual(["get", "get", "multi"]);
+    } finally {
+      client.disconnect();
+    }
   });
 
   /**
