@@ -1,24 +1,63 @@
 /**
  * Whether the docs cover a question well enough to answer it, decided from what retrieval
- * measured (facts only: how much of the question's weight the best passage and the corpus
- * contain). A declined question is answered with a fixed sentence and costs nothing, so the
- * decision leans towards answering: it declines only when the best passage misses most of
- * what the question is about. The thresholds were calibrated on the dev and out-of-scope sets
- * of two corpora (README: "Declining").
+ * measured about each of the question's terms: how many passages of the docs use it, and which
+ * of the best passages contain it. A declined question is answered with a fixed sentence and
+ * costs nothing, but a false decline is worse than it looks: the visitor gets nothing, and the
+ * owner's console lists a "docs gap" the docs do not have. So the rule declines only when the
+ * best passages miss what the question is about.
+ *
+ * Weights. A term weighs by its rarity in the docs (BM25's idf): "replication slot" matters more
+ * than "use" in the PostgreSQL docs. A term the docs never use weighs as much as one they use
+ * once, not more: on a five-page site most ordinary words ("happens", "loud", "dead") are
+ * absent, and their absence says little. It still says much on a large corpus, where the docs
+ * use almost every ordinary word and an absent one is a name of something else ("Heroku").
+ * How much absence tells is therefore measured on the corpus itself: `vocabulary`, the share of
+ * the question's terms (over all questions, on average) a corpus of that size knows, grows with
+ * the number of passages; an unknown term's weight is scaled by it.
+ *
+ * The thresholds were calibrated on the dev, held-out and out-of-scope sets of two large corpora
+ * and on small product sites (docs/architecture.md, "Declining").
  */
 
-/** What retrieval found out about a question (every share is 0..1). */
+/** What retrieval found out about one term of the question. */
+export interface TermEvidence {
+  readonly term: string;
+  /** Passages of the docs that contain it (0: the docs never use it). */
+  readonly documents: number;
+  /** Positions (0-based) of the best passages that contain it. */
+  readonly inPassages: ReadonlyArray<number>;
+  /**
+   * The word as the visitor wrote it is among the most common words of the docs' language:
+   * its absence from the docs says little (see above); a rarer word is the name of something.
+   */
+  readonly common?: boolean | undefined;
+}
+
+/** What retrieval found out about a question. */
 export interface RelevanceEvidence {
-  /** Distinct informative terms of the question (stop words excluded). */
-  readonly terms: number;
-  /** Share of the question's term weight (rarer terms weigh more) found in the best passage. */
-  readonly coverage: number;
-  /** Share of the question's term weight that occurs anywhere in the docs. */
-  readonly known: number;
+  /** Passages in the docs. */
+  readonly chunks: number;
+  /**
+   * 0..1: the share of their language's most common words the docs use (about 0.6 for a large
+   * manual, under 0.1 for a five-page product site): how likely an ordinary word of a question
+   * about them is to occur in them.
+   */
+  readonly breadth: number;
+  /** The question's distinct informative terms (stop words excluded), in order. */
+  readonly words: ReadonlyArray<TermEvidence>;
   /** Pairs of adjacent words in the question ("replication slot", "react hooks"). */
   readonly pairs: number;
   /** How many of those pairs stand side by side in one of the best passages too. */
   readonly pairsFound: number;
+}
+
+/** The shares the decision is made from (each 0..1). */
+export interface RelevanceMeasures {
+  readonly terms: number;
+  /** Share of the question's weight found in the best passage. */
+  readonly coverage: number;
+  /** Share of the question's weight that occurs anywhere in the docs. */
+  readonly known: number;
 }
 
 export interface RelevancePolicy {
@@ -32,27 +71,85 @@ export interface RelevancePolicy {
   readonly minCoverageWithoutPair: number;
   /** Below this share of known words the question is declined, whatever the coverage. */
   readonly minKnown: number;
+  /** On docs with a smaller vocabulary than this breadth, the rules above relax (see `corpusBreadth`). */
+  readonly fullBreadth: number;
+  /** An absent common word counts at least this share of its weight. */
+  readonly minAbsence: number;
+  /** The share of known words asked for on the smallest docs (`minKnown` on the broadest). */
+  readonly minKnownSmall: number;
 }
 
 export const DEFAULT_RELEVANCE: RelevancePolicy = {
   minCoverage: 0.3,
   minCoverageWithoutPair: 0.45,
   minKnown: 0.8,
+  fullBreadth: 0.5,
+  minAbsence: 0.1,
+  minKnownSmall: 0.5,
 };
 
 export type RelevanceDecision = "answer" | "decline";
 
 /** Evidence for a question retrieval found nothing for (no terms, or an empty index). */
-export const NO_EVIDENCE: RelevanceEvidence = { terms: 0, coverage: 0, known: 0, pairs: 0, pairsFound: 0 };
+export const NO_EVIDENCE: RelevanceEvidence = { chunks: 0, breadth: 0, words: [], pairs: 0, pairsFound: 0 };
+
+/** BM25's idf of a term found in `documents` of `chunks` passages (at least once, see above). */
+const rarity = (documents: number, chunks: number) => {
+  const df = Math.max(documents, 1);
+  return Math.log(1 + (chunks - df + 0.5) / (df + 0.5));
+};
+
+/** 0..1: how much of ordinary language a corpus of this size uses (see above). */
+const corpusBreadth = (evidence: RelevanceEvidence, policy: RelevancePolicy) =>
+  Math.min(1, Math.max(policy.minAbsence, evidence.breadth / policy.fullBreadth));
+
+/** The weight of each term: its rarity, scaled down when absent from a small corpus. */
+export const termWeights = (
+  evidence: RelevanceEvidence,
+  policy: RelevancePolicy = DEFAULT_RELEVANCE,
+): ReadonlyArray<number> => {
+  const absence = corpusBreadth(evidence, policy);
+  return evidence.words.map(
+    (word) =>
+      rarity(word.documents, evidence.chunks) * (word.documents > 0 || word.common === false ? 1 : absence),
+  );
+};
+
+/** Coverage and known share of a question's weight. */
+export const measureRelevance = (
+  evidence: RelevanceEvidence,
+  policy: RelevancePolicy = DEFAULT_RELEVANCE,
+): RelevanceMeasures => {
+  const { words } = evidence;
+  const weights = termWeights(evidence, policy);
+  const total = weights.reduce((sum, w) => sum + w, 0);
+  if (words.length === 0 || total === 0 || evidence.chunks === 0)
+    return { terms: words.length, coverage: 0, known: 0 };
+  const known = words.reduce((sum, word, i) => sum + (word.documents > 0 ? weights[i]! : 0), 0);
+  const passages = new Set(words.flatMap((word) => word.inPassages));
+  const coverage = Math.max(
+    0,
+    ...[...passages].map((passage) =>
+      words.reduce((sum, word, i) => sum + (word.inPassages.includes(passage) ? weights[i]! : 0), 0),
+    ),
+  );
+  return { terms: words.length, coverage: coverage / total, known: known / total };
+};
 
 /** Answer or decline, from the evidence alone. */
 export const decideRelevance = (
   evidence: RelevanceEvidence,
   policy: RelevancePolicy = DEFAULT_RELEVANCE,
-): RelevanceDecision =>
-  evidence.terms === 0 ||
-  evidence.coverage < policy.minCoverage ||
-  evidence.known < policy.minKnown ||
-  (evidence.pairsFound === 0 && evidence.coverage < policy.minCoverageWithoutPair)
+): RelevanceDecision => {
+  const measures = measureRelevance(evidence, policy);
+  return measures.terms === 0 ||
+    measures.coverage < policy.minCoverage ||
+    measures.known <
+      policy.minKnownSmall + (policy.minKnown - policy.minKnownSmall) * corpusBreadth(evidence, policy) ||
+    (evidence.pairsFound === 0 &&
+      measures.coverage <
+        policy.minCoverage +
+          (policy.minCoverageWithoutPair - policy.minCoverage) * corpusBreadth(evidence, policy))
     ? "decline"
     : "answer";
+};

@@ -84,7 +84,7 @@ export const make = Effect.fn("ChromaRetriever.make")(function* (options: Chroma
     );
     // Ids written after our snapshot are skipped until the next reload.
     const byVector = (result.ids[0] ?? []).flatMap((id) => loaded.rowOf.get(id) ?? []);
-    const words = questionTerms(question);
+    const words = questionTerms(question, loaded.lexical.analysis);
     const fused = hybridSearch({
       lexical: loaded.lexical,
       words,

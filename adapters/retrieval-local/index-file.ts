@@ -45,11 +45,16 @@ export const buildIndexData = (
   dimensions: number,
   chunks: ReadonlyArray<StoredChunk>,
   vectors: VectorRows,
+  /** The docs' language (ISO 639-1); detected from the chunks when not given. */
+  language?: string | undefined,
 ): IndexData => {
   const pageKey = (chunk: StoredChunk) => `${chunk.collection}\n${chunk.source}`;
   const pageIds = new Map<string, number>();
   for (const chunk of chunks) if (!pageIds.has(pageKey(chunk))) pageIds.set(pageKey(chunk), pageIds.size);
+  const lexical = buildLexicalTables(chunks, language);
   const digest = createHash("sha1").update(embedder);
+  // Another analysis is another index (English, the first, keeps the versions it had).
+  if (lexical.language !== "en") digest.update(`\n${lexical.language}`);
   for (const chunk of [...chunks].sort((a, b) => (a.id < b.id ? -1 : 1)))
     digest.update(`${chunk.id}\n${chunk.hash}\n`);
   return {
@@ -61,7 +66,7 @@ export const buildIndexData = (
     chunk: (i) => chunks[i]!,
     pageOf: (i) => pageIds.get(pageKey(chunks[i]!))!,
     vectors,
-    lexical: buildLexicalTables(chunks),
+    lexical,
   };
 };
 
@@ -91,6 +96,7 @@ const encode = (data: IndexData): Uint8Array => {
       version: data.version,
       count: data.count,
       k1: data.lexical.k1,
+      language: data.lexical.language,
     },
     {
       strings: table.blob,
@@ -111,7 +117,7 @@ const encode = (data: IndexData): Uint8Array => {
 
 const decode = (bytes: Uint8Array): IndexData => {
   const { header, section } = decodeSections(bytes);
-  const { format, embedder, dimensions, version, count, k1 } = header;
+  const { format, embedder, dimensions, version, count, k1, language } = header;
   if (format !== INDEX_FORMAT_VERSION)
     throw new Error(
       `index format ${String(format)}; this version reads ${INDEX_FORMAT_VERSION}: re-run ingest`,
@@ -159,6 +165,8 @@ const decode = (bytes: Uint8Array): IndexData => {
     }),
     vectors: { dimensions: dims, count: rows, values, scales },
     lexical: {
+      // Indexes written before languages were told apart are English.
+      language: typeof language === "string" ? language : "en",
       count: rows,
       k1,
       terms: Array.from({ length: termList.count }, (_, i) => termList.get(i)),

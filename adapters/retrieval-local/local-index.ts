@@ -18,6 +18,8 @@ import { quantizeRows, rowVector } from "./vectors.ts";
 export interface LocalIndexOptions {
   readonly indexPath: string;
   readonly rebuild?: boolean;
+  /** The docs' language (ISO 639-1); undefined: detected from the docs at each write. */
+  readonly language?: string | undefined;
 }
 
 interface Entry {
@@ -52,7 +54,10 @@ export const make = Effect.fn("LocalIndex.make")(function* (options: LocalIndexO
       ? entriesOf(loaded)
       : new Map<string, Entry>();
   // A rebuilt or re-modelled index must be written even when no chunk changed.
-  let dirty = loaded === undefined || entries.size === 0;
+  let dirty =
+    loaded === undefined ||
+    entries.size === 0 ||
+    (options.language !== undefined && loaded.lexical.language !== options.language);
   return ChunkIndex.of({
     existing: Effect.sync(
       () =>
@@ -90,6 +95,7 @@ export const make = Effect.fn("LocalIndex.make")(function* (options: LocalIndexO
           list.map((entry) => entry.vector),
           embedder.dimensions,
         ),
+        options.language,
       );
       return writeIndexFile(options.indexPath, data).pipe(
         Effect.andThen(

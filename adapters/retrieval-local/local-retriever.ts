@@ -78,7 +78,7 @@ const retrieverOver = (current: () => Snapshot, embedder: Embedder["Service"]): 
     const empty: Retrieval = { chunks: [], evidence: NO_EVIDENCE, indexVersion: data.version };
     const asked = yield* questionVector(embedder, question, k);
     if (asked === undefined) return empty;
-    const words = questionTerms(question);
+    const words = questionTerms(question, lexical.analysis);
     const byVector = nearest(data.vectors, asked.vector, CANDIDATES).map(([row]) => row);
     const fused = hybridSearch({ lexical, words, byVector, pageOf: data.pageOf, limit: asked.limit });
     const chunks = fused.map(([row, score]): RetrievedChunk => {

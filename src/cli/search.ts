@@ -7,7 +7,7 @@
 import * as Effect from "effect/Effect";
 import * as Result from "effect/Result";
 import { Retriever } from "../../core/ports/retrieval.ts";
-import { decideRelevance } from "../../core/relevance.ts";
+import { decideRelevance, measureRelevance } from "../../core/relevance.ts";
 import { retrievalLayer, withSettings } from "../runtime/adapter-layers.ts";
 import { commandLine } from "./command-line.ts";
 
@@ -52,12 +52,25 @@ const chunks = retrieval.chunks.map(({ id, source, url, heading, score, text }) 
 }));
 const round = (share: number) => Number(share.toFixed(3));
 const { evidence } = retrieval;
+/** The shares the rule compares with its thresholds, then the facts they come from. */
+const evidenceOf = (facts: typeof evidence) => {
+  const { terms, coverage, known } = measureRelevance(facts);
+  return {
+    terms,
+    coverage: round(coverage),
+    known: round(known),
+    breadth: round(facts.breadth),
+    pairs: facts.pairs,
+    pairsFound: facts.pairsFound,
+    words: facts.words,
+  };
+};
 console.log(
   JSON.stringify(
     {
       // What the service would do with the question: answer from these chunks, or decline for free.
       decision: chunks.length === 0 ? "decline" : decideRelevance(evidence),
-      evidence: { ...evidence, coverage: round(evidence.coverage), known: round(evidence.known) },
+      evidence: evidenceOf(evidence),
       indexVersion: retrieval.indexVersion,
       chunks,
     },

@@ -9,6 +9,7 @@ import * as Stream from "effect/Stream";
 import { type ChainLookup, ChainReader, ChainUnavailable } from "../../core/ports/chain-reader.ts";
 import { GenerationFailed, Generator } from "../../core/ports/generator.ts";
 import { type DocChunk, RetrievalFailed, Retriever } from "../../core/ports/retrieval.ts";
+import { COVERED, OFF_TOPIC } from "./relevance-evidence.ts";
 
 export const SAMPLE_CHUNKS: ReadonlyArray<DocChunk> = Array.from({ length: 7 }, (_, i) => ({
   id: `doc-${i + 1}`,
@@ -60,9 +61,7 @@ export const scriptedRetriever = (switches: Switches) =>
                   ...chunk,
                   score: 1 - i / 10,
                 })),
-                evidence: switches.offTopic
-                  ? { terms: 3, coverage: 0.1, known: 0.2, pairs: 2, pairsFound: 0 }
-                  : { terms: 3, coverage: 1, known: 1, pairs: 2, pairsFound: 2 },
+                evidence: switches.offTopic ? OFF_TOPIC : COVERED,
                 indexVersion: "test-index-1",
               });
         }),

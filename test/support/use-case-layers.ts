@@ -34,6 +34,7 @@ import {
   view,
 } from "../../core/quota.ts";
 import { USDC_MINT, WALLET } from "./parsed-tx.ts";
+import { COVERED, OFF_TOPIC } from "./relevance-evidence.ts";
 
 export const FIXED_NOW = Date.UTC(2025, 5, 1, 12, 0, 0);
 export const LIMITS: QuotaLimits = { freePerDay: 3, paidDailyCap: 1000, holdTtlMs: 60_000 };
@@ -121,10 +122,7 @@ const askLayers = (w: World) =>
           if (w.retrieval === "fail") return Effect.fail(new RetrievalFailed({ message: "index down" }));
           return Effect.succeed({
             chunks: w.retrieval === "empty" ? [] : CHUNKS.slice(0, k),
-            evidence:
-              w.retrieval === "off-topic"
-                ? { terms: 4, coverage: 0.1, known: 0.3, pairs: 3, pairsFound: 0 }
-                : { terms: 4, coverage: 0.9, known: 1, pairs: 3, pairsFound: 2 },
+            evidence: w.retrieval === "off-topic" ? OFF_TOPIC : COVERED,
             indexVersion: "v1",
           });
         }),

@@ -2,6 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { questionEvent } from "../../core/insights/question-event.ts";
 import { DECLINED, type PreparedAnswer } from "../../core/use-cases/prepare-answer.ts";
+import { OFF_TOPIC } from "../support/relevance-evidence.ts";
 import { CHUNKS } from "../support/use-case-layers.ts";
 
 const question = { identity: "203.0.113.7", message: "What is a quokka?", conversationId: undefined };
@@ -36,7 +37,7 @@ describe("declined questions in the insights", () => {
       kind: "declined" as const,
       answer: DECLINED,
       rateLimit: { remaining: 3, resetAt: 0, requiresPayment: false, free: 3, paid: 0 },
-      evidence: { terms: 2, coverage: 0.1, known: 0.2, pairs: 1, pairsFound: 0 },
+      evidence: OFF_TOPIC,
       sources: CHUNKS.slice(0, 5),
     };
     expect(event(declined, DECLINED)).toMatchObject({ declined: true, billing: "uncharged" });

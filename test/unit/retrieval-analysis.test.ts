@@ -14,6 +14,7 @@ import {
 import { buildLexicalTables, chunkFields, codeOf } from "../../adapters/shared/ranking/lexical.ts";
 import { terms } from "../../adapters/shared/text-analysis/analyze.ts";
 import { stem } from "../../adapters/shared/text-analysis/stem.ts";
+import { measureRelevance } from "../../core/relevance.ts";
 
 const dot = (a: Float32Array, b: Float32Array) => a.reduce((sum, x, i) => sum + x * b[i]!, 0);
 
@@ -216,7 +217,7 @@ describe("hybrid search and relevance evidence", () => {
     expect(order(pair)[0]).toBe(pair[1]!.text);
   });
 
-  test("evidence: coverage of the best result and the share of known words, weighted by rarity", () => {
+  test("evidence: each term's passages in the docs and among the results, and the pairs found", () => {
     const evidence = (question: string, rows: number[]) =>
       relevanceEvidence(
         lexical,
@@ -225,31 +226,26 @@ describe("hybrid search and relevance evidence", () => {
         question,
         rows.map((r) => chunks[r]!),
       );
-    expect(evidence("compute an HMAC digest", [2])).toEqual({
-      terms: 3,
-      coverage: 1,
-      known: 1,
-      pairs: 2,
-      pairsFound: 2,
-    });
-    const partly = evidence("HMAC of a zebra", [2]);
+    const covered = evidence("compute an HMAC digest", [2]);
+    expect(covered).toMatchObject({ chunks: chunks.length, pairs: 2, pairsFound: 2 });
+    expect(covered.words.map((word) => word.term)).toEqual(["comput", "hmac", "digest"]);
+    for (const word of covered.words) {
+      expect(word.documents).toBeGreaterThan(0);
+      expect(word.inPassages).toEqual([0]);
+    }
+    expect(measureRelevance(covered)).toMatchObject({ terms: 3, coverage: 1, known: 1 });
+    const partly = measureRelevance(evidence("HMAC of a zebra", [2]));
     expect(partly.coverage).toBeGreaterThan(0);
-    expect(partly.coverage).toBeLessThan(0.6);
+    expect(partly.coverage).toBeLessThan(1);
     expect(partly.known).toBe(partly.coverage);
-    expect(evidence("weather in paris", [0, 1, 2, 3])).toEqual({
-      terms: 2,
-      coverage: 0,
-      known: 0,
-      pairs: 1,
-      pairsFound: 0,
-    });
-    expect(relevanceEvidence(lexical, [], [0], "", [])).toEqual({
-      terms: 0,
-      coverage: 0,
-      known: 0,
-      pairs: 0,
-      pairsFound: 0,
-    });
+    const weather = evidence("weather in paris", [0, 1, 2, 3]);
+    expect(weather).toMatchObject({ pairs: 1, pairsFound: 0 });
+    expect(weather.words).toEqual([
+      { term: "weather", documents: 0, inPassages: [], common: true },
+      { term: "pari", documents: 0, inPassages: [], common: true },
+    ]);
+    expect(measureRelevance(weather)).toMatchObject({ coverage: 0, known: 0 });
+    expect(relevanceEvidence(lexical, [], [0], "", [])).toMatchObject({ words: [], pairs: 0, pairsFound: 0 });
   });
 
   test("evidence: adjacent word pairs count in either order, scattered words do not", () => {
@@ -258,7 +254,7 @@ describe("hybrid search and relevance evidence", () => {
     expect(pairs("TCP server").pairsFound).toBe(1);
     expect(pairs("server TCP").pairsFound).toBe(1);
     expect(pairs("port TCP").pairsFound).toBe(0);
-    expect(pairs("port TCP").coverage).toBe(1);
+    expect(measureRelevance(pairs("port TCP")).coverage).toBe(1);
   });
 });
 

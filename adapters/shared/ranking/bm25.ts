@@ -6,7 +6,7 @@
  * is: the local index stores them, the service only reads them. Within a term, postings are in
  * record order, so "does record r contain term t" is a binary search.
  */
-import { terms } from "../text-analysis/analyze.ts";
+import { type Analysis, analysisFor } from "../text-analysis/analyze.ts";
 import { topK } from "./top-k.ts";
 
 export const FIELDS = ["heading", "parents", "title", "code", "text"] as const;
@@ -23,6 +23,8 @@ export interface Bm25Params {
 
 /** The whole index as plain arrays: term t's postings are offsets[t]..offsets[t+1]. */
 export interface Bm25Tables {
+  /** The docs' language (ISO 639-1): the analysis that cut them into these terms. */
+  readonly language: string;
   readonly count: number;
   readonly k1: number;
   readonly terms: ReadonlyArray<string>;
@@ -32,8 +34,12 @@ export interface Bm25Tables {
 }
 
 /** Builds the tables from the records' fields. */
-export const buildBm25Tables = (records: ReadonlyArray<FieldTexts>, params: Bm25Params): Bm25Tables => {
-  const analysed = records.map((record) => FIELDS.map((field) => terms(record[field])));
+export const buildBm25Tables = (
+  records: ReadonlyArray<FieldTexts>,
+  params: Bm25Params,
+  analysis: Analysis = analysisFor("en"),
+): Bm25Tables => {
+  const analysed = records.map((record) => FIELDS.map((field) => analysis.terms(record[field])));
   const averages = FIELDS.map((_, f) => {
     const total = analysed.reduce((sum, fields) => sum + fields[f]!.length, 0);
     return Math.max(total / Math.max(records.length, 1), 1);
@@ -76,6 +82,7 @@ export const buildBm25Tables = (records: ReadonlyArray<FieldTexts>, params: Bm25
     postingTfs[at] = weightedTfs[i]!;
   });
   return {
+    language: analysis.language,
     count: records.length,
     k1: params.k1,
     terms: [...vocabulary.keys()],
@@ -100,6 +107,8 @@ export const bm25Searcher = (tables: Bm25Tables) => {
   };
   return {
     count,
+    /** How questions to these tables are cut into terms: the docs' own analysis. */
+    analysis: analysisFor(tables.language),
     documentFrequency,
     idf,
     /** Whether record `record` contains `term` (binary search in the term's postings). */

@@ -5,6 +5,8 @@
  * usually names exactly the function or clause a question is about.
  */
 import type { DocChunk } from "../../../core/ports/retrieval.ts";
+import { analysisFor } from "../text-analysis/analyze.ts";
+import { detectDocsLanguage } from "../text-analysis/languages.ts";
 import { type Bm25Params, type Bm25Tables, buildBm25Tables, type FieldTexts } from "./bm25.ts";
 
 export const CHUNK_BM25: Bm25Params = {
@@ -52,8 +54,17 @@ export const chunkFields = (chunk: Pick<DocChunk, "title" | "heading" | "text">)
   };
 };
 
-/** BM25F tables over chunks (positions as in `chunks`). */
+/**
+ * BM25F tables over chunks (positions as in `chunks`), analysed in `language` (ISO 639-1), or
+ * in the language detected from the chunks when none is given.
+ */
 export const buildLexicalTables = (
   chunks: ReadonlyArray<Pick<DocChunk, "title" | "heading" | "text">>,
+  language?: string | undefined,
   params: Bm25Params = CHUNK_BM25,
-): Bm25Tables => buildBm25Tables(chunks.map(chunkFields), params);
+): Bm25Tables =>
+  buildBm25Tables(
+    chunks.map(chunkFields),
+    params,
+    analysisFor(language ?? detectDocsLanguage(chunks.map((chunk) => chunk.text))),
+  );
