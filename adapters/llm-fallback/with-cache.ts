@@ -51,8 +51,13 @@ export const cacheKeys = (input: GenerationInput) => {
   };
 };
 
+/** A remembered answer as a stream: the sources it lists (when it chose them), its text, done. */
 const asStream = (answer: Answer): Stream.Stream<AnswerEvent> =>
-  Stream.make<ReadonlyArray<AnswerEvent>>({ type: "delta", text: answer.text }, { type: "done", answer });
+  Stream.fromIterable<AnswerEvent>([
+    ...(answer.listed === undefined ? [] : [{ type: "sources" as const, listed: answer.listed }]),
+    { type: "delta", text: answer.text },
+    { type: "done", answer },
+  ]);
 
 type GeneratorShape = Context.Service.Shape<typeof Generator>;
 
@@ -70,6 +75,8 @@ const combine = (
     );
   return Generator.of({
     name: `${primary.name} (cached)`,
+    judgesRelevance: primary.judgesRelevance,
+    translate: primary.translate,
     generate: (input) => {
       const keys = cacheKeys(input);
       if (keys === undefined) return primary.generate(input);

@@ -2,12 +2,21 @@
  * A generator that answers with `fallback` when `primary` fails. A stream falls back only if
  * the primary failed before its first event: once text has reached the client, switching
  * generators would splice two answers, so the stream fails and the caller gives the query back.
+ * A question the relevance rule declines reached the primary only because a model judges for
+ * itself: without the model it is declined (free), not answered by the fallback.
  */
 import * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import * as Stream from "effect/Stream";
-import { GenerationFailed, type GenerationInput, Generator } from "../../core/ports/generator.ts";
+import {
+  type Answer,
+  type AnswerEvent,
+  GenerationFailed,
+  type GenerationInput,
+  Generator,
+} from "../../core/ports/generator.ts";
+import { DECLINED } from "../../core/declined.ts";
 
 export interface FallbackEvent {
   readonly mode: "generate" | "stream";
@@ -30,6 +39,19 @@ export interface FallbackOptions {
 
 type GeneratorShape = Context.Service.Shape<typeof Generator>;
 
+const declinedEvents = (answer: Answer): ReadonlyArray<AnswerEvent> => [
+  { type: "delta", text: answer.text },
+  { type: "done", answer },
+];
+
+/** The fallback, or the free decline for a question only a model may answer. */
+const fallbackFor = (fallback: GeneratorShape) => ({
+  generate: (input: GenerationInput) =>
+    input.ruleDeclines === true ? Effect.succeed(DECLINED) : fallback.generate(input),
+  stream: (input: GenerationInput) =>
+    input.ruleDeclines === true ? Stream.fromIterable(declinedEvents(DECLINED)) : fallback.stream(input),
+});
+
 /** Combines two generator implementations. */
 const combine = (
   primary: GeneratorShape,
@@ -46,6 +68,7 @@ const combine = (
       : Effect.sync(() => onFallback(event));
   };
   const budget = options.primaryBudgetMs;
+  const second = fallbackFor(fallback);
   const tooSlow = () =>
     new GenerationFailed({ message: `${primary.name} gave no answer within ${budget} ms` });
   const generateInBudget = (input: GenerationInput) =>
@@ -62,13 +85,15 @@ const combine = (
           .pipe(Stream.timeoutOrElse({ duration: budget, orElse: () => Stream.fail(tooSlow()) }));
   return Generator.of({
     name: `${primary.name} (fallback: ${fallback.name})`,
+    judgesRelevance: primary.judgesRelevance,
+    translate: primary.translate,
     // With no passages every generator refuses the same way; that is no reason to warn.
     generate: (input: GenerationInput) =>
       input.chunks.length === 0
         ? primary.generate(input)
         : generateInBudget(input).pipe(
             Effect.catchTag("GenerationFailed", (error) =>
-              Effect.andThen(notify("generate", error), fallback.generate(input)),
+              Effect.andThen(notify("generate", error), second.generate(input)),
             ),
           ),
     stream: (input: GenerationInput) =>
@@ -85,7 +110,7 @@ const combine = (
               Stream.catchTag("GenerationFailed", (error) =>
                 started
                   ? Stream.fail(error)
-                  : Stream.unwrap(Effect.as(notify("stream", error), fallback.stream(input))),
+                  : Stream.unwrap(Effect.as(notify("stream", error), second.stream(input))),
               ),
             );
           }),

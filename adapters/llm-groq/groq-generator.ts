@@ -17,7 +17,7 @@ import {
 } from "../../core/ports/generator.ts";
 import { type GaveUp, type RetryPolicy, timedAttempt, withRetry } from "../shared/retry.ts";
 import { estimateTokens } from "../shared/token-estimate.ts";
-import { buildMessages, isDecline } from "./prompt.ts";
+import { buildMessages, isDecline, translationMessages } from "./prompt.ts";
 import { classify, type ProviderFailure, timedOut } from "./provider-failure.ts";
 import { readCompletion } from "./reply.ts";
 import { answerEvents } from "./stream-events.ts";
@@ -50,6 +50,11 @@ export interface GroqOptions {
 const NO_PASSAGES = new GenerationFailed({
   message: "no documentation passages were found for this question",
 });
+
+/** Translations kept (per language and question): visitors ask the same questions again. */
+const TRANSLATIONS_KEPT = 1000;
+/** A question is short; so is its translation. */
+const TRANSLATION_TOKENS = 200;
 
 const failed = (what: GaveUp<ProviderFailure>) =>
   new GenerationFailed({
@@ -110,7 +115,37 @@ export const make = (options: GroqOptions) =>
       ).pipe(Stream.withSpan("GroqGenerator.stream"));
     };
 
-    return Generator.of({ name: `groq:${options.model}`, generate, stream });
+    // A bounded map in insertion order: the oldest translation goes first.
+    const translations = new Map<string, string>();
+    const translate = Effect.fn("GroqGenerator.translate")(function* (text: string, language: string) {
+      const key = `${language}\n${text}`;
+      const kept = translations.get(key);
+      if (kept !== undefined) return kept;
+      const completion = yield* attempt((signal) =>
+        client.chat.completions.create(
+          {
+            model: options.model,
+            temperature: 0,
+            max_completion_tokens: TRANSLATION_TOKENS,
+            messages: [...translationMessages(text, language)],
+            stream: false,
+          },
+          { signal },
+        ),
+      ).pipe(Effect.flatMap(readCompletion), withRetry(policy), Effect.mapError(failed));
+      const translation = completion.text.trim();
+      if (translations.size >= TRANSLATIONS_KEPT) translations.delete(translations.keys().next().value!);
+      translations.set(key, translation);
+      return translation;
+    });
+
+    return Generator.of({
+      name: `groq:${options.model}`,
+      judgesRelevance: true,
+      translate,
+      generate,
+      stream,
+    });
   });
 
 /** The Groq generator as a layer. */

@@ -17,7 +17,7 @@ import * as Layer from "effect/Layer";
 import { Embedder, type Retrieval, type RetrievedChunk, Retriever } from "../../core/ports/retrieval.ts";
 import { NO_EVIDENCE } from "../../core/relevance.ts";
 import { questionVector } from "../shared/question-vector.ts";
-import { CANDIDATES, hybridSearch, questionTerms, relevanceEvidence } from "../shared/ranking/hybrid.ts";
+import { askedIn, CANDIDATES, hybridSearch, questionTerms, relevanceEvidence } from "../shared/ranking/hybrid.ts";
 import {
   type ChromaOptions,
   checkCollectionName,
@@ -75,7 +75,8 @@ export const make = Effect.fn("ChromaRetriever.make")(function* (options: Chroma
 
   const retrieve = Effect.fn("ChromaRetriever.retrieve")(function* (question: string, k: number) {
     const loaded = yield* current;
-    const empty: Retrieval = { chunks: [], evidence: NO_EVIDENCE, indexVersion: loaded.version };
+    const languages = askedIn(question, loaded.lexical.analysis.language);
+    const empty: Retrieval = { chunks: [], evidence: NO_EVIDENCE, indexVersion: loaded.version, ...languages };
     const asked = yield* questionVector(embedder, question, k);
     if (asked === undefined) return empty;
     const found = yield* collection;
@@ -103,7 +104,7 @@ export const make = Effect.fn("ChromaRetriever.make")(function* (options: Chroma
       question,
       chunks,
     );
-    return { chunks, evidence, indexVersion: loaded.version } satisfies Retrieval;
+    return { chunks, evidence, indexVersion: loaded.version, ...languages } satisfies Retrieval;
   });
 
   // A newer version in the collection's metadata means an ingest finished: load it beside the current one.

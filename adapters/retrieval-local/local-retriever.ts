@@ -21,7 +21,7 @@ import {
 import { NO_EVIDENCE } from "../../core/relevance.ts";
 import { questionVector } from "../shared/question-vector.ts";
 import { bm25Searcher } from "../shared/ranking/bm25.ts";
-import { CANDIDATES, hybridSearch, questionTerms, relevanceEvidence } from "../shared/ranking/hybrid.ts";
+import { askedIn, CANDIDATES, hybridSearch, questionTerms, relevanceEvidence } from "../shared/ranking/hybrid.ts";
 import { type IndexData, readIndexFile } from "./index-file.ts";
 import { nearest } from "./vectors.ts";
 
@@ -75,7 +75,8 @@ const snapshotOf = (data: IndexData, bytes: number): Snapshot => {
 const retrieverOver = (current: () => Snapshot, embedder: Embedder["Service"]): Retriever["Service"] => {
   const retrieve = Effect.fn("LocalRetriever.retrieve")(function* (question: string, k: number) {
     const { data, lexical } = current();
-    const empty: Retrieval = { chunks: [], evidence: NO_EVIDENCE, indexVersion: data.version };
+    const languages = askedIn(question, lexical.analysis.language);
+    const empty: Retrieval = { chunks: [], evidence: NO_EVIDENCE, indexVersion: data.version, ...languages };
     const asked = yield* questionVector(embedder, question, k);
     if (asked === undefined) return empty;
     const words = questionTerms(question, lexical.analysis);
@@ -92,7 +93,7 @@ const retrieverOver = (current: () => Snapshot, embedder: Embedder["Service"]): 
       question,
       chunks,
     );
-    return { chunks, evidence, indexVersion: data.version } satisfies Retrieval;
+    return { chunks, evidence, indexVersion: data.version, ...languages } satisfies Retrieval;
   });
   return { retrieve, listing: Effect.sync(() => current().listing()), ping: Effect.void };
 };

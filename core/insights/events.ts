@@ -61,6 +61,11 @@ export const QuestionEvent = Schema.TaggedStruct("question", {
   sources: Schema.Array(EventSource).check(Schema.isMaxLength(MAX_SOURCES)),
   /** Absent in events recorded before channels were kept: those are the chat's. */
   channel: Schema.optionalKey(Schema.Literals(CHANNELS)),
+  /**
+   * Declined because it was asked in this language (ISO 639-1), not the docs', and nothing could
+   * translate it: not a docs gap. Absent for every other question.
+   */
+  otherLanguage: Schema.optionalKey(Text(8)),
 });
 export type QuestionEvent = typeof QuestionEvent.Type;
 

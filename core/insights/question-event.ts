@@ -3,6 +3,7 @@
  * that decides "declined" (an answer not written from passages: the relevance decision declined
  * it before the model, or the model's answer says the docs do not cover it).
  */
+import { citedPassages } from "../answer-sources.ts";
 import type { Answer } from "../ports/generator.ts";
 import type { RetrievedChunk } from "../ports/retrieval.ts";
 import type { Declined, PreparedAnswer, Question } from "../use-cases/prepare-answer.ts";
@@ -43,14 +44,6 @@ export interface Recording {
   readonly redaction: RegExp;
 }
 
-/** The [n] numbers an answer cites ("[1]", "[2, 3]"). */
-export const citedNumbers = (text: string): ReadonlySet<number> => {
-  const numbers = new Set<number>();
-  for (const match of text.matchAll(/\[(\d+(?:\s*,\s*\d+)*)\]/g))
-    for (const n of (match[1] ?? "").split(",")) numbers.add(Number(n));
-  return numbers;
-};
-
 /** A link too long to keep is dropped rather than cut (a cut link is a broken one). */
 const link = (url: string) => (url.length <= MAX_FIELD_CHARS ? url : "");
 
@@ -72,8 +65,10 @@ const billingOf = (outcome: AnswerOutcome, answer: Answer | undefined): Billing 
 
 export const questionEvent = (input: AnswerRecord, recording: Recording): QuestionEvent => {
   const { outcome, answer } = input;
-  const cited = citedNumbers(answer?.text ?? "");
-  const chunks = outcome.kind === "ready" ? outcome.sources.slice(0, MAX_SOURCES) : [];
+  const retrieved = outcome.kind === "ready" ? outcome.sources : [];
+  // Which retrieved passages the answer cites, through the numbering of the sources it listed.
+  const cited = answer === undefined ? new Set<number>() : citedPassages(answer, retrieved);
+  const chunks = retrieved.slice(0, MAX_SOURCES);
   return {
     _tag: "question",
     at: recording.at,
@@ -84,7 +79,10 @@ export const questionEvent = (input: AnswerRecord, recording: Recording): Questi
     conversation: input.question.conversationId ?? null,
     answerId: input.answerId ?? null,
     latencyMs: Math.min(MAX_LATENCY_MS, Math.max(0, Math.round(input.latencyMs))),
-    sources: chunks.map((chunk, i) => eventSource(chunk, cited.has(i + 1))),
+    sources: chunks.map((chunk, i) => eventSource(chunk, cited.has(i))),
     channel: input.channel ?? "chat",
+    ...(outcome.kind === "declined" && outcome.reason !== "uncovered"
+      ? { otherLanguage: outcome.reason.language }
+      : {}),
   };
 };

@@ -115,7 +115,11 @@ export const summarize = (events: ReadonlyArray<InsightEvent>, range: DayRange):
       questions: questions.filter((question) => (question.channel ?? "chat") === channel).length,
     })),
     topQuestions: groupQuestions(questions, REPORT_LIMITS.groups),
-    gaps: groupQuestions(declined, REPORT_LIMITS.groups),
+    // A question asked in another language than the docs' says nothing about what they lack.
+    gaps: groupQuestions(
+      declined.filter((question) => question.otherLanguage === undefined),
+      REPORT_LIMITS.groups,
+    ),
     downVoted: downVoted(questions, votes),
     ...citedPages(questions),
     revenue: revenueOf(payments, questions, range),

@@ -48,6 +48,10 @@ export interface Retrieval {
   readonly evidence: RelevanceEvidence;
   /** Changes whenever the indexed docs change (a finished ingest), so cached answers can be told apart. */
   readonly indexVersion: string;
+  /** The docs' language (ISO 639-1), as their index was analysed. */
+  readonly language: string;
+  /** The question's language: the docs' own unless it is clearly written in another. */
+  readonly questionLanguage: string;
 }
 
 /** A passage as listed from the index, with the named set of docs it belongs to. */

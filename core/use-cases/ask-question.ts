@@ -1,11 +1,13 @@
 /**
  * POST /api/chat answered in one piece (JSON): prepare (validate, reserve, retrieve), generate
  * within the deadline, then charge; any failure or interruption (client gone) releases the
- * reserved query, so a failed answer costs nothing. Streaming runs the same two phases around
- * the generator's stream at the edge (src/http/routes/chat-stream.ts).
+ * reserved query, so a failed answer costs nothing. The answer goes out with the sources it
+ * lists (every retrieved passage unless the generator chose them). Streaming runs the same two
+ * phases around the generator's stream at the edge (src/http/routes/chat-stream.ts).
  */
 import * as Duration from "effect/Duration";
 import * as Effect from "effect/Effect";
+import { listedSources } from "../answer-sources.ts";
 import { type Answer, GenerationFailed, Generator } from "../ports/generator.ts";
 import type { RetrievedChunk } from "../ports/retrieval.ts";
 import type { QuotaView } from "../quota.ts";
@@ -39,6 +41,7 @@ export const withinDeadline = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
 
 export interface AnsweredQuestion {
   readonly answer: Answer;
+  /** What the answer lists, numbered as its [n] cite them (core/answer-sources.ts). */
   readonly sources: ReadonlyArray<RetrievedChunk>;
   readonly rateLimit: QuotaView;
   /** How prepareAnswer ended (the insights read "declined" from it). */
@@ -51,6 +54,8 @@ export const generationInput = (prepared: PreparedAnswer) => ({
   chunks: prepared.sources,
   history: prepared.history,
   indexVersion: prepared.indexVersion,
+  answerLanguage: prepared.answerLanguage,
+  ruleDeclines: prepared.ruleDeclines,
 });
 
 const generateFor = (prepared: PreparedAnswer) =>
@@ -67,5 +72,6 @@ export const askQuestion = Effect.fn("askQuestion")(function* (question: Questio
     Effect.onError(() => releaseAnswer(prepared)),
   );
   const rateLimit = yield* finishAnswer(prepared, answer);
-  return { answer, sources: prepared.sources, rateLimit, outcome: prepared } satisfies AnsweredQuestion;
+  const sources = listedSources(answer, prepared.sources);
+  return { answer, sources, rateLimit, outcome: prepared } satisfies AnsweredQuestion;
 });

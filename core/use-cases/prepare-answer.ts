@@ -4,30 +4,31 @@
  * reserved query, which phase two (finish-answer.ts) commits or releases once the answer is
  * out; between the two the edge answers in JSON or streams. Any failure here gives the query
  * back; a question the docs do not cover (core/relevance.ts decides from what retrieval
- * measured) is declined here, uncharged and without calling the model.
+ * measured) is declined here, uncharged and without calling the model. With a language model
+ * (one that judges relevance itself), only a question nothing in the docs matches is declined
+ * here; the model says the docs do not cover the rest. A question in another language than the
+ * docs' is translated for retrieval by the model, or without one declined with a notice in the
+ * visitor's language (uncharged, and no docs gap).
  */
 import * as Clock from "effect/Clock";
 import * as Effect from "effect/Effect";
 import * as Schema from "effect/Schema";
+import { DECLINED } from "../declined.ts";
+import { languageNotice } from "../language-notice.ts";
 import { PaymentSettings, PaymentTerms } from "../payments/payment-settings.ts";
 import { Conversations } from "../ports/conversations.ts";
-import type { Answer, ChatTurn } from "../ports/generator.ts";
+import { type Answer, type ChatTurn, Generator } from "../ports/generator.ts";
 import { PaymentStore } from "../ports/payment-store.ts";
-import { type RetrievedChunk, Retriever } from "../ports/retrieval.ts";
+import { type Retrieval, type RetrievedChunk, Retriever } from "../ports/retrieval.ts";
 import type { Hold, QuotaView } from "../quota.ts";
-import { decideRelevance, type RelevanceEvidence } from "../relevance.ts";
+import { decideRelevance, measureRelevance, type RelevanceEvidence } from "../relevance.ts";
 import { followUpQuery } from "./follow-up.ts";
 import { type HeldQuery, reserveQuery, type Spender, settleQuery } from "./spend-query.ts";
 
 export const TOP_K = 5;
 export const MAX_MESSAGE_LENGTH = 2000;
 
-/** The uncharged answer to a question the docs do not cover (the closest sections, if any, go with it). */
-export const DECLINED: Answer = {
-  text: "The documentation does not seem to cover this question, so I cannot answer it. No query was charged.",
-  tokensUsed: 0,
-  declined: true,
-};
+export { DECLINED } from "../declined.ts";
 
 export class EmptyMessage extends Schema.TaggedError<EmptyMessage>()("EmptyMessage", {}) {}
 export class MessageTooLong extends Schema.TaggedError<MessageTooLong>()("MessageTooLong", {
@@ -52,6 +53,8 @@ export interface Question {
   readonly throughLink?: boolean | undefined;
   readonly message: string;
   readonly conversationId: string | undefined;
+  /** The visitor's locale (the widget's, or Accept-Language), for a notice in their language. */
+  readonly locale?: string | undefined;
 }
 
 /** A question holding one reserved query, with what the answer is written from. */
@@ -71,6 +74,10 @@ export interface PreparedAnswer {
   readonly conversationKey: string | undefined;
   /** The index the sources come from (answers are cached per version). */
   readonly indexVersion: string;
+  /** The visitor's language when it is not the docs' (the question was translated for retrieval). */
+  readonly answerLanguage?: string | undefined;
+  /** The relevance rule declines it; only the model, judging for itself, may answer it. */
+  readonly ruleDeclines?: boolean | undefined;
 }
 
 /** Declined without the model (the docs do not cover it) and already given back. */
@@ -81,6 +88,11 @@ export interface Declined {
   readonly evidence: RelevanceEvidence;
   /** The closest passages found, shown as sources so the reader can look for themselves. */
   readonly sources: ReadonlyArray<RetrievedChunk>;
+  /**
+   * Why: the docs do not cover it ("uncovered": a docs gap), or it is written in another
+   * language (ISO 639-1 code) than the docs and nothing could translate it (not a gap).
+   */
+  readonly reason: "uncovered" | { readonly language: string };
 }
 
 /** Step 1: the message rules. */
@@ -115,15 +127,48 @@ export const prepareAnswer = Effect.fn("prepareAnswer")(function* (question: Que
   const { hold } = held;
   const found = yield* Effect.gen(function* () {
     const history = conversationKey === undefined ? [] : yield* conversations.recent(conversationKey);
-    const retrieval = yield* retriever.retrieve(followUpQuery(message, history), TOP_K);
-    return { history, retrieval };
+    const query = followUpQuery(message, history);
+    const first = yield* retriever.retrieve(query, TOP_K);
+    if (first.questionLanguage === first.language) return { history, first, retrieval: first };
+    const translation = yield* translated(query, first.language);
+    return translation === undefined
+      ? { history, first, retrieval: undefined }
+      : {
+          history,
+          first,
+          retrieval: yield* retriever.retrieve(translation, TOP_K),
+          answerLanguage: first.questionLanguage,
+        };
   }).pipe(Effect.onError(() => releaseHold(question, held)));
-  const { chunks, evidence, indexVersion } = found.retrieval;
-  if (chunks.length === 0 || decideRelevance(evidence) === "decline") {
-    // Nothing to answer from: say so honestly and charge nothing.
-    const rateLimit = yield* settleQuery(question, held, "release", yield* Clock.currentTimeMillis);
-    return { kind: "declined", answer: DECLINED, rateLimit, evidence, sources: chunks } satisfies Declined;
+  const decline = (answer: Answer, retrieval: Retrieval, reason: Declined["reason"]) =>
+    Effect.map(
+      Effect.flatMap(Clock.currentTimeMillis, (now) => settleQuery(question, held, "release", now)),
+      (rateLimit): Declined => ({
+        kind: "declined",
+        answer,
+        rateLimit,
+        evidence: retrieval.evidence,
+        sources: retrieval.chunks,
+        reason,
+      }),
+    );
+  const { retrieval, answerLanguage } = found;
+  if (retrieval === undefined) {
+    // In another language, and nothing to translate it with: say so in the visitor's language.
+    const { language, questionLanguage } = found.first;
+    const text = languageNotice(language, questionLanguage, question.locale);
+    return yield* decline({ text, tokensUsed: 0, declined: true }, found.first, {
+      language: questionLanguage,
+    });
   }
+  const { chunks, evidence, indexVersion } = retrieval;
+  const ruleDeclines = decideRelevance(evidence) === "decline";
+  // A model judges for itself what the passages answer: only a question nothing matches stops here.
+  const generator = yield* Generator;
+  const stop = generator.judgesRelevance === true ? measureRelevance(evidence).coverage === 0 : ruleDeclines;
+  if (chunks.length === 0 || stop)
+    // Nothing to answer from: say so honestly and charge nothing.
+    return yield* decline(DECLINED, retrieval, "uncovered");
   return {
     kind: "ready",
     identity: question.identity,
@@ -137,8 +182,24 @@ export const prepareAnswer = Effect.fn("prepareAnswer")(function* (question: Que
     history: found.history,
     conversationKey,
     indexVersion,
+    answerLanguage,
+    ruleDeclines,
   } satisfies PreparedAnswer;
 });
+
+/**
+ * The question in the docs' language, by the model; undefined without one, or when it fails
+ * (the visitor then reads the language notice, uncharged, rather than an error).
+ */
+const translated = (query: string, language: string) =>
+  Effect.flatMap(Generator, (generator) =>
+    generator.translate === undefined
+      ? Effect.succeed(undefined)
+      : generator.translate(query, language).pipe(
+          Effect.map((text) => (text.trim() === "" ? undefined : text)),
+          Effect.catchTag("GenerationFailed", () => Effect.succeed(undefined)),
+        ),
+  );
 
 /** Gives a reserved query back; a failure to do so only delays it (the hold lapses). */
 export const releaseHold = (spender: Spender, held: HeldQuery) =>

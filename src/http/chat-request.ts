@@ -4,9 +4,15 @@ import type { Context } from "hono";
 import type { RetrievedChunk } from "../../core/ports/retrieval.ts";
 import type { AppEnv } from "../hono-kit/app-env.ts";
 import { readBody } from "../hono-kit/read-json.ts";
-import { ChatRequest } from "./schemas/requests.ts";
+import { ChatRequest, LOCALE_PATTERN } from "./schemas/requests.ts";
 
 const SNIPPET_LENGTH = 240;
+
+/** The first language of an Accept-Language header ("de-CH,de;q=0.9" -> "de-CH"), if any. */
+const acceptedLanguage = (header: string | undefined): string | undefined => {
+  const first = header?.split(",")[0]?.split(";")[0]?.trim();
+  return first !== undefined && LOCALE_PATTERN.test(first) ? first : undefined;
+};
 
 /** The chat request, decoded; field types only (emptiness is the use case's rule, step 1 of the spec). */
 export const decodeChatRequest = async (c: Context<AppEnv>) => {
@@ -15,7 +21,8 @@ export const decodeChatRequest = async (c: Context<AppEnv>) => {
   );
   if (!decoded.ok) return decoded;
   const { message = "", conversationId, stream = false } = decoded.value;
-  return { ok: true as const, value: { message, conversationId, stream } };
+  const locale = decoded.value.locale ?? acceptedLanguage(c.req.header("accept-language"));
+  return { ok: true as const, value: { message, conversationId, stream, locale } };
 };
 
 const snippet = (text: string): string => {

@@ -94,6 +94,15 @@ export interface SignInChallenge {
 /** A session the service refused: the widget forgets it. */
 const REVOKED = new Set(["SESSION_UNKNOWN", "SESSION_REVOKED"]);
 
+/**
+ * The browser's language tag, sent so that a question in another language than the docs' is
+ * told so in it; left out when the browser gives none the service would accept.
+ */
+const browserLocale = (): string | undefined => {
+  const tag = typeof navigator === "undefined" ? undefined : navigator.language;
+  return tag !== undefined && /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8}){0,4}$/.test(tag) ? tag : undefined;
+};
+
 export const makeApi = (root: string, sessions: SessionStore) => ({
   root,
   status: async (): Promise<Standing | undefined> => {
@@ -109,7 +118,7 @@ export const makeApi = (root: string, sessions: SessionStore) => ({
   chat: async (message: string, conversationId: string, on: ChatEvents, signal: AbortSignal) => {
     const res = await postJson(
       `${root}/api/chat`,
-      { message, conversationId, stream: true },
+      { message, conversationId, stream: true, locale: browserLocale() },
       { headers: { Accept: "text/event-stream", ...sessions.headers() }, signal },
     ).catch(() => undefined);
     if (res === undefined) return signal.aborted ? undefined : on.failed(NETWORK_ERROR);

@@ -7,7 +7,7 @@ import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import * as Stream from "effect/Stream";
 import { type ChainLookup, ChainReader, ChainUnavailable } from "../../core/ports/chain-reader.ts";
-import { GenerationFailed, Generator } from "../../core/ports/generator.ts";
+import { type AnswerEvent, GenerationFailed, Generator } from "../../core/ports/generator.ts";
 import { type DocChunk, RetrievalFailed, Retriever } from "../../core/ports/retrieval.ts";
 import { COVERED, OFF_TOPIC } from "./relevance-evidence.ts";
 
@@ -63,6 +63,8 @@ export const scriptedRetriever = (switches: Switches) =>
                 })),
                 evidence: switches.offTopic ? OFF_TOPIC : COVERED,
                 indexVersion: "test-index-1",
+                language: "en",
+                questionLanguage: "en",
               });
         }),
       listing: Effect.suspend(() =>
@@ -98,7 +100,7 @@ export const scriptedGenerator = (switches: Switches) => {
           switches.dieInGeneration
             ? // Some text, then a defect, all without waiting.
               Stream.concat(
-                Stream.make({ type: "delta" as const, text: "Partial answer " }),
+                Stream.make<ReadonlyArray<AnswerEvent>>({ type: "delta", text: "Partial answer " }),
                 Stream.die(new Error("secret-cause-xyz")),
               )
             : switches.failGeneration

@@ -124,6 +124,8 @@ const askLayers = (w: World) =>
             chunks: w.retrieval === "empty" ? [] : CHUNKS.slice(0, k),
             evidence: w.retrieval === "off-topic" ? OFF_TOPIC : COVERED,
             indexVersion: "v1",
+            language: "en",
+            questionLanguage: "en",
           });
         }),
       listing: Effect.succeed({

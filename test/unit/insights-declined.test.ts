@@ -39,6 +39,7 @@ describe("declined questions in the insights", () => {
       rateLimit: { remaining: 3, resetAt: 0, requiresPayment: false, free: 3, paid: 0 },
       evidence: OFF_TOPIC,
       sources: CHUNKS.slice(0, 5),
+      reason: "uncovered" as const,
     };
     expect(event(declined, DECLINED)).toMatchObject({ declined: true, billing: "uncharged" });
     const byModel = {

@@ -6,7 +6,7 @@
  */
 import type { RelevanceEvidence } from "../../../core/relevance.ts";
 import { type Analysis, analysisFor } from "../text-analysis/analyze.ts";
-import { commonWords } from "../text-analysis/languages.ts";
+import { commonWords, questionLanguage } from "../text-analysis/languages.ts";
 import type { Bm25Searcher } from "./bm25.ts";
 import { RRF_K, reciprocalRankFusion } from "./fusion.ts";
 
@@ -15,6 +15,12 @@ export const questionTerms = (
   question: string,
   analysis: Analysis = analysisFor("en"),
 ): ReadonlyArray<string> => [...new Set(analysis.terms(question))];
+
+/** The docs' language and the question's (the docs' own unless clearly another). */
+export const askedIn = (question: string, language: string) => ({
+  language,
+  questionLanguage: questionLanguage(question, language),
+});
 
 /** How many candidates each ranking contributes to the fusion. */
 export const CANDIDATES = 50;

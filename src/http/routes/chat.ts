@@ -41,7 +41,7 @@ export const chatRoutes = ({ facilitator, ...rest }: ChatDeps) => {
     const started = performance.now();
     const request = await decodeChatRequest(c);
     if (!request.ok) return request.response;
-    const { message, conversationId, stream } = request.value;
+    const { message, conversationId, stream, locale } = request.value;
     // The message is checked before any payment is consumed.
     const valid = await runOutcome(deps.runtime, validateMessage(message));
     if (!valid.ok) return chatErrorResponse(c, deps, valid.error);
@@ -55,7 +55,7 @@ export const chatRoutes = ({ facilitator, ...rest }: ChatDeps) => {
     const wallet = bought?.payer ?? access.wallet;
     // Reached through the payer link only: no more than was bought from this address.
     const throughLink = bought?.payer === undefined && access.via === "payer";
-    const question = { identity: c.get("identity"), wallet, throughLink, message, conversationId };
+    const question = { identity: c.get("identity"), wallet, throughLink, message, conversationId, locale };
     const wantsStream = stream || (c.req.header("accept") ?? "").includes("text/event-stream");
     if (wantsStream) return withHeaders(await streamAnswer(c, deps, question, started), receipt);
     const outcome = await runOutcome(deps.runtime, askQuestion(question), c.req.raw.signal);

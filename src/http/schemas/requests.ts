@@ -13,6 +13,9 @@ const typed = <S extends Schema.Top>(field: string, schema: S, type: string) =>
 
 export const CONVERSATION_ID_PATTERN = /^[A-Za-z0-9_.:-]{1,128}$/;
 
+/** A BCP 47 language tag, loosely: a language and a few subtags. */
+export const LOCALE_PATTERN = /^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{1,8}){0,4}$/;
+
 export const ChatRequest = Schema.Struct({
   message: Schema.optionalKey(
     typed("message", Schema.String, "string").annotate({
@@ -30,6 +33,18 @@ export const ChatRequest = Schema.Struct({
     typed("stream", Schema.Boolean, "boolean").annotate({
       description: "answer as Server-Sent Events (also: Accept: text/event-stream)",
     }),
+  ),
+  locale: Schema.optionalKey(
+    typed("locale", Schema.String, "string")
+      .check(
+        Schema.isPattern(LOCALE_PATTERN, {
+          message: "locale must be a language tag such as en or de-CH",
+        }),
+      )
+      .annotate({
+        description:
+          "the visitor's language tag (the widget sends the browser's; default: Accept-Language): a question asked in another language than the docs' is told so in it",
+      }),
   ),
 }).annotate({ identifier: "ChatRequest" });
 export type ChatRequest = typeof ChatRequest.Type;
