@@ -54,6 +54,23 @@ export const docs = (
     : fail(rule, value);
 };
 
+/**
+ * `baseUrl`: where a folder site's pages are published, so each source links to its page and
+ * heading (`<baseUrl>/guide/setup.html#install`, as `npm run ingest -- --base-url` writes them).
+ * A query or fragment is refused: page paths are appended to it.
+ */
+export const baseUrl = (value: unknown): Field<string> => {
+  const text = typeof value === "string" ? value.trim() : "";
+  // The URL parser drops tabs and line breaks silently; a link must be the text as written.
+  const url = URL.canParse(text) && !/[\p{Cc}?#]/u.test(text) ? new URL(text) : undefined;
+  return url !== undefined && /^https?:$/.test(url.protocol) && url.hostname !== ""
+    ? Result.succeed(text)
+    : fail(
+        "must be the http(s) URL the folder's pages are published under, like https://docs.example.com/ (no query, no #)",
+        value,
+      );
+};
+
 const list = <A>(value: unknown, each: (item: unknown) => Field<A>): Result.Result<A[], string[]> => {
   if (!Array.isArray(value)) return Result.fail([`must be a list (got ${shown(value)})`]);
   const items: A[] = [];

@@ -1,7 +1,8 @@
 /**
- * The sites file (SITES_FILE): more docs sites served by the same service, each with its docs,
- * widget origins, host names, price, free questions, wallet, owner token, MCP tool prices and
- * answer settings. Validated in one pass like the environment: one ConfigError names every
+ * The sites file (SITES_FILE): more docs sites served by the same service, each with its docs
+ * (a folder's with the URL its pages are published under, so its sources link), widget origins,
+ * host names, price, free questions, wallet, owner token, MCP tool prices and answer settings.
+ * Validated in one pass like the environment: one ConfigError names every
  * problem (`SITES_FILE: sites[2].id: ...`), an unknown key included, since a misspelt setting
  * must not silently leave its default in place. Secret values (the owner's token and its hash)
  * never appear in a problem. The single-site setup is the default site and is not listed here.
@@ -21,7 +22,12 @@ export interface SiteDefinition {
   readonly id: string;
   readonly docs:
     | { readonly kind: "url"; readonly url: string }
-    | { readonly kind: "folder"; readonly path: string };
+    | {
+        readonly kind: "folder";
+        readonly path: string;
+        /** Where the folder's pages are published (`baseUrl`); without it sources carry no link. */
+        readonly baseUrl?: string | undefined;
+      };
   /** The widget's allowed origins (normalized like ALLOWED_ORIGINS). */
   readonly origins: ReadonlyArray<string>;
   /** Lower-case host names (with :port if given) the site is served on at the usual paths. */
@@ -66,6 +72,7 @@ export interface SiteDefaults {
 const SITE_KEYS = [
   "id",
   "docs",
+  "baseUrl",
   "origins",
   "hosts",
   "title",
@@ -129,9 +136,15 @@ const parseSite = (
       ? Result.succeed(value)
       : Result.fail(`must be 1 to 40 of a-z, 0-9 and - (got ${field.shown(value)})`),
   );
+  const docs = required("docs", field.docs);
+  const baseUrl = optional("baseUrl", field.baseUrl);
+  if (baseUrl !== undefined && docs?.kind === "url") {
+    bad = true;
+    problem("baseUrl", "only for a folder site: a URL site's sources already link to its pages");
+  }
   const site = {
     id,
-    docs: required("docs", field.docs),
+    docs: docs?.kind === "folder" && baseUrl !== undefined ? { ...docs, baseUrl } : docs,
     origins: optional("origins", field.origins) ?? [],
     hosts: optional("hosts", field.hosts) ?? [],
     title: optional("title", (value) => field.label(value, 120)),

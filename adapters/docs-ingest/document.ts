@@ -8,13 +8,11 @@ import type { DocChunk } from "../../core/ports/retrieval.ts";
 import { type ChunkingOptions, chunkBlocks, DEFAULT_CHUNKING } from "./chunker.ts";
 import { parseHtml } from "./html.ts";
 import { parseMarkdown } from "./markdown.ts";
+import { HTML_EXTENSIONS, MARKDOWN_EXTENSIONS } from "./page-types.ts";
 import type { ParsedDocument } from "./parsed.ts";
 import { parseText } from "./text.ts";
 
-export const MARKDOWN_EXTENSIONS = [".md", ".markdown"];
-export const HTML_EXTENSIONS = [".html", ".htm"];
-export const TEXT_EXTENSIONS = [".txt"];
-export const SUPPORTED_EXTENSIONS = [...MARKDOWN_EXTENSIONS, ...HTML_EXTENSIONS, ...TEXT_EXTENSIONS];
+export { HTML_EXTENSIONS, MARKDOWN_EXTENSIONS, SUPPORTED_EXTENSIONS, TEXT_EXTENSIONS } from "./page-types.ts";
 
 const sha1 = (text: string): string => createHash("sha1").update(text).digest("hex");
 

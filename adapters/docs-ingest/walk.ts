@@ -9,7 +9,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, extname, join, relative, resolve, sep } from "node:path";
 import { gunzipSync } from "node:zlib";
-import { HTML_EXTENSIONS, MARKDOWN_EXTENSIONS, SUPPORTED_EXTENSIONS } from "./document.ts";
+import { HTML_EXTENSIONS, MARKDOWN_EXTENSIONS, SUPPORTED_EXTENSIONS } from "./page-types.ts";
 
 export interface SourceFile {
   readonly path: string;

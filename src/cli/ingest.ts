@@ -42,6 +42,7 @@ Options:
   --site ID       write the index of site ID of SITES_FILE instead of the default site's
                   (<folder of INDEX_PATH>/sites/ID/index.bin, or the Chroma collection
                   <VECTOR_INDEX_NAME>-site-ID); without inputs, the site's own docs
+                  (a folder with the site's baseUrl, unless --base-url is given)
   --max-pages N   take at most N pages of a site (default DOCS_MAX_PAGES, 5000)
   --concurrency N requests in flight at once (default DOCS_CONCURRENCY, 4)
   --delay MS      pause of each request slot after each request (default DOCS_DELAY_MS, 250)
@@ -94,7 +95,9 @@ if (inputs.some((input) => /^https?:\/\//i.test(input))) {
   await ingestUrl(inputs[0]!, values, configOf(), fail);
   process.exit(process.exitCode ?? 0);
 }
-const baseUrl = values["base-url"] ?? "";
+// A site's own folder links as the service indexes it: to the site's baseUrl.
+const siteBaseUrl = positionals.length === 0 && siteDocs?.kind === "folder" ? siteDocs.baseUrl : undefined;
+const baseUrl = values["base-url"] ?? siteBaseUrl ?? "";
 if (baseUrl !== "" && !/^https?:\/\//.test(baseUrl))
   fail(`--base-url must be an http(s) URL (got "${baseUrl}")`, 2);
 const config = configOf();

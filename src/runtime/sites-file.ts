@@ -75,7 +75,7 @@ const sitesOf = (path: string, text: string, env: Env, defaults: SiteDefaults) =
     (set): SitesSet => ({
       sites: set.sites.map((site) =>
         site.docs.kind === "folder"
-          ? { ...site, docs: { kind: "folder", path: resolve(folder, site.docs.path) } }
+          ? { ...site, docs: { ...site.docs, path: resolve(folder, site.docs.path) } }
           : site,
       ),
     }),

@@ -2,7 +2,8 @@
  * The sites a service hosts beside its default one: each opened from its definition (its store
  * once, its runtime and routes), served through the site directory the edge reads, and followed
  * when the sites file changes: a new site is opened, a changed one gets a new runtime over the
- * same store, a removed one is closed. The runtime a change replaces keeps serving the requests
+ * same store, a removed one is closed. A folder site's index follows its folder while it is open
+ * (src/runtime/folder-docs.ts). The runtime a change replaces keeps serving the requests
  * it already has for a grace period longer than a hold (120 s), then is closed. On the memory
  * store a removed site's store is kept, not closed: its credits live nowhere else, so a site
  * taken out of the file and put back (an edit in two steps, a mistake undone) finds them again,
@@ -15,7 +16,7 @@ import { type SiteDefinition, type SitesSet, sitesText } from "../../core/config
 import { Retriever } from "../../core/ports/retrieval.ts";
 import type { AppDeps } from "../app.ts";
 import { startSitesDocsSync } from "../runtime/docs-sync.ts";
-import { ensureSiteIndex } from "../runtime/site-index.ts";
+import { type FolderSite, startFolderDocs } from "../runtime/folder-docs.ts";
 import { siteRetrieval } from "../runtime/site-retrieval.ts";
 import { type ServiceParts, type SiteRuntime, siteRuntime } from "./hosted-site.ts";
 import { siteAppConfig, siteChain } from "./site-config.ts";
@@ -43,6 +44,8 @@ interface OpenSite {
   readonly store: SiteStore;
   readonly served: SiteRuntime;
   readonly entry: DirectoryEntry;
+  /** A folder site's docs, followed while it is open. */
+  readonly folder: FolderSite | undefined;
   readonly stop: () => Promise<void>;
 }
 
@@ -75,6 +78,14 @@ export const hostedSites = (options: HostedSitesOptions) => {
         })),
     logger,
   );
+  // The folder sites' indexes, following their folders (indexed again when a page changes).
+  const folderDocs = startFolderDocs(
+    () =>
+      [...open.values()].flatMap(({ definition, folder }) =>
+        folder === undefined ? [] : [{ id: definition.id, site: folder }],
+      ),
+    { logger },
+  );
 
   /** Closes a runtime after the grace period (at once when the service stops). */
   const retire = (site: string, stop: () => Promise<void>) => {
@@ -104,9 +115,13 @@ export const hostedSites = (options: HostedSitesOptions) => {
     const store = reused
       ? previous
       : await openSiteStore(definition.id, config, shared, siteLog, options.events);
+    const folder =
+      definition.docs.kind === "folder"
+        ? { config, folder: definition.docs.path, baseUrl: definition.docs.baseUrl, logger: siteLog }
+        : undefined;
     try {
-      // A folder site with no index yet is indexed now (a URL site's first sync fills its own).
-      if (definition.docs.kind === "folder") await ensureSiteIndex(config, definition.docs.path, siteLog);
+      // A folder site's index is brought up to date with its folder (a URL site's sync fills its own).
+      if (folder !== undefined) await folderDocs.open(definition.id, folder);
     } catch (error) {
       // A store opened for nothing is closed (on Redis it holds a user of the shared connection).
       if (!reused) await store.dispose();
@@ -130,6 +145,7 @@ export const hostedSites = (options: HostedSitesOptions) => {
       store,
       served,
       entry: routes.entry,
+      folder,
       stop: async () => {
         await routes.stop();
         await served.runtime.dispose();
@@ -192,6 +208,7 @@ export const hostedSites = (options: HostedSitesOptions) => {
     stop: async () => {
       await applying;
       await docsSync.stop();
+      await folderDocs.stop();
       for (const [timer, stop] of retiring) {
         clearTimeout(timer);
         await stop().catch(() => undefined);

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll } from "bun:test";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import * as ManagedRuntime from "effect/ManagedRuntime";
@@ -114,8 +114,10 @@ export const buildSitesApp = async (options: SitesAppOptions) => {
   };
   mkdirSync(dataDir, { recursive: true });
   await ingestInto(config, options.defaultDocs, "default");
+  // As the collection the service writes a folder site's docs as (its folder's name), so that
+  // opening a site whose docs are this folder finds its index current instead of adding a copy.
   for (const { definition, folder } of options.sites)
-    await ingestInto(siteAppConfig(config, definition), folder, definition.id);
+    await ingestInto(siteAppConfig(config, definition), folder, basename(folder));
   const chain = {
     network: "devnet" as const,
     usdcMint: options.chain?.usdcMint ?? USDC_MINT,
