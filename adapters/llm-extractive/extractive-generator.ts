@@ -3,11 +3,14 @@
  * relevant sentences, quoted with their [n] citations. It is the default when no LLM_API_KEY
  * is set and the fallback when the LLM fails. It never writes words of its own beyond the
  * section names and the fixed "not covered" sentence, and that answer is a decline (free).
+ * It lists as sources only the passages related to the question, cited ones first
+ * (compose.ts), and says so before its text when streaming.
  */
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import * as Stream from "effect/Stream";
 import {
+  type Answer,
   type AnswerEvent,
   GenerationFailed,
   type GenerationInput,
@@ -22,45 +25,37 @@ const NO_PASSAGES = "no documentation passages were found for this question";
 export const NOT_COVERED =
   "The documentation does not seem to cover this question, so I cannot answer it. No query was charged.";
 
-/** The answer as text pieces (deltas), joined, and its token estimate. */
+/** The answer: its text pieces (deltas), joined, with the sources it lists; or the decline. */
 const compose = (
   input: GenerationInput,
-): Effect.Effect<
-  {
-    readonly parts: ReadonlyArray<string>;
-    readonly text: string;
-    readonly tokensUsed: number;
-    readonly declined: boolean;
-  },
-  GenerationFailed
-> => {
+): Effect.Effect<{ readonly parts: ReadonlyArray<string>; readonly answer: Answer }, GenerationFailed> => {
   // Nothing retrieved means nothing to quote: a failure, so the use case does not charge.
   if (input.chunks.length === 0) return Effect.fail(new GenerationFailed({ message: NO_PASSAGES }));
-  const pieces = selectPieces(input.question, input.chunks);
-  const declined = pieces.length === 0;
-  const parts = declined ? [NOT_COVERED] : renderPieces(pieces);
+  const { pieces, listed } = selectPieces(input.question, input.chunks);
+  const parts = pieces.length === 0 ? [NOT_COVERED] : renderPieces(pieces);
   const text = parts.join("");
   const read = [input.question, ...input.chunks.map((chunk) => chunk.text)];
-  return Effect.succeed({ parts, text, tokensUsed: estimateTokens(read, text), declined });
+  const tokensUsed = estimateTokens(read, text);
+  // A decline keeps the closest sections as its sources: the input's own list.
+  const answer: Answer =
+    pieces.length === 0 ? { text, tokensUsed, declined: true } : { text, tokensUsed, listed };
+  return Effect.succeed({ parts, answer });
 };
 
 /** The extractive generator. */
 export const extractiveGenerator = Generator.of({
   name: "extractive",
   generate: Effect.fn("ExtractiveGenerator.generate")(function* (input: GenerationInput) {
-    const { text, tokensUsed, declined } = yield* compose(input);
-    return declined ? { text, tokensUsed, declined } : { text, tokensUsed };
+    return (yield* compose(input)).answer;
   }),
   stream: (input) =>
     Stream.unwrap(
-      Effect.map(compose(input), ({ parts, text, tokensUsed, declined }) =>
-        Stream.concat(
-          Stream.fromIterable(parts.map((part): AnswerEvent => ({ type: "delta", text: part }))),
-          Stream.succeed<AnswerEvent>({
-            type: "done",
-            answer: declined ? { text, tokensUsed, declined } : { text, tokensUsed },
-          }),
-        ),
+      Effect.map(compose(input), ({ parts, answer }) =>
+        Stream.fromIterable<AnswerEvent>([
+          ...(answer.listed === undefined ? [] : [{ type: "sources" as const, listed: answer.listed }]),
+          ...parts.map((part): AnswerEvent => ({ type: "delta", text: part })),
+          { type: "done", answer },
+        ]),
       ),
     ),
 });

@@ -9,6 +9,11 @@
  * "Returns ..."), and name their section's subject: those gain; bare parameter-type lines
  * lose. A sentence is finally weighed by its passage: retrieval rank, and how much of the
  * question the passage as a whole covers.
+ *
+ * Which passages are about the question at all is weighed apart, by `share`: the terms the
+ * passages hold weigh by their rarity among the sentences read with their places, so a word
+ * every page's title repeats (the product's name, "lock" on a bike lock's site) weighs little,
+ * and a passage holding only such words holds a small share of what the best one holds.
  */
 import type { RetrievedChunk } from "../../core/ports/retrieval.ts";
 import { terms } from "../shared/text-analysis/analyze.ts";
@@ -29,6 +34,11 @@ export interface ScoredPassage {
   readonly chunk: RetrievedChunk;
   /** Share of the question's weight found in the passage's text, title or heading (0..1). */
   readonly coverage: number;
+  /**
+   * Its share (0..1) of the question's terms (and code names) found in any of the passages,
+   * each weighed by its rarity among their sentences read with their titles and headings.
+   */
+  readonly share: number;
   readonly scored: ReadonlyArray<Scored>;
 }
 
@@ -53,6 +63,35 @@ const INSTRUCTION =
 const PARAMETER_LINE = /^- `[^`]+` \{[^}]*\}/;
 const DEFINITION = /^`[^`]+`(?:, `[^`]+`)*: \S/;
 
+interface Read {
+  readonly parts: ReadonlyArray<{ readonly terms: ReadonlySet<string> }>;
+  readonly context: ReadonlySet<string>;
+  /** Title, heading and text, lower-cased: where a code name is looked for. */
+  readonly text: string;
+}
+
+/** Each passage's `share` of the question (see ScoredPassage). */
+const sharesOf = (
+  asked: ReadonlyArray<string>,
+  named: ReadonlyArray<string>,
+  passages: ReadonlyArray<Read>,
+): ReadonlyArray<number> => {
+  const reads = passages.flatMap((p) => p.parts.map((part) => ({ own: part.terms, context: p.context })));
+  const rarity = (t: string) =>
+    Math.log(1 + reads.length / (1 + reads.filter((r) => r.own.has(t) || r.context.has(t)).length));
+  const held = passages.map(
+    (p) =>
+      new Set([
+        ...asked.filter((t) => p.context.has(t) || p.parts.some((part) => part.terms.has(t))),
+        ...named.filter((id) => p.text.includes(id)),
+      ]),
+  );
+  const weigh = (found: ReadonlySet<string>) =>
+    [...found].reduce((sum, t) => sum + (named.includes(t) ? IDENTIFIER_BONUS : rarity(t)), 0);
+  const total = weigh(new Set(held.flatMap((found) => [...found])));
+  return held.map((found) => (total === 0 ? 0 : weigh(found) / total));
+};
+
 /** The question's terms, and every passage with its segments scored; empty when the question has no content words. */
 export const scorePassages = (
   question: string,
@@ -66,6 +105,7 @@ export const scorePassages = (
     parts: segments(chunk.text).map((segment) => ({ segment, terms: new Set(terms(segment.text)) })),
     context: new Set(terms(`${chunk.title} ${chunk.heading}`)),
     place: `${chunk.title} ${chunk.heading}`.toLowerCase(),
+    text: `${chunk.title} ${chunk.heading} ${chunk.text}`.toLowerCase(),
   }));
   const units = passages.flatMap((p) => p.parts.map((part) => part.terms));
   const weight = new Map(
@@ -78,6 +118,7 @@ export const scorePassages = (
       IDENTIFIER_BONUS * named.filter((id) => text.includes(id)).length) /
     Math.max(total, 1e-9);
 
+  const shares = sharesOf(asked, named, passages);
   return passages.map((p, index) => {
     const whole = p.parts.map((part) => part.segment.text.toLowerCase()).join(" ");
     const coverage = share(
@@ -102,6 +143,6 @@ export const scorePassages = (
       }
       return { segment, score: score * passageWeight, terms: own, passage: index, order };
     });
-    return { index, chunk: p.chunk, coverage, scored };
+    return { index, chunk: p.chunk, coverage, share: shares[index]!, scored };
   });
 };

@@ -36,6 +36,8 @@ const StoredAnswer = Schema.fromJsonString(
     text: Schema.String,
     tokensUsed: Schema.Number,
     declined: Schema.optionalKey(Schema.Boolean),
+    // Without it a remembered answer's [n] would number every passage instead of those it listed.
+    listed: Schema.optionalKey(Schema.Array(Schema.Int)),
   }),
 );
 

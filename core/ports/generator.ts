@@ -27,9 +27,17 @@ export interface Answer {
    * that found nothing in the passages): it is free, the query is given back.
    */
   readonly declined?: boolean;
+  /**
+   * The passages the answer lists as its sources, as indexes into the chunks it was given, in
+   * the order listed; its [n] then cite the n-th of this list. Absent: every chunk, in the
+   * order given (the input's own numbering).
+   */
+  readonly listed?: ReadonlyArray<number>;
 }
 
 export type AnswerEvent =
+  /** The answer's `listed`, announced before any text by a generator that knows it. */
+  | { readonly type: "sources"; readonly listed: ReadonlyArray<number> }
   | { readonly type: "delta"; readonly text: string }
   | { readonly type: "done"; readonly answer: Answer };
 
@@ -43,7 +51,7 @@ export class Generator extends Context.Service<
   {
     readonly name: string;
     readonly generate: (input: GenerationInput) => Effect.Effect<Answer, GenerationFailed>;
-    /** Text deltas, then exactly one `done` with the whole answer. */
+    /** Maybe `sources` first, then text deltas, then exactly one `done` with the whole answer. */
     readonly stream: (input: GenerationInput) => Stream.Stream<AnswerEvent, GenerationFailed>;
   }
 >()("core/Generator") {}

@@ -49,7 +49,9 @@ describe("Groq with extractive fallback", () => {
     fake.script({ kind: "status", status: 500 }, { kind: "status", status: 500 });
     const answer = await withGenerator(combined(events), (g) => g.generate(input));
     expect(answer.text).toBe(EXTRACTIVE_TEXT);
-    expect(answer.text).toContain("[5]");
+    // The process.env passage, retrieved fifth, is the one source it lists: [1].
+    expect(answer.text).toContain("[1]");
+    expect(answer.listed).toEqual([4]);
     expect(fake.requests).toHaveLength(2);
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({

@@ -22,7 +22,7 @@ describe("extractive selection across passages", () => {
     ];
     const answer = await ask("How do I build an index without blocking writes to the table?", chunks);
     expect(answer).toStartWith(
-      "CREATE INDEX:\nAn index build can run without blocking writes to the table. [2]",
+      "CREATE INDEX:\nAn index build can run without blocking writes to the table. [1]",
     );
   });
 

@@ -4,7 +4,7 @@ import * as Effect from "effect/Effect";
 import * as Stream from "effect/Stream";
 import { extractiveGenerator } from "../../adapters/llm-extractive/index.ts";
 import { estimateTokens } from "../../adapters/shared/token-estimate.ts";
-import type { GenerationInput } from "../../core/ports/generator.ts";
+import type { Answer, GenerationInput } from "../../core/ports/generator.ts";
 import type { RetrievedChunk } from "../../core/ports/retrieval.ts";
 import { chunk, FS_CHUNKS } from "../support/llm-fixtures.ts";
 
@@ -13,6 +13,10 @@ const ask = (question: string, chunks: ReadonlyArray<RetrievedChunk> = FS_CHUNKS
 
 /** The quoted part of an answer, without its closing "See also" line. */
 const quotedPart = (text: string) => text.split("\n\nSee also: ")[0] ?? "";
+
+/** The passage an answer's [n] cites: the n-th of the sources it lists. */
+const cited = (answer: Answer, n: number, chunks: ReadonlyArray<RetrievedChunk> = FS_CHUNKS) =>
+  chunks[answer.listed?.[n - 1] ?? -1];
 
 /** Every "sentence [n]" of an answer, as quoted text and citation number. */
 const quotes = (text: string) =>
@@ -23,12 +27,13 @@ const quotes = (text: string) =>
 const squash = (text: string) => text.replace(/\s+/g, " ").trim();
 
 describe("extractive generator", () => {
-  test("quotes the sentence that answers, cited with its passage's number", async () => {
+  test("quotes the sentence that answers, cited as the first source it lists: that passage", async () => {
     const answer = await ask("What does fsPromises.readFile return when no encoding is given?");
     expect(answer.text).toContain(
-      "If no encoding is specified, the data is returned as a Buffer object. [2]",
+      "If no encoding is specified, the data is returned as a Buffer object. [1]",
     );
-    expect(quotedPart(answer.text)).not.toContain("[1]");
+    expect(cited(answer, 1)).toBe(FS_CHUNKS[1]);
+    expect(quotedPart(answer.text)).not.toContain("[2]");
   });
 
   test("every citation is in range and its sentence is in that very passage", async () => {
@@ -43,18 +48,19 @@ describe("extractive generator", () => {
       expect(found.length).toBeGreaterThan(0);
       for (const quote of found) {
         expect(quote.n).toBeGreaterThanOrEqual(1);
-        expect(quote.n).toBeLessThanOrEqual(FS_CHUNKS.length);
-        expect(squash(FS_CHUNKS[quote.n - 1]?.text ?? "")).toContain(squash(quote.text));
+        expect(quote.n).toBeLessThanOrEqual(answer.listed?.length ?? 0);
+        expect(squash(cited(answer, quote.n)?.text ?? "")).toContain(squash(quote.text));
       }
     }
   });
 
-  test("citation numbers follow the order of the chunks given", async () => {
+  test("citations number the sources the answer lists, wherever retrieval ranked the passage", async () => {
     const reversed = [...FS_CHUNKS].reverse();
     const answer = await ask("What is process.env?", reversed);
     expect(answer.text).toContain(
       "The process.env property returns an object containing the user environment. [1]",
     );
+    expect(cited(answer, 1, reversed)).toBe(FS_CHUNKS[4]);
     expect(answer.text).not.toContain("[5]");
   });
 
@@ -110,13 +116,33 @@ describe("extractive generator", () => {
     expect(answer.declined).toBeUndefined();
   });
 
-  test("other matching sections are named at the end with their numbers, never the quoted ones", async () => {
+  test("other related sections are named at the end with their numbers, never the quoted ones", async () => {
     const answer = await ask("What does fsPromises.readFile return when no encoding is given?");
     const [, seeAlso = ""] = answer.text.split("\n\nSee also: ");
-    expect(seeAlso).toBe(
-      "File system › fsPromises.writeFile(file, data[, options]) [1]; File system › fsPromises.unlink(path) [3]",
-    );
-    expect(seeAlso).not.toContain("[2]");
+    expect(seeAlso).toBe("File system › fsPromises.writeFile(file, data[, options]) [2]");
+    expect(cited(answer, 2)).toBe(FS_CHUNKS[0]);
+  });
+
+  test("sources: the cited passages in citation order, then the other related ones; unrelated ones not listed", async () => {
+    // Retrieved: writeFile, readFile, unlink, path.join, process.env. Quoted: readFile; named: writeFile.
+    const answer = await ask("What does fsPromises.readFile return when no encoding is given?");
+    expect(answer.listed).toEqual([1, 0]);
+    // A question only one passage is about lists that one alone.
+    expect((await ask("What is process.env?")).listed).toEqual([4]);
+  });
+
+  test("a passage holding only the words every page repeats is neither quoted, named nor listed", async () => {
+    const lock = (title: string, heading: string, text: string, i: number) =>
+      chunk({ title, heading, text, source: `${i}.md` }, i);
+    const chunks = [
+      lock("Borealis Lock", "Overview", "The Borealis Lock is a bicycle lock. It weighs 1.2 kg.", 0),
+      lock("Borealis Lock", "Unlocking", "Tap your phone on the lock to open the lock.", 1),
+      lock("Borealis Lock", "Alarm", "The lock sounds an alarm when the locked bike moves.", 2),
+    ];
+    const answer = await ask("How much does the lock weigh?", chunks);
+    expect(answer.text).toContain("It weighs 1.2 kg. [1]");
+    expect(answer.text).not.toContain("See also");
+    expect(answer.listed).toEqual([0]);
   });
 
   test("prefers the passage's defining sentence over a bare parameter line, and never cuts a word", async () => {

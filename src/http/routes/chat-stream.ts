@@ -1,7 +1,9 @@
 /**
  * SSE answers, between the chat's two phases: prepare (errors before the first byte, such as
- * an empty message or 402, are ordinary JSON responses), then `sources`, `delta` events and
- * `done` with tokensUsed and rateLimit, then charge or release. A client that hangs up before
+ * an empty message or 402, are ordinary JSON responses), then `sources` (the retrieved
+ * passages; sent again before any text, replacing them, when the answer lists only those
+ * related to the question, numbered as it cites them), `delta` events and `done` with
+ * tokensUsed and rateLimit, then charge or release. A client that hangs up before
  * any answer text reached it is not charged; one that hangs up after is, so an answer cannot
  * be read for free by disconnecting before `done`.
  */
@@ -9,6 +11,7 @@ import * as Effect from "effect/Effect";
 import * as Stream from "effect/Stream";
 import type { Context } from "hono";
 import { type SSEStreamingApi, streamSSE } from "hono/streaming";
+import { listedSources } from "../../../core/answer-sources.ts";
 import type { AnswerOutcome } from "../../../core/insights/question-event.ts";
 import { type Answer, GenerationFailed, Generator } from "../../../core/ports/generator.ts";
 import type { QuotaView } from "../../../core/quota.ts";
@@ -29,18 +32,34 @@ const sender =
   (event, data) =>
     stream.writeSSE({ event, data: JSON.stringify(data) });
 
-/** The generator's stream written out as `delta` events; its whole answer at the end. */
-const streamGenerated = (prepared: PreparedAnswer, sendDelta: (text: string) => Promise<void>) =>
+/**
+ * The generator's stream written out as `delta` events (and, when the answer lists only some
+ * of the passages, a `sources` event replacing the first list before any text); its whole
+ * answer at the end.
+ */
+const streamGenerated = (
+  prepared: PreparedAnswer,
+  send: { readonly delta: (text: string) => Promise<void>; readonly sources: Send },
+) =>
   Effect.gen(function* () {
     const generator = yield* Generator;
     let answer: Answer | undefined;
-    yield* Stream.runForEach(generator.stream(generationInput(prepared)), (event) =>
-      event.type === "done"
-        ? Effect.sync(() => {
+    yield* Stream.runForEach(generator.stream(generationInput(prepared)), (event) => {
+      switch (event.type) {
+        case "sources": {
+          const sources = listedSources(event, prepared.sources).map(publicSource);
+          return Effect.promise(() => send.sources("sources", { sources }));
+        }
+        case "delta":
+          return Effect.promise(() => send.delta(event.text));
+        case "done":
+          return Effect.sync(() => {
             answer = event.answer;
-          })
-        : Effect.promise(() => sendDelta(event.text)),
-    );
+          });
+        default:
+          return event satisfies never;
+      }
+    });
     return answer ?? (yield* Effect.fail(new GenerationFailed({ message: "the answer stream ended early" })));
   });
 
@@ -86,9 +105,12 @@ const answerInto = async (
     delivered = true;
     return send("delta", { text });
   };
+  // Sent at once: a language model may take a while to its first word.
   await send("sources", { sources: prepared.sources.map(publicSource) });
+  const sendSources: Send = (event, data) => (hangUp.signal.aborted ? Promise.resolve() : send(event, data));
+  const streamed = streamGenerated(prepared, { delta: sendDelta, sources: sendSources });
   const generated = await Promise.resolve(
-    runOutcome(deps.runtime, withinDeadline(streamGenerated(prepared, sendDelta)), hangUp.signal),
+    runOutcome(deps.runtime, withinDeadline(streamed), hangUp.signal),
   ).catch((defect: unknown) => ({ ok: "defect" as const, defect }));
 
   if (generated.ok === true) {

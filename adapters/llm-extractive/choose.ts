@@ -1,0 +1,102 @@
+/**
+ * Picks what an extractive answer quotes, from the scored passages (scoring.ts). Only related
+ * passages are quoted: those covering enough of the question and holding at least 40% of what
+ * the best passage holds of it (`share`: a passage that has only the words every page repeats
+ * is not about the question). Their best sentences are quoted (at most four, from at most two
+ * passages, each scoring at least half the best). What a quoted sentence leads to comes with
+ * it: the example or list it introduces ("... looks like:") and a following sentence that
+ * names the thing ("This is done with `X`"). The answer names the thing to use: when the code
+ * name the relevant sentences mention most is not quoted, its best sentence is. A "how"
+ * question also gets the best code block (up to 1200 characters) of any related passage,
+ * whole: an example is often a section of its own.
+ */
+import type { Scored, ScoredPassage } from "./scoring.ts";
+import { wantsCode } from "./terms.ts";
+
+export const LIMITS = {
+  /** Sentences chosen by score, from at most `passages` passages... */
+  sentences: 4,
+  passages: 2,
+  /** ...and with what they lead to, at most this many in all. */
+  sentencesWithFollowers: 5,
+  /** Other related sections named at the end ("See also"). */
+  related: 2,
+  answerChars: 1400,
+  sentenceChars: 400,
+  codeChars: 1200,
+  /** Share of the question's weight a passage must cover to be quoted, named or listed at all. */
+  minCoverage: 0.1,
+  /** Share of the best passage's `share` of the question a passage needs to be quoted, named or listed. */
+  relatedShare: 0.4,
+  /** Share of the best sentence's score a sentence needs to be quoted beside it. */
+  relativeScore: 0.5,
+  /** Sentences scoring at least this share of the best one vote for the code name the answer shows. */
+  codeNameVote: 0.3,
+} as const;
+
+/** A sentence that goes on from the one before it. */
+const CONTINUATION = /^(this|these|that|it|such|to do (so|this)|for (example|instance))\b/i;
+
+/** The code name (`X`) the given sentences mention most, weighted by their scores; none when none does. */
+const topCodeName = (sentences: ReadonlyArray<Scored>): string | undefined => {
+  const votes = new Map<string, number>();
+  for (const s of sentences)
+    for (const name of new Set([...s.segment.text.matchAll(/`([^`\n]+)`/g)].map((m) => m[1]!)))
+      votes.set(name, (votes.get(name) ?? 0) + s.score);
+  let top: string | undefined;
+  for (const [name, vote] of votes) if (top === undefined || vote > votes.get(top)!) top = name;
+  return top;
+};
+
+/** A passage worth quoting, naming or listing: enough of the question, and of what the best passage holds of it. */
+export const related = (passage: ScoredPassage, passages: ReadonlyArray<ScoredPassage>): boolean =>
+  passage.coverage >= LIMITS.minCoverage &&
+  passage.share >= LIMITS.relatedShare * Math.max(...passages.map((p) => p.share));
+
+/** The sentences (and maybe code) to quote, before they are put in passage order. */
+export const choose = (question: string, passages: ReadonlyArray<ScoredPassage>): ReadonlyArray<Scored> => {
+  const quotable = passages.filter((p) => related(p, passages));
+  if (quotable.length === 0) return [];
+  const ranked = quotable
+    .flatMap((p) => p.scored.filter((s) => s.segment.kind === "sentence" && s.score > 0))
+    .sort((a, b) => b.score - a.score || a.passage - b.passage || a.order - b.order);
+  const best = ranked[0];
+  if (best === undefined) {
+    // No sentence has the question's words (a passage found by its heading): its opening sentence says what it is.
+    const lead = quotable.reduce((top, p) => (p.coverage > top.coverage ? p : top));
+    return lead.scored.filter((s) => s.segment.kind === "sentence").slice(0, 1);
+  }
+  const chosen: Scored[] = [];
+  for (const s of ranked) {
+    if (chosen.length >= LIMITS.sentences || s.score < LIMITS.relativeScore * best.score) break;
+    const from = new Set(chosen.map((c) => c.passage));
+    if (from.size < LIMITS.passages || from.has(s.passage)) chosen.push(s);
+  }
+  const codeName = topCodeName(ranked.filter((s) => s.score >= LIMITS.codeNameVote * best.score));
+  if (codeName !== undefined && !chosen.some((s) => s.segment.text.includes(codeName))) {
+    const naming = ranked.find((s) => s.segment.text.includes(`\`${codeName}\``));
+    if (naming !== undefined) chosen.splice(Math.min(chosen.length, LIMITS.sentences - 1), 1, naming);
+  }
+  for (const s of [...chosen]) {
+    const next = passages[s.passage]!.scored[s.order + 1];
+    if (next === undefined || chosen.includes(next)) continue;
+    if (chosen.filter((c) => c.segment.kind === "sentence").length >= LIMITS.sentencesWithFollowers) break;
+    const introduces =
+      s.segment.text.endsWith(":") &&
+      (next.segment.kind === "sentence" || next.segment.text.length <= LIMITS.codeChars);
+    const continues =
+      next.segment.kind === "sentence" &&
+      CONTINUATION.test(next.segment.text) &&
+      next.segment.text.includes("`");
+    if (introduces || continues) chosen.push(next);
+  }
+  if (wantsCode(question) && !chosen.some((s) => s.segment.kind === "code")) {
+    const example = quotable
+      .flatMap((p) =>
+        p.scored.filter((s) => s.segment.kind === "code" && s.segment.text.length <= LIMITS.codeChars),
+      )
+      .sort((a, b) => b.score - a.score || a.passage - b.passage || a.order - b.order)[0];
+    if (example !== undefined) chosen.push(example);
+  }
+  return chosen;
+};
