@@ -28,6 +28,31 @@ export const readQuestions = (path: string): ReadonlyArray<EvalQuestion> =>
     return { question, file, phrase };
   });
 
+/** One site of a small-sites set: its folder, the questions it answers and the ones it should decline. */
+export interface SiteQuestions {
+  readonly site: string;
+  readonly dev: ReadonlyArray<EvalQuestion>;
+  readonly outOfScope: ReadonlyArray<string>;
+}
+
+/**
+ * Reads a small-sites set: `site<TAB>question<TAB>file<TAB>phrase`, the site naming a folder
+ * beside the file; `DECLINE` as the phrase marks a question no page answers.
+ */
+export const readSiteQuestions = (path: string): ReadonlyArray<SiteQuestions> => {
+  const sites = new Map<string, { dev: EvalQuestion[]; outOfScope: string[] }>();
+  rows(path).forEach((cells, i) => {
+    const [site, question, file, phrase] = cells;
+    if (!site || !question || !phrase || (phrase !== "DECLINE" && !file))
+      throw new Error(`${path}: data line ${i + 1} needs site<TAB>question<TAB>file<TAB>phrase (or DECLINE)`);
+    const entry = sites.get(site) ?? { dev: [], outOfScope: [] };
+    if (phrase === "DECLINE") entry.outOfScope.push(question);
+    else entry.dev.push({ question, file: file!, phrase });
+    sites.set(site, entry);
+  });
+  return [...sites].map(([site, questions]) => ({ site, ...questions }));
+};
+
 /** Reads an out-of-scope set: the first cell of each line. */
 export const readOutOfScope = (path: string): ReadonlyArray<string> =>
   rows(path)

@@ -72,3 +72,92 @@ export const printReport = (report: EvalReport) => {
   ];
   console.log(lines.join("\n"));
 };
+
+/** Counts behind a rate: "17/20 (0.85)". */
+const counted = (count: number, of: number) =>
+  of === 0 ? "-" : `${count}/${of} (${(count / of).toFixed(2)})`;
+
+interface SuiteRow {
+  readonly name: string;
+  readonly chunks: number;
+  readonly figures: EvalFigures;
+}
+
+const suiteLine = (row: SuiteRow) => {
+  const f = row.figures;
+  const answered = Math.round(f.answeredWithFact * f.dev);
+  const declined = Math.round(f.outOfScopeDeclined * f.outOfScope);
+  return [
+    row.name.padEnd(22),
+    String(row.chunks).padStart(6),
+    counted(answered, f.dev).padEnd(14),
+    counted(declined, f.outOfScope).padEnd(14),
+    rate(f.recallAt5).padStart(5),
+    rate(f.phraseRate).padStart(6),
+    rate(f.devDeclined).padStart(6),
+    String(f.declinesCharged).padStart(4),
+    fmt(f.latency.p95).padStart(10),
+  ].join("  ");
+};
+
+/**
+ * The suite as one table: a row per set, and per group of small sites the sums, against the
+ * goals (answered with their fact >= 0.90, off-topic declined >= 0.90; large corpora: no
+ * regression, see BENCHMARKS.md).
+ */
+export const printSuiteReport = (
+  rows: ReadonlyArray<SuiteRow & { readonly group: string | undefined; readonly misses: string[] }>,
+  answers: string,
+) => {
+  const header = [
+    "set".padEnd(22),
+    "chunks".padStart(6),
+    "answered+fact".padEnd(14),
+    "off-topic decl".padEnd(14),
+    "rec@5",
+    "phrase",
+    "decl.",
+    "chg.",
+    "p95".padStart(10),
+  ].join("  ");
+  const lines = [
+    `service: bun src/main.ts, local index, ${answers}; every question through POST /api/chat`,
+    "",
+    header,
+  ];
+  const groups = [...new Set(rows.flatMap((row) => (row.group === undefined ? [] : [row.group])))];
+  for (const group of groups) {
+    const members = rows.filter((row) => row.group === group);
+    lines.push(...members.map(suiteLine));
+    const sum = (pick: (f: EvalFigures) => number) =>
+      members.reduce((total, row) => total + pick(row.figures), 0);
+    const dev = sum((f) => f.dev);
+    const answered = sum((f) => Math.round(f.answeredWithFact * f.dev));
+    const off = sum((f) => f.outOfScope);
+    const declined = sum((f) => Math.round(f.outOfScopeDeclined * f.outOfScope));
+    lines.push(
+      `  ${group}: answered with their fact ${counted(answered, dev)} (goal >= 0.90: ${verdict(answered >= 0.9 * dev)}), off-topic declined ${counted(declined, off)} (goal >= 0.90: ${verdict(declined >= 0.9 * off)}), declines charged ${sum((f) => f.declinesCharged)}`,
+      "",
+    );
+  }
+  lines.push(...rows.filter((row) => row.group === undefined).map(suiteLine));
+  const misses = rows.flatMap((row) => row.misses.map((miss) => `  [${row.name}] ${miss}`));
+  if (misses.length > 0) lines.push("", "misses:", ...misses);
+  console.log(lines.join("\n"));
+};
+
+/** A set's misses, one line each: answerable questions not answered with their fact, off-topic ones answered. */
+export const setMisses = (
+  dev: ReadonlyArray<DevOutcome>,
+  outOfScope: ReadonlyArray<readonly [string, ChatReply]>,
+): string[] => [
+  ...dev
+    .filter((o) => o.reply.declined || !phraseAnswered(o))
+    .map(
+      (o) =>
+        `${o.reply.declined ? "declined" : "no fact "} ${o.question.question} (want "${o.question.phrase}" from ${o.question.file}; got ${o.reply.sources.join(" ") || "no sources"}): ${clip(o.reply.answer, 160)}`,
+    ),
+  ...outOfScope
+    .filter(([, reply]) => !reply.declined)
+    .map(([question, reply]) => `answered off-topic: ${question}: ${clip(reply.answer, 120)}`),
+];

@@ -17,6 +17,8 @@ export interface EvalFigures {
   readonly recallAt1: number;
   readonly recallAt5: number;
   readonly phraseRate: number;
+  /** Answered (not declined) with the expected phrase in the answer text. */
+  readonly answeredWithFact: number;
   readonly devDeclined: number;
   readonly outOfScope: number;
   /** NaN when no out-of-scope set was given. */
@@ -61,6 +63,10 @@ export const figures = (
       dev.length,
     ),
     phraseRate: share(count(phraseAnswered), dev.length),
+    answeredWithFact: share(
+      count((o) => !o.reply.declined && phraseAnswered(o)),
+      dev.length,
+    ),
     devDeclined: share(
       count((o) => o.reply.declined),
       dev.length,
