@@ -27,6 +27,8 @@ export interface Scored {
   /** Index of its passage (retrieval order), and its place among the passage's segments. */
   readonly passage: number;
   readonly order: number;
+  /** Its `share` of the question, read with its passage's title and heading (see ScoredPassage). */
+  readonly share: number;
 }
 
 export interface ScoredPassage {
@@ -70,26 +72,27 @@ interface Read {
   readonly text: string;
 }
 
-/** Each passage's `share` of the question (see ScoredPassage). */
-const sharesOf = (
+/**
+ * The `share` of the question a set of its terms (and code names) holds: each weighed by its
+ * rarity among the passages' sentences read with their places, over the weight of all the
+ * passages hold.
+ */
+const shareWeigher = (
   asked: ReadonlyArray<string>,
   named: ReadonlyArray<string>,
   passages: ReadonlyArray<Read>,
-): ReadonlyArray<number> => {
+): ((found: ReadonlySet<string>) => number) => {
   const reads = passages.flatMap((p) => p.parts.map((part) => ({ own: part.terms, context: p.context })));
   const rarity = (t: string) =>
     Math.log(1 + reads.length / (1 + reads.filter((r) => r.own.has(t) || r.context.has(t)).length));
-  const held = passages.map(
-    (p) =>
-      new Set([
-        ...asked.filter((t) => p.context.has(t) || p.parts.some((part) => part.terms.has(t))),
-        ...named.filter((id) => p.text.includes(id)),
-      ]),
-  );
   const weigh = (found: ReadonlySet<string>) =>
     [...found].reduce((sum, t) => sum + (named.includes(t) ? IDENTIFIER_BONUS : rarity(t)), 0);
-  const total = weigh(new Set(held.flatMap((found) => [...found])));
-  return held.map((found) => (total === 0 ? 0 : weigh(found) / total));
+  const all = new Set([
+    ...asked.filter((t) => reads.some((r) => r.own.has(t) || r.context.has(t))),
+    ...named.filter((id) => passages.some((p) => p.text.includes(id))),
+  ]);
+  const total = weigh(all);
+  return (found) => (total === 0 ? 0 : weigh(found) / total);
 };
 
 /** The question's terms, and every passage with its segments scored; empty when the question has no content words. */
@@ -118,7 +121,10 @@ export const scorePassages = (
       IDENTIFIER_BONUS * named.filter((id) => text.includes(id)).length) /
     Math.max(total, 1e-9);
 
-  const shares = sharesOf(asked, named, passages);
+  const shareOf = shareWeigher(asked, named, passages);
+  /** The question's terms and code names found in `own` terms, the place's, or `text`. */
+  const found = (own: (t: string) => boolean, context: ReadonlySet<string>, text: string) =>
+    new Set([...asked.filter((t) => own(t) || context.has(t)), ...named.filter((id) => text.includes(id))]);
   return passages.map((p, index) => {
     const whole = p.parts.map((part) => part.segment.text.toLowerCase()).join(" ");
     const coverage = share(
@@ -141,8 +147,17 @@ export const scorePassages = (
         if (DEFINITION.test(segment.text)) score *= DEFINITION_FACTOR;
         if (PARAMETER_LINE.test(segment.text)) score *= PARAMETER_LINE_FACTOR;
       }
-      return { segment, score: score * passageWeight, terms: own, passage: index, order };
+      const held = found((t) => own.has(t), p.context, `${p.place} ${segment.text.toLowerCase()}`);
+      return {
+        segment,
+        score: score * passageWeight,
+        terms: own,
+        passage: index,
+        order,
+        share: shareOf(held),
+      };
     });
-    return { index, chunk: p.chunk, coverage, share: shares[index]!, scored };
+    const held = found((t) => p.parts.some((part) => part.terms.has(t)), p.context, p.text);
+    return { index, chunk: p.chunk, coverage, share: shareOf(held), scored };
   });
 };
