@@ -10,6 +10,7 @@ import { isOrigin, normalizeOrigin } from "./config.ts";
 import { MIN_SECRET_LENGTH } from "./config-insights.ts";
 import { isTool, MCP_TOOLS, type McpToolPrices, toolPriceProblem } from "./config-mcp.ts";
 import { hostName } from "./config-surface.ts";
+import { DOCS_LANGUAGES } from "./language-notice.ts";
 import { numberToUnits, parseDecimalUnits, UNITS_PER_USDC } from "./payments/money.ts";
 import { priceProblem } from "./payments/question-price.ts";
 
@@ -28,6 +29,12 @@ export const label = (value: unknown, max: number): Field<string> =>
   typeof value === "string" && value.trim() !== "" && value.length <= max && !/\p{Cc}/u.test(value)
     ? Result.succeed(value.trim())
     : fail(`must be text of 1 to ${max} characters on one line`, value);
+
+/** A language the docs can be analysed in (ISO 639-1, lower case). */
+export const language = (value: unknown): Field<string> =>
+  typeof value === "string" && DOCS_LANGUAGES.includes(value)
+    ? Result.succeed(value)
+    : fail(`must be one of ${DOCS_LANGUAGES.join(", ")}`, value);
 
 export const flag = (value: unknown): Field<boolean> =>
   typeof value === "boolean" ? Result.succeed(value) : fail("must be true or false", value);

@@ -47,6 +47,8 @@ export interface SiteDefinition {
   readonly llm: boolean;
   /** The product named in the LLM prompt and listings. */
   readonly productName: string | undefined;
+  /** The docs' language (ISO 639-1); undefined: detected from the docs when they are indexed. */
+  readonly language?: string | undefined;
 }
 
 export interface SitesSet {
@@ -85,6 +87,7 @@ const SITE_KEYS = [
   "mcpToolPrices",
   "llm",
   "productName",
+  "language",
 ] as const;
 
 const isRecord = (value: unknown): value is Readonly<Record<string, unknown>> =>
@@ -157,6 +160,7 @@ const parseSite = (
     mcpToolPrices: optional("mcpToolPrices", (value) => field.mcpToolPrices(value, defaults.mcpToolPrices)),
     llm: optional("llm", field.flag),
     productName: optional("productName", (value) => field.label(value, 80)),
+    language: optional("language", field.language),
   };
   if (bad || site.id === undefined || site.docs === undefined) return undefined;
   return {

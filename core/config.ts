@@ -19,6 +19,7 @@ import { parseSurface, type SurfaceConfig } from "./config-surface.ts";
 import { parseX402, type X402Config } from "./config-x402.ts";
 import { parseX402Agents, type X402AgentsConfig } from "./config-x402-agents.ts";
 import { parseIp } from "./ip.ts";
+import { DOCS_LANGUAGES } from "./language-notice.ts";
 import { parseTrustProxy, type TrustProxy } from "./trust-proxy.ts";
 
 export type { ChainConfig } from "./config-chain.ts";
@@ -64,6 +65,11 @@ export interface AppConfig {
     | undefined;
   readonly vector: VectorConfig;
   readonly embeddingModel: string | undefined;
+  /**
+   * The docs' language (DOCS_LANGUAGE, ISO 639-1): how they and the questions are cut into
+   * words. Undefined: detected from the docs when they are indexed.
+   */
+  readonly docsLanguage: string | undefined;
   /** The owner's console and what it records (core/config-insights.ts). */
   readonly insights: InsightsConfig;
   /** x402 v2: the fee payer and the facilitator endpoints (core/config-x402.ts). */
@@ -118,6 +124,14 @@ const parseOrigins = (value: string | undefined, problems: string[]): ReadonlyAr
       );
   }
   return origins;
+};
+
+/** DOCS_LANGUAGE: one of the languages the docs can be analysed in, lower case; unset: detected. */
+const docsLanguage = (read: Reader): string | undefined => {
+  const value = read.text("DOCS_LANGUAGE")?.toLowerCase();
+  if (value === undefined || DOCS_LANGUAGES.includes(value)) return value;
+  read.problems.push(`DOCS_LANGUAGE: must be one of ${DOCS_LANGUAGES.join(", ")} (got "${value}")`);
+  return undefined;
 };
 
 const parseVector = (read: Reader): VectorConfig => {
@@ -196,6 +210,7 @@ export const parseConfig = (env: Env): Result.Result<AppConfig, ConfigError> => 
         : { apiKey: Redacted.make(apiKey), model: llmModel, baseUrl: read.url("LLM_BASE_URL") },
     vector: parseVector(read),
     embeddingModel: text("EMBEDDING_MODEL"),
+    docsLanguage: docsLanguage(read),
     insights: parseInsights(read),
     x402: parseX402(read),
     x402Agents: parseX402Agents(read),

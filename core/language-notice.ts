@@ -7,7 +7,7 @@
  */
 
 /** Each language's name for itself. */
-const NAMES: Readonly<Record<string, string>> = {
+export const LANGUAGE_NAMES: Readonly<Record<string, string>> = {
   en: "English",
   de: "Deutsch",
   fr: "français",
@@ -20,6 +20,9 @@ const NAMES: Readonly<Record<string, string>> = {
   no: "norsk",
   fi: "suomi",
 };
+
+/** The languages docs can be written in (ISO 639-1): `language` in the sites file, DOCS_LANGUAGE. */
+export const DOCS_LANGUAGES: ReadonlyArray<string> = Object.keys(LANGUAGE_NAMES);
 
 /** The notice in each language; `{docs}` is the docs' language's own name. */
 const NOTICES: Readonly<Record<string, string>> = {
@@ -49,5 +52,5 @@ export const localeLanguage = (locale: string | undefined): string | undefined =
  */
 export const languageNotice = (docs: string, asked: string, locale: string | undefined): string => {
   const language = localeLanguage(locale) ?? localeLanguage(asked) ?? "en";
-  return NOTICES[language]!.replaceAll("{docs}", NAMES[docs] ?? docs);
+  return NOTICES[language]!.replaceAll("{docs}", LANGUAGE_NAMES[docs] ?? docs);
 };

@@ -31,6 +31,11 @@ export interface TermEvidence {
    * its absence from the docs says little (see above); a rarer word is the name of something.
    */
   readonly common?: boolean | undefined;
+  /**
+   * Written as code: an identifier (`fs.readdir`, `--dry-run`, `max_wal_size`) or a code of
+   * letters and digits (E07, v2): the most specific words a question can carry.
+   */
+  readonly code?: boolean | undefined;
 }
 
 /** What retrieval found out about a question. */
@@ -60,32 +65,43 @@ export interface RelevanceMeasures {
   readonly known: number;
 }
 
+/** A threshold on the narrowest docs (a few pages) and on the broadest (a large manual). */
+export interface Threshold {
+  readonly small: number;
+  readonly large: number;
+}
+
 export interface RelevancePolicy {
   /** Below this best-passage coverage the question is declined. */
-  readonly minCoverage: number;
+  readonly minCoverage: Threshold;
   /**
    * Below this coverage the question is declined unless a pair of its adjacent words also
    * stands side by side in a passage: words scattered over a passage ("react" here, "hooks"
-   * there) are a weaker match than a phrase the docs use.
+   * there) are a weaker match than a phrase the docs use. A small site's few passages rarely
+   * share a visitor's phrasing, so there it asks no more than `minCoverage`.
    */
-  readonly minCoverageWithoutPair: number;
+  readonly minCoverageWithoutPair: Threshold;
   /** Below this share of known words the question is declined, whatever the coverage. */
-  readonly minKnown: number;
-  /** On docs with a smaller vocabulary than this breadth, the rules above relax (see `corpusBreadth`). */
+  readonly minKnown: Threshold;
+  /** Docs using this share of their language's common words count as broadest (see `corpusBreadth`). */
   readonly fullBreadth: number;
   /** An absent common word counts at least this share of its weight. */
   readonly minAbsence: number;
-  /** The share of known words asked for on the smallest docs (`minKnown` on the broadest). */
-  readonly minKnownSmall: number;
+  /** A word written as code weighs this many times its rarity. */
+  readonly codeWeight: number;
 }
 
+/**
+ * The large-corpus thresholds are the ones calibrated on the Node.js and PostgreSQL sets before
+ * docs sizes were told apart; the small ones on small product sites (docs/architecture.md).
+ */
 export const DEFAULT_RELEVANCE: RelevancePolicy = {
-  minCoverage: 0.3,
-  minCoverageWithoutPair: 0.45,
-  minKnown: 0.8,
+  minCoverage: { small: 0.2, large: 0.3 },
+  minCoverageWithoutPair: { small: 0.2, large: 0.45 },
+  minKnown: { small: 0.5, large: 0.8 },
   fullBreadth: 0.5,
   minAbsence: 0.1,
-  minKnownSmall: 0.5,
+  codeWeight: 2,
 };
 
 export type RelevanceDecision = "answer" | "decline";
@@ -111,7 +127,9 @@ export const termWeights = (
   const absence = corpusBreadth(evidence, policy);
   return evidence.words.map(
     (word) =>
-      rarity(word.documents, evidence.chunks) * (word.documents > 0 || word.common === false ? 1 : absence),
+      rarity(word.documents, evidence.chunks) *
+      (word.documents > 0 || word.common === false ? 1 : absence) *
+      (word.code === true ? policy.codeWeight : 1),
   );
 };
 
@@ -136,20 +154,22 @@ export const measureRelevance = (
   return { terms: words.length, coverage: coverage / total, known: known / total };
 };
 
+/** A threshold for docs of this breadth, between its small and its large value. */
+const thresholdFor = (threshold: Threshold, breadth: number) =>
+  threshold.small + (threshold.large - threshold.small) * breadth;
+
 /** Answer or decline, from the evidence alone. */
 export const decideRelevance = (
   evidence: RelevanceEvidence,
   policy: RelevancePolicy = DEFAULT_RELEVANCE,
 ): RelevanceDecision => {
-  const measures = measureRelevance(evidence, policy);
-  return measures.terms === 0 ||
-    measures.coverage < policy.minCoverage ||
-    measures.known <
-      policy.minKnownSmall + (policy.minKnown - policy.minKnownSmall) * corpusBreadth(evidence, policy) ||
-    (evidence.pairsFound === 0 &&
-      measures.coverage <
-        policy.minCoverage +
-          (policy.minCoverageWithoutPair - policy.minCoverage) * corpusBreadth(evidence, policy))
+  const { terms, coverage, known } = measureRelevance(evidence, policy);
+  const breadth = corpusBreadth(evidence, policy);
+  const least = (threshold: Threshold) => thresholdFor(threshold, breadth);
+  return terms === 0 ||
+    coverage < least(policy.minCoverage) ||
+    known < least(policy.minKnown) ||
+    (evidence.pairsFound === 0 && coverage < least(policy.minCoverageWithoutPair))
     ? "decline"
     : "answer";
 };

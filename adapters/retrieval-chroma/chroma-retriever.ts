@@ -17,7 +17,13 @@ import * as Layer from "effect/Layer";
 import { Embedder, type Retrieval, type RetrievedChunk, Retriever } from "../../core/ports/retrieval.ts";
 import { NO_EVIDENCE } from "../../core/relevance.ts";
 import { questionVector } from "../shared/question-vector.ts";
-import { askedIn, CANDIDATES, hybridSearch, questionTerms, relevanceEvidence } from "../shared/ranking/hybrid.ts";
+import {
+  askedIn,
+  CANDIDATES,
+  hybridSearch,
+  questionTerms,
+  relevanceEvidence,
+} from "../shared/ranking/hybrid.ts";
 import {
   type ChromaOptions,
   checkCollectionName,
@@ -40,6 +46,8 @@ export interface CollectionLoaded {
 }
 
 export interface ChromaRetrieverOptions extends ChromaOptions {
+  /** The docs' language (ISO 639-1); undefined: detected from the collection's documents at each load. */
+  readonly language?: string | undefined;
   /** How often the collection's version is checked (default 2000 ms; 0: never). */
   readonly pollMs?: number;
   readonly onLoad?: (event: CollectionLoaded) => void;
@@ -76,7 +84,12 @@ export const make = Effect.fn("ChromaRetriever.make")(function* (options: Chroma
   const retrieve = Effect.fn("ChromaRetriever.retrieve")(function* (question: string, k: number) {
     const loaded = yield* current;
     const languages = askedIn(question, loaded.lexical.analysis.language);
-    const empty: Retrieval = { chunks: [], evidence: NO_EVIDENCE, indexVersion: loaded.version, ...languages };
+    const empty: Retrieval = {
+      chunks: [],
+      evidence: NO_EVIDENCE,
+      indexVersion: loaded.version,
+      ...languages,
+    };
     const asked = yield* questionVector(embedder, question, k);
     if (asked === undefined) return empty;
     const found = yield* collection;

@@ -50,7 +50,10 @@ const text = (value: unknown): string => (typeof value === "string" ? value : ""
 export const versionIn = (collection: Collection): string => text(collection.metadata?.version);
 
 /** Reads the whole collection and builds its lexical index. */
-export const loadSnapshot = (options: ChromaOptions, collection: Collection) =>
+export const loadSnapshot = (
+  options: ChromaOptions & { readonly language?: string | undefined },
+  collection: Collection,
+) =>
   Effect.gen(function* () {
     const version = versionIn(collection);
     const chunks: ListedChunk[] = [];
@@ -74,7 +77,7 @@ export const loadSnapshot = (options: ChromaOptions, collection: Collection) =>
       });
       if (page.ids.length < PAGE) break;
     }
-    const tables = buildLexicalTables(chunks);
+    const tables = buildLexicalTables(chunks, options.language);
     return {
       version,
       chunks,

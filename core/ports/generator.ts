@@ -17,6 +17,16 @@ export interface GenerationInput {
   readonly history: ReadonlyArray<ChatTurn>;
   /** The index the chunks come from; answers are cached per version (absent: not cached). */
   readonly indexVersion?: string;
+  /**
+   * The visitor's language (ISO 639-1) when it is not the docs': the question was translated
+   * for retrieval, and the answer is written in this language (a model only).
+   */
+  readonly answerLanguage?: string | undefined;
+  /**
+   * The relevance rule would decline the question; it reached the generator only because a
+   * model judges for itself. An answer written without the model declines it.
+   */
+  readonly ruleDeclines?: boolean | undefined;
 }
 
 export interface Answer {
@@ -50,6 +60,15 @@ export class Generator extends Context.Service<
   Generator,
   {
     readonly name: string;
+    /**
+     * A language model reads the passages and says itself when they do not answer (a fixed
+     * reply, a free decline): the relevance rule then stops only what nothing in the docs matches.
+     */
+    readonly judgesRelevance?: boolean | undefined;
+    /** The question in `language` (ISO 639-1), for retrieval; absent without a language model. */
+    readonly translate?:
+      | ((text: string, language: string) => Effect.Effect<string, GenerationFailed>)
+      | undefined;
     readonly generate: (input: GenerationInput) => Effect.Effect<Answer, GenerationFailed>;
     /** Maybe `sources` first, then text deltas, then exactly one `done` with the whole answer. */
     readonly stream: (input: GenerationInput) => Stream.Stream<AnswerEvent, GenerationFailed>;

@@ -59,7 +59,7 @@ export interface RetrievalEvents {
 /** The read side, telling `events` when an index is loaded: Retriever over the local file or Chroma, and its Embedder. */
 export const retrievalLayerWith = (events: RetrievalEvents) =>
   Layer.provideMerge(
-    chosen(({ vector }) =>
+    chosen(({ vector, docsLanguage }) =>
       vector.kind === "local"
         ? LocalRetriever.layer({ indexPath: vector.indexPath, ...events })
         : chosenLazily(chroma, ({ ChromaRetriever }) =>
@@ -67,6 +67,7 @@ export const retrievalLayerWith = (events: RetrievalEvents) =>
               url: vector.url,
               apiKey: vector.apiKey,
               collection: vector.collection,
+              language: docsLanguage,
               onLoad: events.onLoad,
             }),
           ),
@@ -80,9 +81,9 @@ export const retrievalLayer = retrievalLayerWith({});
 /** The write side for ingest: ChunkIndex and Embedder; `rebuild` empties the index first. */
 export const indexLayer = (options: { readonly rebuild?: boolean } = {}) =>
   Layer.provideMerge(
-    chosen(({ vector }) =>
+    chosen(({ vector, docsLanguage }) =>
       vector.kind === "local"
-        ? LocalIndex.layer({ indexPath: vector.indexPath, rebuild: options.rebuild })
+        ? LocalIndex.layer({ indexPath: vector.indexPath, rebuild: options.rebuild, language: docsLanguage })
         : chosenLazily(chroma, ({ ChromaIndex }) =>
             ChromaIndex.layer({
               url: vector.url,

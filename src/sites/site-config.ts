@@ -47,6 +47,8 @@ export const siteAppConfig = (base: AppConfig, site: SiteDefinition): AppConfig 
     service: { ...base.x402Agents.service, serviceName: serviceNameOf(base, site) },
   },
   vector: siteVector(base.vector, site.id),
+  // DOCS_LANGUAGE is the default site's; a site names its own, or its docs tell.
+  docsLanguage: site.language,
   mcpToolPrices: site.mcpToolPrices,
   unitsPerQuery: site.unitsPerQuery,
   docsSite: {

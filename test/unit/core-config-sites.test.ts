@@ -72,6 +72,7 @@ describe("a valid sites file", () => {
         mcpToolPrices: { search_docs: 1 },
         llm: false,
         productName: "Acme",
+        language: "de",
       }),
       { ACME_OWNER_TOKEN: ` ${TOKEN} ` },
     ).sites;
@@ -88,6 +89,7 @@ describe("a valid sites file", () => {
       mcpToolPrices: { search_docs: 1, read_page: 0, ask_docs: 2 },
       llm: false,
       productName: "Acme",
+      language: "de",
     });
   });
 
@@ -175,6 +177,8 @@ describe("each bad field is named", () => {
     ["tool prices as env text", { mcpToolPrices: "ask_docs=2" }, "mcpToolPrices: must be an object like"],
     ["llm as text", { llm: "false" }, 'llm: must be true or false (got "false")'],
     ["productName too long", { productName: "x".repeat(81) }, "productName: must be text of 1 to 80"],
+    ["a language we cannot analyse", { language: "klingon" }, "language: must be one of en, de, fr"],
+    ["a language in capitals", { language: "DE" }, "language: must be one of en, de, fr"],
     ["a misspelt key", { prices: "0.002" }, "prices: unknown key (known: id, docs,"],
     [
       "ownerTokenEnv not a name",

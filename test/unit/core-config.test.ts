@@ -38,6 +38,7 @@ describe("parseConfig defaults", () => {
       llm: undefined,
       vector: { kind: "local", indexPath: DEFAULT_INDEX_PATH },
       embeddingModel: undefined,
+      docsLanguage: undefined,
       insights: {
         adminToken: undefined,
         salt: undefined,
@@ -209,6 +210,15 @@ describe("parseConfig defaults", () => {
     });
     expect(config.redisUrl && Redacted.value(config.redisUrl)).toBe("redis://127.0.0.1:6379");
     expect(config.embeddingModel).toBe("Xenova/all-MiniLM-L6-v2");
+  });
+
+  test("DOCS_LANGUAGE names the docs' language; an unknown one is refused", () => {
+    const config = Result.getOrThrow(parseConfig({ DOCS_LANGUAGE: "DE" }));
+    expect(config.docsLanguage).toBe("de");
+    const refused = parseConfig({ DOCS_LANGUAGE: "klingon" });
+    expect(Result.isFailure(refused)).toBe(true);
+    if (Result.isFailure(refused))
+      expect(refused.failure.message).toContain("DOCS_LANGUAGE: must be one of en, de, fr");
   });
 
   test("a vector key without an index name is refused", () => {

@@ -41,7 +41,7 @@ describe("decideRelevance on a large manual (the rule the large corpora were cal
       word("app", 200, [0, 1]),
       word("heroku", 0, [], false),
     ]);
-    expect(measureRelevance(heroku).known).toBeLessThan(DEFAULT_RELEVANCE.minKnown);
+    expect(measureRelevance(heroku).known).toBeLessThan(DEFAULT_RELEVANCE.minKnown.large);
     expect(decideRelevance(heroku)).toBe("decline");
   });
 
@@ -53,8 +53,8 @@ describe("decideRelevance on a large manual (the rule the large corpora were cal
   test("words scattered over a passage need more coverage than a pair the docs write side by side", () => {
     const words = [word("react", 50, [0], false), word("hook", 50, [1]), word("compon", 50, [2])];
     const coverage = measureRelevance(asked(LARGE, words)).coverage;
-    expect(coverage).toBeGreaterThan(DEFAULT_RELEVANCE.minCoverage);
-    expect(coverage).toBeLessThan(DEFAULT_RELEVANCE.minCoverageWithoutPair);
+    expect(coverage).toBeGreaterThan(DEFAULT_RELEVANCE.minCoverage.large);
+    expect(coverage).toBeLessThan(DEFAULT_RELEVANCE.minCoverageWithoutPair.large);
     expect(decideRelevance(asked(LARGE, words, 0))).toBe("decline");
     expect(decideRelevance(asked(LARGE, words, 1))).toBe("answer");
   });
@@ -85,6 +85,19 @@ describe("decideRelevance on a five-page product site", () => {
     expect(decideRelevance(oolong)).toBe("decline");
   });
 
+  test("a code the docs list (E07, --dry-run) outweighs the ordinary words around it", () => {
+    // "Auf dem Display steht E07 – was ist kaputt?"
+    const words = [
+      word("display", 0, [], false),
+      word("steht", 0),
+      word("e07", 1, [0], false),
+      word("kaputt", 0),
+    ];
+    const asCode = words.map((w) => (w.term === "e07" ? { ...w, code: true } : w));
+    expect(decideRelevance(asked(SMALL, words))).toBe("decline");
+    expect(decideRelevance(asked(SMALL, asCode))).toBe("answer");
+  });
+
   test("the same question is answered on a small site and declined on a large manual", () => {
     const words = [word("loud", 0), word("alarm", 1, [0], false)];
     expect(decideRelevance(asked(SMALL, words))).toBe("answer");
@@ -101,7 +114,12 @@ describe("decideRelevance, whatever the corpus", () => {
 
   test("a custom policy is honoured", () => {
     const words = [word("react", 6, [0], false), word("hook", 200, [1]), word("compon", 30, [1])];
-    const lenient = { ...DEFAULT_RELEVANCE, minCoverage: 0.1, minCoverageWithoutPair: 0.1, minKnown: 0.5 };
+    const lenient = {
+      ...DEFAULT_RELEVANCE,
+      minCoverage: { small: 0.1, large: 0.1 },
+      minCoverageWithoutPair: { small: 0.1, large: 0.1 },
+      minKnown: { small: 0.5, large: 0.5 },
+    };
     expect(decideRelevance(asked(LARGE, words), lenient)).toBe("answer");
   });
 

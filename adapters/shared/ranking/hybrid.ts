@@ -133,6 +133,9 @@ const adjacentPairs = (text: string, both: boolean, analysis: Analysis): Set<str
   return pairs;
 };
 
+/** A code such as E07, 404 or v2: letters and digits in one word. */
+const CODE = /^(?=.*\p{L})(?=.*\p{N})[\p{L}\p{N}]+$/u;
+
 /** How many of a language's most common words the breadth of a vocabulary is measured on. */
 const BREADTH_WORDS = 2000;
 const breadths = new WeakMap<Bm25Searcher, number>();
@@ -182,13 +185,18 @@ export const relevanceEvidence = (
   // The words as the visitor wrote them, to tell a common word of the language from a name.
   const common = commonWords(analysis.language);
   const written = new Map<string, boolean>();
+  const coded = new Set<string>();
   for (const token of analysis.tokens(question))
-    for (const term of token.terms) written.set(term, (written.get(term) ?? false) || common.has(token.word));
+    for (const term of token.terms) {
+      written.set(term, (written.get(term) ?? false) || common.has(token.word));
+      if (token.identifier || CODE.test(token.word)) coded.add(term);
+    }
   const words = asked.map((term) => ({
     term,
     documents: lexical.documentFrequency(term),
     inPassages: rows.flatMap((row, i) => (lexical.has(term, row) ? [i] : [])),
     common: written.get(term) ?? false,
+    code: coded.has(term),
   }));
   return {
     chunks: lexical.count,

@@ -104,7 +104,8 @@ const stopHits = (words: ReadonlyArray<string>, code: string) => {
 const confirmedGuess = (text: string, otherwise: string): string => {
   const guess = francGuess(text);
   if (guess === undefined || guess === otherwise) return otherwise;
-  const words = text.toLowerCase().match(/\p{L}+/gu) ?? [];
+  // One-letter words ("e", "a", "y") are stop words of several languages and tell none apart.
+  const words = text.toLowerCase().match(/\p{L}{2,}/gu) ?? [];
   return stopHits(words, guess) > stopHits(words, otherwise) ? guess : otherwise;
 };
 
