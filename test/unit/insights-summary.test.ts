@@ -111,6 +111,20 @@ describe("summarize", () => {
     ]);
   });
 
+  test("a question declined for its language is counted as declined but is no docs gap", () => {
+    const day = formatDay(utcDay(T0));
+    const range = Result.getOrThrow(dayRange({ from: day, to: day }, T0));
+    const asked = summarize(
+      [
+        question("Wie lange hält der Akku?", { declined: true, billing: "uncharged", otherLanguage: "de" }),
+        question("Who painted the Mona Lisa?", { declined: true, billing: "uncharged" }),
+      ],
+      range,
+    );
+    expect(asked.totals.declined).toBe(2);
+    expect(asked.gaps.map((g) => g.question)).toEqual(["Who painted the Mona Lisa?"]);
+  });
+
   test("cited pages count citations, not retrievals", () => {
     expect(report.mostCitedPages.map((p) => [p.page, p.citations])).toEqual([
       ["https://docs.example.com/logs.html", 2],
