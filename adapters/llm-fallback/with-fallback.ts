@@ -9,6 +9,7 @@ import * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import * as Stream from "effect/Stream";
+import { DECLINED } from "../../core/declined.ts";
 import {
   type Answer,
   type AnswerEvent,
@@ -16,7 +17,6 @@ import {
   type GenerationInput,
   Generator,
 } from "../../core/ports/generator.ts";
-import { DECLINED } from "../../core/declined.ts";
 
 export interface FallbackEvent {
   readonly mode: "generate" | "stream";

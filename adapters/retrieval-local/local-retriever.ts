@@ -21,7 +21,13 @@ import {
 import { NO_EVIDENCE } from "../../core/relevance.ts";
 import { questionVector } from "../shared/question-vector.ts";
 import { bm25Searcher } from "../shared/ranking/bm25.ts";
-import { askedIn, CANDIDATES, hybridSearch, questionTerms, relevanceEvidence } from "../shared/ranking/hybrid.ts";
+import {
+  askedIn,
+  CANDIDATES,
+  hybridSearch,
+  questionTerms,
+  relevanceEvidence,
+} from "../shared/ranking/hybrid.ts";
 import { type IndexData, readIndexFile } from "./index-file.ts";
 import { nearest } from "./vectors.ts";
 

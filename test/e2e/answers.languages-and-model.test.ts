@@ -11,9 +11,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as Effect from "effect/Effect";
 import { ingest } from "../../adapters/docs-ingest/index.ts";
+import { identityAddress } from "../../dev/eval/ask.ts";
 import { indexLayer, withSettings } from "../../src/runtime/adapter-layers.ts";
 import { defaultConfig } from "../../src/runtime/app-layer.ts";
-import { identityAddress } from "../../dev/eval/ask.ts";
 import { CHAT_PATH, type FakeGroq, startFakeGroq } from "../support/fake-groq.ts";
 import { REPO_ROOT, type ServiceProcess, startService } from "../support/service-process.ts";
 
@@ -30,7 +30,9 @@ let client = 0;
 const indexOf = async (folder: string) => {
   const indexPath = join(work, `${folder}.bin`);
   const config = defaultConfig({ vector: { kind: "local", indexPath } });
-  await Effect.runPromise(ingest([join(SITES, folder)]).pipe(Effect.provide(withSettings(config, indexLayer()))));
+  await Effect.runPromise(
+    ingest([join(SITES, folder)]).pipe(Effect.provide(withSettings(config, indexLayer()))),
+  );
   return indexPath;
 };
 
@@ -97,7 +99,8 @@ const systemPrompts = () =>
   fake.requests
     .filter((request) => request.path === CHAT_PATH)
     .map((request) => {
-      const messages = (request.body as { messages: ReadonlyArray<{ role: string; content: string }> }).messages;
+      const messages = (request.body as { messages: ReadonlyArray<{ role: string; content: string }> })
+        .messages;
       return messages.find((message) => message.role === "system")?.content ?? "";
     });
 
@@ -189,7 +192,11 @@ describe("with a language model (OpenAI-compatible, LLM_BASE_URL)", () => {
   });
 
   test("when the model fails, a question only it could judge is declined, not answered without it", async () => {
-    fake.script({ kind: "status", status: 500 }, { kind: "status", status: 500 }, { kind: "status", status: 500 });
+    fake.script(
+      { kind: "status", status: 500 },
+      { kind: "status", status: 500 },
+      { kind: "status", status: 500 },
+    );
     const reply = await ask(withModel, "How do I connect it to my Tesla?");
     expect(fake.requests.length).toBeGreaterThan(0);
     expect(reply).toMatchObject({ status: 200, declined: true, remaining: FREE });
