@@ -84,3 +84,16 @@ export const docPages = (chunks: ReadonlyArray<ListedChunk>): ReadonlyArray<DocP
       };
     });
 };
+
+/**
+ * The docs' title: the site's own (a hosted site's title or product name), else the docs' front
+ * page (index or README at the top), else the collections' names. /llms.txt is headed with it
+ * and the owner's console is named by it.
+ */
+export const docsTitle = (pages: ReadonlyArray<DocPage>, title: string | undefined): string => {
+  if (title !== undefined && title.trim() !== "") return title.replace(/\s+/g, " ").trim();
+  const front = pages.find((page) => /^(index|readme)\.[a-z]+$/i.test(page.source) && page.title !== "");
+  if (front !== undefined) return front.title;
+  const names = [...new Set(pages.map((page) => page.collection))];
+  return names.length === 0 ? "Documentation" : `${names.join(", ")} documentation`;
+};

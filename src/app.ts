@@ -172,6 +172,7 @@ export const createRouter = (
   const admin = adminRoutes({
     door,
     site: hosted?.id,
+    siteTitle: hosted?.title,
     runtime,
     metrics,
     recorder,

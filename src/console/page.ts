@@ -4,6 +4,7 @@
  * (nothing from another origin, no framing, forms only to us).
  */
 import { createHash } from "node:crypto";
+import type { ConsoleName } from "./routes/console-name.ts";
 
 const STYLE = `
 :root { color-scheme: light dark; --fg: #1d2330; --muted: #5b6475; --bg: #f5f7fa; --card: #fff; --line: #e3e7ee;
@@ -14,6 +15,8 @@ const STYLE = `
 body { margin: 0; font: 15px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; color: var(--fg); background: var(--bg); }
 header { display: flex; flex-wrap: wrap; align-items: center; gap: 12px 20px; padding: 14px 24px; background: var(--card); border-bottom: 1px solid var(--line); }
 header h1 { font-size: 18px; margin: 0; flex: 1 1 auto; }
+h1 .site { font-weight: 400; }
+h1 .site small { color: var(--muted); font-size: 14px; }
 form.range { display: flex; flex-wrap: wrap; align-items: end; gap: 8px; }
 form.range span { align-self: center; color: var(--muted); font-size: 13px; }
 label { display: grid; gap: 2px; font-size: 12px; color: var(--muted); }
@@ -84,15 +87,24 @@ export const LOGIN_MESSAGES = {
   locked: "Too many wrong tokens from your address: try again in a few minutes.",
 } as const;
 
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+
+/** The site in the page's title: "Borealis docs", "borealis". */
+const titleName = (site: ConsoleName) => escapeHtml(site.name);
+
+/** The site in the header: its name, and a hosted site's id beside its title. */
+const headerName = (site: ConsoleName) =>
+  `<span class="site">· ${escapeHtml(site.name)}${site.id === undefined ? "" : ` <small>(${escapeHtml(site.id)})</small>`}</span>`;
+
 /**
  * `base` is where the console is mounted: "" for the operator's, `/sites/<id>` for a hosted
- * site's, so its form, script and calls stay on that site's console.
+ * site's, so its form, script and calls stay on that site's console; `site` names it.
  */
-export const loginPage = (message: keyof typeof LOGIN_MESSAGES, base = "") =>
+export const loginPage = (message: keyof typeof LOGIN_MESSAGES, base: string, site: ConsoleName) =>
   page(
-    "Sign in · Docs chat insights",
+    `Sign in · ${titleName(site)} · Docs chat insights`,
     `<main class="login"><section>
-<h1>Docs chat insights</h1>
+<h1>Docs chat insights ${headerName(site)}</h1>
 <form method="post" action="${base}/admin/login">
 <label>Admin token <input type="password" name="token" autocomplete="current-password" required autofocus></label>
 ${message === "none" ? "" : `<p class="error" role="alert">${LOGIN_MESSAGES[message]}</p>`}
@@ -102,10 +114,10 @@ ${message === "none" ? "" : `<p class="error" role="alert">${LOGIN_MESSAGES[mess
   );
 
 /** The console's shell; its script reads `data-base` to call the console's own API. */
-export const consolePage = (base = "") =>
+export const consolePage = (base: string, site: ConsoleName) =>
   page(
-    "Docs chat insights",
-    `<header><h1>Docs chat insights</h1><div id="controls"></div>
+    `${titleName(site)} · Docs chat insights`,
+    `<header><h1>Docs chat insights ${headerName(site)}</h1><div id="controls"></div>
 <form method="post" action="${base}/admin/logout"><button class="quiet" type="submit">Sign out</button></form></header>
 <main id="console" aria-busy="true"><p class="empty">Loading…</p></main>
 <script src="${base}/admin/console.js" defer data-base="${base}"></script>`,

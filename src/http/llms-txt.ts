@@ -4,7 +4,7 @@
  * `- [Page title](url): description` link per page; llms-full.txt has each page's whole text
  * under the same headings instead of the links.
  */
-import type { DocPage } from "../../core/doc-pages.ts";
+import { type DocPage, docsTitle } from "../../core/doc-pages.ts";
 
 const DESCRIPTION_CHARS = 160;
 
@@ -40,22 +40,10 @@ const grouped = (pages: ReadonlyArray<DocPage>): ReadonlyArray<readonly [string,
   return [...sections].sort(([, a], [, b]) => top(a) - top(b));
 };
 
-/**
- * The title: the site's own (a hosted site's title or product name), else the docs' front page
- * (index or README at the top), else the collections' names.
- */
-const titleOf = (pages: ReadonlyArray<DocPage>, title: string | undefined): string => {
-  if (title !== undefined && title.trim() !== "") return title.replace(/\s+/g, " ").trim();
-  const front = pages.find((page) => /^(index|readme)\.[a-z]+$/i.test(page.source) && page.title !== "");
-  if (front !== undefined) return front.title;
-  const names = [...new Set(pages.map((page) => page.collection))];
-  return names.length === 0 ? "Documentation" : `${names.join(", ")} documentation`;
-};
-
 // Paths, not URLs: the text is the same whatever Host a request names, so one copy is cached.
 const header = (pages: ReadonlyArray<DocPage>, title: string | undefined): string =>
   [
-    `# ${titleOf(pages, title)}`,
+    `# ${docsTitle(pages, title)}`,
     "",
     `> ${pages.length} ${pages.length === 1 ? "page" : "pages"} of documentation, as indexed by this docs assistant. Ask questions and get answers with numbered citations at POST /api/chat, or over MCP at /mcp (tools search_docs, read_page and ask_docs); every page's text is in /llms-full.txt.`,
   ].join("\n");

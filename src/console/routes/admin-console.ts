@@ -20,16 +20,17 @@ import {
   requestCredentials,
   retryAfterSeconds,
 } from "./admin-gate.ts";
+import type { ConsoleName } from "./console-name.ts";
 
 /** The login page that answers a refusal. */
-const loginResponse = (c: Context<AppEnv>, refusal: Refusal, base: string) => {
+const loginResponse = (c: Context<AppEnv>, refusal: Refusal, base: string, site: ConsoleName) => {
   switch (refusal.kind) {
     case "missing":
-      return c.html(loginPage("none", base), 200, ADMIN_PAGE_HEADERS);
+      return c.html(loginPage("none", base, site), 200, ADMIN_PAGE_HEADERS);
     case "wrong":
-      return c.html(loginPage("wrong", base), 401, ADMIN_PAGE_HEADERS);
+      return c.html(loginPage("wrong", base, site), 401, ADMIN_PAGE_HEADERS);
     case "locked":
-      return c.html(loginPage("locked", base), 429, {
+      return c.html(loginPage("locked", base, site), 429, {
         ...ADMIN_PAGE_HEADERS,
         "Retry-After": retryAfterSeconds(refusal.retryAfterMs),
       });
@@ -52,10 +53,14 @@ const crossSite = (c: Context<AppEnv>, access: AdminAccess) => {
   return c.text("Cross-site request refused: sign in from this service's own /admin page.", 403);
 };
 
-/** The console under `base` ("" for the operator's, `/sites/<id>` for a hosted site's). */
-export const adminConsoleRoutes = (access: AdminAccess, widgetDist?: string, base = "") => {
+/** The console under `base` ("" for the operator's, `/sites/<id>` for a hosted site's), named by `name`. */
+export const adminConsoleRoutes = (
+  access: AdminAccess,
+  name: () => Promise<ConsoleName>,
+  widgetDist?: string,
+  base = "",
+) => {
   const { cookie } = access;
-  const page = consolePage(base);
   const assets = widgetAssets(widgetDist, {
     "Content-Type": "text/javascript; charset=utf-8",
     ...ADMIN_HEADERS,
@@ -66,9 +71,12 @@ export const adminConsoleRoutes = (access: AdminAccess, widgetDist?: string, bas
       for (const [name, value] of Object.entries(ADMIN_HEADERS)) c.header(name, value);
       await next();
     })
-    .get("/", (c) => {
+    .get("/", async (c) => {
       const refusal = admit(c, access, requestCredentials(c, access));
-      return refusal === undefined ? c.html(page, 200, ADMIN_PAGE_HEADERS) : loginResponse(c, refusal, base);
+      const site = await name();
+      return refusal === undefined
+        ? c.html(consolePage(base, site), 200, ADMIN_PAGE_HEADERS)
+        : loginResponse(c, refusal, base, site);
     })
     .post(
       "/login",
@@ -80,7 +88,7 @@ export const adminConsoleRoutes = (access: AdminAccess, widgetDist?: string, bas
         const refusal = admit(c, access, (credentials) =>
           token === "" ? "none" : credentials.isToken(token, hostOf(c.req.raw)) ? "ok" : "wrong",
         );
-        if (refusal !== undefined) return loginResponse(c, refusal, base);
+        if (refusal !== undefined) return loginResponse(c, refusal, base, await name());
         setCookie(c, cookie.name(c), access.credentials.newSession(), {
           ...cookie.options(c),
           maxAge: SESSION_MS / 1000,

@@ -16,12 +16,15 @@ import { adminApiRoutes } from "./admin-api.ts";
 import { adminConsoleRoutes } from "./admin-console.ts";
 import { adminCredentials, type ConsoleDoor } from "./admin-credentials.ts";
 import { sessionCookie } from "./admin-session-cookie.ts";
+import { consoleNamer } from "./console-name.ts";
 
 export interface AdminDeps {
   /** What opens the console (admin-credentials.ts); undefined: no console. */
   readonly door: ConsoleDoor | undefined;
   /** A hosted site's id: its console's cookie is its own (undefined: the operator's console). */
   readonly site?: string | undefined;
+  /** A hosted site's title, which names its console (else its id; the default site's: its docs' title). */
+  readonly siteTitle?: string | undefined;
   readonly runtime: AppRuntime;
   readonly metrics: Metrics;
   readonly recorder: InsightsRecorder;
@@ -42,6 +45,7 @@ export interface AdminDeps {
 export const adminRoutes = ({
   door,
   site,
+  siteTitle,
   runtime,
   metrics,
   recorder,
@@ -63,6 +67,11 @@ export const adminRoutes = ({
   return {
     api: adminApiRoutes({ runtime, recorder, access, docsSync, sitesSummary }),
     // A hosted site's console is under /sites/<id>: its form, script and calls stay there.
-    console: adminConsoleRoutes(access, widgetDist, site === undefined ? "" : `/sites/${site}`),
+    console: adminConsoleRoutes(
+      access,
+      consoleNamer(runtime, site === undefined ? undefined : { id: site, title: siteTitle }),
+      widgetDist,
+      site === undefined ? "" : `/sites/${site}`,
+    ),
   };
 };
