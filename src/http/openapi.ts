@@ -159,7 +159,7 @@ const paths = {
     post: {
       summary: "Ask a question about the documentation",
       description:
-        "JSON answer, or Server-Sent Events (`sources`, `delta`..., `done` or `error`) with `stream: true` or `Accept: text/event-stream`. 402 when the quota is exhausted: the body is an HTTP 402 payment request (snake_case fields, docs/x402.md) plus `rateLimit` and `payment`. Repeat the question with `X-Payment-Authorization` to buy the queries the transfer paid for (0.001 USDC each) and be answered in the same call. When the service has an x402 v2 fee payer, the 402 also carries `PAYMENT-REQUIRED` (x402 v2, scheme exact on Solana) and the question may be repeated with `PAYMENT-SIGNATURE` instead (README: Pay with any x402 client).",
+        "JSON answer, or Server-Sent Events (`sources`, `delta`..., `done` or `error`) with `stream: true` or `Accept: text/event-stream`; a second `sources` event before any `delta` replaces the first when the answer lists only the passages it rests on (its `[n]` number that list, as `sources` in the JSON answer). 402 when the quota is exhausted: the body is an HTTP 402 payment request (snake_case fields, docs/x402.md) plus `rateLimit` and `payment`. Repeat the question with `X-Payment-Authorization` to buy the queries the transfer paid for (0.001 USDC each) and be answered in the same call. When the service has an x402 v2 fee payer, the 402 also carries `PAYMENT-REQUIRED` (x402 v2, scheme exact on Solana) and the question may be repeated with `PAYMENT-SIGNATURE` instead (README: Pay with any x402 client).",
       parameters: [
         {
           name: "X-Payment-Authorization",
