@@ -79,8 +79,12 @@ const quotedPieces = (question: string, passages: ReadonlyArray<ScoredPassage>):
 };
 
 /** The pieces to quote and the sources to list, the pieces cited by their place in that list. */
-export const selectPieces = (question: string, chunks: ReadonlyArray<RetrievedChunk>): Selection => {
-  const passages = scorePassages(question, chunks);
+export const selectPieces = (
+  question: string,
+  chunks: ReadonlyArray<RetrievedChunk>,
+  language?: string | undefined,
+): Selection => {
+  const passages = scorePassages(question, chunks, language);
   const pieces = quotedPieces(question, passages);
   if (pieces.length === 0) return { pieces, listed: [] };
   const cited = pieces.map((piece) => piece.citation - 1);

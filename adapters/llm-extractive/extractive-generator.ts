@@ -31,7 +31,7 @@ const compose = (
 ): Effect.Effect<{ readonly parts: ReadonlyArray<string>; readonly answer: Answer }, GenerationFailed> => {
   // Nothing retrieved means nothing to quote: a failure, so the use case does not charge.
   if (input.chunks.length === 0) return Effect.fail(new GenerationFailed({ message: NO_PASSAGES }));
-  const { pieces, listed } = selectPieces(input.question, input.chunks);
+  const { pieces, listed } = selectPieces(input.question, input.chunks, input.language);
   const parts = pieces.length === 0 ? [NOT_COVERED] : renderPieces(pieces);
   const text = parts.join("");
   const read = [input.question, ...input.chunks.map((chunk) => chunk.text)];

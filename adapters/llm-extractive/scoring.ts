@@ -16,7 +16,7 @@
  * and a passage holding only such words holds a small share of what the best one holds.
  */
 import type { RetrievedChunk } from "../../core/ports/retrieval.ts";
-import { terms } from "../shared/text-analysis/analyze.ts";
+import { analysisFor } from "../shared/text-analysis/analyze.ts";
 import { type Segment, segments } from "./segments.ts";
 import { identifiers } from "./terms.ts";
 
@@ -99,7 +99,10 @@ const shareWeigher = (
 export const scorePassages = (
   question: string,
   chunks: ReadonlyArray<RetrievedChunk>,
+  language = "en",
 ): ReadonlyArray<ScoredPassage> => {
+  // Cut as retrieval cut them: the docs' language.
+  const { terms } = analysisFor(language);
   const asked = [...new Set(terms(question))];
   const named = identifiers(question);
   if (asked.length === 0 && named.length === 0) return [];

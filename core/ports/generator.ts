@@ -22,6 +22,8 @@ export interface GenerationInput {
    * for retrieval, and the answer is written in this language (a model only).
    */
   readonly answerLanguage?: string | undefined;
+  /** The docs' language (ISO 639-1): how the passages are cut into words. Absent: English. */
+  readonly language?: string | undefined;
   /**
    * The relevance rule would decline the question; it reached the generator only because a
    * model judges for itself. An answer written without the model declines it.

@@ -55,6 +55,7 @@ export const generationInput = (prepared: PreparedAnswer) => ({
   history: prepared.history,
   indexVersion: prepared.indexVersion,
   answerLanguage: prepared.answerLanguage,
+  language: prepared.language,
   ruleDeclines: prepared.ruleDeclines,
 });
 

@@ -76,6 +76,8 @@ export interface PreparedAnswer {
   readonly indexVersion: string;
   /** The visitor's language when it is not the docs' (the question was translated for retrieval). */
   readonly answerLanguage?: string | undefined;
+  /** The docs' language. */
+  readonly language?: string | undefined;
   /** The relevance rule declines it; only the model, judging for itself, may answer it. */
   readonly ruleDeclines?: boolean | undefined;
 }
@@ -183,6 +185,7 @@ export const prepareAnswer = Effect.fn("prepareAnswer")(function* (question: Que
     conversationKey,
     indexVersion,
     answerLanguage,
+    language: retrieval.language,
     ruleDeclines,
   } satisfies PreparedAnswer;
 });
