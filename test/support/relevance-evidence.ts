@@ -14,14 +14,14 @@ export const COVERED: RelevanceEvidence = {
   pairsFound: 2,
 };
 
-/** The same corpus, asked about words it never uses. */
+/** The same corpus, asked about words it never uses (one it does, in none of the passages found: nothing matches). */
 export const OFF_TOPIC: RelevanceEvidence = {
   chunks: 1000,
   breadth: 0.6,
   words: [
     { term: "weather", documents: 0, inPassages: [], common: true },
     { term: "pari", documents: 0, inPassages: [], common: false },
-    { term: "start", documents: 40, inPassages: [0], common: true },
+    { term: "start", documents: 40, inPassages: [], common: true },
   ],
   pairs: 2,
   pairsFound: 0,
