@@ -49,7 +49,7 @@ test("the start line names the index, its files and chunks", () => {
 
 test("a finished ingest is served without a restart, and no request fails meanwhile", async () => {
   const ask = async () => {
-    const res = await service!.call("/api/chat", { message: "When does the quokka migration happen?" });
+    const res = await service!.call("/api/chat", { message: "When do quokkas travel?" });
     return { status: res.status, body: await res.json() };
   };
   const before = await ask();

@@ -5,7 +5,7 @@
  * removes a deleted one; with sitemap lastmod an unchanged site costs no page request at all.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as Effect from "effect/Effect";
@@ -58,8 +58,11 @@ const synced = async (config: AppConfig, url: string) => {
 
 let docs: string;
 let site: StaticSite;
+/** The package's pages (1169 in 15.17, 1167 in 15.18): every HTML file of the folder is one. */
+let pages: number;
 beforeAll(() => {
   docs = ensurePostgresDocs();
+  pages = readdirSync(docs).filter((name) => name.endsWith(".html")).length;
   site = startStaticSite({ root: docs, sitemap: "plain" });
 }, 300_000);
 afterAll(() => {
@@ -72,7 +75,7 @@ describe("the PostgreSQL docs by URL", () => {
     const files = configAt("files");
     await Effect.runPromise(ingest([docs]).pipe(Effect.provide(withSettings(files, indexLayer()))));
     const report = await synced(configAt("site"), `${site.url}/`);
-    expect(report).toMatchObject({ via: "sitemap", pages: 1169, fetched: 1169, changed: 1169, removed: 0 });
+    expect(report).toMatchObject({ via: "sitemap", pages, fetched: pages, changed: pages, removed: 0 });
     expect(report.errors).toEqual([]);
     const [byFile, byUrl] = [await recallAt5(files), await recallAt5(configAt("site"))];
     expect(byFile).toBeGreaterThan(0.8);
@@ -84,7 +87,7 @@ describe("the PostgreSQL docs by URL", () => {
     try {
       const report = await synced(configAt("crawl"), `${site.url}/`);
       expect(report.via).toBe("crawl");
-      expect(report.pages).toBe(1169);
+      expect(report.pages).toBe(pages);
       expect(await sourcesOf(configAt("crawl"))).toEqual(await sourcesOf(configAt("site")));
     } finally {
       site.setSitemap("plain");
@@ -103,8 +106,8 @@ describe("the PostgreSQL docs by URL", () => {
     site.resetCounts();
     const report = await synced(config, `${site.url}/`);
     expect(site.counts.ok).toBe(3);
-    expect(site.counts.notModified).toBe(1169 - 4);
-    expect(report).toMatchObject({ pages: 1168, fetched: 3, changed: 3, removed: 1 });
+    expect(site.counts.notModified).toBe(pages - 4);
+    expect(report).toMatchObject({ pages: pages - 1, fetched: 3, changed: 3, removed: 1 });
     const sources = await sourcesOf(config);
     expect(sources.has("sql-lock.html")).toBe(false);
     expect(sources.has("sql-select.html")).toBe(true);
@@ -129,7 +132,7 @@ describe("the PostgreSQL docs by URL", () => {
       expect(site.counts.ok + site.counts.notModified).toBe(0);
       // No new index version either: running services keep their index and their cached answers.
       expect(readFileSync(index).equals(before)).toBe(true);
-      expect(report).toMatchObject({ pages: 1168, fetched: 0, changed: 0, removed: 0 });
+      expect(report).toMatchObject({ pages: pages - 1, fetched: 0, changed: 0, removed: 0 });
     } finally {
       site.setSitemap("plain");
     }

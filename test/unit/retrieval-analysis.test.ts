@@ -241,8 +241,8 @@ describe("hybrid search and relevance evidence", () => {
     const weather = evidence("weather in paris", [0, 1, 2, 3]);
     expect(weather).toMatchObject({ pairs: 1, pairsFound: 0 });
     expect(weather.words).toEqual([
-      { term: "weather", documents: 0, inPassages: [], common: true },
-      { term: "pari", documents: 0, inPassages: [], common: true },
+      { term: "weather", documents: 0, inPassages: [], common: true, code: false },
+      { term: "pari", documents: 0, inPassages: [], common: true, code: false },
     ]);
     expect(measureRelevance(weather)).toMatchObject({ coverage: 0, known: 0 });
     expect(relevanceEvidence(lexical, [], [0], "", [])).toMatchObject({ words: [], pairs: 0, pairsFound: 0 });
