@@ -3,43 +3,20 @@
  * passages are quoted: those covering enough of the question and holding at least 35% of what
  * the best passage holds of it (`share`: a passage that has only the words every page repeats
  * is not about the question). Their best sentences are quoted (at most four, from at most two
- * passages, each scoring at least half the best and holding 35% of the best one's share). What a quoted sentence leads to comes with
- * it: the example or list it introduces ("... looks like:") and a following sentence that
- * names the thing ("This is done with `X`"). The answer names the thing to use: when the code
- * name the relevant sentences mention most is not quoted, its best sentence is. A "how"
- * question also gets the best code block (up to 1200 characters) of any related passage,
- * whole: an example is often a section of its own.
+ * passages, each scoring at least half the best and holding 35% of the best one's share).
+ * What a quoted sentence leads to or cannot be read without comes with it (context.ts): the
+ * example it introduces, a sentence referring back to it or that it refers back to, and the
+ * best sentence's next one while that still speaks of the question. The answer names the
+ * thing to use: when the code name the relevant sentences mention most is not quoted, its best
+ * sentence is. A "how" question also gets the best code block (up to 1200 characters) of any
+ * related passage, whole: an example is often a section of its own.
  */
+import { withContext } from "./context.ts";
+import { LIMITS } from "./limits.ts";
 import type { Scored, ScoredPassage } from "./scoring.ts";
 import { wantsCode } from "./terms.ts";
 
-export const LIMITS = {
-  /** Sentences chosen by score, from at most `passages` passages... */
-  sentences: 4,
-  passages: 2,
-  /** ...and with what they lead to, at most this many in all. */
-  sentencesWithFollowers: 5,
-  /** Other related sections named at the end ("See also"). */
-  related: 2,
-  answerChars: 1400,
-  sentenceChars: 400,
-  codeChars: 1200,
-  /** Share of the question's weight a passage must cover to be quoted, named or listed at all. */
-  minCoverage: 0.1,
-  /**
-   * Share of the best passage's `share` of the question a passage needs to be quoted, named or
-   * listed, and of the best sentence's a sentence needs to be quoted (measured: 0.4 cost one
-   * phrase of the large corpora's 153, 0.35 none).
-   */
-  relatedShare: 0.35,
-  /** Share of the best sentence's score a sentence needs to be quoted beside it. */
-  relativeScore: 0.5,
-  /** Sentences scoring at least this share of the best one vote for the code name the answer shows. */
-  codeNameVote: 0.3,
-} as const;
-
-/** A sentence that goes on from the one before it. */
-const CONTINUATION = /^(this|these|that|it|such|to do (so|this)|for (example|instance))\b/i;
+export { LIMITS };
 
 /** The code name (`X`) the given sentences mention most, weighted by their scores; none when none does. */
 const topCodeName = (sentences: ReadonlyArray<Scored>): string | undefined => {
@@ -58,7 +35,11 @@ export const related = (passage: ScoredPassage, passages: ReadonlyArray<ScoredPa
   passage.share >= LIMITS.relatedShare * Math.max(...passages.map((p) => p.share));
 
 /** The sentences (and maybe code) to quote, before they are put in passage order. */
-export const choose = (question: string, passages: ReadonlyArray<ScoredPassage>): ReadonlyArray<Scored> => {
+export const choose = (
+  question: string,
+  passages: ReadonlyArray<ScoredPassage>,
+  language = "en",
+): ReadonlyArray<Scored> => {
   const quotable = passages.filter((p) => related(p, passages));
   if (quotable.length === 0) return [];
   const candidates = quotable.flatMap((p) =>
@@ -87,26 +68,14 @@ export const choose = (question: string, passages: ReadonlyArray<ScoredPassage>)
     const naming = ranked.find((s) => s.segment.text.includes(`\`${codeName}\``));
     if (naming !== undefined) chosen.splice(Math.min(chosen.length, LIMITS.sentences - 1), 1, naming);
   }
-  for (const s of [...chosen]) {
-    const next = passages[s.passage]!.scored[s.order + 1];
-    if (next === undefined || chosen.includes(next)) continue;
-    if (chosen.filter((c) => c.segment.kind === "sentence").length >= LIMITS.sentencesWithFollowers) break;
-    const introduces =
-      s.segment.text.endsWith(":") &&
-      (next.segment.kind === "sentence" || next.segment.text.length <= LIMITS.codeChars);
-    const continues =
-      next.segment.kind === "sentence" &&
-      CONTINUATION.test(next.segment.text) &&
-      next.segment.text.includes("`");
-    if (introduces || continues) chosen.push(next);
-  }
-  if (wantsCode(question) && !chosen.some((s) => s.segment.kind === "code")) {
+  const quoted = withContext(chosen, best, passages, language);
+  if (wantsCode(question) && !quoted.some((s) => s.segment.kind === "code")) {
     const example = quotable
       .flatMap((p) =>
         p.scored.filter((s) => s.segment.kind === "code" && s.segment.text.length <= LIMITS.codeChars),
       )
       .sort((a, b) => b.score - a.score || a.passage - b.passage || a.order - b.order)[0];
-    if (example !== undefined) chosen.push(example);
+    if (example !== undefined) return [...quoted, example];
   }
-  return chosen;
+  return quoted;
 };

@@ -40,8 +40,12 @@ export const placeName = (chunk: Pick<RetrievedChunk, "title" | "heading">): str
 };
 
 /** Per quoted passage its place and its chosen pieces, then "See also"; cited by passage index + 1 until numbered. */
-const quotedPieces = (question: string, passages: ReadonlyArray<ScoredPassage>): ReadonlyArray<Piece> => {
-  const chosen = choose(question, passages);
+const quotedPieces = (
+  question: string,
+  passages: ReadonlyArray<ScoredPassage>,
+  language: string | undefined,
+): ReadonlyArray<Piece> => {
+  const chosen = choose(question, passages, language);
   const pieces: Piece[] = [];
   let chars = 0;
   // In retrieval order: the retriever weighs each term by its rarity in all the docs, so its
@@ -85,7 +89,7 @@ export const selectPieces = (
   language?: string | undefined,
 ): Selection => {
   const passages = scorePassages(question, chunks, language);
-  const pieces = quotedPieces(question, passages);
+  const pieces = quotedPieces(question, passages, language);
   if (pieces.length === 0) return { pieces, listed: [] };
   const cited = pieces.map((piece) => piece.citation - 1);
   const listed = [

@@ -29,6 +29,8 @@ export interface Scored {
   readonly order: number;
   /** Its `share` of the question, read with its passage's title and heading (see ScoredPassage). */
   readonly share: number;
+  /** Its `share` of the question in its own words, without its passage's title and heading. */
+  readonly ownShare: number;
 }
 
 export interface ScoredPassage {
@@ -158,6 +160,7 @@ export const scorePassages = (
         passage: index,
         order,
         share: shareOf(held),
+        ownShare: shareOf(found((t) => own.has(t), new Set(), segment.text.toLowerCase())),
       };
     });
     const held = found((t) => p.parts.some((part) => part.terms.has(t)), p.context, p.text);
