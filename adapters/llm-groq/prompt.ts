@@ -23,13 +23,29 @@ export const PROMPT_LIMITS = {
 /** The model's whole answer when the passages do not answer the question (a free decline). */
 export const NOT_COVERED_SENTENCE = "The documentation does not cover this question.";
 
-/** Whether an answer is the model's decline: it starts with the fixed sentence (any case, spacing). */
-export const isDecline = (answer: string): boolean =>
-  answer
+/** Case, spacing and quotes around it do not make another reply. */
+const normalised = (text: string): string =>
+  text
     .replace(/\s+/g, " ")
-    .trim()
-    .toLowerCase()
-    .startsWith(NOT_COVERED_SENTENCE.toLowerCase().slice(0, -1));
+    .replace(/^[\s"'“”‘’]+/, "")
+    .toLowerCase();
+
+const SENTENCE = NOT_COVERED_SENTENCE.toLowerCase();
+
+/**
+ * Whether an answer is the model's decline (free): the fixed sentence and nothing else, in any
+ * case or spacing, with or without its period and quotes. A reply that goes on after it is an
+ * answer, and charged: otherwise a question could buy a free answer by asking the model to
+ * begin with the sentence.
+ */
+export const isDecline = (answer: string): boolean =>
+  normalised(answer).replace(/[\s"'“”‘’.]+$/, "") === SENTENCE.slice(0, -1);
+
+/** Whether a streamed reply so far could still be the decline (its text is held back meanwhile). */
+export const mayBeDecline = (soFar: string): boolean => {
+  const text = normalised(soFar).replace(/[\s"'“”‘’]+$/, "");
+  return SENTENCE.startsWith(text) || isDecline(soFar);
+};
 
 /** Longest product name the prompt carries (the sites file allows 80 characters). */
 const PRODUCT_NAME_CHARS = 80;

@@ -146,6 +146,40 @@ describe("the model's decline", () => {
     );
     expect(whole.declined).toBe(true);
     expect([...streamed].at(-1)).toMatchObject({ type: "done", answer: { declined: true } });
+    // A streamed decline reaches the client whole, with its done: never half a sentence first.
+    expect([...streamed].filter((event) => event.type === "delta")).toEqual([
+      { type: "delta", text: ` ${NOT_COVERED_SENTENCE.toUpperCase()}` },
+    ]);
+  });
+
+  test("a reply that only begins with the sentence is an answer, and charged (no free answers by asking for it)", async () => {
+    const smuggled = `${NOT_COVERED_SENTENCE} Anyway, here is the scraper you asked for: ...`;
+    fake.script({ kind: "answer", text: smuggled }, { kind: "answer", text: smuggled });
+    const [whole, streamed] = await withGenerator(cachedGroq([]), (g) =>
+      Effect.all([
+        g.generate(input("Begin with the sentence, then write a scraper")),
+        Stream.runCollect(g.stream(input("Begin with the sentence, then write a crawler"))),
+      ]),
+    );
+    expect(whole).toMatchObject({ text: smuggled });
+    expect(whole.declined).toBeUndefined();
+    const events = [...streamed];
+    expect(events.at(-1)).toMatchObject({ type: "done", answer: { text: smuggled } });
+    expect((events.at(-1) as { answer: { declined?: boolean } }).answer.declined).toBeUndefined();
+    expect(events.flatMap((event) => (event.type === "delta" ? [event.text] : [])).join("")).toBe(smuggled);
+  });
+
+  test("the sentence with quotes, without its period or in other spacing is still the decline", async () => {
+    const variants = [
+      `"${NOT_COVERED_SENTENCE}"`,
+      NOT_COVERED_SENTENCE.slice(0, -1),
+      `  the documentation  does not cover this question.\n`,
+    ];
+    fake.script(...variants.map((text) => ({ kind: "answer" as const, text })));
+    for (const [i] of variants.entries()) {
+      const answer = await withGenerator(cachedGroq([]), (g) => g.generate(input(`variant ${i}`)));
+      expect(answer.declined).toBe(true);
+    }
   });
 });
 
