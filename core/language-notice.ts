@@ -43,7 +43,7 @@ const NOTICES: Readonly<Record<string, string>> = {
 export const localeLanguage = (locale: string | undefined): string | undefined => {
   const primary = locale?.trim().toLowerCase().split(/[-_]/)[0];
   const language = primary === "nb" || primary === "nn" ? "no" : primary;
-  return language !== undefined && language in NOTICES ? language : undefined;
+  return language !== undefined && Object.hasOwn(NOTICES, language) ? language : undefined;
 };
 
 /**

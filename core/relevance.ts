@@ -8,12 +8,12 @@
  *
  * Weights. A term weighs by its rarity in the docs (BM25's idf): "replication slot" matters more
  * than "use" in the PostgreSQL docs. A term the docs never use weighs as much as one they use
- * once, not more: on a five-page site most ordinary words ("happens", "loud", "dead") are
- * absent, and their absence says little. It still says much on a large corpus, where the docs
- * use almost every ordinary word and an absent one is a name of something else ("Heroku").
- * How much absence tells is therefore measured on the corpus itself: `vocabulary`, the share of
- * the question's terms (over all questions, on average) a corpus of that size knows, grows with
- * the number of passages; an unknown term's weight is scaled by it.
+ * once, not more. What its absence tells depends on the docs: a large manual uses most ordinary
+ * words, so one it lacks names something else ("Heroku"); a five-page site uses few, so a
+ * missing "happens", "loud" or "dead" says little. The docs' `breadth` (the share of their
+ * language's most common words they use) measures it: an absent common word weighs by it, and
+ * every threshold moves with it between its small-site and its large-manual value. A rare word
+ * the docs lack (a name) weighs fully at any size; a word written as code weighs double.
  *
  * The thresholds were calibrated on the dev, held-out and out-of-scope sets of two large corpora
  * and on small product sites (docs/architecture.md, "Declining").

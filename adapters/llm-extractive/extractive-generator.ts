@@ -9,6 +9,7 @@
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import * as Stream from "effect/Stream";
+import { DECLINED } from "../../core/declined.ts";
 import {
   type Answer,
   type AnswerEvent,
@@ -21,9 +22,8 @@ import { renderPieces, selectPieces } from "./compose.ts";
 
 const NO_PASSAGES = "no documentation passages were found for this question";
 
-/** The answer when no passage says anything about the question: a decline, so it is free. */
-export const NOT_COVERED =
-  "The documentation does not seem to cover this question, so I cannot answer it. No query was charged.";
+/** The answer when no passage says anything about the question: the service's decline, so it is free. */
+export const NOT_COVERED = DECLINED.text;
 
 /** The answer: its text pieces (deltas), joined, with the sources it lists; or the decline. */
 const compose = (
@@ -31,7 +31,8 @@ const compose = (
 ): Effect.Effect<{ readonly parts: ReadonlyArray<string>; readonly answer: Answer }, GenerationFailed> => {
   // Nothing retrieved means nothing to quote: a failure, so the use case does not charge.
   if (input.chunks.length === 0) return Effect.fail(new GenerationFailed({ message: NO_PASSAGES }));
-  const { pieces, listed } = selectPieces(input.question, input.chunks, input.language);
+  // Quoted from the passages' language: a translated question is matched as it was searched.
+  const { pieces, listed } = selectPieces(input.searched ?? input.question, input.chunks, input.language);
   const parts = pieces.length === 0 ? [NOT_COVERED] : renderPieces(pieces);
   const text = parts.join("");
   const read = [input.question, ...input.chunks.map((chunk) => chunk.text)];

@@ -121,18 +121,23 @@ export const make = (options: GroqOptions) =>
       const key = `${language}\n${text}`;
       const kept = translations.get(key);
       if (kept !== undefined) return kept;
-      const completion = yield* attempt((signal) =>
-        client.chat.completions.create(
-          {
-            model: options.model,
-            temperature: 0,
-            max_completion_tokens: TRANSLATION_TOKENS,
-            messages: [...translationMessages(text, language)],
-            stream: false,
-          },
-          { signal },
-        ),
-      ).pipe(Effect.flatMap(readCompletion), withRetry(policy), Effect.mapError(failed));
+      const completion = yield* attempt(
+        (signal) =>
+          client.chat.completions.create(
+            {
+              model: options.model,
+              temperature: 0,
+              max_completion_tokens: TRANSLATION_TOKENS,
+              messages: [...translationMessages(text, language)],
+              stream: false,
+            },
+            { signal },
+          ),
+        // One attempt: the visitor waits for it before anything else, and without it reads the notice.
+      ).pipe(
+        Effect.flatMap(readCompletion),
+        Effect.mapError((failure) => failed({ failure, attempts: 1 })),
+      );
       const translation = completion.text.trim();
       if (translations.size >= TRANSLATIONS_KEPT) translations.delete(translations.keys().next().value!);
       translations.set(key, translation);

@@ -43,6 +43,8 @@ export interface CollectionLoaded {
   readonly version: string;
   /** An estimate of what the loaded snapshot holds in memory (snapshot.ts `heldBytes`). */
   readonly bytes: number;
+  /** The language the lexical side was analysed in. */
+  readonly language: string;
 }
 
 export interface ChromaRetrieverOptions extends ChromaOptions {

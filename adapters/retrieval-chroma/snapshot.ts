@@ -22,6 +22,8 @@ export interface ChromaSnapshot {
     readonly chunks: number;
     readonly version: string;
     readonly bytes: number;
+    /** The language the lexical side was analysed in. */
+    readonly language: string;
   };
 }
 
@@ -83,6 +85,12 @@ export const loadSnapshot = (
       chunks,
       rowOf: new Map(chunks.map((chunk, row) => [chunk.id, row])),
       lexical: bm25Searcher(tables),
-      summary: { files: files.size, chunks: chunks.length, version, bytes: heldBytes(chunks, tables) },
+      summary: {
+        files: files.size,
+        chunks: chunks.length,
+        version,
+        bytes: heldBytes(chunks, tables),
+        language: tables.language,
+      },
     } satisfies ChromaSnapshot;
   });

@@ -40,6 +40,8 @@ export interface IndexLoaded {
   readonly version: string;
   /** What the loaded index holds in memory: its file's size (the snapshot keeps the file's bytes and decodes from them). */
   readonly bytes: number;
+  /** The language the index was analysed in (its file says: the analysis its terms were cut by). */
+  readonly language: string;
 }
 
 export interface LocalRetrieverOptions {
@@ -148,6 +150,7 @@ export const layer = (options: LocalRetrieverOptions) =>
           chunks: snapshot.data.count,
           version: snapshot.data.version,
           bytes: snapshot.bytes,
+          language: snapshot.data.lexical.language,
         });
       announce("start");
       const reload = () => {

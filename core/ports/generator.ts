@@ -22,6 +22,8 @@ export interface GenerationInput {
    * for retrieval, and the answer is written in this language (a model only).
    */
   readonly answerLanguage?: string | undefined;
+  /** The question as retrieval read it, in the docs' language (its translation); absent: `question`. */
+  readonly searched?: string | undefined;
   /** The docs' language (ISO 639-1): how the passages are cut into words. Absent: English. */
   readonly language?: string | undefined;
   /**

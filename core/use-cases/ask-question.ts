@@ -56,6 +56,7 @@ export const generationInput = (prepared: PreparedAnswer) => ({
   indexVersion: prepared.indexVersion,
   answerLanguage: prepared.answerLanguage,
   language: prepared.language,
+  searched: prepared.searched,
   ruleDeclines: prepared.ruleDeclines,
 });
 

@@ -19,10 +19,11 @@ import { PaymentSettings, PaymentTerms } from "../payments/payment-settings.ts";
 import { Conversations } from "../ports/conversations.ts";
 import { type Answer, type ChatTurn, Generator } from "../ports/generator.ts";
 import { PaymentStore } from "../ports/payment-store.ts";
-import { type Retrieval, type RetrievedChunk, Retriever } from "../ports/retrieval.ts";
+import type { Retrieval, RetrievedChunk } from "../ports/retrieval.ts";
 import type { Hold, QuotaView } from "../quota.ts";
 import { decideRelevance, measureRelevance, type RelevanceEvidence } from "../relevance.ts";
 import { followUpQuery } from "./follow-up.ts";
+import { retrieveInDocsLanguage } from "./retrieve-in-docs-language.ts";
 import { type HeldQuery, reserveQuery, type Spender, settleQuery } from "./spend-query.ts";
 
 export const TOP_K = 5;
@@ -78,6 +79,8 @@ export interface PreparedAnswer {
   readonly answerLanguage?: string | undefined;
   /** The docs' language. */
   readonly language?: string | undefined;
+  /** The question as retrieval read it: its translation into the docs' language, or itself. */
+  readonly searched?: string | undefined;
   /** The relevance rule declines it; only the model, judging for itself, may answer it. */
   readonly ruleDeclines?: boolean | undefined;
 }
@@ -120,7 +123,6 @@ const offerPayment = (identity: string, resetAt: number) =>
 
 export const prepareAnswer = Effect.fn("prepareAnswer")(function* (question: Question) {
   const message = yield* validateMessage(question.message);
-  const retriever = yield* Retriever;
   const conversations = yield* Conversations;
   const conversationKey = conversationKeyOf(question);
   const held = yield* reserveQuery(question, yield* Clock.currentTimeMillis).pipe(
@@ -129,18 +131,7 @@ export const prepareAnswer = Effect.fn("prepareAnswer")(function* (question: Que
   const { hold } = held;
   const found = yield* Effect.gen(function* () {
     const history = conversationKey === undefined ? [] : yield* conversations.recent(conversationKey);
-    const query = followUpQuery(message, history);
-    const first = yield* retriever.retrieve(query, TOP_K);
-    if (first.questionLanguage === first.language) return { history, first, retrieval: first };
-    const translation = yield* translated(query, first.language);
-    return translation === undefined
-      ? { history, first, retrieval: undefined }
-      : {
-          history,
-          first,
-          retrieval: yield* retriever.retrieve(translation, TOP_K),
-          answerLanguage: first.questionLanguage,
-        };
+    return { history, ...(yield* retrieveInDocsLanguage(followUpQuery(message, history), TOP_K)) };
   }).pipe(Effect.onError(() => releaseHold(question, held)));
   const decline = (answer: Answer, retrieval: Retrieval, reason: Declined["reason"]) =>
     Effect.map(
@@ -154,12 +145,12 @@ export const prepareAnswer = Effect.fn("prepareAnswer")(function* (question: Que
         reason,
       }),
     );
-  const { retrieval, answerLanguage } = found;
+  const { retrieval, answerLanguage, searched } = found;
   if (retrieval === undefined) {
     // In another language, and nothing to translate it with: say so in the visitor's language.
-    const { language, questionLanguage } = found.first;
+    const { language, questionLanguage } = found.asked;
     const text = languageNotice(language, questionLanguage, question.locale);
-    return yield* decline({ text, tokensUsed: 0, declined: true }, found.first, {
+    return yield* decline({ text, tokensUsed: 0, declined: true }, found.asked, {
       language: questionLanguage,
     });
   }
@@ -185,24 +176,11 @@ export const prepareAnswer = Effect.fn("prepareAnswer")(function* (question: Que
     conversationKey,
     indexVersion,
     answerLanguage,
+    searched,
     language: retrieval.language,
     ruleDeclines,
   } satisfies PreparedAnswer;
 });
-
-/**
- * The question in the docs' language, by the model; undefined without one, or when it fails
- * (the visitor then reads the language notice, uncharged, rather than an error).
- */
-const translated = (query: string, language: string) =>
-  Effect.flatMap(Generator, (generator) =>
-    generator.translate === undefined
-      ? Effect.succeed(undefined)
-      : generator.translate(query, language).pipe(
-          Effect.map((text) => (text.trim() === "" ? undefined : text)),
-          Effect.catchTag("GenerationFailed", () => Effect.succeed(undefined)),
-        ),
-  );
 
 /** Gives a reserved query back; a failure to do so only delays it (the hold lapses). */
 export const releaseHold = (spender: Spender, held: HeldQuery) =>

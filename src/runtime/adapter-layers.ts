@@ -48,6 +48,8 @@ export interface IndexLoaded {
   readonly version: string;
   /** An estimate of the memory the loaded index holds (the local file's size; Chroma: its snapshot). */
   readonly bytes: number;
+  /** The language the index was analysed in. */
+  readonly language: string;
 }
 
 export interface RetrievalEvents {

@@ -143,13 +143,24 @@ export const appLayer = (
       }),
     parts.retrieval ??
       retrievalLayerWith({
-        onLoad: ({ reason, files, chunks, version }) =>
+        onLoad: ({ reason, files, chunks, version, language }) => {
           logger.info(reason === "start" ? "index loaded" : "index reloaded after an ingest", {
             where: describeIndex(config.vector),
             files,
             chunks,
             version,
-          }),
+            language,
+          });
+          // A local index keeps the analysis it was built with until the next ingest writes it again.
+          if (config.docsLanguage !== undefined && config.docsLanguage !== language && chunks > 0)
+            logger.warn(
+              "the index was analysed in another language than DOCS_LANGUAGE; run npm run ingest again",
+              {
+                indexed: language,
+                configured: config.docsLanguage,
+              },
+            );
+        },
         onReloadFailed: (message) =>
           logger.warn("a new index could not be loaded; still serving the previous one", { message }),
       }),

@@ -42,7 +42,16 @@ export const folderStamp = (site: StampedSite): string => {
     pages = `unreadable: ${String(error)}`;
   }
   return createHash("sha256")
-    .update(JSON.stringify([STAMP_RECIPE, site.baseUrl ?? "", site.config.embeddingModel ?? "hash", pages]))
+    .update(
+      JSON.stringify([
+        STAMP_RECIPE,
+        site.baseUrl ?? "",
+        site.config.embeddingModel ?? "hash",
+        pages,
+        // A site given its language later is analysed again (unset: as before, detected).
+        ...(site.config.docsLanguage === undefined ? [] : [site.config.docsLanguage]),
+      ]),
+    )
     .digest("hex");
 };
 

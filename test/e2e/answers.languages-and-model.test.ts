@@ -202,6 +202,14 @@ describe("with a language model (OpenAI-compatible, LLM_BASE_URL)", () => {
     expect(reply).toMatchObject({ status: 200, declined: true, remaining: FREE });
   });
 
+  test("when the translation fails, the visitor reads the notice in their language, free; the model is asked once", async () => {
+    fake.script({ kind: "status", status: 500 });
+    const reply = await ask(withModel, "Wie lange halten die Batterien im Thermostat?");
+    expect(reply).toMatchObject({ status: 200, declined: true, remaining: FREE });
+    expect(reply.response).toContain("Dieser Assistent");
+    expect(fake.requests).toHaveLength(1);
+  });
+
   test("a German question is translated for retrieval (once) and answered in German", async () => {
     const question = "Wie hoch soll ich das Thermostat an der Wand anbringen?";
     fake.script(

@@ -42,6 +42,12 @@ describe("languages", () => {
     expect(questionLanguage("What is fs.readdir?", "en")).toBe("en");
     expect(questionLanguage("ON CONFLICT DO UPDATE", "en")).toBe("en");
     expect(questionLanguage("E07", "de")).toBe("de");
+    // English on German docs is English, though franc reads it as French ("en route").
+    expect(questionLanguage("Does it support a proxy en route to the server?", "de")).toBe("en");
+    // Ties between languages sharing stop words ("de", "la") go to franc's ranking.
+    expect(questionLanguage("¿Cuánto dura la batería?", "en")).toBe("es");
+    // One stop word tells no language: the docs' is assumed.
+    expect(questionLanguage("Wie funktioniert NFC?", "en")).toBe("en");
   });
 
   test("German is read as Unicode words, its stop words dropped and its words stemmed", () => {

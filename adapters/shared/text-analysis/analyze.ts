@@ -81,6 +81,7 @@ const UNICODE: Script = {
 
 // Words repeat endlessly in docs; analysing each distinct word once keeps indexing fast.
 const MEMO_LIMIT = 200_000;
+const MEMO_WORD_CHARS = 64;
 
 const makeAnalysis = (
   language: string,
@@ -132,6 +133,8 @@ const makeAnalysis = (
 
   const memo = new Map<string, Token | null>();
   const analyzeMemo = (raw: string): Token | undefined => {
+    // A visitor's long tokens are rare and would fill the memo: analysed, not kept.
+    if (raw.length > MEMO_WORD_CHARS) return analyzeWord(raw);
     const known = memo.get(raw);
     if (known !== undefined) return known ?? undefined;
     const token = analyzeWord(raw);

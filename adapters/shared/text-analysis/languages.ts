@@ -6,10 +6,11 @@
  * calibrated on (Porter, its own stop words, ASCII words: analyze.ts); the others are analysed
  * with Unicode words ("hält", "Wasserhärte") and their own stemmer.
  *
- * Detection: franc on a sample of the docs (thousands of words: reliable), restricted to these
- * languages. A question is short, where franc alone errs ("What is fs.readdir?" reads as
- * German to it): a question is taken to be in another language than the docs only when franc
- * says so and that language's stop words outnumber the docs language's in it.
+ * Detection: the language whose stop words a text holds most of (at least two), franc's ranking
+ * breaking ties ("de", "la": French or Spanish); otherwise the language assumed. Stop words
+ * decide because franc alone errs on short or coded text ("What is fs.readdir?" reads as German
+ * to it, "Does it support a proxy en route?" as French), which holds few stop words of any
+ * language but its own.
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -72,11 +73,12 @@ export const languageInfo = (code: string): LanguageInfo =>
 const BY_FRANC = new Map(LANGUAGES.map((language) => [language.franc, language.code]));
 const ONLY = LANGUAGES.map((language) => language.franc);
 
-/** franc's best guess among our languages, or undefined when it has none. */
-const francGuess = (text: string): string | undefined => {
-  const [best] = francAll(text, { only: ONLY, minLength: 3 });
-  return best === undefined || best[0] === "und" ? undefined : BY_FRANC.get(best[0]);
-};
+/** franc's ranking of our languages for a text (best first; empty when it has none). */
+const francRanking = (text: string): ReadonlyArray<string> =>
+  francAll(text, { only: ONLY, minLength: 3 }).flatMap(([code]) => {
+    const language = BY_FRANC.get(code);
+    return language === undefined ? [] : [language];
+  });
 
 /** Detection reads this much of the docs: enough for franc, cheap on any corpus. */
 const SAMPLE_CHARS = 20_000;
@@ -96,17 +98,23 @@ const stopHits = (words: ReadonlyArray<string>, code: string) => {
   return words.filter((word) => stops.has(word)).length;
 };
 
+/** A language is only told from this many of its stop words. */
+const MIN_STOP_HITS = 2;
+
 /**
- * franc's guess when the text's own stop words bear it out (more of the guessed language's
- * than of `otherwise`'s); else `otherwise`. Code, names and short texts mislead franc; they
- * hold few stop words of any language, so they keep `otherwise`.
+ * The language whose stop words the text holds most of (franc's ranking breaks ties), when it
+ * holds at least two and more than `otherwise`'s; else `otherwise`.
  */
 const confirmedGuess = (text: string, otherwise: string): string => {
-  const guess = francGuess(text);
-  if (guess === undefined || guess === otherwise) return otherwise;
   // One-letter words ("e", "a", "y") are stop words of several languages and tell none apart.
   const words = text.toLowerCase().match(/\p{L}{2,}/gu) ?? [];
-  return stopHits(words, guess) > stopHits(words, otherwise) ? guess : otherwise;
+  const hits = new Map(LANGUAGE_CODES.map((code) => [code, stopHits(words, code)]));
+  const most = Math.max(...hits.values());
+  const assumed = hits.get(otherwise) ?? 0;
+  if (most < MIN_STOP_HITS || most <= assumed) return otherwise;
+  const tied = LANGUAGE_CODES.filter((code) => hits.get(code) === most);
+  if (tied.length === 1) return tied[0]!;
+  return francRanking(text).find((language) => tied.includes(language)) ?? otherwise;
 };
 
 /** The language most of `texts` are written in (a sample spread over them); English when unsure. */
