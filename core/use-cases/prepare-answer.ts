@@ -141,7 +141,9 @@ export const prepareAnswer = Effect.fn("prepareAnswer")(function* (question: Que
         answer,
         rateLimit,
         evidence: retrieval.evidence,
-        sources: retrieval.chunks,
+        // The closest sections, for the reader to look for themselves; a question in another
+        // language found none that mean anything.
+        sources: reason === "uncovered" ? retrieval.chunks : [],
         reason,
       }),
     );

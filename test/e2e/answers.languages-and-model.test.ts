@@ -123,6 +123,8 @@ describe("a small English site without a language model", () => {
     const reply = await ask(english, "Wie hoch soll ich das Thermostat an der Wand anbringen?");
     expect(reply).toMatchObject({ status: 200, declined: true, remaining: FREE });
     expect(reply.response).toContain("Dieser Assistent beantwortet Fragen auf English");
+    // Passages found by German words in English docs mean nothing: none are shown.
+    expect(reply.sources).toEqual([]);
   });
 
   test("the widget's locale chooses the notice's language; Accept-Language does without one", async () => {
