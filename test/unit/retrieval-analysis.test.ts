@@ -12,7 +12,7 @@ import {
   relevanceEvidence,
 } from "../../adapters/shared/ranking/hybrid.ts";
 import { buildLexicalTables, chunkFields, codeOf } from "../../adapters/shared/ranking/lexical.ts";
-import { terms } from "../../adapters/shared/text-analysis/analyze.ts";
+import { analysisFor, terms } from "../../adapters/shared/text-analysis/analyze.ts";
 import { stem } from "../../adapters/shared/text-analysis/stem.ts";
 import { measureRelevance } from "../../core/relevance.ts";
 
@@ -43,6 +43,12 @@ describe("analysis", () => {
     expect(terms("How do I list the entries of a directory?")).toEqual(["list", "entri", "directori"]);
     expect(terms("HTTPS is not HTTP")).toEqual(["https", "http"]);
     expect(terms("")).toEqual([]);
+  });
+
+  test("a plural acronym is its acronym, not a camelCase name", () => {
+    expect(terms("Parsing URLs and APIs")).toEqual(["pars", "url", "api"]);
+    expect(terms("swap the AAs")).toEqual(["swap", "aa"]);
+    expect(analysisFor("de").terms("Die URLs der APIs")).toEqual(["url", "api"]);
   });
 
   test("the Porter stemmer conflates inflections", () => {

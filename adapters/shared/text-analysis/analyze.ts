@@ -56,6 +56,7 @@ interface Script {
   readonly lowerUpper: RegExp;
   readonly leadingCaps: RegExp;
   readonly keyword: RegExp;
+  readonly pluralAcronym: RegExp;
 }
 
 const ASCII: Script = {
@@ -66,6 +67,7 @@ const ASCII: Script = {
   lowerUpper: /[a-z][A-Z]/,
   leadingCaps: /^[A-Z]{2,}[a-z]/,
   keyword: /^[A-Z]{2,}$/,
+  pluralAcronym: /^[A-Z]{2,}s$/,
 };
 
 const UNICODE: Script = {
@@ -77,6 +79,7 @@ const UNICODE: Script = {
   lowerUpper: /\p{Ll}\p{Lu}/u,
   leadingCaps: /^\p{Lu}{2,}\p{Ll}/u,
   keyword: /^\p{Lu}{2,}$/u,
+  pluralAcronym: /^\p{Lu}{2,}s$/u,
 };
 
 // Words repeat endlessly in docs; analysing each distinct word once keeps indexing fast.
@@ -106,6 +109,11 @@ const makeAnalysis = (
     script.leadingCaps.test(raw);
 
   const analyzeWord = (raw: string): Token | undefined => {
+    // A plural acronym ("APIs", "URLs", "AAs") is its acronym, not a camelCase name.
+    if (script.pluralAcronym.test(raw)) {
+      const term = termOf(raw.slice(0, -1));
+      return term === undefined ? undefined : { word: raw.toLowerCase(), identifier: false, terms: [term] };
+    }
     if (script.plain.test(raw)) {
       const term = wordTerm(raw);
       return term === undefined ? undefined : { word: raw, identifier: false, terms: [term] };
