@@ -203,8 +203,9 @@ const checkUnique = (placed: ReadonlyArray<Placed>, problems: string[], reserved
         );
         continue;
       }
-      const owner = hosts.get(host);
-      if (owner === undefined) hosts.set(host, site?.id ?? "");
+      // A name is one site's whatever the port (the edge routes by the name).
+      const owner = hosts.get(hostName(host));
+      if (owner === undefined) hosts.set(hostName(host), site?.id ?? "");
       else if (owner !== site?.id)
         problems.push(`SITES_FILE: sites[${at}].hosts: "${host}" is also a host of site "${owner}"`);
     }

@@ -6,34 +6,31 @@ import { hostName } from "../../core/host-name.ts";
 import type { RoutedSite, SiteRouting } from "../http/edge/site-routing.ts";
 
 export interface DirectoryEntry extends RoutedSite {
-  /** Lower-case host names, with a port when the file gives one. */
+  /** Lower-case host names, with a port when the file gives one (routing reads the name only). */
   readonly hosts: ReadonlyArray<string>;
 }
 
 interface Snapshot {
   readonly byId: ReadonlyMap<string, DirectoryEntry>;
-  readonly byHost: ReadonlyMap<string, DirectoryEntry>;
-  readonly names: ReadonlySet<string>;
+  /** By host name without its port: a name is one site's whatever the port it is asked on. */
+  readonly byName: ReadonlyMap<string, DirectoryEntry>;
 }
 
 const snapshotOf = (entries: ReadonlyArray<DirectoryEntry>): Snapshot => {
-  const byHost = new Map<string, DirectoryEntry>();
-  for (const entry of entries) for (const host of entry.hosts) byHost.set(host, entry);
-  return {
-    byId: new Map(entries.map((entry) => [entry.id, entry])),
-    byHost,
-    names: new Set([...byHost.keys()].map(hostName)),
-  };
+  const byName = new Map<string, DirectoryEntry>();
+  for (const entry of entries) for (const host of entry.hosts) byName.set(hostName(host), entry);
+  return { byId: new Map(entries.map((entry) => [entry.id, entry])), byName };
 };
 
 export const siteDirectory = () => {
   let current = snapshotOf([]);
   const routing: SiteRouting = {
     byId: (id) => current.byId.get(id),
-    // A host listed with its port matches only that port; a bare name matches any port.
-    byHost: (host) => current.byHost.get(host) ?? current.byHost.get(hostName(host)),
-    hasHosts: () => current.byHost.size > 0,
-    servesHost: (name) => current.names.has(name),
+    // Whatever the port: a listed name asked on another port must not fall to the default site,
+    // whose operator's doors (ADMIN_TOKEN, the facilitator) would answer on a host the owner runs.
+    byHost: (host) => current.byName.get(hostName(host)),
+    hasHosts: () => current.byName.size > 0,
+    servesHost: (name) => current.byName.has(name),
   };
   return {
     routing,

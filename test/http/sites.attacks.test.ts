@@ -224,10 +224,25 @@ describe.each(STORES)("cross-site attacks (%s)", (_name, open) => {
       expect([path, response.status]).toEqual([path, 404]);
       expect(response.text).not.toContain(BETA_WALLET);
     }
-    // The path names the site before the Host does: B's host with A's path is A, never a mix.
-    expect((await walletOf("/sites/alpha/api/payment/info", { Host: "docs.beta.test" })).text).toContain(
-      ALPHA_WALLET,
+    // A site's own host serves that site only: another site's path there is 404 (B's owner runs
+    // that host and would read what A's visitors and owner send), its own path is itself.
+    for (const path of [
+      "/sites/alpha/api/payment/info",
+      "/sites/alpha/admin",
+      "/sites/alpha/api/admin/insights",
+    ]) {
+      const response = await walletOf(path, { Host: "docs.beta.test" });
+      expect([path, response.status]).toEqual([path, 404]);
+      expect(response.text).not.toContain(ALPHA_WALLET);
+    }
+    expect((await walletOf("/sites/beta/api/payment/info", { Host: "docs.beta.test" })).text).toContain(
+      BETA_WALLET,
     );
+    // A host name finds its site whatever the port: never the default site (and its operator's doors).
+    for (const host of ["docs.beta.test:8443", "docs.beta.test:443", "DOCS.beta.test:3000"]) {
+      const response = await walletOf("/api/payment/info", { Host: host });
+      expect([host, response.text.includes(BETA_WALLET)]).toEqual([host, true]);
+    }
     expect((await walletOf("/api/payment/info", { Host: "DOCS.BETA.TEST" })).text).toContain(BETA_WALLET);
     expect((await walletOf("/api/payment/info", { Host: "docs.beta.test.evil" })).status).toBe(403);
   });

@@ -245,13 +245,16 @@ describe("several problems at once, across sites", () => {
       problems({
         sites: [
           { id: "acme", docs: "./a", hosts: ["docs.acme.dev"] },
-          { id: "bravo", docs: "./b", hosts: ["DOCS.acme.dev"] },
+          { id: "bravo", docs: "./b", hosts: ["DOCS.acme.dev", "wiki.acme.dev:8443"] },
           { id: "acme", docs: "./c" },
+          // A name is one site's whatever the port: another port is no other host.
+          { id: "charlie", docs: "./d", hosts: ["wiki.acme.dev:443"] },
         ],
       }),
     ).toEqual([
       'SITES_FILE: sites[1].hosts: "docs.acme.dev" is also a host of site "acme"',
       'SITES_FILE: sites[2].id: "acme" is also the id of sites[0]',
+      'SITES_FILE: sites[3].hosts: "wiki.acme.dev:443" is also a host of site "bravo"',
     ]);
   });
 
@@ -273,15 +276,15 @@ describe("several problems at once, across sites", () => {
     ]);
   });
 
-  test("a host with and without a port are two hosts", () => {
+  test("a host with and without a port is one host: two sites cannot share the name", () => {
     expect(
-      ok({
+      problems({
         sites: [
           { id: "a", docs: "./a", hosts: ["docs.acme.dev"] },
           { id: "b", docs: "./b", hosts: ["docs.acme.dev:8080"] },
         ],
-      }).sites.map((site) => site.hosts),
-    ).toEqual([["docs.acme.dev"], ["docs.acme.dev:8080"]]);
+      }),
+    ).toEqual(['SITES_FILE: sites[1].hosts: "docs.acme.dev:8080" is also a host of site "a"']);
   });
 });
 

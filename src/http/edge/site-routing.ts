@@ -1,8 +1,11 @@
 /**
- * How the edge finds the site a request is for, when the service hosts several: a path under
- * `/sites/<id>/` is that site's (the rest of the path is what its routes see), a Host one site
- * names is that site's at the usual paths, and anything else is the default site's. The sites
- * change when the sites file does, so the edge asks on every request instead of keeping a copy.
+ * How the edge finds the site a request is for, when the service hosts several. A Host one site
+ * names (whatever its port) is that site's, and that site's only: its usual paths, or its own
+ * `/sites/<id>/`; another site's `/sites/<other>/` there is unknown (404), since the site's
+ * owner runs that host and would read what the other site's visitors and owner send. On the
+ * service's own names a path under `/sites/<id>/` is that site's (the rest of the path is what
+ * its routes see), and anything else is the default site's. The sites change when the sites
+ * file does, so the edge asks on every request instead of keeping a copy.
  */
 import type { EdgeRequest } from "../../hono-kit/app-env.ts";
 import type { CorsPolicy } from "./cors.ts";
@@ -37,15 +40,14 @@ export const siteOf = (
   request: Request,
   path: string,
 ): { readonly site: RoutedSite; readonly path: string } | "unknown" | undefined => {
+  const host = routing.hasHosts() ? hostOf(request) : undefined;
+  const hostSite = host === undefined ? undefined : routing.byHost(host.toLowerCase());
   if (path.startsWith(SITES_PREFIX)) {
     const end = path.indexOf("/", SITES_PREFIX.length);
     const id = path.slice(SITES_PREFIX.length, end < 0 ? undefined : end);
     const site = routing.byId(id);
-    if (site === undefined) return "unknown";
+    if (site === undefined || (hostSite !== undefined && hostSite.id !== site.id)) return "unknown";
     return { site, path: end < 0 ? "/" : path.slice(end) };
   }
-  if (!routing.hasHosts()) return undefined;
-  const host = hostOf(request);
-  const site = host === undefined ? undefined : routing.byHost(host.toLowerCase());
-  return site === undefined ? undefined : { site, path };
+  return hostSite === undefined ? undefined : { site: hostSite, path };
 };
