@@ -154,6 +154,13 @@ export const measureRelevance = (
   return { terms: words.length, coverage: coverage / total, known: known / total };
 };
 
+/**
+ * Whether nothing in the best passages matches the question (none holds any of its words): what
+ * the rule still declines when a language model judges the rest itself.
+ */
+export const nothingMatches = (evidence: RelevanceEvidence): boolean =>
+  evidence.words.every((word) => word.inPassages.length === 0);
+
 /** A threshold for docs of this breadth, between its small and its large value. */
 const thresholdFor = (threshold: Threshold, breadth: number) =>
   threshold.small + (threshold.large - threshold.small) * breadth;

@@ -21,7 +21,7 @@ import { type Answer, type ChatTurn, Generator } from "../ports/generator.ts";
 import { PaymentStore } from "../ports/payment-store.ts";
 import type { Retrieval, RetrievedChunk } from "../ports/retrieval.ts";
 import type { Hold, QuotaView } from "../quota.ts";
-import { decideRelevance, measureRelevance, type RelevanceEvidence } from "../relevance.ts";
+import { decideRelevance, nothingMatches, type RelevanceEvidence } from "../relevance.ts";
 import { followUpQuery } from "./follow-up.ts";
 import { retrieveInDocsLanguage } from "./retrieve-in-docs-language.ts";
 import { type HeldQuery, reserveQuery, type Spender, settleQuery } from "./spend-query.ts";
@@ -160,7 +160,7 @@ export const prepareAnswer = Effect.fn("prepareAnswer")(function* (question: Que
   const ruleDeclines = decideRelevance(evidence) === "decline";
   // A model judges for itself what the passages answer: only a question nothing matches stops here.
   const generator = yield* Generator;
-  const stop = generator.judgesRelevance === true ? measureRelevance(evidence).coverage === 0 : ruleDeclines;
+  const stop = generator.judgesRelevance === true ? nothingMatches(evidence) : ruleDeclines;
   if (chunks.length === 0 || stop)
     // Nothing to answer from: say so honestly and charge nothing.
     return yield* decline(DECLINED, retrieval, "uncovered");

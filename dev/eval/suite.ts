@@ -33,7 +33,7 @@ const fixture = (path: string) => join(REPO_ROOT, path);
 export const smallSiteSets = (): ReadonlyArray<SuiteSet> =>
   SMALL_SITE_SETS.filter(({ path }) => existsSync(path)).flatMap(({ group, path }) =>
     readSiteQuestions(path).map(({ site, dev, outOfScope }) => ({
-      name: `${site}`,
+      name: site,
       docs: join(dirname(path), site),
       dev,
       outOfScope,
@@ -41,48 +41,49 @@ export const smallSiteSets = (): ReadonlyArray<SuiteSet> =>
     })),
   );
 
+/** Each large corpus's question sets: dev (with its out-of-scope questions) and held-out. */
+const LARGE_CORPORA = {
+  node: {
+    name: "Node.js",
+    dev: "test/fixtures/docs/node-docs-dev.tsv",
+    heldOut: "test/fixtures/docs/node-docs-extra.tsv",
+    outOfScope: "test/fixtures/eval/node-docs-out-of-scope.tsv",
+  },
+  postgres: {
+    name: "PostgreSQL",
+    dev: "test/fixtures/eval/postgres-dev.tsv",
+    heldOut: "test/fixtures/eval/postgres-extra.tsv",
+    outOfScope: "test/fixtures/eval/postgres-out-of-scope.tsv",
+  },
+} as const;
+
 /** The large corpora's sets, for the folders given. */
-export const largeSets = (folders: {
-  readonly node?: string | undefined;
-  readonly postgres?: string | undefined;
-}): ReadonlyArray<SuiteSet> => [
-  ...(folders.node === undefined
-    ? []
-    : [
-        {
-          name: "Node.js dev",
-          docs: folders.node,
-          dev: readQuestions(fixture("test/fixtures/docs/node-docs-dev.tsv")),
-          outOfScope: readOutOfScope(fixture("test/fixtures/eval/node-docs-out-of-scope.tsv")),
-          group: undefined,
-        },
-        {
-          name: "Node.js held-out",
-          docs: folders.node,
-          dev: readQuestions(fixture("test/fixtures/docs/node-docs-extra.tsv")),
-          outOfScope: [],
-          group: undefined,
-        },
-      ]),
-  ...(folders.postgres === undefined
-    ? []
-    : [
-        {
-          name: "PostgreSQL dev",
-          docs: folders.postgres,
-          dev: readQuestions(fixture("test/fixtures/eval/postgres-dev.tsv")),
-          outOfScope: readOutOfScope(fixture("test/fixtures/eval/postgres-out-of-scope.tsv")),
-          group: undefined,
-        },
-        {
-          name: "PostgreSQL held-out",
-          docs: folders.postgres,
-          dev: readQuestions(fixture("test/fixtures/eval/postgres-extra.tsv")),
-          outOfScope: [],
-          group: undefined,
-        },
-      ]),
-];
+export const largeSets = (
+  folders: {
+    readonly [corpus in keyof typeof LARGE_CORPORA]?: string | undefined;
+  },
+): ReadonlyArray<SuiteSet> =>
+  (Object.keys(LARGE_CORPORA) as Array<keyof typeof LARGE_CORPORA>).flatMap((corpus) => {
+    const docs = folders[corpus];
+    if (docs === undefined) return [];
+    const sets = LARGE_CORPORA[corpus];
+    return [
+      {
+        name: `${sets.name} dev`,
+        docs,
+        dev: readQuestions(fixture(sets.dev)),
+        outOfScope: readOutOfScope(fixture(sets.outOfScope)),
+        group: undefined,
+      },
+      {
+        name: `${sets.name} held-out`,
+        docs,
+        dev: readQuestions(fixture(sets.heldOut)),
+        outOfScope: [],
+        group: undefined,
+      },
+    ];
+  });
 
 export interface SetResult {
   readonly set: SuiteSet;

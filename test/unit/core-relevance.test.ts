@@ -6,6 +6,7 @@ import {
   decideRelevance,
   measureRelevance,
   NO_EVIDENCE,
+  nothingMatches,
   type RelevanceEvidence,
   type TermEvidence,
   termWeights,
@@ -110,6 +111,13 @@ describe("decideRelevance, whatever the corpus", () => {
     expect(decideRelevance(NO_EVIDENCE)).toBe("decline");
     expect(decideRelevance(asked(LARGE, []))).toBe("decline");
     expect(decideRelevance(asked(SMALL, []))).toBe("decline");
+  });
+
+  test("nothing matches only when no passage holds any of the question's words", () => {
+    expect(nothingMatches(asked(SMALL, [word("capit", 0), word("canada", 0)]))).toBe(true);
+    expect(nothingMatches(asked(LARGE, [word("start", 40), word("weather", 0)]))).toBe(true);
+    expect(nothingMatches(asked(SMALL, [word("tyre", 0), word("us", 1, [0])]))).toBe(false);
+    expect(nothingMatches(NO_EVIDENCE)).toBe(true);
   });
 
   test("a custom policy is honoured", () => {

@@ -13,7 +13,7 @@
  * on); every other language reads Unicode words ("hält", "Brühgruppe") with its stop words and
  * Snowball stemmer (languages.ts). `terms` and `tokens` are English's.
  */
-import { DEFAULT_LANGUAGE, languageInfo } from "./languages.ts";
+import { DEFAULT_LANGUAGE, languageInfo, stopSet } from "./languages.ts";
 import { stem as porter } from "./stem.ts";
 
 const ENGLISH_STOPWORDS = (
@@ -191,7 +191,7 @@ export const analysisFor = (language: string): Analysis => {
     const info = languageInfo(language);
     if (info.stem === undefined) return ENGLISH;
     const snowball = info.stem;
-    analysis = makeAnalysis(info.code, UNICODE, new Set(info.stopwords), (word) =>
+    analysis = makeAnalysis(info.code, UNICODE, stopSet(info.code), (word) =>
       word.length < 3 ? word : snowball(word),
     );
     analyses.set(info.code, analysis);

@@ -84,7 +84,8 @@ const francRanking = (text: string): ReadonlyArray<string> =>
 const SAMPLE_CHARS = 20_000;
 
 const stopSets = new Map<string, ReadonlySet<string>>();
-const stopSet = (code: string): ReadonlySet<string> => {
+/** A language's stop words as a set, made once (detection and analysis share it). */
+export const stopSet = (code: string): ReadonlySet<string> => {
   let set = stopSets.get(code);
   if (set === undefined) {
     set = new Set(languageInfo(code).stopwords);
