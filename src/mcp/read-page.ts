@@ -1,7 +1,7 @@
 /**
  * `read_page`: one page (or one section) of the docs in full, by the URL or source a search
  * result gave, so an agent can quote more than a snippet. Pages are put back together from the
- * index's listing (core/doc-pages.ts), once per index version.
+ * index's listing (core/doc-pages.ts), once per site and index version.
  */
 import * as Effect from "effect/Effect";
 import { type DocPage, docPages } from "../../core/doc-pages.ts";
@@ -11,8 +11,16 @@ import { type AppRuntime, runOutcome } from "../hono-kit/run-effect.ts";
 /** Longest text one call returns: a long page is cut there, and says so. */
 export const MAX_PAGE_CHARS = 30_000;
 
-/** The pages of the last index version seen (a re-index changes the version). */
-let cached: { readonly version: string; readonly pages: ReadonlyArray<DocPage> } | undefined;
+/**
+ * The pages of the sites read lately, by site runtime, each with the index version it was built
+ * from (a re-index changes the version). Per site: one cache for the process was rebuilt on every
+ * call of an agent alternating between sites, and a version names an index, not the service, so
+ * two sites' indexes can share one. At most PAGE_CACHE_SITES sites, the least recently read
+ * dropped first: a site's pages are about its docs' size, and the indexes' own memory budget
+ * (SITES_MEMORY_MB) does not count them.
+ */
+export const PAGE_CACHE_SITES = 8;
+const cached = new Map<AppRuntime, { readonly version: string; readonly pages: ReadonlyArray<DocPage> }>();
 
 const pagesNow = async (runtime: AppRuntime): Promise<ReadonlyArray<DocPage> | undefined> => {
   const listed = await runOutcome(
@@ -20,11 +28,18 @@ const pagesNow = async (runtime: AppRuntime): Promise<ReadonlyArray<DocPage> | u
     Effect.flatMap(Retriever, (retriever) => retriever.listing),
   );
   if (!listed.ok) return undefined;
+  const held = cached.get(runtime);
   const now =
-    cached?.version === listed.value.version
-      ? cached
+    held?.version === listed.value.version
+      ? held
       : { version: listed.value.version, pages: docPages(listed.value.chunks) };
-  cached = now;
+  // Re-inserted, so the Map's order is the order of use.
+  cached.delete(runtime);
+  cached.set(runtime, now);
+  for (const oldest of cached.keys()) {
+    if (cached.size <= PAGE_CACHE_SITES) break;
+    cached.delete(oldest);
+  }
   return now.pages;
 };
 
