@@ -43,24 +43,30 @@ export class PaymentSettings extends Context.Service<
 export const MEMO_PREFIX = "docschat:";
 
 /**
- * The settings over the store they verify against; a volatile store starts its ledger now. The
- * price defaults to DEFAULT_UNITS_PER_QUERY (0.001 USDC).
+ * The settings over the store they verify against. A volatile store's ledger starts when the
+ * store was built, `ledgerStart`, or now when the caller built it with these settings: a store
+ * that outlives its settings (a hosted site's, rebuilt on every edit of the site) must keep its
+ * start, or an edit would refuse the transfers made before it. The price defaults to
+ * DEFAULT_UNITS_PER_QUERY (0.001 USDC).
  */
 export const layer = (
   terms: Omit<PaymentTerms, "memoPrefix" | "unitsPerQuery"> & {
     readonly memoPrefix?: string;
     readonly unitsPerQuery?: bigint | undefined;
+    /** Epoch ms the store's ledger started (its used signatures are kept since). */
+    readonly ledgerStart?: number | undefined;
   },
 ) =>
   Layer.effect(PaymentSettings)(
     Effect.gen(function* () {
       const store = yield* PaymentStore;
       const now = yield* Clock.currentTimeMillis;
+      const { ledgerStart, ...rest } = terms;
       return PaymentSettings.of({
         memoPrefix: MEMO_PREFIX,
-        ...terms,
+        ...rest,
         unitsPerQuery: terms.unitsPerQuery ?? DEFAULT_UNITS_PER_QUERY,
-        notBefore: store.durable ? undefined : now,
+        notBefore: store.durable ? undefined : (ledgerStart ?? now),
       });
     }),
   );

@@ -112,6 +112,8 @@ export interface AppParts {
   readonly generator?: Layer.Layer<Generator, unknown>;
   /** Namespace of the store's and the answer cache's Redis keys (a hosted site's); default "docs-chat:". */
   readonly keyPrefix?: string;
+  /** When `store` was built (a hosted site's outlives its runtimes): a volatile ledger's start; default now. */
+  readonly ledgerStart?: number;
 }
 
 /**
@@ -133,6 +135,7 @@ export const appLayer = (
     memoRequired: config.memoRequired,
     paidDailyCap: config.paidDailyCap,
     unitsPerQuery: config.unitsPerQuery,
+    ledgerStart: parts.ledgerStart,
   });
   return Layer.mergeAll(
     Layer.provideMerge(settings, store),

@@ -60,6 +60,7 @@ export const siteRuntime = (
         store: store.layer,
         chain: store.chain,
         keyPrefix: siteKeyPrefix(definition.id),
+        ledgerStart: store.openedAt,
         ...(retrieval === undefined ? {} : { retrieval }),
       },
       parts.events,

@@ -52,6 +52,11 @@ export interface SiteStore {
   readonly chain: Layer.Layer<ChainReader>;
   /** The free questions a day the store was built with (it reads them when built). */
   readonly freeQueries: number;
+  /**
+   * When it was opened (epoch ms): on memory its ledger starts then, and every runtime built over
+   * it keeps that start (a runtime of its own would restart the ledger at each edit of the site).
+   */
+  readonly openedAt: number;
   readonly dispose: () => Promise<void>;
 }
 
@@ -63,6 +68,7 @@ export const openSiteStore = async (
   logger: Logger,
   events: AppEvents,
 ): Promise<SiteStore> => {
+  const openedAt = Date.now();
   const runtime = ManagedRuntime.make(
     storeLayerFor(config, logger, events, siteKeyPrefix(id)).pipe(
       Layer.provide(Layer.succeedContext(shared)),
@@ -78,6 +84,7 @@ export const openSiteStore = async (
     context,
     chain: Layer.succeedContext(Context.pick(ChainReader)(shared)),
     freeQueries: config.freeQueries,
+    openedAt,
     dispose: () => runtime.dispose(),
   };
 };
