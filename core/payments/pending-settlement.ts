@@ -17,6 +17,7 @@
  * (x402-ledger.ts: a finish or a granting retry claim changes the record once), so two
  * reconcilers, a reconciler and a retry, or a reconciler run twice after a crash credit once.
  */
+import { CLAIM_RETENTION_MS } from "./x402-ledger.ts";
 
 /** Who is owed what if the transaction lands. */
 export type PendingKind = "credit" | "paywall" | "facilitator";
@@ -98,6 +99,22 @@ export const fateOf = ({ blockhashValid, status }: ChainFate): Fate => {
       return status satisfies never;
   }
 };
+
+/**
+ * An entry still open this long after it was recorded is given up: by then its payment record
+ * is forgotten (x402-ledger.ts keeps a claimed one CLAIM_RETENTION_MS), so no step of the
+ * ledger can credit it any more, and reading its fate again would spend the RPC plan for
+ * nothing. In the usual case an entry is closed within minutes; one whose record is gone
+ * before that is given up as soon as it landed.
+ */
+export const GIVE_UP_AFTER_MS = CLAIM_RETENTION_MS;
+
+/** Why an entry was given up: its record is gone, or it outlived GIVE_UP_AFTER_MS. */
+export type GiveUpReason = "record-forgotten" | "too-old";
+
+/** Whether an entry is past following (before any RPC call is spent on it). */
+export const isTooOld = (entry: PendingSettlement, now: number): boolean =>
+  now - entry.since >= GIVE_UP_AFTER_MS;
 
 /** Whether the reconciler looks at an entry now: old enough that its sender is done with it. */
 export const isDue = (entry: PendingSettlement, now: number, afterMs: number = RECONCILE_AFTER_MS): boolean =>

@@ -46,6 +46,8 @@ export const COUNTERS = {
     "x402 v2 settlements refused sponsorship before simulation: the wallet cooled down after a failure on chain, or the hour's loss budget spent",
   x402_reconciled_total:
     "x402 v2 settlements left pending (not confirmed in the wait, or the store failed after sending) followed to their end, by kind and fate",
+  x402_reconcile_given_up_total:
+    "x402 v2 pending settlements given up, by kind and reason (record-forgotten, too-old): nothing could settle them any more; each is logged for a refund by hand",
   admin_cross_site_refused_total: "Admin logins and logouts refused: sent by another site's page",
   metrics_auth_failures_total: "Wrong METRICS_TOKEN on /metrics or /readyz",
   chain_rpc_calls_total:

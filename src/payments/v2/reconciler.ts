@@ -12,17 +12,30 @@
  *
  * Each step is idempotent, so a reconciler that dies halfway, two that overlap after a lapsed
  * lease, or a retry of the same payload racing it, credit once.
+ *
+ * Reading a fate is two RPC calls (the blockhash's validity, the signature's status), one chain
+ * lookup of the service's budget (core/payments/chain-lookup-budget.ts), admitted before the
+ * calls as every other lookup is, under the one client RECONCILER_CLIENT: the reconcilers of
+ * all sites together take at most the per-client ceiling (30 a minute) of the service's 600, and
+ * an entry the budget refuses waits for a later round. An entry nothing can credit any more (its
+ * payment record forgotten, or older than GIVE_UP_AFTER_MS) is given up: closed, counted
+ * (x402_reconcile_given_up_total) and logged as an error naming the payer and the transaction,
+ * for the operator to refund; before, it was read on the RPC every round forever.
  */
 import * as Clock from "effect/Clock";
 import * as Effect from "effect/Effect";
+import { ChainLookupLimits } from "../../../core/payments/chain-lookup-budget.ts";
 import {
   FACILITATOR_PENDING_RETENTION_MS,
   type Fate,
+  type GiveUpReason,
   isDue,
+  isTooOld,
   type PendingSettlement,
   RECONCILER_LEASE_MS,
 } from "../../../core/payments/pending-settlement.ts";
 import { standingOf } from "../../../core/payments/x402-ledger.ts";
+import { ChainLookupBudget } from "../../../core/ports/chain-lookup-budget.ts";
 import { PaymentRequests } from "../../../core/ports/payment-requests.ts";
 import { PendingSettlements } from "../../../core/ports/pending-settlements.ts";
 import type { Outcome } from "../../hono-kit/run-effect.ts";
@@ -34,9 +47,11 @@ import type { FeePayer } from "./fee-payer.ts";
 export const RECONCILE_EVERY_MS = 30_000;
 /** Entries followed per round: the rest wait for the next. */
 const PER_ROUND = 500;
+/** The client the reconcilers' chain lookups are counted under (one for the whole service). */
+export const RECONCILER_CLIENT = "x402-reconciler";
 
 export type RunReconcile = <A, E>(
-  effect: Effect.Effect<A, E, PendingSettlements | PaymentRequests>,
+  effect: Effect.Effect<A, E, PendingSettlements | PaymentRequests | ChainLookupBudget>,
 ) => Promise<Outcome<A, E>>;
 
 export interface ReconcilerDeps {
@@ -55,7 +70,24 @@ export interface ReconcileRound {
   readonly credited: number;
 }
 
-/** The chat's due: credited once, by whichever ledger step still can. True when it is settled (credited here or before). */
+/** Admits one fate read (two RPC calls) in the chain lookup budget, or says no (nothing is counted then). */
+const admitFateRead = (entry: PendingSettlement) =>
+  Effect.gen(function* () {
+    const budget = yield* ChainLookupBudget;
+    const ceilings = yield* ChainLookupLimits;
+    const now = yield* Clock.currentTimeMillis;
+    const verdict = yield* budget.reserve(
+      { client: RECONCILER_CLIENT, signature: entry.signature },
+      ceilings,
+      now,
+    );
+    return verdict.admitted;
+  });
+
+/**
+ * The chat's due: credited once, by whichever ledger step still can. "done" when it is settled
+ * (credited here or before), "forgotten" when its record is gone (nothing can credit it now).
+ */
 const creditLanded = (entry: PendingSettlement) =>
   Effect.gen(function* () {
     const requests = yield* PaymentRequests;
@@ -78,6 +110,7 @@ const creditLanded = (entry: PendingSettlement) =>
     if (claimed._tag === "Success") return "credited" as const;
     // Refused: served already (by a retry), or a retry holds it right now (next round).
     const record = yield* requests.find(entry.paymentId, now);
+    if (record === undefined) return "forgotten" as const;
     return standingOf(record, entry.signature) === "served" ? ("done" as const) : ("later" as const);
   });
 
@@ -100,11 +133,22 @@ export const reconcileOnce = async (deps: ReconcilerDeps, holder: string): Promi
     for (const entry of listed.value) {
       const now = Date.now();
       if (!isDue(entry, now, deps.afterMs)) continue;
+      if (isTooOld(entry, now)) {
+        await giveUp(deps, entry, "too-old");
+        continue;
+      }
+      const admitted = await run(admitFateRead(entry));
+      // Refused for this client or for everyone: so would the rest be this round.
+      if (!admitted.ok || !admitted.value) break;
       const fate = await deps.feePayer.fate(entry.signature, entry.blockhash).catch(() => "unknown" as const);
       if (fate === "unknown") continue;
       let done = true;
       if (entry.kind === "credit" && fate === "landed") {
         const outcome = await run(creditLanded(entry));
+        if (outcome.ok && outcome.value === "forgotten") {
+          await giveUp(deps, entry, "record-forgotten");
+          continue;
+        }
         done = outcome.ok && outcome.value !== "later";
         if (outcome.ok && outcome.value === "credited") {
           credited += 1;
@@ -144,6 +188,23 @@ export const reconcileOnce = async (deps: ReconcilerDeps, holder: string): Promi
   } finally {
     await run(Effect.flatMap(PendingSettlements, (pending) => pending.releaseReconciler(holder)));
   }
+};
+
+/** Closes an entry nothing can settle any more; counted, and logged for the operator to refund by hand. */
+const giveUp = async (deps: ReconcilerDeps, entry: PendingSettlement, reason: GiveUpReason) => {
+  if (!(await closeEntry(deps.run, entry))) return;
+  deps.metrics?.count("x402_reconcile_given_up_total", { kind: entry.kind, reason });
+  deps.logger.error(
+    "x402 v2 pending settlement given up: nothing can settle it any more; refund by hand if it landed",
+    {
+      transaction: entry.signature,
+      kind: entry.kind,
+      reason,
+      paymentId: entry.paymentId,
+      payer: entry.payer,
+      queries: entry.queries,
+    },
+  );
 };
 
 const closeEntry = async (run: RunReconcile, entry: PendingSettlement) => {
