@@ -4,7 +4,9 @@
  * when the sites file changes: a new site is opened, a changed one gets a new runtime over the
  * same store, a removed one is closed. A folder site's index follows its folder while it is open
  * (src/runtime/folder-docs.ts). The runtime a change replaces keeps serving the requests
- * it already has for a grace period longer than a hold (120 s), then is closed. On the memory
+ * it already has for a grace period longer than a hold (120 s), then is closed; a removed site's
+ * runtime is closed only once its reconciler found nothing pending, so the settlements it left
+ * pending are followed to their end (credited or closed) though nothing serves it. On the memory
  * store a removed site's store is kept, not closed: its credits live nowhere else, so a site
  * taken out of the file and put back (an edit in two steps, a mistake undone) finds them again,
  * as it would in Redis.
@@ -36,6 +38,8 @@ export interface HostedSitesOptions extends ServiceParts {
   readonly now?: () => number;
   /** Default RETIRE_AFTER_MS (tests shorten it to see a retired runtime close). */
   readonly retireAfterMs?: number;
+  /** How often each site's reconciler looks (default RECONCILE_EVERY_MS; tests shorten it). */
+  readonly reconcileEveryMs?: number;
 }
 
 interface OpenSite {
@@ -47,7 +51,18 @@ interface OpenSite {
   /** A folder site's docs, followed while it is open. */
   readonly folder: FolderSite | undefined;
   readonly stop: () => Promise<void>;
+  /** Resolves once nothing is pending for its reconciler (which stops then). */
+  readonly drain: () => Promise<void>;
 }
+
+/** `stop` run once, however often it is called (a draining site's stop, and the service's). */
+const once = (stop: () => Promise<void>) => {
+  let stopping: Promise<void> | undefined;
+  return () => {
+    stopping ??= stop();
+    return stopping;
+  };
+};
 
 export const hostedSites = (options: HostedSitesOptions) => {
   const { logger, shared } = options;
@@ -87,14 +102,22 @@ export const hostedSites = (options: HostedSitesOptions) => {
     { logger },
   );
 
-  /** Closes a runtime after the grace period (at once when the service stops). */
-  const retire = (site: string, stop: () => Promise<void>) => {
+  /**
+   * Closes a runtime after the grace period and, for a removed site, once `drain` resolved (at
+   * once when the service stops: kept among the retiring until then).
+   */
+  const retire = (site: string, close: () => Promise<void>, drain?: () => Promise<void>) => {
+    const stop = once(close);
     const timer = setTimeout(() => {
-      retiring.delete(timer);
-      void stop().then(
-        () => logger.info("retired site runtime closed", { site }),
-        (error: unknown) => logger.warn("a retired site did not close", { site, cause: String(error) }),
-      );
+      void (drain?.() ?? Promise.resolve())
+        .then(() => {
+          retiring.delete(timer);
+          return stop();
+        })
+        .then(
+          () => logger.info("retired site runtime closed", { site }),
+          (error: unknown) => logger.warn("a retired site did not close", { site, cause: String(error) }),
+        );
     }, options.retireAfterMs ?? RETIRE_AFTER_MS);
     timer.unref?.();
     retiring.set(timer, stop);
@@ -150,6 +173,7 @@ export const hostedSites = (options: HostedSitesOptions) => {
         await routes.stop();
         await served.runtime.dispose();
       },
+      drain: routes.drain,
     };
   };
 
@@ -162,10 +186,14 @@ export const hostedSites = (options: HostedSitesOptions) => {
       indexes.forget(id);
       logger.info("site removed", { site: id });
       if (onMemory) parked.set(id, site.store);
-      retire(id, async () => {
-        await site.stop();
-        if (!onMemory) await site.store.dispose();
-      });
+      retire(
+        id,
+        async () => {
+          await site.stop();
+          if (!onMemory) await site.store.dispose();
+        },
+        site.drain,
+      );
     }
     for (const definition of set.sites) {
       const before = open.get(definition.id);

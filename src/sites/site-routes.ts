@@ -26,7 +26,11 @@ export interface SiteRoutesInput {
   readonly chain: ChainConfig;
   readonly store: SiteStore;
   readonly served: SiteRuntime;
-  readonly parts: ServiceParts & { readonly web: NonNullable<AppDeps["web"]>; readonly now?: () => number };
+  readonly parts: ServiceParts & {
+    readonly web: NonNullable<AppDeps["web"]>;
+    readonly now?: () => number;
+    readonly reconcileEveryMs?: number;
+  };
   readonly siteLog: Logger;
   /** The site's last docs sync (a URL site), for its console and /readyz. */
   readonly lastSync: (() => Promise<DocsSyncRecord | undefined>) | undefined;
@@ -34,7 +38,10 @@ export interface SiteRoutesInput {
   readonly servesHost: (name: string) => boolean;
 }
 
-/** The site's entry for the edge, and how to stop what it started (its reconciler). */
+/**
+ * The site's entry for the edge, how to stop what it started (its reconciler), and `drain`: once
+ * the site is removed, its reconciler runs on until nothing is pending (resolves then).
+ */
 export const siteRoutes = ({
   definition,
   config,
@@ -45,7 +52,11 @@ export const siteRoutes = ({
   siteLog,
   lastSync,
   servesHost,
-}: SiteRoutesInput): { readonly entry: DirectoryEntry; readonly stop: () => Promise<void> } => {
+}: SiteRoutesInput): {
+  readonly entry: DirectoryEntry;
+  readonly stop: () => Promise<void>;
+  readonly drain: () => Promise<void>;
+} => {
   const basePath = `${SITES_PREFIX}${definition.id}`;
   const router = createRouter(
     {
@@ -82,12 +93,15 @@ export const siteRoutes = ({
   const reconciler =
     parts.facilitator === undefined
       ? undefined
-      : startReconciler({
-          run: async (effect) => runOutcome(served.runtime, effect),
-          feePayer: parts.facilitator.feePayer,
-          logger: siteLog,
-          metrics: parts.metrics,
-        });
+      : startReconciler(
+          {
+            run: async (effect) => runOutcome(served.runtime, effect),
+            feePayer: parts.facilitator.feePayer,
+            logger: siteLog,
+            metrics: parts.metrics,
+          },
+          parts.reconcileEveryMs,
+        );
   return {
     entry: {
       id: definition.id,
@@ -98,6 +112,9 @@ export const siteRoutes = ({
     },
     stop: async () => {
       await reconciler?.stop();
+    },
+    drain: async () => {
+      await reconciler?.drain();
     },
   };
 };

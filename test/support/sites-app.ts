@@ -81,6 +81,8 @@ export interface SitesAppOptions {
   readonly facilitator?: ExactFacilitator;
   /** How long a replaced or removed site's runtime keeps serving (default RETIRE_AFTER_MS). */
   readonly retireAfterMs?: number;
+  /** How often each site's reconciler looks at its pending settlements (default RECONCILE_EVERY_MS). */
+  readonly reconcileEveryMs?: number;
   /** The service's language model (e.g. test/support/fake-groq.ts); default: extractive answers. */
   readonly llm?: AppConfig["llm"];
   /**
@@ -142,6 +144,7 @@ export const buildSitesApp = async (options: SitesAppOptions) => {
   const clock = options.now === undefined ? {} : { now: options.now };
   const sites = hostedSites({
     ...(options.retireAfterMs === undefined ? {} : { retireAfterMs: options.retireAfterMs }),
+    ...(options.reconcileEveryMs === undefined ? {} : { reconcileEveryMs: options.reconcileEveryMs }),
     base: config,
     chain,
     logger,

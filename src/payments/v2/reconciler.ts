@@ -214,21 +214,49 @@ const closeEntry = async (run: RunReconcile, entry: PendingSettlement) => {
   return closed.ok && closed.value;
 };
 
-/** Runs a round every `everyMs` in the background; `stop` waits for the one in flight. */
+/** Whether the store holds no pending settlement (false when it cannot say). */
+const nothingPending = async (run: RunReconcile) => {
+  const listed = await run(Effect.flatMap(PendingSettlements, (pending) => pending.list(1)));
+  return listed.ok && listed.value.length === 0;
+};
+
+/**
+ * Runs a round every `everyMs` in the background; `stop` waits for the one in flight. `drain`
+ * (a removed site's) keeps the rounds going until one finds nothing pending, then stops: its
+ * pending settlements are followed to their end though nothing serves the site any more.
+ */
 export const startReconciler = (deps: ReconcilerDeps, everyMs: number = RECONCILE_EVERY_MS) => {
   const holder = crypto.randomUUID();
   deps.logger.info("x402 v2 reconciler started: pending settlements are followed to their end", { everyMs });
   let running: Promise<unknown> = Promise.resolve();
+  let draining = false;
+  let drained: () => void = () => undefined;
+  const whenDrained = new Promise<void>((resolve) => {
+    drained = resolve;
+  });
+  const round = async () => {
+    await reconcileOnce(deps, holder);
+    if (!draining || !(await nothingPending(deps.run))) return;
+    clearInterval(timer);
+    deps.logger.info("x402 v2 reconciler stopped: nothing is pending any more");
+    drained();
+  };
   const timer = setInterval(() => {
-    running = reconcileOnce(deps, holder).catch((error: unknown) =>
+    running = round().catch((error: unknown) =>
       deps.logger.error("x402 v2 reconciler round failed", { cause: String(error) }),
     );
   }, everyMs);
   (timer as { unref?: () => void }).unref?.();
   return {
+    /** Resolves once a round finds nothing pending (the rounds stop then), or at `stop`. */
+    drain: () => {
+      draining = true;
+      return whenDrained;
+    },
     stop: async () => {
       clearInterval(timer);
       await running;
+      drained();
     },
   };
 };
