@@ -14,6 +14,7 @@ import type { McpToolPrices } from "./config-mcp.ts";
 import type { Env } from "./config-reader.ts";
 import * as field from "./config-site-fields.ts";
 import { hostName } from "./host-name.ts";
+import { DEFAULT_SITE } from "./payments/payment-settings.ts";
 import { DEFAULT_UNITS_PER_QUERY } from "./payments/question-price.ts";
 
 export const SITE_ID = /^[a-z0-9-]{1,40}$/;
@@ -135,9 +136,11 @@ const parseSite = (
   both("price", "questionsPerUsdc");
   both("ownerTokenSha256", "ownerTokenEnv");
   const id = required("id", (value) =>
-    typeof value === "string" && SITE_ID.test(value)
-      ? Result.succeed(value)
-      : Result.fail(`must be 1 to 40 of a-z, 0-9 and - (got ${field.shown(value)})`),
+    value === DEFAULT_SITE
+      ? Result.fail(`"${DEFAULT_SITE}" is the site the environment's settings make; choose another id`)
+      : typeof value === "string" && SITE_ID.test(value)
+        ? Result.succeed(value)
+        : Result.fail(`must be 1 to 40 of a-z, 0-9 and - (got ${field.shown(value)})`),
   );
   const docs = required("docs", field.docs);
   const baseUrl = optional("baseUrl", field.baseUrl);

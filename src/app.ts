@@ -29,9 +29,9 @@ import { feedbackRoutes } from "./http/routes/feedback.ts";
 import { llmsTxtRoutes } from "./http/routes/llms-txt.ts";
 import { opsRoutes } from "./http/routes/ops.ts";
 import { paymentRoutes } from "./http/routes/payment.ts";
-import { paymentInfoFastPath, paymentInfoReads, paymentInfoRoutes } from "./http/routes/payment-info.ts";
+import { paymentInfoRoutes } from "./http/routes/payment-info.ts";
 import { sessionRoutes } from "./http/routes/session.ts";
-import { statusFastPath, statusReads, statusRoutes } from "./http/routes/status.ts";
+import { statusRoutes } from "./http/routes/status.ts";
 import { type WidgetApiDeps, widgetApiRoutes } from "./http/routes/widget-api.ts";
 import { x402DiscoveryRoutes } from "./http/routes/x402-discovery.ts";
 import { x402FacilitatorRoutes } from "./http/routes/x402-facilitator.ts";
@@ -132,8 +132,6 @@ export const createRouter = (
     limiters = serviceLimiters(config.surface, now),
   }: Omit<AppDeps, "sites">,
   hosted?: HostedRoutes,
-  /** The status and payment info routes' reads, shared with the edge's fast paths of the default site. */
-  fastShared = { status: statusReads(), paymentInfo: paymentInfoReads() },
 ) => {
   const { paidDailyCap, trustProxy } = config;
   const mcpToolPrices = config.mcpToolPrices ?? DEFAULT_MCP_TOOL_PRICES;
@@ -192,9 +190,9 @@ export const createRouter = (
       bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.json(tooLarge, 413) }),
     )
     .route("/chat", chatRoutes({ runtime, metrics, paidDailyCap, recorder, facilitator, access }))
-    .route("/status", statusRoutes(runtime, paidDailyCap, fastShared.status))
+    .route("/status", statusRoutes(runtime, paidDailyCap))
     .route("/session", sessionRoutes(access, paidDailyCap))
-    .route("/payment/info", paymentInfoRoutes(runtime, paidDailyCap, fastShared.paymentInfo))
+    .route("/payment/info", paymentInfoRoutes(runtime, paidDailyCap))
     .route("/payment", paymentRoutes(runtime, metrics, paidDailyCap, recorder))
     .route("/feedback", feedbackRoutes(runtime, metrics, recorder))
     .route("/admin", admin.api)
@@ -283,9 +281,8 @@ export const createRouter = (
 };
 
 export const createApp = (deps: AppDeps) => {
-  const fastShared = { status: statusReads(), paymentInfo: paymentInfoReads() };
   const limiters = deps.limiters ?? serviceLimiters(deps.config.surface, deps.now);
-  const router = createRouter({ ...deps, limiters }, undefined, fastShared);
+  const router = createRouter({ ...deps, limiters });
   const dispatch = router.fetch;
   const edge = createEdge({
     routePaths: router.routes.map((route) => route.path),
@@ -302,10 +299,6 @@ export const createApp = (deps: AppDeps) => {
       sites: deps.sites,
     }),
     sites: deps.sites,
-    fastGets: new Map([
-      ["/api/status", statusFastPath(fastShared.status)],
-      ["/api/payment/info", paymentInfoFastPath(fastShared.paymentInfo)],
-    ]),
     protectionRps: deps.config.protectionRps,
     maxBodyBytes: MAX_BODY_BYTES,
     bodyDeadlineMs: deps.config.surface.bodyDeadlineMs,

@@ -1,4 +1,4 @@
-/** The volatile in-memory QuotaStore + PaymentStore + PaymentRequests + FeedbackStore + InsightsStore + QuickReads: `MemoryStore.layer(limits, insightsBounds?)`. */
+/** The volatile in-memory QuotaStore + PaymentStore + PaymentRequests + FeedbackStore + InsightsStore (every port of core/ports/store-services.ts): `MemoryStore.layer(limits, insightsBounds?)`. */
 
 /** The bounded in-process answer cache: `MemoryAnswerCache.layer(maxEntries)`. */
 export * as MemoryAnswerCache from "./answer-cache.ts";

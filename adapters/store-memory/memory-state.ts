@@ -15,12 +15,13 @@ import * as Quota from "../../core/quota.ts";
 import { REFERENCE_MEMORY_MS } from "../shared/random-ids.ts";
 import { makeMemoryPaymentRequests } from "./memory-payment-requests.ts";
 import { makeMemoryWalletCredits } from "./memory-wallet-credits.ts";
-import { type PackedQuota, packQuota, unpackQuota } from "./packed-quota.ts";
 
 export interface MemoryIds {
   readonly holdId: () => string;
   readonly reference: () => string;
 }
+
+const NO_HOLDS: Quota.QuotaState["holds"] = Object.freeze([]);
 
 /** A state equal to a fresh identity's: nothing worth keeping. */
 const isBlank = (state: Quota.QuotaState): boolean =>
@@ -33,8 +34,7 @@ export const makeMemoryState = (
   // Another store's ledger when this one serves a hosted site (used-signatures.ts).
   signatures: Map<string, UsedSignature> = new Map(),
 ) => {
-  // Packed (packed-quota.ts): one number per client for most states.
-  const quotas = new Map<string, PackedQuota>();
+  const quotas = new Map<string, Quota.QuotaState>();
   // Identity -> its reference, and reference -> when it was last handed out: two plain entries
   // per client, and a refresh (every GET /api/payment/info) allocates nothing.
   const references = new Map<string, string>();
@@ -44,12 +44,12 @@ export const makeMemoryState = (
 
   const load = (identity: string, now: number): Quota.QuotaState => {
     latest = Math.max(latest, now);
-    const packed = quotas.get(identity);
-    return packed === undefined ? Quota.emptyQuota(now) : unpackQuota(packed);
+    return quotas.get(identity) ?? Quota.emptyQuota(now);
   };
   const save = (identity: string, state: Quota.QuotaState): Quota.QuotaState => {
     if (isBlank(state)) quotas.delete(identity);
-    else quotas.set(identity, packQuota(state));
+    // Most states hold no hold: they share one empty array instead of each keeping its own.
+    else quotas.set(identity, state.holds.length === 0 ? { ...state, holds: NO_HOLDS } : state);
     return state;
   };
 
@@ -69,10 +69,7 @@ export const makeMemoryState = (
       {
         load,
         save,
-        peek: (account) => {
-          const packed = quotas.get(account);
-          return packed === undefined ? undefined : unpackQuota(packed);
-        },
+        peek: (account) => quotas.get(account),
       },
       limits,
       ids.holdId,
@@ -80,8 +77,8 @@ export const makeMemoryState = (
 
     view: (identity: string, now: number): Quota.QuotaView => {
       latest = Math.max(latest, now);
-      const packed = quotas.get(identity);
-      return packed === undefined ? blankView(now) : Quota.view(unpackQuota(packed), now, limits);
+      const state = quotas.get(identity);
+      return state === undefined ? blankView(now) : Quota.view(state, now, limits);
     },
 
     reserve: (identity: string, now: number) =>
@@ -140,8 +137,8 @@ export const makeMemoryState = (
 
     /** Forgets everything the rules no longer need, judged at `now` (default: the newest time seen). */
     sweep: (now: number = latest): void => {
-      for (const [identity, packed] of quotas) {
-        if (isBlank(Quota.normalize(unpackQuota(packed), now))) quotas.delete(identity);
+      for (const [identity, state] of quotas) {
+        if (isBlank(Quota.normalize(state, now))) quotas.delete(identity);
       }
       for (const [signature, entry] of signatures) {
         if (!isRemembered(entry, now)) signatures.delete(signature);

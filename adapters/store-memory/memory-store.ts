@@ -4,7 +4,6 @@
  * references and issued x402 payment requests, and several instances do not share it. For
  * local development, tests and single-instance demos; production uses Redis.
  */
-import * as Clock from "effect/Clock";
 import * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
@@ -25,7 +24,6 @@ import { PaidResults } from "../../core/ports/paid-results.ts";
 import { PaymentRequests } from "../../core/ports/payment-requests.ts";
 import { PaymentStore } from "../../core/ports/payment-store.ts";
 import { PendingSettlements } from "../../core/ports/pending-settlements.ts";
-import { QuickReads } from "../../core/ports/quick-reads.ts";
 import { QuotaStore } from "../../core/ports/quota-store.ts";
 import { RequestSeal } from "../../core/ports/request-seal.ts";
 import { SettlementLocks } from "../../core/ports/settlement-locks.ts";
@@ -64,8 +62,8 @@ const startSweeper = (sweep: () => void) => {
 };
 
 /**
- * The store ports over one in-memory state, with a sweeper living as long as the layer; the
- * quick reads of that state for the two busiest routes; and how much each part holds (/metrics).
+ * The store ports over one in-memory state, with a sweeper living as long as the layer, and how
+ * much each part holds (/metrics).
  */
 export const layer = (
   limits: QuotaLimits,
@@ -154,6 +152,13 @@ export const layer = (
           Effect.sync(() => state.wallet.view(wallet, now, linkOf(wallet, through))),
         reserve: (wallet, now, through) =>
           Effect.suspend(() => Effect.fromResult(state.wallet.reserve(wallet, now, linkOf(wallet, through)))),
+        viewAsPayer: (identity, now) =>
+          Effect.sync(() => {
+            const own = state.view(identity, now);
+            const wallet = sessionState.linked(identity, now);
+            if (wallet === undefined) return own;
+            return combinedView(own, state.wallet.view(wallet, now, linkOf(wallet, identity)));
+          }),
         reserveAsPayer: (identity, now) => Effect.suspend(() => Effect.fromResult(asPayer(identity, now))),
         commit: (wallet, holdId, now, through) =>
           Effect.sync(() => state.wallet.commit(wallet, holdId, now, linkOf(wallet, through))),
@@ -172,25 +177,6 @@ export const layer = (
         nonceUsed: (nonce, now) => Effect.sync(() => sessionState.nonceUsed(nonce, now)),
         useNonce: (nonce, expiresAt, now) => Effect.sync(() => sessionState.useNonce(nonce, expiresAt, now)),
         countSignIn: (wallet, now) => Effect.sync(() => sessionState.countSignIn(wallet, now)),
-      });
-      const clock = yield* Clock.Clock;
-      // No I/O stands behind the state: the quick reads answer at once.
-      const quick = QuickReads.of({
-        spenderView: (identity) => {
-          const now = clock.currentTimeMillisUnsafe();
-          const own = state.view(identity, now);
-          const wallet = sessionState.linked(identity, now);
-          if (wallet === undefined) return own;
-          return combinedView(own, state.wallet.view(wallet, now, linkOf(wallet, identity)));
-        },
-        sessionView: (identity, tokenHash) => {
-          const now = clock.currentTimeMillisUnsafe();
-          const found = sessionState.find(tokenHash, now);
-          if (found.kind !== "active") return found;
-          const view = combinedView(state.view(identity, now), state.wallet.view(found.wallet, now));
-          return { kind: "active", wallet: found.wallet, view };
-        },
-        referenceFor: (identity) => state.referenceFor(identity, clock.currentTimeMillisUnsafe()),
       });
       const votes = makeMemoryFeedback(() => crypto.randomUUID());
       const feedback = FeedbackStore.of({
@@ -235,7 +221,6 @@ export const layer = (
         Context.add(PaymentRequests, requests),
         Context.add(FeedbackStore, feedback),
         Context.add(InsightsStore, insights),
-        Context.add(QuickReads, quick),
         Context.add(SettlementLocks, makeMemoryLocks()),
         Context.add(UsedSignatures, ledger),
         Context.add(PendingSettlements, makeMemoryPendingSettlements()),

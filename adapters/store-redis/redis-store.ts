@@ -7,7 +7,6 @@
  * Durability is Redis's: run it with AOF (`appendonly yes`) so paid credits and used signatures survive a restart.
  * Every failure (down, timeout, odd reply) is StoreUnavailable: the service fails closed.
  */
-import * as Clock from "effect/Clock";
 import * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
@@ -22,7 +21,6 @@ import { PaidResults } from "../../core/ports/paid-results.ts";
 import { PaymentRequests } from "../../core/ports/payment-requests.ts";
 import { PaymentStore } from "../../core/ports/payment-store.ts";
 import { PendingSettlements } from "../../core/ports/pending-settlements.ts";
-import { QuickReads } from "../../core/ports/quick-reads.ts";
 import { QuotaStore } from "../../core/ports/quota-store.ts";
 import { RequestSeal } from "../../core/ports/request-seal.ts";
 import { SettlementLocks } from "../../core/ports/settlement-locks.ts";
@@ -56,7 +54,6 @@ import { countRoundTrips } from "./round-trips.ts";
 import { redisLocks } from "./settlement-locks.ts";
 import { connection } from "./shared-connection.ts";
 import { MARK_USED } from "./signature-lua.ts";
-import { spenderRead } from "./spender-read.ts";
 import { redisSponsorLosses } from "./sponsor-losses.ts";
 import { viewAt } from "./view-at.ts";
 
@@ -106,10 +103,8 @@ export const layer = (options: RedisStoreOptions): Layer.Layer<StoreServices, St
         );
 
       const readView = viewAt(client, keys.quota, limits);
-      const readSpender = spenderRead(client, keys, limits);
-      const clock = yield* Clock.Clock;
       const quota = QuotaStore.of({
-        // The hot path (GET /api/status): one plain read, no script, and no Effect.fn (a span per call).
+        // One plain read, no script, and no Effect.fn (a span per call).
         view: (identity, now) =>
           Effect.flatMap(
             Effect.promise(() => readView(identity, now)),
@@ -215,22 +210,6 @@ export const layer = (options: RedisStoreOptions): Layer.Layer<StoreServices, St
         Context.add(
           UnattributedPayments,
           redisUnattributed(client, keys, options.unattributed ?? DEFAULT_UNATTRIBUTED_BOUNDS),
-        ),
-        Context.add(
-          QuickReads,
-          QuickReads.of({
-            spenderView: (identity) => readSpender.spender(identity, clock.currentTimeMillisUnsafe()),
-            sessionView: (identity, tokenHash) =>
-              readSpender.session(identity, tokenHash, clock.currentTimeMillisUnsafe()),
-            // The same script as PaymentStore.referenceFor, its failure returned as a value.
-            referenceFor: (identity) =>
-              Effect.runPromise(
-                Effect.match(payment.referenceFor(identity, clock.currentTimeMillisUnsafe()), {
-                  onSuccess: (reference): string | StoreUnavailable => reference,
-                  onFailure: (error) => error,
-                }),
-              ),
-          }),
         ),
       );
     }),

@@ -4,7 +4,7 @@
  * so the payment claims that credit that hash and the spends of the wallet are atomic against
  * each other on every instance. A spend through a payer link runs one script over the wallet's
  * hash, the link and the wallet's session generation (link-lua.ts); a hold of a client without
- * a session reads its link in the same call (payer-hold.ts).
+ * a session reads its link in the same call (payer-hold.ts), and so does its view (payer-view.ts).
  */
 import * as Effect from "effect/Effect";
 import type { Redis } from "ioredis";
@@ -16,6 +16,7 @@ import { newHoldId } from "../shared/random-ids.ts";
 import type { KeyLayout } from "./keys.ts";
 import { RESERVE_THROUGH_LINK, SETTLE_THROUGH_LINK, VIEW_THROUGH_LINK } from "./link-lua.ts";
 import { redisReserveAsPayer } from "./payer-hold.ts";
+import { redisViewAsPayer } from "./payer-view.ts";
 import { COMMIT, RELEASE, RESERVE } from "./quota-lua.ts";
 import { luaScript, runScript } from "./redis-client.ts";
 import { decodeReserve, decodeView } from "./replies.ts";
@@ -69,6 +70,7 @@ export const redisWalletCredits = (client: Redis, keys: KeyLayout, limits: Quota
           : throughLink("reserve", wallet, through, now, holdId);
       return yield* Effect.flatMap(reply, decodeReserve(holdId));
     }),
+    viewAsPayer: redisViewAsPayer(client, keys, limits),
     reserveAsPayer: redisReserveAsPayer(client, keys, limits),
     commit: Effect.fn("RedisWalletCredits.commit")(function* (wallet, holdId, now, through) {
       const reply =

@@ -1,7 +1,7 @@
 /**
  * What a session's key stands for at `now`, in Lua: the session lookup of redis-sessions.ts
- * (WalletSessions.find) and of the status read (spender-read.ts) share it, so both read a
- * session alike. The record is "<generation>|<expiresAt>|<open or closed>|<wallet>".
+ * (WalletSessions.find), kept apart because its reply is decoded here too. The record is
+ * "<generation>|<expiresAt>|<open or closed>|<wallet>".
  *
  * Every key it touches is passed as a key: the wallet's generation key is named by the record,
  * so the caller passes the wallet it expects (a hint, `sessionHints`), and a record naming

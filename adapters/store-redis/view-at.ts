@@ -1,4 +1,4 @@
-/** The read behind QuickReads.quotaView and QuotaStore.view on Redis. */
+/** A quota hash read at `now` on Redis: QuotaStore.view and WalletCredits.view. */
 import type { Redis } from "ioredis";
 import { StoreUnavailable } from "../../core/ports/store-errors.ts";
 import * as Quota from "../../core/quota.ts";

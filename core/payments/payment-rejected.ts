@@ -28,6 +28,7 @@ export const CLAIM_REJECTION_REASONS = [
   "nothing-received",
   "amount-insufficient",
   "memo-mismatch",
+  "memo-other-site",
   "memo-required",
   "memo-reserved",
   // The ledger.
@@ -90,6 +91,8 @@ export class PaymentRejected extends Schema.TaggedError<PaymentRejected>()("Paym
   received: Schema.optional(Schema.BigInt),
   /** How long until the same request may be admitted (a budget's refusal). */
   retryAfterMs: Schema.optional(Schema.Number),
+  /** The site of this service whose payment reference the transfer's memo carries (memo-other-site). */
+  site: Schema.optional(Schema.String),
   /** The payment refused and listed for refund: its payment_id and transaction signature. */
   payment: Schema.optional(Schema.Struct({ id: Schema.String, transaction: Schema.String })),
 }) {}
@@ -101,6 +104,7 @@ export const rejected = (
     readonly claimed?: bigint;
     readonly received?: bigint;
     readonly retryAfterMs?: number;
+    readonly site?: string;
     readonly payment?: { readonly id: string; readonly transaction: string };
   } = {},
 ) => new PaymentRejected({ reason, ...facts });

@@ -39,8 +39,28 @@ export class PaymentSettings extends Context.Service<
   }
 >()("core/PaymentSettings") {}
 
-/** Memos of ours look like `docschat:<reference>`. */
+/** Memos of ours look like `docschat:<reference>`; a hosted site's `docschat:<site>:<reference>`. */
 export const MEMO_PREFIX = "docschat:";
+
+/** The site every single-site deployment is: its memos keep the service's prefix as they always had. */
+export const DEFAULT_SITE = "default";
+
+/** The memo prefix of a site's references: a transfer names the site it pays. */
+export const siteMemoPrefix = (site: string): string =>
+  site === DEFAULT_SITE ? MEMO_PREFIX : `${MEMO_PREFIX}${site}:`;
+
+/**
+ * The site a memo of this service names, when it is not the site whose prefix is `own`: a
+ * reference (base58) holds no ':', so `docschat:<site>:<reference>` is another site's and
+ * `docschat:<reference>` the default site's.
+ */
+export const memoSite = (memo: string, own: string): string | undefined => {
+  if (!own.startsWith(MEMO_PREFIX) || !memo.startsWith(MEMO_PREFIX)) return undefined;
+  if (memo.startsWith(own) && !memo.slice(own.length).includes(":")) return undefined;
+  const rest = memo.slice(MEMO_PREFIX.length);
+  const colon = rest.lastIndexOf(":");
+  return colon < 0 ? DEFAULT_SITE : rest.slice(0, colon);
+};
 
 /**
  * The settings over the store they verify against. A volatile store's ledger starts when the

@@ -8,6 +8,7 @@ import * as Result from "effect/Result";
 import { type BaseUnits, minimumAccepted, USDC_DECIMALS } from "./money.ts";
 import { memosOf, type ParsedTransaction, type TokenBalance } from "./parsed-transaction.ts";
 import { type PaymentRejected, rejected } from "./payment-rejected.ts";
+import { memoSite } from "./payment-settings.ts";
 import { isFreshEnough } from "./signature-ledger.ts";
 
 /** Our memo format: `<prefix><reference>`; foreign memos are ignored. */
@@ -108,6 +109,9 @@ const checkMemo = (tx: ParsedTransaction, rule: MemoRule): PaymentRejected | und
   const memos = memosOf(tx).map((memo) => memo.trim());
   if (memos.some((memo) => rule.reserved?.some((prefix) => memo.startsWith(prefix))))
     return rejected("memo-reserved");
+  // A reference another site of this service issued: the transfer is claimed there, and said so.
+  const site = memos.map((memo) => memoSite(memo, rule.prefix)).find((named) => named !== undefined);
+  if (site !== undefined) return rejected("memo-other-site", { site });
   const ours = memos.filter((memo) => memo.startsWith(rule.prefix));
   if (ours.length === 0) return rule.required ? rejected("memo-required") : undefined;
   return ours.every((memo) => memo.slice(rule.prefix.length) === rule.expected)
@@ -157,6 +161,13 @@ export const verifyTransfer = (
   }
   const memoProblem = checkMemo(tx, expect.memo);
   // With what was received: a transfer refused for its memo may be listed for a refund.
-  if (memoProblem !== undefined) return refuse(memoProblem.reason, received);
+  if (memoProblem !== undefined)
+    return Result.fail(
+      rejected(memoProblem.reason, {
+        claimed,
+        received,
+        ...(memoProblem.site === undefined ? {} : { site: memoProblem.site }),
+      }),
+    );
   return Result.succeed({ received, blockTime: tx.blockTime });
 };

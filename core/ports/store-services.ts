@@ -10,7 +10,6 @@ import type { PaidResults } from "./paid-results.ts";
 import type { PaymentRequests } from "./payment-requests.ts";
 import type { PaymentStore } from "./payment-store.ts";
 import type { PendingSettlements } from "./pending-settlements.ts";
-import type { QuickReads } from "./quick-reads.ts";
 import type { QuotaStore } from "./quota-store.ts";
 import type { RequestSeal } from "./request-seal.ts";
 import type { SettlementLocks } from "./settlement-locks.ts";
@@ -26,7 +25,6 @@ export type StoreServices =
   | PaymentRequests
   | FeedbackStore
   | InsightsStore
-  | QuickReads
   | SettlementLocks
   | PendingSettlements
   | SponsorLosses

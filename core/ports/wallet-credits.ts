@@ -31,6 +31,12 @@ export class WalletCredits extends Context.Service<
       now: number,
       through?: string,
     ) => Effect.Effect<QuotaView, StoreUnavailable>;
+    /**
+     * What a client that sends no session may spend: its identity's view, plus what its live
+     * payer link leaves it of the wallet it paid with (as spenderView through the link). The
+     * link and both quotas are read in one step (one script call on Redis): GET /api/status.
+     */
+    readonly viewAsPayer: (identity: string, now: number) => Effect.Effect<QuotaView, StoreUnavailable>;
     readonly reserve: (
       wallet: string,
       now: number,

@@ -12,6 +12,11 @@ export interface EdgeRequest {
   readonly requestId: string;
   /** The request's path, decoded once by the edge (the router reads it from here). */
   readonly path: string;
+  /**
+   * What the edge took off the path to route it to its site: `/sites/<id>` on the service's
+   * host names, "" on a site's own. Every URL a route writes for the client starts with it.
+   */
+  readonly basePath: string;
   /** Quota identity (client IP, IPv6 per /64). */
   readonly identity: string;
   /** CORS headers this request's response gets (none without an allowed Origin). */
@@ -34,17 +39,13 @@ export interface AppEnv {
   Variables: RequestVariables;
 }
 
-/**
- * Hono middleware: the edge's facts become the typed Variables routes read. Each router but
- * the status route's uses it; that route, the busiest, reads the facts itself so Hono can
- * answer it with its single-handler path (no middleware chain, no promise).
- */
+/** Hono middleware: the edge's facts become the typed Variables routes read. */
 export const edgeFactsAsVariables: MiddlewareHandler<AppEnv> = (c, next) => {
   adoptEdgeFacts(c);
   return next();
 };
 
-/** Sets the Variables from the edge's facts (also used by the status route off its fast path). */
+/** Sets the Variables from the edge's facts (a route with one handler calls it itself). */
 export const adoptEdgeFacts = (c: Context<AppEnv>) => {
   const facts = c.env;
   c.set("requestId", facts.requestId);

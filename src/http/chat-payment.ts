@@ -73,9 +73,11 @@ const offerPayment = async (
   const message = typeof fields.error === "string" ? fields.error : QUOTA_EXHAUSTED_TEXT;
   // A 402 advertises signing in beside paying, in both dialects (advertise.ts).
   const signInOffer = challenge === undefined ? undefined : signInExtensions(challenge.value);
+  // The chat's own path on this site (`/sites/<id>/api/chat` on the service's host names).
+  const request = { ...paymentRequestOf(issued.value), resource: `${c.env.basePath}${CHAT_PATH}` };
   const offer = paymentOffer(
     deps.dialects,
-    paymentRequestOf(issued.value),
+    request,
     c.req.url,
     { code, message, details },
     message,
@@ -124,7 +126,7 @@ export const chatErrorResponse = (
   if (error._tag !== "QuotaExhausted") return errorResponse(c, error, deps.paidDailyCap);
   deps.metrics.count("chat_payment_required_total");
   c.get("log").info("quota exhausted", { identity: c.get("identity") });
-  return offerPayment(c, deps, "PAYMENT_REQUIRED", quotaExhaustedBody(error));
+  return offerPayment(c, deps, "PAYMENT_REQUIRED", quotaExhaustedBody(error, c.env.basePath));
 };
 
 export type Bought =

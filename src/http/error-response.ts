@@ -10,14 +10,14 @@ import { type AppError, codeOf, statusOf } from "./error-status.ts";
 
 export const QUOTA_EXHAUSTED_TEXT = "Free queries used up for today: buy more queries to continue";
 
-/** The chat's 402 fields: the rate limit and how to pay with POST /api/payment. */
-export const quotaExhaustedBody = (error: QuotaExhausted) => ({
+/** The chat's 402 fields: the rate limit and how to pay with POST <basePath>/api/payment. */
+export const quotaExhaustedBody = (error: QuotaExhausted, basePath: string) => ({
   success: false as const,
   error: QUOTA_EXHAUSTED_TEXT,
   code: "PAYMENT_REQUIRED",
   // The store raises QuotaExhausted only when nothing at all is left.
   rateLimit: { remaining: 0, resetAt: error.resetAt, requiresPayment: true, free: 0, paid: 0 },
-  payment: paymentInfo(error.terms, error.reference),
+  payment: paymentInfo(error.terms, error.reference, basePath),
 });
 
 const secondsUntil = (at: number) => String(Math.max(1, Math.ceil((at - Date.now()) / 1000)));

@@ -40,12 +40,13 @@ const grouped = (pages: ReadonlyArray<DocPage>): ReadonlyArray<readonly [string,
   return [...sections].sort(([, a], [, b]) => top(a) - top(b));
 };
 
-// Paths, not URLs: the text is the same whatever Host a request names, so one copy is cached.
-const header = (pages: ReadonlyArray<DocPage>, title: string | undefined): string =>
+// Paths, not URLs: the text is the same whatever Host a request names; only the site's base
+// path (`/sites/<id>` on the service's host names, "" on its own) leads them.
+const header = (pages: ReadonlyArray<DocPage>, title: string | undefined, base: string): string =>
   [
     `# ${docsTitle(pages, title)}`,
     "",
-    `> ${pages.length} ${pages.length === 1 ? "page" : "pages"} of documentation, as indexed by this docs assistant. Ask questions and get answers with numbered citations at POST /api/chat, or over MCP at /mcp (tools search_docs, read_page and ask_docs); every page's text is in /llms-full.txt.`,
+    `> ${pages.length} ${pages.length === 1 ? "page" : "pages"} of documentation, as indexed by this docs assistant. Ask questions and get answers with numbered citations at POST ${base}/api/chat, or over MCP at ${base}/mcp (tools search_docs, read_page and ask_docs); every page's text is in ${base}/llms-full.txt.`,
   ].join("\n");
 
 const link = (page: DocPage): string => {
@@ -56,9 +57,9 @@ const link = (page: DocPage): string => {
 };
 
 /** /llms.txt: the pages as links with a short description, under their sections. */
-export const llmsTxt = (pages: ReadonlyArray<DocPage>, title?: string): string =>
+export const llmsTxt = (pages: ReadonlyArray<DocPage>, title?: string, base = ""): string =>
   `${[
-    header(pages, title),
+    header(pages, title, base),
     ...grouped(pages).map(([name, list]) => [`## ${name}`, "", ...list.map(link)].join("\n")),
   ].join("\n\n")}\n`;
 
@@ -73,8 +74,8 @@ const fullPage = (page: DocPage): string =>
   ].join("\n");
 
 /** /llms-full.txt: every page's text, under the same sections as /llms.txt. */
-export const llmsFullTxt = (pages: ReadonlyArray<DocPage>, title?: string): string =>
+export const llmsFullTxt = (pages: ReadonlyArray<DocPage>, title?: string, base = ""): string =>
   `${[
-    header(pages, title),
+    header(pages, title, base),
     ...grouped(pages).map(([name, list]) => [`## ${name}`, ...list.map(fullPage)].join("\n\n")),
   ].join("\n\n")}\n`;

@@ -21,8 +21,12 @@ export const widgetAmounts = (unitsPerQuery: bigint): ReadonlyArray<number> => {
   return [...new Set(amounts)].map((units) => Number(formatUnits(units)));
 };
 
-/** Terms and steps for the caller whose memo reference is `reference`. */
-export const paymentInfo = (terms: PaymentTerms, reference: string) => {
+/**
+ * Terms and steps for the caller whose memo reference is `reference`, on the site whose routes
+ * are under `basePath` ("" on its own host names, `/sites/<id>` on the service's).
+ */
+export const paymentInfo = (terms: PaymentTerms, reference: string, basePath: string) => {
+  const endpoint = `${basePath}/api/payment`;
   const memo = `${terms.memoPrefix}${reference}`;
   const price = terms.unitsPerQuery;
   const [smallest, largest] = [smallestPurchase(price), largestPurchase(price)];
@@ -38,26 +42,13 @@ export const paymentInfo = (terms: PaymentTerms, reference: string) => {
       `Send that amount of USDC (token mint ${terms.usdcMint}) on Solana ${terms.network} to the wallet ${terms.wallet}. Send USDC, not SOL.`,
       `Add the memo "${memo}" to the transfer: it binds the payment to you so nobody else can claim it${terms.memoRequired ? " (required by this service)" : ""}.`,
       "Wait until the transfer is confirmed: usually a few seconds, sometimes 30-60 seconds.",
-      'Submit it: POST /api/payment with {"signature": "<transaction signature>", "amount": <amount sent>, "token": "USDC"}. If the answer says the transaction is not confirmed yet, retry in 5 seconds.',
+      `Submit it: POST ${endpoint} with {"signature": "<transaction signature>", "amount": <amount sent>, "token": "USDC"}. If the answer says the transaction is not confirmed yet, retry in 5 seconds.`,
       `Paid queries never expire and are used after the daily free queries; at most ${terms.paidDailyCap} paid queries can be used per day.`,
     ],
     pricePerQuery: formatUnits(price),
     amounts,
     memo,
     memoRequired: terms.memoRequired,
-    paymentEndpoint: "/api/payment",
+    paymentEndpoint: endpoint,
   };
-};
-
-/** Stands for the caller's reference in the template: its "0"s cannot occur in base58 (addresses, references). */
-const REFERENCE_SLOT = "REFERENCE0SLOT0a8f3";
-
-/**
- * `JSON.stringify(paymentInfo(terms, reference))` for any reference, from a template made once
- * per set of terms: the body differs between callers only by their reference, and building and
- * serialising the object per request was most of the route's cost.
- */
-export const paymentInfoBody = (terms: PaymentTerms): ((reference: string) => string) => {
-  const parts = JSON.stringify(paymentInfo(terms, REFERENCE_SLOT)).split(REFERENCE_SLOT);
-  return (reference) => parts.join(reference);
 };

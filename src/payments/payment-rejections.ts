@@ -6,7 +6,7 @@
  */
 import { formatUnits } from "../../core/payments/money.ts";
 import type { PaymentRejected, PaymentRejectionReason } from "../../core/payments/payment-rejected.ts";
-import type { PaymentTerms } from "../../core/payments/payment-settings.ts";
+import { DEFAULT_SITE, type PaymentTerms } from "../../core/payments/payment-settings.ts";
 import { largestPurchase, smallestPurchase } from "../../core/payments/question-price.ts";
 
 interface Rendering {
@@ -18,6 +18,10 @@ interface Rendering {
   /** What to do about this reason; the checklist of the spec follows it. */
   readonly hint: string;
 }
+
+/** Where a site takes POST /api/payment on the service's own host names. */
+const sitePaymentPath = (site: string | undefined) =>
+  site === undefined || site === DEFAULT_SITE ? "/api/payment" : `/sites/${site}/api/payment`;
 
 const usdc = (units: bigint | undefined) => (units === undefined ? "?" : formatUnits(units));
 
@@ -93,6 +97,15 @@ export const REJECTIONS = {
     "Payment memo belongs to another client",
     "The transfer carries a payment reference issued to another client. A reference can only be claimed from the network address that asked for it (GET /api/payment/info); if your address changed, submit from the original one.",
   ),
+  "memo-other-site": {
+    ...refusal(
+      "MEMO_OTHER_SITE",
+      "",
+      "The memo is a payment reference of another docs site on this service: submit the signature to that site's payment endpoint, where its questions are credited.",
+    ),
+    error: ({ site }) =>
+      `Payment memo belongs to another site of this service (${site ?? "?"}): submit it at ${sitePaymentPath(site)}`,
+  },
   "memo-required": refusal(
     "MEMO_REQUIRED",
     "Payment memo required",

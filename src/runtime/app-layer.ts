@@ -17,6 +17,7 @@ import { type AppConfig, type ChainConfig, parseConfig } from "../../core/config
 import { InsightsSettings } from "../../core/insights/insights-settings.ts";
 import { CHAIN_LOOKUPS_PER_PAYMENT, ChainLookupLimits } from "../../core/payments/chain-lookup-budget.ts";
 import * as PaymentSettings from "../../core/payments/payment-settings.ts";
+import { DEFAULT_SITE, siteMemoPrefix } from "../../core/payments/payment-settings.ts";
 import type { ChainReader } from "../../core/ports/chain-reader.ts";
 import type { Generator } from "../../core/ports/generator.ts";
 import type { Retriever } from "../../core/ports/retrieval.ts";
@@ -110,6 +111,8 @@ export interface AppParts {
   readonly chain?: Layer.Layer<ChainReader, unknown>;
   readonly retrieval?: Layer.Layer<Retriever, unknown>;
   readonly generator?: Layer.Layer<Generator, unknown>;
+  /** The site this runtime serves (its memos name it); default the default site. */
+  readonly site?: string;
   /** Namespace of the store's and the answer cache's Redis keys (a hosted site's); default "docs-chat:". */
   readonly keyPrefix?: string;
   /** When `store` was built (a hosted site's outlives its runtimes): a volatile ledger's start; default now. */
@@ -136,6 +139,7 @@ export const appLayer = (
     paidDailyCap: config.paidDailyCap,
     unitsPerQuery: config.unitsPerQuery,
     ledgerStart: parts.ledgerStart,
+    memoPrefix: siteMemoPrefix(parts.site ?? DEFAULT_SITE),
   });
   return Layer.mergeAll(
     Layer.provideMerge(settings, store),

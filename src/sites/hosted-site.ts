@@ -59,6 +59,7 @@ export const siteRuntime = (
       {
         store: store.layer,
         chain: store.chain,
+        site: definition.id,
         keyPrefix: siteKeyPrefix(definition.id),
         ledgerStart: store.openedAt,
         ...(retrieval === undefined ? {} : { retrieval }),

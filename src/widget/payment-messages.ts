@@ -20,6 +20,8 @@ const MESSAGES: Readonly<Record<string, string>> = {
     "This signature was already used: its questions were credited then. A new transfer buys more.",
   MEMO_MISMATCH:
     "This transfer carries another visitor's payment reference, so it can only be claimed from their connection.",
+  MEMO_OTHER_SITE:
+    "This transfer pays another docs site of this service (its memo says so): it is credited there, not here.",
   MEMO_RESERVED:
     "This transfer pays an HTTP 402 payment request (its memo says so), so it cannot buy questions here.",
   MEMO_REQUIRED:

@@ -1,14 +1,13 @@
 /**
  * GET /api/status of a client that paid from its address and sends no session: its free
  * question plus what its payer link leaves it of the wallet (core/payments/link-allowance.ts),
- * read in one step (QuickReads.spenderView), on the memory store and on Redis alike.
+ * read in one step (WalletCredits.viewAsPayer), on the memory store and on Redis alike.
  */
 import { describe, expect, test } from "bun:test";
 import * as Effect from "effect/Effect";
 import { RedisStore } from "../../adapters/store-redis/index.ts";
 import { walletAccount } from "../../core/payments/wallet-credits.ts";
 import { PaymentStore } from "../../core/ports/payment-store.ts";
-import { QuickReads } from "../../core/ports/quick-reads.ts";
 import { WalletSessions } from "../../core/ports/wallet-sessions.ts";
 import {
   hashSessionToken,
@@ -54,11 +53,6 @@ describe.each(["memory", "Redis"] as const)("status through a payer link on %s",
     );
     expect(await status(t, LINKED)).toMatchObject({ remaining: 4, free: 1, paid: 3, requiresPayment: false });
     expect(await status(t, STRANGER)).toMatchObject({ remaining: 1, free: 1, paid: 0 });
-    // Memory answers without a promise: the whole status request stays synchronous.
-    const { read } = await t.runtime.runPromise(
-      Effect.map(QuickReads, (q) => ({ read: q.spenderView(LINKED) })),
-    );
-    expect(read instanceof Promise).toBe(store === "Redis");
     await t.runtime.runPromise(Effect.flatMap(WalletSessions, (s) => s.closeAll(WALLET, Date.now())));
     expect(await status(t, LINKED)).toMatchObject({ remaining: 1, free: 1, paid: 0 });
   });

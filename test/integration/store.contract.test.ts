@@ -5,19 +5,18 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import * as Cause from "effect/Cause";
-import * as Clock from "effect/Clock";
 import * as Effect from "effect/Effect";
 import * as Exit from "effect/Exit";
-import * as Layer from "effect/Layer";
+import type * as Layer from "effect/Layer";
 import * as ManagedRuntime from "effect/ManagedRuntime";
 import * as Result from "effect/Result";
 import { MemoryStore } from "../../adapters/store-memory/index.ts";
 import { RedisStore } from "../../adapters/store-redis/index.ts";
 import { SIGNATURE_MEMORY_MS } from "../../core/payments/signature-ledger.ts";
 import { PaymentStore } from "../../core/ports/payment-store.ts";
-import { type Quick, QuickReads } from "../../core/ports/quick-reads.ts";
 import { QuotaStore } from "../../core/ports/quota-store.ts";
 import type { StoreUnavailable } from "../../core/ports/store-errors.ts";
+import { WalletCredits } from "../../core/ports/wallet-credits.ts";
 import { DAY_MS } from "../../core/time.ts";
 import { type RedisServer, redisServerAvailable, startRedisServer } from "../support/redis-server.ts";
 
@@ -26,20 +25,8 @@ const T0 = Date.UTC(2030, 0, 15, 12);
 const MIDNIGHT = Date.UTC(2030, 0, 16);
 const BASE58_16 = /^[1-9A-HJ-NP-Za-km-z]{16}$/;
 
-type Stores = QuotaStore | PaymentStore | QuickReads;
+type Stores = QuotaStore | PaymentStore | WalletCredits;
 
-/** The wall clock, but for the time the quick reads (QuickReads, read without a `now`) see (set per check). */
-const clockAt = { value: 0 };
-const wallClock = Clock.Clock.defaultValue();
-const settableClock: Clock.Clock = {
-  currentTimeMillisUnsafe: () => clockAt.value,
-  currentTimeMillis: wallClock.currentTimeMillis,
-  currentTimeNanosUnsafe: () => wallClock.currentTimeNanosUnsafe(),
-  currentTimeNanos: wallClock.currentTimeNanos,
-  monotonicTimeNanosUnsafe: () => wallClock.monotonicTimeNanosUnsafe(),
-  monotonicTimeNanos: wallClock.monotonicTimeNanos,
-  sleep: (duration) => wallClock.sleep(duration),
-};
 /** Two layers made with the same namespace share state when the store is shared (Redis). */
 type MakeLayer = (namespace: string) => Layer.Layer<Stores, StoreUnavailable>;
 
@@ -54,17 +41,11 @@ const client = (runtime: ManagedRuntime.ManagedRuntime<Stores, StoreUnavailable>
   const run = <A, E>(effect: Effect.Effect<A, E, Stores>) => runtime.runPromise(effect);
   const outcome = async <A, E extends { readonly _tag: string }>(effect: Effect.Effect<A, E, Stores>) =>
     outcomeOf(await runtime.runPromiseExit(effect));
-  /** A QuickReads read with the runtime's clock at `now`. */
-  const quickRead = <A>(read: (quick: QuickReads["Service"]) => Quick<A>, now: number) => {
-    clockAt.value = now;
-    return run(QuickReads.use((quick) => Effect.promise(async () => read(quick))));
-  };
   return {
-    // The quick read (QuickReads, read by GET /api/status) gives the same view every time, at
-    // the time of the runtime's clock: at once on the memory store, by a promise on Redis.
+    // The status read of a client without a payer link (WalletCredits.viewAsPayer) is its view.
     view: async (id: string, now: number) => {
       const view = await run(QuotaStore.use((q) => q.view(id, now)));
-      expect(await quickRead((quick) => quick.spenderView(id), now)).toEqual(view);
+      expect(await run(WalletCredits.use((w) => w.viewAsPayer(id, now)))).toEqual(view);
       return view;
     },
     reserve: (id: string, now: number) => run(QuotaStore.use((q) => q.reserve(id, now))),
@@ -79,12 +60,7 @@ const client = (runtime: ManagedRuntime.ManagedRuntime<Stores, StoreUnavailable>
     isClaimed: (sig: string, now: number) => run(PaymentStore.use((p) => p.isClaimed(sig, now))),
     tryMarkUsed: (sig: string, usedBy: string, now: number) =>
       outcome(PaymentStore.use((p) => p.markUsed(sig, usedBy, now))),
-    // The quick read of a reference (GET /api/payment/info) hands out the same one.
-    referenceFor: async (id: string, now: number) => {
-      const reference = await run(PaymentStore.use((p) => p.referenceFor(id, now)));
-      expect(await quickRead((quick) => quick.referenceFor(id), now)).toBe(reference);
-      return reference;
-    },
+    referenceFor: (id: string, now: number) => run(PaymentStore.use((p) => p.referenceFor(id, now))),
     ping: () => outcome(QuotaStore.use((q) => q.ping)),
   };
 };
@@ -361,11 +337,7 @@ const storeContract = (name: string, makeLayer: MakeLayer, options: { readonly s
     });
   });
 
-storeContract(
-  "memory",
-  () => MemoryStore.layer(LIMITS).pipe(Layer.provide(Layer.succeed(Clock.Clock)(settableClock))),
-  { shared: false },
-);
+storeContract("memory", () => MemoryStore.layer(LIMITS), { shared: false });
 
 if (redisServerAvailable()) {
   let server: RedisServer | undefined;
@@ -373,14 +345,7 @@ if (redisServerAvailable()) {
     server = await startRedisServer();
   });
   afterAll(() => server?.stop());
-  storeContract(
-    "redis",
-    (keyPrefix) =>
-      RedisStore.layer({ url: server!.url, limits: LIMITS, keyPrefix }).pipe(
-        Layer.provide(Layer.succeed(Clock.Clock)(settableClock)),
-      ),
-    {
-      shared: true,
-    },
-  );
+  storeContract("redis", (keyPrefix) => RedisStore.layer({ url: server!.url, limits: LIMITS, keyPrefix }), {
+    shared: true,
+  });
 }

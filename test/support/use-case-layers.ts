@@ -105,6 +105,7 @@ const quotaLayer = (w: World) =>
 /** These worlds ask without a wallet: any use of wallet credits is a defect of the code under test. */
 const noWallets = Layer.succeed(WalletCredits, {
   view: () => Effect.die("no wallet in this world"),
+  viewAsPayer: () => Effect.die("no wallet in this world"),
   reserve: () => Effect.die("no wallet in this world"),
   reserveAsPayer: () => Effect.die("no wallet in this world"),
   commit: () => Effect.die("no wallet in this world"),

@@ -22,6 +22,7 @@ const INFO = paymentInfo(
     paidDailyCap: 1000,
   },
   "Rk3nTz8Qw2pLx9Vb4Mh6Jc",
+  "",
 );
 const app = new Hono()
   .get("/api/status", async (c) =>

@@ -4,7 +4,7 @@
  * allow-list (first, so a refused request counts toward no limit), CORS, the protection limit,
  * the access log line and request metrics. The router gets the results as its `env` (`c.env`).
  * When a route answers synchronously (a status read on the memory store) no promise is made at
- * all; each async middleware frame cost more than the status route's own work.
+ * all.
  */
 import { getPath } from "hono/utils/url";
 import { peerIsTrustedProxy } from "../../../core/client-identity.ts";
@@ -12,7 +12,6 @@ import type { TrustProxy } from "../../../core/trust-proxy.ts";
 import type { EdgeRequest } from "../../hono-kit/app-env.ts";
 import type { LogFields, Logger, ServiceLogger } from "../../observability/log.ts";
 import type { Metrics } from "../../observability/metrics.ts";
-import { isPrepared } from "../prepared-response.ts";
 import { bufferBody, carriesBody } from "./body-deadline.ts";
 import { clientIdentity } from "./client-identity.ts";
 import { corsPolicy } from "./cors.ts";
@@ -60,18 +59,7 @@ export interface EdgeOptions {
   readonly now?: () => number;
   /** The hosted sites (site-routing.ts); undefined: every request is the default site's. */
   readonly sites?: SiteRouting | undefined;
-  /**
-   * GET routes of the default site the edge may answer without the router, by path: a handler
-   * returns undefined (or a promise of it) to leave the request to the router after all.
-   */
-  readonly fastGets?: ReadonlyMap<string, FastGet> | undefined;
 }
-
-/** A GET answered by the edge itself (status.ts), or undefined to leave it to the router. */
-export type FastGet = (
-  request: Request,
-  facts: EdgeRequest,
-) => Response | Promise<Response | undefined> | undefined;
 
 /** What the router gets as `c.env`; the request's logger is made only if a route logs. */
 class RequestFacts implements EdgeRequest {
@@ -82,6 +70,7 @@ class RequestFacts implements EdgeRequest {
     readonly requestId: string,
     readonly identity: string,
     readonly path: string,
+    readonly basePath: string,
     readonly corsHeaders: Readonly<Record<string, string>> | undefined,
   ) {}
   get log(): Logger {
@@ -123,14 +112,7 @@ export const createEdge = (options: EdgeOptions): Edge => {
   // strings above, whose hashes the engine keeps, unlike a request's fresh path string).
   const labelJson = new Map(labels.map((label) => [label, JSON.stringify(label)]));
   const identify = clientIdentity(trustProxy);
-  const { hostGuard, sites, fastGets } = options;
-  /** The edge's own answer, or the router's when the fast handler leaves it. */
-  const answerFast = (fast: FastGet, request: Request, facts: RequestFacts): Response | Promise<Response> => {
-    const answered = fast(request, facts);
-    if (answered === undefined) return dispatch(request, facts);
-    if (answered instanceof Promise) return answered.then((response) => response ?? dispatch(request, facts));
-    return answered;
-  };
+  const { hostGuard, sites } = options;
   const nextRequestId = requestIds();
   const cors = corsPolicy(options.allowedOrigins);
   const overLimit = protectionLimit(options.protectionRps, options.now);
@@ -209,15 +191,14 @@ export const createEdge = (options: EdgeOptions): Edge => {
     const route = routeOf(path);
     const siteCors = routed === undefined ? cors : routed.site.cors;
     const corsHeaders = siteCors.responseHeaders(request, path);
-    const facts = new RequestFacts(logger, remoteAddress, requestId, identity, path, corsHeaders);
+    const basePath = routed === undefined ? "" : routed.basePath;
+    const facts = new RequestFacts(logger, remoteAddress, requestId, identity, path, basePath, corsHeaders);
 
     const finish = (response: Response): Response => {
-      if (!isPrepared(response)) {
-        const { headers } = response;
-        headers.set("X-Request-Id", requestId);
-        if (corsHeaders !== undefined)
-          for (const name in corsHeaders) headers.set(name, corsHeaders[name] as string);
-      }
+      const { headers } = response;
+      headers.set("X-Request-Id", requestId);
+      if (corsHeaders !== undefined)
+        for (const name in corsHeaders) headers.set(name, corsHeaders[name] as string);
       const status = response.status;
       const seconds = (performance.now() - started) / 1000;
       const label = status === 404 ? UNMATCHED : route;
@@ -261,13 +242,7 @@ export const createEdge = (options: EdgeOptions): Edge => {
     // GET (the busy status route) never touches `request.body`: reading it may build a stream.
     const body = carriesBody(method) ? request.body : null;
     const to = routed === undefined ? dispatch : routed.site.dispatch;
-    const fast = routed === undefined && method === "GET" ? fastGets?.get(path) : undefined;
-    const response =
-      fast !== undefined
-        ? answerFast(fast, request, facts)
-        : body === null
-          ? to(request, facts)
-          : dispatchWithBody(to, request, body, facts);
+    const response = body === null ? to(request, facts) : dispatchWithBody(to, request, body, facts);
     return response instanceof Promise
       ? response.then(done, (error: unknown) => {
           release(identity);

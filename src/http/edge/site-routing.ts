@@ -34,12 +34,19 @@ export interface SiteRouting {
   readonly servesHost: (name: string) => boolean;
 }
 
+/** A request's site, the path its routes see, and the prefix taken off for them ("" on the site's host). */
+export interface Routed {
+  readonly site: RoutedSite;
+  readonly path: string;
+  readonly basePath: string;
+}
+
 /** The site a path and Host are for: a hosted site and the path its routes see, "unknown", or undefined (the default site). */
 export const siteOf = (
   routing: SiteRouting,
   request: Request,
   path: string,
-): { readonly site: RoutedSite; readonly path: string } | "unknown" | undefined => {
+): Routed | "unknown" | undefined => {
   const host = routing.hasHosts() ? hostOf(request) : undefined;
   const hostSite = host === undefined ? undefined : routing.byHost(host.toLowerCase());
   if (path.startsWith(SITES_PREFIX)) {
@@ -47,7 +54,7 @@ export const siteOf = (
     const id = path.slice(SITES_PREFIX.length, end < 0 ? undefined : end);
     const site = routing.byId(id);
     if (site === undefined || (hostSite !== undefined && hostSite.id !== site.id)) return "unknown";
-    return { site, path: end < 0 ? "/" : path.slice(end) };
+    return { site, path: end < 0 ? "/" : path.slice(end), basePath: `${SITES_PREFIX}${id}` };
   }
-  return hostSite === undefined ? undefined : { site: hostSite, path };
+  return hostSite === undefined ? undefined : { site: hostSite, path, basePath: "" };
 };

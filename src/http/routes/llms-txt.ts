@@ -17,15 +17,23 @@ const listing = Effect.flatMap(Retriever, (retriever) => retriever.listing);
 
 /** The routes, mounted at the site's root; `title` heads the text (default: the docs' front page). */
 export const llmsTxtRoutes = (runtime: AppRuntime, title?: string) => {
-  const serve = (render: (pages: ReadonlyArray<DocPage>, title?: string) => string) => {
-    let kept: { readonly version: string; readonly text: string } | undefined;
+  const serve = (
+    render: (pages: ReadonlyArray<DocPage>, title: string | undefined, base: string) => string,
+  ) => {
+    // One text per base path the site is asked under (its host names, `/sites/<id>`): two at most.
+    const kept = new Map<string, { readonly version: string; readonly text: string }>();
     return async (c: Context<AppEnv>) => {
       adoptEdgeFacts(c);
       const outcome = await runOutcome(runtime, listing);
       if (!outcome.ok) return unavailableResponse(c, outcome.error);
       const { version, chunks } = outcome.value;
-      if (kept?.version !== version) kept = { version, text: render(docPages(chunks), title) };
-      return c.body(kept.text, 200, {
+      const base = c.env.basePath;
+      let text = kept.get(base);
+      if (text?.version !== version) {
+        text = { version, text: render(docPages(chunks), title, base) };
+        kept.set(base, text);
+      }
+      return c.body(text.text, 200, {
         "Content-Type": "text/plain; charset=utf-8",
         "Cache-Control": "public, max-age=60",
         ETag: `"${version}"`,

@@ -36,6 +36,7 @@ export const X402_CODE_OF = {
   "nothing-received": FAILED,
   "amount-insufficient": FAILED,
   "memo-mismatch": FAILED,
+  "memo-other-site": FAILED,
   "memo-required": FAILED,
   "memo-reserved": FAILED,
   "signature-already-used": FAILED,
