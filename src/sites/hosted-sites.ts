@@ -27,6 +27,7 @@ import { MIB, makeSiteIndexes } from "./site-indexes.ts";
 import { siteLogger } from "./site-logger.ts";
 import { siteRoutes } from "./site-routes.ts";
 import { openSiteStore, type SharedServices, type SiteStore, siteKeyPrefix } from "./site-store.ts";
+import { siteWallets } from "./site-wallet.ts";
 
 /** How long a replaced or removed site's runtime still serves what it had (above the 120 s hold lease). */
 export const RETIRE_AFTER_MS = 130_000;
@@ -73,6 +74,7 @@ export const hostedSites = (options: HostedSitesOptions) => {
   const onMemory = options.base.redisUrl === undefined;
   // The memory stores of removed sites, by id, for the process's life (see the header).
   const parked = new Map<string, SiteStore>();
+  const wallets = siteWallets(options.base.redisUrl);
   let applying: Promise<void> = Promise.resolve();
   // Every site's index loads on its first question; past SITES_MEMORY_MB the least recently used idle one is dropped.
   const indexes = makeSiteIndexes(options.base.sitesMemoryMb * MIB, {
@@ -128,6 +130,9 @@ export const hostedSites = (options: HostedSitesOptions) => {
     const siteLog = siteLogger(logger, definition.id);
     const config = siteAppConfig(options.base, definition);
     const chain = siteChain(options.chain, definition);
+    // An id stays with its wallet, unless its open site is moved to another (site-wallet.ts).
+    const refused = await wallets.bind(definition, before !== undefined);
+    if (refused !== undefined) throw refused;
     const previous = before?.store ?? parked.get(definition.id);
     const keepStore = previous !== undefined && previous.freeQueries === config.freeQueries;
     if (previous !== undefined && !keepStore && onMemory)
