@@ -7,6 +7,7 @@
  */
 import * as Clock from "effect/Clock";
 import * as Effect from "effect/Effect";
+import * as Option from "effect/Option";
 import * as Result from "effect/Result";
 import { memosOf, type ParsedTransaction } from "../payments/parsed-transaction.ts";
 import type { PaymentClaim, RawClaim } from "../payments/payment-claim.ts";
@@ -22,6 +23,7 @@ import { soleTransferAuthority } from "../payments/x402-binding.ts";
 import { ChainReader } from "../ports/chain-reader.ts";
 import { PaymentStore } from "../ports/payment-store.ts";
 import { RequestSeal } from "../ports/request-seal.ts";
+import { TransferAttribution } from "../ports/transfer-attribution.ts";
 import { UnattributedPayments } from "../ports/unattributed-payments.ts";
 import type { QuotaView } from "../quota.ts";
 import { reserveChainLookup } from "./reserve-chain-lookup.ts";
@@ -43,7 +45,8 @@ export interface QueriesBought {
 /**
  * A transfer to our wallet refused for carrying no memo of ours is nobody's to claim: listed for
  * the owner to refund (core/payments/unattributed.ts). Its lookup was already admitted by the
- * budget; listing it reads nothing more from the chain.
+ * budget; listing it reads nothing more from the chain. With several sites (TransferAttribution)
+ * "ours" is any site's, and the list is the wallet owner's: listed once in the whole service.
  */
 const listIfUnattributed = Effect.fn("listIfUnattributed")(function* (
   signature: string,
@@ -51,8 +54,11 @@ const listIfUnattributed = Effect.fn("listIfUnattributed")(function* (
   failure: PaymentRejected,
 ) {
   const seal = yield* RequestSeal;
+  const sites = yield* Effect.serviceOption(TransferAttribution);
   const memos = memosOf(transaction).map((memo) => memo.trim());
-  const ours = (paymentId: string) => isSealedPaymentId(seal.mac, paymentId);
+  const ours = (paymentId: string) =>
+    isSealedPaymentId(seal.mac, paymentId) ||
+    (Option.isSome(sites) && sites.value.sealedByAnySite(paymentId));
   if (
     failure.received === undefined ||
     transaction.blockTime === null ||
@@ -60,18 +66,18 @@ const listIfUnattributed = Effect.fn("listIfUnattributed")(function* (
   )
     return;
   const settings = yield* PaymentSettings;
+  const entry = {
+    signature,
+    payer: soleTransferAuthority(transaction, { payTo: settings.wallet, mint: settings.usdcMint }) ?? "",
+    units: failure.received,
+    at: transaction.blockTime * 1000,
+    reason: "memo-not-ours" as const,
+    paymentId: "",
+  };
+  const now = yield* Clock.currentTimeMillis;
+  if (Option.isSome(sites)) return yield* sites.value.listUnattributed(settings.wallet, entry, now);
   const unattributed = yield* UnattributedPayments;
-  yield* unattributed.record(
-    {
-      signature,
-      payer: soleTransferAuthority(transaction, { payTo: settings.wallet, mint: settings.usdcMint }) ?? "",
-      units: failure.received,
-      at: transaction.blockTime * 1000,
-      reason: "memo-not-ours",
-      paymentId: "",
-    },
-    yield* Clock.currentTimeMillis,
-  );
+  yield* unattributed.record(entry, now);
 });
 
 export const buyQueries = Effect.fn("buyQueries")(function* (identity: string, raw: RawClaim) {

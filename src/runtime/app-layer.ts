@@ -22,6 +22,7 @@ import type { ChainReader } from "../../core/ports/chain-reader.ts";
 import type { Generator } from "../../core/ports/generator.ts";
 import type { Retriever } from "../../core/ports/retrieval.ts";
 import type { StoreServices } from "../../core/ports/store-services.ts";
+import type { TransferAttribution } from "../../core/ports/transfer-attribution.ts";
 import type { QuotaLimits } from "../../core/quota.ts";
 import { SessionCeilings } from "../../core/sign-in/session-ceilings.ts";
 import type { Logger } from "../observability/log.ts";
@@ -117,6 +118,8 @@ export interface AppParts {
   readonly keyPrefix?: string;
   /** When `store` was built (a hosted site's outlives its runtimes): a volatile ledger's start; default now. */
   readonly ledgerStart?: number;
+  /** Whose a transfer is among the service's sites (a hosted site's; src/sites/site-attribution.ts). */
+  readonly attribution?: Layer.Layer<TransferAttribution>;
 }
 
 /**
@@ -180,6 +183,7 @@ export const appLayer = (
           events.onAnswerCache?.(outcome);
         },
       }),
+    parts.attribution ?? Layer.empty,
     MemoryConversations.layer(),
     VisitorHash.layer(config.insights.salt),
     WebCryptoRandom.layer,

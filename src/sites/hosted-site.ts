@@ -8,6 +8,7 @@ import * as Layer from "effect/Layer";
 import * as ManagedRuntime from "effect/ManagedRuntime";
 import type { AppConfig, ChainConfig } from "../../core/config.ts";
 import type { SiteDefinition } from "../../core/config-sites.ts";
+import { TransferAttribution } from "../../core/ports/transfer-attribution.ts";
 import type { AppRuntime } from "../hono-kit/run-effect.ts";
 import type { ServiceLimiters } from "../http/service-limiters.ts";
 import type { Logger, ServiceLogger } from "../observability/log.ts";
@@ -31,6 +32,8 @@ export interface ServiceParts {
   readonly relayRpcUrl: string;
   /** The service's limits, the default site's too: a site never makes its own (service-limiters.ts). */
   readonly limiters: ServiceLimiters;
+  /** Whose a transfer is among the service's sites (site-attribution.ts); absent: the site's own seal and list. */
+  readonly attribution?: TransferAttribution["Service"];
   /** The site's retriever (an index loaded on first use, dropped past the memory budget); default: loaded now. */
   readonly retrievalOf?: (site: SiteDefinition, config: AppConfig) => AppParts["retrieval"];
 }
@@ -62,6 +65,9 @@ export const siteRuntime = (
         site: definition.id,
         keyPrefix: siteKeyPrefix(definition.id),
         ledgerStart: store.openedAt,
+        ...(parts.attribution === undefined
+          ? {}
+          : { attribution: Layer.succeed(TransferAttribution)(parts.attribution) }),
         ...(retrieval === undefined ? {} : { retrieval }),
       },
       parts.events,

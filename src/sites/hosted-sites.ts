@@ -11,16 +11,20 @@
  * taken out of the file and put back (an edit in two steps, a mistake undone) finds them again,
  * as it would in Redis.
  */
-import type * as Context from "effect/Context";
+import * as Context from "effect/Context";
 import * as Layer from "effect/Layer";
+import * as Option from "effect/Option";
 import type { AppConfig } from "../../core/config.ts";
 import { type SiteDefinition, type SitesSet, sitesText } from "../../core/config-sites.ts";
+import { RequestSeal } from "../../core/ports/request-seal.ts";
 import { Retriever } from "../../core/ports/retrieval.ts";
+import { UnattributedPayments } from "../../core/ports/unattributed-payments.ts";
 import type { AppDeps } from "../app.ts";
 import { startSitesDocsSync } from "../runtime/docs-sync.ts";
 import { type FolderSite, startFolderDocs } from "../runtime/folder-docs.ts";
 import { siteRetrieval } from "../runtime/site-retrieval.ts";
 import { type ServiceParts, type SiteRuntime, siteRuntime } from "./hosted-site.ts";
+import { DefaultSiteAttribution, siteAttribution } from "./site-attribution.ts";
 import { siteAppConfig, siteChain } from "./site-config.ts";
 import { type DirectoryEntry, siteDirectory } from "./site-directory.ts";
 import { MIB, makeSiteIndexes } from "./site-indexes.ts";
@@ -75,6 +79,12 @@ export const hostedSites = (options: HostedSitesOptions) => {
   // The memory stores of removed sites, by id, for the process's life (see the header).
   const parked = new Map<string, SiteStore>();
   const wallets = siteWallets(options.base.redisUrl);
+  // Whose a transfer is: listed for refund once in the service (site-attribution.ts).
+  const defaultSite = Context.getOption(
+    shared as unknown as Context.Context<DefaultSiteAttribution>,
+    DefaultSiteAttribution,
+  );
+  const attribution = siteAttribution(Option.getOrUndefined(defaultSite));
   let applying: Promise<void> = Promise.resolve();
   // Every site's index loads on its first question; past SITES_MEMORY_MB the least recently used idle one is dropped.
   const indexes = makeSiteIndexes(options.base.sitesMemoryMb * MIB, {
@@ -155,7 +165,19 @@ export const hostedSites = (options: HostedSitesOptions) => {
       if (!reused) await store.dispose();
       throw error;
     }
-    const served = siteRuntime(definition, config, chain, store, { ...options, retrievalOf }, siteLog);
+    const served = siteRuntime(
+      definition,
+      config,
+      chain,
+      store,
+      { ...options, retrievalOf, attribution: attribution.service },
+      siteLog,
+    );
+    attribution.open(definition.id, {
+      wallet: chain.wallet,
+      mac: Context.get(store.context, RequestSeal).mac,
+      unattributed: Context.get(store.context, UnattributedPayments),
+    });
     const routes = siteRoutes({
       definition,
       config,
@@ -189,6 +211,7 @@ export const hostedSites = (options: HostedSitesOptions) => {
       if (wanted.has(id)) continue;
       open.delete(id);
       indexes.forget(id);
+      attribution.close(id);
       logger.info("site removed", { site: id });
       if (onMemory) parked.set(id, site.store);
       retire(

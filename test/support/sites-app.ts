@@ -189,6 +189,8 @@ export const buildSitesApp = async (options: SitesAppOptions) => {
     );
   return {
     app,
+    /** The default site's runtime. */
+    runtime,
     sites,
     lines,
     dataDir,
