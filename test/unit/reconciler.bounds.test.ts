@@ -11,7 +11,11 @@ import * as Layer from "effect/Layer";
 import * as ManagedRuntime from "effect/ManagedRuntime";
 import { MemoryStore } from "../../adapters/store-memory/index.ts";
 import { ChainLookupLimits } from "../../core/payments/chain-lookup-budget.ts";
-import { type Fate, GIVE_UP_AFTER_MS, type PendingSettlement } from "../../core/payments/pending-settlement.ts";
+import {
+  type Fate,
+  GIVE_UP_AFTER_MS,
+  type PendingSettlement,
+} from "../../core/payments/pending-settlement.ts";
 import { ChainLookupBudget } from "../../core/ports/chain-lookup-budget.ts";
 import { PendingSettlements } from "../../core/ports/pending-settlements.ts";
 import { runOutcome } from "../../src/hono-kit/run-effect.ts";
