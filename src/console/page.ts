@@ -85,6 +85,8 @@ export const LOGIN_MESSAGES = {
   none: "",
   wrong: "That is not the admin token.",
   locked: "Too many wrong tokens from your address: try again in a few minutes.",
+  elsewhere:
+    "The operator's admin token is not taken on this host name, which a site's owner runs: open this console at /sites/<id>/admin on the service's own address.",
 } as const;
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);

@@ -153,7 +153,8 @@ describe.each(STORES)("a hosted site's console door (%s)", (_name, open) => {
         ["/api/admin/insights", "DOCS.Alpha.test:443"],
         [INSIGHTS, "docs.alpha.test"],
       ] as const) {
-        expect([path, host, await status(path, ADMIN, host)]).toEqual([path, host, 401]);
+        // Refused with the reason (403, not a bare 401), and counted like a wrong token.
+        expect([path, host, await status(path, ADMIN, host)]).toEqual([path, host, 403]);
         expect([path, host, await status(path, OWNER, host)]).toEqual([path, host, 200]);
       }
       // Another site's host is another owner's: alpha's console is not there at all, so no
@@ -165,9 +166,21 @@ describe.each(STORES)("a hosted site's console door (%s)", (_name, open) => {
       expect(await status("/api/admin/insights", ADMIN)).toBe(200);
     });
 
+    test("the API says why the operator's token is refused on the site's host", async () => {
+      const refused = await two.call(
+        "/api/admin/insights",
+        { headers: { Authorization: `Bearer ${ADMIN}`, Host: "docs.alpha.test" } },
+        from(),
+      );
+      const body = (await refused.json()) as { code: string; error: string };
+      expect(body.code).toBe("ADMIN_TOKEN_NOT_HERE");
+      expect(body.error).toContain("service's own host names");
+    });
+
     test("the login form takes the operator's token on the service's host only", async () => {
       const onSiteHost = await login(one, "/admin/login", ADMIN, "docs.alpha.test");
-      expect(onSiteHost.status).toBe(401);
+      expect(onSiteHost.status).toBe(403);
+      expect(await onSiteHost.text()).toContain("not taken on this host name");
       expect(cookieOf(onSiteHost)).toBe("");
       expect((await login(one, "/admin/login", OWNER, "docs.alpha.test")).status).toBe(303);
       const onService = await login(one, "/sites/alpha/admin/login", ADMIN);

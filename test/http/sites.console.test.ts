@@ -132,7 +132,7 @@ describe("operator's console: sites summary (memory store)", () => {
         headers: { Authorization: `Bearer ${token}`, Host: "docs.alpha.test" },
       });
     expect((await onHost(ALPHA_OWNER)).status).toBe(404);
-    expect((await onHost(OPERATOR)).status).toBe(401);
+    expect((await onHost(OPERATOR)).status).toBe(403);
   });
 });
 

@@ -21,6 +21,7 @@ import {
   ADMIN_HEADERS,
   type AdminAccess,
   admit,
+  ELSEWHERE_TEXT,
   requestCredentials,
   retryAfterSeconds,
 } from "./admin-gate.ts";
@@ -74,6 +75,8 @@ export const adminApiRoutes = ({ runtime, recorder, access, docsSync, sitesSumma
           429,
           { "Retry-After": retryAfterSeconds(refusal.retryAfterMs) },
         );
+      if (refusal.kind === "elsewhere")
+        return c.json({ success: false, error: ELSEWHERE_TEXT, code: "ADMIN_TOKEN_NOT_HERE" }, 403);
       const error =
         refusal.kind === "wrong"
           ? "Wrong admin token"

@@ -29,6 +29,8 @@ const loginResponse = (c: Context<AppEnv>, refusal: Refusal, base: string, site:
       return c.html(loginPage("none", base, site), 200, ADMIN_PAGE_HEADERS);
     case "wrong":
       return c.html(loginPage("wrong", base, site), 401, ADMIN_PAGE_HEADERS);
+    case "elsewhere":
+      return c.html(loginPage("elsewhere", base, site), 403, ADMIN_PAGE_HEADERS);
     case "locked":
       return c.html(loginPage("locked", base, site), 429, {
         ...ADMIN_PAGE_HEADERS,
@@ -86,7 +88,7 @@ export const adminConsoleRoutes = (
         const body = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
         const token = typeof body.token === "string" ? body.token : "";
         const refusal = admit(c, access, (credentials) =>
-          token === "" ? "none" : credentials.isToken(token, hostOf(c.req.raw)) ? "ok" : "wrong",
+          token === "" ? "none" : credentials.isToken(token, hostOf(c.req.raw)),
         );
         if (refusal !== undefined) return loginResponse(c, refusal, base, await name());
         setCookie(c, cookie.name(c), access.credentials.newSession(), {

@@ -19,8 +19,11 @@ export const SESSION_MS = 12 * 60 * 60_000;
 /** Revoked ids kept at most (only a signed-in owner can add one, by logging out). */
 const MAX_REVOKED = 10_000;
 
-/** What a request proves: nothing, something wrong (a guess or a forgery), or the right to read. */
-export type Credentials = "none" | "wrong" | "ok";
+/**
+ * What a request proves: nothing, something wrong (a guess or a forgery), the right to read, or
+ * the operator's ADMIN_TOKEN on a host a site's owner runs ("elsewhere": refused, and said why).
+ */
+export type Credentials = "none" | "wrong" | "ok" | "elsewhere";
 
 const SESSION = /^([A-Za-z0-9_-]{22})\.(\d{1,15})\.([A-Za-z0-9_-]{43})$/;
 
@@ -30,14 +33,14 @@ const SESSION = /^([A-Za-z0-9_-]{22})\.(\d{1,15})\.([A-Za-z0-9_-]{43})$/;
  * session ends).
  */
 export interface ConsoleDoor {
-  readonly matches: (given: string, host: string | undefined) => boolean;
+  readonly matches: (given: string, host: string | undefined) => Exclude<Credentials, "none">;
   readonly sessionKey: string;
 }
 
 /** The operator's console: ADMIN_TOKEN, on whatever host the request names. */
 export const tokenDoor = (token: Redacted.Redacted<string>): ConsoleDoor => {
   const secret = Redacted.value(token);
-  return { matches: (given) => sameSecret(given, secret), sessionKey: secret };
+  return { matches: (given) => (sameSecret(given, secret) ? "ok" : "wrong"), sessionKey: secret };
 };
 
 /** What a hosted site's console is built from besides its id and tokens. */
@@ -69,9 +72,11 @@ export const siteDoor = (
   if (ownerTokenSha256 === undefined && operator === undefined) return undefined;
   const operatorSecret = operator === undefined ? undefined : Redacted.value(operator);
   return {
-    matches: (given, host) =>
-      (ownerTokenSha256 !== undefined && sameSecret(sha256Hex(given), ownerTokenSha256)) ||
-      (operatorSecret !== undefined && !parts.ownerHost(host) && sameSecret(given, operatorSecret)),
+    matches: (given, host) => {
+      if (ownerTokenSha256 !== undefined && sameSecret(sha256Hex(given), ownerTokenSha256)) return "ok";
+      if (operatorSecret === undefined || !sameSecret(given, operatorSecret)) return "wrong";
+      return parts.ownerHost(host) ? "elsewhere" : "ok";
+    },
     sessionKey: parts.seal(`${id}|${ownerTokenSha256 ?? ""}|${operatorSecret ?? ""}`),
   };
 };
@@ -86,7 +91,7 @@ export const adminCredentials = (door: ConsoleDoor, now: () => number = Date.now
   const bearer = (authorization: string | undefined, host: string | undefined): Credentials => {
     if (authorization === undefined) return "none";
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-    return match !== null && door.matches(match[1] ?? "", host) ? "ok" : "wrong";
+    return match === null ? "wrong" : door.matches(match[1] ?? "", host);
   };
 
   /** The session's id and expiry when the cookie is ours (signed under the token), else undefined. */
@@ -127,8 +132,8 @@ export const adminCredentials = (door: ConsoleDoor, now: () => number = Date.now
       cookie: string | undefined,
       host: string | undefined,
     ): Credentials => (authorization !== undefined ? bearer(authorization, host) : session(cookie)),
-    /** Whether a token typed into the login form of a request naming Host `host` is the right one. */
-    isToken: (given: string, host: string | undefined): boolean => door.matches(given, host),
+    /** What a token typed into the login form of a request naming Host `host` proves. */
+    isToken: (given: string, host: string | undefined): Credentials => door.matches(given, host),
     /** A fresh session cookie value: a new random id. */
     newSession: (): string => {
       const id = randomBytes(16).toString("base64url");

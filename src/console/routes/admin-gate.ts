@@ -9,7 +9,7 @@ import type { AppEnv } from "../../hono-kit/app-env.ts";
 import type { FailureLimiter } from "../../hono-kit/failure-limiter.ts";
 import { hostOf } from "../../http/edge/host-of.ts";
 import type { Metrics } from "../../observability/metrics.ts";
-import type { AdminCredentials } from "./admin-credentials.ts";
+import type { AdminCredentials, Credentials } from "./admin-credentials.ts";
 import type { SessionCookie } from "./admin-session-cookie.ts";
 
 export interface AdminAccess {
@@ -23,7 +23,12 @@ export interface AdminAccess {
 export type Refusal =
   | { readonly kind: "locked"; readonly retryAfterMs: number }
   | { readonly kind: "missing" }
-  | { readonly kind: "wrong" };
+  | { readonly kind: "wrong" }
+  | { readonly kind: "elsewhere" };
+
+/** Why ADMIN_TOKEN is refused on a site owner's host (the API's error and the login form's). */
+export const ELSEWHERE_TEXT =
+  "The operator's ADMIN_TOKEN is taken only on the service's own host names, not on a host a site's owner runs (its owner could read it): open the console at /sites/<id>/admin on the service's address, and change ADMIN_TOKEN if you sent it here by mistake.";
 
 export const ADMIN_HEADERS = {
   "Cache-Control": "no-store",
@@ -35,7 +40,7 @@ export const ADMIN_HEADERS = {
 export const admit = (
   c: Context<AppEnv>,
   access: AdminAccess,
-  check: (credentials: AdminCredentials) => "none" | "wrong" | "ok",
+  check: (credentials: AdminCredentials) => Credentials,
 ): Refusal | undefined => {
   const identity = c.get("identity");
   const retryAfterMs = access.limiter.lockedFor(identity);
@@ -49,8 +54,13 @@ export const admit = (
     return undefined;
   }
   if (verdict === "none") return { kind: "missing" };
+  // Counted like a wrong token: telling it apart must not make guessing ADMIN_TOKEN free there.
   access.limiter.fail(identity);
   access.metrics.count("admin_auth_failures_total");
+  if (verdict === "elsewhere") {
+    c.get("log").warn("ADMIN_TOKEN sent on a site owner's host, refused", { identity });
+    return { kind: "elsewhere" };
+  }
   c.get("log").warn("wrong admin credentials", { identity });
   return { kind: "wrong" };
 };
