@@ -54,7 +54,9 @@ describe("a hosted site's answers name its own paths", () => {
   });
 
   test("payment info names /sites/<id>/api/payment there, and /api/payment on the site's host", async () => {
-    const there = (await (await service.call("/sites/alpha/api/payment/info", {}, VISITOR)).json()) as PaymentBlock;
+    const there = (await (
+      await service.call("/sites/alpha/api/payment/info", {}, VISITOR)
+    ).json()) as PaymentBlock;
     expect(there.paymentEndpoint).toBe("/sites/alpha/api/payment");
     const own = (await (await service.call("/api/payment/info", onHost, VISITOR)).json()) as PaymentBlock;
     expect(own.paymentEndpoint).toBe("/api/payment");
@@ -72,7 +74,9 @@ describe("a hosted site's answers name its own paths", () => {
   });
 
   test("a transfer carrying a site's memo is sent to that site, not refused as another client's", async () => {
-    const info = (await (await service.call("/sites/alpha/api/payment/info", {}, VISITOR)).json()) as PaymentBlock;
+    const info = (await (
+      await service.call("/sites/alpha/api/payment/info", {}, VISITOR)
+    ).json()) as PaymentBlock;
     const signature = encodeBase58(Uint8Array.from({ length: 64 }, (_, i) => (i * 7 + 3) % 256 || 1));
     lookups.set(signature, {
       kind: "found",
