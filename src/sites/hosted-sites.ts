@@ -13,7 +13,6 @@
  */
 import * as Context from "effect/Context";
 import * as Layer from "effect/Layer";
-import * as Option from "effect/Option";
 import type { AppConfig } from "../../core/config.ts";
 import { type SiteDefinition, type SitesSet, sitesText } from "../../core/config-sites.ts";
 import { RequestSeal } from "../../core/ports/request-seal.ts";
@@ -24,7 +23,7 @@ import { startSitesDocsSync } from "../runtime/docs-sync.ts";
 import { type FolderSite, startFolderDocs } from "../runtime/folder-docs.ts";
 import { siteRetrieval } from "../runtime/site-retrieval.ts";
 import { type ServiceParts, type SiteRuntime, siteRuntime } from "./hosted-site.ts";
-import { DefaultSiteAttribution, siteAttribution } from "./site-attribution.ts";
+import type { SiteAttribution } from "./site-attribution.ts";
 import { siteAppConfig, siteChain } from "./site-config.ts";
 import { type DirectoryEntry, siteDirectory } from "./site-directory.ts";
 import { MIB, makeSiteIndexes } from "./site-indexes.ts";
@@ -38,6 +37,8 @@ export const RETIRE_AFTER_MS = 130_000;
 
 export interface HostedSitesOptions extends ServiceParts {
   readonly shared: Context.Context<SharedServices>;
+  /** The service's attribution of transfers, the root site's part already in (site-attribution.ts). */
+  readonly transfers: SiteAttribution;
   /** The web parts of the default site (widget bundles, the demo faucet); each site relays to its own wallet. */
   readonly web: NonNullable<AppDeps["web"]>;
   readonly now?: () => number;
@@ -80,11 +81,7 @@ export const hostedSites = (options: HostedSitesOptions) => {
   const parked = new Map<string, SiteStore>();
   const wallets = siteWallets(options.base.redisUrl);
   // Whose a transfer is: listed for refund once in the service (site-attribution.ts).
-  const defaultSite = Context.getOption(
-    shared as unknown as Context.Context<DefaultSiteAttribution>,
-    DefaultSiteAttribution,
-  );
-  const attribution = siteAttribution(Option.getOrUndefined(defaultSite));
+  const attribution = options.transfers;
   let applying: Promise<void> = Promise.resolve();
   // Every site's index loads on its first question; past SITES_MEMORY_MB the least recently used idle one is dropped.
   const indexes = makeSiteIndexes(options.base.sitesMemoryMb * MIB, {

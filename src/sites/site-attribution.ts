@@ -20,11 +20,6 @@ export interface AttributedSite {
   readonly unattributed: UnattributedPayments["Service"];
 }
 
-/** The default site's part, carried with the services every site shares (site-store.ts). */
-export class DefaultSiteAttribution extends Context.Service<DefaultSiteAttribution, AttributedSite>()(
-  "src/sites/DefaultSiteAttribution",
-) {}
-
 /** The default site's part, read from its runtime's services. */
 export const defaultSiteAttribution = (
   context: Context.Context<RequestSeal | UnattributedPayments | PaymentSettings>,
@@ -34,8 +29,12 @@ export const defaultSiteAttribution = (
   unattributed: Context.get(context, UnattributedPayments),
 });
 
-/** The sites' attribution: `open` and `close` follow the set of open sites. */
-export const siteAttribution = (defaultSite: AttributedSite | undefined) => {
+/**
+ * The service's attribution, made before any site opens: `root` gives it the root (default)
+ * site's part once its runtime is built, `open` and `close` follow the hosted sites.
+ */
+export const siteAttribution = () => {
+  let defaultSite: AttributedSite | undefined;
   const sites = new Map<string, AttributedSite>();
   const ownerOf = (wallet: string): AttributedSite | undefined => {
     if (defaultSite?.wallet === wallet) return defaultSite;
@@ -52,6 +51,9 @@ export const siteAttribution = (defaultSite: AttributedSite | undefined) => {
   });
   return {
     service,
+    root: (site: AttributedSite) => {
+      defaultSite = site;
+    },
     open: (id: string, site: AttributedSite) => {
       sites.set(id, site);
     },
@@ -60,3 +62,5 @@ export const siteAttribution = (defaultSite: AttributedSite | undefined) => {
     },
   };
 };
+
+export type SiteAttribution = ReturnType<typeof siteAttribution>;

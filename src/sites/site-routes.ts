@@ -1,23 +1,25 @@
 /**
- * A hosted site's routes and what follows its payments: the default site's routes built over
- * the site's runtime and settings (its wallet in the relay, its path in the URI a wallet signs,
- * its console's door), its directory entry for the edge, and its reconciler of pending
- * settlements under its own lease.
+ * A hosted site's routes and what follows its payments: every site's routes (site-router.ts)
+ * built over the site's runtime and settings (its wallet in the relay, its console's door, its
+ * page), its directory entry for the edge, and its reconciler of pending settlements under its
+ * own lease.
  */
 import * as Context from "effect/Context";
 import type { AppConfig, ChainConfig } from "../../core/config.ts";
 import type { SiteDefinition } from "../../core/config-sites.ts";
 import type { DocsSyncRecord } from "../../core/ports/docs-sync.ts";
 import { RequestSeal } from "../../core/ports/request-seal.ts";
-import { type AppDeps, createRouter } from "../app.ts";
 import { runOutcome } from "../hono-kit/run-effect.ts";
-import { corsPolicy } from "../http/edge/cors.ts";
 import { SITES_PREFIX } from "../http/edge/site-routing.ts";
 import type { Logger } from "../observability/log.ts";
 import { startReconciler } from "../payments/v2/reconciler.ts";
+import type { RouterDeps } from "../routers/service-deps.ts";
+import { siteRouter } from "../routers/site-router.ts";
+import { siteDemoPage } from "../web/site-demo-page.ts";
 import type { ServiceParts, SiteRuntime } from "./hosted-site.ts";
 import { ownerHosts } from "./owner-hosts.ts";
 import type { DirectoryEntry } from "./site-directory.ts";
+import { directoryEntry } from "./site-entry.ts";
 import type { SiteStore } from "./site-store.ts";
 
 export interface SiteRoutesInput {
@@ -27,7 +29,7 @@ export interface SiteRoutesInput {
   readonly store: SiteStore;
   readonly served: SiteRuntime;
   readonly parts: ServiceParts & {
-    readonly web: NonNullable<AppDeps["web"]>;
+    readonly web: NonNullable<RouterDeps["web"]>;
     readonly now?: () => number;
     readonly reconcileEveryMs?: number;
   };
@@ -58,7 +60,7 @@ export const siteRoutes = ({
   readonly drain: () => Promise<void>;
 } => {
   const basePath = `${SITES_PREFIX}${definition.id}`;
-  const router = createRouter(
+  const router = siteRouter(
     {
       runtime: served.runtime,
       config,
@@ -70,8 +72,7 @@ export const siteRoutes = ({
       },
       facilitator: parts.facilitator,
       docsSync: lastSync === undefined ? undefined : { last: lastSync },
-      // The URI a wallet signs names the site (its challenges are its own anyway: sealed under its key).
-      signIn: parts.signIn === undefined ? undefined : { ...parts.signIn, basePath },
+      signIn: parts.signIn,
       receiptKey: parts.receiptKey,
       ...(parts.now === undefined ? {} : { now: parts.now }),
       limiters: parts.limiters,
@@ -85,10 +86,9 @@ export const siteRoutes = ({
       // The console's sessions are signed under the store's secret (shared by its instances).
       sealSession: (message) => Context.get(store.context, RequestSeal).mac("site-console-session", message),
       ownerHost: ownerHosts(definition.hosts, servesHost),
+      page: (origin) => siteDemoPage(definition.id, definition.title, origin),
     },
   );
-  const dispatch = router.fetch;
-  const widgetOrigins = new Set(definition.origins);
   // Settlements of this site left pending are followed to their end, under its own lease.
   const reconciler =
     parts.facilitator === undefined
@@ -103,13 +103,7 @@ export const siteRoutes = ({
           parts.reconcileEveryMs,
         );
   return {
-    entry: {
-      id: definition.id,
-      dispatch: (request, facts) => dispatch(request, facts),
-      cors: corsPolicy(definition.origins),
-      servesOrigin: (origin) => widgetOrigins.has(origin),
-      hosts: definition.hosts,
-    },
+    entry: directoryEntry(definition.id, router, definition.origins, definition.hosts),
     stop: async () => {
       await reconciler?.stop();
     },

@@ -26,7 +26,6 @@ import type { StoreServices } from "../../core/ports/store-services.ts";
 import type { AppRuntime } from "../hono-kit/run-effect.ts";
 import type { Logger } from "../observability/log.ts";
 import { type AppEvents, storeLayerFor } from "../runtime/app-layer.ts";
-import { DefaultSiteAttribution, defaultSiteAttribution } from "./site-attribution.ts";
 
 /** The services every site takes from the default site's runtime. */
 export type SharedServices = ChainLookupBudget | SettlementLocks | SponsorLosses | ChainReader;
@@ -41,9 +40,7 @@ export const sharedServicesOf = async (runtime: AppRuntime): Promise<Context.Con
   // Not among the app's services by type: only a memory store provides it, and only a memory
   // store reads it (Effect.serviceOption), so it rides along untyped.
   const ledger = Context.getOption(context as unknown as Context.Context<UsedSignatures>, UsedSignatures);
-  // The default site's seal and list ride along the same way, for the sites' attribution.
-  const withDefault = Context.add(shared, DefaultSiteAttribution, defaultSiteAttribution(context));
-  return Option.isSome(ledger) ? Context.add(withDefault, UsedSignatures, ledger.value) : withDefault;
+  return Option.isSome(ledger) ? Context.add(shared, UsedSignatures, ledger.value) : shared;
 };
 
 export interface SiteStore {

@@ -89,9 +89,12 @@ describe("a transfer is attributed once for the service", () => {
       "AbCdEfGh23456789",
       Date.now() + 60_000,
     );
-    const signature = await present("/sites/beta/api/payment", [`x402:${issued.paymentId}`]);
-    for (const runtime of [runtimeOf("alpha"), runtimeOf("beta"), service.runtime])
-      expect((await listed(runtime)).map((entry) => entry.signature)).not.toContain(signature);
+    // Presented on another site, or on the root (default) site, whose runtime attributes alike.
+    for (const path of ["/sites/beta/api/payment", "/api/payment"]) {
+      const signature = await present(path, [`x402:${issued.paymentId}`]);
+      for (const runtime of [runtimeOf("alpha"), runtimeOf("beta"), service.runtime])
+        expect((await listed(runtime)).map((entry) => entry.signature)).not.toContain(signature);
+    }
   });
 
   test("a transfer with no memo of any site, to the wallet the sites share, shown on each, is listed once: on the default site", async () => {

@@ -111,7 +111,7 @@ describe.skipIf(!redisServerAvailable())("round trips per route on Redis", () =>
     expect(body).toMatchObject({ remaining: 4, free: 1, paid: 3, requiresPayment: false });
   });
 
-  test("GET /api/status with a session: one script call (the session, the identity's and the wallet's quota)", async () => {
+  test("GET /api/status with a session: the session's script, then the identity's and the wallet's quota", async () => {
     const t = await app();
     const token = newSessionToken();
     await commandsOf(async () => {
@@ -131,7 +131,8 @@ describe.skipIf(!redisServerAvailable())("round trips per route on Redis", () =>
         await t.call("/api/status", { headers: { [SESSION_HEADER]: token } }, "192.0.2.6")
       ).json();
     });
-    expect(commands).toEqual(["evalsha session"]);
+    // Through the router like every route (no read of its own beside WalletSessions and the quotas).
+    expect(commands).toEqual(["evalsha session", "hgetall quota", "hgetall quota"]);
     expect(body).toMatchObject({ remaining: 3, free: 1, paid: 2, wallet: SIGNED_IN });
   });
 

@@ -17,6 +17,7 @@ import type { AppConfig } from "../../core/config.ts";
 import { DEFAULT_MCP_TOOL_PRICES } from "../../core/config-mcp.ts";
 import type { SiteDefinition } from "../../core/config-sites.ts";
 import type { ChainReader } from "../../core/ports/chain-reader.ts";
+import { TransferAttribution } from "../../core/ports/transfer-attribution.ts";
 import { createApp } from "../../src/app.ts";
 import { serviceLimiters } from "../../src/http/service-limiters.ts";
 import { memoryLogger } from "../../src/observability/log.ts";
@@ -26,6 +27,7 @@ import { indexLayer, withSettings } from "../../src/runtime/adapter-layers.ts";
 import { appLayer, defaultConfig } from "../../src/runtime/app-layer.ts";
 import { signInSettings } from "../../src/runtime/sign-in-settings.ts";
 import { hostedSites } from "../../src/sites/hosted-sites.ts";
+import { defaultSiteAttribution, siteAttribution } from "../../src/sites/site-attribution.ts";
 import { siteAppConfig } from "../../src/sites/site-config.ts";
 import { sharedServicesOf } from "../../src/sites/site-store.ts";
 import { sitesSummary } from "../../src/sites/site-summary.ts";
@@ -128,11 +130,18 @@ export const buildSitesApp = async (options: SitesAppOptions) => {
     walletSecretKey: undefined,
   };
   const { logger, lines } = memoryLogger();
+  // The service's attribution of transfers, the root site's part given once its runtime is built (as service-layers.ts does).
+  const transfers = siteAttribution();
+  const attribution = Layer.succeed(TransferAttribution)(transfers.service);
   const runtime = ManagedRuntime.make(
-    appLayer(config, chain, logger, options.chain === undefined ? {} : { chain: options.chain.layer }).pipe(
-      Layer.orDie,
-    ),
+    appLayer(
+      config,
+      chain,
+      logger,
+      options.chain === undefined ? { attribution } : { chain: options.chain.layer, attribution },
+    ).pipe(Layer.orDie),
   );
+  transfers.root(defaultSiteAttribution(await runtime.context()));
   const metrics = makeMetrics();
   const signIn = signInSettings(
     { port: 80, surface: { ...config.surface, publicOrigin: "http://localhost" } },
@@ -147,6 +156,7 @@ export const buildSitesApp = async (options: SitesAppOptions) => {
     ...(options.reconcileEveryMs === undefined ? {} : { reconcileEveryMs: options.reconcileEveryMs }),
     base: config,
     chain,
+    transfers,
     logger,
     metrics,
     events: {},

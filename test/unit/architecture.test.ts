@@ -62,7 +62,7 @@ const ROOMS: ReadonlyArray<Room> = [
   {
     name: "programs",
     holds: (file) =>
-      under("src/runtime", "src/cli", "src/sites")(file) ||
+      under("src/runtime", "src/cli", "src/sites", "src/routers")(file) ||
       oneOf("src/app.ts", "src/main.ts", "src/deno.ts")(file),
     mayImport: [
       "core",

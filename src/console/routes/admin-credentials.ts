@@ -37,13 +37,7 @@ export interface ConsoleDoor {
   readonly sessionKey: string;
 }
 
-/** The operator's console: ADMIN_TOKEN, on whatever host the request names. */
-export const tokenDoor = (token: Redacted.Redacted<string>): ConsoleDoor => {
-  const secret = Redacted.value(token);
-  return { matches: (given) => (sameSecret(given, secret) ? "ok" : "wrong"), sessionKey: secret };
-};
-
-/** What a hosted site's console is built from besides its id and tokens. */
+/** What a site's console is built from besides its id and tokens. */
 export interface SiteDoorParts {
   /**
    * A MAC under a secret of the site's store (its RequestSeal key: every instance sharing the
@@ -56,12 +50,13 @@ export interface SiteDoorParts {
 }
 
 /**
- * A hosted site's console: its owner's token (the sites file keeps only its SHA-256) or the
- * operator's ADMIN_TOKEN, the latter only on a Host the owner does not control (the service's,
- * at /sites/<id>/admin): the owner runs the DNS and TLS of its own host names and could read
- * whatever is sent there, and ADMIN_TOKEN opens every site. Sessions are signed under the
- * store's secret, the site's id and both tokens, so a session of another site's console, or of
- * the operator's own, never opens this one, and nobody who only read the sites file can make one.
+ * A site's console (every site's, the root site's included): its owner's token (the sites file
+ * keeps only its SHA-256) or the operator's ADMIN_TOKEN, the latter only on a Host no site's
+ * owner controls (the service's): an owner runs the DNS and TLS of its own host names and could
+ * read whatever is sent there, and ADMIN_TOKEN opens every site. Sessions are signed under a
+ * secret the site's instances share (its store's, or ADMIN_TOKEN for the root site, which has
+ * no owner), the site's id and both tokens, so a session of another site's console never opens
+ * this one, and nobody who only read the sites file can make one.
  */
 export const siteDoor = (
   id: string,

@@ -18,7 +18,7 @@ import { corsPolicy } from "./cors.ts";
 import type { HostGuard, HostVerdict } from "./host-guard.ts";
 import { protectionLimit } from "./protection-limit.ts";
 import { requestIds } from "./request-id.ts";
-import { type SiteRouting, siteOf } from "./site-routing.ts";
+import { type Routed, type Sites, siteOf } from "./site-routing.ts";
 
 const INCOMING_ID = /^[A-Za-z0-9._-]{8,64}$/;
 const UNMATCHED = "unmatched";
@@ -39,12 +39,17 @@ const FOREIGN = {
 } as const satisfies Record<Exclude<HostVerdict, "ok">, { header: string }>;
 
 export interface EdgeOptions {
-  /** The router's paths (metric labels) and its own dispatch, which the edge calls. */
+  /** The routers' paths (metric labels): a site's and the service's. */
   readonly routePaths: ReadonlyArray<string>;
-  readonly dispatch: (request: Request, facts: EdgeRequest) => Response | Promise<Response>;
+  /** The service's own routes (service-router.ts): its paths, asked on the service's host names only. */
+  readonly service: {
+    readonly paths: ReadonlySet<string>;
+    readonly dispatch: (request: Request, facts: EdgeRequest) => Response | Promise<Response>;
+  };
   readonly logger: ServiceLogger;
   readonly metrics: Metrics;
   readonly trustProxy: TrustProxy;
+  /** ALLOWED_ORIGINS: CORS of the service's own routes (each site has its own). */
   readonly allowedOrigins: ReadonlyArray<string>;
   /** The Host and Origin allow-list (host-guard.ts); undefined: any Host and Origin is served. */
   readonly hostGuard?: HostGuard | undefined;
@@ -57,8 +62,8 @@ export interface EdgeOptions {
   /** Requests one identity may have in flight at once (more: 429 at once). */
   readonly maxInFlightPerClient: number;
   readonly now?: () => number;
-  /** The hosted sites (site-routing.ts); undefined: every request is the default site's. */
-  readonly sites?: SiteRouting | undefined;
+  /** Every site the service hosts, the root (default) site among them (site-routing.ts). */
+  readonly sites: Sites;
 }
 
 /** What the router gets as `c.env`; the request's logger is made only if a route logs. */
@@ -99,7 +104,7 @@ class RequestLog implements Logger {
 export type Edge = (request: Request, remoteAddress: string | undefined) => Response | Promise<Response>;
 
 export const createEdge = (options: EdgeOptions): Edge => {
-  const { dispatch, logger, metrics, trustProxy } = options;
+  const { logger, metrics, trustProxy, service } = options;
   // Route labels for metrics and limiter keys: the router's own fixed paths, so a scan of random
   // URLs cannot grow either. A scan comparing strings beats a Map here: hashing the request's
   // fresh path string cost more than comparing it with the few routes (mostly by length).
@@ -160,7 +165,7 @@ export const createEdge = (options: EdgeOptions): Edge => {
 
   /** Reads the body within the deadline, then routes; the refusals close the connection. */
   const dispatchWithBody = async (
-    to: EdgeOptions["dispatch"],
+    to: EdgeOptions["service"]["dispatch"],
     request: Request,
     body: ReadableStream<Uint8Array>,
     facts: RequestFacts,
@@ -184,9 +189,14 @@ export const createEdge = (options: EdgeOptions): Edge => {
     const requestId = incoming !== null && INCOMING_ID.test(incoming) ? incoming : nextRequestId();
     const identity = identify(request, remoteAddress);
     const fullPath = getPath(request);
-    // A hosted site's request is routed as its own path, under its own CORS origins.
-    const hosted = sites === undefined ? undefined : siteOf(sites, request, fullPath);
-    const routed = hosted === undefined || hosted === "unknown" ? undefined : hosted;
+    // A site's request is routed as its own path, under its own CORS origins; the service's own
+    // routes are asked at the root of its host names only.
+    const found = siteOf(sites, request, fullPath);
+    const ownRoute = found === undefined && service.paths.has(fullPath);
+    const routed: Routed | undefined =
+      found === "unknown" || ownRoute
+        ? undefined
+        : (found ?? { site: sites.root, path: fullPath, basePath: "" });
     const path = routed === undefined ? fullPath : routed.path;
     const route = routeOf(path);
     const siteCors = routed === undefined ? cors : routed.site.cors;
@@ -204,7 +214,7 @@ export const createEdge = (options: EdgeOptions): Edge => {
       const label = status === 404 ? UNMATCHED : route;
       metrics.countRequest(label, method, status, seconds);
       const ms = Math.round(seconds * 10000) / 10;
-      const pathJson = routed === undefined ? labelJson.get(route) : undefined;
+      const pathJson = routed === undefined || routed.basePath === "" ? labelJson.get(route) : undefined;
       logger.access({ requestId, method, path: fullPath, pathJson, status, ms, identity });
       return response;
     };
@@ -215,7 +225,7 @@ export const createEdge = (options: EdgeOptions): Edge => {
       metrics.count("foreign_host_refused_total", FOREIGN[placed]);
       return finish(foreign(placed));
     }
-    if (hosted === "unknown") return finish(unknownSite());
+    if (found === "unknown") return finish(unknownSite());
     const preflight = siteCors.preflight(method, request, path);
     if (preflight !== undefined) return finish(preflight);
     // The facilitator's endpoints are as public as /api and spend more (the fee payer's SOL);
@@ -241,7 +251,7 @@ export const createEdge = (options: EdgeOptions): Edge => {
     };
     // GET (the busy status route) never touches `request.body`: reading it may build a stream.
     const body = carriesBody(method) ? request.body : null;
-    const to = routed === undefined ? dispatch : routed.site.dispatch;
+    const to = routed === undefined ? service.dispatch : routed.site.dispatch;
     const response = body === null ? to(request, facts) : dispatchWithBody(to, request, body, facts);
     return response instanceof Promise
       ? response.then(done, (error: unknown) => {
