@@ -1,10 +1,9 @@
-import type { Context, MiddlewareHandler } from "hono";
 import type { Logger } from "../observability/log.ts";
 
 /**
  * What the edge (src/http/edge/edge.ts) learned about a request before routing. It reaches the
- * router as Hono's `env`, the one argument Hono's fetch carries in; the router's first step
- * (src/app.ts) turns it into typed Variables, and routes read only those.
+ * router as Hono's `env`, the one argument Hono's fetch carries in, and routes read it there
+ * (`c.env`): no middleware copies it, so a route with one handler runs without a promise.
  */
 export interface EdgeRequest {
   /** Address of the TCP peer, supplied by the Bun/Deno entry point (or a test). */
@@ -25,31 +24,7 @@ export interface EdgeRequest {
   readonly log: Logger;
 }
 
-/** Per-request values, as routes read them: `c.get("identity")`. */
-export interface RequestVariables {
-  readonly requestId: string;
-  readonly identity: string;
-  readonly corsHeaders: Readonly<Record<string, string>> | undefined;
-  readonly log: Logger;
-}
-
-/** Hono environment of the router. */
+/** Hono environment of the routers: routes read the edge's facts as `c.env` (`c.env.identity`). */
 export interface AppEnv {
   Bindings: EdgeRequest;
-  Variables: RequestVariables;
 }
-
-/** Hono middleware: the edge's facts become the typed Variables routes read. */
-export const edgeFactsAsVariables: MiddlewareHandler<AppEnv> = (c, next) => {
-  adoptEdgeFacts(c);
-  return next();
-};
-
-/** Sets the Variables from the edge's facts (a route with one handler calls it itself). */
-export const adoptEdgeFacts = (c: Context<AppEnv>) => {
-  const facts = c.env;
-  c.set("requestId", facts.requestId);
-  c.set("identity", facts.identity);
-  c.set("corsHeaders", facts.corsHeaders);
-  c.set("log", facts.log);
-};

@@ -125,7 +125,7 @@ export const chatErrorResponse = (
 ): Response | Promise<Response> => {
   if (error._tag !== "QuotaExhausted") return errorResponse(c, error, deps.paidDailyCap);
   deps.metrics.count("chat_payment_required_total");
-  c.get("log").info("quota exhausted", { identity: c.get("identity") });
+  c.env.log.info("quota exhausted", { identity: c.env.identity });
   return offerPayment(c, deps, "PAYMENT_REQUIRED", quotaExhaustedBody(error, c.env.basePath));
 };
 
@@ -144,8 +144,8 @@ export type Bought =
  * request carries no proof.
  */
 export const buyQueries = async (c: Context<AppEnv>, deps: ChatPaymentDeps): Promise<Bought | undefined> => {
-  const identity = c.get("identity");
-  const log = c.get("log");
+  const identity = c.env.identity;
+  const log = c.env.log;
   // Settings only: completes synchronously.
   const offer = await runOutcome(deps.runtime, Effect.flatMap(chatPriced, creditRouteTerms));
   if (!offer.ok) throw new Error("the chat's offer cannot be built");
@@ -192,8 +192,8 @@ const refusedPurchase = async (
   deps: ChatPaymentDeps,
   error: PaymentRejected | StoreUnavailable | ChainUnavailable,
 ): Promise<Bought> => {
-  const identity = c.get("identity");
-  const log = c.get("log");
+  const identity = c.env.identity;
+  const log = c.env.log;
   if (error._tag !== "PaymentRejected") return { ok: false, response: unavailableResponse(c, error) };
   const rendering = REJECTIONS[error.reason];
   deps.metrics.count("payment_rejections_total", { reason: rendering.code });

@@ -65,14 +65,14 @@ export const errorResponse = (
 /** A dependency we could not reach: 503 with Retry-After; the cause is logged, never sent. */
 export const unavailableResponse = (c: Context<AppEnv>, error: Unavailable): Response => {
   const code = codeOf(error);
-  c.get("log").warn("dependency unavailable", {
+  c.env.log.warn("dependency unavailable", {
     code,
     reason: "reason" in error ? error.reason : error.message,
     // The chain's reason is a category; its message says what happened (secret-free).
     ...("reason" in error && error.message !== "" ? { detail: error.message } : {}),
   });
   return c.json(
-    { success: false, error: UNAVAILABLE[error._tag], code, requestId: c.get("requestId") },
+    { success: false, error: UNAVAILABLE[error._tag], code, requestId: c.env.requestId },
     statusOf(error),
     { "Retry-After": "5" },
   );

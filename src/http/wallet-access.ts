@@ -30,7 +30,7 @@ export const walletAccess = (
       session: c.req.header(SESSION_HEADER),
       proof: proof === undefined ? undefined : { value: proofOfHeader(proof) },
     },
-    c.get("identity"),
+    c.env.identity,
     deps,
     payerLink,
   );

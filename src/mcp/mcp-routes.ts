@@ -4,7 +4,7 @@
  */
 import { Hono } from "hono";
 import type { McpToolPrices } from "../../core/config-mcp.ts";
-import { type AppEnv, edgeFactsAsVariables } from "../hono-kit/app-env.ts";
+import type { AppEnv } from "../hono-kit/app-env.ts";
 import type { InsightsRecorder } from "../hono-kit/insights-recorder.ts";
 import type { AppRuntime } from "../hono-kit/run-effect.ts";
 import type { CreditDialect } from "../payments/server/dialect.ts";
@@ -41,7 +41,7 @@ const loadMcp = () =>
   }));
 
 export const mcpRoutes = (deps: McpDeps) =>
-  new Hono<AppEnv>().use(edgeFactsAsVariables).post("/", async (c) => {
+  new Hono<AppEnv>().post("/", async (c) => {
     const { WebStandardStreamableHTTPServerTransport, createMcpServer } = await loadMcp();
     // Stateless: a server and transport per request, as the SDK's stateless mode wants.
     const transport = new WebStandardStreamableHTTPServerTransport({
@@ -51,8 +51,8 @@ export const mcpRoutes = (deps: McpDeps) =>
     const server = createMcpServer({
       ...deps,
       url: new URL(c.req.url).origin + c.req.path,
-      identity: c.get("identity"),
-      log: c.get("log"),
+      identity: c.env.identity,
+      log: c.env.log,
       signIn: deps.access.signIn,
       credentials: transportCredentials(c.req.raw.headers),
     });

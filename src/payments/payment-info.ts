@@ -22,33 +22,58 @@ export const widgetAmounts = (unitsPerQuery: bigint): ReadonlyArray<number> => {
 };
 
 /**
- * Terms and steps for the caller whose memo reference is `reference`, on the site whose routes
- * are under `basePath` ("" on its own host names, `/sites/<id>` on the service's).
+ * What every caller of a site is told, the same until its terms change: computed once per site
+ * and base path ("" on its own host names, `/sites/<id>` on the service's), not per request.
  */
-export const paymentInfo = (terms: PaymentTerms, reference: string, basePath: string) => {
+export const siteTerms = (terms: PaymentTerms, basePath: string) => {
   const endpoint = `${basePath}/api/payment`;
-  const memo = `${terms.memoPrefix}${reference}`;
   const price = terms.unitsPerQuery;
   const [smallest, largest] = [smallestPurchase(price), largestPurchase(price)];
   const amounts = widgetAmounts(price);
   return {
+    terms,
     amount: amounts[0] ?? Number(formatUnits(smallest)),
-    token: "USDC",
-    network: terms.network,
-    recipient: terms.wallet,
-    usdcMint: terms.usdcMint,
-    instructions: [
+    steps: [
       `Choose an amount from ${formatUnits(smallest)} to ${formatUnits(largest)} USDC: each ${formatUnits(price)} USDC buys one query (${formatUnits(smallest)} = ${queriesFor(smallest, price)} queries, ${formatUnits(largest)} = ${queriesFor(largest, price)} queries).`,
       `Send that amount of USDC (token mint ${terms.usdcMint}) on Solana ${terms.network} to the wallet ${terms.wallet}. Send USDC, not SOL.`,
-      `Add the memo "${memo}" to the transfer: it binds the payment to you so nobody else can claim it${terms.memoRequired ? " (required by this service)" : ""}.`,
       "Wait until the transfer is confirmed: usually a few seconds, sometimes 30-60 seconds.",
       `Submit it: POST ${endpoint} with {"signature": "<transaction signature>", "amount": <amount sent>, "token": "USDC"}. If the answer says the transaction is not confirmed yet, retry in 5 seconds.`,
       `Paid queries never expire and are used after the daily free queries; at most ${terms.paidDailyCap} paid queries can be used per day.`,
     ],
     pricePerQuery: formatUnits(price),
     amounts,
-    memo,
-    memoRequired: terms.memoRequired,
-    paymentEndpoint: endpoint,
+    endpoint,
   };
 };
+
+export type SiteTerms = ReturnType<typeof siteTerms>;
+
+/** Terms and steps for the caller whose memo reference is `reference`. */
+export const callerInfo = (site: SiteTerms, reference: string) => {
+  const { terms, steps } = site;
+  const memo = `${terms.memoPrefix}${reference}`;
+  return {
+    amount: site.amount,
+    token: "USDC",
+    network: terms.network,
+    recipient: terms.wallet,
+    usdcMint: terms.usdcMint,
+    instructions: [
+      steps[0],
+      steps[1],
+      `Add the memo "${memo}" to the transfer: it binds the payment to you so nobody else can claim it${terms.memoRequired ? " (required by this service)" : ""}.`,
+      steps[2],
+      steps[3],
+      steps[4],
+    ],
+    pricePerQuery: site.pricePerQuery,
+    amounts: site.amounts,
+    memo,
+    memoRequired: terms.memoRequired,
+    paymentEndpoint: site.endpoint,
+  };
+};
+
+/** The same, from the terms themselves (a 402's payment block). */
+export const paymentInfo = (terms: PaymentTerms, reference: string, basePath: string) =>
+  callerInfo(siteTerms(terms, basePath), reference);

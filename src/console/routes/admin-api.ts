@@ -12,7 +12,7 @@ import { dayRange, formatDay } from "../../../core/insights/day-range.ts";
 import type { SitesSummary } from "../../../core/insights/sites-summary.ts";
 import type { DocsSyncRecord } from "../../../core/ports/docs-sync.ts";
 import { exportInsights, readInsights } from "../../../core/use-cases/read-insights.ts";
-import { type AppEnv, edgeFactsAsVariables } from "../../hono-kit/app-env.ts";
+import type { AppEnv } from "../../hono-kit/app-env.ts";
 import type { InsightsRecorder } from "../../hono-kit/insights-recorder.ts";
 import { type AppRuntime, runOutcome } from "../../hono-kit/run-effect.ts";
 import { unavailableResponse } from "../../http/error-response.ts";
@@ -60,7 +60,7 @@ const lastSyncOf = async (docsSync: AdminApiDeps["docsSync"]): Promise<DocsSyncR
 
 export const adminApiRoutes = ({ runtime, recorder, access, docsSync, sitesSummary }: AdminApiDeps) => {
   const routes = new Hono<AppEnv>()
-    .use(edgeFactsAsVariables)
+
     .use(async (c, next) => {
       for (const [name, value] of Object.entries(ADMIN_HEADERS)) c.header(name, value);
       const refusal = admit(c, access, requestCredentials(c, access));

@@ -7,7 +7,7 @@
 import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
-import { type AppEnv, edgeFactsAsVariables } from "../../hono-kit/app-env.ts";
+import type { AppEnv } from "../../hono-kit/app-env.ts";
 import { hostOf } from "../../http/edge/host-of.ts";
 import { widgetAssets } from "../../web/widget-assets.ts";
 import { ADMIN_PAGE_HEADERS, consolePage, loginPage } from "../page.ts";
@@ -47,8 +47,8 @@ const loginResponse = (c: Context<AppEnv>, refusal: Refusal, base: string, site:
  */
 const crossSite = (c: Context<AppEnv>, access: AdminAccess) => {
   access.metrics.count("admin_cross_site_refused_total");
-  c.get("log").warn("cross-site admin request refused", {
-    identity: c.get("identity"),
+  c.env.log.warn("cross-site admin request refused", {
+    identity: c.env.identity,
     origin: c.req.header("origin")?.slice(0, 100),
     site: c.req.header("sec-fetch-site")?.slice(0, 20),
   });
@@ -68,7 +68,7 @@ export const adminConsoleRoutes = (
     ...ADMIN_HEADERS,
   });
   return new Hono<AppEnv>()
-    .use(edgeFactsAsVariables)
+
     .use(async (c, next) => {
       for (const [name, value] of Object.entries(ADMIN_HEADERS)) c.header(name, value);
       await next();
@@ -95,7 +95,7 @@ export const adminConsoleRoutes = (
           ...cookie.options(c),
           maxAge: SESSION_MS / 1000,
         });
-        c.get("log").info("admin signed in", { identity: c.get("identity") });
+        c.env.log.info("admin signed in", { identity: c.env.identity });
         return c.redirect(`${base}/admin`, 303);
       },
     )

@@ -42,7 +42,7 @@ export const admit = (
   access: AdminAccess,
   check: (credentials: AdminCredentials) => Credentials,
 ): Refusal | undefined => {
-  const identity = c.get("identity");
+  const identity = c.env.identity;
   const retryAfterMs = access.limiter.lockedFor(identity);
   if (retryAfterMs > 0) {
     access.metrics.count("admin_auth_locked_total");
@@ -58,10 +58,10 @@ export const admit = (
   access.limiter.fail(identity);
   access.metrics.count("admin_auth_failures_total");
   if (verdict === "elsewhere") {
-    c.get("log").warn("ADMIN_TOKEN sent on a site owner's host, refused", { identity });
+    c.env.log.warn("ADMIN_TOKEN sent on a site owner's host, refused", { identity });
     return { kind: "elsewhere" };
   }
-  c.get("log").warn("wrong admin credentials", { identity });
+  c.env.log.warn("wrong admin credentials", { identity });
   return { kind: "wrong" };
 };
 

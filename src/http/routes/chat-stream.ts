@@ -73,7 +73,7 @@ const sendDone = async (
   started: number,
 ) => {
   deps.metrics.count("answers_total");
-  const answerId = await issueAnswerId(deps.runtime, c.get("identity"), c.get("log"));
+  const answerId = await issueAnswerId(deps.runtime, c.env.identity, c.env.log);
   await send("done", {
     success: true,
     answerId,
@@ -81,7 +81,7 @@ const sendDone = async (
     declined: answered.answer.declined === true,
     rateLimit,
   });
-  deps.recorder.answered(c.get("log"), { ...answered, answerId }, started);
+  deps.recorder.answered(c.env.log, { ...answered, answerId }, started);
 };
 
 /** Generates into the open stream, then charges (text reached the client) or releases. */
@@ -134,7 +134,7 @@ const answerInto = async (
   // Served in part: an answered question, though without its whole text.
   if (served) {
     const cut = { question, outcome: prepared, answer: undefined, answerId: undefined };
-    deps.recorder.answered(c.get("log"), cut, started);
+    deps.recorder.answered(c.env.log, cut, started);
   }
   if (hangUp.signal.aborted) return;
   if (generated.ok === false) {
@@ -144,14 +144,14 @@ const answerInto = async (
       code: codeOf(generated.error),
     });
   }
-  c.get("log").error("stream failed", {
+  c.env.log.error("stream failed", {
     cause: generated.defect instanceof Defect ? generated.defect.detail : String(generated.defect),
   });
   return send("error", {
     success: false,
     error: "Internal server error",
     code: "INTERNAL_ERROR",
-    requestId: c.get("requestId"),
+    requestId: c.env.requestId,
   });
 };
 

@@ -7,7 +7,7 @@
 import { type Context, Hono } from "hono";
 import { askQuestion } from "../../../core/use-cases/ask-question.ts";
 import { validateMessage } from "../../../core/use-cases/prepare-answer.ts";
-import { type AppEnv, edgeFactsAsVariables } from "../../hono-kit/app-env.ts";
+import type { AppEnv } from "../../hono-kit/app-env.ts";
 import type { InsightsRecorder } from "../../hono-kit/insights-recorder.ts";
 import { type AppRuntime, runOutcome } from "../../hono-kit/run-effect.ts";
 import type { Metrics } from "../../observability/metrics.ts";
@@ -55,14 +55,14 @@ export const chatRoutes = ({ facilitator, ...rest }: ChatDeps) => {
     const wallet = bought?.payer ?? access.wallet;
     // Reached through the payer link only: no more than was bought from this address.
     const throughLink = bought?.payer === undefined && access.via === "payer";
-    const question = { identity: c.get("identity"), wallet, throughLink, message, conversationId, locale };
+    const question = { identity: c.env.identity, wallet, throughLink, message, conversationId, locale };
     const wantsStream = stream || (c.req.header("accept") ?? "").includes("text/event-stream");
     if (wantsStream) return withHeaders(await streamAnswer(c, deps, question, started), receipt);
     const outcome = await runOutcome(deps.runtime, askQuestion(question), c.req.raw.signal);
     if (!outcome.ok) return withHeaders(await chatErrorResponse(c, deps, outcome.error), receipt);
     const { answer, sources, rateLimit } = outcome.value;
     deps.metrics.count("answers_total");
-    const answerId = await issueAnswerId(deps.runtime, c.get("identity"), c.get("log"));
+    const answerId = await issueAnswerId(deps.runtime, c.env.identity, c.env.log);
     // The signed receipt of what this request bought (x402 offer-receipt), kept by the client.
     const signed = receiptInHeaders(receipt);
     const response = c.json(
@@ -80,18 +80,18 @@ export const chatRoutes = ({ facilitator, ...rest }: ChatDeps) => {
       receipt,
     );
     deps.recorder.answered(
-      c.get("log"),
+      c.env.log,
       { question, outcome: outcome.value.outcome, answer, answerId },
       started,
     );
     return response;
   };
   // A payment named by an x402 payment identifier is paid once: its resend gets this answer back.
-  return new Hono<AppEnv>().use(edgeFactsAsVariables).post("/", (c) =>
+  return new Hono<AppEnv>().post("/", (c) =>
     paidOnce(
       c.req.raw,
       () => c.req.text(),
-      { required, run, logger: c.get("log") },
+      { required, run, logger: c.env.log },
       () => answer(c),
     ),
   );

@@ -8,7 +8,7 @@ import * as Effect from "effect/Effect";
 import { type Context, Hono } from "hono";
 import { type DocPage, docPages } from "../../../core/doc-pages.ts";
 import { Retriever } from "../../../core/ports/retrieval.ts";
-import { type AppEnv, adoptEdgeFacts } from "../../hono-kit/app-env.ts";
+import type { AppEnv } from "../../hono-kit/app-env.ts";
 import { type AppRuntime, runOutcome } from "../../hono-kit/run-effect.ts";
 import { unavailableResponse } from "../error-response.ts";
 import { llmsFullTxt, llmsTxt } from "../llms-txt.ts";
@@ -23,7 +23,6 @@ export const llmsTxtRoutes = (runtime: AppRuntime, title?: string) => {
     // One text per base path the site is asked under (its host names, `/sites/<id>`): two at most.
     const kept = new Map<string, { readonly version: string; readonly text: string }>();
     return async (c: Context<AppEnv>) => {
-      adoptEdgeFacts(c);
       const outcome = await runOutcome(runtime, listing);
       if (!outcome.ok) return unavailableResponse(c, outcome.error);
       const { version, chunks } = outcome.value;

@@ -2,26 +2,34 @@
 import * as Clock from "effect/Clock";
 import * as Effect from "effect/Effect";
 import { Hono } from "hono";
-import { PaymentSettings } from "../../../core/payments/payment-settings.ts";
+import { PaymentSettings, type PaymentTerms } from "../../../core/payments/payment-settings.ts";
 import { PaymentStore } from "../../../core/ports/payment-store.ts";
-import { type AppEnv, edgeFactsAsVariables } from "../../hono-kit/app-env.ts";
+import type { AppEnv } from "../../hono-kit/app-env.ts";
 import { type AppRuntime, runOutcome, whenReady } from "../../hono-kit/run-effect.ts";
-import { paymentInfo } from "../../payments/payment-info.ts";
+import { callerInfo, type SiteTerms, siteTerms } from "../../payments/payment-info.ts";
 import { errorResponse } from "../error-response.ts";
 
-const infoFor = (identity: string, basePath: string) =>
-  Effect.gen(function* () {
-    const terms = yield* PaymentSettings;
-    const store = yield* PaymentStore;
-    const reference = yield* store.referenceFor(identity, yield* Clock.currentTimeMillis);
-    return paymentInfo(terms, reference, basePath);
-  });
-
-export const paymentInfoRoutes = (runtime: AppRuntime, paidDailyCap: number) =>
-  new Hono<AppEnv>()
-    .use(edgeFactsAsVariables)
-    .get("/", (c) =>
-      whenReady(runOutcome(runtime, infoFor(c.get("identity"), c.env.basePath)), (outcome) =>
-        outcome.ok ? c.json(outcome.value) : errorResponse(c, outcome.error, paidDailyCap),
-      ),
-    );
+export const paymentInfoRoutes = (runtime: AppRuntime, paidDailyCap: number) => {
+  // The site's terms are its runtime's for its life: worked out once per base path it is asked under.
+  const sites = new Map<string, SiteTerms>();
+  const termsAt = (terms: PaymentTerms, basePath: string) => {
+    let site = sites.get(basePath);
+    if (site === undefined || site.terms !== terms) {
+      site = siteTerms(terms, basePath);
+      sites.set(basePath, site);
+    }
+    return site;
+  };
+  const infoFor = (identity: string, basePath: string) =>
+    Effect.gen(function* () {
+      const terms = yield* PaymentSettings;
+      const store = yield* PaymentStore;
+      const reference = yield* store.referenceFor(identity, yield* Clock.currentTimeMillis);
+      return callerInfo(termsAt(terms, basePath), reference);
+    });
+  return new Hono<AppEnv>().get("/", (c) =>
+    whenReady(runOutcome(runtime, infoFor(c.env.identity, c.env.basePath)), (outcome) =>
+      outcome.ok ? c.json(outcome.value) : errorResponse(c, outcome.error, paidDailyCap),
+    ),
+  );
+};

@@ -5,7 +5,7 @@ import { Hono } from "hono";
 import { PaymentSettings } from "../../../core/payments/payment-settings.ts";
 import { buyQueries, type QueriesBought } from "../../../core/use-cases/buy-queries.ts";
 import { spenderView } from "../../../core/use-cases/spend-query.ts";
-import { type AppEnv, edgeFactsAsVariables } from "../../hono-kit/app-env.ts";
+import type { AppEnv } from "../../hono-kit/app-env.ts";
 import type { InsightsRecorder } from "../../hono-kit/insights-recorder.ts";
 import { readBody } from "../../hono-kit/read-json.ts";
 import { type AppRuntime, runOutcome } from "../../hono-kit/run-effect.ts";
@@ -57,7 +57,7 @@ export const paymentRoutes = (
   recorder: InsightsRecorder,
 ) =>
   // The middleware on this route only: GET /info (payment-info.ts) runs without one.
-  new Hono<AppEnv>().post("/", edgeFactsAsVariables, async (c) => {
+  new Hono<AppEnv>().post("/", async (c) => {
     const request = await readBody(c, PaymentRequest, (problems) =>
       c.json(
         {
@@ -70,8 +70,8 @@ export const paymentRoutes = (
       ),
     );
     if (!request.ok) return request.response;
-    const identity = c.get("identity");
-    const log = c.get("log");
+    const identity = c.env.identity;
+    const log = c.env.log;
     const raw = request.value;
     const offeredKey = c.req.header("Idempotency-Key");
     const claimKey = isClaimKey(offeredKey) ? offeredKey : undefined;

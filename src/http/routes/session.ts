@@ -9,7 +9,7 @@ import * as Effect from "effect/Effect";
 import { type Context, Hono } from "hono";
 import { SignInRefused } from "../../../core/sign-in/sign-in-rules.ts";
 import { spenderView } from "../../../core/use-cases/spend-query.ts";
-import { type AppEnv, edgeFactsAsVariables } from "../../hono-kit/app-env.ts";
+import type { AppEnv } from "../../hono-kit/app-env.ts";
 import { readBody } from "../../hono-kit/read-json.ts";
 import { runOutcome } from "../../hono-kit/run-effect.ts";
 import { SESSION_HEADER } from "../../payments/sign-in/session-token.ts";
@@ -30,13 +30,13 @@ export const sessionRoutes = (deps: WalletAccessDeps, paidDailyCap: number) => {
         ok: false as const,
         response: errorResponse(c, new SignInRefused({ reason: "sign-in-not-offered" }), paidDailyCap),
       };
-    const limited = countSignInAttempt(deps.signInAttempts, c.get("identity"));
+    const limited = countSignInAttempt(deps.signInAttempts, c.env.identity);
     if (limited !== undefined)
       return { ok: false as const, response: errorResponse(c, limited, paidDailyCap) };
     return { ok: true as const, settings: deps.signIn };
   };
   return new Hono<AppEnv>()
-    .use(edgeFactsAsVariables)
+
     .get("/challenge", async (c) => {
       const admitted = admit(c);
       if (!admitted.ok) return admitted.response;
@@ -60,7 +60,7 @@ export const sessionRoutes = (deps: WalletAccessDeps, paidDailyCap: number) => {
       const admitted = admit(c);
       if (!admitted.ok) return admitted.response;
       const { proof, signOutOthers } = request.value;
-      const identity = c.get("identity");
+      const identity = c.env.identity;
       const signedIn = await runOutcome(
         runtime,
         Effect.flatMap(signIn(admitted.settings, proof, signOutOthers === true), (session) =>
@@ -73,14 +73,14 @@ export const sessionRoutes = (deps: WalletAccessDeps, paidDailyCap: number) => {
         ),
       );
       if (!signedIn.ok) {
-        c.get("log").warn("sign-in refused", {
+        c.env.log.warn("sign-in refused", {
           identity,
           reason: signedIn.error._tag === "SignInRefused" ? signedIn.error.reason : signedIn.error._tag,
         });
         return errorResponse(c, signedIn.error, paidDailyCap);
       }
       const { session, rateLimit } = signedIn.value;
-      c.get("log").info("signed in with a wallet", { identity, signedOutOthers: signOutOthers === true });
+      c.env.log.info("signed in with a wallet", { identity, signedOutOthers: signOutOthers === true });
       return c.json(
         {
           success: true,

@@ -4,7 +4,7 @@ import * as Effect from "effect/Effect";
 import { Hono } from "hono";
 import { WalletCredits } from "../../../core/ports/wallet-credits.ts";
 import { spenderView } from "../../../core/use-cases/spend-query.ts";
-import { type AppEnv, edgeFactsAsVariables } from "../../hono-kit/app-env.ts";
+import type { AppEnv } from "../../hono-kit/app-env.ts";
 import { type AppRuntime, runOutcome, whenReady } from "../../hono-kit/run-effect.ts";
 import { SESSION_HEADER } from "../../payments/sign-in/session-token.ts";
 import { sessionWallet } from "../../payments/sign-in/wallet-sign-in.ts";
@@ -32,9 +32,9 @@ const sessionStatus = (identity: string, token: string) =>
   });
 
 export const statusRoutes = (runtime: AppRuntime, paidDailyCap: number) =>
-  new Hono<AppEnv>().use(edgeFactsAsVariables).get("/", (c) => {
+  new Hono<AppEnv>().get("/", (c) => {
     const token = c.req.header(SESSION_HEADER)?.trim();
-    const identity = c.get("identity");
+    const identity = c.env.identity;
     const read = token === undefined ? payerStatus(identity) : sessionStatus(identity, token);
     return whenReady(runOutcome(runtime, read), (outcome) =>
       outcome.ok ? c.json(outcome.value) : errorResponse(c, outcome.error, paidDailyCap),

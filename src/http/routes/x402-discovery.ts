@@ -7,7 +7,7 @@
 import * as Effect from "effect/Effect";
 import { Hono } from "hono";
 import { PaymentSettings } from "../../../core/payments/payment-settings.ts";
-import { type AppEnv, adoptEdgeFacts } from "../../hono-kit/app-env.ts";
+import type { AppEnv } from "../../hono-kit/app-env.ts";
 import { type AppRuntime, runOutcome } from "../../hono-kit/run-effect.ts";
 import { type DiscoveryEntry, discoveryManifest } from "../../payments/v2/discovery.ts";
 import type { ExactFacilitator } from "../../payments/v2/exact-payment.ts";
@@ -25,7 +25,6 @@ const terms = Effect.map(PaymentSettings, ({ wallet, usdcMint }) => ({ wallet, u
 export const x402DiscoveryRoutes = ({ runtime, entries, facilitator, publicOrigin }: DiscoveryDeps) => {
   let resolved: { readonly wallet: string; readonly usdcMint: string; readonly at: number } | undefined;
   return new Hono<AppEnv>().get("/x402.json", async (c) => {
-    adoptEdgeFacts(c);
     if (resolved === undefined) {
       const outcome = await runOutcome(runtime, terms);
       if (!outcome.ok) return unavailableResponse(c, outcome.error);

@@ -15,7 +15,7 @@ import type * as Redacted from "effect/Redacted";
 import { type Context, Hono } from "hono";
 import { windowOf } from "../../../core/payments/chain-lookup-budget.ts";
 import { PaymentSettings } from "../../../core/payments/payment-settings.ts";
-import { type AppEnv, edgeFactsAsVariables } from "../../hono-kit/app-env.ts";
+import type { AppEnv } from "../../hono-kit/app-env.ts";
 import { retryAfterSeconds } from "../../hono-kit/bearer-door.ts";
 import { type PartnerDoorOptions, partnerDoor } from "../../hono-kit/partner-door.ts";
 import { type AppRuntime, runOutcome } from "../../hono-kit/run-effect.ts";
@@ -73,7 +73,7 @@ export const x402FacilitatorRoutes = (deps: FacilitatorRouteDeps) => {
   const settings = Effect.map(PaymentSettings, ({ wallet, usdcMint }) => ({ wallet, usdcMint }));
   return (
     new Hono<AppEnv>()
-      .use(edgeFactsAsVariables)
+
       // Before the door: a catalogue reads it without a token.
       .get("/discovery/resources", async (c) => {
         const terms = await runOutcome(deps.runtime, settings);
@@ -95,7 +95,7 @@ export const x402FacilitatorRoutes = (deps: FacilitatorRouteDeps) => {
       // (the right one from the same client still passes), counted, and named in a WARN line
       // (never the token).
       .use(async (c, next) => {
-        const identity = c.get("identity");
+        const identity = c.env.identity;
         const verdict = door(c.req.header("authorization"), identity);
         switch (verdict.kind) {
           case "ok":
@@ -109,7 +109,7 @@ export const x402FacilitatorRoutes = (deps: FacilitatorRouteDeps) => {
             );
           case "wrong":
             metrics.count("x402_facilitator_auth_failures_total");
-            c.get("log").warn("wrong x402 facilitator token", { identity });
+            c.env.log.warn("wrong x402 facilitator token", { identity });
             break;
           case "missing":
             break;
@@ -122,11 +122,11 @@ export const x402FacilitatorRoutes = (deps: FacilitatorRouteDeps) => {
       })
       .get("/supported", (c) => c.json(service.supported()))
       .post("/verify", async (c) => {
-        const verified = await service.verify(await readJson(c), c.get("identity"));
+        const verified = await service.verify(await readJson(c), c.env.identity);
         return c.json(verified, 200, lookupWait(verified.invalidReason));
       })
       .post("/settle", async (c) => {
-        const settled = await service.settle(await readJson(c), c.get("identity"));
+        const settled = await service.settle(await readJson(c), c.env.identity);
         return c.json(settled, 200, lookupWait(settled.errorReason));
       })
   );

@@ -90,8 +90,10 @@ const UNVERIFIED_WARNING =
 const RETRY_AFTER = { "Retry-After": "5" };
 const SHARED_CLIENT = "paywall";
 
+/** The client's identity when the paywall runs behind this service's edge (its facts are `c.env`). */
 const identityVariable = (c: Context): string => {
-  const identity: unknown = c.get("identity");
+  const env: unknown = c.env;
+  const identity = typeof env === "object" && env !== null && "identity" in env ? env.identity : undefined;
   return typeof identity === "string" ? identity : SHARED_CLIENT;
 };
 
