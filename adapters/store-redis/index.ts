@@ -1,4 +1,4 @@
-/** The shared, durable QuotaStore + PaymentStore + PaymentRequests + FeedbackStore + InsightsStore + QuickReads on Redis: `RedisStore.layer({ url, limits, keyPrefix? })`. */
+/** The shared, durable store on Redis (every port of core/ports/store-services.ts): `RedisStore.layer({ url, limits, keyPrefix? })`. */
 
 /** The shared answer cache on Redis: `RedisAnswerCache.layer({ url })`. */
 export * as RedisAnswerCache from "./answer-cache.ts";

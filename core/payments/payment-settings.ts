@@ -49,17 +49,34 @@ export const DEFAULT_SITE = "default";
 export const siteMemoPrefix = (site: string): string =>
   site === DEFAULT_SITE ? MEMO_PREFIX : `${MEMO_PREFIX}${site}:`;
 
+/** A site's id (the sites file's rule): what a memo may name as its site. */
+const SITE_NAME = /^[a-z0-9-]{1,40}$/;
+
 /**
- * The site a memo of this service names, when it is not the site whose prefix is `own`: a
- * reference (base58) holds no ':', so `docschat:<site>:<reference>` is another site's and
- * `docschat:<reference>` the default site's.
+ * The memos that carry `reference` for the site whose prefix is `own`: `<own><reference>`, and
+ * on a hosted site also `docschat:<reference>`, as its memos were written before they named
+ * their site (a reference handed out then is still in wallets and notes for 90 days).
  */
-export const memoSite = (memo: string, own: string): string | undefined => {
+export const memosFor = (own: string, reference: string): ReadonlyArray<string> =>
+  own !== MEMO_PREFIX && own.startsWith(MEMO_PREFIX)
+    ? [`${own}${reference}`, `${MEMO_PREFIX}${reference}`]
+    : [`${own}${reference}`];
+
+/**
+ * The site a memo of this service names, when it is another site than the one whose prefix is
+ * `own` and whose caller's reference is `expected`: a reference (base58) holds no ':', so
+ * `docschat:<site>:<reference>` is site <site>'s and `docschat:<reference>` the default site's.
+ * A memo naming no valid site id is left to the usual check (another client's memo).
+ */
+export const memoSite = (memo: string, own: string, expected: string): string | undefined => {
   if (!own.startsWith(MEMO_PREFIX) || !memo.startsWith(MEMO_PREFIX)) return undefined;
+  if (memosFor(own, expected).includes(memo)) return undefined;
   if (memo.startsWith(own) && !memo.slice(own.length).includes(":")) return undefined;
   const rest = memo.slice(MEMO_PREFIX.length);
-  const colon = rest.lastIndexOf(":");
-  return colon < 0 ? DEFAULT_SITE : rest.slice(0, colon);
+  const colon = rest.indexOf(":");
+  if (colon < 0) return own === MEMO_PREFIX ? undefined : DEFAULT_SITE;
+  const site = rest.slice(0, colon);
+  return SITE_NAME.test(site) && !rest.slice(colon + 1).includes(":") ? site : undefined;
 };
 
 /**

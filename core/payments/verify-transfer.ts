@@ -8,7 +8,7 @@ import * as Result from "effect/Result";
 import { type BaseUnits, minimumAccepted, USDC_DECIMALS } from "./money.ts";
 import { memosOf, type ParsedTransaction, type TokenBalance } from "./parsed-transaction.ts";
 import { type PaymentRejected, rejected } from "./payment-rejected.ts";
-import { memoSite } from "./payment-settings.ts";
+import { memoSite, memosFor } from "./payment-settings.ts";
 import { isFreshEnough } from "./signature-ledger.ts";
 
 /** Our memo format: `<prefix><reference>`; foreign memos are ignored. */
@@ -110,13 +110,14 @@ const checkMemo = (tx: ParsedTransaction, rule: MemoRule): PaymentRejected | und
   if (memos.some((memo) => rule.reserved?.some((prefix) => memo.startsWith(prefix))))
     return rejected("memo-reserved");
   // A reference another site of this service issued: the transfer is claimed there, and said so.
-  const site = memos.map((memo) => memoSite(memo, rule.prefix)).find((named) => named !== undefined);
+  const site = memos
+    .map((memo) => memoSite(memo, rule.prefix, rule.expected))
+    .find((named) => named !== undefined);
   if (site !== undefined) return rejected("memo-other-site", { site });
-  const ours = memos.filter((memo) => memo.startsWith(rule.prefix));
+  const accepted = memosFor(rule.prefix, rule.expected);
+  const ours = memos.filter((memo) => memo.startsWith(rule.prefix) || accepted.includes(memo));
   if (ours.length === 0) return rule.required ? rejected("memo-required") : undefined;
-  return ours.every((memo) => memo.slice(rule.prefix.length) === rule.expected)
-    ? undefined
-    : rejected("memo-mismatch");
+  return ours.every((memo) => accepted.includes(memo)) ? undefined : rejected("memo-mismatch");
 };
 
 /** Runs every on-chain check; `tx` is undefined when the RPC does not know the signature. */

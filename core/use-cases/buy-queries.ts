@@ -13,7 +13,7 @@ import { memosOf, type ParsedTransaction } from "../payments/parsed-transaction.
 import type { PaymentClaim, RawClaim } from "../payments/payment-claim.ts";
 import { validateClaim } from "../payments/payment-claim.ts";
 import { type PaymentRejected, rejected } from "../payments/payment-rejected.ts";
-import { PaymentSettings } from "../payments/payment-settings.ts";
+import { memosFor, PaymentSettings } from "../payments/payment-settings.ts";
 import { isSealedPaymentId } from "../payments/sealed-request.ts";
 import { carriesNoMemoOfOurs } from "../payments/unattributed.ts";
 import { verifyTransfer } from "../payments/verify-transfer.ts";
@@ -114,8 +114,8 @@ export const buyQueries = Effect.fn("buyQueries")(function* (identity: string, r
   }
   if (transaction === undefined) return yield* Effect.die(new Error("a verified transfer has a transaction"));
   const payer = soleTransferAuthority(transaction, { payTo: settings.wallet, mint: settings.usdcMint });
-  const ourMemo = `${settings.memoPrefix}${reference}`;
-  const madeForClient = memosOf(transaction).some((memo) => memo.trim() === ourMemo);
+  const ours = memosFor(settings.memoPrefix, reference);
+  const madeForClient = memosOf(transaction).some((memo) => ours.includes(memo.trim()));
   // Anyone can submit a signature seen on chain. A transfer without this client's memo credits
   // the identity that presents it (as the spec's POST /api/payment does), never the payer's
   // wallet: crediting the wallet would link the submitter to it, and so to its whole balance.

@@ -50,7 +50,8 @@ export const mcpRoutes = (deps: McpDeps) =>
     });
     const server = createMcpServer({
       ...deps,
-      url: new URL(c.req.url).origin + c.req.path,
+      // The path as asked (`/sites/<id>/mcp` on the service's names): the site's own endpoint.
+      url: new URL(c.req.url).origin + c.env.basePath + c.req.path,
       identity: c.env.identity,
       log: c.env.log,
       signIn: deps.access.signIn,

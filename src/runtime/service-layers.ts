@@ -59,8 +59,12 @@ export interface ServiceSetup {
 
 /** A part started by `start` and stopped by `stop`; its start's error is kept as it is (boot names it). */
 const part = <A>(start: () => Promise<A>, stop: (started: A) => Promise<void> | void) =>
-  Effect.acquireRelease(Effect.tryPromise({ try: start, catch: (error) => error }), (started) =>
-    Effect.promise(async () => stop(started)).pipe(Effect.ignore),
+  Effect.acquireRelease(
+    Effect.tryPromise({ try: start, catch: (error) => error }),
+    // A release that fails stops nothing else: the others still run, and the start's own error
+    // (or the stop's exit) is what the caller sees.
+    (started) =>
+      Effect.tryPromise({ try: async () => stop(started), catch: (error) => error }).pipe(Effect.ignore),
   );
 
 const chainLayer = (setup: ServiceSetup) =>

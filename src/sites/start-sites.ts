@@ -30,13 +30,21 @@ export const startSites = async (options: StartSitesOptions) => {
       : Result.succeed(options.initial);
   if (Result.isFailure(loaded)) throw loaded.failure;
   const sites = hostedSites({ ...options, shared: await sharedServicesOf(options.runtime) });
-  await sites.apply(loaded.success);
-  const watch = watchSitesFile(options.path, options.env, {
-    logger: options.logger,
-    current: loaded.success,
-    defaults,
-    onChange: (set) => void sites.apply(set),
-  });
+  // What opened before a failure is closed: a start that fails must not leave sites running.
+  const watch = await sites
+    .apply(loaded.success)
+    .then(() =>
+      watchSitesFile(options.path, options.env, {
+        logger: options.logger,
+        current: loaded.success,
+        defaults,
+        onChange: (set) => void sites.apply(set),
+      }),
+    )
+    .catch(async (error: unknown) => {
+      await sites.stop();
+      throw error;
+    });
   return {
     ...sites,
     stop: async () => {

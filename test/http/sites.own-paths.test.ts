@@ -12,6 +12,7 @@ import type { ChainLookup, ChainReader } from "../../core/ports/chain-reader.ts"
 import { recentBlockTime, USDC_MINT, usdcPayment, WALLET } from "../support/parsed-tx.ts";
 import { buildSitesApp, docsFolder, type SitesService, siteDefinition } from "../support/sites-app.ts";
 import { scriptedChain } from "../support/test-layers.ts";
+import { offlineFacilitator } from "../support/x402-v2.ts";
 
 const folder = docsFolder({
   "guide.md": "# Alpha guide\n\nThe alpha gadget is reset with the reset button on its back.\n",
@@ -99,5 +100,48 @@ describe("a hosted site's answers name its own paths", () => {
     expect(refusal.error).toContain("/sites/alpha/api/payment");
     // Refused there, it is still the site's to credit.
     expect((await pay("/sites/alpha/api/payment")).status).toBe(200);
+  });
+});
+
+describe("a hosted site's MCP offer and its host's fully qualified name", () => {
+  test("the MCP payment offer of /sites/<id>/mcp names that endpoint, not the root site's", async () => {
+    const paid = await buildSitesApp({
+      defaultDocs: folder,
+      facilitator: await offlineFacilitator(),
+      sites: [{ definition: siteDefinition("alpha", { freeQueries: 0 }), folder }],
+    });
+    try {
+      const response = await paid.call("/sites/alpha/mcp", {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream" },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "tools/call",
+          params: {
+            name: "ask_docs",
+            arguments: { question: "How is the alpha gadget reset?" },
+            _meta: {
+              "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+              "io.modelcontextprotocol/clientCapabilities": { extensions: { "org.x402/payment": {} } },
+            },
+          },
+        }),
+      });
+      const { result } = (await response.json()) as {
+        result: { paymentRequired?: { resource?: { url?: string } } };
+      };
+      expect(result.paymentRequired?.resource?.url).toEndWith("/sites/alpha/mcp");
+    } finally {
+      await paid.dispose();
+    }
+  });
+
+  test("a site's host name with the trailing dot of a fully qualified name is the same site", async () => {
+    const fqdn = { headers: { Host: "docs.alpha.test." } };
+    const info = (await (await service.call("/api/payment/info", fqdn, VISITOR)).json()) as PaymentBlock;
+    expect(info.memo.startsWith("docschat:alpha:")).toBe(true);
+    // The service's own routes are not answered on a site's host, however it is written.
+    expect((await service.call("/metrics", fqdn, VISITOR)).status).toBe(404);
   });
 });

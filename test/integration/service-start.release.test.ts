@@ -91,6 +91,39 @@ describe("the service's start", () => {
     expect(await answers(rpcUrl())).toBe(false);
   }, 60_000);
 
+  test("a release that fails does not hide the start's own error", async () => {
+    const events: string[] = [];
+    const closed = await freePort();
+    const env = { REDIS_URL: `redis://127.0.0.1:${closed}` };
+    const config = Result.getOrThrow(parseConfig(env));
+    const chain = recordedChain(events);
+    const failure = await startService({
+      config,
+      env,
+      logger: memoryLogger().logger,
+      metrics: makeMetrics(),
+      events: {},
+      localChain: async (settings, log) => {
+        const resolved = await chain(settings, log);
+        return {
+          ...resolved,
+          stop: async () => {
+            await resolved.stop();
+            throw new Error("the chain would not stop");
+          },
+        };
+      },
+      signIn: () => undefined,
+      receiptKey: () => undefined,
+      limiters: serviceLimiters(config.surface),
+    }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect((failure as { _tag?: string })._tag).toBe("StoreUnavailable");
+    expect(events).toEqual(["chain started", "chain stopped"]);
+  }, 60_000);
+
   test("a start that succeeds stops every part, the chain last", async () => {
     const events: string[] = [];
     const { service, rpcUrl } = await start({}, events);
