@@ -96,6 +96,8 @@ export interface SitesDocsSync {
   readonly last: (site: string) => Promise<DocsSyncRecord | undefined>;
   /** Resolves once the current round over every site has finished, for tests and benches. */
   readonly settled: () => Promise<void>;
+  /** Looks again now (or right after the round in progress): a site has joined. */
+  readonly nudge: () => void;
   readonly stop: () => Promise<void>;
 }
 
@@ -162,11 +164,22 @@ export const startSitesDocsSync = (sites: () => ReadonlyArray<SyncedSite>, logge
     }
   };
 
+  // A round in progress, and whether another was asked for meanwhile (a site joined).
+  let busy = false;
+  let again = false;
   const tick = () => {
+    busy = true;
     running = round().finally(() => {
+      busy = false;
+      if (stopped) return;
+      if (again) {
+        again = false;
+        tick();
+        return;
+      }
       const everyMs = Math.min(60_000, ...sites().map((site) => site.config.docsSite.syncEveryMs));
       // syncDue decides whether each site is synced this time.
-      if (!stopped) timer = setTimeout(tick, everyMs);
+      timer = setTimeout(tick, everyMs);
     });
   };
   tick();
@@ -176,6 +189,14 @@ export const startSitesDocsSync = (sites: () => ReadonlyArray<SyncedSite>, logge
       return site === undefined || stopped ? undefined : store(storeOf(site), (s) => s.last);
     },
     settled: () => running,
+    nudge: () => {
+      if (stopped) return;
+      if (busy) again = true;
+      else {
+        clearTimeout(timer);
+        tick();
+      }
+    },
     stop: async () => {
       stopped = true;
       clearTimeout(timer);
@@ -186,9 +207,35 @@ export const startSitesDocsSync = (sites: () => ReadonlyArray<SyncedSite>, logge
   };
 };
 
-/** Starts syncing DOCS_URL in the background (the default site); undefined when none is configured. */
-export const startDocsSync = (config: AppConfig, logger: Logger): DocsSyncWatch | undefined => {
+/**
+ * The service's one docs sync: every site's URL docs in one loop, one site after another, the
+ * default site's (DOCS_URL) first. Each group of sites (the default one, the sites file's)
+ * `follow`s with the list it has now, read again each round; `unfollow` when it closes.
+ */
+export const serviceDocsSync = (logger: Logger) => {
+  const groups = new Map<string, () => ReadonlyArray<SyncedSite>>();
+  const sync = startSitesDocsSync(() => [...groups.values()].flatMap((sites) => sites()), logger);
+  return {
+    ...sync,
+    follow: (group: string, sites: () => ReadonlyArray<SyncedSite>) => {
+      groups.set(group, sites);
+      sync.nudge();
+    },
+    unfollow: (group: string) => {
+      groups.delete(group);
+    },
+  };
+};
+
+export type ServiceDocsSync = ReturnType<typeof serviceDocsSync>;
+
+/** The default site's part of the sync (DOCS_URL, its lease and record under the default keys). */
+export const followDefaultSite = (sync: ServiceDocsSync, config: AppConfig): DocsSyncWatch | undefined => {
   if (config.docsSite.url === undefined) return undefined;
-  const sync = startSitesDocsSync(() => [{ site: DEFAULT_SITE, config }], logger);
-  return { last: () => sync.last(DEFAULT_SITE), settled: sync.settled, stop: sync.stop };
+  sync.follow(DEFAULT_SITE, () => [{ site: DEFAULT_SITE, config }]);
+  return {
+    last: () => sync.last(DEFAULT_SITE),
+    settled: sync.settled,
+    stop: async () => sync.unfollow(DEFAULT_SITE),
+  };
 };

@@ -29,7 +29,7 @@ import { startReconciler } from "../payments/v2/reconciler.ts";
 import { defaultSiteAttribution, type SiteAttribution, siteAttribution } from "../sites/site-attribution.ts";
 import type { StartedSites } from "../sites/start-sites.ts";
 import { type AppEvents, appLayer } from "./app-layer.ts";
-import type { DocsSyncWatch } from "./docs-sync.ts";
+import type { DocsSyncWatch, ServiceDocsSync } from "./docs-sync.ts";
 import { type LocalChainStarter, type ResolvedChain, resolveChain } from "./resolve-chain.ts";
 
 class Chain extends Context.Service<Chain, ResolvedChain>()("runtime/Chain") {}
@@ -37,7 +37,10 @@ class Facilitator extends Context.Service<Facilitator, ExactFacilitator | undefi
   "runtime/Facilitator",
 ) {}
 class RootRuntime extends Context.Service<RootRuntime, AppRuntime>()("runtime/RootRuntime") {}
-class DocsSync extends Context.Service<DocsSync, DocsSyncWatch | undefined>()("runtime/DocsSync") {}
+class DocsSync extends Context.Service<
+  DocsSync,
+  { readonly loop: ServiceDocsSync | undefined; readonly root: DocsSyncWatch | undefined }
+>()("runtime/DocsSync") {}
 class Sites extends Context.Service<Sites, StartedSites | undefined>()("runtime/Sites") {}
 
 export interface ServiceSetup {
@@ -121,15 +124,22 @@ const rootRuntimeLayer = ({ config, logger, events }: ServiceSetup, transfers: S
     ),
   );
 
-// The crawler and the ingest (parsers, robots-parser) are loaded only when a site is synced.
+/**
+ * The service's one docs sync loop, the default site's DOCS_URL in it; the sites file's URL
+ * sites join it when they open. The crawler and the ingest (parsers, robots-parser) are loaded
+ * only when a site may be synced (DOCS_URL or a sites file).
+ */
 const docsSyncLayer = ({ config, logger }: ServiceSetup) =>
   Layer.effect(DocsSync)(
     part(
-      async () =>
-        config.docsSite.url === undefined
-          ? undefined
-          : (await import("./docs-sync.ts")).startDocsSync(config, logger),
-      (sync) => sync?.stop(),
+      async () => {
+        if (config.docsSite.url === undefined && config.sitesFile === undefined)
+          return { loop: undefined, root: undefined };
+        const { followDefaultSite, serviceDocsSync } = await import("./docs-sync.ts");
+        const loop = serviceDocsSync(logger);
+        return { loop, root: followDefaultSite(loop, config) };
+      },
+      (sync) => sync.loop?.stop(),
     ),
   );
 
@@ -163,6 +173,8 @@ const sitesLayer = (setup: ServiceSetup, transfers: SiteAttribution) =>
       const resolved = yield* Chain;
       const runtime = yield* RootRuntime;
       const facilitator = yield* Facilitator;
+      const { loop } = yield* DocsSync;
+      if (loop === undefined) return yield* Effect.die(new Error("a sites file without the docs sync"));
       const { chain, fundDemoWallet } = resolved;
       return yield* part(
         async () =>
@@ -182,6 +194,7 @@ const sitesLayer = (setup: ServiceSetup, transfers: SiteAttribution) =>
             relayRpcUrl: chain.rpcUrl,
             limiters: setup.limiters,
             transfers,
+            docsSync: loop,
             web: { fundDemoWallet },
           }),
         (sites) => sites.stop(),
@@ -191,7 +204,8 @@ const sitesLayer = (setup: ServiceSetup, transfers: SiteAttribution) =>
 
 /** Every part, each over the parts it needs: released in the reverse order of their starts. */
 const serviceLayer = (setup: ServiceSetup, transfers = siteAttribution()) =>
-  Layer.mergeAll(reconcilerLayer(setup), sitesLayer(setup, transfers), docsSyncLayer(setup)).pipe(
+  Layer.mergeAll(reconcilerLayer(setup), sitesLayer(setup, transfers)).pipe(
+    Layer.provideMerge(docsSyncLayer(setup)),
     Layer.provideMerge(rootRuntimeLayer(setup, transfers)),
     Layer.provideMerge(facilitatorLayer(setup)),
     Layer.provideMerge(chainLayer(setup)),
@@ -221,7 +235,7 @@ export const startService = async (setup: ServiceSetup): Promise<StartedService>
     chain: Context.get(context, Chain),
     facilitator: Context.get(context, Facilitator),
     runtime: Context.get(context, RootRuntime),
-    docsSync: Context.get(context, DocsSync),
+    docsSync: Context.get(context, DocsSync).root,
     sites: Context.get(context, Sites),
     stop: () => Effect.runPromise(Scope.close(scope, Exit.void)),
   };

@@ -19,7 +19,7 @@ import { RequestSeal } from "../../core/ports/request-seal.ts";
 import { Retriever } from "../../core/ports/retrieval.ts";
 import { UnattributedPayments } from "../../core/ports/unattributed-payments.ts";
 import type { AppDeps } from "../app.ts";
-import { startSitesDocsSync } from "../runtime/docs-sync.ts";
+import type { ServiceDocsSync } from "../runtime/docs-sync.ts";
 import { type FolderSite, startFolderDocs } from "../runtime/folder-docs.ts";
 import { siteRetrieval } from "../runtime/site-retrieval.ts";
 import { type ServiceParts, type SiteRuntime, siteRuntime } from "./hosted-site.ts";
@@ -32,11 +32,16 @@ import { siteRoutes } from "./site-routes.ts";
 import { openSiteStore, type SharedServices, type SiteStore, siteKeyPrefix } from "./site-store.ts";
 import { siteWallets } from "./site-wallet.ts";
 
+/** The sites file's sites in the service's docs sync. */
+const SITES_GROUP = "sites-file";
+
 /** How long a replaced or removed site's runtime still serves what it had (above the 120 s hold lease). */
 export const RETIRE_AFTER_MS = 130_000;
 
 export interface HostedSitesOptions extends ServiceParts {
   readonly shared: Context.Context<SharedServices>;
+  /** The service's one docs sync loop, which the sites file's URL sites join (docs-sync.ts). */
+  readonly docsSync: ServiceDocsSync;
   /** The service's attribution of transfers, the root site's part already in (site-attribution.ts). */
   readonly transfers: SiteAttribution;
   /** The web parts of the default site (widget bundles, the demo faucet); each site relays to its own wallet. */
@@ -90,17 +95,17 @@ export const hostedSites = (options: HostedSitesOptions) => {
   });
   const retrievalOf = (definition: SiteDefinition, config: AppConfig) =>
     Layer.succeed(Retriever)(indexes.retriever(definition.id, siteRetrieval(config, logger)));
-  // The URL sites' docs, kept in sync one site after another (each under its own lease).
-  const docsSync = startSitesDocsSync(
-    () =>
-      [...open.values()]
-        .filter((site) => site.served.config.docsSite.url !== undefined)
-        .map((site) => ({
-          site: site.definition.id,
-          config: site.served.config,
-          keyPrefix: siteKeyPrefix(site.definition.id),
-        })),
-    logger,
+  // The URL sites' docs, kept in sync by the service's one loop, one site after another (each
+  // under its own lease), after the default site's.
+  const { docsSync } = options;
+  docsSync.follow(SITES_GROUP, () =>
+    [...open.values()]
+      .filter((site) => site.served.config.docsSite.url !== undefined)
+      .map((site) => ({
+        site: site.definition.id,
+        config: site.served.config,
+        keyPrefix: siteKeyPrefix(site.definition.id),
+      })),
   );
   // The folder sites' indexes, following their folders (indexed again when a page changes).
   const folderDocs = startFolderDocs(
@@ -242,6 +247,8 @@ export const hostedSites = (options: HostedSitesOptions) => {
       }
     }
     directory.replace([...open.values()].map((site) => site.entry));
+    // A URL site that opened is synced now, not at the loop's next look.
+    docsSync.nudge();
   };
 
   return {
@@ -260,7 +267,7 @@ export const hostedSites = (options: HostedSitesOptions) => {
     lastSync: (id: string) => docsSync.last(id),
     stop: async () => {
       await applying;
-      await docsSync.stop();
+      docsSync.unfollow(SITES_GROUP);
       await folderDocs.stop();
       for (const [timer, stop] of retiring) {
         clearTimeout(timer);

@@ -13,7 +13,12 @@ import { Redis } from "ioredis";
 import type { AppConfig } from "../../core/config.ts";
 import { makeLogger } from "../../src/observability/log.ts";
 import { defaultConfig } from "../../src/runtime/app-layer.ts";
-import { type SyncedSite, startSitesDocsSync } from "../../src/runtime/docs-sync.ts";
+import {
+  followDefaultSite,
+  type SyncedSite,
+  serviceDocsSync,
+  startSitesDocsSync,
+} from "../../src/runtime/docs-sync.ts";
 import { type RedisServer, redisServerAvailable, startRedisServer } from "../support/redis-server.ts";
 import { type StaticSite, startStaticSite } from "../support/static-site.ts";
 
@@ -84,6 +89,29 @@ describe("the docs sync per site, on memory", () => {
     expect(await sync.last("zeta")).toMatchObject({ ok: true, pages: 2, url: `${docs.url}/zeta/` });
     expect(await sync.last("other")).toBeUndefined();
     await sync.stop();
+  });
+});
+
+describe("the service's one docs sync", () => {
+  test("the default site's DOCS_URL and the sites file's URL sites share one loop: one at a time, in the order they joined", async () => {
+    const lines: Array<{ msg: string; site?: string }> = [];
+    const loop = serviceDocsSync(makeLogger((line) => lines.push(JSON.parse(line))));
+    // The service joins the default site first (service-layers.ts); here the other way round.
+    loop.follow("sites-file", () => [{ site: "zeta", config: siteConfig("zeta", "one-loop") }]);
+    const root = followDefaultSite(loop, siteConfig("acme", "one-loop"));
+    // The round that was running when they joined, then the one they asked for.
+    await loop.settled();
+    await loop.settled();
+    expect(
+      lines.filter((line) => line.msg.startsWith("docs sync ")).map((l) => `${l.msg} ${l.site}`),
+    ).toEqual([
+      "docs sync started zeta",
+      "docs sync finished zeta",
+      "docs sync started default",
+      "docs sync finished default",
+    ]);
+    expect(await root?.last()).toMatchObject({ ok: true, url: `${docs.url}/acme/` });
+    await loop.stop();
   });
 });
 

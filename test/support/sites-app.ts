@@ -25,6 +25,7 @@ import { makeMetrics } from "../../src/observability/metrics.ts";
 import type { ExactFacilitator } from "../../src/payments/v2/exact-payment.ts";
 import { indexLayer, withSettings } from "../../src/runtime/adapter-layers.ts";
 import { appLayer, defaultConfig } from "../../src/runtime/app-layer.ts";
+import { serviceDocsSync } from "../../src/runtime/docs-sync.ts";
 import { signInSettings } from "../../src/runtime/sign-in-settings.ts";
 import { hostedSites } from "../../src/sites/hosted-sites.ts";
 import { defaultSiteAttribution, siteAttribution } from "../../src/sites/site-attribution.ts";
@@ -132,6 +133,8 @@ export const buildSitesApp = async (options: SitesAppOptions) => {
   const { logger, lines } = memoryLogger();
   // The service's attribution of transfers, the root site's part given once its runtime is built (as service-layers.ts does).
   const transfers = siteAttribution();
+  // The service's one docs sync loop, as service-layers.ts makes it.
+  const docsSync = serviceDocsSync(logger);
   const attribution = Layer.succeed(TransferAttribution)(transfers.service);
   const runtime = ManagedRuntime.make(
     appLayer(
@@ -157,6 +160,7 @@ export const buildSitesApp = async (options: SitesAppOptions) => {
     base: config,
     chain,
     transfers,
+    docsSync,
     logger,
     metrics,
     events: {},
@@ -208,6 +212,7 @@ export const buildSitesApp = async (options: SitesAppOptions) => {
     ask,
     dispose: async () => {
       await sites.stop();
+      await docsSync.stop();
       await runtime.dispose();
     },
   };
