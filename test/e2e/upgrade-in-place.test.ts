@@ -7,6 +7,9 @@
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import * as Result from "effect/Result";
 import Redis from "ioredis";
 import { parseConfig } from "../../core/config.ts";
@@ -15,6 +18,7 @@ import { serviceLimiters } from "../../src/http/service-limiters.ts";
 import { memoryLogger } from "../../src/observability/log.ts";
 import { makeMetrics } from "../../src/observability/metrics.ts";
 import { newSessionToken, SESSION_HEADER } from "../../src/payments/sign-in/session-token.ts";
+import { ensureDemoIndex } from "../../src/runtime/demo-index.ts";
 import { type StartedService, startService } from "../../src/runtime/service-layers.ts";
 import { USDC_MINT, WALLET } from "../support/parsed-tx.ts";
 import { describeWithRedis } from "../support/redis-server.ts";
@@ -68,9 +72,12 @@ describeWithRedis("an existing single-site deployment, upgraded in place", () =>
       SOLANA_RPC_URL: "http://127.0.0.1:9/unused",
       ADMIN_TOKEN: ADMIN,
       RATE_LIMIT_FREE_QUERIES: "3",
+      // An index of its own (a fresh clone has none at the default path), made as boot makes it.
+      INDEX_PATH: join(mkdtempSync(join(tmpdir(), "upgrade-")), "index.bin"),
     };
     const config = Result.getOrThrow(parseConfig(env));
     const { logger } = memoryLogger();
+    await ensureDemoIndex(config, logger);
     const metrics = makeMetrics();
     const limiters = serviceLimiters(config.surface);
     service = await startService({

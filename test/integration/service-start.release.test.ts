@@ -5,13 +5,17 @@
  * fails with that error, the facilitator's fee-payer watch and the chain are stopped (its RPC no
  * longer answers), and nothing else was started. A start that succeeds stops every part.
  */
-import { describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import * as Result from "effect/Result";
 import { parseConfig } from "../../core/config.ts";
 import { startLocalnet } from "../../dev/localnet/index.ts";
 import { serviceLimiters } from "../../src/http/service-limiters.ts";
 import { memoryLogger } from "../../src/observability/log.ts";
 import { makeMetrics } from "../../src/observability/metrics.ts";
+import { ensureDemoIndex } from "../../src/runtime/demo-index.ts";
 import type { LocalChainStarter } from "../../src/runtime/resolve-chain.ts";
 import { startService } from "../../src/runtime/service-layers.ts";
 import { freePort } from "../support/free-port.ts";
@@ -72,12 +76,18 @@ const start = async (env: Record<string, string>, events: string[]) => {
   return { service, lines, rpcUrl: () => rpcUrl };
 };
 
+/** An index of its own (a fresh clone has none at the default path): only the store may fail here. */
+const INDEX_PATH = join(mkdtempSync(join(tmpdir(), "service-start-")), "index.bin");
+beforeAll(async () => {
+  await ensureDemoIndex(Result.getOrThrow(parseConfig({ INDEX_PATH })), memoryLogger().logger);
+}, 120_000);
+
 describe("the service's start", () => {
   test("failing half way (the store's Redis is not there) releases the facilitator and the chain", async () => {
     const events: string[] = [];
     const closed = await freePort();
     const { service, lines, rpcUrl } = await start(
-      { REDIS_URL: `redis://127.0.0.1:${closed}`, LOG_LEVEL: "info" },
+      { REDIS_URL: `redis://127.0.0.1:${closed}`, INDEX_PATH },
       events,
     );
     const failure = await service.then(
@@ -94,7 +104,7 @@ describe("the service's start", () => {
   test("a release that fails does not hide the start's own error", async () => {
     const events: string[] = [];
     const closed = await freePort();
-    const env = { REDIS_URL: `redis://127.0.0.1:${closed}` };
+    const env = { REDIS_URL: `redis://127.0.0.1:${closed}`, INDEX_PATH };
     const config = Result.getOrThrow(parseConfig(env));
     const chain = recordedChain(events);
     const failure = await startService({
@@ -126,7 +136,7 @@ describe("the service's start", () => {
 
   test("a start that succeeds stops every part, the chain last", async () => {
     const events: string[] = [];
-    const { service, rpcUrl } = await start({}, events);
+    const { service, rpcUrl } = await start({ INDEX_PATH }, events);
     const started = await service;
     expect(await answers(rpcUrl())).toBe(true);
     expect(started.runtime).toBeDefined();
