@@ -1,8 +1,8 @@
 /**
  * One hosted site, ready to serve: its settings (the service's, with what the sites file sets
  * for it), its runtime (its store, index, answers and payment terms: its wallet and price), and
- * its routes, the default site's routes built over them. The edge sends it the requests under
- * `/sites/<id>/` (as the paths after it) and those on its own host names.
+ * its routes, every site's routes (src/routers/site-router.ts) built over them. The edge sends it
+ * the requests under `/sites/<id>/` (as the paths after it) and those on its own host names.
  */
 import * as Layer from "effect/Layer";
 import * as ManagedRuntime from "effect/ManagedRuntime";
