@@ -86,7 +86,7 @@ export const LOGIN_MESSAGES = {
   wrong: "That is not the admin token.",
   locked: "Too many wrong tokens from your address: try again in a few minutes.",
   elsewhere:
-    "The operator's admin token is not taken on this host name, which a site's owner runs: open this console at /sites/<id>/admin on the service's own address.",
+    "The operator's admin token is not taken on this host name, which a site's owner runs: open this console on the service's own address, at",
 } as const;
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
@@ -109,7 +109,7 @@ export const loginPage = (message: keyof typeof LOGIN_MESSAGES, base: string, si
 <h1>Docs chat insights ${headerName(site)}</h1>
 <form method="post" action="${base}/admin/login">
 <label>Admin token <input type="password" name="token" autocomplete="current-password" required autofocus></label>
-${message === "none" ? "" : `<p class="error" role="alert">${LOGIN_MESSAGES[message]}</p>`}
+${message === "none" ? "" : `<p class="error" role="alert">${LOGIN_MESSAGES[message]}${message === "elsewhere" ? ` <code>${escapeHtml(base)}/admin</code>.` : ""}</p>`}
 <button type="submit">Sign in</button>
 </form>
 </section></main>`,

@@ -180,7 +180,10 @@ describe.each(STORES)("a hosted site's console door (%s)", (_name, open) => {
     test("the login form takes the operator's token on the service's host only", async () => {
       const onSiteHost = await login(one, "/admin/login", ADMIN, "docs.alpha.test");
       expect(onSiteHost.status).toBe(403);
-      expect(await onSiteHost.text()).toContain("not taken on this host name");
+      const page = await onSiteHost.text();
+      expect(page).toContain("not taken on this host name");
+      // Where to open it instead, named for this site (the text is HTML: no placeholder lost as a tag).
+      expect(page).toContain("<code>/sites/alpha/admin</code>");
       expect(cookieOf(onSiteHost)).toBe("");
       expect((await login(one, "/admin/login", OWNER, "docs.alpha.test")).status).toBe(303);
       const onService = await login(one, "/sites/alpha/admin/login", ADMIN);
