@@ -14,16 +14,10 @@
 import type { Collection } from "chromadb";
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
-import { Embedder, type Retrieval, type RetrievedChunk, Retriever } from "../../core/ports/retrieval.ts";
+import { Embedder, type Retrieval, Retriever } from "../../core/ports/retrieval.ts";
 import { NO_EVIDENCE } from "../../core/relevance.ts";
 import { questionVector } from "../shared/question-vector.ts";
-import {
-  askedIn,
-  CANDIDATES,
-  hybridSearch,
-  questionTerms,
-  relevanceEvidence,
-} from "../shared/ranking/hybrid.ts";
+import { askedIn, CANDIDATES, fusedRetrieval } from "../shared/ranking/hybrid.ts";
 import {
   type ChromaOptions,
   checkCollectionName,
@@ -100,25 +94,17 @@ export const make = Effect.fn("ChromaRetriever.make")(function* (options: Chroma
     );
     // Ids written after our snapshot are skipped until the next reload.
     const byVector = (result.ids[0] ?? []).flatMap((id) => loaded.rowOf.get(id) ?? []);
-    const words = questionTerms(question, loaded.lexical.analysis);
-    const fused = hybridSearch({
+    const { chunks, evidence } = fusedRetrieval({
+      question,
       lexical: loaded.lexical,
-      words,
       byVector,
       pageOf: (row) => loaded.chunks[row]!.source,
       limit: asked.limit,
+      chunkOf: (row) => {
+        const { collection: _collection, ...chunk } = loaded.chunks[row]!;
+        return chunk;
+      },
     });
-    const chunks = fused.map(([row, score]): RetrievedChunk => {
-      const { collection: _collection, ...chunk } = loaded.chunks[row]!;
-      return { ...chunk, score };
-    });
-    const evidence = relevanceEvidence(
-      loaded.lexical,
-      words,
-      fused.map(([row]) => row),
-      question,
-      chunks,
-    );
     return { chunks, evidence, indexVersion: loaded.version, ...languages } satisfies Retrieval;
   });
 

@@ -15,19 +15,12 @@ import {
   type ListedChunk,
   type Retrieval,
   RetrievalFailed,
-  type RetrievedChunk,
   Retriever,
 } from "../../core/ports/retrieval.ts";
 import { NO_EVIDENCE } from "../../core/relevance.ts";
 import { questionVector } from "../shared/question-vector.ts";
 import { bm25Searcher } from "../shared/ranking/bm25.ts";
-import {
-  askedIn,
-  CANDIDATES,
-  hybridSearch,
-  questionTerms,
-  relevanceEvidence,
-} from "../shared/ranking/hybrid.ts";
+import { askedIn, CANDIDATES, fusedRetrieval } from "../shared/ranking/hybrid.ts";
 import { type IndexData, readIndexFile } from "./index-file.ts";
 import { nearest } from "./vectors.ts";
 
@@ -87,20 +80,18 @@ const retrieverOver = (current: () => Snapshot, embedder: Embedder["Service"]): 
     const empty: Retrieval = { chunks: [], evidence: NO_EVIDENCE, indexVersion: data.version, ...languages };
     const asked = yield* questionVector(embedder, question, k);
     if (asked === undefined) return empty;
-    const words = questionTerms(question, lexical.analysis);
     const byVector = nearest(data.vectors, asked.vector, CANDIDATES).map(([row]) => row);
-    const fused = hybridSearch({ lexical, words, byVector, pageOf: data.pageOf, limit: asked.limit });
-    const chunks = fused.map(([row, score]): RetrievedChunk => {
-      const { hash: _hash, collection: _collection, ...chunk } = data.chunk(row);
-      return { ...chunk, score };
-    });
-    const evidence = relevanceEvidence(
-      lexical,
-      words,
-      fused.map(([row]) => row),
+    const { chunks, evidence } = fusedRetrieval({
       question,
-      chunks,
-    );
+      lexical,
+      byVector,
+      pageOf: data.pageOf,
+      limit: asked.limit,
+      chunkOf: (row) => {
+        const { hash: _hash, collection: _collection, ...chunk } = data.chunk(row);
+        return chunk;
+      },
+    });
     return { chunks, evidence, indexVersion: data.version, ...languages } satisfies Retrieval;
   });
   return { retrieve, listing: Effect.sync(() => current().listing()), ping: Effect.void };

@@ -4,6 +4,7 @@
  * evidence for the best passages (how much of the question's idf weight they contain), which
  * core's decideRelevance turns into "answer" or "decline".
  */
+import type { RetrievedChunk } from "../../../core/ports/retrieval.ts";
 import type { RelevanceEvidence } from "../../../core/relevance.ts";
 import { type Analysis, analysisFor } from "../text-analysis/analyze.ts";
 import { commonWords, questionLanguage } from "../text-analysis/languages.ts";
@@ -205,4 +206,23 @@ export const relevanceEvidence = (
     pairs: questionPairs.size,
     pairsFound: found.size,
   };
+};
+
+/**
+ * A retriever's step after its vector search, the same for every index: the question's words,
+ * the fused ranking, the chunks (`chunkOf` reads a row as the port shows it) and the evidence
+ * core weighs for the decision.
+ */
+export const fusedRetrieval = (
+  input: Omit<HybridInput, "words"> & {
+    readonly question: string;
+    readonly chunkOf: (row: number) => Omit<RetrievedChunk, "score">;
+  },
+): { readonly chunks: ReadonlyArray<RetrievedChunk>; readonly evidence: RelevanceEvidence } => {
+  const { question, lexical } = input;
+  const words = questionTerms(question, lexical.analysis);
+  const fused = hybridSearch({ ...input, words });
+  const chunks = fused.map(([row, score]): RetrievedChunk => ({ ...input.chunkOf(row), score }));
+  const rows = fused.map(([row]) => row);
+  return { chunks, evidence: relevanceEvidence(lexical, words, rows, question, chunks) };
 };
