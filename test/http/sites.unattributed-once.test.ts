@@ -61,17 +61,21 @@ const present = async (path: string, memos: ReadonlyArray<string>) => {
     kind: "found",
     transaction: usdcPayment(100_000n, { blockTime: recentBlockTime(), memos }),
   });
-  await service.call(
+  await submit(path, signature, "198.51.100.93");
+  return signature;
+};
+
+/** POST <path> of `signature` (0.1 USDC) from `from`. */
+const submit = (path: string, signature: string, from: string) =>
+  service.call(
     path,
     {
       method: "POST",
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ signature, amount: 0.1, token: "USDC" }),
     },
-    "198.51.100.93",
+    from,
   );
-  return signature;
-};
 
 describe("a transfer is attributed once for the service", () => {
   test("site A's x402 transfer presented on site B is listed nowhere (it is A's to serve)", async () => {
@@ -112,14 +116,6 @@ const newSignatureShownEverywhere = async () => {
     transaction: usdcPayment(100_000n, { blockTime: recentBlockTime(), memos: ["x402:pay_nobodys"] }),
   });
   for (const path of ["/sites/alpha/api/payment", "/sites/beta/api/payment", "/api/payment"])
-    await service.call(
-      path,
-      {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ signature, amount: 0.1, token: "USDC" }),
-      },
-      "198.51.100.94",
-    );
+    await submit(path, signature, "198.51.100.94");
   return signature;
 };
