@@ -6,10 +6,8 @@
  */
 import { hostName } from "../../core/host-name.ts";
 
-const bareName = (host: string) => {
-  const name = hostName(host.toLowerCase());
-  return name.endsWith(".") ? name.slice(0, -1) : name;
-};
+// hostName drops the port and the trailing dot of a fully qualified name.
+const bareName = (host: string) => hostName(host.toLowerCase());
 
 /** `hosts`: the site's own (as in the sites file); `hostedName`: whether a name (no port) is any hosted site's now. */
 export const ownerHosts = (
