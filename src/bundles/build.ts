@@ -26,31 +26,39 @@ export interface BundleSize {
   readonly gzipBytes: number;
 }
 
+/** One entry point bundled for the browser, minified, as the service serves it. */
+export const bundle = async (entry: string, format: "iife" | "esm"): Promise<string> => {
+  const result = await Bun.build({
+    entrypoints: [entry],
+    format,
+    target: "browser",
+    minify: true,
+    // @solana/kit drops its development checks and messages in production builds.
+    define: { "process.env.NODE_ENV": '"production"' },
+  });
+  const output = result.outputs[0];
+  if (!result.success || output === undefined || result.outputs.length !== 1)
+    throw new Error(`widget build failed: ${result.logs.map(String).join("\n")}`);
+  return output.text();
+};
+
+/** A bundle's size as docs/widget.md states it: raw bytes, and gzip at level 9. */
+export const sizeOf = (file: string, code: string): BundleSize => ({
+  file,
+  bytes: Buffer.byteLength(code),
+  gzipBytes: gzipSync(code, { level: 9 }).length,
+});
+
 /** Builds every bundle and writes it atomically (temp file, then rename); returns the sizes. */
 export const buildWidget = async (outdir: string = WIDGET_DIST): Promise<ReadonlyArray<BundleSize>> => {
   await mkdir(outdir, { recursive: true });
   const sizes: BundleSize[] = [];
-  for (const bundle of BUNDLES) {
-    const result = await Bun.build({
-      entrypoints: [bundle.entry],
-      format: bundle.format,
-      target: "browser",
-      minify: true,
-      // @solana/kit drops its development checks and messages in production builds.
-      define: { "process.env.NODE_ENV": '"production"' },
-    });
-    const output = result.outputs[0];
-    if (!result.success || output === undefined || result.outputs.length !== 1)
-      throw new Error(`widget build failed: ${result.logs.map(String).join("\n")}`);
-    const code = await output.text();
-    const temporary = join(outdir, `.${bundle.file}.${process.pid}.tmp`);
+  for (const { file, entry, format } of BUNDLES) {
+    const code = await bundle(entry, format);
+    const temporary = join(outdir, `.${file}.${process.pid}.tmp`);
     await writeFile(temporary, code);
-    await rename(temporary, join(outdir, bundle.file));
-    sizes.push({
-      file: bundle.file,
-      bytes: Buffer.byteLength(code),
-      gzipBytes: gzipSync(code, { level: 9 }).length,
-    });
+    await rename(temporary, join(outdir, file));
+    sizes.push(sizeOf(file, code));
   }
   return sizes;
 };
