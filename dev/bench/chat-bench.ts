@@ -11,7 +11,7 @@
  * --deno runs the service under Deno (src/deno.ts) instead; --cpu-prof DIR writes a Bun CPU
  * profile of the service to DIR when it stops; --corpus NAME and --section KEY name another
  * corpus in the report and record it in its own section, and --rss-goal MB holds the RSS after
- * the load to a goal (issue 25: <= 200 MB with the PostgreSQL docs).
+ * the load to a goal (<= 200 MB with the PostgreSQL docs: a small container holds the largest corpus).
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -88,7 +88,7 @@ export const updateBenchmarks = (
     "",
     "Written by `npm run bench` (`npm run bench -- <name>` re-runs one section and keeps the others with their dates).",
     "Every figure stands beside the baseline it was compared with in the same run, on the machine below,",
-    "loopback only. Goals come from issue 14; how each is measured is said under its section.",
+    "loopback only. Each goal is stated beside its figure; how each is measured is said under its section.",
     "",
     ...environment(root),
     "",

@@ -6,7 +6,7 @@
  * each per chat, to their 100,000 caps. Then BENCH_SOAK_SECONDS (default 600) of load, the
  * four endpoints in turn in 30-second slices (wrk, 8 connections), the service's RSS sampled
  * after each slice, and after each rotation of the four its live JS heap and RSS right after a
- * full GC (heap-probe.ts). Goals (issue 25): peak sampled RSS <= 320 MB, RSS after a full GC
+ * full GC (heap-probe.ts). Goals: peak sampled RSS <= 320 MB, RSS after a full GC
  * <= 256 MB at the end, no upward trend over the last 20 minutes (the after-GC slope, below
  * 0.5 MB/min), and the filled structures' live heap <= 48 MB; the live heap after a full GC is
  * still held to "flat" (within 10% of its reading right after the warm-up). BENCH_SOAK_RUNTIME picks the service's runtime:
@@ -27,7 +27,7 @@ import { slope } from "./stats.ts";
 const SECONDS = Number(process.env.BENCH_SOAK_SECONDS ?? 600);
 const IDENTITIES = Number(process.env.BENCH_SOAK_IDENTITIES ?? 65_536);
 const SLICE = Math.min(30, SECONDS);
-/** Issue 25's goals: a 512 MB container holds the load with room, and the state stays small. */
+/** The goals: a 512 MB container holds the load with room, and the state stays small. */
 const GOALS = { rssAfterGc: 256, peakRss: 320, trendMbPerMin: 0.5, filledHeap: 48 } as const;
 /** "No upward trend" is judged on the slope of the last 20 minutes' readings after a full GC. */
 const TREND_SECONDS = 1200;

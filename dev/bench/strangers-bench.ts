@@ -11,7 +11,7 @@
  * - sign-ins: a challenge and a signed sign-in, 100 wallets each signing in from every address;
  * - fresh wallets: the same, each sign-in by a keypair never seen (they cost a stranger nothing).
  * After each flood: RPC calls made, the bounded structures' entries (/metrics), the service's
- * RSS, Redis used_memory, beside the quiet baseline read after a warm-up. Goals (issue 29).
+ * RSS, Redis used_memory, beside the quiet baseline read after a warm-up, held to the goals below.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -34,7 +34,7 @@ const ADDRESSES = Number(process.env.BENCH_STRANGERS_ADDRESSES ?? 10_000);
 const CONCURRENCY = 16;
 const WALLETS = 100;
 const METRICS_TOKEN = "strangers-bench-metrics-token-0123";
-/** Issue 29's goals. */
+/** The goals: each bounded structure within its cap, and the memory a flood adds small. */
 const GOALS = { structureEntries: 20_000, redisGrowthMb: 20, rssGrowthMb: 64 } as const;
 /** At most two RPC calls per admitted lookup (a signature never seen: the lookup and its retry). */
 const RPC_CALLS_PER_LOOKUP = 2;

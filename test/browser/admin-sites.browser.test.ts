@@ -1,5 +1,5 @@
 /**
- * The operator's console of the real service hosting a site from SITES_FILE (issue 33): the
+ * The operator's console of the real service hosting a site from SITES_FILE: the
  * service process (boot.ts) gives /admin the hosted sites' summary. Over HTTP, GET
  * /api/admin/sites counts the site's questions and is closed to the site owner's token; in
  * Chromium the operator signs in and sees the Sites section with that row.

@@ -1,5 +1,5 @@
 /**
- * Paid questions follow the wallet in the browser (issue 22), offline on the embedded local
+ * Paid questions follow the wallet in the browser, offline on the embedded local
  * chain: a visitor pays with the demo wallet and the widget shows "Paid questions: N (wallet …)"
  * from its session; a second browser with the same demo wallet signs in ("Use my credits"), sees
  * the same balance, and spends are seen by both; signing out drops the session.

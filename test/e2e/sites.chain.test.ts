@@ -1,5 +1,5 @@
 /**
- * Two hosted sites on the local chain (issue 33), on the memory store and on two instances
+ * Two hosted sites on the local chain, on the memory store and on two instances
  * sharing one redis-server: alpha at 0.001 USDC a question paid to its own wallet, beta at 0.002
  * to another. Every way of paying (a posted signature, the spec's X-Payment-Authorization, x402
  * v2's PAYMENT-SIGNATURE, a paid MCP ask_docs) and signing in works on each site, paying that

@@ -1,5 +1,5 @@
 /**
- * Paid questions follow the payer (issue 22), with real signed USDC transfers on the local chain,
+ * Paid questions follow the payer, with real signed USDC transfers on the local chain,
  * on the memory store and on one real Redis shared by two instances:
  *   - paid from X-Forwarded-For A (TRUST_PROXY), asked from B in the same browser (its session):
  *     served from the wallet's credits, B's free question untouched;
@@ -7,7 +7,7 @@
  *   - 120 questions at once (on one instance, and across two) against 100 credits: exactly 100 answered;
  *   - an x402 v2 client that paid before signs in (SIGN-IN-WITH-X) and is answered without paying;
  *   - a neighbour on the payer's address without a session spends only what was bought from
- *     that address (issue 29), never what the wallet bought on another network.
+ *     that address, never what the wallet bought on another network.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { KeyPairSigner } from "@solana/kit";

@@ -1,7 +1,7 @@
 /**
  * A late transfer on a paywalled route is served, never kept (core/payments/late-transfer.ts):
  * the example server's /premium-data paid in the spec's dialect by a transfer that lands 100 s
- * after expires_at (the issue's measurement: it was 402 PAYMENT_EXPIRED, the USDC kept), or
+ * after expires_at (refusing it 402 PAYMENT_EXPIRED would keep the payer's USDC), or
  * presented after the request's 10-minute grace; a route that opted out refuses it naming the
  * payment and lists it for refund; two instances sharing Redis serve one late transfer once.
  * Real transfers on the local chain.

@@ -2,8 +2,8 @@
  * A stranger cannot multiply stored state with 402s: a chat 402 offers a sealed payment request
  * and a sealed sign-in challenge (core/payments/sealed-request.ts, core/sign-in/sealed-nonce.ts),
  * so 5,000 of them from 100 addresses leave no payment request and no sign-in nonce in the
- * memory store (/metrics) or in Redis (no x402: or siwx: key). The issue's full figure, 100,000
- * 402s from 2,000 addresses, is the stranger-flood benchmark's.
+ * memory store (/metrics) or in Redis (no x402: or siwx: key). A flood of 402s from thousands
+ * of addresses is the stranger-flood benchmark's (`npm run bench -- strangers`).
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { Redis } from "ioredis";

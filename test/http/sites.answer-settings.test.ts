@@ -1,5 +1,5 @@
 /**
- * The answer settings a hosted site may change (issue 33): the product its prompt names, its
+ * The answer settings a hosted site may change: the product its prompt names, its
  * title (llms.txt) and the name catalogues list it under; the language model on or off. The
  * site's questions go through the real groq-sdk client to a loopback Groq.
  */

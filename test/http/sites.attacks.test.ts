@@ -1,5 +1,5 @@
 /**
- * Cross-site attacks on a service hosting two sites (issue 33), on the memory store and on one
+ * Cross-site attacks on a service hosting two sites, on the memory store and on one
  * shared Redis with two instances: everything a caller of site B holds (an answer id, a payment
  * memo, a session, its owner's token, a console session) names nothing on site A, and no path
  * or Host trick reaches one site's routes through another's. The payments on the chain are in

@@ -1,5 +1,5 @@
 /**
- * The door of a hosted site's console (issue 33), on the memory store and on one Redis with two
+ * The door of a hosted site's console, on the memory store and on one Redis with two
  * instances. A session cookie is signed under the site store's secret: one computed from what
  * the sites file holds (the owner token's SHA-256, which is public) is refused, while a real
  * session made on one instance opens the other. The operator's ADMIN_TOKEN opens a site's

@@ -1,5 +1,5 @@
 /**
- * The operator's console of a service hosting sites (issue 33): with ADMIN_TOKEN, GET
+ * The operator's console of a service hosting sites: with ADMIN_TOKEN, GET
  * /api/admin/sites sums up every hosted site (today's questions and revenue, exact; its index;
  * its price and wallet), and /admin loads the "Sites" section. A site owner's token opens only
  * that site's console, never the operator's summary; a site's own console has no such route.

@@ -1,5 +1,5 @@
 /**
- * Several docs sites on one service (issue 33): a hosted site is served under /sites/<id>/ and
+ * Several docs sites on one service: a hosted site is served under /sites/<id>/ and
  * on its own host names, with its own docs, free questions, wallet and widget origins; an
  * unknown site is a 404 with a code, never the default site.
  */

@@ -1,5 +1,5 @@
 /**
- * `npm run sites` as the operator runs it (issue 33): every site of SITES_FILE with its settings,
+ * `npm run sites` as the operator runs it: every site of SITES_FILE with its settings,
  * its index on disk, its last docs sync and today's questions; the last two read from Redis and
  * said to be unknown without it; exit 2 naming what to do when SITES_FILE is unset.
  */

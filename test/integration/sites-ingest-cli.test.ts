@@ -1,5 +1,5 @@
 /**
- * `npm run ingest -- --site <id>` as the operator runs it (issue 33): it writes that site's
+ * `npm run ingest -- --site <id>` as the operator runs it: it writes that site's
  * index of SITES_FILE, never the default site's, says what to do when SITES_FILE is unset or
  * names no such site, and a running service answers from the new index without a restart.
  */
