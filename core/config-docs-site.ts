@@ -37,16 +37,8 @@ const parseEvery = (read: Reader): number => {
   return DEFAULT_SYNC_EVERY_MS;
 };
 
-const parseUrl = (read: Reader): string | undefined => {
-  const text = read.text("DOCS_URL");
-  if (text === undefined) return undefined;
-  if (URL.canParse(text) && /^https?:$/.test(new URL(text).protocol)) return text;
-  read.problems.push(`DOCS_URL: must be an http(s) URL of a docs site, sitemap or llms.txt (got "${text}")`);
-  return undefined;
-};
-
-export const parseDocsSite = (read: Reader): DocsSiteConfig => {
-  const url = parseUrl(read);
+/** The crawler's settings; `url` is the default site's DOCS_URL (core/config-site.ts), when valid. */
+export const parseDocsSite = (read: Reader, url: string | undefined): DocsSiteConfig => {
   const syncEveryMs = parseEvery(read);
   if (url === undefined && read.text("DOCS_URL") === undefined && read.text("DOCS_SYNC_EVERY") !== undefined)
     read.problems.push("DOCS_SYNC_EVERY: needs DOCS_URL (the site to sync)");

@@ -5,6 +5,7 @@
  */
 import * as Redacted from "effect/Redacted";
 import * as Result from "effect/Result";
+import { MIN_SECRET_LENGTH } from "./config-fields.ts";
 import type { Reader } from "./config-reader.ts";
 import { compileRedaction, DEFAULT_REDACTION } from "./insights/redaction.ts";
 import { DAY_MS } from "./time.ts";
@@ -12,8 +13,7 @@ import { DAY_MS } from "./time.ts";
 /** What the insights keep unless configured otherwise: 30 days, at most 100 000 events. */
 export const DEFAULT_INSIGHTS_BOUNDS = { retentionMs: 30 * DAY_MS, maxEvents: 100_000 } as const;
 
-/** Shorter tokens and salts are refused: both must resist guessing. */
-export const MIN_SECRET_LENGTH = 16;
+export { MIN_SECRET_LENGTH };
 
 export interface InsightsConfig {
   /** undefined: no console, no admin API, nothing recorded. */

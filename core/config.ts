@@ -8,22 +8,22 @@
  */
 import * as Redacted from "effect/Redacted";
 import * as Result from "effect/Result";
-import * as Schema from "effect/Schema";
 import { type ChainConfig, parseChain } from "./config-chain.ts";
 import { type DocsSiteConfig, parseDocsSite } from "./config-docs-site.ts";
+import { ConfigError } from "./config-fields.ts";
 import { type InsightsConfig, parseInsights } from "./config-insights.ts";
-import { type McpToolPrices, parseMcpToolPrices } from "./config-mcp.ts";
-import { parseUnitsPerQuery } from "./config-price.ts";
+import type { McpToolPrices } from "./config-mcp.ts";
 import { type Env, type Reader, reader } from "./config-reader.ts";
+import { decodeDefaultSite } from "./config-site.ts";
 import { parseSurface, type SurfaceConfig } from "./config-surface.ts";
 import { parseX402, type X402Config } from "./config-x402.ts";
 import { parseX402Agents, type X402AgentsConfig } from "./config-x402-agents.ts";
 import { parseIp } from "./ip.ts";
-import { DOCS_LANGUAGES } from "./language-notice.ts";
 import { parseTrustProxy, type TrustProxy } from "./trust-proxy.ts";
 
 export type { ChainConfig } from "./config-chain.ts";
 export type { DocsSiteConfig } from "./config-docs-site.ts";
+export { ConfigError, isOrigin, normalizeOrigin } from "./config-fields.ts";
 export type { InsightsConfig } from "./config-insights.ts";
 export type { Env } from "./config-reader.ts";
 export type { SurfaceConfig } from "./config-surface.ts";
@@ -87,52 +87,15 @@ export interface AppConfig {
   readonly mcpToolPrices: McpToolPrices;
   /** The docs site kept in sync in the background, and the crawler's bounds (core/config-docs-site.ts). */
   readonly docsSite: DocsSiteConfig;
-  /** SITES_FILE: the path of the file listing more docs sites (core/config-sites.ts); undefined: one site. */
+  /** SITES_FILE: the path of the file listing more docs sites (core/config-site.ts); undefined: one site. */
   readonly sitesFile: string | undefined;
   /** Memory the sites' loaded indexes may hold together, in MiB; past it the least recently used is dropped. */
   readonly sitesMemoryMb: number;
 }
 
-export class ConfigError extends Schema.TaggedError<ConfigError>()("ConfigError", {
-  problems: Schema.Array(Schema.String),
-}) {
-  override get message(): string {
-    return `Invalid configuration:\n${this.problems.map((problem) => `  - ${problem}`).join("\n")}`;
-  }
-}
-
 export const DEFAULT_LLM_MODEL = "llama-3.1-8b-instant";
 export const DEFAULT_HOST = "127.0.0.1";
 export const DEFAULT_INDEX_PATH = ".data/index.bin";
-
-/** An allowed origin as written, without its trailing slash. */
-export const normalizeOrigin = (text: string): string => text.trim().replace(/\/$/, "");
-
-/** A normalized origin: scheme, host and port only, no wildcard (ALLOWED_ORIGINS and a site's `origins`). */
-export const isOrigin = (origin: string): boolean =>
-  !origin.includes("*") && URL.canParse(origin) && new URL(origin).origin === origin;
-
-const parseOrigins = (value: string | undefined, problems: string[]): ReadonlyArray<string> => {
-  const origins = (value ?? "")
-    .split(",")
-    .map(normalizeOrigin)
-    .filter((origin) => origin !== "");
-  for (const origin of origins) {
-    if (!isOrigin(origin))
-      problems.push(
-        `ALLOWED_ORIGINS: "${origin}" is not an origin like https://docs.example.com (no wildcard, no path)`,
-      );
-  }
-  return origins;
-};
-
-/** DOCS_LANGUAGE: one of the languages the docs can be analysed in, lower case; unset: detected. */
-const docsLanguage = (read: Reader): string | undefined => {
-  const value = read.text("DOCS_LANGUAGE")?.toLowerCase();
-  if (value === undefined || DOCS_LANGUAGES.includes(value)) return value;
-  read.problems.push(`DOCS_LANGUAGE: must be one of ${DOCS_LANGUAGES.join(", ")} (got "${value}")`);
-  return undefined;
-};
 
 const parseVector = (read: Reader): VectorConfig => {
   const chromaUrl = read.url("CHROMA_URL");
@@ -190,12 +153,13 @@ export const parseConfig = (env: Env): Result.Result<AppConfig, ConfigError> => 
   if (typeof trustProxy === "string") problems.push(`TRUST_PROXY: ${trustProxy}`);
   const apiKey = text("LLM_API_KEY");
   const llmModel = text("LLM_MODEL") ?? DEFAULT_LLM_MODEL;
+  const site = decodeDefaultSite(text, problems);
   const config: AppConfig = {
     host: parseHost(text("HOST"), problems),
     port: read.integer("PORT", 3000, 0, 65535),
-    freeQueries: read.integer("RATE_LIMIT_FREE_QUERIES", 3, 0, 1_000_000),
+    freeQueries: site.freeQueries,
     paidDailyCap: read.integer("PAID_DAILY_CAP", 1000, 1, 1_000_000),
-    allowedOrigins: parseOrigins(text("ALLOWED_ORIGINS"), problems),
+    allowedOrigins: site.allowedOrigins,
     trustProxy: typeof trustProxy === "string" ? { kind: "none" } : trustProxy,
     protectionRps: read.integer("PROTECTION_RATE_LIMIT", 100, 1, 1_000_000),
     redisUrl: redisUrl === undefined ? undefined : Redacted.make(redisUrl),
@@ -210,14 +174,14 @@ export const parseConfig = (env: Env): Result.Result<AppConfig, ConfigError> => 
         : { apiKey: Redacted.make(apiKey), model: llmModel, baseUrl: read.url("LLM_BASE_URL") },
     vector: parseVector(read),
     embeddingModel: text("EMBEDDING_MODEL"),
-    docsLanguage: docsLanguage(read),
+    docsLanguage: site.docsLanguage,
     insights: parseInsights(read),
     x402: parseX402(read),
     x402Agents: parseX402Agents(read),
     surface: parseSurface(read),
-    mcpToolPrices: parseMcpToolPrices(read),
-    unitsPerQuery: parseUnitsPerQuery(read),
-    docsSite: parseDocsSite(read),
+    mcpToolPrices: site.mcpToolPrices,
+    unitsPerQuery: site.unitsPerQuery,
+    docsSite: parseDocsSite(read, site.docsUrl),
     sitesFile: text("SITES_FILE"),
     sitesMemoryMb: read.integer("SITES_MEMORY_MB", 512, 1, 1_000_000),
   };

@@ -10,7 +10,7 @@ import * as ManagedRuntime from "effect/ManagedRuntime";
 import { readIndexFile } from "../../adapters/retrieval-local/index.ts";
 import { RedisDocsSync } from "../../adapters/store-redis/index.ts";
 import type { AppConfig } from "../../core/config.ts";
-import type { SiteDefinition } from "../../core/config-sites.ts";
+import type { SiteDefinition } from "../../core/config-site.ts";
 import type { SiteIndexState, SiteSummary } from "../../core/insights/sites-summary.ts";
 import { DocsSyncStore } from "../../core/ports/docs-sync.ts";
 import { ChunkIndex } from "../../core/ports/retrieval.ts";

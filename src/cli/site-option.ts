@@ -6,7 +6,7 @@
  */
 import * as Result from "effect/Result";
 import type { AppConfig } from "../../core/config.ts";
-import type { SiteDefinition, SitesSet } from "../../core/config-sites.ts";
+import type { SiteDefinition, SitesSet } from "../../core/config-site.ts";
 import { loadSitesFile, siteDefaults } from "../runtime/sites-file.ts";
 import { siteAppConfig } from "../sites/site-config.ts";
 

@@ -14,7 +14,7 @@ import * as ManagedRuntime from "effect/ManagedRuntime";
 import * as Redacted from "effect/Redacted";
 import * as Scope from "effect/Scope";
 import type { AppConfig, Env } from "../../core/config.ts";
-import type { SitesSet } from "../../core/config-sites.ts";
+import type { SitesSet } from "../../core/config-site.ts";
 import { TransferAttribution } from "../../core/ports/transfer-attribution.ts";
 import type { AppRuntime } from "../hono-kit/run-effect.ts";
 import { runOutcome } from "../hono-kit/run-effect.ts";

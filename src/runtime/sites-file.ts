@@ -1,6 +1,6 @@
 /**
  * SITES_FILE on disk: read as JSON, or YAML when it ends in .yaml/.yml, validated by
- * core/config-sites.ts, with folder docs resolved against the file's own folder (so the file
+ * core/config-site.ts, with folder docs resolved against the file's own folder (so the file
  * means the same wherever the service is started from). The watcher re-reads it every 2 s and
  * hands a new valid set to `onChange`; a file that became invalid, or vanished, is refused with
  * one WARN naming every problem and the previous set keeps serving, so an edit in progress never
@@ -13,7 +13,7 @@ import { dirname, extname, resolve } from "node:path";
 import * as Result from "effect/Result";
 import { parse as parseYaml } from "yaml";
 import { type AppConfig, ConfigError, type Env, parseConfig } from "../../core/config.ts";
-import { parseSites, type SiteDefaults, type SitesSet, sitesText } from "../../core/config-sites.ts";
+import { parseSites, type SiteDefaults, type SitesSet, sitesText } from "../../core/config-site.ts";
 import { sha256Hex } from "../hono-kit/same-secret.ts";
 import { LOOPBACK_NAMES } from "../http/edge/host-guard.ts";
 import type { Logger } from "../observability/log.ts";

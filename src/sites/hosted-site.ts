@@ -7,7 +7,7 @@
 import * as Layer from "effect/Layer";
 import * as ManagedRuntime from "effect/ManagedRuntime";
 import type { AppConfig, ChainConfig } from "../../core/config.ts";
-import type { SiteDefinition } from "../../core/config-sites.ts";
+import type { SiteDefinition } from "../../core/config-site.ts";
 import { TransferAttribution } from "../../core/ports/transfer-attribution.ts";
 import type { AppRuntime } from "../hono-kit/run-effect.ts";
 import type { ServiceLimiters } from "../http/service-limiters.ts";

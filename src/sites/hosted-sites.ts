@@ -14,7 +14,7 @@
 import * as Context from "effect/Context";
 import * as Layer from "effect/Layer";
 import type { AppConfig } from "../../core/config.ts";
-import { type SiteDefinition, type SitesSet, sitesText } from "../../core/config-sites.ts";
+import { type SiteDefinition, type SitesSet, sitesText } from "../../core/config-site.ts";
 import { RequestSeal } from "../../core/ports/request-seal.ts";
 import { Retriever } from "../../core/ports/retrieval.ts";
 import { UnattributedPayments } from "../../core/ports/unattributed-payments.ts";

@@ -10,7 +10,7 @@
  */
 import { dirname, join } from "node:path";
 import type { AppConfig, ChainConfig, VectorConfig } from "../../core/config.ts";
-import type { SiteDefinition } from "../../core/config-sites.ts";
+import type { SiteDefinition } from "../../core/config-site.ts";
 import { isCatalogText } from "../../core/config-x402-agents.ts";
 
 const siteVector = (vector: VectorConfig, id: string): VectorConfig =>

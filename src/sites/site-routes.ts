@@ -6,7 +6,7 @@
  */
 import * as Context from "effect/Context";
 import type { AppConfig, ChainConfig } from "../../core/config.ts";
-import type { SiteDefinition } from "../../core/config-sites.ts";
+import type { SiteDefinition } from "../../core/config-site.ts";
 import type { DocsSyncRecord } from "../../core/ports/docs-sync.ts";
 import { RequestSeal } from "../../core/ports/request-seal.ts";
 import { runOutcome } from "../hono-kit/run-effect.ts";

@@ -11,7 +11,7 @@
  */
 import * as Effect from "effect/Effect";
 import type * as Redacted from "effect/Redacted";
-import type { SiteDefinition } from "../../core/config-sites.ts";
+import type { SiteDefinition } from "../../core/config-site.ts";
 import { siteKeyPrefix } from "./site-store.ts";
 
 /** What a site without a wallet of its own is bound to. */

@@ -6,7 +6,7 @@
  */
 import * as Result from "effect/Result";
 import type { Env } from "../../core/config.ts";
-import type { SitesSet } from "../../core/config-sites.ts";
+import type { SitesSet } from "../../core/config-site.ts";
 import type { AppRuntime } from "../hono-kit/run-effect.ts";
 import { loadSitesFile, siteDefaults, watchSitesFile } from "../runtime/sites-file.ts";
 import { type HostedSitesOptions, hostedSites } from "./hosted-sites.ts";

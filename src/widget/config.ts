@@ -28,7 +28,7 @@ export interface WidgetConfig {
   readonly examples: ReadonlyArray<string>;
 }
 
-/** A hosted site's id, as the service accepts it (core/config-sites.ts). */
+/** A hosted site's id, as the service accepts it (core/config-site.ts). */
 const SITE_ID = /^[a-z0-9-]{1,40}$/;
 
 /** The service root, under `/sites/<id>` when the tag names a site; an invalid id is ignored. */

@@ -13,9 +13,10 @@ import * as Layer from "effect/Layer";
 import * as ManagedRuntime from "effect/ManagedRuntime";
 import * as Redacted from "effect/Redacted";
 import { ingest } from "../../adapters/docs-ingest/index.ts";
+import { type CeilingLimits, DEFAULT_CEILING_LIMITS } from "../../core/ceilings/ceilings.ts";
 import type { AppConfig } from "../../core/config.ts";
 import { DEFAULT_MCP_TOOL_PRICES } from "../../core/config-mcp.ts";
-import type { SiteDefinition } from "../../core/config-sites.ts";
+import type { SiteDefinition } from "../../core/config-site.ts";
 import type { ChainReader } from "../../core/ports/chain-reader.ts";
 import { TransferAttribution } from "../../core/ports/transfer-attribution.ts";
 import { createApp } from "../../src/app.ts";
@@ -24,7 +25,7 @@ import { memoryLogger } from "../../src/observability/log.ts";
 import { makeMetrics } from "../../src/observability/metrics.ts";
 import type { ExactFacilitator } from "../../src/payments/v2/exact-payment.ts";
 import { indexLayer, withSettings } from "../../src/runtime/adapter-layers.ts";
-import { appLayer, defaultConfig } from "../../src/runtime/app-layer.ts";
+import { type AppEvents, appLayer, defaultConfig } from "../../src/runtime/app-layer.ts";
 import { serviceDocsSync } from "../../src/runtime/docs-sync.ts";
 import { signInSettings } from "../../src/runtime/sign-in-settings.ts";
 import { hostedSites } from "../../src/sites/hosted-sites.ts";
@@ -98,6 +99,8 @@ export interface SitesAppOptions {
   readonly protectionRps?: number;
   /** The clock of the edge's limits and caches. */
   readonly now?: () => number;
+  /** Ceilings over their defaults (core/ceilings/ceilings.ts). */
+  readonly ceilings?: Partial<CeilingLimits>;
 }
 
 export const buildSitesApp = async (options: SitesAppOptions) => {
@@ -111,6 +114,7 @@ export const buildSitesApp = async (options: SitesAppOptions) => {
   const config: AppConfig = {
     ...base,
     ...(options.protectionRps === undefined ? {} : { protectionRps: options.protectionRps }),
+    ceilings: { ...(base.ceilings ?? DEFAULT_CEILING_LIMITS), ...options.ceilings },
     surface: { ...base.surface, ...options.surface },
     insights: {
       ...base.insights,
@@ -136,16 +140,21 @@ export const buildSitesApp = async (options: SitesAppOptions) => {
   // The service's one docs sync loop, as service-layers.ts makes it.
   const docsSync = serviceDocsSync(logger);
   const attribution = Layer.succeed(TransferAttribution)(transfers.service);
+  const metrics = makeMetrics();
+  // Refusals by ceilings reach /metrics as boot.ts wires them.
+  const events: AppEvents = {
+    onCeilingRefused: (ceiling) => metrics.count("ceiling_refusals_total", { ceiling }),
+  };
   const runtime = ManagedRuntime.make(
     appLayer(
       config,
       chain,
       logger,
       options.chain === undefined ? { attribution } : { chain: options.chain.layer, attribution },
+      events,
     ).pipe(Layer.orDie),
   );
   transfers.root(defaultSiteAttribution(await runtime.context()));
-  const metrics = makeMetrics();
   const signIn = signInSettings(
     { port: 80, surface: { ...config.surface, publicOrigin: "http://localhost" } },
     chain.network,
@@ -163,7 +172,7 @@ export const buildSitesApp = async (options: SitesAppOptions) => {
     docsSync,
     logger,
     metrics,
-    events: {},
+    events,
     facilitator: options.facilitator,
     signIn,
     receiptKey: undefined,

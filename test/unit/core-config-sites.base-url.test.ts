@@ -1,5 +1,5 @@
 /**
- * A folder site's `baseUrl` in the sites file (core/config-sites.ts): kept with the folder so its
+ * A folder site's `baseUrl` in the sites file (core/config-site.ts): kept with the folder so its
  * sources link to its pages, refused for a URL site (its sources already link), and every bad
  * value named as one problem of the file's one ConfigError.
  */
@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as Result from "effect/Result";
 import { DEFAULT_MCP_TOOL_PRICES } from "../../core/config-mcp.ts";
-import { parseSites, type SiteDefaults } from "../../core/config-sites.ts";
+import { parseSites, type SiteDefaults } from "../../core/config-site.ts";
 import { loadSitesFile } from "../../src/runtime/sites-file.ts";
 
 const DEFAULTS: SiteDefaults = {

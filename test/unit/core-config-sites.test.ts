@@ -1,5 +1,5 @@
 /**
- * The sites file's rules (core/config-sites.ts): every field's rule names the site and the
+ * The sites file's rules (core/config-site.ts): every field's rule names the site and the
  * field, several problems come out together, an unknown key is refused, and the owner's token
  * (and its hash) never appears in a problem.
  */
@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import * as Result from "effect/Result";
 import type { Env } from "../../core/config.ts";
 import { DEFAULT_MCP_TOOL_PRICES } from "../../core/config-mcp.ts";
-import { parseSites, type SiteDefaults, type SitesSet } from "../../core/config-sites.ts";
+import { parseSites, type SiteDefaults, type SitesSet } from "../../core/config-site.ts";
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 const DEFAULTS: SiteDefaults = {

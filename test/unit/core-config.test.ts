@@ -487,10 +487,11 @@ describe("MCP_TOOL_PRICES", () => {
 
   test("an unknown tool, a free ask_docs, a price above 100 or not a whole number: each named", () => {
     expect(problems({ MCP_TOOL_PRICES: "ask=1,ask_docs=0,search_docs=101,read_page=1.5" })).toEqual([
-      'MCP_TOOL_PRICES: "ask=1" is not tool=questions with a tool of search_docs, read_page, ask_docs',
+      'MCP_TOOL_PRICES: "ask" is not a tool: search_docs, read_page, ask_docs',
       "MCP_TOOL_PRICES: ask_docs must cost from 1 to 100 questions (got 0)",
       "MCP_TOOL_PRICES: search_docs must cost from 0 to 100 questions (got 101)",
-      'MCP_TOOL_PRICES: "read_page=1.5" is not tool=questions with a tool of search_docs, read_page, ask_docs',
+      // The same rules and texts as a sites file's `mcpToolPrices`.
+      'MCP_TOOL_PRICES: read_page must cost a whole number of questions (got "1.5")',
     ]);
   });
 });
