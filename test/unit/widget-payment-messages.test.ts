@@ -23,7 +23,7 @@ describe("payment messages", () => {
     expect(messages).not.toContain("fallback");
   });
 
-  test("the ones the issue names say what happened", () => {
+  test("the commonest refusals say what happened", () => {
     expect(paymentMessage({ status: 400, code: "WRONG_TOKEN", error: "" })).toContain(
       "another token, not USDC",
     );
