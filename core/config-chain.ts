@@ -1,7 +1,8 @@
 /**
- * The chain part of the configuration: the network, mint and wallet go together (a partial
- * set is refused), the RPC URL defaults to the network's public endpoint, and an optional
- * wallet secret key is validated (and proven to belong to the wallet) but never shown.
+ * The chain part of the configuration: the network and wallet go together (a partial set is
+ * refused); the USDC mint and the RPC URL default to the network's own (Circle's mint and the
+ * public endpoint; localnet has neither, so both are named there); an optional wallet secret key
+ * is validated (and proven to belong to the wallet) but never shown.
  */
 import * as Redacted from "effect/Redacted";
 import { encodeBase58, isBase58Address } from "./base58.ts";
@@ -15,6 +16,13 @@ export interface ChainConfig {
   readonly rpcUrl: string;
   readonly walletSecretKey: Redacted.Redacted<Uint8Array> | undefined;
 }
+
+/** Circle's USDC mint of each public network; a local chain mints its own. */
+export const USDC_MINT: Record<ChainNetwork, string | undefined> = {
+  devnet: "4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU",
+  "mainnet-beta": "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v",
+  localnet: undefined,
+};
 
 /** A Solana secret key: JSON list of 64 byte values whose last 32 are the wallet's public key. */
 const parseSecretKey = (value: string, wallet: string | undefined, problems: string[]) => {
@@ -46,12 +54,12 @@ const parseSecretKey = (value: string, wallet: string | undefined, problems: str
 export const parseChain = (read: Reader): ChainConfig | undefined => {
   const { problems, text } = read;
   const network = text("CHAIN_NETWORK");
-  const usdcMint = text("USDC_MINT_ADDRESS");
+  const mintGiven = text("USDC_MINT_ADDRESS");
   const wallet = text("PAYMENT_WALLET_ADDRESS");
   const rpcUrl = read.url("SOLANA_RPC_URL", true);
   const secret = text("PAYMENT_WALLET_SECRET_KEY");
   const before = problems.length;
-  if (network === undefined && usdcMint === undefined && wallet === undefined) {
+  if (network === undefined && mintGiven === undefined && wallet === undefined) {
     if (secret !== undefined)
       problems.push("PAYMENT_WALLET_SECRET_KEY: set without PAYMENT_WALLET_ADDRESS (value hidden)");
     // A lone RPC URL would otherwise be ignored silently and the demo chain used instead.
@@ -64,8 +72,10 @@ export const parseChain = (read: Reader): ChainConfig | undefined => {
   if (network === undefined) problems.push("CHAIN_NETWORK: required when a payment wallet or mint is set");
   else if (!CHAIN_NETWORKS.includes(network as ChainNetwork))
     problems.push(`CHAIN_NETWORK: must be one of ${CHAIN_NETWORKS.join(", ")} (got "${network}")`);
-  if (usdcMint === undefined) problems.push("USDC_MINT_ADDRESS: required with CHAIN_NETWORK");
-  else if (!isBase58Address(usdcMint))
+  const usdcMint = mintGiven ?? USDC_MINT[network as ChainNetwork];
+  if (network === "localnet" && usdcMint === undefined)
+    problems.push("USDC_MINT_ADDRESS: required with CHAIN_NETWORK=localnet (the local chain's own mint)");
+  else if (usdcMint !== undefined && !isBase58Address(usdcMint))
     problems.push(`USDC_MINT_ADDRESS: not a base58 address (got "${usdcMint}")`);
   if (wallet === undefined) problems.push("PAYMENT_WALLET_ADDRESS: required with CHAIN_NETWORK");
   else if (!isBase58Address(wallet))

@@ -2,8 +2,9 @@
  * The x402 v2 part of the configuration. X402_FEE_PAYER_SECRET_KEY is the facilitator's fee
  * payer (JSON list of 64 bytes, as solana-keygen writes it, or base58 of the 64 bytes): it
  * co-signs and pays the fees of clients' transfers, so it holds SOL only. Without it the v2
- * dialect is not offered. X402_FACILITATOR_API switches the standard facilitator endpoints
- * (/x402/verify, /x402/settle, /x402/supported) on, for callers with X402_FACILITATOR_TOKEN;
+ * dialect is not offered. X402_FACILITATOR_TOKEN with the fee payer switches the standard
+ * facilitator endpoints (/x402/verify, /x402/settle, /x402/supported) on, for callers bearing it
+ * (X402_FACILITATOR_API, when set, still decides: `false` keeps them off);
  * they sponsor only transfers to X402_FACILITATOR_PAY_TO (default: PAYMENT_WALLET_ADDRESS) of
  * at least X402_FACILITATOR_MIN_AMOUNT USDC (default: 0.01, the smallest price offered).
  * X402_PAYMENT_ID_REQUIRED makes the 402s declare x402's payment identifier required: a v2
@@ -84,8 +85,11 @@ export const parseX402 = (read: Reader): X402Config => {
     problems.push(
       "X402_FEE_PAYER_SECRET_KEY: must be a JSON list of 64 numbers (0-255) or the base58 of 64 bytes (value hidden)",
     );
-  const apiOn = read.flag("X402_FACILITATOR_API");
   const token = text("X402_FACILITATOR_TOKEN");
+  const explicit = text("X402_FACILITATOR_API") !== undefined;
+  // The token and the fee payer are what the endpoints need, so together they turn them on;
+  // X402_FACILITATOR_API, once required beside them, still decides when it is set.
+  const apiOn = explicit ? read.flag("X402_FACILITATOR_API") : token !== undefined && secret !== undefined;
   if (apiOn && (token === undefined || token.length < MIN_SECRET_LENGTH))
     problems.push(
       `X402_FACILITATOR_TOKEN: required with X402_FACILITATOR_API, at least ${MIN_SECRET_LENGTH} characters`,

@@ -64,15 +64,9 @@ describe("chain configuration", () => {
   });
 
   test("partial chain settings are refused, naming what is missing", () => {
-    expect(namesOf({ PAYMENT_WALLET_ADDRESS: wallet.address }).sort()).toEqual([
-      "CHAIN_NETWORK",
-      "USDC_MINT_ADDRESS",
-    ]);
+    expect(namesOf({ PAYMENT_WALLET_ADDRESS: wallet.address })).toEqual(["CHAIN_NETWORK"]);
     expect(namesOf({ USDC_MINT_ADDRESS: MINT }).sort()).toEqual(["CHAIN_NETWORK", "PAYMENT_WALLET_ADDRESS"]);
-    expect(namesOf({ CHAIN_NETWORK: "devnet" }).sort()).toEqual([
-      "PAYMENT_WALLET_ADDRESS",
-      "USDC_MINT_ADDRESS",
-    ]);
+    expect(namesOf({ CHAIN_NETWORK: "devnet" })).toEqual(["PAYMENT_WALLET_ADDRESS"]);
     expect(namesOf({ PAYMENT_WALLET_SECRET_KEY: wallet.secretJson })).toEqual(["PAYMENT_WALLET_SECRET_KEY"]);
     expect(namesOf({ SOLANA_RPC_URL: "http://127.0.0.1:8899" })).toEqual(["SOLANA_RPC_URL"]);
   });
@@ -86,6 +80,17 @@ describe("chain configuration", () => {
 
   test("unknown network refused", () => {
     expect(namesOf({ ...devnet(), CHAIN_NETWORK: "testnet" })).toEqual(["CHAIN_NETWORK"]);
+  });
+
+  test("the USDC mint of devnet and mainnet-beta is Circle's unless given; localnet's must be given", () => {
+    const { USDC_MINT_ADDRESS: _, ...bare } = devnet();
+    expect(ok(bare).chain?.usdcMint).toBe("4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU");
+    expect(
+      ok({ ...bare, CHAIN_NETWORK: "mainnet-beta", ALLOW_MEMORY_STORE_ON_MAINNET: "true" }).chain?.usdcMint,
+    ).toBe("EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v");
+    expect(problems({ ...bare, CHAIN_NETWORK: "localnet", SOLANA_RPC_URL: "http://127.0.0.1:8899" })).toEqual(
+      ["USDC_MINT_ADDRESS: required with CHAIN_NETWORK=localnet (the local chain's own mint)"],
+    );
   });
 
   test("localnet needs SOLANA_RPC_URL", () => {

@@ -451,7 +451,14 @@ describe("x402 v2 configuration", () => {
     expect(on.x402.facilitatorToken === undefined ? "" : Redacted.value(on.x402.facilitatorToken)).toBe(
       "a-token-long-enough",
     );
+    // The token with the fee payer is enough; without the fee payer, or with the old switch off, they stay off.
     expect(ok({ X402_FACILITATOR_TOKEN: "a-token-long-enough" }).x402.facilitatorToken).toBeUndefined();
+    const derived = ok({ X402_FACILITATOR_TOKEN: "a-token-long-enough", X402_FEE_PAYER_SECRET_KEY: KEY });
+    expect(
+      derived.x402.facilitatorToken === undefined ? "" : Redacted.value(derived.x402.facilitatorToken),
+    ).toBe("a-token-long-enough");
+    const off = { X402_FACILITATOR_API: "false", X402_FACILITATOR_TOKEN: "a-token-long-enough" };
+    expect(ok({ ...off, X402_FEE_PAYER_SECRET_KEY: KEY }).x402.facilitatorToken).toBeUndefined();
   });
 
   test("X402_PAYMENT_ID_REQUIRED: off by default, on when set", () => {

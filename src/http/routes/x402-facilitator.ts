@@ -2,8 +2,8 @@
  * The standard x402 facilitator endpoints, so other x402 servers can use this service as their
  * Solana facilitator: GET /x402/supported, POST /x402/verify, POST /x402/settle (x402 v2 shapes,
  * answered 200 with isValid/success false on a refusal, as the official HTTP client expects).
- * Only with X402_FACILITATOR_API and X402_FACILITATOR_TOKEN as a bearer token (constant-time
- * compare); without the switch the paths are a plain 404. Wrong tokens lock out that token from
+ * Only with X402_FACILITATOR_TOKEN (and the fee payer) as a bearer token (constant-time
+ * compare); without them the paths are a plain 404. Wrong tokens lock out that token from
  * that client, never the right one (src/hono-kit/partner-door.ts), and the edge's protection
  * limit covers /x402/*. What is sponsored at all: src/payments/v2/facilitator-terms.ts.
  * GET /x402/discovery/resources (bazaar's discovery list of this service's own paid resources)
