@@ -4,21 +4,20 @@
  * requests can never interleave inside a transition (no await between read and write).
  *
  * Memory stays bounded: `sweep` drops quota states that are back to "nothing to remember"
- * (past day, no paid credits, no holds), signatures past their 30-day memory, memo
- * references unused for 90 days and x402 payment requests past their retention
- * (memory-payment-requests.ts). Transitions never store a blank state in the first place.
+ * (past day, no paid credits, no holds), signatures past their 30-day memory and x402 payment
+ * requests past their retention (memory-payment-requests.ts). Transitions never store a blank
+ * state in the first place. Memo references are sealed (core/payments/memo-reference.ts): none
+ * is kept.
  */
 import * as Result from "effect/Result";
 import { isRemembered, markUsed, type UsedSignature } from "../../core/payments/signature-ledger.ts";
 import { AlreadyClaimed } from "../../core/ports/payment-store.ts";
 import * as Quota from "../../core/quota.ts";
-import { REFERENCE_MEMORY_MS } from "../shared/random-ids.ts";
 import { makeMemoryPaymentRequests } from "./memory-payment-requests.ts";
 import { makeMemoryWalletCredits } from "./memory-wallet-credits.ts";
 
 export interface MemoryIds {
   readonly holdId: () => string;
-  readonly reference: () => string;
 }
 
 const NO_HOLDS: Quota.QuotaState["holds"] = Object.freeze([]);
@@ -35,10 +34,6 @@ export const makeMemoryState = (
   signatures: Map<string, UsedSignature> = new Map(),
 ) => {
   const quotas = new Map<string, Quota.QuotaState>();
-  // Identity -> its reference, and reference -> when it was last handed out: two plain entries
-  // per client, and a refresh (every GET /api/payment/info) allocates nothing.
-  const references = new Map<string, string>();
-  const lastUsed = new Map<string, number>();
   // The newest `now` callers passed in: the sweeper's clock, so it agrees with the callers'.
   let latest = Number.NEGATIVE_INFINITY;
 
@@ -63,6 +58,8 @@ export const makeMemoryState = (
   });
 
   const blankView = Quota.blankViews(limits);
+  // A client past its free questions across sites holds paid ones only.
+  const paidLimits: Quota.QuotaLimits = { ...limits, freePerDay: 0 };
   return {
     /** The paid credits of wallets, in the same map (a wallet's account is never an identity). */
     wallet: makeMemoryWalletCredits(
@@ -81,11 +78,14 @@ export const makeMemoryState = (
       return state === undefined ? blankView(now) : Quota.view(state, now, limits);
     },
 
-    reserve: (identity: string, now: number) =>
-      Result.map(Quota.reserve(load(identity, now), now, ids.holdId(), limits), ([state, hold]) => ({
-        hold,
-        view: Quota.view(save(identity, state), now, limits),
-      })),
+    reserve: (identity: string, now: number, paidOnly = false) =>
+      Result.map(
+        Quota.reserve(load(identity, now), now, ids.holdId(), paidOnly ? paidLimits : limits),
+        ([state, hold]) => ({
+          hold,
+          view: Quota.view(save(identity, state), now, paidOnly ? paidLimits : limits),
+        }),
+      ),
 
     commit: (identity: string, holdId: string, now: number): Quota.QuotaView =>
       Quota.view(save(identity, Quota.commit(load(identity, now), now, holdId)), now, limits),
@@ -120,21 +120,6 @@ export const makeMemoryState = (
 
     ...payments,
 
-    referenceFor: (identity: string, now: number): string => {
-      latest = Math.max(latest, now);
-      const known = references.get(identity);
-      if (known !== undefined && now - (lastUsed.get(known) as number) < REFERENCE_MEMORY_MS) {
-        lastUsed.set(known, now);
-        return known;
-      }
-      if (known !== undefined) lastUsed.delete(known);
-      let reference = ids.reference();
-      while (lastUsed.has(reference)) reference = ids.reference();
-      references.set(identity, reference);
-      lastUsed.set(reference, now);
-      return reference;
-    },
-
     /** Forgets everything the rules no longer need, judged at `now` (default: the newest time seen). */
     sweep: (now: number = latest): void => {
       for (const [identity, state] of quotas) {
@@ -144,19 +129,12 @@ export const makeMemoryState = (
         if (!isRemembered(entry, now)) signatures.delete(signature);
       }
       payments.sweepPayments(now);
-      for (const [identity, reference] of references) {
-        if (now - (lastUsed.get(reference) as number) >= REFERENCE_MEMORY_MS) {
-          references.delete(identity);
-          lastUsed.delete(reference);
-        }
-      }
     },
 
     /** How many entries are held, for tests of the memory bound. */
     sizes: () => ({
       quotas: quotas.size,
       signatures: signatures.size,
-      references: references.size,
       payments: payments.paymentCount(),
     }),
   };

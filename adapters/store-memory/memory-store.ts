@@ -1,8 +1,9 @@
 /**
  * QuotaStore + PaymentStore + PaymentRequests + FeedbackStore + InsightsStore in process
- * memory. VOLATILE: a restart forgets free-query counters, paid credits, used signatures, memo
- * references and issued x402 payment requests, and several instances do not share it. For
- * local development, tests and single-instance demos; production uses Redis.
+ * memory. VOLATILE: a restart forgets free-query counters, paid credits, used signatures and
+ * issued x402 payment requests, and draws a new seal key (so new memo references), and several
+ * instances do not share it. For local development, tests and single-instance demos; production
+ * uses Redis.
  */
 import * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
@@ -35,7 +36,7 @@ import { WalletSessions } from "../../core/ports/wallet-sessions.ts";
 import type { QuotaLimits } from "../../core/quota.ts";
 import { SessionCeilings } from "../../core/sign-in/session-ceilings.ts";
 import { hmacSeal, newSealKey } from "../shared/hmac-seal.ts";
-import { newHoldId, newReference } from "../shared/random-ids.ts";
+import { newHoldId } from "../shared/random-ids.ts";
 import { makeMemoryLookupBudget } from "./chain-lookup-budget.ts";
 import { MAX_ANSWERS, makeMemoryFeedback } from "./memory-feedback.ts";
 import { makeMemoryInsights } from "./memory-insights.ts";
@@ -75,7 +76,7 @@ export const layer = (
       // The ledger given (the service's, for a hosted site's store), else a new one.
       const given = yield* Effect.serviceOption(UsedSignatures);
       const ledger = Option.getOrElse(given, () => new Map<string, UsedSignature>());
-      const state = makeMemoryState(limits, { holdId: newHoldId, reference: newReference }, ledger);
+      const state = makeMemoryState(limits, { holdId: newHoldId }, ledger);
       const { maxCreditlessSessions, creditlessSignInsPerMinute } = yield* SessionCeilings;
       const sessionState = makeMemorySessions(
         state.wallet.holdsCredits,
@@ -110,7 +111,8 @@ export const layer = (
           ),
         markUsed: (signature, usedBy, now) =>
           Effect.suspend(() => Effect.fromResult(state.markUsed(signature, usedBy, now))),
-        referenceFor: (identity, now) => Effect.sync(() => state.referenceFor(identity, now)),
+        // References were random and kept in memory before they were sealed: none outlived a restart.
+        legacyReference: () => Effect.succeed(undefined),
       });
       const requests = PaymentRequests.of({
         issue: (issued, now) => Effect.sync(() => state.issuePayment(issued, now)),
@@ -192,11 +194,10 @@ export const layer = (
       const unattributed = makeMemoryUnattributed(unattributedBounds);
       const held = HeldSizes.of({
         sizes: () => {
-          const { quotas, signatures, references, payments } = state.sizes();
+          const { quotas, signatures, payments } = state.sizes();
           const signedIn = sessionState.sizes();
           return [
             { structure: "quota_states", entries: quotas },
-            { structure: "memo_references", entries: references },
             { structure: "used_signatures", entries: signatures },
             { structure: "payment_requests", entries: payments },
             { structure: "answer_ids", entries: votes.size(), cap: MAX_ANSWERS },

@@ -13,7 +13,9 @@
  *     expires at the end of UTC day `day` + 1 h (holds last 120 s, well inside that margin).
  *   sig:<signature>   "usedAt|claimId|queries|identity", 30 days (signature-lua.ts); x402 claims
  *                     and facilitator settlements (markUsed: queries 0, no quota key) too
- *   ref:id:<identity> / ref:of:<reference>  memo references, 90 days
+ *   ref:id:<identity>  the random memo reference an identity was handed before references were
+ *                     sealed (core/payments/memo-reference.ts): read when a transfer is verified,
+ *                     never written; it lapses by its 90-day expiry (as ref:of:<reference>, unread)
  *   x402:<paymentId>  hash, an issued HTTP 402 payment request (layout: x402-lua.ts)
  *   answer:<answerId>  the identity an answer id was issued to, 7 days
  *   feedback:<answerId>  hash: vote ("up"/"down"), at (epoch ms), comment (optional), 90 days
@@ -54,8 +56,7 @@ export const keyLayout = (prefix: string, ledgerPrefix: string = prefix) => ({
   /** The one hash holding an identity's whole quota state. */
   quota: (identity: string) => `${prefix}quota:${identity}`,
   signature: (signature: string) => `${ledgerPrefix}sig:${signature}`,
-  referenceOf: (identity: string) => `${prefix}ref:id:${identity}`,
-  ownerPrefix: `${prefix}ref:of:`,
+  legacyReference: (identity: string) => `${prefix}ref:id:${identity}`,
   payment: (paymentId: string) => `${prefix}x402:${paymentId}`,
   answer: (answerId: string) => `${prefix}answer:${answerId}`,
   feedback: (answerId: string) => `${prefix}feedback:${answerId}`,

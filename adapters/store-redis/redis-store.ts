@@ -32,7 +32,7 @@ import { WalletCredits } from "../../core/ports/wallet-credits.ts";
 import { WalletSessions } from "../../core/ports/wallet-sessions.ts";
 import { SessionCeilings } from "../../core/sign-in/session-ceilings.ts";
 import { hmacSeal, newSealKey } from "../shared/hmac-seal.ts";
-import { newHoldId, newReference, REFERENCE_MEMORY_MS } from "../shared/random-ids.ts";
+import { newHoldId } from "../shared/random-ids.ts";
 import { redisLookupBudget } from "./chain-lookup-budget.ts";
 import { requireNoEviction } from "./eviction-check.ts";
 import { DEFAULT_KEY_PREFIX, keyLayout } from "./keys.ts";
@@ -47,7 +47,6 @@ import { makePaymentRequests } from "./redis-payment-requests.ts";
 import { redisSessions } from "./redis-sessions.ts";
 import { redisUnattributed } from "./redis-unattributed.ts";
 import { redisWalletCredits } from "./redis-wallet-credits.ts";
-import { REFERENCE } from "./reference-lua.ts";
 import { replicatedClaims } from "./replicated-claims.ts";
 import { decodeClaim, decodeMarked, decodeReserve, decodeView, usedAtOf } from "./replies.ts";
 import { countRoundTrips } from "./round-trips.ts";
@@ -67,11 +66,7 @@ const SCRIPTS = {
   release: luaScript(RELEASE),
   claim: luaScript(CLAIM),
   markUsed: luaScript(MARK_USED),
-  reference: luaScript(REFERENCE),
 };
-
-/** A collision of two random 94-bit references is not expected to ever happen; five tries are plenty. */
-const REFERENCE_ATTEMPTS = 5;
 
 /** The store ports over one Redis connection, closed when the layer's scope ends. */
 export const layer = (options: RedisStoreOptions): Layer.Layer<StoreServices, StoreUnavailable> =>
@@ -173,19 +168,11 @@ export const layer = (options: RedisStoreOptions): Layer.Layer<StoreServices, St
           );
           return yield* decodeMarked(reply);
         }),
-        referenceFor: Effect.fn("RedisStore.referenceFor")(function* (identity, _now) {
-          for (let attempt = 0; attempt < REFERENCE_ATTEMPTS; attempt++) {
-            const candidate = newReference();
-            const reply = yield* runScript(
-              client,
-              SCRIPTS.reference,
-              [keys.referenceOf(identity), `${keys.ownerPrefix}${candidate}`],
-              [candidate, identity, REFERENCE_MEMORY_MS, keys.ownerPrefix],
-            );
-            if (typeof reply === "string") return reply;
-            if (reply !== null) break;
-          }
-          return yield* new StoreUnavailable({ reason: "redis could not allocate a memo reference" });
+        // The key the store wrote when references were random: read, never written again, so it
+        // lapses by its own 90-day expiry.
+        legacyReference: Effect.fn("RedisStore.legacyReference")(function* (identity) {
+          const reference = yield* runCommand(() => client.get(keys.legacyReference(identity)));
+          return reference ?? undefined;
         }),
       });
       return Context.make(QuotaStore, quota).pipe(

@@ -55,7 +55,7 @@ const SITE_NAME = /^[a-z0-9-]{1,40}$/;
 /**
  * The memos that carry `reference` for the site whose prefix is `own`: `<own><reference>`, and
  * on a hosted site also `docschat:<reference>`, as its memos were written before they named
- * their site (a reference handed out then is still in wallets and notes for 90 days).
+ * their site (a reference noted then may still be paid with).
  */
 export const memosFor = (own: string, reference: string): ReadonlyArray<string> =>
   own !== MEMO_PREFIX && own.startsWith(MEMO_PREFIX)
@@ -64,13 +64,17 @@ export const memosFor = (own: string, reference: string): ReadonlyArray<string> 
 
 /**
  * The site a memo of this service names, when it is another site than the one whose prefix is
- * `own` and whose caller's reference is `expected`: a reference (base58) holds no ':', so
+ * `own` and whose caller's references are `expected`: a reference (base58) holds no ':', so
  * `docschat:<site>:<reference>` is site <site>'s and `docschat:<reference>` the default site's.
  * A memo naming no valid site id is left to the usual check (another client's memo).
  */
-export const memoSite = (memo: string, own: string, expected: string): string | undefined => {
+export const memoSite = (
+  memo: string,
+  own: string,
+  ...expected: ReadonlyArray<string>
+): string | undefined => {
   if (!own.startsWith(MEMO_PREFIX) || !memo.startsWith(MEMO_PREFIX)) return undefined;
-  if (memosFor(own, expected).includes(memo)) return undefined;
+  if (expected.some((reference) => memosFor(own, reference).includes(memo))) return undefined;
   if (memo.startsWith(own) && !memo.slice(own.length).includes(":")) return undefined;
   const rest = memo.slice(MEMO_PREFIX.length);
   const colon = rest.indexOf(":");

@@ -14,8 +14,10 @@ import { isFreshEnough } from "./signature-ledger.ts";
 /** Our memo format: `<prefix><reference>`; foreign memos are ignored. */
 export interface MemoRule {
   readonly prefix: string;
-  /** The reference issued to the claimant. */
+  /** The claimant's reference (sealed: memo-reference.ts). */
   readonly expected: string;
+  /** The random reference the claimant was handed before references were sealed, while kept. */
+  readonly legacy?: string | undefined;
   readonly required: boolean;
   /**
    * Prefixes of memos that bind a transfer to another way of paying (an x402 payment request):
@@ -110,11 +112,12 @@ const checkMemo = (tx: ParsedTransaction, rule: MemoRule): PaymentRejected | und
   if (memos.some((memo) => rule.reserved?.some((prefix) => memo.startsWith(prefix))))
     return rejected("memo-reserved");
   // A reference another site of this service issued: the transfer is claimed there, and said so.
+  const references = rule.legacy === undefined ? [rule.expected] : [rule.expected, rule.legacy];
   const site = memos
-    .map((memo) => memoSite(memo, rule.prefix, rule.expected))
+    .map((memo) => memoSite(memo, rule.prefix, ...references))
     .find((named) => named !== undefined);
   if (site !== undefined) return rejected("memo-other-site", { site });
-  const accepted = memosFor(rule.prefix, rule.expected);
+  const accepted = references.flatMap((reference) => memosFor(rule.prefix, reference));
   const ours = memos.filter((memo) => memo.startsWith(rule.prefix) || accepted.includes(memo));
   if (ours.length === 0) return rule.required ? rejected("memo-required") : undefined;
   return ours.every((memo) => accepted.includes(memo)) ? undefined : rejected("memo-mismatch");

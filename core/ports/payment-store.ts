@@ -36,7 +36,12 @@ export class PaymentStore extends Context.Service<
       usedBy: string,
       now: number,
     ) => Effect.Effect<void, AlreadyClaimed | StoreUnavailable>;
-    /** The payer-binding memo reference of an identity, created on first request and then stable. */
-    readonly referenceFor: (identity: string, now: number) => Effect.Effect<string, StoreUnavailable>;
+    /**
+     * The random memo reference this identity was handed before references were sealed
+     * (core/payments/memo-reference.ts), while the store still holds it: a transfer made with it
+     * is credited as one with the sealed reference. Read only, never written: Redis keeps the old
+     * key until its own 90-day expiry; memory holds none (a restart forgot them anyway).
+     */
+    readonly legacyReference: (identity: string) => Effect.Effect<string | undefined, StoreUnavailable>;
   }
 >()("core/PaymentStore") {}

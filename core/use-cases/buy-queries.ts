@@ -9,6 +9,7 @@ import * as Clock from "effect/Clock";
 import * as Effect from "effect/Effect";
 import * as Option from "effect/Option";
 import * as Result from "effect/Result";
+import { callerReference } from "../payments/memo-reference.ts";
 import { memosOf, type ParsedTransaction } from "../payments/parsed-transaction.ts";
 import type { PaymentClaim, RawClaim } from "../payments/payment-claim.ts";
 import { validateClaim } from "../payments/payment-claim.ts";
@@ -93,7 +94,8 @@ export const buyQueries = Effect.fn("buyQueries")(function* (identity: string, r
   if (lookup.kind === "pending")
     return yield* Effect.fail(rejected("transaction-not-confirmed", { claimed: claim.units }));
   const now = yield* Clock.currentTimeMillis;
-  const reference = yield* store.referenceFor(identity, now);
+  const reference = yield* callerReference(identity);
+  const legacy = yield* store.legacyReference(identity);
   const verified = verifyTransfer(lookup.kind === "found" ? lookup.transaction : undefined, {
     usdcMint: settings.usdcMint,
     wallet: settings.wallet,
@@ -102,6 +104,7 @@ export const buyQueries = Effect.fn("buyQueries")(function* (identity: string, r
     memo: {
       prefix: settings.memoPrefix,
       expected: reference,
+      legacy,
       required: settings.memoRequired,
       reserved: [X402_MEMO_PREFIX],
     },
@@ -114,7 +117,9 @@ export const buyQueries = Effect.fn("buyQueries")(function* (identity: string, r
   }
   if (transaction === undefined) return yield* Effect.die(new Error("a verified transfer has a transaction"));
   const payer = soleTransferAuthority(transaction, { payTo: settings.wallet, mint: settings.usdcMint });
-  const ours = memosFor(settings.memoPrefix, reference);
+  const ours = [reference, ...(legacy === undefined ? [] : [legacy])].flatMap((ref) =>
+    memosFor(settings.memoPrefix, ref),
+  );
   const madeForClient = memosOf(transaction).some((memo) => ours.includes(memo.trim()));
   // Anyone can submit a signature seen on chain. A transfer without this client's memo credits
   // the identity that presents it (as the spec's POST /api/payment does), never the payer's

@@ -15,10 +15,10 @@ import * as Effect from "effect/Effect";
 import * as Schema from "effect/Schema";
 import { DECLINED } from "../declined.ts";
 import { languageNotice } from "../language-notice.ts";
+import { callerReference } from "../payments/memo-reference.ts";
 import { PaymentSettings, PaymentTerms } from "../payments/payment-settings.ts";
 import { Conversations } from "../ports/conversations.ts";
 import { type Answer, type ChatTurn, Generator } from "../ports/generator.ts";
-import { PaymentStore } from "../ports/payment-store.ts";
 import type { Retrieval, RetrievedChunk } from "../ports/retrieval.ts";
 import type { Hold, QuotaView } from "../quota.ts";
 import { decideRelevance, nothingMatches, type RelevanceEvidence } from "../relevance.ts";
@@ -116,8 +116,7 @@ const conversationKeyOf = (question: Question) =>
 const offerPayment = (identity: string, resetAt: number) =>
   Effect.gen(function* () {
     const terms = yield* PaymentSettings;
-    const store = yield* PaymentStore;
-    const reference = yield* store.referenceFor(identity, yield* Clock.currentTimeMillis);
+    const reference = yield* callerReference(identity);
     return yield* Effect.fail(new QuotaExhausted({ resetAt, reference, terms }));
   });
 

@@ -1,9 +1,8 @@
 /**
  * Memory per identity. The memory store's state (the very code the store runs) holds
- * BENCH_IDENTITIES (default 1,000,000) distinct clients who each asked one question, then each
- * also fetched their payment info (a memo reference); its JS heap is measured after each step
- * and again after the day has passed and the sweeper ran (bounded: free-only clients are
- * forgotten). Then a real redis-server (AOF off: memory is what is measured) takes
+ * BENCH_IDENTITIES (default 1,000,000) distinct clients who each asked one question; its JS
+ * heap is measured then and again after the day has passed and the sweeper ran (bounded:
+ * free-only clients are forgotten). A memo reference is sealed, not kept: it costs nothing here. Then a real redis-server (AOF off: memory is what is measured) takes
  * BENCH_IDENTITIES_REDIS (default 200,000) clients through the Redis store, and its
  * used_memory per identity is reported. Baseline: the same heap or Redis with no identities.
  */
@@ -11,10 +10,9 @@ import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import * as ManagedRuntime from "effect/ManagedRuntime";
 import * as Result from "effect/Result";
-import { newHoldId, newReference } from "../../adapters/shared/random-ids.ts";
+import { newHoldId } from "../../adapters/shared/random-ids.ts";
 import { makeMemoryState } from "../../adapters/store-memory/memory-state.ts";
 import { RedisStore } from "../../adapters/store-redis/index.ts";
-import { PaymentStore } from "../../core/ports/payment-store.ts";
 import { QuotaStore } from "../../core/ports/quota-store.ts";
 import { DAY_MS } from "../../core/time.ts";
 import { HOLD_TTL_MS } from "../../src/runtime/app-layer.ts";
@@ -34,7 +32,7 @@ const heap = () => {
 const perIdentity = (bytes: number, count: number) => `${(bytes / count).toFixed(0)} B`;
 
 // --- the memory store -------------------------------------------------------------------
-const state = makeMemoryState(LIMITS, { holdId: newHoldId, reference: newReference });
+const state = makeMemoryState(LIMITS, { holdId: newHoldId });
 const empty = heap();
 for (let i = 0; i < N; i++) {
   const reserved = state.reserve(identity(i), NOW);
@@ -42,19 +40,11 @@ for (let i = 0; i < N; i++) {
   state.commit(identity(i), reserved.success.hold.id, NOW);
 }
 const withQuota = heap();
-for (let i = 0; i < N; i++) state.referenceFor(identity(i), NOW);
-const withReferences = heap();
-state.sweep(NOW + 2 * DAY_MS); // the day is over: the free counters are forgotten, references kept (90 days)
+state.sweep(NOW + 2 * DAY_MS); // the day is over: the free counters are forgotten
 const afterDay = heap();
-state.sweep(NOW + 91 * DAY_MS); // references unused for 90 days go too
-const afterReferences = heap();
 console.log(`\nMemory store, ${N.toLocaleString("en")} identities (JS heap after GC)`);
 console.log(`  one question each: ${perIdentity(withQuota - empty, N)} per identity`);
-console.log(`  + a memo reference each: ${perIdentity(withReferences - empty, N)} per identity`);
-console.log(
-  `  the next day, swept: ${((afterDay - empty) / 2 ** 20).toFixed(1)} MB above empty (references remain)`,
-);
-console.log(`  90 days later, swept: ${((afterReferences - empty) / 2 ** 20).toFixed(1)} MB above empty`);
+console.log(`  the next day, swept: ${((afterDay - empty) / 2 ** 20).toFixed(1)} MB above empty`);
 
 // --- Redis -------------------------------------------------------------------------------
 const redis = await startRedisServer({ args: ["--appendonly", "no"] });
@@ -64,7 +54,7 @@ const runtime = ManagedRuntime.make(RedisStore.layer({ url: redis.url, limits: L
 const figures: Figure[] = [];
 try {
   const redisEmpty = await usedMemory();
-  const each = (work: (id: string) => Effect.Effect<unknown, unknown, QuotaStore | PaymentStore>) =>
+  const each = (work: (id: string) => Effect.Effect<unknown, unknown, QuotaStore>) =>
     runtime.runPromise(
       Effect.forEach(
         Array.from({ length: N_REDIS }, (_, i) => identity(i)),
@@ -79,27 +69,16 @@ try {
     ),
   );
   const redisQuota = await usedMemory();
-  await each((id) => Effect.flatMap(PaymentStore, (payment) => payment.referenceFor(id, NOW)));
-  const redisReferences = await usedMemory();
   const seconds = (performance.now() - started) / 1000;
   console.log(
     `\nRedis store, ${N_REDIS.toLocaleString("en")} identities (used_memory), ${seconds.toFixed(1)} s`,
   );
   console.log(`  one question each: ${perIdentity(redisQuota - redisEmpty, N_REDIS)} per identity`);
-  console.log(
-    `  + a memo reference each: ${perIdentity(redisReferences - redisEmpty, N_REDIS)} per identity`,
-  );
-  figures.push(
-    {
-      measure: `Redis, ${N_REDIS.toLocaleString("en")} identities: used_memory per identity, one question`,
-      value: perIdentity(redisQuota - redisEmpty, N_REDIS),
-      baseline: `${(redisEmpty / 2 ** 20).toFixed(1)} MB empty`,
-    },
-    {
-      measure: "Redis: per identity with a memo reference too",
-      value: perIdentity(redisReferences - redisEmpty, N_REDIS),
-    },
-  );
+  figures.push({
+    measure: `Redis, ${N_REDIS.toLocaleString("en")} identities: used_memory per identity, one question`,
+    value: perIdentity(redisQuota - redisEmpty, N_REDIS),
+    baseline: `${(redisEmpty / 2 ** 20).toFixed(1)} MB empty`,
+  });
 } finally {
   raw.disconnect();
   await runtime.dispose();
@@ -108,7 +87,7 @@ try {
 
 record("identities", {
   title: "Memory per identity",
-  method: `${N.toLocaleString("en")} distinct identities through the memory store's own state (JS heap after a full GC), and ${N_REDIS.toLocaleString("en")} through the Redis store on a real redis-server (INFO used_memory, AOF off). Each identity asked one question (reserve + commit); then each fetched its payment info (a memo reference, kept 90 days).`,
+  method: `${N.toLocaleString("en")} distinct identities through the memory store's own state (JS heap after a full GC), and ${N_REDIS.toLocaleString("en")} through the Redis store on a real redis-server (INFO used_memory, AOF off). Each identity asked one question (reserve + commit); a memo reference is sealed, so asking for one keeps nothing.`,
   figures: [
     {
       measure: `memory store, ${N.toLocaleString("en")} identities: heap per identity, one question`,
@@ -116,18 +95,10 @@ record("identities", {
       baseline: `${(empty / 2 ** 20).toFixed(1)} MB heap empty`,
     },
     {
-      measure: "memory store: per identity with a memo reference too",
-      value: perIdentity(withReferences - empty, N),
-    },
-    {
       measure: "memory store: heap above empty the next day, after the sweep",
-      value: `${((afterDay - empty) / 2 ** 20).toFixed(1)} MB (the references, kept 90 days)`,
-    },
-    {
-      measure: "memory store: heap above empty after 90 days, after the sweep",
-      value: `${((afterReferences - empty) / 2 ** 20).toFixed(1)} MB`,
+      value: `${((afterDay - empty) / 2 ** 20).toFixed(1)} MB`,
       goal: "bounded: back near empty",
-      met: afterReferences - empty < 0.05 * (withReferences - empty),
+      met: afterDay - empty < 0.05 * (withQuota - empty),
     },
     ...figures,
   ],

@@ -1,12 +1,12 @@
 /**
  * The heap each bounded structure of the memory store holds when filled as the soak fills it
- * (`bun dev/bench/structures-heap.ts`): 65,536 client addresses with a quota state and a memo
- * reference, 100,000 answer ids and 100,000 insight events (question events with five sources),
+ * (`bun dev/bench/structures-heap.ts`): 65,536 client addresses with a quota state (a memo
+ * reference is sealed: none is kept), 100,000 answer ids and 100,000 insight events (question events with five sources),
  * each through the very code the store runs, with fresh strings per request as the service
  * makes them. JS heap after a full GC before and after each fill; printed per entry.
  */
 import * as Result from "effect/Result";
-import { newHoldId, newReference } from "../../adapters/shared/random-ids.ts";
+import { newHoldId, randomBase58 } from "../../adapters/shared/random-ids.ts";
 import { MAX_ANSWERS, makeMemoryFeedback } from "../../adapters/store-memory/memory-feedback.ts";
 import { makeMemoryInsights } from "../../adapters/store-memory/memory-insights.ts";
 import { makeMemoryState } from "../../adapters/store-memory/memory-state.ts";
@@ -32,16 +32,13 @@ const measure = (structure: string, entries: number, fill: () => void) => {
   rows.push({ structure, entries, bytes: heap() - before });
 };
 
-const state = makeMemoryState(LIMITS, { holdId: newHoldId, reference: newReference });
+const state = makeMemoryState(LIMITS, { holdId: newHoldId });
 measure("quota state per client (one question)", CLIENTS, () => {
   for (let i = 0; i < CLIENTS; i++) {
     const reserved = state.reserve(address(i), NOW);
     if (Result.isFailure(reserved)) throw new Error("reserve failed");
     state.commit(address(i), reserved.success.hold.id, NOW);
   }
-});
-measure("memo reference per client", CLIENTS, () => {
-  for (let i = 0; i < CLIENTS; i++) state.referenceFor(address(i), NOW);
 });
 
 const answers = makeMemoryFeedback(() => crypto.randomUUID());
@@ -64,7 +61,7 @@ measure("insight event (question, 5 sources)", events, () => {
     const event: QuestionEvent = {
       _tag: "question",
       at: NOW + i,
-      visitor: newReference() + newReference().slice(0, 6),
+      visitor: randomBase58(22),
       question: fresh("How do I pay for more questions?"),
       declined: false,
       billing: "free",

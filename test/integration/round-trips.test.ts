@@ -251,16 +251,15 @@ describe.skipIf(!redisServerAvailable())("round trips per route on Redis", () =>
         await app.runtime.runPromise(Effect.flatMap(WalletSessions, (s) => s.find(hash, Date.now())));
         await app.chat("what is x402?", "192.0.2.8");
       }
-      // The wallet's two, then the identity's free one. (A 402's memo reference is another matter:
-      // its refresh names the reference's owner key by prefix, reference-lua.ts.)
+      // The wallet's two, then the identity's free one.
       await t.chat("and again?", "192.0.2.8");
     });
     expect(touched).toEqual([]);
   });
 
-  test("GET /api/payment/info: one script call", async () => {
+  test("GET /api/payment/info: no store command (the memo reference is sealed)", async () => {
     const t = await app();
-    expect(await commandsOf(() => t.call("/api/payment/info", {}, "192.0.2.4"))).toEqual(["evalsha ref"]);
+    expect(await commandsOf(() => t.call("/api/payment/info", {}, "192.0.2.4"))).toEqual([]);
   });
 });
 
@@ -278,5 +277,5 @@ const ANSWERED = ["evalsha quota", "evalsha quota", "set answer"];
  * it), the settle through the link (it answers the wallet's view), the identity's view, the answer's id.
  */
 const THROUGH_LINK = ["evalsha quota", "evalsha quota", "hgetall quota", "set answer"];
-/** A 402: the refused hold (the payer link read inside it), the memo reference the 402 names. */
-const REFUSED = ["evalsha quota", "evalsha ref"];
+/** A 402: the refused hold (the payer link read inside it); the memo reference it names is sealed. */
+const REFUSED = ["evalsha quota"];

@@ -12,9 +12,12 @@ import * as ManagedRuntime from "effect/ManagedRuntime";
 import * as Result from "effect/Result";
 import { MemoryStore } from "../../adapters/store-memory/index.ts";
 import { RedisStore } from "../../adapters/store-redis/index.ts";
+import { memoReference } from "../../core/payments/memo-reference.ts";
+import { MEMO_PREFIX, siteMemoPrefix } from "../../core/payments/payment-settings.ts";
 import { SIGNATURE_MEMORY_MS } from "../../core/payments/signature-ledger.ts";
 import { PaymentStore } from "../../core/ports/payment-store.ts";
 import { QuotaStore } from "../../core/ports/quota-store.ts";
+import { RequestSeal } from "../../core/ports/request-seal.ts";
 import type { StoreUnavailable } from "../../core/ports/store-errors.ts";
 import { WalletCredits } from "../../core/ports/wallet-credits.ts";
 import { DAY_MS } from "../../core/time.ts";
@@ -25,7 +28,7 @@ const T0 = Date.UTC(2030, 0, 15, 12);
 const MIDNIGHT = Date.UTC(2030, 0, 16);
 const BASE58_16 = /^[1-9A-HJ-NP-Za-km-z]{16}$/;
 
-type Stores = QuotaStore | PaymentStore | WalletCredits;
+type Stores = QuotaStore | PaymentStore | WalletCredits | RequestSeal;
 
 /** Two layers made with the same namespace share state when the store is shared (Redis). */
 type MakeLayer = (namespace: string) => Layer.Layer<Stores, StoreUnavailable>;
@@ -60,7 +63,10 @@ const client = (runtime: ManagedRuntime.ManagedRuntime<Stores, StoreUnavailable>
     isClaimed: (sig: string, now: number) => run(PaymentStore.use((p) => p.isClaimed(sig, now))),
     tryMarkUsed: (sig: string, usedBy: string, now: number) =>
       outcome(PaymentStore.use((p) => p.markUsed(sig, usedBy, now))),
-    referenceFor: (id: string, now: number) => run(PaymentStore.use((p) => p.referenceFor(id, now))),
+    /** The memo reference the store's seal key gives `id` on the site of `prefix`. */
+    reference: (prefix: string, id: string) =>
+      run(RequestSeal.use((seal) => Effect.succeed(memoReference(seal.mac, prefix, id)))),
+    legacyReference: (id: string) => run(PaymentStore.use((p) => p.legacyReference(id))),
     ping: () => outcome(QuotaStore.use((q) => q.ping)),
   };
 };
@@ -270,18 +276,18 @@ const storeContract = (name: string, makeLayer: MakeLayer, options: { readonly s
       for (const id of ids) expect((await store.view(id, T0)).remaining).toBe(3 + 1 + ids.indexOf(id));
     });
 
-    test("referenceFor is a stable 16-char base58 reference per identity, distinct across identities", async () => {
+    test("a memo reference is sealed: the same on every instance, one per identity and site, nothing kept", async () => {
       const [store, peer] = open();
-      const refs = await Promise.all(Array.from({ length: 50 }, (_, i) => store.referenceFor(`id-${i}`, T0)));
+      const refs = await Promise.all(
+        Array.from({ length: 50 }, (_, i) => store.reference(MEMO_PREFIX, `id-${i}`)),
+      );
       for (const ref of refs) expect(ref).toMatch(BASE58_16);
       expect(new Set(refs).size).toBe(50);
-      expect(await store.referenceFor("id-7", T0 + DAY_MS)).toBe(refs[7]!);
-      expect(await peer.referenceFor("id-7", T0 + 2 * DAY_MS)).toBe(refs[7]!);
-      const racing = await Promise.all(
-        Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? store : peer).referenceFor("new", T0)),
-      );
-      expect(new Set(racing).size).toBe(1);
-      expect(refs).not.toContain(racing[0]!);
+      expect(await peer.reference(MEMO_PREFIX, "id-7")).toBe(refs[7]!);
+      expect(await store.reference(siteMemoPrefix("alpha"), "id-7")).not.toBe(refs[7]!);
+      // Asking wrote nothing: no reference stored under the old layout either.
+      expect(await store.legacyReference("id-7")).toBeUndefined();
+      expect(await peer.legacyReference("id-7")).toBeUndefined();
     });
 
     test("50 parallel reserves on 3 free queries: exactly 3 succeed", async () => {

@@ -1,10 +1,10 @@
 /**
  * What only the memory store has: bounded memory (the sweep forgets exactly what the rules
- * no longer need) and unique references even when the random source repeats itself.
+ * no longer need), and the uniform random names it draws.
  */
 import { describe, expect, test } from "bun:test";
 import * as Result from "effect/Result";
-import { newReference, REFERENCE_MEMORY_MS } from "../../adapters/shared/random-ids.ts";
+import { randomBase58 } from "../../adapters/shared/random-ids.ts";
 import { makeMemoryState } from "../../adapters/store-memory/memory-state.ts";
 import { SIGNATURE_MEMORY_MS } from "../../core/payments/signature-ledger.ts";
 import { SETTLE_GRACE_MS } from "../../core/payments/x402-ledger.ts";
@@ -19,7 +19,7 @@ const counter = () => {
   let n = 0;
   return () => `id-${n++}`;
 };
-const fresh = () => makeMemoryState(LIMITS, { holdId: counter(), reference: newReference });
+const fresh = () => makeMemoryState(LIMITS, { holdId: counter() });
 const reserveOk = (state: ReturnType<typeof fresh>, id: string, now: number) => {
   const result = state.reserve(id, now);
   if (Result.isFailure(result)) throw new Error(`reserve failed: ${result.failure._tag}`);
@@ -76,16 +76,6 @@ describe("memory store bounds", () => {
     expect(state.sizes().signatures).toBe(0);
   });
 
-  test("references unused for 90 days are forgotten; used ones are refreshed", () => {
-    const state = fresh();
-    const kept = state.referenceFor("kept", T0);
-    state.referenceFor("idle", T0);
-    expect(state.referenceFor("kept", T0 + REFERENCE_MEMORY_MS - 1)).toBe(kept);
-    state.sweep(T0 + REFERENCE_MEMORY_MS);
-    expect(state.sizes().references).toBe(1);
-    expect(state.referenceFor("kept", T0 + REFERENCE_MEMORY_MS)).toBe(kept);
-  });
-
   test("x402 payment requests are swept after their retention, by the callers' clock alone", () => {
     const state = fresh();
     for (let i = 0; i < 50; i++)
@@ -119,15 +109,8 @@ describe("memory store bounds", () => {
     expect(state.sizes().payments).toBe(0);
   });
 
-  test("references stay unique even when the random source repeats", () => {
-    const draws = ["AAAAAAAAAAAAAAAA", "AAAAAAAAAAAAAAAA", "AAAAAAAAAAAAAAAA", "BBBBBBBBBBBBBBBB"];
-    const state = makeMemoryState(LIMITS, { holdId: counter(), reference: () => draws.shift() ?? "" });
-    expect(state.referenceFor("a", T0)).toBe("AAAAAAAAAAAAAAAA");
-    expect(state.referenceFor("b", T0)).toBe("BBBBBBBBBBBBBBBB");
-  });
-
-  test("newReference draws 16 uniform base58 characters", () => {
-    const refs = Array.from({ length: 2000 }, newReference);
+  test("randomBase58 draws uniform base58 characters", () => {
+    const refs = Array.from({ length: 2000 }, () => randomBase58(16));
     expect(new Set(refs).size).toBe(2000);
     for (const ref of refs) expect(ref).toMatch(/^[1-9A-HJ-NP-Za-km-z]{16}$/);
     // Every one of the 58 characters turns up among 32 000 draws.

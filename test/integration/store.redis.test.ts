@@ -12,7 +12,6 @@ import * as Redacted from "effect/Redacted";
 import type { Redis } from "ioredis";
 import { RedisStore } from "../../adapters/store-redis/index.ts";
 import { CLAIM, RESERVE } from "../../adapters/store-redis/quota-lua.ts";
-import { REFERENCE } from "../../adapters/store-redis/reference-lua.ts";
 import { MARK_USED } from "../../adapters/store-redis/signature-lua.ts";
 import { PaymentStore } from "../../core/ports/payment-store.ts";
 import { QuotaStore } from "../../core/ports/quota-store.ts";
@@ -81,7 +80,7 @@ describe.skipIf(!redisServerAvailable())("redis store", () => {
       QuotaStore.use((q) => q.ping),
       PaymentStore.use((p) => p.claim("sig-x", "a", 5, T0)),
       PaymentStore.use((p) => p.isClaimed("sig-d", T0)),
-      PaymentStore.use((p) => p.referenceFor("a", T0)),
+      PaymentStore.use((p) => p.legacyReference("a")),
     ];
     for (const operation of operations) {
       const failure = await failureOf(await rt.runPromiseExit(operation));
@@ -245,11 +244,7 @@ describe.skipIf(!redisServerAvailable())("redis store", () => {
     await rt.runPromise(QuotaStore.use((q) => q.commit("n", "none", T0 + DAY_MS)));
     expect(await raw.exists("ttl:quota:h", "ttl:quota:n")).toBe(0);
 
-    const reference = await rt.runPromise(PaymentStore.use((p) => p.referenceFor("a", T0)));
     near(await ttl("ttl:sig:sig-t"), 30 * DAY_MS);
-    near(await ttl("ttl:ref:id:a"), 90 * DAY_MS);
-    near(await ttl(`ttl:ref:of:${reference}`), 90 * DAY_MS);
-    expect(await raw.get(`ttl:ref:of:${reference}`)).toBe("a");
     expect((await raw.keys("ttl:quota:*")).sort()).toEqual(["ttl:quota:a"]);
     await rt.dispose();
   });
@@ -296,23 +291,20 @@ describe.skipIf(!redisServerAvailable())("redis store", () => {
     expect(await raw.get("rm:sig:s")).toBe(`${T0}|mark-1|0|settler`);
   });
 
-  test("a reference already owned by another identity is never handed out twice", async () => {
-    const ask = (identity: string, candidate: string) =>
-      raw.eval(
-        REFERENCE,
-        2,
-        `rf:ref:id:${identity}`,
-        `rf:ref:of:${candidate}`,
-        candidate,
-        identity,
-        60_000,
-        "rf:ref:of:",
-      );
-    expect(await ask("a", "CANDIDATE1")).toBe("CANDIDATE1");
-    expect(await ask("b", "CANDIDATE1")).toBeNull();
-    expect(await raw.exists("rf:ref:id:b")).toBe(0);
-    expect(await ask("b", "CANDIDATE2")).toBe("CANDIDATE2");
-    expect(await ask("a", "CANDIDATE3")).toBe("CANDIDATE1");
-    expect(await raw.get("rf:ref:of:CANDIDATE1")).toBe("a");
+  test("a memo reference stored before references were sealed is read, and its key left as it was", async () => {
+    const rt = open(server.url, "rf:");
+    await raw.set("rf:ref:id:a", "Rk3nTz8Qw2pLx9Vb", "PX", 60_000);
+    await raw.set("rf:ref:of:Rk3nTz8Qw2pLx9Vb", "a", "PX", 60_000);
+    const legacy = (identity: string) => rt.runPromise(PaymentStore.use((p) => p.legacyReference(identity)));
+    expect(await legacy("a")).toBe("Rk3nTz8Qw2pLx9Vb");
+    expect(await legacy("b")).toBeUndefined();
+    // Read only: the key keeps the expiry the old code gave it, and nothing is written for "b".
+    expect(await raw.pttl("rf:ref:id:a")).toBeLessThanOrEqual(60_000);
+    expect((await raw.keys("rf:*")).sort()).toEqual([
+      "rf:ref:id:a",
+      "rf:ref:of:Rk3nTz8Qw2pLx9Vb",
+      "rf:seal-key",
+    ]);
+    await rt.dispose();
   });
 });

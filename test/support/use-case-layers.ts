@@ -11,6 +11,7 @@ import * as Stream from "effect/Stream";
 import { hmacSeal } from "../../adapters/shared/hmac-seal.ts";
 import { makeMemoryLookupBudget } from "../../adapters/store-memory/chain-lookup-budget.ts";
 import { makeMemoryUnattributed } from "../../adapters/store-memory/memory-unattributed.ts";
+import { memoReference } from "../../core/payments/memo-reference.ts";
 import { PaymentSettings } from "../../core/payments/payment-settings.ts";
 import { DEFAULT_UNATTRIBUTED_BOUNDS } from "../../core/payments/unattributed.ts";
 import { ChainLookupBudget } from "../../core/ports/chain-lookup-budget.ts";
@@ -52,6 +53,8 @@ export interface World {
   readonly claimed: Map<string, { identity: string; queries: number }>;
   /** Makes `claim` lose a race although `isClaimed` said no. */
   raceLost: boolean;
+  /** Memo references stored before references were sealed, by identity (Redis's old keys). */
+  readonly legacyReferences: Map<string, string>;
 }
 
 export const makeWorld = (paid = 0): World => ({
@@ -64,6 +67,7 @@ export const makeWorld = (paid = 0): World => ({
   lookup: { kind: "missing" },
   claimed: new Map(),
   raceLost: false,
+  legacyReferences: new Map(),
 });
 
 export const CHUNKS: ReadonlyArray<RetrievedChunk> = Array.from({ length: 8 }, (_, i) => ({
@@ -191,7 +195,7 @@ const paymentLayers = (w: World) =>
           w.claimed.set(signature, { identity: usedBy, queries: 0 });
           return Effect.void;
         }),
-      referenceFor: (identity) => Effect.succeed(`ref-${identity}`),
+      legacyReference: (identity) => Effect.succeed(w.legacyReferences.get(identity)),
     }),
   );
 
@@ -207,6 +211,11 @@ export const SETTINGS = PaymentSettings.of({
   notBefore: undefined,
 });
 
+/** The seal key of the use-case worlds, and the memo reference it gives an identity under SETTINGS. */
+const SEAL = hmacSeal("11".repeat(32));
+export const referenceOf = (identity: string): string =>
+  memoReference(SEAL.mac, SETTINGS.memoPrefix, identity);
+
 /** Every port a use case may need, backed by `w`. */
 export const worldLayer = (w: World, settings: PaymentSettings["Service"] = SETTINGS) =>
   Layer.mergeAll(
@@ -217,5 +226,5 @@ export const worldLayer = (w: World, settings: PaymentSettings["Service"] = SETT
     Layer.succeed(ChainLookupBudget, makeMemoryLookupBudget().budget),
     // The memory store's own list of unattributed payments, and a seal key of its own.
     Layer.succeed(UnattributedPayments, makeMemoryUnattributed(DEFAULT_UNATTRIBUTED_BOUNDS).store),
-    Layer.succeed(RequestSeal, hmacSeal("11".repeat(32))),
+    Layer.succeed(RequestSeal, SEAL),
   );

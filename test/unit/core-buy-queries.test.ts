@@ -16,7 +16,7 @@ import {
   usdcPayment,
 } from "../support/parsed-tx.ts";
 import { kindOf } from "../support/rejection-kind.ts";
-import { makeWorld, SETTINGS, type World, worldLayer } from "../support/use-case-layers.ts";
+import { makeWorld, referenceOf, SETTINGS, type World, worldLayer } from "../support/use-case-layers.ts";
 
 const IDENTITY = "198.51.100.4";
 const SIGNATURE = encodeBase58(Uint8Array.from({ length: 64 }, (_, i) => (i * 7 + 9) & 0xff));
@@ -58,7 +58,7 @@ describe("buyQueries", () => {
       kind: "found",
       transaction: usdcPayment(50_000n, {
         blockTime: recentBlockTime(),
-        memos: [`docs-chat:ref-${IDENTITY}`],
+        memos: [`docs-chat:${referenceOf(IDENTITY)}`],
       }),
     };
     const boundExit = await run(bound);
@@ -133,7 +133,10 @@ describe("buyQueries", () => {
     const w = makeWorld();
     w.lookup = {
       kind: "found",
-      transaction: usdcPayment(50_000n, { blockTime: recentBlockTime(), memos: ["docs-chat:ref-other"] }),
+      transaction: usdcPayment(50_000n, {
+        blockTime: recentBlockTime(),
+        memos: [`docs-chat:${referenceOf("198.51.100.5")}`],
+      }),
     };
     expect(tagOf(await run(w))).toBe("MemoMismatch");
     expect(tagOf(await run(w, claim, true))).toBe("MemoMismatch");
@@ -141,17 +144,36 @@ describe("buyQueries", () => {
       kind: "found",
       transaction: usdcPayment(50_000n, {
         blockTime: recentBlockTime(),
-        memos: [`docs-chat:ref-${IDENTITY}`],
+        memos: [`docs-chat:${referenceOf(IDENTITY)}`],
       }),
     };
     expect(tagOf(await run(w, claim, true))).toBe("success");
+  });
+
+  test("a reference stored for this identity before references were sealed is its own too; another's is not", async () => {
+    const w = makeWorld();
+    w.legacyReferences.set(IDENTITY, "Rk3nTz8Qw2pLx9Vb");
+    w.legacyReferences.set("198.51.100.5", "Zq7pWx2LmN4vB8cD");
+    const paidWith = (memo: string) => {
+      w.lookup = {
+        kind: "found",
+        transaction: usdcPayment(50_000n, { blockTime: recentBlockTime(), memos: [memo] }),
+      };
+    };
+    paidWith("docs-chat:Zq7pWx2LmN4vB8cD");
+    expect(tagOf(await run(w, claim, true))).toBe("MemoMismatch");
+    paidWith("docs-chat:Rk3nTz8Qw2pLx9Vb");
+    const exit = await run(w, claim, true);
+    if (Exit.isFailure(exit)) throw new Error("failed");
+    expect(exit.value.madeForClient).toBe(true);
+    expect(w.claimed.get(SIGNATURE)).toEqual({ identity: walletAccount(PAYER), queries: 50 });
   });
 
   test("a transfer whose memo binds it to an x402 payment request is never claimed here", async () => {
     const w = makeWorld();
     for (const memos of [
       ["x402:pay_abcdefgh12345678"],
-      [`docs-chat:ref-${IDENTITY}`, " x402:pay_abcdefgh12345678"],
+      [`docs-chat:${referenceOf(IDENTITY)}`, " x402:pay_abcdefgh12345678"],
     ]) {
       w.lookup = {
         kind: "found",

@@ -1,9 +1,8 @@
 /** GET /api/payment/info: how to pay this site, with the caller's own memo reference. */
-import * as Clock from "effect/Clock";
 import * as Effect from "effect/Effect";
 import { Hono } from "hono";
+import { callerReference } from "../../../core/payments/memo-reference.ts";
 import { PaymentSettings, type PaymentTerms } from "../../../core/payments/payment-settings.ts";
-import { PaymentStore } from "../../../core/ports/payment-store.ts";
 import type { AppEnv } from "../../hono-kit/app-env.ts";
 import { type AppRuntime, runOutcome, whenReady } from "../../hono-kit/run-effect.ts";
 import { callerInfo, type SiteTerms, siteTerms } from "../../payments/payment-info.ts";
@@ -23,8 +22,7 @@ export const paymentInfoRoutes = (runtime: AppRuntime, paidDailyCap: number) => 
   const infoFor = (identity: string, basePath: string) =>
     Effect.gen(function* () {
       const terms = yield* PaymentSettings;
-      const store = yield* PaymentStore;
-      const reference = yield* store.referenceFor(identity, yield* Clock.currentTimeMillis);
+      const reference = yield* callerReference(identity);
       return callerInfo(termsAt(terms, basePath), reference);
     });
   return new Hono<AppEnv>().get("/", (c) =>
