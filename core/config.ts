@@ -8,6 +8,8 @@
  */
 import * as Redacted from "effect/Redacted";
 import * as Result from "effect/Result";
+import type { CeilingLimits } from "./ceilings/ceilings.ts";
+import { readCeilings } from "./ceilings/read-ceilings.ts";
 import { type ChainConfig, parseChain } from "./config-chain.ts";
 import { type DocsSiteConfig, parseDocsSite } from "./config-docs-site.ts";
 import { ConfigError } from "./config-fields.ts";
@@ -91,6 +93,8 @@ export interface AppConfig {
   readonly sitesFile: string | undefined;
   /** Memory the sites' loaded indexes may hold together, in MiB; past it the least recently used is dropped. */
   readonly sitesMemoryMb: number;
+  /** Every ceiling's limit in force (core/ceilings/ceilings.ts); absent: the defaults. */
+  readonly ceilings?: CeilingLimits;
 }
 
 export const DEFAULT_LLM_MODEL = "llama-3.1-8b-instant";
@@ -153,6 +157,7 @@ export const parseConfig = (env: Env): Result.Result<AppConfig, ConfigError> => 
   if (typeof trustProxy === "string") problems.push(`TRUST_PROXY: ${trustProxy}`);
   const apiKey = text("LLM_API_KEY");
   const llmModel = text("LLM_MODEL") ?? DEFAULT_LLM_MODEL;
+  const ceilings = readCeilings(env);
   const site = decodeDefaultSite(text, problems);
   const config: AppConfig = {
     host: parseHost(text("HOST"), problems),
@@ -184,7 +189,10 @@ export const parseConfig = (env: Env): Result.Result<AppConfig, ConfigError> => 
     docsSite: parseDocsSite(read, site.docsUrl),
     sitesFile: text("SITES_FILE"),
     sitesMemoryMb: read.integer("SITES_MEMORY_MB", 512, 1, 1_000_000),
+    ceilings: ceilings.limits,
   };
+  // A variable read here and by the table (until the table is the only reader) is named once.
+  for (const problem of ceilings.problems) if (!problems.includes(problem)) problems.push(problem);
   crossChecks(read, config);
   return problems.length === 0 ? Result.succeed(config) : Result.fail(new ConfigError({ problems }));
 };

@@ -2,6 +2,8 @@
 
 /** The bounded in-process answer cache: `MemoryAnswerCache.layer(maxEntries)`. */
 export * as MemoryAnswerCache from "./answer-cache.ts";
+/** The ceiling counter in one process (an instance's own ceilings, and the memory store's): `makeMemoryCeilingCounter`. */
+export { makeMemoryCeilingCounter } from "./ceiling-counter.ts";
 /** The docs-site sync's lease and last record in this process: `MemoryDocsSync.layer`. */
 export * as MemoryDocsSync from "./docs-sync.ts";
 export * as MemoryStore from "./memory-store.ts";

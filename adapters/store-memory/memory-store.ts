@@ -17,6 +17,7 @@ import type { UsedSignature } from "../../core/payments/signature-ledger.ts";
 import { DEFAULT_UNATTRIBUTED_BOUNDS, type UnattributedBounds } from "../../core/payments/unattributed.ts";
 import { combinedView } from "../../core/payments/wallet-credits.ts";
 import { claimInput } from "../../core/payments/x402-claim.ts";
+import { CeilingCounter } from "../../core/ports/ceiling-counter.ts";
 import { ChainLookupBudget } from "../../core/ports/chain-lookup-budget.ts";
 import { FeedbackStore } from "../../core/ports/feedback-store.ts";
 import { HeldSizes } from "../../core/ports/held-sizes.ts";
@@ -37,6 +38,7 @@ import type { QuotaLimits } from "../../core/quota.ts";
 import { SessionCeilings } from "../../core/sign-in/session-ceilings.ts";
 import { hmacSeal, newSealKey } from "../shared/hmac-seal.ts";
 import { newHoldId } from "../shared/random-ids.ts";
+import { makeMemoryCeilingCounter } from "./ceiling-counter.ts";
 import { makeMemoryLookupBudget } from "./chain-lookup-budget.ts";
 import { MAX_ANSWERS, makeMemoryFeedback } from "./memory-feedback.ts";
 import { makeMemoryInsights } from "./memory-insights.ts";
@@ -96,7 +98,8 @@ export const layer = (
       );
       const quota = QuotaStore.of({
         view: (identity, now) => Effect.sync(() => state.view(identity, now)),
-        reserve: (identity, now) => Effect.suspend(() => Effect.fromResult(state.reserve(identity, now))),
+        reserve: (identity, now, paidOnly) =>
+          Effect.suspend(() => Effect.fromResult(state.reserve(identity, now, paidOnly))),
         commit: (identity, holdId, now) => Effect.sync(() => state.commit(identity, holdId, now)),
         release: (identity, holdId, now) => Effect.sync(() => state.release(identity, holdId, now)),
         ping: Effect.void,
@@ -191,6 +194,7 @@ export const layer = (
         between: (from, to, now) => Effect.sync(() => log.between(from, to, now)),
       });
       const lookups = makeMemoryLookupBudget();
+      const ceilings = makeMemoryCeilingCounter();
       const unattributed = makeMemoryUnattributed(unattributedBounds);
       const held = HeldSizes.of({
         sizes: () => {
@@ -208,6 +212,7 @@ export const layer = (
             { structure: "sign_in_nonces", entries: signedIn.nonces },
             { structure: "sign_in_counts", entries: signedIn.signIns },
             { structure: "payment_lookups", entries: lookups.size() },
+            { structure: "ceiling_counters", entries: ceilings.size() },
             {
               structure: "unattributed_payments",
               entries: unattributed.size(),
@@ -227,6 +232,7 @@ export const layer = (
         Context.add(PendingSettlements, makeMemoryPendingSettlements()),
         Context.add(SponsorLosses, makeMemorySponsorLosses()),
         Context.add(ChainLookupBudget, lookups.budget),
+        Context.add(CeilingCounter, ceilings.counter),
         Context.add(WalletCredits, wallets),
         Context.add(WalletSessions, sessions),
         Context.add(HeldSizes, held),

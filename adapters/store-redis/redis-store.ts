@@ -14,6 +14,7 @@ import { DEFAULT_INSIGHTS_BOUNDS } from "../../core/config-insights.ts";
 import { checkQueries } from "../../core/payments/grant-guard.ts";
 import { isRemembered, SIGNATURE_MEMORY_MS } from "../../core/payments/signature-ledger.ts";
 import { DEFAULT_UNATTRIBUTED_BOUNDS } from "../../core/payments/unattributed.ts";
+import { CeilingCounter } from "../../core/ports/ceiling-counter.ts";
 import { ChainLookupBudget } from "../../core/ports/chain-lookup-budget.ts";
 import { FeedbackStore } from "../../core/ports/feedback-store.ts";
 import { InsightsStore } from "../../core/ports/insights-store.ts";
@@ -33,6 +34,7 @@ import { WalletSessions } from "../../core/ports/wallet-sessions.ts";
 import { SessionCeilings } from "../../core/sign-in/session-ceilings.ts";
 import { hmacSeal, newSealKey } from "../shared/hmac-seal.ts";
 import { newHoldId } from "../shared/random-ids.ts";
+import { redisCeilingCounter } from "./ceiling-counter.ts";
 import { redisLookupBudget } from "./chain-lookup-budget.ts";
 import { requireNoEviction } from "./eviction-check.ts";
 import { DEFAULT_KEY_PREFIX, keyLayout } from "./keys.ts";
@@ -89,12 +91,18 @@ export const layer = (options: RedisStoreOptions): Layer.Layer<StoreServices, St
       if (sealKey === null || !/^[0-9a-f]{64}$/.test(sealKey))
         return yield* new StoreUnavailable({ reason: "the request seal key is missing or corrupt" });
       const { freePerDay, paidDailyCap, holdTtlMs } = limits;
-      const onQuota = (script: keyof typeof SCRIPTS, identity: string, now: number, extra: string[] = []) =>
+      const onQuota = (
+        script: keyof typeof SCRIPTS,
+        identity: string,
+        now: number,
+        extra: string[] = [],
+        free: number = freePerDay,
+      ) =>
         runScript(
           client,
           SCRIPTS[script],
           [keys.quota(identity)],
-          [now, freePerDay, paidDailyCap, holdTtlMs, ...extra],
+          [now, free, paidDailyCap, holdTtlMs, ...extra],
         );
 
       const readView = viewAt(client, keys.quota, limits);
@@ -105,9 +113,11 @@ export const layer = (options: RedisStoreOptions): Layer.Layer<StoreServices, St
             Effect.promise(() => readView(identity, now)),
             (view) => (view instanceof StoreUnavailable ? Effect.fail(view) : Effect.succeed(view)),
           ),
-        reserve: Effect.fn("RedisStore.reserve")(function* (identity, now) {
+        reserve: Effect.fn("RedisStore.reserve")(function* (identity, now, paidOnly) {
           const holdId = newHoldId();
-          return yield* Effect.flatMap(onQuota("reserve", identity, now, [holdId]), decodeReserve(holdId));
+          // Paid only: the script picks from no free questions (a client past its free questions across sites).
+          const reply = onQuota("reserve", identity, now, [holdId], paidOnly === true ? 0 : freePerDay);
+          return yield* Effect.flatMap(reply, decodeReserve(holdId));
         }),
         commit: Effect.fn("RedisStore.commit")(function* (identity, holdId, now) {
           return yield* Effect.flatMap(onQuota("commit", identity, now, [holdId]), decodeView);
@@ -186,6 +196,7 @@ export const layer = (options: RedisStoreOptions): Layer.Layer<StoreServices, St
         ),
         Context.add(SponsorLosses, redisSponsorLosses(client, options.keyPrefix ?? DEFAULT_KEY_PREFIX)),
         Context.add(ChainLookupBudget, redisLookupBudget(client, keys)),
+        Context.add(CeilingCounter, redisCeilingCounter(client, options.keyPrefix ?? DEFAULT_KEY_PREFIX)),
         Context.add(WalletCredits, redisWalletCredits(client, keys, limits)),
         Context.add(
           WalletSessions,

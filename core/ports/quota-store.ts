@@ -11,10 +11,14 @@ export class QuotaStore extends Context.Service<
   QuotaStore,
   {
     readonly view: (identity: string, now: number) => Effect.Effect<QuotaView, StoreUnavailable>;
-    /** Holds one query; the store names the hold. */
+    /**
+     * Holds one query; the store names the hold. With `paidOnly`, no free question is taken (the
+     * client has had its free questions across sites, core/use-cases/spend-query.ts).
+     */
     readonly reserve: (
       identity: string,
       now: number,
+      paidOnly?: boolean,
     ) => Effect.Effect<
       { readonly hold: Hold; readonly view: QuotaView },
       QuotaExhausted | PaidDailyCapReached | StoreUnavailable

@@ -22,8 +22,13 @@ export interface RetrievedChunk extends DocChunk {
   readonly score: number;
 }
 
+/**
+ * The index could not answer. `retryAfterMs` is set when it was not even loaded: the service's
+ * budget of cold index loads (cold-index-loads, core/ceilings/ceilings.ts) is spent until then.
+ */
 export class RetrievalFailed extends Schema.TaggedError<RetrievalFailed>()("RetrievalFailed", {
   message: Schema.String,
+  retryAfterMs: Schema.optional(Schema.Number),
 }) {}
 
 export class EmbeddingFailed extends Schema.TaggedError<EmbeddingFailed>()("EmbeddingFailed", {

@@ -3,6 +3,7 @@
  * root and the runtime's services all take this list, so a new port is added in one place and
  * an adapter that forgets it fails to compile.
  */
+import type { CeilingCounter } from "./ceiling-counter.ts";
 import type { ChainLookupBudget } from "./chain-lookup-budget.ts";
 import type { FeedbackStore } from "./feedback-store.ts";
 import type { InsightsStore } from "./insights-store.ts";
@@ -29,6 +30,7 @@ export type StoreServices =
   | PendingSettlements
   | SponsorLosses
   | ChainLookupBudget
+  | CeilingCounter
   | WalletCredits
   | WalletSessions
   | RequestSeal

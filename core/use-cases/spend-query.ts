@@ -7,12 +7,24 @@
  * and sends no session) spends no more of it than was bought from that identity
  * (core/payments/link-allowance.ts). Such a client's wallet need not be known before its hold:
  * the store reads the link in the same step (WalletCredits.reserveAsPayer), one question fewer.
+ *
+ * A free question is also one of the client's free questions across every site
+ * (free-questions-across-sites, core/ceilings/ceilings.ts): each site's store counts its own, so
+ * without it one address would take the free answers of every hosted site, each on the service's
+ * language-model key. It is counted when the free hold is made and given back when the hold is
+ * (a declined question stays free); past it the client holds a paid question or meets the usual
+ * 402. A hold that lapses unsettled (the process died) keeps its count until the day turns.
  */
 import * as Effect from "effect/Effect";
+import { CeilingLimitsInForce } from "../ceilings/ceilings.ts";
+import { windowCounter } from "../ceilings/counters.ts";
+import { noteRefusal } from "../ceilings/refusals.ts";
 import { combinedView, fallbackRefusal } from "../payments/wallet-credits.ts";
+import { CeilingCounter } from "../ports/ceiling-counter.ts";
 import { QuotaStore } from "../ports/quota-store.ts";
 import { WalletCredits } from "../ports/wallet-credits.ts";
 import type { Hold, PaidDailyCapReached, QuotaExhausted, QuotaView } from "../quota.ts";
+import { DAY_MS } from "../time.ts";
 
 /** Who is asking: the client identity (an IP), and the wallet whose credits it may spend. */
 export interface Spender {
@@ -36,14 +48,56 @@ export interface HeldQuery {
   readonly wallet: string | undefined;
 }
 
-const reserveOnIdentity = (quota: QuotaStore["Service"], spender: Spender, now: number) =>
+const reserveOnIdentity = (quota: QuotaStore["Service"], spender: Spender, now: number, paidOnly = false) =>
   Effect.map(
-    quota.reserve(spender.identity, now),
+    quota.reserve(spender.identity, now, paidOnly),
     ({ hold }): HeldQuery => ({ hold, onWallet: false, wallet: spender.wallet }),
   );
 
-/** Holds one query: the wallet's credits first, then the identity's quota. */
+/** The counter of the identity's free questions on every site, on the UTC day of `at`. */
+const acrossSites = (identity: string, limit: number, at: number) =>
+  windowCounter("free-questions-across-sites", identity, limit, at);
+
+/** A free question on the identity's quota (not a wallet's credits): counted across sites too. */
+const isFree = (held: HeldQuery) => !held.onWallet && held.hold.bucket === "free";
+
+/**
+ * Holds one query: the wallet's credits first, then the identity's quota; a free one only while
+ * the identity has free questions left across sites, else a paid one if it holds any.
+ */
 export const reserveQuery = (spender: Spender, now: number) =>
+  Effect.gen(function* () {
+    const held = yield* reserveOnSite(spender, now);
+    if (!isFree(held)) return held;
+    const limits = yield* CeilingLimitsInForce;
+    const counter = yield* CeilingCounter;
+    const verdict = yield* counter.admit(
+      [acrossSites(spender.identity, limits["free-questions-across-sites"], now)],
+      now,
+    );
+    if (verdict.admitted) return held;
+    yield* noteRefusal("free-questions-across-sites");
+    const quota = yield* QuotaStore;
+    yield* quota.release(spender.identity, held.hold.id, now);
+    return yield* reserveOnIdentity(quota, spender, now, true);
+  });
+
+/** Gives back the free question counted across sites when its hold is released. */
+const giveBackAcrossSites = (asked: Spender, held: HeldQuery, now: number) =>
+  Effect.gen(function* () {
+    if (!isFree(held)) return;
+    const limits = yield* CeilingLimitsInForce;
+    const counter = yield* CeilingCounter;
+    // The day the hold was made in names the counter it took.
+    const heldAt = held.hold.day * DAY_MS;
+    yield* counter.giveBack(
+      [acrossSites(asked.identity, limits["free-questions-across-sites"], heldAt)],
+      now,
+    );
+  });
+
+/** Holds one query on this site's store: the wallet's credits first, then the identity's quota. */
+const reserveOnSite = (spender: Spender, now: number) =>
   Effect.gen(function* () {
     const quota = yield* QuotaStore;
     const { wallet } = spender;
@@ -92,8 +146,13 @@ export const settleQuery = (
   held: HeldQuery,
   outcome: "commit" | "release",
   now: number,
-): Effect.Effect<QuotaView, Effect.Error<ReturnType<typeof spenderView>>, QuotaStore | WalletCredits> =>
+): Effect.Effect<
+  QuotaView,
+  Effect.Error<ReturnType<typeof spenderView>>,
+  QuotaStore | WalletCredits | CeilingCounter
+> =>
   Effect.gen(function* () {
+    if (outcome === "release") yield* giveBackAcrossSites(asked, held, now);
     const spender: Spender = { ...asked, wallet: held.wallet };
     if (held.onWallet && spender.wallet !== undefined) {
       const wallets = yield* WalletCredits;

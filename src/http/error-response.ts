@@ -64,6 +64,8 @@ export const errorResponse = (
 
 /** A dependency we could not reach: 503 with Retry-After; the cause is logged, never sent. */
 export const unavailableResponse = (c: Context<AppEnv>, error: Unavailable): Response => {
+  if (error._tag === "RetrievalFailed" && error.retryAfterMs !== undefined)
+    return coldLoadsLimited(c, error.retryAfterMs);
   const code = codeOf(error);
   c.env.log.warn("dependency unavailable", {
     code,
@@ -75,5 +77,20 @@ export const unavailableResponse = (c: Context<AppEnv>, error: Unavailable): Res
     { success: false, error: UNAVAILABLE[error._tag], code, requestId: c.env.requestId },
     statusOf(error),
     { "Retry-After": "5" },
+  );
+};
+
+/** The service's cold index loads are spent this minute: the site's index is not loaded, nothing charged. */
+const coldLoadsLimited = (c: Context<AppEnv>, retryAfterMs: number): Response => {
+  const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+  return c.json(
+    {
+      success: false,
+      error: `Too many documentation indexes are loading; retry in ${seconds} s. No query was charged`,
+      code: "COLD_INDEX_LOADS_LIMITED",
+      requestId: c.env.requestId,
+    },
+    503,
+    { "Retry-After": String(seconds) },
   );
 };

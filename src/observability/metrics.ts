@@ -26,6 +26,8 @@ export const COUNTERS = {
   x402_settlement_failures_total:
     "x402 v2 payments verified but not settled on chain (no paid content was returned)",
   protection_rate_limited_total: "Requests refused by the per-identity protection limit",
+  ceiling_refusals_total:
+    "Requests refused by a ceiling, by its name (core/ceilings/ceilings.ts; a refusal costs nothing of it)",
   payment_unknown_signature_limited_total:
     "Payments refused before any RPC call: the chain lookup budget (per client or for everyone) is spent",
   answers_total: "Answers served",

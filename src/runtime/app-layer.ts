@@ -13,6 +13,12 @@ import type { CacheOutcome } from "../../adapters/llm-fallback/index.ts";
 import { WebCryptoRandom } from "../../adapters/secure-random/index.ts";
 import { MemoryStore } from "../../adapters/store-memory/index.ts";
 import { VisitorHash } from "../../adapters/visitor-hash/index.ts";
+import {
+  CeilingLimitsInForce,
+  type CeilingName,
+  DEFAULT_CEILING_LIMITS,
+} from "../../core/ceilings/ceilings.ts";
+import { CeilingRefusals } from "../../core/ceilings/refusals.ts";
 import { type AppConfig, type ChainConfig, parseConfig } from "../../core/config.ts";
 import { InsightsSettings } from "../../core/insights/insights-settings.ts";
 import { CHAIN_LOOKUPS_PER_PAYMENT, ChainLookupLimits } from "../../core/payments/chain-lookup-budget.ts";
@@ -104,6 +110,8 @@ export interface AppEvents {
   readonly onRpcCall?: OnRpcCall | undefined;
   /** Each round trip to Redis, by command (store_round_trips_total); the memory store makes none. */
   readonly onStoreRoundTrip?: ((command: string) => void) | undefined;
+  /** Each refusal by a ceiling a use case meets (ceiling_refusals_total). */
+  readonly onCeilingRefused?: ((ceiling: CeilingName) => void) | undefined;
 }
 
 /** Parts a test or benchmark binds itself instead of the configured adapter. */
@@ -188,6 +196,8 @@ export const appLayer = (
     VisitorHash.layer(config.insights.salt),
     WebCryptoRandom.layer,
     Layer.succeed(InsightsSettings)({ redaction: config.insights.redaction }),
+    Layer.succeed(CeilingLimitsInForce)(config.ceilings ?? DEFAULT_CEILING_LIMITS),
+    Layer.succeed(CeilingRefusals)({ refused: (ceiling) => events.onCeilingRefused?.(ceiling) }),
     Layer.succeed(ChainLookupLimits)({
       perClientPerMinute: config.surface.chainLookupsPerClientPerMinute,
       perMinute: config.surface.chainLookupsPerMinute,

@@ -64,6 +64,7 @@ export const boot = async (env: Env, exitProcess: (code: number) => never, optio
     onAnswerCache: (outcome) => metrics.count(cacheCounters[outcome]),
     onRpcCall: (method, cause) => metrics.count("chain_rpc_calls_total", { method, cause }),
     onStoreRoundTrip: (command) => metrics.count("store_round_trips_total", { command }),
+    onCeilingRefused: (ceiling) => metrics.count("ceiling_refusals_total", { ceiling }),
   };
   // One set of limits for every site (the RPC plan, the doors' tokens).
   const limiters = serviceLimiters(config.surface);

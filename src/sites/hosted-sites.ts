@@ -13,6 +13,7 @@
  */
 import * as Context from "effect/Context";
 import * as Layer from "effect/Layer";
+import { DEFAULT_CEILING_LIMITS } from "../../core/ceilings/ceilings.ts";
 import type { AppConfig } from "../../core/config.ts";
 import { type SiteDefinition, type SitesSet, sitesText } from "../../core/config-site.ts";
 import { RequestSeal } from "../../core/ports/request-seal.ts";
@@ -22,6 +23,7 @@ import type { AppDeps } from "../app.ts";
 import type { ServiceDocsSync } from "../runtime/docs-sync.ts";
 import { type FolderSite, startFolderDocs } from "../runtime/folder-docs.ts";
 import { siteRetrieval } from "../runtime/site-retrieval.ts";
+import { coldLoadBudget } from "./cold-loads.ts";
 import { type ServiceParts, type SiteRuntime, siteRuntime } from "./hosted-site.ts";
 import type { SiteAttribution } from "./site-attribution.ts";
 import { siteAppConfig, siteChain } from "./site-config.ts";
@@ -90,6 +92,11 @@ export const hostedSites = (options: HostedSitesOptions) => {
   let applying: Promise<void> = Promise.resolve();
   // Every site's index loads on its first question; past SITES_MEMORY_MB the least recently used idle one is dropped.
   const indexes = makeSiteIndexes(options.base.sitesMemoryMb * MIB, {
+    admitLoad: coldLoadBudget(
+      (options.base.ceilings ?? DEFAULT_CEILING_LIMITS)["cold-index-loads"],
+      () => options.metrics.count("ceiling_refusals_total", { ceiling: "cold-index-loads" }),
+      options.now,
+    ),
     onDrop: (site, size, heldBytes) =>
       logger.info("site index dropped (memory budget)", { site, bytes: size.bytes, heldBytes }),
   });

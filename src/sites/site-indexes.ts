@@ -51,6 +51,11 @@ export interface HeldIndex extends IndexSize {
 }
 
 export interface SiteIndexEvents {
+  /**
+   * Asked before a load starts (not for an index loaded or loading): undefined admits it, a
+   * number refuses it for that many ms (the service's cold loads are spent, cold-loads.ts).
+   */
+  readonly admitLoad?: () => number | undefined;
   readonly onLoad?: (site: string, size: IndexSize) => void;
   /** An index dropped to bring the total back under the budget; `heldBytes` is the total after. */
   readonly onDrop?: (site: string, size: IndexSize, heldBytes: number) => void;
@@ -170,8 +175,17 @@ export const makeSiteIndexes = (budgetBytes: number, events: SiteIndexEvents = {
           return Effect.succeed(entry.state.retriever);
         case "loading":
           return Deferred.await(entry.state.done);
-        case "idle":
+        case "idle": {
+          const wait = events.admitLoad?.();
+          if (wait !== undefined)
+            return Effect.fail(
+              new RetrievalFailed({
+                message: "the service's cold index loads are spent",
+                retryAfterMs: wait,
+              }),
+            );
           return Deferred.await(startLoad(entry));
+        }
       }
     });
 

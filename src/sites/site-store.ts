@@ -18,6 +18,7 @@ import * as ManagedRuntime from "effect/ManagedRuntime";
 import * as Option from "effect/Option";
 import { UsedSignatures } from "../../adapters/store-memory/index.ts";
 import type { AppConfig } from "../../core/config.ts";
+import { CeilingCounter } from "../../core/ports/ceiling-counter.ts";
 import { ChainLookupBudget } from "../../core/ports/chain-lookup-budget.ts";
 import { ChainReader } from "../../core/ports/chain-reader.ts";
 import { SettlementLocks } from "../../core/ports/settlement-locks.ts";
@@ -28,7 +29,12 @@ import type { Logger } from "../observability/log.ts";
 import { type AppEvents, storeLayerFor } from "../runtime/app-layer.ts";
 
 /** The services every site takes from the default site's runtime. */
-export type SharedServices = ChainLookupBudget | SettlementLocks | SponsorLosses | ChainReader;
+export type SharedServices =
+  | ChainLookupBudget
+  | CeilingCounter
+  | SettlementLocks
+  | SponsorLosses
+  | ChainReader;
 
 /** The default site's keys stay as they were; a hosted site's are nested under its id. */
 export const siteKeyPrefix = (id: string) => `docs-chat:site:${id}:`;
@@ -36,7 +42,13 @@ export const siteKeyPrefix = (id: string) => `docs-chat:site:${id}:`;
 /** The shared services, read once from the default site's runtime (with the memory store's ledger, if it is one). */
 export const sharedServicesOf = async (runtime: AppRuntime): Promise<Context.Context<SharedServices>> => {
   const context = await runtime.context();
-  const shared = Context.pick(ChainLookupBudget, SettlementLocks, SponsorLosses, ChainReader)(context);
+  const shared = Context.pick(
+    ChainLookupBudget,
+    CeilingCounter,
+    SettlementLocks,
+    SponsorLosses,
+    ChainReader,
+  )(context);
   // Not among the app's services by type: only a memory store provides it, and only a memory
   // store reads it (Effect.serviceOption), so it rides along untyped.
   const ledger = Context.getOption(context as unknown as Context.Context<UsedSignatures>, UsedSignatures);

@@ -9,11 +9,13 @@ import * as Layer from "effect/Layer";
 import * as Result from "effect/Result";
 import * as Stream from "effect/Stream";
 import { hmacSeal } from "../../adapters/shared/hmac-seal.ts";
+import { makeMemoryCeilingCounter } from "../../adapters/store-memory/ceiling-counter.ts";
 import { makeMemoryLookupBudget } from "../../adapters/store-memory/chain-lookup-budget.ts";
 import { makeMemoryUnattributed } from "../../adapters/store-memory/memory-unattributed.ts";
 import { memoReference } from "../../core/payments/memo-reference.ts";
 import { PaymentSettings } from "../../core/payments/payment-settings.ts";
 import { DEFAULT_UNATTRIBUTED_BOUNDS } from "../../core/payments/unattributed.ts";
+import { CeilingCounter } from "../../core/ports/ceiling-counter.ts";
 import { ChainLookupBudget } from "../../core/ports/chain-lookup-budget.ts";
 import { type ChainLookup, ChainReader } from "../../core/ports/chain-reader.ts";
 import { Conversations } from "../../core/ports/conversations.ts";
@@ -224,6 +226,8 @@ export const worldLayer = (w: World, settings: PaymentSettings["Service"] = SETT
     Layer.succeed(PaymentSettings, settings),
     // The real budget of the memory store: these worlds ask far below its ceilings.
     Layer.succeed(ChainLookupBudget, makeMemoryLookupBudget().budget),
+    // The memory store's counter of ceilings (free questions across sites).
+    Layer.succeed(CeilingCounter, makeMemoryCeilingCounter().counter),
     // The memory store's own list of unattributed payments, and a seal key of its own.
     Layer.succeed(UnattributedPayments, makeMemoryUnattributed(DEFAULT_UNATTRIBUTED_BOUNDS).store),
     Layer.succeed(RequestSeal, SEAL),

@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import * as Redacted from "effect/Redacted";
 import * as Result from "effect/Result";
 import { encodeBase58 } from "../../core/base58.ts";
+import { DEFAULT_CEILING_LIMITS } from "../../core/ceilings/ceilings.ts";
 import { type AppConfig, DEFAULT_INDEX_PATH, type Env, parseConfig } from "../../core/config.ts";
 import { DEFAULT_REDACTION } from "../../core/insights/redaction.ts";
 
@@ -92,6 +93,7 @@ describe("parseConfig defaults", () => {
       },
       sitesFile: undefined,
       sitesMemoryMb: 512,
+      ceilings: DEFAULT_CEILING_LIMITS,
     });
   });
 

@@ -1,0 +1,284 @@
+/**
+ * Every ceiling the service has, declared once: what it counts, per what key, over which window,
+ * its default limit and bounds, the setting that overrides it, whether the instances share it
+ * (scope "service": through the store) or each holds its own ("instance", with the reason), and
+ * what it protects. Metrics name a refusal by the ceiling's name (`ceiling_refusals_total`), the
+ * settings are read from here (read-ceilings.ts) and docs/configuration.md's table of ceilings is
+ * generated from it (ceilings-doc.ts; a test holds them equal).
+ *
+ * The windowed counts of scope "service" go through one port, core/ports/ceiling-counter.ts (one
+ * Lua script on Redis); caps on stored records are enforced where the records are written, and
+ * are listed here so an operator finds every ceiling in one place.
+ */
+import * as Context from "effect/Context";
+
+/** Whose count it is. */
+export type CeilingKey =
+  | "client"
+  | "client+endpoint"
+  | "site+client"
+  | "wallet"
+  | "payment"
+  | "site"
+  | "service";
+
+export interface CeilingSpec {
+  /** What one unit of the count is. */
+  readonly counts: string;
+  readonly key: CeilingKey;
+  /** Fixed window, in ms; undefined: a cap on what is held at once. */
+  readonly windowMs: number | undefined;
+  readonly limit: { readonly default: number; readonly min: number; readonly max: number };
+  /** The environment variable that overrides the default (kept from earlier releases). */
+  readonly setting?: string;
+  readonly scope: "instance" | "service";
+  /** Why an instance holds its own count although the design says ceilings are shared. */
+  readonly instanceReason?: string;
+  readonly protects: string;
+}
+
+const SECOND = 1_000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+export const CEILINGS = {
+  "protection-limit": {
+    counts: "requests",
+    key: "client+endpoint",
+    windowMs: SECOND,
+    limit: { default: 100, min: 1, max: 1_000_000 },
+    setting: "PROTECTION_RATE_LIMIT",
+    scope: "instance",
+    instanceReason:
+      "checked before anything else on every request: a store round trip each would double the hot path's latency and load the store it guards; N instances admit N times it",
+    protects: "every instance's CPU and the store from one client's request flood",
+  },
+  "in-flight-per-client": {
+    counts: "requests in flight at once",
+    key: "client",
+    windowMs: undefined,
+    limit: { default: 64, min: 1, max: 100_000 },
+    setting: "MAX_IN_FLIGHT_PER_CLIENT",
+    scope: "instance",
+    instanceReason: "what it counts (open requests) lives in this process and ends with its connection",
+    protects: "the instance's memory and sockets from slow requests held open",
+  },
+  "rpc-relay-per-client": {
+    counts: "RPC calls the widget's relay forwards",
+    key: "client",
+    windowMs: MINUTE,
+    limit: { default: 60, min: 1, max: 1_000_000 },
+    setting: "RPC_RELAY_PER_CLIENT_PER_MINUTE",
+    scope: "service",
+    protects: "the operator's RPC plan",
+  },
+  "rpc-relay": {
+    counts: "RPC calls the widget's relay forwards (a transaction paying the service is exempt)",
+    key: "service",
+    windowMs: MINUTE,
+    limit: { default: 1_200, min: 1, max: 10_000_000 },
+    setting: "RPC_RELAY_PER_MINUTE",
+    scope: "service",
+    protects: "the operator's RPC plan, whatever the number of addresses",
+  },
+  "chain-lookups-per-client": {
+    counts: "chain lookups of signatures the service has not seen",
+    key: "client",
+    windowMs: MINUTE,
+    limit: { default: 30, min: 1, max: 1_000_000 },
+    setting: "CHAIN_LOOKUPS_PER_CLIENT_PER_MINUTE",
+    scope: "service",
+    protects: "the operator's RPC plan (up to two calls a lookup)",
+  },
+  "chain-lookups": {
+    counts: "chain lookups of signatures the service has not seen",
+    key: "service",
+    windowMs: MINUTE,
+    limit: { default: 600, min: 1, max: 10_000_000 },
+    setting: "CHAIN_LOOKUPS_PER_MINUTE",
+    scope: "service",
+    protects: "the operator's RPC plan, whatever the number of addresses",
+  },
+  "chain-lookups-per-payment": {
+    counts: "distinct signatures looked up for one payment_id",
+    key: "payment",
+    windowMs: 15 * MINUTE,
+    limit: { default: 3, min: 3, max: 3 },
+    scope: "service",
+    protects: "the RPC plan from strangers naming one 402's payment_id",
+  },
+  "sign-in-attempts-per-client": {
+    counts: "sign-in challenges and attempts",
+    key: "client",
+    windowMs: MINUTE,
+    limit: { default: 20, min: 20, max: 20 },
+    scope: "instance",
+    instanceReason:
+      "guards this instance's signature checks; the state sign-ins leave is bounded by the service-wide creditless-sign-ins and sign-ins-per-wallet",
+    protects: "the instance's CPU (signature verification)",
+  },
+  "sign-ins-per-wallet": {
+    counts: "sign-ins of a wallet that already holds a session",
+    key: "wallet",
+    windowMs: HOUR,
+    limit: { default: 30, min: 30, max: 30 },
+    scope: "service",
+    protects: "the store's writes: a script churning one wallet's sessions",
+  },
+  "creditless-sign-ins": {
+    counts: "sign-ins of wallets without credits",
+    key: "site",
+    windowMs: MINUTE,
+    limit: { default: 600, min: 1, max: 10_000_000 },
+    setting: "CREDITLESS_SIGN_INS_PER_MINUTE",
+    scope: "service",
+    protects: "the store: used nonces (about 3,000) and the eviction order's churn",
+  },
+  "sessions-per-wallet": {
+    counts: "live sessions of one wallet (one more closes the oldest)",
+    key: "wallet",
+    windowMs: undefined,
+    limit: { default: 10, min: 10, max: 10 },
+    scope: "service",
+    protects: "the store's session records",
+  },
+  "creditless-sessions": {
+    counts: "session records of wallets without credits, and closed ones (one more deletes the oldest)",
+    key: "site",
+    windowMs: undefined,
+    limit: { default: 50_000, min: 1, max: 10_000_000 },
+    setting: "MAX_CREDITLESS_SESSIONS",
+    scope: "service",
+    protects: "the store's memory (about 37 MB on Redis at the default)",
+  },
+  "console-token-failures": {
+    counts: "wrong console tokens (ADMIN_TOKEN, owner tokens); past it a 15-minute lockout",
+    key: "client",
+    windowMs: 15 * MINUTE,
+    limit: { default: 5, min: 5, max: 5 },
+    scope: "instance",
+    instanceReason:
+      "tokens are at least 16 characters, so the lockout slows guessing and log noise rather than guarding a count; N instances give N times 5 guesses",
+    protects: "the console's tokens from guessing",
+  },
+  "metrics-token-failures": {
+    counts: "wrong METRICS_TOKEN on /metrics and /readyz; past it a 15-minute lockout",
+    key: "client",
+    windowMs: 15 * MINUTE,
+    limit: { default: 5, min: 5, max: 5 },
+    scope: "instance",
+    instanceReason: "as console-token-failures",
+    protects: "the metrics token from guessing",
+  },
+  "facilitator-token-failures": {
+    counts: "wrong facilitator tokens per client and presented value (100 for everyone together)",
+    key: "client",
+    windowMs: 15 * MINUTE,
+    limit: { default: 5, min: 5, max: 5 },
+    scope: "instance",
+    instanceReason: "as console-token-failures",
+    protects: "X402_FACILITATOR_TOKEN from guessing",
+  },
+  "readiness-probe": {
+    counts: "chain probes (getSlot) of /readyz, every site together",
+    key: "service",
+    windowMs: 5 * SECOND,
+    limit: { default: 1, min: 1, max: 1 },
+    scope: "instance",
+    instanceReason: "each instance answers its own readiness; callers in the period share its one answer",
+    protects: "the operator's RPC plan from anonymous /readyz",
+  },
+  "free-questions": {
+    counts: "free questions answered (a declined one is given back)",
+    key: "site+client",
+    windowMs: DAY,
+    limit: { default: 3, min: 0, max: 1_000_000 },
+    setting: "RATE_LIMIT_FREE_QUERIES",
+    scope: "service",
+    protects: "the language model's bill, per site (a site's `freeQuestions` overrides it)",
+  },
+  "free-questions-across-sites": {
+    counts: "free questions answered on every site together (a declined one is given back)",
+    key: "client",
+    windowMs: DAY,
+    limit: { default: 20, min: 0, max: 1_000_000 },
+    setting: "FREE_QUESTIONS_ACROSS_SITES",
+    scope: "service",
+    protects: "the service's language-model key from one address taking every site's free answers",
+  },
+  "paid-daily-cap": {
+    counts: "paid questions spent",
+    key: "site+client",
+    windowMs: DAY,
+    limit: { default: 1_000, min: 1, max: 1_000_000 },
+    setting: "PAID_DAILY_CAP",
+    scope: "service",
+    protects: "a payer from a runaway client spending all its credits in a day",
+  },
+  "cold-index-loads": {
+    counts: "loads of a site's index not held in memory (a loaded index is never refused)",
+    key: "service",
+    windowMs: MINUTE,
+    limit: { default: 30, min: 1, max: 100_000 },
+    setting: "COLD_INDEX_LOADS_PER_MINUTE",
+    scope: "instance",
+    instanceReason: "a load costs this instance's CPU, disk and memory; each instance loads its own",
+    protects: "the instance's CPU and disk from addresses asking large sites in turn",
+  },
+  "sites-memory": {
+    counts: "MiB the loaded indexes hold (past it the least recently used idle one is dropped)",
+    key: "service",
+    windowMs: undefined,
+    limit: { default: 512, min: 1, max: 1_000_000 },
+    setting: "SITES_MEMORY_MB",
+    scope: "instance",
+    instanceReason: "the memory is the instance's",
+    protects: "the instance's memory",
+  },
+  "sponsor-losses": {
+    counts: "lamports failed settlements cost the fee payer (past it x402 v2 is withdrawn)",
+    key: "service",
+    windowMs: HOUR,
+    limit: { default: 1_000_000, min: 0, max: 1_000_000_000_000 },
+    setting: "X402_SPONSOR_LOSS_LAMPORTS_PER_HOUR",
+    scope: "service",
+    protects: "the fee payer's SOL",
+  },
+  "insights-events": {
+    counts: "insight events kept (the oldest dropped first)",
+    key: "site",
+    windowMs: undefined,
+    limit: { default: 100_000, min: 100, max: 10_000_000 },
+    setting: "INSIGHTS_MAX_EVENTS",
+    scope: "service",
+    protects: "the store's memory",
+  },
+  "docs-pages": {
+    counts: "pages one crawl takes (the rest are counted and left out)",
+    key: "site",
+    windowMs: undefined,
+    limit: { default: 5_000, min: 1, max: 1_000_000 },
+    setting: "DOCS_MAX_PAGES",
+    scope: "instance",
+    instanceReason: "one sync runs at a time for the whole service (a lock in the store)",
+    protects: "the docs host and the index's size",
+  },
+} as const satisfies Record<string, CeilingSpec>;
+
+export type CeilingName = keyof typeof CEILINGS;
+
+export const CEILING_NAMES = Object.keys(CEILINGS) as ReadonlyArray<CeilingName>;
+
+/** The limits in force, one per ceiling. */
+export type CeilingLimits = Readonly<Record<CeilingName, number>>;
+
+/** Every ceiling at its default. */
+export const DEFAULT_CEILING_LIMITS: CeilingLimits = Object.fromEntries(
+  CEILING_NAMES.map((name) => [name, CEILINGS[name].limit.default]),
+) as Record<CeilingName, number>;
+
+/** The limits in force (the configured ones; the defaults where nothing provides them). */
+export const CeilingLimitsInForce = Context.Reference<CeilingLimits>("core/CeilingLimits", {
+  defaultValue: () => DEFAULT_CEILING_LIMITS,
+});

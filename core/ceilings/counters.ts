@@ -1,0 +1,54 @@
+/**
+ * The counters of a windowed ceiling: its key for a subject in the window `now` falls in, how
+ * long the store keeps it, and when a refusal by it ends. Windows are fixed, aligned on the epoch
+ * (a minute window turns on the UTC minute, a day window at UTC midnight), so every instance
+ * agrees on them from the clock alone.
+ */
+import type { Counter } from "../ports/ceiling-counter.ts";
+import { CEILINGS, type CeilingName } from "./ceilings.ts";
+
+/** A window's counter outlives it a little, so clocks a second apart never read a fresh zero. */
+export const WINDOW_MARGIN_MS = 5_000;
+
+/** The window of `windowMs` that `now` falls in: its number and its end. */
+export const windowAt = (windowMs: number, now: number) => {
+  const index = Math.floor(now / windowMs);
+  return { index, endsAt: (index + 1) * windowMs };
+};
+
+/**
+ * The counter of windowed ceiling `name` for `subject` (a client address, or "all") at `now`,
+ * holding at most `limit`.
+ */
+export const windowCounter = (name: CeilingName, subject: string, limit: number, now: number): Counter => {
+  const windowMs = CEILINGS[name].windowMs;
+  if (windowMs === undefined) throw new Error(`ceiling ${name} has no window`);
+  const { index, endsAt } = windowAt(windowMs, now);
+  return {
+    ceiling: name,
+    key: `ceiling:${name}:${index}:${subject}`,
+    limit,
+    keepMs: endsAt - now + WINDOW_MARGIN_MS,
+    freesAt: endsAt,
+  };
+};
+
+/** The counter of distinct `member`s of `subject`, kept `keepMs` from now (at least), never freed early. */
+export const distinctCounter = (
+  name: CeilingName,
+  subject: string,
+  member: string,
+  limit: number,
+  keepMs: number,
+): Counter => ({
+  ceiling: name,
+  key: `ceiling:${name}:${subject}`,
+  limit,
+  keepMs: Math.max(1, keepMs),
+  freesAt: undefined,
+  member,
+});
+
+/** Milliseconds until a refusal by `counter` ends; undefined: not while it lives. */
+export const retryAfterMs = (counter: Counter, now: number): number | undefined =>
+  counter.freesAt === undefined ? undefined : Math.max(0, counter.freesAt - now);

@@ -1,0 +1,51 @@
+/**
+ * The one counter of every windowed ceiling shared by the instances (core/ceilings/ceilings.ts).
+ * A request names every counter it must fit (say a client's and everyone's), and the store checks
+ * them all, then counts it in all, in one atomic step (one Lua script on Redis), or counts nothing
+ * and names the ceiling that refused: a refusal costs nothing of any ceiling. Keys are built by the
+ * caller (core/ceilings/counters.ts), so the store never composes one.
+ */
+import * as Context from "effect/Context";
+import type * as Effect from "effect/Effect";
+import type { CeilingName } from "../ceilings/ceilings.ts";
+import type { StoreUnavailable } from "./store-errors.ts";
+
+/** One counter a request must fit. */
+export interface Counter {
+  readonly ceiling: CeilingName;
+  /** The counter's whole key (the window's number in it for a fixed window). */
+  readonly key: string;
+  readonly limit: number;
+  /** The counter is kept at least this long from now (its window's end, plus a margin). */
+  readonly keepMs: number;
+  /** When a refusal by it ends (epoch ms; its window's end); undefined: not while the key lives. */
+  readonly freesAt: number | undefined;
+  /**
+   * Counts distinct members instead of requests: a member already counted passes and takes
+   * nothing (the signatures one payment_id was looked up with).
+   */
+  readonly member?: string | undefined;
+}
+
+export type CounterVerdict =
+  | { readonly admitted: true }
+  | { readonly admitted: false; readonly refusedBy: Counter };
+
+export class CeilingCounter extends Context.Service<
+  CeilingCounter,
+  {
+    /** Checks every counter, in order; counts in all when each has room, else names the first full one. */
+    readonly admit: (
+      counters: ReadonlyArray<Counter>,
+      now: number,
+    ) => Effect.Effect<CounterVerdict, StoreUnavailable>;
+    /**
+     * Takes one back from each counter still alive (a free question that was declined after
+     * all): what was given back counts no longer.
+     */
+    readonly giveBack: (
+      counters: ReadonlyArray<Counter>,
+      now: number,
+    ) => Effect.Effect<void, StoreUnavailable>;
+  }
+>()("core/CeilingCounter") {}

@@ -1,0 +1,69 @@
+/**
+ * The budget of cold index loads (cold-index-loads, core/ceilings/ceilings.ts): on a service
+ * hosting sites, each site's index loads on its first question, and past the instance's budget
+ * for the minute a question needing a load is answered 503 COLD_INDEX_LOADS_LIMITED with
+ * Retry-After, nothing charged; a site whose index is loaded still answers; the next minute
+ * loads again. /metrics counts the refusals by the ceiling's name. The clock is the test's.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import * as Redacted from "effect/Redacted";
+import { buildSitesApp, docsFolder, type SitesService, siteDefinition } from "../support/sites-app.ts";
+
+const METRICS = "metrics-token-0123456789abcdef";
+const MINUTE = 60_000;
+// 10 s into a minute: the refusal frees in 50 s.
+let clock = Math.floor(Date.now() / MINUTE) * MINUTE + 10_000;
+
+const docs = {
+  default: docsFolder({ "guide.md": "# Service guide\n\nStart the service with npm start.\n" }),
+  alpha: docsFolder({ "alpha.md": "# Zorblax\n\nThe Zorblax frobnicator takes a level from one to nine.\n" }),
+  beta: docsFolder({ "beta.md": "# Quuxly\n\nQuuxly shards every widget table by tenant.\n" }),
+  gamma: docsFolder({ "gamma.md": "# Wibble\n\nWibble caches every answer for an hour.\n" }),
+};
+const QUESTIONS = {
+  alpha: "What level does the Zorblax frobnicator take?",
+  beta: "How does Quuxly shard widget tables?",
+  gamma: "How long does Wibble cache answers?",
+} as const;
+const sites = (["alpha", "beta", "gamma"] as const).map((id) => ({
+  definition: siteDefinition(id, { docs: { kind: "folder", path: docs[id] }, freeQueries: 3 }),
+  folder: docs[id],
+}));
+
+let service: SitesService;
+beforeAll(async () => {
+  service = await buildSitesApp({
+    sites,
+    defaultDocs: docs.default,
+    surface: { metricsToken: Redacted.make(METRICS) },
+    ceilings: { "cold-index-loads": 2 },
+    now: () => clock,
+  });
+});
+afterAll(() => service.dispose());
+
+const ask = async (site: keyof typeof QUESTIONS, from = "198.51.100.70") => {
+  const response = await service.ask(`/sites/${site}/api/chat`, QUESTIONS[site], from);
+  return { response, body: (await response.json()) as Record<string, unknown> };
+};
+
+describe("cold index loads", () => {
+  test("past the minute's budget a question needing a load is 503 with Retry-After; loaded sites still answer", async () => {
+    expect((await ask("alpha")).response.status).toBe(200);
+    expect((await ask("beta")).response.status).toBe(200);
+    const refused = await ask("gamma");
+    expect(refused.response.status).toBe(503);
+    expect(refused.response.headers.get("Retry-After")).toBe("50");
+    expect(refused.body).toMatchObject({ success: false, code: "COLD_INDEX_LOADS_LIMITED" });
+    // Loaded indexes are never refused, from any address.
+    expect((await ask("alpha", "198.51.100.71")).response.status).toBe(200);
+    expect((await ask("beta")).response.status).toBe(200);
+    const metrics = await service.call("/metrics", { headers: { Authorization: `Bearer ${METRICS}` } });
+    expect(await metrics.text()).toContain('ceiling_refusals_total{ceiling="cold-index-loads"} 1');
+    // The next minute loads again, and the refused question cost nothing: 3 free, one used now.
+    clock += 50_000;
+    const answered = await ask("gamma");
+    expect(answered.response.status).toBe(200);
+    expect((answered.body.rateLimit as Record<string, unknown>).remaining).toBe(2);
+  });
+});

@@ -1,0 +1,89 @@
+/**
+ * Free questions across sites (free-questions-across-sites, core/ceilings/ceilings.ts): one
+ * address gets its free answers on each site, but no more than the service's cap on all of them
+ * together, on the memory store and on one Redis with two instances. Past the cap the client
+ * meets the usual 402 ("free questions used", with the site's payment terms) on a site where it
+ * still had free questions; a declined question is free and takes none; another address is not
+ * touched; /metrics counts the refusals by the ceiling's name.
+ */
+import { describe, expect, test } from "bun:test";
+import * as Redacted from "effect/Redacted";
+import { QUOTA_EXHAUSTED_TEXT } from "../../src/http/error-response.ts";
+import { redisServerAvailable } from "../support/redis-server.ts";
+import { useRedisServer } from "../support/shared-redis.ts";
+import {
+  docsFolder,
+  type SitesService,
+  siteDefinition,
+  sitesInstances,
+  useInstances,
+} from "../support/sites-app.ts";
+
+const METRICS = "metrics-token-0123456789abcdef";
+/** Three free questions a site, four sites, five free answers across them. */
+const ACROSS = 5;
+const docs = {
+  default: docsFolder({ "guide.md": "# Service guide\n\nStart the service with npm start.\n" }),
+  alpha: docsFolder({ "alpha.md": "# Zorblax\n\nThe Zorblax frobnicator takes a level from one to nine.\n" }),
+  beta: docsFolder({ "beta.md": "# Quuxly\n\nQuuxly shards every widget table by tenant.\n" }),
+  gamma: docsFolder({ "gamma.md": "# Wibble\n\nWibble caches every answer for an hour.\n" }),
+};
+const QUESTIONS = {
+  alpha: "What level does the Zorblax frobnicator take?",
+  beta: "How does Quuxly shard widget tables?",
+  gamma: "How long does Wibble cache answers?",
+} as const;
+const sites = (["alpha", "beta", "gamma"] as const).map((id) => ({
+  definition: siteDefinition(id, { docs: { kind: "folder", path: docs[id] }, freeQueries: 3 }),
+  folder: docs[id],
+}));
+
+const redis = redisServerAvailable() ? useRedisServer() : undefined;
+const STORES = sitesInstances(redis, (redisUrl) => ({
+  defaultDocs: docs.default,
+  sites,
+  surface: { metricsToken: Redacted.make(METRICS) },
+  ceilings: { "free-questions-across-sites": ACROSS },
+  ...(redisUrl === undefined ? {} : { redisUrl }),
+}));
+
+const body = async (response: Response) => (await response.json()) as Record<string, unknown>;
+
+describe.each(STORES)("free questions across sites (%s)", (_name, open) => {
+  let one: SitesService;
+  let two: SitesService;
+  useInstances(open, (first, second) => {
+    [one, two] = [first, second];
+  });
+  const ask = async (on: SitesService, site: keyof typeof QUESTIONS, from: string, question?: string) => {
+    const response = await on.ask(`/sites/${site}/api/chat`, question ?? QUESTIONS[site], from);
+    return { status: response.status, body: await body(response) };
+  };
+
+  test("one address gets at most the cap over every site; a declined question takes none", async () => {
+    const from = "198.51.100.60";
+    // Three on alpha (its own free questions), then one on beta, on either instance.
+    for (let i = 0; i < 3; i++) expect((await ask(i % 2 === 0 ? one : two, "alpha", from)).status).toBe(200);
+    expect((await ask(two, "beta", from)).status).toBe(200);
+    // Off the docs: declined and free, across sites too.
+    const declined = await ask(one, "beta", from, "What is the airspeed of an unladen swallow?");
+    expect([declined.status, declined.body.declined]).toEqual([200, true]);
+    // The fifth answer is the last free one anywhere.
+    expect((await ask(one, "beta", from)).status).toBe(200);
+    // beta still has a free question of its own and gamma three: both answer the usual 402.
+    for (const site of ["beta", "gamma"] as const) {
+      const refused = await ask(one, site, from);
+      expect([site, refused.status, refused.body.error, refused.body.code]).toEqual([
+        site,
+        402,
+        QUOTA_EXHAUSTED_TEXT,
+        "PAYMENT_REQUIRED",
+      ]);
+      expect((refused.body.payment as Record<string, unknown>).recipient).toBeString();
+    }
+    // Another address is not touched.
+    expect((await ask(two, "gamma", "198.51.100.61")).status).toBe(200);
+    const metrics = await one.call("/metrics", { headers: { Authorization: `Bearer ${METRICS}` } });
+    expect(await metrics.text()).toContain('ceiling_refusals_total{ceiling="free-questions-across-sites"} 2');
+  });
+});

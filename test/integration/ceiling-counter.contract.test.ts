@@ -1,0 +1,112 @@
+/**
+ * The ceiling counter (core/ports/ceiling-counter.ts), one contract on memory and on a real
+ * redis-server, seen by two instances of one store: a request is counted in every counter or in
+ * none, the first full counter is named, a refusal writes nothing, a window's counter frees when
+ * the window turns, a distinct counter admits a known member again without counting it, a
+ * give-back frees one place, and concurrent admissions from both instances never pass a limit.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import * as Effect from "effect/Effect";
+import * as Layer from "effect/Layer";
+import * as ManagedRuntime from "effect/ManagedRuntime";
+import { makeMemoryCeilingCounter } from "../../adapters/store-memory/ceiling-counter.ts";
+import { redisCeilingCounter } from "../../adapters/store-redis/ceiling-counter.ts";
+import { close, connect } from "../../adapters/store-redis/redis-client.ts";
+import { distinctCounter, windowCounter } from "../../core/ceilings/counters.ts";
+import { CeilingCounter, type Counter } from "../../core/ports/ceiling-counter.ts";
+import { describeWithRedis, type RedisServer, startRedisServer } from "../support/redis-server.ts";
+
+type Instance = ManagedRuntime.ManagedRuntime<CeilingCounter, unknown>;
+const T0 = Date.UTC(2030, 0, 15, 12, 0, 10);
+const NEXT_MINUTE = Date.UTC(2030, 0, 15, 12, 1, 0);
+
+const contract = (
+  name: string,
+  instances: () => [Layer.Layer<CeilingCounter>, Layer.Layer<CeilingCounter>],
+) =>
+  describe(`ceiling counter: ${name}`, () => {
+    let a: Instance;
+    let b: Instance;
+    beforeAll(() => {
+      const [first, second] = instances();
+      [a, b] = [ManagedRuntime.make(first), ManagedRuntime.make(second)];
+    });
+    afterAll(() => Promise.all([a.dispose(), b.dispose()]));
+    const admit = async (on: Instance, counters: ReadonlyArray<Counter>, now: number) => {
+      const verdict = await on.runPromise(CeilingCounter.use((c) => c.admit(counters, now)));
+      return verdict.admitted ? "ok" : `${verdict.refusedBy.ceiling}:${verdict.refusedBy.freesAt}`;
+    };
+    const giveBack = (on: Instance, counters: ReadonlyArray<Counter>, now: number) =>
+      on.runPromise(CeilingCounter.use((c) => c.giveBack(counters, now)));
+    const pair = (client: string, now: number, run: string) => [
+      windowCounter("rpc-relay-per-client", `${run}:${client}`, 2, now),
+      windowCounter("rpc-relay", `${run}:all`, 3, now),
+    ];
+
+    test("all or none: the first full counter refuses, names its window's end, and writes nothing", async () => {
+      const run = crypto.randomUUID();
+      expect(await admit(a, pair("c1", T0, run), T0)).toBe("ok");
+      expect(await admit(b, pair("c1", T0, run), T0)).toBe("ok");
+      // c1 is full: refused by its own counter, and the global one keeps its third place.
+      expect(await admit(a, pair("c1", T0, run), T0)).toBe(`rpc-relay-per-client:${NEXT_MINUTE}`);
+      expect(await admit(b, pair("c2", T0, run), T0)).toBe("ok");
+      expect(await admit(a, pair("c3", T0, run), T0)).toBe(`rpc-relay:${NEXT_MINUTE}`);
+      // The next minute is a new window for both.
+      expect(await admit(b, pair("c1", NEXT_MINUTE, run), NEXT_MINUTE)).toBe("ok");
+    });
+
+    test("a give-back frees one place of each counter named", async () => {
+      const run = crypto.randomUUID();
+      const one = [windowCounter("free-questions-across-sites", `${run}:c`, 1, T0)];
+      expect(await admit(a, one, T0)).toBe("ok");
+      expect(await admit(b, one, T0)).toBe(`free-questions-across-sites:${Date.UTC(2030, 0, 16)}`);
+      await giveBack(b, one, T0);
+      expect(await admit(a, one, T0)).toBe("ok");
+      // A give-back of a counter that holds nothing leaves it at zero, not below.
+      const other = [windowCounter("free-questions-across-sites", `${run}:d`, 1, T0)];
+      await giveBack(a, other, T0);
+      await giveBack(a, other, T0);
+      expect(await admit(b, other, T0)).toBe("ok");
+      expect(await admit(b, other, T0)).toBe(`free-questions-across-sites:${Date.UTC(2030, 0, 16)}`);
+    });
+
+    test("a distinct counter takes a known member again for nothing and refuses a new one past its limit", async () => {
+      const run = crypto.randomUUID();
+      const of = (member: string) => [distinctCounter("chain-lookups-per-payment", run, member, 2, 60_000)];
+      expect(await admit(a, of("s1"), T0)).toBe("ok");
+      expect(await admit(b, of("s2"), T0)).toBe("ok");
+      expect(await admit(a, of("s1"), T0)).toBe("ok");
+      expect(await admit(b, of("s3"), T0)).toBe("chain-lookups-per-payment:undefined");
+    });
+
+    test("concurrent admissions from two instances never pass the limit", async () => {
+      const run = crypto.randomUUID();
+      const verdicts = await Promise.all(
+        Array.from({ length: 40 }, (_, i) =>
+          admit(i % 2 === 0 ? a : b, [windowCounter("chain-lookups", run, 7, T0)], T0),
+        ),
+      );
+      expect(verdicts.filter((v) => v === "ok").length).toBe(7);
+    });
+  });
+
+contract("memory", () => {
+  const shared = makeMemoryCeilingCounter().counter;
+  return [Layer.succeed(CeilingCounter)(shared), Layer.succeed(CeilingCounter)(shared)];
+});
+
+describeWithRedis("ceiling counter on Redis", () => {
+  let server: RedisServer;
+  beforeAll(async () => {
+    server = await startRedisServer();
+  });
+  afterAll(() => server?.stop());
+  const onRedis = (prefix: string) =>
+    Layer.effect(CeilingCounter)(
+      Effect.gen(function* () {
+        const client = yield* Effect.acquireRelease(connect({ url: server.url }), close);
+        return redisCeilingCounter(client, prefix);
+      }).pipe(Effect.orDie),
+    );
+  contract("redis", () => [onRedis("ceilings-a:"), onRedis("ceilings-a:")]);
+});
