@@ -35,6 +35,8 @@ export interface CeilingSpec {
   /** Why an instance holds its own count although the design says ceilings are shared. */
   readonly instanceReason?: string;
   readonly protects: string;
+  /** More for the operator (Markdown), written into docs/configuration.md's row. */
+  readonly note?: string;
 }
 
 const SECOND = 1_000;
@@ -53,6 +55,7 @@ export const CEILINGS = {
     instanceReason:
       "checked before anything else on every request: a store round trip each would double the hot path's latency and load the store it guards; N instances admit N times it",
     protects: "every instance's CPU and the store from one client's request flood",
+    note: "on `/api/*`, `/x402/*`, `/mcp`, `/readyz`, `/llms.txt` and `/llms-full.txt` of every site; past it 429",
   },
   "in-flight-per-client": {
     counts: "requests in flight at once",
@@ -63,6 +66,7 @@ export const CEILINGS = {
     scope: "instance",
     instanceReason: "what it counts (open requests) lives in this process and ends with its connection",
     protects: "the instance's memory and sockets from slow requests held open",
+    note: "more get 429 at once",
   },
   "rpc-relay-per-client": {
     counts: "RPC calls the widget's relay forwards",
@@ -72,6 +76,7 @@ export const CEILINGS = {
     setting: "RPC_RELAY_PER_CLIENT_PER_MINUTE",
     scope: "service",
     protects: "the operator's RPC plan",
+    note: "the widget's relay, `/api/solana-rpc` of every site; past it 429 with `Retry-After`",
   },
   "rpc-relay": {
     counts: "RPC calls the widget's relay forwards (a transaction paying the service is exempt)",
@@ -81,6 +86,7 @@ export const CEILINGS = {
     setting: "RPC_RELAY_PER_MINUTE",
     scope: "service",
     protects: "the operator's RPC plan, whatever the number of addresses",
+    note: "all clients and all sites together",
   },
   "chain-lookups-per-client": {
     counts: "chain lookups of signatures the service has not seen",
@@ -90,6 +96,7 @@ export const CEILINGS = {
     setting: "CHAIN_LOOKUPS_PER_CLIENT_PER_MINUTE",
     scope: "service",
     protects: "the operator's RPC plan (up to two calls a lookup)",
+    note: "`POST /api/payment`, `X-Payment-Authorization` on `/api/chat` and paywalled routes, MCP `_meta` payments; past it 429 (or the dialect's error) with `Retry-After`, no RPC call ([payments.md](payments.md#what-an-attacker-can-and-cannot-do))",
   },
   "chain-lookups": {
     counts: "chain lookups of signatures the service has not seen",
@@ -99,6 +106,7 @@ export const CEILINGS = {
     setting: "CHAIN_LOOKUPS_PER_MINUTE",
     scope: "service",
     protects: "the operator's RPC plan, whatever the number of addresses",
+    note: "at most 1,200 RPC calls a minute from lookups",
   },
   "chain-lookups-per-payment": {
     counts: "distinct signatures looked up for one payment_id",
@@ -134,6 +142,7 @@ export const CEILINGS = {
     setting: "CREDITLESS_SIGN_INS_PER_MINUTE",
     scope: "service",
     protects: "the store: used nonces (about 3,000) and the eviction order's churn",
+    note: "past it such a sign-in is `429 TOO_MANY_SIGN_INS` until the minute turns (checked before its nonce is stored), while wallets holding credits still sign in ([payments.md](payments.md#what-an-attacker-can-and-cannot-do))",
   },
   "sessions-per-wallet": {
     counts: "live sessions of one wallet (one more closes the oldest)",
@@ -151,6 +160,7 @@ export const CEILINGS = {
     setting: "MAX_CREDITLESS_SESSIONS",
     scope: "service",
     protects: "the store's memory (about 37 MB on Redis at the default)",
+    note: "past it the oldest is deleted and reads `SESSION_UNKNOWN`; a live session of a wallet holding credits is never deleted",
   },
   "console-token-failures": {
     counts: "wrong console tokens (ADMIN_TOKEN, owner tokens); past it a 15-minute lockout",
@@ -196,7 +206,8 @@ export const CEILINGS = {
     limit: { default: 3, min: 0, max: 1_000_000 },
     setting: "RATE_LIMIT_FREE_QUERIES",
     scope: "service",
-    protects: "the language model's bill, per site (a site's `freeQuestions` overrides it)",
+    protects: "the language model's bill, per site",
+    note: "a site's `freeQuestions` sets its own",
   },
   "free-questions-across-sites": {
     counts: "free questions answered on every site together (a declined one is given back)",
@@ -206,6 +217,7 @@ export const CEILINGS = {
     setting: "FREE_QUESTIONS_ACROSS_SITES",
     scope: "service",
     protects: "the service's language-model key from one address taking every site's free answers",
+    note: "past it, on a site where free questions are left, the usual 402 (or a paid question when the client holds credits)",
   },
   "paid-daily-cap": {
     counts: "paid questions spent",
@@ -225,6 +237,7 @@ export const CEILINGS = {
     scope: "instance",
     instanceReason: "a load costs this instance's CPU, disk and memory; each instance loads its own",
     protects: "the instance's CPU and disk from addresses asking large sites in turn",
+    note: "past it the question gets 503 `COLD_INDEX_LOADS_LIMITED` with `Retry-After`, nothing charged",
   },
   "sites-memory": {
     counts: "MiB the loaded indexes hold (past it the least recently used idle one is dropped)",
@@ -235,6 +248,7 @@ export const CEILINGS = {
     scope: "instance",
     instanceReason: "the memory is the instance's",
     protects: "the instance's memory",
+    note: "a local index counts its file's size, a Chroma site its chunks' text (2 bytes a character) and lexical tables; an index in use is never dropped",
   },
   "sponsor-losses": {
     counts: "lamports failed settlements cost the fee payer (past it x402 v2 is withdrawn)",
@@ -244,6 +258,7 @@ export const CEILINGS = {
     setting: "X402_SPONSOR_LOSS_LAMPORTS_PER_HOUR",
     scope: "service",
     protects: "the fee payer's SOL",
+    note: "0 = withdrawn after any loss, with one WARN, until the hour turns ([x402.md](x402.md#what-failed-settlements-can-cost-the-sponsor))",
   },
   "insights-events": {
     counts: "insight events kept (the oldest dropped first)",
@@ -263,6 +278,7 @@ export const CEILINGS = {
     scope: "instance",
     instanceReason: "one sync runs at a time for the whole service (a lock in the store)",
     protects: "the docs host and the index's size",
+    note: "counted per crawl, not per window",
   },
 } as const satisfies Record<string, CeilingSpec>;
 
