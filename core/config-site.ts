@@ -291,20 +291,8 @@ const DefaultSite = Schema.Struct({
   language: SITE_FIELDS.language,
 });
 
-export interface DefaultSiteSettings {
-  readonly docsUrl: string | undefined;
-  readonly unitsPerQuery: bigint;
-  readonly freeQueries: number;
-  readonly allowedOrigins: ReadonlyArray<string>;
-  readonly mcpToolPrices: McpToolPrices;
-  readonly docsLanguage: string | undefined;
-}
-
 /** The default site's settings from the environment; `problems` gets each bad variable's. */
-export const decodeDefaultSite = (
-  text: (name: string) => string | undefined,
-  problems: string[],
-): DefaultSiteSettings => {
+export const decodeDefaultSite = (text: (name: string) => string | undefined, problems: string[]) => {
   const raw: Record<string, unknown> = {};
   for (const [key, [name, read]] of Object.entries(DEFAULT_SITE_VARIABLES)) {
     const value = text(name);
