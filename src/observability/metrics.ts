@@ -28,6 +28,8 @@ export const COUNTERS = {
   protection_rate_limited_total: "Requests refused by the per-identity protection limit",
   ceiling_refusals_total:
     "Requests refused by a ceiling, by its name (core/ceilings/ceilings.ts; a refusal costs nothing of it)",
+  site_index_loads_total:
+    "Hosted sites' indexes loaded from disk because they were not held in memory (what the cold-index-loads ceiling admits)",
   payment_unknown_signature_limited_total:
     "Payments refused before any RPC call: the chain lookup budget (per client or for everyone) is spent",
   answers_total: "Answers served",

@@ -97,6 +97,7 @@ export const hostedSites = (options: HostedSitesOptions) => {
       () => options.metrics.count("ceiling_refusals_total", { ceiling: "cold-index-loads" }),
       options.now,
     ),
+    onLoad: () => options.metrics.count("site_index_loads_total"),
     onDrop: (site, size, heldBytes) =>
       logger.info("site index dropped (memory budget)", { site, bytes: size.bytes, heldBytes }),
   });

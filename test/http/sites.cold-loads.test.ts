@@ -3,7 +3,8 @@
  * hosting sites, each site's index loads on its first question, and past the instance's budget
  * for the minute a question needing a load is answered 503 COLD_INDEX_LOADS_LIMITED with
  * Retry-After, nothing charged; a site whose index is loaded still answers; the next minute
- * loads again. /metrics counts the refusals by the ceiling's name. The clock is the test's.
+ * loads again. /metrics counts the loads and the refusals by the ceiling's name. The clock is
+ * the test's.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import * as Redacted from "effect/Redacted";
@@ -59,7 +60,10 @@ describe("cold index loads", () => {
     expect((await ask("alpha", "198.51.100.71")).response.status).toBe(200);
     expect((await ask("beta")).response.status).toBe(200);
     const metrics = await service.call("/metrics", { headers: { Authorization: `Bearer ${METRICS}` } });
-    expect(await metrics.text()).toContain('ceiling_refusals_total{ceiling="cold-index-loads"} 1');
+    const counted = await metrics.text();
+    expect(counted).toContain('ceiling_refusals_total{ceiling="cold-index-loads"} 1');
+    // The two loads admitted (alpha's and beta's), none for the refused one.
+    expect(counted).toMatch(/^site_index_loads_total 2$/m);
     // The next minute loads again, and the refused question cost nothing: 3 free, one used now.
     clock += 50_000;
     const answered = await ask("gamma");
