@@ -62,5 +62,15 @@ export const makeMemoryCeilingCounter = () => {
         }
       }),
   });
-  return { counter, size: () => held.size };
+  return {
+    counter,
+    /** Counters held (a lapsed one until the next sweep). */
+    size: () => held.size,
+    /** Of them, the counters of distinct members (a payment_id's signatures). */
+    distinctSize: () => {
+      let count = 0;
+      for (const entry of held.values()) if (entry.members !== undefined) count++;
+      return count;
+    },
+  };
 };

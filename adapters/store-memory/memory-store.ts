@@ -18,7 +18,6 @@ import { DEFAULT_UNATTRIBUTED_BOUNDS, type UnattributedBounds } from "../../core
 import { combinedView } from "../../core/payments/wallet-credits.ts";
 import { claimInput } from "../../core/payments/x402-claim.ts";
 import { CeilingCounter } from "../../core/ports/ceiling-counter.ts";
-import { ChainLookupBudget } from "../../core/ports/chain-lookup-budget.ts";
 import { FeedbackStore } from "../../core/ports/feedback-store.ts";
 import { HeldSizes } from "../../core/ports/held-sizes.ts";
 import { type InsightsBounds, InsightsStore } from "../../core/ports/insights-store.ts";
@@ -39,7 +38,6 @@ import { SessionCeilings } from "../../core/sign-in/session-ceilings.ts";
 import { hmacSeal, newSealKey } from "../shared/hmac-seal.ts";
 import { newHoldId } from "../shared/random-ids.ts";
 import { makeMemoryCeilingCounter } from "./ceiling-counter.ts";
-import { makeMemoryLookupBudget } from "./chain-lookup-budget.ts";
 import { MAX_ANSWERS, makeMemoryFeedback } from "./memory-feedback.ts";
 import { makeMemoryInsights } from "./memory-insights.ts";
 import { makeMemorySessions } from "./memory-sessions.ts";
@@ -193,7 +191,6 @@ export const layer = (
         append: (event) => Effect.sync(() => log.append(event)),
         between: (from, to, now) => Effect.sync(() => log.between(from, to, now)),
       });
-      const lookups = makeMemoryLookupBudget();
       const ceilings = makeMemoryCeilingCounter();
       const unattributed = makeMemoryUnattributed(unattributedBounds);
       const held = HeldSizes.of({
@@ -211,7 +208,7 @@ export const layer = (
             { structure: "payer_links", entries: signedIn.links },
             { structure: "sign_in_nonces", entries: signedIn.nonces },
             { structure: "sign_in_counts", entries: signedIn.signIns },
-            { structure: "payment_lookups", entries: lookups.size() },
+            { structure: "payment_lookups", entries: ceilings.distinctSize() },
             { structure: "ceiling_counters", entries: ceilings.size() },
             {
               structure: "unattributed_payments",
@@ -231,7 +228,6 @@ export const layer = (
         Context.add(UsedSignatures, ledger),
         Context.add(PendingSettlements, makeMemoryPendingSettlements()),
         Context.add(SponsorLosses, makeMemorySponsorLosses()),
-        Context.add(ChainLookupBudget, lookups.budget),
         Context.add(CeilingCounter, ceilings.counter),
         Context.add(WalletCredits, wallets),
         Context.add(WalletSessions, sessions),

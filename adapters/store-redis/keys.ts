@@ -33,10 +33,11 @@
  *   seal-key          the generated key of sealed 402s and challenges (core/ports/request-seal.ts)
  *   link:<identity>   hash: the wallet an identity paid with and what it may spend of it (its
  *                     allowance and open holds), 30 days (link-lua.ts, redis-sessions.ts)
- *   lookups:<minute>:all / lookups:<minute>:c:<identity>  chain lookups admitted in one UTC
- *                     minute, for everyone and per client; lookups:p:<paymentId>  the set of
- *                     signatures a payment_id was looked up with, until the request expires
- *                     (chain-lookup-budget.ts)
+ *   ceiling:<name>:<window>:<subject> / ceiling:<name>:<subject>  the counters of the service's
+ *                     windowed ceilings (core/ceilings/ceilings.ts), a window's until it ends
+ *                     (plus 5 s), and the sets of distinct members (a payment_id's signatures
+ *                     looked up) until their horizon (ceiling-counter.ts); the service's prefix
+ *                     only, every site shares them
  *   pid:<route>:<id>  the first result of a settled payment named by an x402 payment
  *                     identifier (JSON), a day; pids  sorted set of them by time kept, capped
  *                     (paid-results.ts)
@@ -78,9 +79,6 @@ export const keyLayout = (prefix: string, ledgerPrefix: string = prefix) => ({
   sealKey: `${prefix}seal-key`,
   // Was payer:<identity> (a string, no allowance): those lapse unread, so they link nothing.
   payerLink: (identity: string) => `${prefix}link:${identity}`,
-  lookupsOfClient: (window: number, identity: string) => `${prefix}lookups:${window}:c:${identity}`,
-  lookupsOfAll: (window: number) => `${prefix}lookups:${window}:all`,
-  lookupsOfPayment: (paymentId: string) => `${prefix}lookups:p:${paymentId}`,
   paidResult: (key: string) => `${prefix}pid:${key}`,
   paidResults: `${prefix}pids`,
 });

@@ -15,7 +15,6 @@ import { checkQueries } from "../../core/payments/grant-guard.ts";
 import { isRemembered, SIGNATURE_MEMORY_MS } from "../../core/payments/signature-ledger.ts";
 import { DEFAULT_UNATTRIBUTED_BOUNDS } from "../../core/payments/unattributed.ts";
 import { CeilingCounter } from "../../core/ports/ceiling-counter.ts";
-import { ChainLookupBudget } from "../../core/ports/chain-lookup-budget.ts";
 import { FeedbackStore } from "../../core/ports/feedback-store.ts";
 import { InsightsStore } from "../../core/ports/insights-store.ts";
 import { PaidResults } from "../../core/ports/paid-results.ts";
@@ -35,7 +34,6 @@ import { SessionCeilings } from "../../core/sign-in/session-ceilings.ts";
 import { hmacSeal, newSealKey } from "../shared/hmac-seal.ts";
 import { newHoldId } from "../shared/random-ids.ts";
 import { redisCeilingCounter } from "./ceiling-counter.ts";
-import { redisLookupBudget } from "./chain-lookup-budget.ts";
 import { requireNoEviction } from "./eviction-check.ts";
 import { DEFAULT_KEY_PREFIX, keyLayout } from "./keys.ts";
 import type { RedisStoreOptions } from "./options.ts";
@@ -195,7 +193,6 @@ export const layer = (options: RedisStoreOptions): Layer.Layer<StoreServices, St
           redisPendingSettlements(client, options.keyPrefix ?? DEFAULT_KEY_PREFIX),
         ),
         Context.add(SponsorLosses, redisSponsorLosses(client, options.keyPrefix ?? DEFAULT_KEY_PREFIX)),
-        Context.add(ChainLookupBudget, redisLookupBudget(client, keys)),
         Context.add(CeilingCounter, redisCeilingCounter(client, options.keyPrefix ?? DEFAULT_KEY_PREFIX)),
         Context.add(WalletCredits, redisWalletCredits(client, keys, limits)),
         Context.add(

@@ -15,6 +15,7 @@
  *   - per payment_id, PER_PAYMENT (3) distinct signatures over its life: a payer who sent a
  *     wrong transfer and then the right one needs 2, and the same signature retried takes no
  *     new slot; without it one 402 would accept lookups from any number of strangers.
+ * The counters are the service's ceiling counter's (lookupCounters), shared through the store.
  * Windows are fixed UTC minutes. Counters are written only when a lookup is admitted, so the
  * state a stranger can make grows with the global budget, not with the requests refused. A
  * payment_id's counter lives until its request's grace ends, but at most PAYMENT_COUNTER_MAX_MS
@@ -23,6 +24,8 @@
  * that admits 3 more signatures a quarter-hour, still inside the per-client and global budgets.
  */
 import * as Context from "effect/Context";
+import { distinctCounter, retryAfterMs, windowCounter } from "../ceilings/counters.ts";
+import type { Counter, CounterVerdict } from "../ports/ceiling-counter.ts";
 
 export const CHAIN_LOOKUPS_PER_CLIENT_PER_MINUTE = 30;
 export const CHAIN_LOOKUPS_PER_MINUTE = 600;
@@ -97,4 +100,41 @@ export const admitLookup = (
   if (counts.everyone >= ceilings.perMinute)
     return { admitted: false, scope: "everyone", retryAfterMs: leftMs };
   return { admitted: true };
+};
+
+/**
+ * The counters one lookup must fit, in admitLookup's order (the payment_id's signatures, the
+ * client's minute, everyone's minute), for the ceiling counter. The payment's `expiresAt` is
+ * already bounded by paymentCounterUntil.
+ */
+export const lookupCounters = (
+  request: LookupRequest,
+  ceilings: ChainLookupCeilings,
+  now: number,
+): ReadonlyArray<Counter> => [
+  ...(request.payment === undefined
+    ? []
+    : [
+        distinctCounter(
+          "chain-lookups-per-payment",
+          request.payment.id,
+          request.signature,
+          ceilings.perPayment,
+          request.payment.expiresAt - now,
+        ),
+      ]),
+  windowCounter("chain-lookups-per-client", request.client, ceilings.perClientPerMinute, now),
+  windowCounter("chain-lookups", "all", ceilings.perMinute, now),
+];
+
+/** The counter's verdict as the budget's. */
+export const lookupVerdict = (verdict: CounterVerdict, now: number): LookupVerdict => {
+  if (verdict.admitted) return { admitted: true };
+  const { ceiling } = verdict.refusedBy;
+  if (ceiling === "chain-lookups-per-payment") return { admitted: false, scope: "payment" };
+  return {
+    admitted: false,
+    scope: ceiling === "chain-lookups-per-client" ? "client" : "everyone",
+    retryAfterMs: retryAfterMs(verdict.refusedBy, now) ?? windowOf(now).leftMs,
+  };
 };

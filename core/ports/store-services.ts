@@ -4,7 +4,6 @@
  * an adapter that forgets it fails to compile.
  */
 import type { CeilingCounter } from "./ceiling-counter.ts";
-import type { ChainLookupBudget } from "./chain-lookup-budget.ts";
 import type { FeedbackStore } from "./feedback-store.ts";
 import type { InsightsStore } from "./insights-store.ts";
 import type { PaidResults } from "./paid-results.ts";
@@ -29,7 +28,6 @@ export type StoreServices =
   | SettlementLocks
   | PendingSettlements
   | SponsorLosses
-  | ChainLookupBudget
   | CeilingCounter
   | WalletCredits
   | WalletSessions

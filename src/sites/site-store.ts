@@ -6,7 +6,7 @@
  * reloading the sites file never drops the memory store's credits.
  *
  * What is the service's and not a site's comes from the default site and is shared: the chain
- * reader and the chain lookup budget (one RPC plan: 600 lookups a minute for everyone, not per
+ * reader and the ceiling counter, the chain lookup budget among its counters (one RPC plan: 600 lookups a minute for everyone, not per
  * site, or fifty sites would make it thirty thousand), the settlement locks and the sponsor's
  * losses (one fee payer), and the ledger of used signatures: sites without a wallet of their
  * own receive in the service's, and one transfer must pay once in the whole service (on Redis
@@ -19,7 +19,6 @@ import * as Option from "effect/Option";
 import { UsedSignatures } from "../../adapters/store-memory/index.ts";
 import type { AppConfig } from "../../core/config.ts";
 import { CeilingCounter } from "../../core/ports/ceiling-counter.ts";
-import { ChainLookupBudget } from "../../core/ports/chain-lookup-budget.ts";
 import { ChainReader } from "../../core/ports/chain-reader.ts";
 import { SettlementLocks } from "../../core/ports/settlement-locks.ts";
 import { SponsorLosses } from "../../core/ports/sponsor-losses.ts";
@@ -29,12 +28,7 @@ import type { Logger } from "../observability/log.ts";
 import { type AppEvents, storeLayerFor } from "../runtime/app-layer.ts";
 
 /** The services every site takes from the default site's runtime. */
-export type SharedServices =
-  | ChainLookupBudget
-  | CeilingCounter
-  | SettlementLocks
-  | SponsorLosses
-  | ChainReader;
+export type SharedServices = CeilingCounter | SettlementLocks | SponsorLosses | ChainReader;
 
 /** The default site's keys stay as they were; a hosted site's are nested under its id. */
 export const siteKeyPrefix = (id: string) => `docs-chat:site:${id}:`;
@@ -42,13 +36,7 @@ export const siteKeyPrefix = (id: string) => `docs-chat:site:${id}:`;
 /** The shared services, read once from the default site's runtime (with the memory store's ledger, if it is one). */
 export const sharedServicesOf = async (runtime: AppRuntime): Promise<Context.Context<SharedServices>> => {
   const context = await runtime.context();
-  const shared = Context.pick(
-    ChainLookupBudget,
-    CeilingCounter,
-    SettlementLocks,
-    SponsorLosses,
-    ChainReader,
-  )(context);
+  const shared = Context.pick(CeilingCounter, SettlementLocks, SponsorLosses, ChainReader)(context);
   // Not among the app's services by type: only a memory store provides it, and only a memory
   // store reads it (Effect.serviceOption), so it rides along untyped.
   const ledger = Context.getOption(context as unknown as Context.Context<UsedSignatures>, UsedSignatures);

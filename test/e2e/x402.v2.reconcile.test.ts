@@ -15,7 +15,7 @@ import * as Effect from "effect/Effect";
 import type * as ManagedRuntime from "effect/ManagedRuntime";
 import { MemoryStore } from "../../adapters/store-memory/index.ts";
 import { RedisStore } from "../../adapters/store-redis/index.ts";
-import type { ChainLookupBudget } from "../../core/ports/chain-lookup-budget.ts";
+import type { CeilingCounter } from "../../core/ports/ceiling-counter.ts";
 import type { PaymentRequests } from "../../core/ports/payment-requests.ts";
 import { PendingSettlements } from "../../core/ports/pending-settlements.ts";
 import { WalletCredits } from "../../core/ports/wallet-credits.ts";
@@ -67,7 +67,7 @@ const onChain = (options: TestAppOptions = {}): TestApp =>
   });
 
 const reconcileOn = (
-  runtime: ManagedRuntime.ManagedRuntime<PendingSettlements | PaymentRequests | ChainLookupBudget, never>,
+  runtime: ManagedRuntime.ManagedRuntime<PendingSettlements | PaymentRequests | CeilingCounter, never>,
   metrics?: Metrics,
 ) =>
   reconcileOnce(

@@ -1,22 +1,25 @@
 /**
- * The chain lookup budget, memory and Redis against the pure rule: random sequences of lookups
- * (a few clients, signatures and payment_ids, minutes passing) run on a tiny model built on
- * admitLookup, on the memory store's budget and on the Redis store's script, and every verdict
- * must be the same on all three.
+ * The chain lookup budget on the ceiling counter, memory and Redis against the pure rule:
+ * random sequences of lookups (a few clients, signatures and payment_ids, minutes passing) run
+ * on a tiny model built on admitLookup, and through admitChainLookup on the memory store's
+ * counter and on the Redis store's script, and every verdict must be the same on all three.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import * as Effect from "effect/Effect";
+import * as Layer from "effect/Layer";
 import * as ManagedRuntime from "effect/ManagedRuntime";
 import fc from "fast-check";
-import { makeMemoryLookupBudget } from "../../adapters/store-memory/chain-lookup-budget.ts";
+import { makeMemoryCeilingCounter } from "../../adapters/store-memory/ceiling-counter.ts";
 import { RedisStore } from "../../adapters/store-redis/index.ts";
 import {
   admitLookup,
   type ChainLookupCeilings,
+  ChainLookupLimits,
   type LookupRequest,
   windowOf,
 } from "../../core/payments/chain-lookup-budget.ts";
-import { ChainLookupBudget } from "../../core/ports/chain-lookup-budget.ts";
+import { CeilingCounter } from "../../core/ports/ceiling-counter.ts";
+import { admitChainLookup } from "../../core/use-cases/reserve-chain-lookup.ts";
 import { type RedisServer, redisServerAvailable, startRedisServer } from "../support/redis-server.ts";
 
 const CEILINGS: ChainLookupCeilings = { perClientPerMinute: 3, perMinute: 5, perPayment: 2 };
@@ -66,21 +69,28 @@ beforeAll(async () => {
 });
 afterAll(() => server?.stop());
 
+const limits = Layer.succeed(ChainLookupLimits)(CEILINGS);
+
 describe("chain lookup budget: model, memory and Redis agree", () => {
   test("on random sequences of lookups", async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 40 }), async (steps) => {
         const expected = model();
-        const memory = makeMemoryLookupBudget().budget;
+        const memory = ManagedRuntime.make(
+          Layer.merge(Layer.succeed(CeilingCounter)(makeMemoryCeilingCounter().counter), limits),
+        );
         const redis =
           server === undefined
             ? undefined
             : ManagedRuntime.make(
-                RedisStore.layer({
-                  url: server.url,
-                  limits: { freePerDay: 1, paidDailyCap: 10, holdTtlMs: 60_000 },
-                  keyPrefix: `lk-${crypto.randomUUID()}:`,
-                }),
+                Layer.merge(
+                  RedisStore.layer({
+                    url: server.url,
+                    limits: { freePerDay: 1, paidDailyCap: 10, holdTtlMs: 60_000 },
+                    keyPrefix: `lk-${crypto.randomUUID()}:`,
+                  }),
+                  limits,
+                ),
               );
         try {
           let now = START;
@@ -92,16 +102,12 @@ describe("chain lookup budget: model, memory and Redis agree", () => {
               ...(payment === undefined ? {} : { payment: { id: payment, expiresAt: EXPIRES } }),
             };
             const want = expected(request, now);
-            expect(await Effect.runPromise(memory.reserve(request, CEILINGS, now))).toEqual(want);
+            expect(await memory.runPromise(admitChainLookup(request, now))).toEqual(want);
             if (redis !== undefined)
-              expect(
-                await redis.runPromise(
-                  Effect.flatMap(ChainLookupBudget, (budget) => budget.reserve(request, CEILINGS, now)),
-                ),
-              ).toEqual(want);
+              expect(await redis.runPromise(admitChainLookup(request, now))).toEqual(want);
           }
         } finally {
-          await redis?.dispose();
+          await Promise.all([memory.dispose(), redis?.dispose()]);
         }
       }),
       { numRuns: 60 },

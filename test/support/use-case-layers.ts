@@ -10,13 +10,11 @@ import * as Result from "effect/Result";
 import * as Stream from "effect/Stream";
 import { hmacSeal } from "../../adapters/shared/hmac-seal.ts";
 import { makeMemoryCeilingCounter } from "../../adapters/store-memory/ceiling-counter.ts";
-import { makeMemoryLookupBudget } from "../../adapters/store-memory/chain-lookup-budget.ts";
 import { makeMemoryUnattributed } from "../../adapters/store-memory/memory-unattributed.ts";
 import { memoReference } from "../../core/payments/memo-reference.ts";
 import { PaymentSettings } from "../../core/payments/payment-settings.ts";
 import { DEFAULT_UNATTRIBUTED_BOUNDS } from "../../core/payments/unattributed.ts";
 import { CeilingCounter } from "../../core/ports/ceiling-counter.ts";
-import { ChainLookupBudget } from "../../core/ports/chain-lookup-budget.ts";
 import { type ChainLookup, ChainReader } from "../../core/ports/chain-reader.ts";
 import { Conversations } from "../../core/ports/conversations.ts";
 import { type ChatTurn, GenerationFailed, Generator } from "../../core/ports/generator.ts";
@@ -224,9 +222,8 @@ export const worldLayer = (w: World, settings: PaymentSettings["Service"] = SETT
     askLayers(w),
     paymentLayers(w),
     Layer.succeed(PaymentSettings, settings),
-    // The real budget of the memory store: these worlds ask far below its ceilings.
-    Layer.succeed(ChainLookupBudget, makeMemoryLookupBudget().budget),
-    // The memory store's counter of ceilings (free questions across sites).
+    // The memory store's counter of ceilings (chain lookups, free questions across sites): these
+    // worlds ask far below them.
     Layer.succeed(CeilingCounter, makeMemoryCeilingCounter().counter),
     // The memory store's own list of unattributed payments, and a seal key of its own.
     Layer.succeed(UnattributedPayments, makeMemoryUnattributed(DEFAULT_UNATTRIBUTED_BOUNDS).store),

@@ -16,8 +16,8 @@ import {
   GIVE_UP_AFTER_MS,
   type PendingSettlement,
 } from "../../core/payments/pending-settlement.ts";
-import { ChainLookupBudget } from "../../core/ports/chain-lookup-budget.ts";
 import { PendingSettlements } from "../../core/ports/pending-settlements.ts";
+import { admitChainLookup } from "../../core/use-cases/reserve-chain-lookup.ts";
 import { runOutcome } from "../../src/hono-kit/run-effect.ts";
 import { memoryLogger } from "../../src/observability/log.ts";
 import { makeMetrics } from "../../src/observability/metrics.ts";
@@ -93,9 +93,7 @@ describe("the reconciler's RPC calls count in the chain lookup budget", () => {
     expect(fates.length).toBe(2);
     // The budget is spent: nobody else gets a lookup this minute.
     const verdict = await runtime.runPromise(
-      Effect.flatMap(ChainLookupBudget, (budget) =>
-        budget.reserve({ client: "someone", signature: "sig" }, ceilings, Date.now()),
-      ),
+      admitChainLookup({ client: "someone", signature: "sig" }, Date.now()),
     );
     expect(verdict).toEqual(expect.objectContaining({ admitted: false, scope: "everyone" }));
     expect(await pendingLeft(runtime)).toBe(3);

@@ -11,7 +11,7 @@ import type { Offer } from "../../../core/payments/sealed-request.ts";
 import type { PaymentAuthorization, PaymentRequest } from "../../../core/payments/x402.ts";
 import type { Binding } from "../../../core/payments/x402-ledger.ts";
 import type { PaymentReceipt } from "../../../core/payments/x402-receipt.ts";
-import type { ChainLookupBudget } from "../../../core/ports/chain-lookup-budget.ts";
+import type { CeilingCounter } from "../../../core/ports/ceiling-counter.ts";
 import type { ChainReader, ChainUnavailable } from "../../../core/ports/chain-reader.ts";
 import type { PaidResults } from "../../../core/ports/paid-results.ts";
 import type { PaymentRequests } from "../../../core/ports/payment-requests.ts";
@@ -37,7 +37,7 @@ export type PaymentServices =
   | PendingSettlements
   | SponsorLosses
   | RequestSeal
-  | ChainLookupBudget
+  | CeilingCounter
   | UnattributedPayments
   | PaidResults;
 

@@ -21,7 +21,7 @@ import {
 } from "../../../core/payments/chain-lookup-budget.ts";
 import { formatUnits } from "../../../core/payments/money.ts";
 import type { X402Code } from "../../../core/payments/x402.ts";
-import type { ChainLookupBudget } from "../../../core/ports/chain-lookup-budget.ts";
+import type { CeilingCounter } from "../../../core/ports/ceiling-counter.ts";
 import { ChainReader } from "../../../core/ports/chain-reader.ts";
 import type { PaidResults } from "../../../core/ports/paid-results.ts";
 import type { PaymentRequests } from "../../../core/ports/payment-requests.ts";
@@ -62,7 +62,7 @@ export interface PaywallDeps {
     | SecureRandom
     | SettlementLocks
     | RequestSeal
-    | ChainLookupBudget
+    | CeilingCounter
     | UnattributedPayments
     | PaidResults
     | PendingSettlements

@@ -19,7 +19,7 @@ import * as Effect from "effect/Effect";
 import * as Result from "effect/Result";
 import { rejected } from "../../../core/payments/payment-rejected.ts";
 import { type PayerHold, settlementKeysOf } from "../../../core/payments/settlement-locks.ts";
-import type { ChainLookupBudget } from "../../../core/ports/chain-lookup-budget.ts";
+import type { CeilingCounter } from "../../../core/ports/ceiling-counter.ts";
 import { PaymentStore } from "../../../core/ports/payment-store.ts";
 import { PendingSettlements } from "../../../core/ports/pending-settlements.ts";
 import type { SettlementLocks } from "../../../core/ports/settlement-locks.ts";
@@ -46,7 +46,7 @@ export type RunFacilitatorStep = <A, E>(
   effect: Effect.Effect<
     A,
     E,
-    PaymentStore | SettlementLocks | ChainLookupBudget | PendingSettlements | SponsorLosses
+    PaymentStore | SettlementLocks | CeilingCounter | PendingSettlements | SponsorLosses
   >,
 ) => Promise<Outcome<A, E>>;
 

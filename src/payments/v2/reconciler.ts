@@ -24,7 +24,6 @@
  */
 import * as Clock from "effect/Clock";
 import * as Effect from "effect/Effect";
-import { ChainLookupLimits } from "../../../core/payments/chain-lookup-budget.ts";
 import {
   FACILITATOR_PENDING_RETENTION_MS,
   type Fate,
@@ -35,9 +34,10 @@ import {
   RECONCILER_LEASE_MS,
 } from "../../../core/payments/pending-settlement.ts";
 import { standingOf } from "../../../core/payments/x402-ledger.ts";
-import { ChainLookupBudget } from "../../../core/ports/chain-lookup-budget.ts";
+import type { CeilingCounter } from "../../../core/ports/ceiling-counter.ts";
 import { PaymentRequests } from "../../../core/ports/payment-requests.ts";
 import { PendingSettlements } from "../../../core/ports/pending-settlements.ts";
+import { admitChainLookup } from "../../../core/use-cases/reserve-chain-lookup.ts";
 import type { Outcome } from "../../hono-kit/run-effect.ts";
 import type { Logger } from "../../observability/log.ts";
 import type { Metrics } from "../../observability/metrics.ts";
@@ -51,7 +51,7 @@ const PER_ROUND = 500;
 export const RECONCILER_CLIENT = "x402-reconciler";
 
 export type RunReconcile = <A, E>(
-  effect: Effect.Effect<A, E, PendingSettlements | PaymentRequests | ChainLookupBudget>,
+  effect: Effect.Effect<A, E, PendingSettlements | PaymentRequests | CeilingCounter>,
 ) => Promise<Outcome<A, E>>;
 
 export interface ReconcilerDeps {
@@ -73,14 +73,8 @@ export interface ReconcileRound {
 /** Admits one fate read (two RPC calls) in the chain lookup budget, or says no (nothing is counted then). */
 const admitFateRead = (entry: PendingSettlement) =>
   Effect.gen(function* () {
-    const budget = yield* ChainLookupBudget;
-    const ceilings = yield* ChainLookupLimits;
     const now = yield* Clock.currentTimeMillis;
-    const verdict = yield* budget.reserve(
-      { client: RECONCILER_CLIENT, signature: entry.signature },
-      ceilings,
-      now,
-    );
+    const verdict = yield* admitChainLookup({ client: RECONCILER_CLIENT, signature: entry.signature }, now);
     return verdict.admitted;
   });
 
