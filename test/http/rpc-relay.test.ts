@@ -264,6 +264,8 @@ describe("budgets", () => {
     const metrics = await t.metricsText();
     expect(metrics).toContain('rpc_relay_calls_total{method="getLatestBlockhash",outcome="client-budget"} 2');
     expect(metrics).toContain('rpc_relay_calls_total{method="getLatestBlockhash",outcome="global-budget"} 1');
+    expect(metrics).toContain('ceiling_refusals_total{ceiling="rpc-relay-per-client"} 2');
+    expect(metrics).toContain('ceiling_refusals_total{ceiling="rpc-relay"} 1');
     // The shared budget is spent, but a payment to this service still goes through (its client's budget).
     const payment = {
       jsonrpc: "2.0",

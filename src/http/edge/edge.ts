@@ -234,6 +234,7 @@ export const createEdge = (options: EdgeOptions): Edge => {
       const verdict = overLimit(route, identity);
       if (verdict !== "ok") {
         metrics.count("protection_rate_limited_total");
+        metrics.count("ceiling_refusals_total", { ceiling: "protection-limit" });
         if (verdict === "first-over") facts.log.warn("protection rate limit hit", { identity, path });
         return finish(tooManyRequests());
       }
@@ -242,6 +243,7 @@ export const createEdge = (options: EdgeOptions): Edge => {
     if (held >= maxInFlightPerClient) {
       // Counted and in the access line (429); no WARN per refusal, which a flood would multiply.
       metrics.count("in_flight_limited_total");
+      metrics.count("ceiling_refusals_total", { ceiling: "in-flight-per-client" });
       return finish(tooManyInFlight());
     }
     inFlight.set(identity, held + 1);

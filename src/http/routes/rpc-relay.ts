@@ -85,6 +85,9 @@ export const rpcRelay = (deps: RpcRelayDeps) => {
     const budget = spend(c.env.identity, method !== "sendTransaction");
     if (budget.kind !== "ok") {
       count(method, budget.kind === "client" ? "client-budget" : "global-budget");
+      metrics.count("ceiling_refusals_total", {
+        ceiling: budget.kind === "client" ? "rpc-relay-per-client" : "rpc-relay",
+      });
       const whose = budget.kind === "client" ? "this client's" : "the service's";
       return rpcError(c, id, -32005, `RPC relay: ${whose} budget for this minute is spent`, 429, {
         "Retry-After": retryAfterSeconds(budget.retryAfterMs),
