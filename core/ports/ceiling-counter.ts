@@ -4,6 +4,12 @@
  * them all, then counts it in all, in one atomic step (one Lua script on Redis), or counts nothing
  * and names the ceiling that refused: a refusal costs nothing of any ceiling. Keys are built by the
  * caller (core/ceilings/counters.ts), so the store never composes one.
+ *
+ * Why not rate-limiter-flexible (memory and Redis backends): it admits one key per call, so "the
+ * client's and everyone's, all or none" would take a transaction of our own around it; it has no
+ * counter of distinct members (a payment_id's signatures); and a refusal of its second key would
+ * already have spent the first. One script of ours does the three in one round trip. It was not
+ * benchmarked against this: the deciding reasons are these semantics, not speed.
  */
 import * as Context from "effect/Context";
 import type * as Effect from "effect/Effect";
