@@ -5,7 +5,6 @@
  * counter and on the Redis store's script, and every verdict must be the same on all three.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import * as ManagedRuntime from "effect/ManagedRuntime";
 import fc from "fast-check";
