@@ -44,13 +44,13 @@ test("readCeilings: the defaults, a setting over one, and a bad setting named wi
   expect(set.limits["free-questions-across-sites"]).toBe(7);
   expect(set.limits["cold-index-loads"]).toBe(30);
   expect(set.problems).toEqual([
-    'COLD_INDEX_LOADS_PER_MINUTE: must be a whole number from 1 to 100000 (got 0)',
+    "COLD_INDEX_LOADS_PER_MINUTE: must be a whole number from 1 to 100000 (got 0)",
   ]);
   // Through parseConfig, a problem is named once though an older reader reads the same variable.
   const bad = parseConfig({ PROTECTION_RATE_LIMIT: "0" });
   expect(
     Result.isFailure(bad) ? bad.failure.problems.filter((p) => p.startsWith("PROTECTION_RATE_LIMIT")) : [],
-  ).toEqual(['PROTECTION_RATE_LIMIT: must be a whole number from 1 to 1000000 (got 0)']);
+  ).toEqual(["PROTECTION_RATE_LIMIT: must be a whole number from 1 to 1000000 (got 0)"]);
 });
 
 test("the older readers of the same variables agree with the table", () => {
