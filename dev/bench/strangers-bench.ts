@@ -9,14 +9,19 @@
  *   random transaction hash and a valid ed25519 signature by the sender's own fresh key, and
  *   POST /api/payment with random signatures, in turn;
  * - sign-ins: a challenge and a signed sign-in, 100 wallets each signing in from every address;
- * - fresh wallets: the same, each sign-in by a keypair never seen (they cost a stranger nothing).
+ * - fresh wallets: the same, each sign-in by a keypair never seen (they cost a stranger nothing);
+ * then the floods on the hosted sites' ceilings (strangers-ceilings.ts, over the sites of
+ * strangers-sites.ts): payment details from BENCH_STRANGERS_INFO_ADDRESSES (default 60,000)
+ * addresses, the free answers of every site, and sites asked in turn so each question needs a load.
  * After each flood: RPC calls made, the bounded structures' entries (/metrics), the service's
- * RSS, Redis used_memory, beside the quiet baseline read after a warm-up, held to the goals below.
+ * RSS, Redis used_memory and keys, beside the quiet baseline read after a warm-up, held to the
+ * goals below.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { generateKeyPairSigner, getBase58Decoder, type KeyPairSigner } from "@solana/kit";
+import { CEILINGS } from "../../core/ceilings/ceilings.ts";
 import { CHAIN_LOOKUPS_PER_MINUTE, LOOKUP_WINDOW_MS } from "../../core/payments/chain-lookup-budget.ts";
 import { encodeAuthorizationHeader } from "../../core/payments/x402.ts";
 import { MAX_CREDITLESS_SESSIONS } from "../../core/sign-in/session-ceilings.ts";
@@ -28,14 +33,28 @@ import { proofFor } from "../../test/support/sign-in-client.ts";
 import { BENCH_OUTPUT_TAIL, rssMb } from "./bench-service.ts";
 import { type Figure, record } from "./report.ts";
 import { startCountingRpcProxy } from "./servers/counting-rpc-proxy.ts";
+import {
+  ceilingFigures,
+  coldLoadsFlood,
+  type FloodKit,
+  freeAnswersFlood,
+  infoFlood,
+} from "./strangers-ceilings.ts";
+import { FREE_PER_SITE, prepareSites, SITES, SITES_MEMORY_MB } from "./strangers-sites.ts";
 
 const SECONDS = Number(process.env.BENCH_STRANGERS_SECONDS ?? 60);
 const ADDRESSES = Number(process.env.BENCH_STRANGERS_ADDRESSES ?? 10_000);
+const INFO_ADDRESSES = Number(process.env.BENCH_STRANGERS_INFO_ADDRESSES ?? 60_000);
+/** Addresses taking the free answers of every site, site by site. */
+const FREE_ADDRESSES = 200;
 const CONCURRENCY = 16;
 const WALLETS = 100;
 const METRICS_TOKEN = "strangers-bench-metrics-token-0123";
 /** The goals: each bounded structure within its cap, and the memory a flood adds small. */
 const GOALS = { structureEntries: 20_000, redisGrowthMb: 20, rssGrowthMb: 64 } as const;
+/** The defaults of the ceilings the hosted sites' floods meet (core/ceilings/ceilings.ts). */
+const FREE_ACROSS_SITES = CEILINGS["free-questions-across-sites"].limit.default;
+const COLD_LOADS_PER_MINUTE = CEILINGS["cold-index-loads"].limit.default;
 /** At most two RPC calls per admitted lookup (a signature never seen: the lookup and its retry). */
 const RPC_CALLS_PER_LOOKUP = 2;
 
@@ -50,6 +69,12 @@ interface Reading {
   readonly entries: Readonly<Record<string, number>>;
   readonly rssMb: number;
   readonly redisMb: number | undefined;
+  /** Redis keys (DBSIZE): every site's state; the memory store's hosted sites have no /metrics. */
+  readonly redisKeys: number | undefined;
+  /** Hosted sites' index loads so far. */
+  readonly loads: number;
+  /** Questions refused by the cold-index-loads ceiling so far. */
+  readonly coldRefused: number;
 }
 
 const run = async (storeName: "memory" | "Redis") => {
@@ -58,6 +83,7 @@ const run = async (storeName: "memory" | "Redis") => {
   const redis = storeName === "Redis" ? await startRedisServer({ args: ["--appendonly", "no"] }) : undefined;
   const raw = redis === undefined ? undefined : rawClient(redis.url);
   const work = mkdtempSync(join(tmpdir(), "strangers-bench-"));
+  const sites = await prepareSites(work);
   const service = await startService({
     cwd: work,
     outputTail: BENCH_OUTPUT_TAIL,
@@ -67,6 +93,7 @@ const run = async (storeName: "memory" | "Redis") => {
       TRUST_PROXY: "loopback",
       RATE_LIMIT_FREE_QUERIES: "0",
       METRICS_TOKEN,
+      ...sites.env,
       ...(redis === undefined ? {} : { REDIS_URL: redis.url }),
     },
   });
@@ -90,21 +117,26 @@ const run = async (storeName: "memory" | "Redis") => {
       entries[name ?? ""] = Number(value);
     const usedMemory =
       raw === undefined ? undefined : /used_memory:(\d+)/.exec(await raw.info("memory"))?.[1];
+    const counter = (line: string) => Number(new RegExp(`^${line} (\\d+)$`, "m").exec(text)?.[1] ?? 0);
     return {
       rpcCalls: rpc.total(),
       entries,
       rssMb: rssMb(service.pid),
       redisMb: usedMemory === undefined ? undefined : Number(usedMemory) / 2 ** 20,
+      redisKeys: raw === undefined ? undefined : await raw.dbsize(),
+      loads: counter("site_index_loads_total"),
+      coldRefused: counter('ceiling_refusals_total\\{ceiling="cold-index-loads"\\}'),
     };
   };
-  /** `send(n)` for the n-th request, CONCURRENCY at a time, for SECONDS; statuses counted. */
-  const flood = async (send: (n: number) => Promise<Response>) => {
+  /** `send(n)` for the n-th request, CONCURRENCY at a time, for SECONDS or `count` requests; statuses counted. */
+  const flood = async (send: (n: number) => Promise<Response>, count = Number.POSITIVE_INFINITY) => {
     const statuses: Record<number, number> = {};
-    const until = performance.now() + SECONDS * 1000;
+    const until =
+      count === Number.POSITIVE_INFINITY ? performance.now() + SECONDS * 1000 : Number.POSITIVE_INFINITY;
     let next = 0;
     await Promise.all(
       Array.from({ length: CONCURRENCY }, async () => {
-        while (performance.now() < until) {
+        while (performance.now() < until && next < count) {
           const response = await send(next++);
           await response.arrayBuffer();
           statuses[response.status] = (statuses[response.status] ?? 0) + 1;
@@ -175,6 +207,23 @@ const run = async (storeName: "memory" | "Redis") => {
       return post("/api/session", from, { proof });
     });
     const afterFresh = await read();
+
+    const kit: FloodKit<Reading> = {
+      stranger,
+      get: (path, from) => call(path, from),
+      post: (path, from, body) => post(path, from, body),
+      read,
+      flood,
+      sites: sites.ids,
+    };
+    const beforeInfo = await read();
+    const floodInfo = await infoFlood(kit, INFO_ADDRESSES);
+    const afterInfo = await read();
+    const loadsSince = Date.now();
+    const floodFree = await freeAnswersFlood(kit, FREE_ADDRESSES);
+    const beforeCold = await read();
+    const floodCold = await coldLoadsFlood(kit, loadsSince);
+    const afterCold = await read();
     return {
       quiet,
       flood402,
@@ -187,6 +236,14 @@ const run = async (storeName: "memory" | "Redis") => {
       afterSignIns,
       floodFresh,
       afterFresh,
+      beforeInfo,
+      floodInfo,
+      afterInfo,
+      floodFree,
+      beforeLoads: afterInfo,
+      beforeCold,
+      floodCold,
+      afterCold,
     };
   } finally {
     await service.dispose();
@@ -255,11 +312,21 @@ for (const storeName of ["memory", "Redis"] as const) {
   notes.push(
     `${storeName}: answers 402 flood ${statusText(r.flood402.statuses)}; signature flood ${statusText(r.floodSignatures.statuses)}; sign-in flood ${statusText(r.floodSignIns.statuses)}; fresh-wallet flood ${statusText(r.floodFresh.statuses)}.`,
   );
+  const sites = ceilingFigures(storeName, r, {
+    addresses: INFO_ADDRESSES,
+    freeAddresses: FREE_ADDRESSES,
+    sites: SITES,
+    freeAcrossSites: FREE_ACROSS_SITES,
+    coldLoadsPerMinute: COLD_LOADS_PER_MINUTE,
+    sitesMemoryMb: SITES_MEMORY_MB,
+  });
+  figures.push(...sites.figures);
+  notes.push(...sites.notes);
 }
 
 record("strangers", {
   title: "A stranger's flood",
-  method: `The real service (memory store, then a real redis-server with AOF off), a local chain behind a JSON-RPC proxy that counts every call. ${ADDRESSES.toLocaleString("en")} IPv6 /64s through X-Forwarded-For, ${CONCURRENCY} requests at a time, ${SECONDS} s per flood: chat 402s (no free questions), random signatures (X-Payment-Authorization on one 402's payment_id with a random transaction hash signed by the sender's fresh key, and POST /api/payment, in turn), then sign-ins of ${WALLETS} wallets from every address, then sign-ins each by a new keypair. Entries from /metrics, RSS from /proc, Redis INFO used_memory; baseline: the same service after a 50-request warm-up.`,
+  method: `The real service (memory store, then a real redis-server with AOF off), a local chain behind a JSON-RPC proxy that counts every call. ${ADDRESSES.toLocaleString("en")} IPv6 /64s through X-Forwarded-For, ${CONCURRENCY} requests at a time, ${SECONDS} s per flood: chat 402s (no free questions), random signatures (X-Payment-Authorization on one 402's payment_id with a random transaction hash signed by the sender's fresh key, and POST /api/payment, in turn), then sign-ins of ${WALLETS} wallets from every address, then sign-ins each by a new keypair. The same service hosts ${SITES} sites of about 300 chunks (this repository's docs, ${FREE_PER_SITE} free questions each, indexed before the start), whose floods follow: GET /api/payment/info from ${INFO_ADDRESSES.toLocaleString("en")} more /64s, each on two of the ${SITES + 1} sites; every site's free questions (and one more) asked by one new address, then by ${FREE_ADDRESSES} more, site by site; then for ${SECONDS} s the sites asked in turn, each question from a new address, with SITES_MEMORY_MB=${SITES_MEMORY_MB} so the indexes do not all fit. Entries from /metrics (the default site's store), RSS from /proc, Redis INFO used_memory and DBSIZE (every site), index loads and refusals from /metrics; baseline: the same service after a 50-request warm-up, or just before the flood.`,
   figures,
   notes,
 });
