@@ -6,6 +6,8 @@ export * as MemoryAnswerCache from "./answer-cache.ts";
 export { makeMemoryCeilingCounter } from "./ceiling-counter.ts";
 /** The docs-site sync's lease and last record in this process: `MemoryDocsSync.layer`. */
 export * as MemoryDocsSync from "./docs-sync.ts";
+/** Recent conversation turns in this process (the memory store's Conversations): `makeMemoryConversations`. */
+export { makeMemoryConversations } from "./memory-conversations.ts";
 export * as MemoryStore from "./memory-store.ts";
 /** The ledger of used signatures, shared by the stores of a service's hosted sites: `UsedSignatures`. */
 export { UsedSignatures } from "./used-signatures.ts";

@@ -18,6 +18,7 @@ import { DEFAULT_UNATTRIBUTED_BOUNDS, type UnattributedBounds } from "../../core
 import { combinedView } from "../../core/payments/wallet-credits.ts";
 import { claimInput } from "../../core/payments/x402-claim.ts";
 import { CeilingCounter } from "../../core/ports/ceiling-counter.ts";
+import { Conversations } from "../../core/ports/conversations.ts";
 import { FeedbackStore } from "../../core/ports/feedback-store.ts";
 import { HeldSizes } from "../../core/ports/held-sizes.ts";
 import { type InsightsBounds, InsightsStore } from "../../core/ports/insights-store.ts";
@@ -38,6 +39,7 @@ import { SessionCeilings } from "../../core/sign-in/session-ceilings.ts";
 import { hmacSeal, newSealKey } from "../shared/hmac-seal.ts";
 import { newHoldId } from "../shared/random-ids.ts";
 import { makeMemoryCeilingCounter } from "./ceiling-counter.ts";
+import { makeMemoryConversations } from "./memory-conversations.ts";
 import { MAX_ANSWERS, makeMemoryFeedback } from "./memory-feedback.ts";
 import { makeMemoryInsights } from "./memory-insights.ts";
 import { makeMemorySessions } from "./memory-sessions.ts";
@@ -236,6 +238,7 @@ export const layer = (
         // One process, one store: a key of its own seals its 402s and challenges.
         Context.add(RequestSeal, hmacSeal(newSealKey())),
         Context.add(PaidResults, paid.results),
+        Context.add(Conversations, makeMemoryConversations()),
       );
     }).pipe(Effect.withSpan("MemoryStore.layer")),
   );

@@ -41,6 +41,9 @@
  *   pid:<route>:<id>  the first result of a settled payment named by an x402 payment
  *                     identifier (JSON), a day; pids  sorted set of them by time kept, capped
  *                     (paid-results.ts)
+ *   conversation:<identity>:<id> / conversations  a conversation's recent turns (list of JSON),
+ *                     expiring 30 minutes after its last answer, and the capped order of all
+ *                     conversations by last answer (redis-conversations.ts)
  *   insights:events   sorted set of insight events (score: time), bounded by the retention and
  *                     the cap (redis-insights.ts); expires after the retention without events
  *   unattributed:at / unattributed:entries  verified transfers attributed to nobody, for a

@@ -15,6 +15,7 @@ import { checkQueries } from "../../core/payments/grant-guard.ts";
 import { isRemembered, SIGNATURE_MEMORY_MS } from "../../core/payments/signature-ledger.ts";
 import { DEFAULT_UNATTRIBUTED_BOUNDS } from "../../core/payments/unattributed.ts";
 import { CeilingCounter } from "../../core/ports/ceiling-counter.ts";
+import { Conversations } from "../../core/ports/conversations.ts";
 import { FeedbackStore } from "../../core/ports/feedback-store.ts";
 import { InsightsStore } from "../../core/ports/insights-store.ts";
 import { PaidResults } from "../../core/ports/paid-results.ts";
@@ -41,6 +42,7 @@ import { redisPaidResults } from "./paid-results.ts";
 import { redisPendingSettlements } from "./pending-settlements.ts";
 import { CLAIM, COMMIT, RELEASE, RESERVE } from "./quota-lua.ts";
 import { endpointOf, luaScript, runCommand, runScript, urlOf } from "./redis-client.ts";
+import { redisConversations } from "./redis-conversations.ts";
 import { redisFeedback } from "./redis-feedback.ts";
 import { redisInsights } from "./redis-insights.ts";
 import { makePaymentRequests } from "./redis-payment-requests.ts";
@@ -201,6 +203,7 @@ export const layer = (options: RedisStoreOptions): Layer.Layer<StoreServices, St
         ),
         Context.add(RequestSeal, hmacSeal(sealKey)),
         Context.add(PaidResults, redisPaidResults(client, keys)),
+        Context.add(Conversations, redisConversations(client, options.keyPrefix ?? DEFAULT_KEY_PREFIX)),
         Context.add(InsightsStore, redisInsights(client, keys, options.insights ?? DEFAULT_INSIGHTS_BOUNDS)),
         Context.add(
           UnattributedPayments,

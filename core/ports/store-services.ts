@@ -4,6 +4,7 @@
  * an adapter that forgets it fails to compile.
  */
 import type { CeilingCounter } from "./ceiling-counter.ts";
+import type { Conversations } from "./conversations.ts";
 import type { FeedbackStore } from "./feedback-store.ts";
 import type { InsightsStore } from "./insights-store.ts";
 import type { PaidResults } from "./paid-results.ts";
@@ -33,4 +34,5 @@ export type StoreServices =
   | WalletSessions
   | RequestSeal
   | UnattributedPayments
-  | PaidResults;
+  | PaidResults
+  | Conversations;

@@ -21,10 +21,14 @@ export const chargeAnswer = Effect.fn("chargeAnswer")(function* (
   const rateLimit = yield* settleQuery(prepared, prepared, "commit", yield* Clock.currentTimeMillis);
   if (answer !== undefined && prepared.conversationKey !== undefined) {
     const conversations = yield* Conversations;
-    yield* conversations.append(prepared.conversationKey, [
-      { role: "user", content: prepared.question },
-      { role: "assistant", content: answer.text },
-    ]);
+    // The answer is charged and on its way: a store that cannot keep the history costs the next
+    // follow-up its context, so it must not turn a delivered answer into an error.
+    yield* conversations
+      .append(prepared.conversationKey, [
+        { role: "user", content: prepared.question },
+        { role: "assistant", content: answer.text },
+      ])
+      .pipe(Effect.catchTag("StoreUnavailable", () => Effect.void));
   }
   return rateLimit;
 });

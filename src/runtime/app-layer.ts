@@ -8,7 +8,6 @@ import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import * as Result from "effect/Result";
 import { ChainSolana } from "../../adapters/chain-solana/index.ts";
-import * as MemoryConversations from "../../adapters/conversations-memory/index.ts";
 import type { CacheOutcome } from "../../adapters/llm-fallback/index.ts";
 import { WebCryptoRandom } from "../../adapters/secure-random/index.ts";
 import { MemoryStore } from "../../adapters/store-memory/index.ts";
@@ -192,7 +191,6 @@ export const appLayer = (
         },
       }),
     parts.attribution ?? Layer.empty,
-    MemoryConversations.layer(),
     VisitorHash.layer(config.insights.salt),
     WebCryptoRandom.layer,
     Layer.succeed(InsightsSettings)({ redaction: config.insights.redaction }),

@@ -42,6 +42,16 @@ describe.skipIf(!redisServerAvailable())("HTTP on a shared Redis", () => {
     expect((await (await b.call("/api/status")).json()).remaining).toBe(0);
   });
 
+  test("a follow-up that reaches the other instance is retrieved with the previous question", async () => {
+    const [a, b] = [instance("follow-up:"), instance("follow-up:")];
+    await a.chat("How do I write a file with fs?", undefined, { conversationId: "c-1" });
+    await b.chat("and how do I delete it?", undefined, { conversationId: "c-1" });
+    expect(b.switches.retrieved[0]).toBe("How do I write a file with fs?\nand how do I delete it?");
+    // Another client naming the same conversation id starts its own.
+    await b.chat("and how do I delete it?", "198.51.100.9", { conversationId: "c-1" });
+    expect(b.switches.retrieved[1]).toBe("and how do I delete it?");
+  });
+
   test("queries used on one instance are seen by a new instance (restart of the app)", async () => {
     const first = instance("restart:");
     expect((await first.chat("q")).status).toBe(200);

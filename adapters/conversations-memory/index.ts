@@ -1,1 +1,0 @@
-export { DEFAULTS, layer, type MemoryConversationsOptions, make } from "./memory-conversations.ts";
