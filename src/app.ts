@@ -49,7 +49,7 @@ const rootSite = (deps: AppDeps): SiteFacts => ({
 });
 
 export const createApp = (deps: AppDeps) => {
-  const limiters = deps.limiters ?? serviceLimiters(deps.config.surface, deps.now);
+  const limiters = deps.limiters ?? serviceLimiters(deps.now);
   const routerDeps: RouterDeps = { ...deps, limiters };
   const root = siteRouter(routerDeps, rootSite(deps));
   const service = serviceRouter(routerDeps);

@@ -74,11 +74,9 @@ export const CEILINGS = {
     windowMs: MINUTE,
     limit: { default: 60, min: 1, max: 1_000_000 },
     setting: "RPC_RELAY_PER_CLIENT_PER_MINUTE",
-    scope: "instance",
-    instanceReason:
-      "not yet on the store: the relay's budget is made before the store is open (src/http/service-limiters.ts); N instances forward N times it",
+    scope: "service",
     protects: "the operator's RPC plan",
-    note: "the widget's relay, `/api/solana-rpc` of every site; past it 429 with `Retry-After`",
+    note: "the widget's relay, `/api/solana-rpc` of every site; past it 429 with `Retry-After` (503 while the store is unreachable: nothing is forwarded uncounted)",
   },
   "rpc-relay": {
     counts: "RPC calls the widget's relay forwards (a transaction paying the service is exempt)",
@@ -86,9 +84,7 @@ export const CEILINGS = {
     windowMs: MINUTE,
     limit: { default: 1_200, min: 1, max: 10_000_000 },
     setting: "RPC_RELAY_PER_MINUTE",
-    scope: "instance",
-    instanceReason:
-      "not yet on the store: the relay's budget is made before the store is open (src/http/service-limiters.ts); N instances forward N times it",
+    scope: "service",
     protects: "the operator's RPC plan, whatever the number of addresses",
     note: "all clients and all sites together",
   },

@@ -5,20 +5,18 @@
  * opens every site's door, the chain behind every site) is made once, by whoever builds the app
  * (src/runtime/boot.ts), and handed to every site's routes; a site's router never makes its own.
  * Arithmetic: built per site router, each of them is multiplied by the number of sites (with 50
- * sites the RPC relay would forward 50 x RPC_RELAY_PER_MINUTE = 60,000 calls a minute, a guesser
- * would get 50 x 5 tries of ADMIN_TOKEN per 15 minutes, /readyz would call getSlot 50 times per
+ * sites a guesser would get 50 x 5 tries of ADMIN_TOKEN per 15 minutes, /readyz would call getSlot 50 times per
  * 5 s = 600 anonymous RPC calls a minute), and a reload of the sites file would reset them.
  * Shared, they stay what docs/configuration.md says:
- *   - the RPC relay: RPC_RELAY_PER_MINUTE (1,200) for everyone, RPC_RELAY_PER_CLIENT_PER_MINUTE
- *     (60) per client, across every site's /api/solana-rpc;
  *   - wallet sign-ins: SIGN_IN_ATTEMPTS_PER_MINUTE (20) per client across sites;
  *   - the consoles' wrong tokens (owner tokens and ADMIN_TOKEN): 5 per client per 15 minutes;
  *   - METRICS_TOKEN, behind every site's /metrics and /readyz: 5 wrong per client per 15 minutes;
  *   - /readyz's chain check: one getSlot per READINESS_PROBE_EVERY_MS (5 s) for the whole service.
- * Each stays in memory per instance, as before; an app built alone (a test) gets fresh ones.
+ * Each stays in memory per instance (core/ceilings/ceilings.ts says why for each); an app built
+ * alone (a test) gets fresh ones. The RPC relay's budgets are not here: they guard a cost every
+ * instance shares, so they are counted in the store (core/use-cases/admit-relay-call.ts).
  */
 import { type FailureLimiter, failureLimiter } from "../hono-kit/failure-limiter.ts";
-import { type RelayBudget, relayBudget } from "./routes/relay-budget.ts";
 
 /** Sign-in challenges and attempts one client may make a minute (every attempt counts). */
 export const SIGN_IN_ATTEMPTS_PER_MINUTE = 20;
@@ -48,27 +46,16 @@ export interface CheckResult {
 }
 
 export interface ServiceLimiters {
-  readonly relayBudget: RelayBudget;
   readonly signInAttempts: FailureLimiter;
   readonly consoleLockout: FailureLimiter;
   readonly metricsLockout: FailureLimiter;
   readonly chainReadiness: SharedProbe<CheckResult>;
 }
 
-export interface ServiceLimitSettings {
-  readonly rpcRelayPerClientPerMinute: number;
-  readonly rpcRelayPerMinute: number;
-}
-
 /** The service's limits, fresh; `now` is the clock of the edge's limits (tests pass their own). */
-export const serviceLimiters = (settings: ServiceLimitSettings, now?: () => number): ServiceLimiters => {
+export const serviceLimiters = (now?: () => number): ServiceLimiters => {
   const clock = now === undefined ? {} : { now };
   return {
-    relayBudget: relayBudget({
-      perClientPerMinute: settings.rpcRelayPerClientPerMinute,
-      perMinute: settings.rpcRelayPerMinute,
-      ...clock,
-    }),
     signInAttempts: failureLimiter({ maxFailures: SIGN_IN_ATTEMPTS_PER_MINUTE, windowMs: 60_000, ...clock }),
     // The console's lockout has always run on the wall clock.
     consoleLockout: failureLimiter(),

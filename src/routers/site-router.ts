@@ -126,7 +126,7 @@ export const siteRouter = (deps: RouterDeps, site: SiteFacts) => {
     .route("/payment", paymentRoutes(runtime, metrics, paidDailyCap, recorder))
     .route("/feedback", feedbackRoutes(runtime, metrics, recorder))
     .route("/admin", admin.api)
-    .route("/", widgetApiRoutes(web, { metrics, budget: limiters.relayBudget }));
+    .route("/", widgetApiRoutes(web, { metrics, runtime, now: deps.now }));
 
   return new Hono<AppEnv>(routerOptions)
     .route("/api", api)

@@ -67,7 +67,7 @@ export const boot = async (env: Env, exitProcess: (code: number) => never, optio
     onCeilingRefused: (ceiling) => metrics.count("ceiling_refusals_total", { ceiling }),
   };
   // One set of limits for every site (the RPC plan, the doors' tokens).
-  const limiters = serviceLimiters(config.surface);
+  const limiters = serviceLimiters();
   const signInOf = (resolved: ResolvedChain, facilitator: ExactFacilitator | undefined) =>
     signInSettings(config, resolved.chain.network, facilitator?.network);
   const receiptKeyOf = (resolved: ResolvedChain) => receiptKeyFor(config, resolved.receiptSeed);

@@ -48,7 +48,7 @@ describeWithRedis("memo references after an in-place upgrade", () => {
     const { logger } = memoryLogger();
     await ensureDemoIndex(config, logger);
     const metrics = makeMetrics();
-    const limiters = serviceLimiters(config.surface);
+    const limiters = serviceLimiters();
     const service = await startService({
       config,
       env,

@@ -77,7 +77,7 @@ describeWithRedis("an existing single-site deployment, upgraded in place", () =>
     const { logger } = memoryLogger();
     await ensureDemoIndex(config, logger);
     const metrics = makeMetrics();
-    const limiters = serviceLimiters(config.surface);
+    const limiters = serviceLimiters();
     service = await startService({
       config,
       env,

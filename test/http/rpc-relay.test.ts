@@ -238,7 +238,7 @@ describe("budgets", () => {
   test("a burst gets the client's budget, then the global one; exact counts, reset each minute", async () => {
     let now = 1_699_999_990_000; // 10 s into a minute
     const t = relayed({
-      surface: { rpcRelayPerClientPerMinute: 5, rpcRelayPerMinute: 8 },
+      ceilings: { "rpc-relay-per-client": 5, "rpc-relay": 8 },
       now: () => now,
     });
     calls.length = 0;

@@ -57,7 +57,8 @@ beforeAll(async () => {
     defaultDocs: docs.default,
     adminToken: OPERATOR,
     rpcUrl: `http://127.0.0.1:${rpc.port}`,
-    surface: { rpcRelayPerClientPerMinute: 100, rpcRelayPerMinute: 4, metricsToken: Redacted.make(METRICS) },
+    surface: { metricsToken: Redacted.make(METRICS) },
+    ceilings: { "rpc-relay-per-client": 100, "rpc-relay": 4 },
     now: () => clock,
   });
 }, 120_000);

@@ -71,7 +71,7 @@ const start = async (env: Record<string, string>, events: string[]) => {
     },
     signIn: () => undefined,
     receiptKey: () => undefined,
-    limiters: serviceLimiters(config.surface),
+    limiters: serviceLimiters(),
   });
   return { service, lines, rpcUrl: () => rpcUrl };
 };
@@ -125,7 +125,7 @@ describe("the service's start", () => {
       },
       signIn: () => undefined,
       receiptKey: () => undefined,
-      limiters: serviceLimiters(config.surface),
+      limiters: serviceLimiters(),
     }).then(
       () => undefined,
       (error: unknown) => error,

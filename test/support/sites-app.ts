@@ -161,7 +161,7 @@ export const buildSitesApp = async (options: SitesAppOptions) => {
     undefined,
   );
   // One set of the service's limits for the default site and every hosted one, as boot.ts makes.
-  const limiters = serviceLimiters(config.surface, options.now);
+  const limiters = serviceLimiters(options.now);
   const clock = options.now === undefined ? {} : { now: options.now };
   const sites = hostedSites({
     ...(options.retireAfterMs === undefined ? {} : { retireAfterMs: options.retireAfterMs }),

@@ -6,6 +6,7 @@ import * as Layer from "effect/Layer";
 import * as ManagedRuntime from "effect/ManagedRuntime";
 import * as Redacted from "effect/Redacted";
 import { MemoryStore } from "../../adapters/store-memory/index.ts";
+import { type CeilingLimits, DEFAULT_CEILING_LIMITS } from "../../core/ceilings/ceilings.ts";
 import type { McpToolPrices } from "../../core/config-mcp.ts";
 import type { SurfaceConfig } from "../../core/config-surface.ts";
 import type { X402AgentsConfig } from "../../core/config-x402-agents.ts";
@@ -60,6 +61,8 @@ export interface TestAppOptions {
   readonly relayRpcUrl?: string;
   /** The public surface's settings (PUBLIC_ORIGIN, METRICS_TOKEN, budgets...) over the defaults. */
   readonly surface?: Partial<SurfaceConfig>;
+  /** Ceilings over their defaults (core/ceilings/ceilings.ts). */
+  readonly ceilings?: Partial<CeilingLimits>;
   /** Questions each MCP tool call takes (MCP_TOOL_PRICES); the defaults otherwise. */
   readonly mcpToolPrices?: McpToolPrices;
   /** The price of a question in base units (PRICE_PER_QUESTION); the default 1000n otherwise. */
@@ -103,6 +106,7 @@ export const buildTestApp = (options: TestAppOptions = {}) => {
       salt: options.insightsSalt === undefined ? undefined : Redacted.make(options.insightsSalt),
     },
     surface: { ...base.surface, metricsToken: Redacted.make(METRICS_TOKEN), ...options.surface },
+    ceilings: { ...(base.ceilings ?? DEFAULT_CEILING_LIMITS), ...options.ceilings },
     ...(options.mcpToolPrices === undefined ? {} : { mcpToolPrices: options.mcpToolPrices }),
     x402Agents: { ...base.x402Agents, service: { ...base.x402Agents.service, ...options.service } },
     x402: {
@@ -122,18 +126,25 @@ export const buildTestApp = (options: TestAppOptions = {}) => {
     walletSecretKey: undefined,
   };
   const { logger, lines } = memoryLogger();
+  const metrics = makeMetrics();
   const runtime = ManagedRuntime.make(
-    appLayer(config, chain, logger, {
-      store: options.store ?? MemoryStore.layer(limits),
-      retrieval: options.retrieval ?? scriptedRetriever(switches),
-      generator: options.generator ?? scriptedGenerator(switches),
-      chain: options.chain?.layer ?? scriptedChain(lookups, chainFailure),
-    }).pipe(Layer.orDie),
+    appLayer(
+      config,
+      chain,
+      logger,
+      {
+        store: options.store ?? MemoryStore.layer(limits),
+        retrieval: options.retrieval ?? scriptedRetriever(switches),
+        generator: options.generator ?? scriptedGenerator(switches),
+        chain: options.chain?.layer ?? scriptedChain(lookups, chainFailure),
+      },
+      // Refusals by ceilings reach /metrics as boot.ts wires them.
+      { onCeilingRefused: (ceiling) => metrics.count("ceiling_refusals_total", { ceiling }) },
+    ).pipe(Layer.orDie),
   );
   // Built now, as the service builds its layers at start: the memory store's payment ledger
   // starts here, not at the first request (a transfer made in between would look older).
   runtime.runPromise(Effect.void).catch(() => undefined);
-  const metrics = makeMetrics();
   const app = createApp({
     runtime,
     config,

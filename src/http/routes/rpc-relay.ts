@@ -5,16 +5,18 @@
  * service's. Every forwarded call is paid by the operator's RPC plan, so only what the widget
  * needs passes: single calls of the listed methods, their params checked per method
  * (rpc-relay-params.ts), `sendTransaction` only of a transaction paying this service
- * (relay-transfer.ts), within a per-client and a global budget (relay-budget.ts). Each call is
- * counted in /metrics by method and outcome.
+ * (relay-transfer.ts), within a per-client and a global budget shared by every instance and
+ * every site through the store (core/use-cases/admit-relay-call.ts). Each call is counted in
+ * /metrics by method and outcome.
  */
 import * as Result from "effect/Result";
 import type { Context } from "hono";
+import { admitRelayCall } from "../../../core/use-cases/admit-relay-call.ts";
 import type { AppEnv } from "../../hono-kit/app-env.ts";
 import { retryAfterSeconds } from "../../hono-kit/bearer-door.ts";
 import { readJsonObject } from "../../hono-kit/read-json.ts";
+import { type AppRuntime, runOutcome } from "../../hono-kit/run-effect.ts";
 import type { Metrics } from "../../observability/metrics.ts";
-import type { RelayBudget } from "./relay-budget.ts";
 import { paysService } from "./relay-transfer.ts";
 import { decodeParams, isRelayed } from "./rpc-relay-params.ts";
 
@@ -27,8 +29,10 @@ export interface RpcRelayDeps {
   readonly wallet: string;
   readonly usdcMint: string;
   readonly metrics: Metrics;
-  /** The service's budget, one for every site's relay (they all spend the same RPC plan). */
-  readonly budget: RelayBudget;
+  /** The site's runtime: its store's ceiling counter is the service's, one for every site's relay. */
+  readonly runtime: AppRuntime;
+  /** The clock of the budget's minutes (tests pass their own). */
+  readonly now?: (() => number) | undefined;
 }
 
 type Outcome =
@@ -38,6 +42,7 @@ type Outcome =
   | "transaction-refused"
   | "client-budget"
   | "global-budget"
+  | "budget-unavailable"
   | "upstream-failed";
 
 const rpcError = (
@@ -45,13 +50,13 @@ const rpcError = (
   id: unknown,
   code: number,
   message: string,
-  status: 400 | 429 | 502,
+  status: 400 | 429 | 502 | 503,
   headers: Record<string, string> = {},
 ) => c.json({ jsonrpc: "2.0", error: { code, message }, id: id ?? null }, status, headers);
 
 export const rpcRelay = (deps: RpcRelayDeps) => {
-  const { rpcUrl, metrics } = deps;
-  const spend = deps.budget;
+  const { rpcUrl, metrics, runtime } = deps;
+  const now = deps.now ?? Date.now;
   const paysUs = paysService(deps.wallet, deps.usdcMint);
   // Method labels are the relayed names only, so a scan of made-up names cannot grow /metrics.
   const count = (method: string, outcome: Outcome) =>
@@ -82,12 +87,18 @@ export const rpcRelay = (deps: RpcRelayDeps) => {
     }
     // A checked paying transaction is charged to its client only: the shared budget cannot be
     // spent by a few clients to stop everyone else's payments.
-    const budget = spend(c.env.identity, method !== "sendTransaction");
+    const admitted = await runOutcome(
+      runtime,
+      admitRelayCall(c.env.identity, method === "sendTransaction", now()),
+    );
+    // Without the store no call is counted, so none is forwarded: the budget is the only bound.
+    if (!admitted.ok) {
+      count(method, "budget-unavailable");
+      return rpcError(c, id, -32000, "RPC relay temporarily unavailable", 503, { "Retry-After": "5" });
+    }
+    const budget = admitted.value;
     if (budget.kind !== "ok") {
       count(method, budget.kind === "client" ? "client-budget" : "global-budget");
-      metrics.count("ceiling_refusals_total", {
-        ceiling: budget.kind === "client" ? "rpc-relay-per-client" : "rpc-relay",
-      });
       const whose = budget.kind === "client" ? "this client's" : "the service's";
       return rpcError(c, id, -32005, `RPC relay: ${whose} budget for this minute is spent`, 429, {
         "Retry-After": retryAfterSeconds(budget.retryAfterMs),

@@ -14,7 +14,7 @@ export interface WidgetApiDeps {
 /** Mounted under /api: the RPC relay and, on the local demo chain only, the demo wallet faucet. */
 export const widgetApiRoutes = (
   { relay, fundDemoWallet }: WidgetApiDeps,
-  limits: Pick<RpcRelayDeps, "metrics" | "budget">,
+  limits: Pick<RpcRelayDeps, "metrics" | "runtime" | "now">,
 ) => {
   const api = new Hono<AppEnv>();
   if (relay !== undefined) api.post("/solana-rpc", rpcRelay({ ...relay, ...limits }));
