@@ -11,11 +11,9 @@
 import { addToLink, liveLink, type PayerLink } from "../../core/payments/link-allowance.ts";
 import type { SessionLookup } from "../../core/ports/wallet-sessions.ts";
 import {
-  CREDITLESS_SIGN_INS_PER_MINUTE,
   MAX_SESSIONS_PER_WALLET,
   MAX_SIGN_INS_PER_WALLET,
   retiredExpiry,
-  SIGN_IN_BUDGET_WINDOW_MS,
   SIGN_IN_WINDOW_MS,
 } from "../../core/sign-in/session-ceilings.ts";
 
@@ -30,13 +28,7 @@ interface Session {
  * `holdsCredits` tells whether a wallet holds paid credits now (its sessions are then not
  * evictable); `maxEvictable` caps the eviction order.
  */
-export const makeMemorySessions = (
-  holdsCredits: (wallet: string) => boolean,
-  maxEvictable: number,
-  creditlessSignInsPerMinute: number = CREDITLESS_SIGN_INS_PER_MINUTE,
-) => {
-  /** The sign-ins of wallets without credits admitted in the current UTC minute. */
-  let creditless = { window: -1, count: 0 };
+export const makeMemorySessions = (holdsCredits: (wallet: string) => boolean, maxEvictable: number) => {
   const sessions = new Map<string, Session>();
   /** Sessions of wallets without credits and sessions no longer live, oldest first (Set keeps insertion order). */
   const evictable = new Set<string>();
@@ -161,12 +153,6 @@ export const makeMemorySessions = (
       const counted = !fresh || (byWallet.get(wallet)?.length ?? 0) > 0;
       const window = fresh ? { count: 1, windowEnd: now + SIGN_IN_WINDOW_MS } : current;
       if (counted && window.count >= MAX_SIGN_INS_PER_WALLET) return false;
-      if (!holdsCredits(wallet)) {
-        const minute = Math.floor(now / SIGN_IN_BUDGET_WINDOW_MS);
-        if (creditless.window !== minute) creditless = { window: minute, count: 0 };
-        if (creditless.count >= creditlessSignInsPerMinute) return false;
-        creditless.count += 1;
-      }
       if (counted) signIns.set(wallet, { count: window.count + 1, windowEnd: window.windowEnd });
       return true;
     },

@@ -79,12 +79,8 @@ export const layer = (
       const given = yield* Effect.serviceOption(UsedSignatures);
       const ledger = Option.getOrElse(given, () => new Map<string, UsedSignature>());
       const state = makeMemoryState(limits, { holdId: newHoldId }, ledger);
-      const { maxCreditlessSessions, creditlessSignInsPerMinute } = yield* SessionCeilings;
-      const sessionState = makeMemorySessions(
-        state.wallet.holdsCredits,
-        maxCreditlessSessions,
-        creditlessSignInsPerMinute,
-      );
+      const { maxCreditlessSessions } = yield* SessionCeilings;
+      const sessionState = makeMemorySessions(state.wallet.holdsCredits, maxCreditlessSessions);
       const paid = makeMemoryPaidResults();
       yield* Effect.acquireRelease(
         Effect.sync(() =>
@@ -165,6 +161,7 @@ export const layer = (
             return combinedView(own, state.wallet.view(wallet, now, linkOf(wallet, identity)));
           }),
         reserveAsPayer: (identity, now) => Effect.suspend(() => Effect.fromResult(asPayer(identity, now))),
+        holdsCredits: (wallet) => Effect.sync(() => state.wallet.holdsCredits(wallet)),
         commit: (wallet, holdId, now, through) =>
           Effect.sync(() => state.wallet.commit(wallet, holdId, now, linkOf(wallet, through))),
         release: (wallet, holdId, now, through) =>

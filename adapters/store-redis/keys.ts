@@ -28,7 +28,6 @@
  *   session:<sha256 of token> / sessions:<wallet> / siwx:<nonce>  wallet sessions, the
  *                     wallet's session generation and used sign-in nonces (redis-sessions.ts);
  *                     wsessions:<wallet> / signins:<wallet> its live sessions and sign-in count;
- *                     signins:creditless:<minute> the sign-ins of wallets without credits that minute;
  *                     evictable-sessions  the capped eviction order of sessions (session-lua.ts)
  *   seal-key          the generated key of sealed 402s and challenges (core/ports/request-seal.ts)
  *   link:<identity>   hash: the wallet an identity paid with and what it may spend of it (its
@@ -74,8 +73,6 @@ export const keyLayout = (prefix: string, ledgerPrefix: string = prefix) => ({
   /** The wallet's live sessions (sorted set: token hash by expiry) and its sign-ins this window. */
   walletSessions: (wallet: string) => `${prefix}wsessions:${wallet}`,
   signIns: (wallet: string) => `${prefix}signins:${wallet}`,
-  /** The sign-ins of wallets without credits admitted in one UTC minute, all clients together. */
-  creditlessSignIns: (minute: number) => `${prefix}signins:creditless:${minute}`,
   /** The global eviction order of sessions (sorted set, capped: session-lua.ts). */
   evictableSessions: `${prefix}evictable-sessions`,
   /** The generated HMAC key every instance seals 402s and sign-in challenges with (no TTL). */

@@ -11,7 +11,9 @@
  *   evictable-sessions         sorted set: the global eviction order of sessions of wallets without
  *                              credits and of closed ones, capped (session-lua.ts); a closed
  *                              session's record lasts a day at most
- *   signins:<wallet>           the wallet's sign-ins in the current window (expires with it)
+ *   signins:<wallet>           the wallet's sign-ins in the current window (expires with it); the
+ *                              creditless sign-ins of every site are the ceiling counter's
+ *                              (core/use-cases/count-sign-in.ts)
  *   link:<identity>            hash: the wallet the identity last paid with, the wallet's
  *                              generation then, its expiry and the allowance (what was bought
  *                              through it, link-lua.ts), until the link expires; a link made
@@ -27,10 +29,8 @@ import { StoreUnavailable } from "../../core/ports/store-errors.ts";
 import { WalletSessions } from "../../core/ports/wallet-sessions.ts";
 import {
   CLOSED_SESSION_MS,
-  CREDITLESS_SIGN_INS_PER_MINUTE,
   MAX_SESSIONS_PER_WALLET,
   MAX_SIGN_INS_PER_WALLET,
-  SIGN_IN_BUDGET_WINDOW_MS,
   SIGN_IN_WINDOW_MS,
 } from "../../core/sign-in/session-ceilings.ts";
 import type { KeyLayout } from "./keys.ts";
@@ -42,12 +42,11 @@ import { CLOSE, CLOSE_ALL, OPEN } from "./session-lua.ts";
 const SCRIPTS = { open: luaScript(OPEN), close: luaScript(CLOSE), closeAll: luaScript(CLOSE_ALL) };
 
 /**
- * KEYS = [sign-ins, wallet's sessions, wallet's quota, creditless sign-ins this minute],
- * ARGV = [max, window ms, creditless max, minute ms]: 1 counted, 0 over a limit (nothing
- * written). A wallet that holds no session record yet (a fresh keypair's first sign-in) writes
- * no counter of its own: fresh wallets cost nothing to make, so one counter per first sign-in
- * would be state a stranger multiplies; its first counter counts the session it already holds
- * too. A wallet without credits takes one from the minute's budget for all (session-ceilings.ts).
+ * KEYS = [sign-ins, wallet's sessions], ARGV = [max, window ms]: 1 counted, 0 over the limit
+ * (nothing written). A wallet that holds no session record yet (a fresh keypair's first sign-in)
+ * writes no counter of its own: fresh wallets cost nothing to make, so one counter per first
+ * sign-in would be state a stranger multiplies; its first counter counts the session it already
+ * holds too.
  */
 const COUNT_SIGN_IN = luaScript(`
 local count = tonumber(redis.call('GET', KEYS[1]) or '-1')
@@ -57,10 +56,6 @@ if count < 0 then
   count = 1
 end
 if counted and count >= tonumber(ARGV[1]) then return 0 end
-if tonumber(redis.call('HGET', KEYS[3], 'credits') or '0') <= 0 then
-  if tonumber(redis.call('GET', KEYS[4]) or '0') >= tonumber(ARGV[3]) then return 0 end
-  if redis.call('INCR', KEYS[4]) == 1 then redis.call('PEXPIRE', KEYS[4], ARGV[4]) end
-end
 if counted then
   redis.call('SET', KEYS[1], count + 1, 'KEEPTTL')
   if redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
@@ -93,12 +88,7 @@ return session_lookup(KEYS[1], KEYS[2], ARGV[1], tonumber(ARGV[2]))
 const unexpected = new StoreUnavailable({ reason: "unexpected reply to a session read" });
 
 /** `maxEvictable`: the cap of the global eviction order (session-lua.ts). */
-export const redisSessions = (
-  client: Redis,
-  keys: KeyLayout,
-  maxEvictable: number,
-  creditlessSignInsPerMinute: number = CREDITLESS_SIGN_INS_PER_MINUTE,
-) => {
+export const redisSessions = (client: Redis, keys: KeyLayout, maxEvictable: number) => {
   // The first ARGV of every session script (session-lua.ts's prelude).
   const prelude = (now: number) => [
     now,
@@ -196,13 +186,8 @@ export const redisSessions = (
         runScript(
           client,
           COUNT_SIGN_IN,
-          [
-            keys.signIns(wallet),
-            keys.walletSessions(wallet),
-            keys.quota(walletAccount(wallet)),
-            keys.creditlessSignIns(Math.floor(now / SIGN_IN_BUDGET_WINDOW_MS)),
-          ],
-          [MAX_SIGN_INS_PER_WALLET, SIGN_IN_WINDOW_MS, creditlessSignInsPerMinute, SIGN_IN_BUDGET_WINDOW_MS],
+          [keys.signIns(wallet), keys.walletSessions(wallet)],
+          [MAX_SIGN_INS_PER_WALLET, SIGN_IN_WINDOW_MS],
         ),
         (counted) => counted === 1,
       ),

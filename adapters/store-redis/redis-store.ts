@@ -74,7 +74,7 @@ const SCRIPTS = {
 export const layer = (options: RedisStoreOptions): Layer.Layer<StoreServices, StoreUnavailable> =>
   Layer.effectContext(
     Effect.gen(function* () {
-      const { maxCreditlessSessions, creditlessSignInsPerMinute } = yield* SessionCeilings;
+      const { maxCreditlessSessions } = yield* SessionCeilings;
       const client = yield* connection(options);
       yield* requireNoEviction(client, options.onUnverifiedEviction);
       const replicated = yield* replicatedClaims(client, options);
@@ -197,10 +197,7 @@ export const layer = (options: RedisStoreOptions): Layer.Layer<StoreServices, St
         Context.add(SponsorLosses, redisSponsorLosses(client, options.keyPrefix ?? DEFAULT_KEY_PREFIX)),
         Context.add(CeilingCounter, redisCeilingCounter(client, options.keyPrefix ?? DEFAULT_KEY_PREFIX)),
         Context.add(WalletCredits, redisWalletCredits(client, keys, limits)),
-        Context.add(
-          WalletSessions,
-          redisSessions(client, keys, maxCreditlessSessions, creditlessSignInsPerMinute),
-        ),
+        Context.add(WalletSessions, redisSessions(client, keys, maxCreditlessSessions)),
         Context.add(RequestSeal, hmacSeal(sealKey)),
         Context.add(PaidResults, redisPaidResults(client, keys)),
         Context.add(Conversations, redisConversations(client, options.keyPrefix ?? DEFAULT_KEY_PREFIX)),

@@ -18,7 +18,7 @@ import { RESERVE_THROUGH_LINK, SETTLE_THROUGH_LINK, VIEW_THROUGH_LINK } from "./
 import { redisReserveAsPayer } from "./payer-hold.ts";
 import { redisViewAsPayer } from "./payer-view.ts";
 import { COMMIT, RELEASE, RESERVE } from "./quota-lua.ts";
-import { luaScript, runScript } from "./redis-client.ts";
+import { luaScript, runCommand, runScript } from "./redis-client.ts";
 import { decodeReserve, decodeView } from "./replies.ts";
 import { viewAt } from "./view-at.ts";
 
@@ -55,6 +55,12 @@ export const redisWalletCredits = (client: Redis, keys: KeyLayout, limits: Quota
     );
   const readView = viewAt(client, keyOf, rules);
   return WalletCredits.of({
+    // The field the quota scripts keep a wallet's paid credits in (quota-lua.ts).
+    holdsCredits: (wallet) =>
+      Effect.map(
+        runCommand(() => client.hget(keyOf(wallet), "credits")),
+        (credits) => Number(credits ?? "0") > 0,
+      ),
     view: (wallet, now, through) =>
       through !== undefined
         ? Effect.flatMap(throughLink("view", wallet, through, now, ""), decodeView)

@@ -135,8 +135,8 @@ export const CEILINGS = {
     protects: "the store's writes: a script churning one wallet's sessions",
   },
   "creditless-sign-ins": {
-    counts: "sign-ins of wallets without credits",
-    key: "site",
+    counts: "sign-ins of wallets without credits, on every site together",
+    key: "service",
     windowMs: MINUTE,
     limit: { default: 600, min: 1, max: 10_000_000 },
     setting: "CREDITLESS_SIGN_INS_PER_MINUTE",

@@ -37,6 +37,11 @@ export class WalletCredits extends Context.Service<
      * link and both quotas are read in one step (one script call on Redis): GET /api/status.
      */
     readonly viewAsPayer: (identity: string, now: number) => Effect.Effect<QuotaView, StoreUnavailable>;
+    /**
+     * Whether the wallet holds paid credits now (a read): a sign-in of a wallet that holds none
+     * takes one of the creditless sign-ins everyone shares (core/use-cases/count-sign-in.ts).
+     */
+    readonly holdsCredits: (wallet: string) => Effect.Effect<boolean, StoreUnavailable>;
     readonly reserve: (
       wallet: string,
       now: number,

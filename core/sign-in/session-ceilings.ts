@@ -22,11 +22,13 @@
  *
  * Each sign-in also stores its used nonce until the challenge expires (so a proof is single-use),
  * and a fresh keypair's first sign-in is free to make: so the sign-ins of wallets WITHOUT credits
- * share one budget per UTC minute, CREDITLESS_SIGN_INS_PER_MINUTE (default 600, shared by the
- * instances through the store), checked before the nonce is used. That bounds the used nonces
- * (600 a minute x 5 minutes: ~3,000, plus the sign-ins of paying wallets, 30 an hour each) and
- * the churn of the eviction order; past it, a creditless sign-in is refused "too-many-sign-ins"
- * for the rest of the minute, while a wallet that holds credits still signs in.
+ * share one budget per UTC minute, CREDITLESS_SIGN_INS_PER_MINUTE (default 600, the ceiling
+ * creditless-sign-ins: one budget for every site and every instance, on the ceiling counter,
+ * core/use-cases/count-sign-in.ts), checked before the nonce is used. That bounds the used
+ * nonces (600 a minute x 5 minutes: ~3,000, plus the sign-ins of paying wallets, 30 an hour
+ * each) and the churn of the eviction orders; past it, a creditless sign-in is refused
+ * "too-many-sign-ins" for the rest of the minute, while a wallet that holds credits still signs
+ * in. Counted per site, a stranger would get the budget once on each hosted site.
  *
  * A session that stops being live keeps its record CLOSED_SESSION_MS (a day), not until its
  * 30-day expiry, so its holder reads "revoked" (and signs in again) rather than "unknown" for
@@ -40,20 +42,16 @@ export const SIGN_IN_WINDOW_MS = 3_600_000;
 export const MAX_CREDITLESS_SESSIONS = 50_000;
 export const CLOSED_SESSION_MS = 86_400_000;
 export const CREDITLESS_SIGN_INS_PER_MINUTE = 600;
-export const SIGN_IN_BUDGET_WINDOW_MS = 60_000;
 
 export interface SessionCeilingsValue {
   /** Evictable session records kept at most (MAX_CREDITLESS_SESSIONS by default). */
   readonly maxCreditlessSessions: number;
-  /** Sign-ins of wallets without credits admitted per UTC minute, all clients together. */
-  readonly creditlessSignInsPerMinute: number;
 }
 
 /** The ceilings in force, read by the stores when they are built (the defaults where nothing provides them). */
 export const SessionCeilings = Context.Reference<SessionCeilingsValue>("core/SessionCeilings", {
   defaultValue: () => ({
     maxCreditlessSessions: MAX_CREDITLESS_SESSIONS,
-    creditlessSignInsPerMinute: CREDITLESS_SIGN_INS_PER_MINUTE,
   }),
 });
 

@@ -90,7 +90,6 @@ const configuredStore = (logger: Logger, events: AppEvents, keyPrefix: string | 
 const sessionCeilingsOf = (config: AppConfig) =>
   Layer.succeed(SessionCeilings)({
     maxCreditlessSessions: config.surface.maxCreditlessSessions,
-    creditlessSignInsPerMinute: config.surface.creditlessSignInsPerMinute,
   });
 
 /**

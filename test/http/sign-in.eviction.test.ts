@@ -118,7 +118,8 @@ const eviction = (
 const BUDGET = 5;
 const withCap: TestAppOptions = { surface: { maxCreditlessSessions: CAP } };
 const withBudget: TestAppOptions = {
-  surface: { maxCreditlessSessions: CAP, creditlessSignInsPerMinute: BUDGET },
+  surface: { maxCreditlessSessions: CAP },
+  ceilings: { "creditless-sign-ins": BUDGET },
 };
 
 const signInStatus = async (t: TestApp, wallet: Wallet) => {

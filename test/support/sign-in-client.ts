@@ -9,7 +9,7 @@ export interface Challenge {
 }
 
 /** GET /api/session/challenge (or a 402's extension) as a test reads it. */
-export const challengeOf = async (t: TestApp, from?: string): Promise<Challenge> => {
+export const challengeOf = async (t: Pick<TestApp, "call">, from?: string): Promise<Challenge> => {
   const res = await t.call("/api/session/challenge", {}, from);
   if (res.status !== 200) throw new Error(`challenge: ${res.status} ${await res.text()}`);
   return (await res.json()) as Challenge;
@@ -34,7 +34,12 @@ export const proofFor = async (
 };
 
 /** POST /api/session with a proof. */
-export const signInWith = (t: TestApp, proof: unknown, from?: string, signOutOthers?: boolean) =>
+export const signInWith = (
+  t: Pick<TestApp, "call">,
+  proof: unknown,
+  from?: string,
+  signOutOthers?: boolean,
+) =>
   t.call(
     "/api/session",
     {

@@ -114,6 +114,7 @@ const noWallets = Layer.succeed(WalletCredits, {
   reserveAsPayer: () => Effect.die("no wallet in this world"),
   commit: () => Effect.die("no wallet in this world"),
   release: () => Effect.die("no wallet in this world"),
+  holdsCredits: () => Effect.die("no wallet in this world"),
 });
 
 const askLayers = (w: World) =>

@@ -3,8 +3,8 @@
  * that follow a payment or a sign-in. A challenge's nonce is sealed (core/sign-in/sealed-nonce.ts):
  * issuing it stores nothing. A proof is checked field by field against the configured public
  * origin and chain (core/sign-in/sign-in-rules.ts), then its nonce's seal and expiry, then its
- * ed25519 signature, then the wallet's sign-ins this hour (core/sign-in/session-ceilings.ts), and
- * only then is its nonce written to the used set every instance shares: a forged proof cannot
+ * ed25519 signature, then the wallet's sign-ins this hour and the creditless sign-ins everyone
+ * shares (core/use-cases/count-sign-in.ts), and only then is its nonce written to the used set every instance shares: a forged proof cannot
  * burn someone else's challenge, and only a sign-in that succeeds writes anything.
  */
 import * as Clock from "effect/Clock";
@@ -27,6 +27,7 @@ import {
   SESSION_TTL_MS,
   SignInRefused,
 } from "../../../core/sign-in/sign-in-rules.ts";
+import { countSignIn, giveBackSignIn } from "../../../core/use-cases/count-sign-in.ts";
 import { isProofSigned } from "./proof-signature.ts";
 import { hashSessionToken, isSessionTokenShaped, newSessionToken, newSignInNonce } from "./session-token.ts";
 
@@ -84,8 +85,13 @@ export const verifyProof = (settings: SignInSettings, raw: unknown) =>
     const sessions = yield* WalletSessions;
     // A replayed (used) proof is refused before it is counted: it must not spend the wallet's sign-ins.
     if (yield* sessions.nonceUsed(proof.nonce, now)) return yield* refuse("nonce-unknown");
-    if (!(yield* sessions.countSignIn(proof.address, now))) return yield* refuse("too-many-sign-ins");
-    if (!(yield* sessions.useNonce(proof.nonce, nonceExpiresAt, now))) return yield* refuse("nonce-unknown");
+    const count = yield* countSignIn(proof.address, now);
+    if (!count.counted) return yield* refuse("too-many-sign-ins");
+    if (!(yield* sessions.useNonce(proof.nonce, nonceExpiresAt, now))) {
+      // Another request used the nonce first: this one takes nothing of the shared budget.
+      yield* giveBackSignIn(count, now);
+      return yield* refuse("nonce-unknown");
+    }
     return proof.address;
   });
 
