@@ -6,7 +6,7 @@
  */
 import * as Redacted from "effect/Redacted";
 import { encodeBase58, isBase58Address } from "./base58.ts";
-import type { Reader } from "./config-reader.ts";
+import { type Decoded, field, jsonBytes, Url } from "./config-fields.ts";
 import { CHAIN_NETWORKS, type ChainNetwork, DEFAULT_RPC_URL } from "./payments/network.ts";
 
 export interface ChainConfig {
@@ -24,43 +24,45 @@ export const USDC_MINT: Record<ChainNetwork, string | undefined> = {
   localnet: undefined,
 };
 
-/** A Solana secret key: JSON list of 64 byte values whose last 32 are the wallet's public key. */
-const parseSecretKey = (value: string, wallet: string | undefined, problems: string[]) => {
-  const bad = (why: string) => {
-    problems.push(`PAYMENT_WALLET_SECRET_KEY: ${why} (value hidden)`);
-    return undefined;
-  };
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(value);
-  } catch {
-    return bad("must be a JSON list of 64 numbers from 0 to 255");
-  }
-  if (
-    !Array.isArray(parsed) ||
-    parsed.length !== 64 ||
-    !parsed.every((b) => Number.isInteger(b) && b >= 0 && b <= 255)
-  ) {
-    return bad("must be a JSON list of 64 numbers from 0 to 255");
-  }
-  const bytes = Uint8Array.from(parsed as number[]);
-  if (wallet !== undefined && encodeBase58(bytes.slice(32)) !== wallet) {
-    return bad("does not belong to PAYMENT_WALLET_ADDRESS");
-  }
-  return Redacted.make(bytes);
+const address = field("not a base58 address", (input) =>
+  typeof input === "string" && isBase58Address(input) ? input : undefined,
+);
+
+/** The chain's variables, as fields of the service's settings (core/config-service.ts). */
+export const CHAIN_FIELDS = {
+  CHAIN_NETWORK: field(`must be one of ${CHAIN_NETWORKS.join(", ")}`, (input) =>
+    CHAIN_NETWORKS.find((network) => network === input),
+  ),
+  USDC_MINT_ADDRESS: address,
+  PAYMENT_WALLET_ADDRESS: address,
+  SOLANA_RPC_URL: Url(true),
+  /** A Solana secret key: JSON list of 64 byte values (whether it is the wallet's is checked below). */
+  PAYMENT_WALLET_SECRET_KEY: field(
+    "must be a JSON list of 64 numbers from 0 to 255",
+    (input) => {
+      const bytes = typeof input === "string" ? jsonBytes(input) : undefined;
+      return bytes?.length === 64 ? Redacted.make(bytes) : undefined;
+    },
+    true,
+  ),
 };
 
-/** The chain settings, or undefined when none are given (local demo chain). */
-export const parseChain = (read: Reader): ChainConfig | undefined => {
-  const { problems, text } = read;
+type ChainSettings = Decoded<typeof CHAIN_FIELDS>;
+
+/**
+ * The chain settings (undefined when none are given: local demo chain) and the rules across its
+ * variables, judged on the text as written so they are named beside each variable's own problem.
+ */
+export const chainOf = (
+  s: ChainSettings,
+  text: (name: string) => string | undefined,
+  problems: string[],
+): ChainConfig | undefined => {
   const network = text("CHAIN_NETWORK");
-  const mintGiven = text("USDC_MINT_ADDRESS");
   const wallet = text("PAYMENT_WALLET_ADDRESS");
-  const rpcUrl = read.url("SOLANA_RPC_URL", true);
-  const secret = text("PAYMENT_WALLET_SECRET_KEY");
   const before = problems.length;
-  if (network === undefined && mintGiven === undefined && wallet === undefined) {
-    if (secret !== undefined)
+  if (network === undefined && text("USDC_MINT_ADDRESS") === undefined && wallet === undefined) {
+    if (text("PAYMENT_WALLET_SECRET_KEY") !== undefined)
       problems.push("PAYMENT_WALLET_SECRET_KEY: set without PAYMENT_WALLET_ADDRESS (value hidden)");
     // A lone RPC URL would otherwise be ignored silently and the demo chain used instead.
     if (text("SOLANA_RPC_URL") !== undefined)
@@ -70,22 +72,25 @@ export const parseChain = (read: Reader): ChainConfig | undefined => {
     return undefined;
   }
   if (network === undefined) problems.push("CHAIN_NETWORK: required when a payment wallet or mint is set");
-  else if (!CHAIN_NETWORKS.includes(network as ChainNetwork))
-    problems.push(`CHAIN_NETWORK: must be one of ${CHAIN_NETWORKS.join(", ")} (got "${network}")`);
-  const usdcMint = mintGiven ?? USDC_MINT[network as ChainNetwork];
-  if (network === "localnet" && usdcMint === undefined)
+  const usdcMint =
+    s.USDC_MINT_ADDRESS ?? (s.CHAIN_NETWORK === undefined ? undefined : USDC_MINT[s.CHAIN_NETWORK]);
+  if (network === "localnet" && text("USDC_MINT_ADDRESS") === undefined)
     problems.push("USDC_MINT_ADDRESS: required with CHAIN_NETWORK=localnet (the local chain's own mint)");
-  else if (usdcMint !== undefined && !isBase58Address(usdcMint))
-    problems.push(`USDC_MINT_ADDRESS: not a base58 address (got "${usdcMint}")`);
   if (wallet === undefined) problems.push("PAYMENT_WALLET_ADDRESS: required with CHAIN_NETWORK");
-  else if (!isBase58Address(wallet))
-    problems.push(`PAYMENT_WALLET_ADDRESS: not a base58 address (got "${wallet}")`);
-  const chainNetwork = network as ChainNetwork;
-  const resolvedRpc = rpcUrl ?? DEFAULT_RPC_URL[chainNetwork];
-  if (network === "localnet" && rpcUrl === undefined)
+  if (network === "localnet" && text("SOLANA_RPC_URL") === undefined)
     problems.push("SOLANA_RPC_URL: required when CHAIN_NETWORK=localnet");
-  const walletSecretKey = secret === undefined ? undefined : parseSecretKey(secret, wallet, problems);
-  if (problems.length > before || usdcMint === undefined || wallet === undefined || resolvedRpc === undefined)
-    return undefined;
-  return { network: chainNetwork, usdcMint, wallet, rpcUrl: resolvedRpc, walletSecretKey };
+  const key = s.PAYMENT_WALLET_SECRET_KEY;
+  if (key !== undefined && wallet !== undefined && encodeBase58(Redacted.value(key).slice(32)) !== wallet)
+    problems.push("PAYMENT_WALLET_SECRET_KEY: does not belong to PAYMENT_WALLET_ADDRESS (value hidden)");
+  const rpcUrl =
+    s.SOLANA_RPC_URL ?? (s.CHAIN_NETWORK === undefined ? undefined : DEFAULT_RPC_URL[s.CHAIN_NETWORK]);
+  if (problems.length > before || s.CHAIN_NETWORK === undefined || usdcMint === undefined) return undefined;
+  if (s.PAYMENT_WALLET_ADDRESS === undefined || rpcUrl === undefined) return undefined;
+  return {
+    network: s.CHAIN_NETWORK,
+    usdcMint,
+    wallet: s.PAYMENT_WALLET_ADDRESS,
+    rpcUrl,
+    walletSecretKey: key,
+  };
 };

@@ -1,9 +1,10 @@
 /**
  * The docs-site part of the configuration: DOCS_URL names the site the service keeps in sync
- * (every DOCS_SYNC_EVERY, default 6h), and the crawler's bounds. Private and loopback
- * addresses are refused unless DOCS_ALLOW_PRIVATE says the docs live on such a network.
+ * (every DOCS_SYNC_EVERY, default 6h), and the crawler's bounds (its page cap is a ceiling,
+ * docs-pages). Private and loopback addresses are refused unless DOCS_ALLOW_PRIVATE says the
+ * docs live on such a network.
  */
-import type { Reader } from "./config-reader.ts";
+import { type Decoded, envInteger, Flag, field, Text } from "./config-fields.ts";
 
 export interface DocsSiteConfig {
   /** The site, sitemap or llms.txt to sync; undefined: no background sync. */
@@ -12,7 +13,6 @@ export interface DocsSiteConfig {
   /** The collection the site replaces; undefined: the site's host name. */
   readonly collection: string | undefined;
   readonly allowPrivate: boolean;
-  readonly maxPages: number;
   readonly concurrency: number;
   readonly delayMs: number;
   readonly maxPageBytes: number;
@@ -28,28 +28,39 @@ export const parseDuration = (text: string): number | undefined => {
   return match === null ? undefined : Number(match[1]) * UNIT_MS[match[2]!]!;
 };
 
-const parseEvery = (read: Reader): number => {
-  const text = read.text("DOCS_SYNC_EVERY");
-  if (text === undefined) return DEFAULT_SYNC_EVERY_MS;
-  const ms = parseDuration(text);
-  if (ms !== undefined && ms >= 1_000) return ms;
-  read.problems.push(`DOCS_SYNC_EVERY: must be a duration like 90s, 15m, 6h or 1d (got "${text}")`);
-  return DEFAULT_SYNC_EVERY_MS;
+const CRAWL = { concurrency: 4, delayMs: 250, maxPageBytes: 5 * 1024 * 1024 } as const;
+
+/** The docs site's variables (DOCS_URL is the default site's, core/config-site.ts). */
+export const DOCS_SITE_FIELDS = {
+  DOCS_SYNC_EVERY: field("must be a duration like 90s, 15m, 6h or 1d", (input) => {
+    const ms = parseDuration(String(input));
+    return ms !== undefined && ms >= 1_000 ? ms : undefined;
+  }),
+  DOCS_COLLECTION: Text,
+  DOCS_ALLOW_PRIVATE: Flag,
+  DOCS_CONCURRENCY: envInteger(1, 32),
+  DOCS_DELAY_MS: envInteger(0, 60_000),
+  DOCS_MAX_PAGE_BYTES: envInteger(1024, 100 * 1024 * 1024),
 };
 
-/** The crawler's settings; `url` is the default site's DOCS_URL (core/config-site.ts), when valid. */
-export const parseDocsSite = (read: Reader, url: string | undefined): DocsSiteConfig => {
-  const syncEveryMs = parseEvery(read);
-  if (url === undefined && read.text("DOCS_URL") === undefined && read.text("DOCS_SYNC_EVERY") !== undefined)
-    read.problems.push("DOCS_SYNC_EVERY: needs DOCS_URL (the site to sync)");
+type DocsSiteSettings = Decoded<typeof DOCS_SITE_FIELDS>;
+
+/** The crawler's settings; `url` is the default site's DOCS_URL, when valid. */
+export const docsSiteOf = (
+  s: DocsSiteSettings,
+  url: string | undefined,
+  text: (name: string) => string | undefined,
+  problems: string[],
+): DocsSiteConfig => {
+  if (text("DOCS_URL") === undefined && text("DOCS_SYNC_EVERY") !== undefined)
+    problems.push("DOCS_SYNC_EVERY: needs DOCS_URL (the site to sync)");
   return {
     url,
-    syncEveryMs,
-    collection: read.text("DOCS_COLLECTION"),
-    allowPrivate: read.flag("DOCS_ALLOW_PRIVATE"),
-    maxPages: read.integer("DOCS_MAX_PAGES", 5000, 1, 1_000_000),
-    concurrency: read.integer("DOCS_CONCURRENCY", 4, 1, 32),
-    delayMs: read.integer("DOCS_DELAY_MS", 250, 0, 60_000),
-    maxPageBytes: read.integer("DOCS_MAX_PAGE_BYTES", 5 * 1024 * 1024, 1024, 100 * 1024 * 1024),
+    syncEveryMs: s.DOCS_SYNC_EVERY ?? DEFAULT_SYNC_EVERY_MS,
+    collection: s.DOCS_COLLECTION,
+    allowPrivate: s.DOCS_ALLOW_PRIVATE ?? false,
+    concurrency: s.DOCS_CONCURRENCY ?? CRAWL.concurrency,
+    delayMs: s.DOCS_DELAY_MS ?? CRAWL.delayMs,
+    maxPageBytes: s.DOCS_MAX_PAGE_BYTES ?? CRAWL.maxPageBytes,
   };
 };

@@ -5,6 +5,7 @@
  * hidden"). The environment's default site and each sites-file entry share them
  * (core/config-site.ts), so a price or an origin is judged by one rule wherever it is written.
  */
+import * as Redacted from "effect/Redacted";
 import * as Result from "effect/Result";
 import * as Schema from "effect/Schema";
 import * as SchemaIssue from "effect/SchemaIssue";
@@ -32,6 +33,21 @@ export const shown = (value: unknown): string => {
 };
 
 type Problems = string | ReadonlyArray<string>;
+
+/** What a record of fields decodes to, each variable optional (left out when unset or bad). */
+export type Decoded<F> = { readonly [K in keyof F]?: F[K] extends Schema.Top ? F[K]["Type"] : never };
+
+/** A JSON list of byte values (a secret key as solana-keygen writes it); undefined: not one. */
+export const jsonBytes = (text: string): Uint8Array | undefined => {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return Array.isArray(parsed) && parsed.every((b) => Number.isInteger(b) && b >= 0 && b <= 255)
+      ? Uint8Array.from(parsed as number[])
+      : undefined;
+  } catch {
+    return undefined;
+  }
+};
 
 /** A field whose `parse` gives its value or its problems (texts without the field's name). */
 export const rule = <A>(parse: (input: unknown) => Result.Result<A, Problems>) =>
@@ -65,6 +81,15 @@ const string = (input: unknown): string | undefined => (typeof input === "string
 /** Environment text as a whole number when it is digits only ("1e3" and " 0x10" stay text). */
 export const digits = (text: string): number | string => (/^\d{1,13}$/.test(text) ? Number(text) : text);
 
+/** A whole number written as environment text (digits only) or as a JSON number. */
+export const envInteger = (min: number, max: number) =>
+  rule((input) => {
+    const value = typeof input === "string" ? digits(input) : input;
+    return typeof value === "number" && Number.isInteger(value) && value >= min && value <= max
+      ? Result.succeed(value)
+      : Result.fail(`must be a whole number from ${min} to ${max} (got ${shown(value)})`);
+  });
+
 export const wholeNumber = (min: number, max: number) =>
   field(`must be a whole number from ${min} to ${max}`, (input) =>
     typeof input === "number" && Number.isInteger(input) && input >= min && input <= max ? input : undefined,
@@ -94,14 +119,21 @@ export const Url = (secret = false) =>
 export const httpUrl = (text: string): string | undefined =>
   URL.canParse(text) && /^https?:$/.test(new URL(text).protocol) ? text : undefined;
 
-/** A secret of at least MIN_SECRET_LENGTH characters, never shown. */
+/** A secret of at least MIN_SECRET_LENGTH characters, never shown, kept `Redacted`. */
 export const Secret = field(
   `must be at least ${MIN_SECRET_LENGTH} characters`,
   (input) => {
     const text = string(input);
-    return text !== undefined && text.length >= MIN_SECRET_LENGTH ? text : undefined;
+    return text !== undefined && text.length >= MIN_SECRET_LENGTH ? Redacted.make(text) : undefined;
   },
   true,
+);
+
+export const Text = field("must be text", (input) => (typeof input === "string" ? input : undefined));
+
+/** Any text, kept `Redacted` (an API key: its form is the provider's to judge). */
+export const Opaque = field("must be text", (input) =>
+  typeof input === "string" ? Redacted.make(input) : undefined,
 );
 
 export const Language = field(`must be one of ${DOCS_LANGUAGES.join(", ")}`, (input) =>
@@ -157,6 +189,15 @@ export const Origins = list(
     return isOrigin(origin) ? origin : undefined;
   }),
 );
+
+/** A field written as environment text that `convert` makes into what `schema` decodes (a list, pairs). */
+export const fromText = <A>(convert: (text: string) => unknown, schema: Schema.Decoder<A>) =>
+  rule((input): Result.Result<A, Problems> => {
+    const decoded = Schema.decodeUnknownResult(schema)(convert(String(input)), { errors: "all" });
+    return Result.isSuccess(decoded)
+      ? Result.succeed(decoded.success)
+      : Result.fail(problemsOf(decoded.failure.issue, () => "").map((text) => text.slice(2)));
+  });
 
 /** The problems of a failed decode, each as `<where>: <text>`; `where` names a path's place. */
 export const problemsOf = (

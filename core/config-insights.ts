@@ -1,12 +1,11 @@
 /**
  * The owner-insights part of the configuration. ADMIN_TOKEN switches the console, its API and
  * the recording on (without it nothing is recorded and /admin is a 404); INSIGHTS_SALT keys the
- * visitor hashes; retention, cap and the redaction pattern bound what is kept.
+ * visitor hashes; retention and the redaction pattern bound what is kept (the cap on events is
+ * a ceiling, insights-events).
  */
-import * as Redacted from "effect/Redacted";
-import * as Result from "effect/Result";
-import { MIN_SECRET_LENGTH } from "./config-fields.ts";
-import type { Reader } from "./config-reader.ts";
+import type * as Redacted from "effect/Redacted";
+import { type Decoded, envInteger, MIN_SECRET_LENGTH, rule, Secret } from "./config-fields.ts";
 import { compileRedaction, DEFAULT_REDACTION } from "./insights/redaction.ts";
 import { DAY_MS } from "./time.ts";
 
@@ -21,28 +20,22 @@ export interface InsightsConfig {
   /** Key of the daily visitor hashes; undefined: a random one per process. */
   readonly salt: Redacted.Redacted<string> | undefined;
   readonly retentionMs: number;
-  readonly maxEvents: number;
   readonly redaction: RegExp;
 }
 
-const secret = (read: Reader, name: string) => {
-  const value = read.text(name);
-  if (value === undefined) return undefined;
-  if (value.length >= MIN_SECRET_LENGTH) return Redacted.make(value);
-  read.problems.push(`${name}: must be at least ${MIN_SECRET_LENGTH} characters (value hidden)`);
-  return undefined;
+/** The insights' variables, as fields of the service's settings (core/config-service.ts). */
+export const INSIGHTS_FIELDS = {
+  ADMIN_TOKEN: Secret,
+  INSIGHTS_SALT: Secret,
+  INSIGHTS_RETENTION_DAYS: envInteger(1, 3650),
+  INSIGHTS_REDACT_PATTERN: rule((input) => compileRedaction(String(input))),
 };
 
-export const parseInsights = (read: Reader): InsightsConfig => {
-  const pattern = read.text("INSIGHTS_REDACT_PATTERN");
-  const compiled = pattern === undefined ? Result.succeed(DEFAULT_REDACTION) : compileRedaction(pattern);
-  if (Result.isFailure(compiled)) read.problems.push(`INSIGHTS_REDACT_PATTERN: ${compiled.failure}`);
-  return {
-    adminToken: secret(read, "ADMIN_TOKEN"),
-    salt: secret(read, "INSIGHTS_SALT"),
-    retentionMs:
-      read.integer("INSIGHTS_RETENTION_DAYS", DEFAULT_INSIGHTS_BOUNDS.retentionMs / DAY_MS, 1, 3650) * DAY_MS,
-    maxEvents: read.integer("INSIGHTS_MAX_EVENTS", DEFAULT_INSIGHTS_BOUNDS.maxEvents, 100, 10_000_000),
-    redaction: Result.getOrElse(compiled, () => DEFAULT_REDACTION),
-  };
-};
+type InsightsSettings = Decoded<typeof INSIGHTS_FIELDS>;
+
+export const insightsOf = (s: InsightsSettings): InsightsConfig => ({
+  adminToken: s.ADMIN_TOKEN,
+  salt: s.INSIGHTS_SALT,
+  retentionMs: (s.INSIGHTS_RETENTION_DAYS ?? DEFAULT_INSIGHTS_BOUNDS.retentionMs / DAY_MS) * DAY_MS,
+  redaction: s.INSIGHTS_REDACT_PATTERN ?? DEFAULT_REDACTION,
+});

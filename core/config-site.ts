@@ -2,39 +2,32 @@
  * A docs site's settings as one Schema: its docs (a URL kept in sync, or a folder with the URL
  * its pages are published under), widget origins, host names, price, free questions, wallet,
  * owner token, MCP tool prices and answer settings. Each entry of the sites file (SITES_FILE)
- * is decoded by it, and so is the default site from the environment (DEFAULT_SITE_VARIABLES
- * name the variables of its fields), so a field has one rule wherever it is written. Every
- * problem is named at once (`SITES_FILE: sites[2].price: ...`), an unknown key included, since a
- * misspelt setting must not silently leave its default in place. Secret values (the owner's
- * token and its hash) never appear in a problem.
+ * is decoded by it (core/config-sites-file.ts), and the default site's fields from the
+ * environment take the same rules (core/config-site-default.ts), so a field has one rule
+ * wherever it is written. An unknown key is a problem, since a misspelt setting must not
+ * silently leave its default in place. Secret values (the owner's token and its hash) never
+ * appear in a problem.
  */
 import * as Result from "effect/Result";
 import * as Schema from "effect/Schema";
 import {
-  ConfigError,
-  digits,
   field,
   httpUrl,
   item,
   Language,
   label,
   list,
-  MIN_SECRET_LENGTH,
-  normalizeOrigin,
   Origins,
   Price,
-  problemsOf,
   rule,
   shown,
   Wallet,
   wholeNumber,
 } from "./config-fields.ts";
-import { DEFAULT_MCP_TOOL_PRICES, MAX_TOOL_QUESTIONS, MCP_TOOLS, type McpToolPrices } from "./config-mcp.ts";
+import { MAX_TOOL_QUESTIONS, MCP_TOOLS, type McpToolPrices } from "./config-mcp.ts";
 import { hostName } from "./config-surface.ts";
-import { hostName as bareHostName } from "./host-name.ts";
 import { UNITS_PER_USDC } from "./payments/money.ts";
 import { DEFAULT_SITE } from "./payments/payment-settings.ts";
-import { DEFAULT_UNITS_PER_QUERY } from "./payments/question-price.ts";
 
 export const SITE_ID = /^[a-z0-9-]{1,40}$/;
 
@@ -93,7 +86,7 @@ export interface SiteDefaults {
   readonly hashToken: (token: string) => string;
 }
 
-const DOCS_RULE = "must be an http(s) URL of a docs site, sitemap or llms.txt";
+export const DOCS_RULE = "must be an http(s) URL of a docs site, sitemap or llms.txt";
 const URL_LIKE = /^[a-z][a-z0-9+.-]*:\/\//i;
 
 /** A URL kept in sync like DOCS_URL, or a folder (resolved against the sites file's folder by the caller). */
@@ -153,7 +146,7 @@ const QuestionsPerUsdc = field(
 );
 
 /** `{ tool: questions }`; `ask_docs` answers a question, so it takes at least one. */
-const ToolPrices = rule((input): Result.Result<Partial<McpToolPrices>, ReadonlyArray<string>> => {
+export const ToolPrices = rule((input): Result.Result<Partial<McpToolPrices>, ReadonlyArray<string>> => {
   if (typeof input !== "object" || input === null || Array.isArray(input))
     return Result.fail([`must be an object like {"ask_docs": 2, "search_docs": 0} (got ${shown(input)})`]);
   const problems: string[] = [];
@@ -183,7 +176,7 @@ const OwnerTokenSha256 = field(
   true,
 );
 
-const ENV_NAME = /^[A-Z_][A-Z0-9_]{0,127}$/;
+export const ENV_NAME = /^[A-Z_][A-Z0-9_]{0,127}$/;
 
 /** Not shown: a token written here by mistake, instead of its variable's name, stays hidden. */
 const OwnerTokenEnv = field(
@@ -192,24 +185,7 @@ const OwnerTokenEnv = field(
   true,
 );
 
-/** The hash of the token the variable `name` holds, or why not; the token is never part of a problem. */
-const ownerTokenOf = (
-  name: string,
-  env: Env,
-  hashToken: (token: string) => string,
-): Result.Result<string, string> => {
-  const token = env[name]?.trim() ?? "";
-  // The environment is the service's, read at its start: a variable exported later is never seen.
-  if (token === "")
-    return Result.fail(
-      `${name} is not set in the service's environment (a variable exported after the start is not seen); give ownerTokenSha256 instead, the output of: printf %s "$${name}" | sha256sum`,
-    );
-  if (token.length < MIN_SECRET_LENGTH)
-    return Result.fail(`${name} must be at least ${MIN_SECRET_LENGTH} characters (value hidden)`);
-  return Result.succeed(hashToken(token));
-};
-
-export type Env = Readonly<Record<string, string | undefined>>;
+export type { Env } from "./config-service.ts";
 
 const optional = Schema.optionalKey;
 
@@ -217,7 +193,7 @@ const optional = Schema.optionalKey;
 const Llm = field("must be true or false", (input) => (typeof input === "boolean" ? input : undefined));
 
 /** A site's fields, as a sites-file entry writes them. */
-const SITE_FIELDS = {
+export const SITE_FIELDS = {
   id: Id,
   docs: SiteDocs,
   baseUrl: optional(BaseUrl),
@@ -235,204 +211,5 @@ const SITE_FIELDS = {
   productName: optional(label(80)),
   language: optional(Language),
 };
-const Site = Schema.Struct(SITE_FIELDS);
-const SITE_KEYS = Object.keys(SITE_FIELDS);
-
-/** Rules across fields, checked on the entry as written so they are named beside its other problems. */
-const crossProblems = (raw: Readonly<Record<string, unknown>>): ReadonlyArray<readonly [string, string]> => {
-  const both = (a: string, b: string) =>
-    raw[a] !== undefined && raw[b] !== undefined ? [[a, `give ${a} or ${b}, not both`] as const] : [];
-  const urlSite = typeof raw.docs === "string" && httpUrl(raw.docs.trim()) !== undefined;
-  return [
-    ...both("price", "questionsPerUsdc"),
-    ...both("ownerTokenSha256", "ownerTokenEnv"),
-    ...(raw.baseUrl !== undefined && urlSite
-      ? [["baseUrl", "only for a folder site: a URL site's sources already link to its pages"] as const]
-      : []),
-  ];
-};
-
-/** The variable each field of the default site is read from, and how its text becomes the field's value. */
-export const DEFAULT_SITE_VARIABLES = {
-  docs: ["DOCS_URL", (text: string) => text],
-  price: ["PRICE_PER_QUESTION", (text: string) => text],
-  freeQuestions: ["RATE_LIMIT_FREE_QUERIES", digits],
-  origins: [
-    "ALLOWED_ORIGINS",
-    (text: string) =>
-      text
-        .split(",")
-        .map(normalizeOrigin)
-        .filter((o) => o !== ""),
-  ],
-  mcpToolPrices: [
-    "MCP_TOOL_PRICES",
-    (text: string) =>
-      Object.fromEntries(
-        text
-          .split(",")
-          .map((pair) => pair.split("=").map((part) => part.trim()))
-          .map(([tool, n]) => [tool, n === undefined ? undefined : digits(n)]),
-      ),
-  ],
-  language: ["DOCS_LANGUAGE", (text: string) => text.toLowerCase()],
-} as const satisfies Record<string, readonly [string, (text: string) => unknown]>;
-
-/** Free questions per client per UTC day unless RATE_LIMIT_FREE_QUERIES says otherwise. */
-export const DEFAULT_FREE_QUERIES = 3;
-
-/** The default site's fields: the same rules, but its docs are a URL only (a folder site is a sites-file entry). */
-const DefaultSite = Schema.Struct({
-  docs: optional(field(DOCS_RULE, (input) => (typeof input === "string" ? httpUrl(input) : undefined))),
-  price: SITE_FIELDS.price,
-  freeQuestions: SITE_FIELDS.freeQuestions,
-  origins: SITE_FIELDS.origins,
-  mcpToolPrices: SITE_FIELDS.mcpToolPrices,
-  language: SITE_FIELDS.language,
-});
-
-/** The default site's settings from the environment; `problems` gets each bad variable's. */
-export const decodeDefaultSite = (text: (name: string) => string | undefined, problems: string[]) => {
-  const raw: Record<string, unknown> = {};
-  for (const [key, [name, read]] of Object.entries(DEFAULT_SITE_VARIABLES)) {
-    const value = text(name);
-    if (value !== undefined) raw[key] = (read as (text: string) => unknown)(value);
-  }
-  const decoded = Schema.decodeUnknownResult(DefaultSite)(raw, { errors: "all" });
-  if (Result.isFailure(decoded))
-    problems.push(
-      ...problemsOf(
-        decoded.failure.issue,
-        ([key]) => DEFAULT_SITE_VARIABLES[key as keyof typeof DEFAULT_SITE_VARIABLES][0],
-      ),
-    );
-  const site = Result.getOrElse(decoded, () => ({}) as typeof DefaultSite.Type);
-  return {
-    docsUrl: site.docs,
-    unitsPerQuery: site.price ?? DEFAULT_UNITS_PER_QUERY,
-    freeQueries: site.freeQuestions ?? DEFAULT_FREE_QUERIES,
-    allowedOrigins: site.origins ?? [],
-    mcpToolPrices: { ...DEFAULT_MCP_TOOL_PRICES, ...site.mcpToolPrices },
-    docsLanguage: site.language,
-  };
-};
-
-const isRecord = (value: unknown): value is Readonly<Record<string, unknown>> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
-
-/** One entry of the sites file, or its problems (each `<key>: <text>`). */
-const decodeSite = (
-  entry: Readonly<Record<string, unknown>>,
-  env: Env,
-  defaults: SiteDefaults,
-): Result.Result<SiteDefinition, ReadonlyArray<string>> => {
-  // A key given as undefined (a test's spread, never JSON) is a key left out.
-  const raw = Object.fromEntries(Object.entries(entry).filter(([, value]) => value !== undefined));
-  const decoded = Schema.decodeUnknownResult(Site)(raw, { errors: "all", onExcessProperty: "error" });
-  // Read even when other fields are bad, so an unset variable is named beside them.
-  const tokenEnv =
-    typeof raw.ownerTokenEnv === "string" && ENV_NAME.test(raw.ownerTokenEnv) ? raw.ownerTokenEnv : undefined;
-  const token = tokenEnv === undefined ? undefined : ownerTokenOf(tokenEnv, env, defaults.hashToken);
-  const problems = [
-    ...crossProblems(raw).map(([key, text]) => `${key}: ${text}`),
-    ...(Result.isFailure(decoded)
-      ? problemsOf(decoded.failure.issue, ([key]) => String(key), SITE_KEYS)
-      : []),
-    ...(token !== undefined && Result.isFailure(token) ? [`ownerTokenEnv: ${token.failure}`] : []),
-  ];
-  if (Result.isFailure(decoded) || problems.length > 0) return Result.fail(problems);
-  const site = decoded.success;
-  return Result.succeed({
-    id: site.id,
-    docs:
-      site.docs.kind === "folder" && site.baseUrl !== undefined
-        ? { ...site.docs, baseUrl: site.baseUrl }
-        : site.docs,
-    origins: site.origins ?? [],
-    hosts: [...new Set(site.hosts)],
-    title: site.title,
-    unitsPerQuery: site.price ?? site.questionsPerUsdc ?? defaults.unitsPerQuery ?? DEFAULT_UNITS_PER_QUERY,
-    freeQueries: site.freeQuestions ?? defaults.freeQueries,
-    wallet: site.wallet,
-    ownerTokenSha256:
-      site.ownerTokenSha256 ?? (token === undefined ? undefined : Result.getOrUndefined(token)),
-    mcpToolPrices: { ...defaults.mcpToolPrices, ...site.mcpToolPrices },
-    llm: site.llm ?? true,
-    productName: site.productName,
-    ...(site.language === undefined ? {} : { language: site.language }),
-  });
-};
-
-/** A site's place in the file, its id when that is valid, and its definition when the whole site is. */
-interface Placed {
-  readonly at: number;
-  readonly id: string | undefined;
-  readonly site: SiteDefinition | undefined;
-}
-
-/**
- * Records a problem for each id or host that more than one site claims, and for each host that
- * is the service's own. Ids are compared even for a site with other problems, so a file with a
- * bad price and a repeated id names both at once.
- */
-const checkUnique = (placed: ReadonlyArray<Placed>, problems: string[], reserved: ReadonlyArray<string>) => {
-  const ids = new Map<string, number>();
-  const hosts = new Map<string, string>();
-  for (const { at, id, site } of placed) {
-    const first = id === undefined ? undefined : ids.get(id);
-    if (id !== undefined && first === undefined) ids.set(id, at);
-    else if (id !== undefined)
-      problems.push(`SITES_FILE: sites[${at}].id: "${id}" is also the id of sites[${first}]`);
-    for (const name of site?.hosts ?? []) {
-      const bare = bareHostName(name);
-      if (reserved.includes(bare)) {
-        problems.push(
-          `SITES_FILE: sites[${at}].hosts: "${name}" is the service's own host name (PUBLIC_ORIGIN, ALLOWED_HOSTS or a loopback name); serve the site under /sites/${site?.id ?? "<id>"}/ there instead`,
-        );
-        continue;
-      }
-      // A name is one site's whatever the port (the edge routes by the name).
-      const owner = hosts.get(bare);
-      if (owner === undefined) hosts.set(bare, site?.id ?? "");
-      else if (owner !== site?.id)
-        problems.push(`SITES_FILE: sites[${at}].hosts: "${name}" is also a host of site "${owner}"`);
-    }
-  }
-};
-
-/** Validates the sites file's content (already read from JSON or YAML) into the set of sites. */
-export const parseSites = (
-  raw: unknown,
-  env: Env,
-  defaults: SiteDefaults,
-): Result.Result<SitesSet, ConfigError> => {
-  if (!isRecord(raw) || !Array.isArray(raw.sites))
-    return Result.fail(
-      new ConfigError({ problems: ['SITES_FILE: must hold {"sites": [...]}, a list of sites'] }),
-    );
-  const problems = Object.keys(raw)
-    .filter((key) => key !== "sites")
-    .map((key) => `SITES_FILE: ${key}: unknown key (known: sites)`);
-  const placed = raw.sites.map((entry: unknown, at: number): Placed => {
-    if (!isRecord(entry)) {
-      problems.push(`SITES_FILE: sites[${at}]: must be an object with an id and docs (got ${shown(entry)})`);
-      return { at, id: undefined, site: undefined };
-    }
-    const site = decodeSite(entry, env, defaults);
-    if (Result.isFailure(site))
-      problems.push(...site.failure.map((text) => `SITES_FILE: sites[${at}].${text}`));
-    const id = typeof entry.id === "string" && SITE_ID.test(entry.id) ? entry.id : undefined;
-    return { at, id, site: Result.getOrUndefined(site) };
-  });
-  checkUnique(placed, problems, defaults.reservedHosts ?? []);
-  return problems.length === 0
-    ? Result.succeed({ sites: placed.flatMap(({ site }) => (site === undefined ? [] : [site])) })
-    : Result.fail(new ConfigError({ problems }));
-};
-
-/**
- * A site, or a set of them, as text: equal texts are the same settings (a price is a bigint,
- * which JSON does not write by itself). How a change to the file is told from a rewrite of it.
- */
-export const sitesText = (value: SiteDefinition | SitesSet): string =>
-  JSON.stringify(value, (_key, field: unknown) => (typeof field === "bigint" ? `${field}n` : field));
+export const Site = Schema.Struct(SITE_FIELDS);
+export const SITE_KEYS = Object.keys(SITE_FIELDS);

@@ -9,7 +9,8 @@
  * so that no catalogue silently drops them. The seed is never shown in a problem.
  */
 import * as Redacted from "effect/Redacted";
-import type { Reader } from "./config-reader.ts";
+import * as Result from "effect/Result";
+import { type Decoded, field, rule } from "./config-fields.ts";
 
 export interface X402AgentsConfig {
   readonly receiptSigningKey: Redacted.Redacted<Uint8Array> | undefined;
@@ -48,34 +49,47 @@ const isIconUrl = (text: string): boolean => {
   );
 };
 
-const seedBytes = (hex: string): Uint8Array =>
-  Uint8Array.from(hex.match(/../g) ?? [], (pair) => Number.parseInt(pair, 16));
-
-export const parseX402Agents = (read: Reader): X402AgentsConfig => {
-  const { problems, text } = read;
-  const seed = text("X402_RECEIPT_SIGNING_KEY");
-  if (seed !== undefined && !HEX_SEED.test(seed))
-    problems.push(
-      "X402_RECEIPT_SIGNING_KEY: must be 64 hex characters (a 32-byte Ed25519 seed; value hidden)",
-    );
-  const name = text("X402_SERVICE_NAME") ?? DEFAULT_SERVICE_NAME;
-  if (!isCatalogText(name))
-    problems.push(`X402_SERVICE_NAME: at most ${MAX_TEXT} printable ASCII characters (got "${name}")`);
-  const tags = (text("X402_SERVICE_TAGS") ?? DEFAULT_SERVICE_TAGS.join(","))
+const tagsOf = (text: string) =>
+  text
     .split(",")
     .map((tag) => tag.trim())
     .filter((tag) => tag !== "");
-  if (tags.length > MAX_TAGS || !tags.every(isCatalogText))
-    problems.push(
-      `X402_SERVICE_TAGS: at most ${MAX_TAGS} comma-separated tags of at most ${MAX_TEXT} printable ASCII characters (got "${tags.join(",")}")`,
-    );
-  const iconUrl = text("X402_SERVICE_ICON_URL");
-  if (iconUrl !== undefined && !isIconUrl(iconUrl))
-    problems.push(
-      `X402_SERVICE_ICON_URL: an absolute http(s) URL of at most ${MAX_ICON_URL_CHARS} characters on a named host (no IP address, no localhost) (got "${iconUrl.slice(0, 200)}")`,
-    );
-  return {
-    receiptSigningKey: seed !== undefined && HEX_SEED.test(seed) ? Redacted.make(seedBytes(seed)) : undefined,
-    service: { serviceName: name, tags, iconUrl },
-  };
+
+/** The agents' variables, as fields of the service's settings (core/config-service.ts). */
+export const X402_AGENTS_FIELDS = {
+  X402_RECEIPT_SIGNING_KEY: rule((input) =>
+    typeof input === "string" && HEX_SEED.test(input)
+      ? Result.succeed(
+          Redacted.make(Uint8Array.from(input.match(/../g) ?? [], (pair) => Number.parseInt(pair, 16))),
+        )
+      : Result.fail("must be 64 hex characters (a 32-byte Ed25519 seed; value hidden)"),
+  ),
+  X402_SERVICE_NAME: rule((input) =>
+    isCatalogText(String(input))
+      ? Result.succeed(String(input))
+      : Result.fail(`at most ${MAX_TEXT} printable ASCII characters (got "${input}")`),
+  ),
+  X402_SERVICE_TAGS: rule((input) => {
+    const tags = tagsOf(String(input));
+    return tags.length <= MAX_TAGS && tags.every(isCatalogText)
+      ? Result.succeed(tags)
+      : Result.fail(
+          `at most ${MAX_TAGS} comma-separated tags of at most ${MAX_TEXT} printable ASCII characters (got "${tags.join(",")}")`,
+        );
+  }),
+  X402_SERVICE_ICON_URL: field(
+    `an absolute http(s) URL of at most ${MAX_ICON_URL_CHARS} characters on a named host (no IP address, no localhost)`,
+    (input) => (typeof input === "string" && isIconUrl(input) ? input : undefined),
+  ),
 };
+
+type X402AgentsSettings = Decoded<typeof X402_AGENTS_FIELDS>;
+
+export const x402AgentsOf = (s: X402AgentsSettings): X402AgentsConfig => ({
+  receiptSigningKey: s.X402_RECEIPT_SIGNING_KEY,
+  service: {
+    serviceName: s.X402_SERVICE_NAME ?? DEFAULT_SERVICE_NAME,
+    tags: s.X402_SERVICE_TAGS ?? DEFAULT_SERVICE_TAGS,
+    iconUrl: s.X402_SERVICE_ICON_URL,
+  },
+});

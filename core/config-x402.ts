@@ -14,10 +14,16 @@
 import * as Redacted from "effect/Redacted";
 import * as Result from "effect/Result";
 import { decodeBase58, isBase58Address } from "./base58.ts";
-import { MIN_SECRET_LENGTH } from "./config-insights.ts";
-import type { Reader } from "./config-reader.ts";
+import {
+  type Decoded,
+  envInteger,
+  Flag,
+  field,
+  jsonBytes,
+  MIN_SECRET_LENGTH,
+  rule,
+} from "./config-fields.ts";
 import { MAX_PAYMENT_UNITS, parseDecimalUnits } from "./payments/money.ts";
-import { DEFAULT_SPONSOR_LOSS_LAMPORTS_PER_HOUR } from "./payments/sponsor-losses.ts";
 
 export interface X402Config {
   /** The fee payer's 64-byte secret key; undefined: x402 v2 not offered. */
@@ -28,8 +34,6 @@ export interface X402Config {
   readonly maxSponsorFeeLamports: number;
   /** Below this SOL balance (lamports) the fee payer is not offered: x402 v2 leaves the 402s. */
   readonly minSponsorBalanceLamports: number;
-  /** The lamports failed settlements may cost the fee payer per UTC hour; past them x402 v2 is withdrawn. */
-  readonly sponsorLossLamportsPerHour: number;
   /** The owners whose payments the facilitator API sponsors; empty: the service's own wallet only. */
   readonly facilitatorPayTo: ReadonlyArray<string>;
   /** The least amount it sponsors, in USDC base units; undefined: the smallest price offered. */
@@ -38,90 +42,78 @@ export interface X402Config {
   readonly paymentIdRequired: boolean;
 }
 
-/** Two signatures' base fee: less could not pay for any payment. */
-const MIN_SPONSOR_FEE_LAMPORTS = 10_000;
-/** 0.001 SOL: more than any payment needs. */
-const MAX_SPONSOR_FEE_LAMPORTS = 1_000_000;
+/** Two signatures' base fee: less could not pay for any payment; 0.001 SOL: more than any payment needs. */
+const SPONSOR_FEE = { min: 10_000, default: 15_000, max: 1_000_000 } as const;
+const MIN_SPONSOR_BALANCE = 5_000_000;
 
-const secretKeyBytes = (value: string): Uint8Array | undefined => {
-  const text = value.trim();
-  if (!text.startsWith("[")) return decodeBase58(text);
-  try {
-    const parsed: unknown = JSON.parse(text);
-    if (!Array.isArray(parsed) || !parsed.every((b) => Number.isInteger(b) && b >= 0 && b <= 255))
-      return undefined;
-    return Uint8Array.from(parsed as number[]);
-  } catch {
-    return undefined;
-  }
-};
+const secretKeyBytes = (text: string): Uint8Array | undefined =>
+  text.startsWith("[") ? jsonBytes(text) : decodeBase58(text);
 
-const parsePayTo = (read: Reader): ReadonlyArray<string> => {
-  const list = (read.text("X402_FACILITATOR_PAY_TO") ?? "")
+const entries = (text: string) =>
+  text
     .split(",")
     .map((entry) => entry.trim())
     .filter((entry) => entry !== "");
-  const bad = list.filter((entry) => !isBase58Address(entry));
-  if (bad.length > 0)
-    read.problems.push(`X402_FACILITATOR_PAY_TO: not base58 addresses (got "${bad.join(", ")}")`);
-  return bad.length > 0 ? [] : list;
+
+/** The x402 variables, as fields of the service's settings (core/config-service.ts). */
+export const X402_FIELDS = {
+  X402_FEE_PAYER_SECRET_KEY: field(
+    "must be a JSON list of 64 numbers (0-255) or the base58 of 64 bytes",
+    (input) => {
+      const bytes = secretKeyBytes(String(input));
+      return bytes?.length === 64 ? Redacted.make(bytes) : undefined;
+    },
+    true,
+  ),
+  // Judged with the switch below: a short token is named as required there.
+  X402_FACILITATOR_TOKEN: rule((input) => Result.succeed(Redacted.make(String(input)))),
+  X402_FACILITATOR_API: Flag,
+  X402_FACILITATOR_PAY_TO: rule((input) => {
+    const bad = entries(String(input)).filter((entry) => !isBase58Address(entry));
+    return bad.length > 0
+      ? Result.fail(`not base58 addresses (got "${bad.join(", ")}")`)
+      : Result.succeed(entries(String(input)));
+  }),
+  X402_FACILITATOR_MIN_AMOUNT: rule((input) => {
+    const units = parseDecimalUnits(String(input));
+    return Result.isSuccess(units) && units.success > 0n && units.success <= MAX_PAYMENT_UNITS
+      ? Result.succeed(units.success)
+      : Result.fail(`must be a USDC amount from 0.000001 to 1 (got "${input}")`);
+  }),
+  X402_MAX_SPONSOR_FEE_LAMPORTS: envInteger(SPONSOR_FEE.min, SPONSOR_FEE.max),
+  X402_MIN_SPONSOR_BALANCE_LAMPORTS: envInteger(0, 1_000_000_000_000),
+  X402_PAYMENT_ID_REQUIRED: Flag,
 };
 
-const parseMinUnits = (read: Reader): bigint | undefined => {
-  const text = read.text("X402_FACILITATOR_MIN_AMOUNT");
-  if (text === undefined) return undefined;
-  const units = parseDecimalUnits(text);
-  if (Result.isSuccess(units) && units.success > 0n && units.success <= MAX_PAYMENT_UNITS)
-    return units.success;
-  read.problems.push(`X402_FACILITATOR_MIN_AMOUNT: must be a USDC amount from 0.000001 to 1 (got "${text}")`);
-  return undefined;
-};
+type X402Settings = Decoded<typeof X402_FIELDS>;
 
-export const parseX402 = (read: Reader): X402Config => {
-  const { problems, text } = read;
-  const secret = text("X402_FEE_PAYER_SECRET_KEY");
-  const bytes = secret === undefined ? undefined : secretKeyBytes(secret);
-  if (secret !== undefined && bytes?.length !== 64)
-    problems.push(
-      "X402_FEE_PAYER_SECRET_KEY: must be a JSON list of 64 numbers (0-255) or the base58 of 64 bytes (value hidden)",
-    );
+/** The x402 settings; the facilitator's switch and what it needs are judged on the text as written. */
+export const x402Of = (
+  s: X402Settings,
+  text: (name: string) => string | undefined,
+  problems: string[],
+): X402Config => {
   const token = text("X402_FACILITATOR_TOKEN");
-  const explicit = text("X402_FACILITATOR_API") !== undefined;
+  const secret = text("X402_FEE_PAYER_SECRET_KEY");
   // The token and the fee payer are what the endpoints need, so together they turn them on;
   // X402_FACILITATOR_API, once required beside them, still decides when it is set.
-  const apiOn = explicit ? read.flag("X402_FACILITATOR_API") : token !== undefined && secret !== undefined;
+  const apiOn =
+    text("X402_FACILITATOR_API") === undefined
+      ? token !== undefined && secret !== undefined
+      : s.X402_FACILITATOR_API === true;
   if (apiOn && (token === undefined || token.length < MIN_SECRET_LENGTH))
     problems.push(
       `X402_FACILITATOR_TOKEN: required with X402_FACILITATOR_API, at least ${MIN_SECRET_LENGTH} characters`,
     );
   if (apiOn && secret === undefined)
     problems.push("X402_FACILITATOR_API: needs X402_FEE_PAYER_SECRET_KEY (the facilitator's fee payer)");
-  const maxSponsorFee = read.integer(
-    "X402_MAX_SPONSOR_FEE_LAMPORTS",
-    15_000,
-    MIN_SPONSOR_FEE_LAMPORTS,
-    MAX_SPONSOR_FEE_LAMPORTS,
-  );
-  const minSponsorBalance = read.integer(
-    "X402_MIN_SPONSOR_BALANCE_LAMPORTS",
-    5_000_000,
-    0,
-    1_000_000_000_000,
-  );
-  const sponsorLossPerHour = read.integer(
-    "X402_SPONSOR_LOSS_LAMPORTS_PER_HOUR",
-    DEFAULT_SPONSOR_LOSS_LAMPORTS_PER_HOUR,
-    0,
-    1_000_000_000_000,
-  );
   return {
-    maxSponsorFeeLamports: maxSponsorFee,
-    minSponsorBalanceLamports: minSponsorBalance,
-    sponsorLossLamportsPerHour: sponsorLossPerHour,
-    feePayerSecretKey: bytes?.length === 64 ? Redacted.make(bytes) : undefined,
-    facilitatorToken: apiOn && token !== undefined ? Redacted.make(token) : undefined,
-    facilitatorPayTo: parsePayTo(read),
-    facilitatorMinUnits: parseMinUnits(read),
-    paymentIdRequired: read.flag("X402_PAYMENT_ID_REQUIRED"),
+    feePayerSecretKey: s.X402_FEE_PAYER_SECRET_KEY,
+    facilitatorToken: apiOn ? s.X402_FACILITATOR_TOKEN : undefined,
+    maxSponsorFeeLamports: s.X402_MAX_SPONSOR_FEE_LAMPORTS ?? SPONSOR_FEE.default,
+    minSponsorBalanceLamports: s.X402_MIN_SPONSOR_BALANCE_LAMPORTS ?? MIN_SPONSOR_BALANCE,
+    facilitatorPayTo: s.X402_FACILITATOR_PAY_TO ?? [],
+    facilitatorMinUnits: s.X402_FACILITATOR_MIN_AMOUNT,
+    paymentIdRequired: s.X402_PAYMENT_ID_REQUIRED ?? false,
   };
 };

@@ -72,10 +72,10 @@ export const createApp = (deps: AppDeps) => {
       sites,
     }),
     sites,
-    protectionRps: deps.config.protectionRps,
+    protectionRps: deps.config.ceilings["protection-limit"],
     maxBodyBytes: MAX_BODY_BYTES,
     bodyDeadlineMs: deps.config.surface.bodyDeadlineMs,
-    maxInFlightPerClient: deps.config.surface.maxInFlightPerClient,
+    maxInFlightPerClient: deps.config.ceilings["in-flight-per-client"],
     ...(deps.now === undefined ? {} : { now: deps.now }),
   });
   // Every request, from a server or from `app.request(path, init, peer)` in a test, enters

@@ -1,30 +1,27 @@
 /**
- * The ceilings' settings, read from the environment by one function over the table
- * (ceilings.ts): each ceiling with a `setting` takes that variable, a whole number within its
- * bounds; the others keep their default. Problems are named as every other variable's are.
+ * The ceilings' settings, as fields of the service's settings (core/config-service.ts) made from
+ * the table (ceilings.ts): each ceiling with a `setting` takes that variable, a whole number
+ * within its bounds; the others keep their default. The one reader of these variables.
  */
-import { type Env, reader } from "../config-reader.ts";
-import {
-  CEILING_NAMES,
-  CEILINGS,
-  type CeilingLimits,
-  type CeilingName,
-  type CeilingSpec,
-} from "./ceilings.ts";
+import * as Schema from "effect/Schema";
+import { envInteger } from "../config-fields.ts";
+import { CEILING_NAMES, CEILINGS, type CeilingLimits, type CeilingSpec } from "./ceilings.ts";
 
-export interface ReadCeilings {
-  readonly limits: CeilingLimits;
-  readonly problems: ReadonlyArray<string>;
-}
+/** One optional field per ceiling setting, keyed by its variable. */
+export const CEILING_FIELDS: Readonly<Record<string, Schema.optionalKey<ReturnType<typeof envInteger>>>> =
+  Object.fromEntries(
+    CEILING_NAMES.flatMap((name) => {
+      const { setting, limit }: CeilingSpec = CEILINGS[name];
+      return setting === undefined ? [] : [[setting, Schema.optionalKey(envInteger(limit.min, limit.max))]];
+    }),
+  );
 
-/** The limits in force under `env`, and what is wrong with the settings it gives. */
-export const readCeilings = (env: Env): ReadCeilings => {
-  const read = reader(env);
-  const limits = {} as Record<CeilingName, number>;
-  for (const name of CEILING_NAMES) {
-    const spec: CeilingSpec = CEILINGS[name];
-    const { default: fallback, min, max } = spec.limit;
-    limits[name] = spec.setting === undefined ? fallback : read.integer(spec.setting, fallback, min, max);
-  }
-  return { limits, problems: read.problems };
-};
+/** The limits in force, from the decoded settings (a variable left out keeps its default). */
+export const ceilingLimitsOf = (settings: Readonly<Record<string, unknown>>): CeilingLimits =>
+  Object.fromEntries(
+    CEILING_NAMES.map((name) => {
+      const { setting, limit }: CeilingSpec = CEILINGS[name];
+      const given = setting === undefined ? undefined : settings[setting];
+      return [name, typeof given === "number" ? given : limit.default];
+    }),
+  ) as CeilingLimits;

@@ -18,7 +18,7 @@ import { fmt, summary } from "./stats.ts";
 
 const N = Number(process.env.BENCH_PAYMENTS ?? 300);
 const chain = await startTestChain();
-const config = defaultConfig({ protectionRps: 1_000_000 });
+const config = defaultConfig({ ceilings: { ...defaultConfig().ceilings, "protection-limit": 1_000_000 } });
 const logger = makeLogger(() => undefined);
 const paidChain = {
   network: "localnet" as const,

@@ -44,7 +44,7 @@ const LARGE = Number(values.large);
 const FULL = SMALL === 50 && LARGE === 5 && values.corpus === "node";
 const WARM_QUESTIONS = 500;
 
-const budgetMb = Result.getOrThrow(parseConfig(process.env)).sitesMemoryMb;
+const budgetMb = Result.getOrThrow(parseConfig(process.env)).ceilings["sites-memory"];
 const logger = makeLogger(() => undefined);
 const rssMb = () => process.memoryUsage().rss / MIB;
 const work = mkdtempSync(join(tmpdir(), "sites-bench-"));

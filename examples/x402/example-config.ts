@@ -5,7 +5,8 @@
  */
 import * as Result from "effect/Result";
 import * as Schema from "effect/Schema";
-import { type Env, reader } from "../../core/config-reader.ts";
+import type { Env } from "../../core/config.ts";
+import { envInteger, Flag, field, problemsOf, Url } from "../../core/config-fields.ts";
 import { Network } from "../../core/payments/x402.ts";
 
 export const DEFAULT_PORT = 4020;
@@ -28,36 +29,50 @@ export interface ExampleConfig {
   readonly redisUrl: string | undefined;
 }
 
-/** The config, or the list of problems. */
+const Settings = Schema.Struct({
+  PORT: Schema.optionalKey(envInteger(0, 65535)),
+  X402_NETWORK: Schema.optionalKey(
+    field("one of chain-devnet, chain-testnet, chain-mainnet", (input) =>
+      Result.getOrUndefined(Schema.decodeUnknownResult(Network)(input)),
+    ),
+  ),
+  X402_PAYMENT_ADDRESS: Schema.optionalKey(Schema.String),
+  X402_TOKEN_MINT: Schema.optionalKey(Schema.String),
+  X402_RPC_URL: Schema.optionalKey(Url()),
+  X402_AUTO_VERIFY: Schema.optionalKey(Flag),
+  X402_EXPIRES_IN: Schema.optionalKey(envInteger(1, 86_400)),
+  REDIS_URL: Schema.optionalKey(Url(true)),
+});
+
+/** The config, or the list of problems (the service's rules: core/config-fields.ts). */
 export const parseExampleConfig = (env: Env): Result.Result<ExampleConfig, ReadonlyArray<string>> => {
-  const read = reader(env);
-  const networkText = read.text("X402_NETWORK") ?? "chain-devnet";
-  const network = Schema.decodeUnknownResult(Network)(networkText);
-  if (Result.isFailure(network))
-    read.problems.push(
-      `X402_NETWORK: one of chain-devnet, chain-testnet, chain-mainnet (got "${networkText}")`,
-    );
-  const paymentAddress = read.text("X402_PAYMENT_ADDRESS");
-  const tokenMint = read.text("X402_TOKEN_MINT");
-  if ((paymentAddress === undefined) !== (tokenMint === undefined))
-    read.problems.push("X402_PAYMENT_ADDRESS and X402_TOKEN_MINT: set both, or neither for the local chain");
-  const config: ExampleConfig = {
-    port: read.integer("PORT", DEFAULT_PORT, 0, 65535),
+  const raw = Object.fromEntries(
+    Object.keys(Settings.fields).flatMap((name) => {
+      const value = env[name]?.trim();
+      return value === undefined || value === "" ? [] : [[name, value]];
+    }),
+  );
+  const decoded = Schema.decodeUnknownResult(Settings)(raw, { errors: "all" });
+  if (Result.isFailure(decoded))
+    return Result.fail(problemsOf(decoded.failure.issue, ([name]) => String(name)));
+  const s = decoded.success;
+  if ((s.X402_PAYMENT_ADDRESS === undefined) !== (s.X402_TOKEN_MINT === undefined))
+    return Result.fail([
+      "X402_PAYMENT_ADDRESS and X402_TOKEN_MINT: set both, or neither for the local chain",
+    ]);
+  return Result.succeed({
+    port: s.PORT ?? DEFAULT_PORT,
     chain:
-      paymentAddress === undefined || tokenMint === undefined
+      s.X402_PAYMENT_ADDRESS === undefined || s.X402_TOKEN_MINT === undefined
         ? undefined
         : {
-            network: Result.getOrElse(network, () => "chain-devnet" as const),
-            paymentAddress,
-            tokenMint,
-            rpcUrl: read.url("X402_RPC_URL"),
+            network: s.X402_NETWORK ?? "chain-devnet",
+            paymentAddress: s.X402_PAYMENT_ADDRESS,
+            tokenMint: s.X402_TOKEN_MINT,
+            rpcUrl: s.X402_RPC_URL,
           },
-    autoVerify: read.text("X402_AUTO_VERIFY") === undefined ? true : read.flag("X402_AUTO_VERIFY"),
-    expiresIn:
-      read.text("X402_EXPIRES_IN") === undefined
-        ? undefined
-        : read.integer("X402_EXPIRES_IN", 300, 1, 86_400),
-    redisUrl: read.url("REDIS_URL", true),
-  };
-  return read.problems.length === 0 ? Result.succeed(config) : Result.fail(read.problems);
+    autoVerify: s.X402_AUTO_VERIFY ?? true,
+    expiresIn: s.X402_EXPIRES_IN,
+    redisUrl: s.REDIS_URL,
+  });
 };

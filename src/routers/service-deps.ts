@@ -18,7 +18,7 @@ export interface RouterDeps {
   readonly runtime: AppRuntime;
   readonly config: Pick<
     AppConfig,
-    "host" | "allowedOrigins" | "trustProxy" | "protectionRps" | "paidDailyCap" | "insights" | "surface"
+    "host" | "allowedOrigins" | "trustProxy" | "ceilings" | "insights" | "surface"
   > &
     Partial<Pick<AppConfig, "x402" | "mcpToolPrices" | "x402Agents" | "unitsPerQuery">>;
   readonly logger: ServiceLogger;

@@ -76,7 +76,8 @@ export const paidEntries = (base: string, config: RouterDeps["config"]) => {
 
 export const siteRouter = (deps: RouterDeps, site: SiteFacts) => {
   const { runtime, config, logger, metrics, web = {}, docsSync, signIn, receiptKey, limiters } = deps;
-  const { paidDailyCap, trustProxy } = config;
+  const { trustProxy } = config;
+  const paidDailyCap = config.ceilings["paid-daily-cap"];
   const mcpToolPrices = config.mcpToolPrices ?? DEFAULT_MCP_TOOL_PRICES;
   // The same price the runtime's PaymentSettings hold (both come from this config, app-layer.ts).
   const unitsPerQuery = config.unitsPerQuery ?? DEFAULT_UNITS_PER_QUERY;

@@ -12,11 +12,7 @@ import type { CacheOutcome } from "../../adapters/llm-fallback/index.ts";
 import { WebCryptoRandom } from "../../adapters/secure-random/index.ts";
 import { MemoryStore } from "../../adapters/store-memory/index.ts";
 import { VisitorHash } from "../../adapters/visitor-hash/index.ts";
-import {
-  CeilingLimitsInForce,
-  type CeilingName,
-  DEFAULT_CEILING_LIMITS,
-} from "../../core/ceilings/ceilings.ts";
+import { CeilingLimitsInForce, type CeilingName } from "../../core/ceilings/ceilings.ts";
 import { CeilingRefusals } from "../../core/ceilings/refusals.ts";
 import { type AppConfig, type ChainConfig, parseConfig } from "../../core/config.ts";
 import { InsightsSettings } from "../../core/insights/insights-settings.ts";
@@ -44,9 +40,9 @@ import { AppSettings } from "./app-settings.ts";
 /** Reservation lease: above ANSWER_DEADLINE (core/use-cases/ask-question.ts), so no hold lapses mid-answer. */
 export const HOLD_TTL_MS = 120_000;
 
-export const quotaLimits = (config: Pick<AppConfig, "freeQueries" | "paidDailyCap">): QuotaLimits => ({
+export const quotaLimits = (config: Pick<AppConfig, "freeQueries" | "ceilings">): QuotaLimits => ({
   freePerDay: config.freeQueries,
-  paidDailyCap: config.paidDailyCap,
+  paidDailyCap: config.ceilings["paid-daily-cap"],
   holdTtlMs: HOLD_TTL_MS,
 });
 
@@ -60,8 +56,10 @@ const configuredStore = (logger: Logger, events: AppEvents, keyPrefix: string | 
   Layer.unwrap(
     Effect.flatMap(AppSettings, (config): Effect.Effect<StoreLayer> => {
       const limits = quotaLimits(config);
-      const { retentionMs, maxEvents } = config.insights;
-      const insights = { retentionMs, maxEvents };
+      const insights = {
+        retentionMs: config.insights.retentionMs,
+        maxEvents: config.ceilings["insights-events"],
+      };
       const { redisUrl } = config;
       if (redisUrl === undefined) return Effect.succeed(MemoryStore.layer(limits, insights));
       return Effect.map(
@@ -89,7 +87,7 @@ const configuredStore = (logger: Logger, events: AppEvents, keyPrefix: string | 
 /** Settings the store reads when it is built (its eviction order's cap). */
 const sessionCeilingsOf = (config: AppConfig) =>
   Layer.succeed(SessionCeilings)({
-    maxCreditlessSessions: config.surface.maxCreditlessSessions,
+    maxCreditlessSessions: config.ceilings["creditless-sessions"],
   });
 
 /**
@@ -145,7 +143,7 @@ export const appLayer = (
     usdcMint: chain.usdcMint,
     wallet: chain.wallet,
     memoRequired: config.memoRequired,
-    paidDailyCap: config.paidDailyCap,
+    paidDailyCap: config.ceilings["paid-daily-cap"],
     unitsPerQuery: config.unitsPerQuery,
     ledgerStart: parts.ledgerStart,
     memoPrefix: siteMemoPrefix(parts.site ?? DEFAULT_SITE),
@@ -193,11 +191,11 @@ export const appLayer = (
     VisitorHash.layer(config.insights.salt),
     WebCryptoRandom.layer,
     Layer.succeed(InsightsSettings)({ redaction: config.insights.redaction }),
-    Layer.succeed(CeilingLimitsInForce)(config.ceilings ?? DEFAULT_CEILING_LIMITS),
+    Layer.succeed(CeilingLimitsInForce)(config.ceilings),
     Layer.succeed(CeilingRefusals)({ refused: (ceiling) => events.onCeilingRefused?.(ceiling) }),
     Layer.succeed(ChainLookupLimits)({
-      perClientPerMinute: config.surface.chainLookupsPerClientPerMinute,
-      perMinute: config.surface.chainLookupsPerMinute,
+      perClientPerMinute: config.ceilings["chain-lookups-per-client"],
+      perMinute: config.ceilings["chain-lookups"],
       perPayment: CHAIN_LOOKUPS_PER_PAYMENT,
     }),
   ).pipe(Layer.provide(Layer.mergeAll(Layer.succeed(AppSettings)(config), sessionCeilingsOf(config))));

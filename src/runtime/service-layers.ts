@@ -91,7 +91,7 @@ const facilitatorLayer = ({ config, logger, metrics }: ServiceSetup) =>
             policy: { maxFeeLamports: BigInt(config.x402.maxSponsorFeeLamports), mints: [chain.usdcMint] },
             minBalanceLamports: BigInt(config.x402.minSponsorBalanceLamports),
             paymentIdRequired: config.x402.paymentIdRequired,
-            lossBudgetLamportsPerHour: config.x402.sponsorLossLamportsPerHour,
+            lossBudgetLamportsPerHour: config.ceilings["sponsor-losses"],
             metrics,
           });
         },

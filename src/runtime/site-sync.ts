@@ -32,7 +32,7 @@ export interface SiteSyncOptions {
 /** The crawler's bounds the configuration sets. */
 export const crawlSettingsOf = (config: AppConfig): CrawlSettings => ({
   ...DEFAULT_CRAWL,
-  maxPages: config.docsSite.maxPages,
+  maxPages: config.ceilings["docs-pages"],
   concurrency: config.docsSite.concurrency,
   delayMs: config.docsSite.delayMs,
   maxBytes: config.docsSite.maxPageBytes,

@@ -13,9 +13,9 @@
  */
 import * as Context from "effect/Context";
 import * as Layer from "effect/Layer";
-import { DEFAULT_CEILING_LIMITS } from "../../core/ceilings/ceilings.ts";
 import type { AppConfig } from "../../core/config.ts";
-import { type SiteDefinition, type SitesSet, sitesText } from "../../core/config-site.ts";
+import type { SiteDefinition, SitesSet } from "../../core/config-site.ts";
+import { sitesText } from "../../core/config-sites-file.ts";
 import { RequestSeal } from "../../core/ports/request-seal.ts";
 import { Retriever } from "../../core/ports/retrieval.ts";
 import { UnattributedPayments } from "../../core/ports/unattributed-payments.ts";
@@ -91,9 +91,9 @@ export const hostedSites = (options: HostedSitesOptions) => {
   const attribution = options.transfers;
   let applying: Promise<void> = Promise.resolve();
   // Every site's index loads on its first question; past SITES_MEMORY_MB the least recently used idle one is dropped.
-  const indexes = makeSiteIndexes(options.base.sitesMemoryMb * MIB, {
+  const indexes = makeSiteIndexes(options.base.ceilings["sites-memory"] * MIB, {
     admitLoad: coldLoadBudget(
-      (options.base.ceilings ?? DEFAULT_CEILING_LIMITS)["cold-index-loads"],
+      options.base.ceilings["cold-index-loads"],
       () => options.metrics.count("ceiling_refusals_total", { ceiling: "cold-index-loads" }),
       options.now,
     ),

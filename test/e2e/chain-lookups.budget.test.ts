@@ -8,7 +8,6 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { generateKeyPairSigner } from "@solana/kit";
 import { ChainSolana } from "../../adapters/chain-solana/index.ts";
 import { encodeBase58 } from "../../core/base58.ts";
-import type { SurfaceConfig } from "../../core/config-surface.ts";
 import {
   CHAIN_LOOKUPS_PER_CLIENT_PER_MINUTE,
   CHAIN_LOOKUPS_PER_PAYMENT,
@@ -138,14 +137,14 @@ const globalScenario = (apps: () => ReadonlyArray<TestApp>) =>
     expect(chain.localnet.calls("getTransaction") - before).toBe(GLOBAL);
   }, 60_000);
 
-const tightGlobal: Partial<SurfaceConfig> = { chainLookupsPerMinute: GLOBAL };
+const tightGlobal = { "chain-lookups": GLOBAL };
 
 describe("chain lookups on the memory store", () => {
   let app: TestApp;
   let tight: TestApp;
   beforeAll(() => {
     app = onChain();
-    tight = onChain({ surface: tightGlobal });
+    tight = onChain({ ceilings: tightGlobal });
   });
   scenarios(() => [app]);
   globalScenario(() => [tight]);
@@ -158,7 +157,7 @@ describe.skipIf(!redisServerAvailable())("chain lookups on two instances sharing
   beforeAll(() => {
     apps = twoOnRedis(shared.redis.url, "lookups:", (store) => onChain({ store }));
     tight = twoOnRedis(shared.redis.url, "lookups-tight:", (store) =>
-      onChain({ store, surface: tightGlobal }),
+      onChain({ store, ceilings: tightGlobal }),
     );
   });
   scenarios(() => apps);

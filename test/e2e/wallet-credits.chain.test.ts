@@ -167,7 +167,7 @@ describe("on the memory store", () => {
     const t = build({
       ...base,
       protectionRps: 200,
-      surface: { ...base.surface, maxInFlightPerClient: 128 },
+      ceilings: { ...base.ceilings, "in-flight-per-client": 128 },
     });
     return [t, t] as const;
   }, "on one instance");

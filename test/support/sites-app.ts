@@ -13,7 +13,7 @@ import * as Layer from "effect/Layer";
 import * as ManagedRuntime from "effect/ManagedRuntime";
 import * as Redacted from "effect/Redacted";
 import { ingest } from "../../adapters/docs-ingest/index.ts";
-import { type CeilingLimits, DEFAULT_CEILING_LIMITS } from "../../core/ceilings/ceilings.ts";
+import type { CeilingLimits } from "../../core/ceilings/ceilings.ts";
 import type { AppConfig } from "../../core/config.ts";
 import { DEFAULT_MCP_TOOL_PRICES } from "../../core/config-mcp.ts";
 import type { SiteDefinition } from "../../core/config-site.ts";
@@ -113,8 +113,11 @@ export const buildSitesApp = async (options: SitesAppOptions) => {
   });
   const config: AppConfig = {
     ...base,
-    ...(options.protectionRps === undefined ? {} : { protectionRps: options.protectionRps }),
-    ceilings: { ...(base.ceilings ?? DEFAULT_CEILING_LIMITS), ...options.ceilings },
+    ceilings: {
+      ...base.ceilings,
+      ...(options.protectionRps === undefined ? {} : { "protection-limit": options.protectionRps }),
+      ...options.ceilings,
+    },
     surface: { ...base.surface, ...options.surface },
     insights: {
       ...base.insights,

@@ -6,7 +6,7 @@ import * as Layer from "effect/Layer";
 import * as ManagedRuntime from "effect/ManagedRuntime";
 import * as Redacted from "effect/Redacted";
 import { MemoryStore } from "../../adapters/store-memory/index.ts";
-import { type CeilingLimits, DEFAULT_CEILING_LIMITS } from "../../core/ceilings/ceilings.ts";
+import type { CeilingLimits } from "../../core/ceilings/ceilings.ts";
 import type { McpToolPrices } from "../../core/config-mcp.ts";
 import type { SurfaceConfig } from "../../core/config-surface.ts";
 import type { X402AgentsConfig } from "../../core/config-x402-agents.ts";
@@ -90,11 +90,9 @@ export const buildTestApp = (options: TestAppOptions = {}) => {
   };
   const base = defaultConfig({
     freeQueries: limits.freePerDay,
-    paidDailyCap: limits.paidDailyCap,
     memoRequired: options.memoRequired ?? false,
     allowedOrigins: options.allowedOrigins ?? [],
     trustProxy: options.trustProxy ?? { kind: "none" },
-    protectionRps: options.protectionRps ?? 100,
     ...(options.host === undefined ? {} : { host: options.host }),
     ...(options.unitsPerQuery === undefined ? {} : { unitsPerQuery: options.unitsPerQuery }),
   });
@@ -106,7 +104,12 @@ export const buildTestApp = (options: TestAppOptions = {}) => {
       salt: options.insightsSalt === undefined ? undefined : Redacted.make(options.insightsSalt),
     },
     surface: { ...base.surface, metricsToken: Redacted.make(METRICS_TOKEN), ...options.surface },
-    ceilings: { ...(base.ceilings ?? DEFAULT_CEILING_LIMITS), ...options.ceilings },
+    ceilings: {
+      ...base.ceilings,
+      "paid-daily-cap": limits.paidDailyCap,
+      "protection-limit": options.protectionRps ?? 100,
+      ...options.ceilings,
+    },
     ...(options.mcpToolPrices === undefined ? {} : { mcpToolPrices: options.mcpToolPrices }),
     x402Agents: { ...base.x402Agents, service: { ...base.x402Agents.service, ...options.service } },
     x402: {

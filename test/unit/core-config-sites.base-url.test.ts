@@ -9,7 +9,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as Result from "effect/Result";
 import { DEFAULT_MCP_TOOL_PRICES } from "../../core/config-mcp.ts";
-import { parseSites, type SiteDefaults } from "../../core/config-site.ts";
+import type { SiteDefaults } from "../../core/config-site.ts";
+import { parseSites } from "../../core/config-sites-file.ts";
 import { loadSitesFile } from "../../src/runtime/sites-file.ts";
 
 const DEFAULTS: SiteDefaults = {

@@ -8,7 +8,8 @@ import { createHash } from "node:crypto";
 import * as Result from "effect/Result";
 import type { Env } from "../../core/config.ts";
 import { DEFAULT_MCP_TOOL_PRICES } from "../../core/config-mcp.ts";
-import { parseSites, type SiteDefaults, type SitesSet } from "../../core/config-site.ts";
+import type { SiteDefaults, SitesSet } from "../../core/config-site.ts";
+import { parseSites } from "../../core/config-sites-file.ts";
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 const DEFAULTS: SiteDefaults = {

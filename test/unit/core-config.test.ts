@@ -26,10 +26,8 @@ describe("parseConfig defaults", () => {
       host: "127.0.0.1",
       port: 3000,
       freeQueries: 3,
-      paidDailyCap: 1000,
       allowedOrigins: [],
       trustProxy: { kind: "none" },
-      protectionRps: 100,
       redisUrl: undefined,
       redisWaitReplicas: 0,
       redisWaitTimeoutMs: 1000,
@@ -44,7 +42,6 @@ describe("parseConfig defaults", () => {
         adminToken: undefined,
         salt: undefined,
         retentionMs: 30 * 86_400_000,
-        maxEvents: 100_000,
         redaction: DEFAULT_REDACTION,
       },
       x402: {
@@ -52,7 +49,6 @@ describe("parseConfig defaults", () => {
         facilitatorToken: undefined,
         maxSponsorFeeLamports: 15_000,
         minSponsorBalanceLamports: 5_000_000,
-        sponsorLossLamportsPerHour: 1_000_000,
         facilitatorPayTo: [],
         facilitatorMinUnits: undefined,
         paymentIdRequired: false,
@@ -61,15 +57,8 @@ describe("parseConfig defaults", () => {
         publicOrigin: undefined,
         metricsToken: undefined,
         bodyDeadlineMs: 5000,
-        maxInFlightPerClient: 64,
-        rpcRelayPerClientPerMinute: 60,
-        rpcRelayPerMinute: 1200,
-        chainLookupsPerClientPerMinute: 30,
-        chainLookupsPerMinute: 600,
         allowedHosts: [],
         idleTimeoutSeconds: 10,
-        maxCreditlessSessions: 50_000,
-        creditlessSignInsPerMinute: 600,
       },
       x402Agents: {
         receiptSigningKey: undefined,
@@ -86,13 +75,11 @@ describe("parseConfig defaults", () => {
         syncEveryMs: 6 * 3_600_000,
         collection: undefined,
         allowPrivate: false,
-        maxPages: 5000,
         concurrency: 4,
         delayMs: 250,
         maxPageBytes: 5 * 1024 * 1024,
       },
       sitesFile: undefined,
-      sitesMemoryMb: 512,
       ceilings: DEFAULT_CEILING_LIMITS,
     });
   });
@@ -108,8 +95,8 @@ describe("parseConfig defaults", () => {
       url: "https://docs.example.com/guide/",
       syncEveryMs: 900_000,
       allowPrivate: true,
-      maxPages: 200,
     });
+    expect(config.ceilings["docs-pages"]).toBe(200);
     expect(ok({ DOCS_URL: "https://d.example.com", DOCS_SYNC_EVERY: "1d" }).docsSite.syncEveryMs).toBe(
       86_400_000,
     );
@@ -141,15 +128,18 @@ describe("parseConfig defaults", () => {
       publicOrigin: "https://chat.example.com",
       metricsToken: undefined,
       bodyDeadlineMs: 2500,
-      maxInFlightPerClient: 8,
-      rpcRelayPerClientPerMinute: 30,
-      rpcRelayPerMinute: 600,
-      chainLookupsPerClientPerMinute: 10,
-      chainLookupsPerMinute: 200,
       allowedHosts: ["app", "10.0.0.5", "[::1]", "[::ffff:a00:1]"],
       idleTimeoutSeconds: 30,
-      maxCreditlessSessions: 1000,
-      creditlessSignInsPerMinute: 60,
+    });
+    // What a client may cost is the table of ceilings' (core/ceilings/ceilings.ts), read with the rest.
+    expect(config.ceilings).toMatchObject({
+      "in-flight-per-client": 8,
+      "rpc-relay-per-client": 30,
+      "rpc-relay": 600,
+      "chain-lookups-per-client": 10,
+      "chain-lookups": 200,
+      "creditless-sessions": 1000,
+      "creditless-sign-ins": 60,
     });
     expect(
       config.surface.metricsToken === undefined ? undefined : Redacted.value(config.surface.metricsToken),
@@ -164,16 +154,17 @@ describe("parseConfig defaults", () => {
       MAX_CREDITLESS_SESSIONS: "0",
       CREDITLESS_SIGN_INS_PER_MINUTE: "none",
     });
+    // In the order of the settings' Schema, the ceilings' last.
     expect(namesOf(refused)).toEqual([
       "METRICS_TOKEN",
       "PUBLIC_ORIGIN",
       "BODY_DEADLINE_MS",
-      "MAX_IN_FLIGHT_PER_CLIENT",
       "ALLOWED_HOSTS",
       "ALLOWED_HOSTS",
       "IDLE_TIMEOUT_SECONDS",
-      "MAX_CREDITLESS_SESSIONS",
+      "MAX_IN_FLIGHT_PER_CLIENT",
       "CREDITLESS_SIGN_INS_PER_MINUTE",
+      "MAX_CREDITLESS_SESSIONS",
     ]);
     expect(refused.join("\n")).not.toContain("short-secret");
   });
@@ -197,9 +188,12 @@ describe("parseConfig defaults", () => {
       EMBEDDING_MODEL: "Xenova/all-MiniLM-L6-v2",
       REDIS_URL: "redis://127.0.0.1:6379",
     });
-    expect([config.port, config.freeQueries, config.paidDailyCap, config.protectionRps]).toEqual([
-      8080, 0, 50, 7,
-    ]);
+    expect([
+      config.port,
+      config.freeQueries,
+      config.ceilings["paid-daily-cap"],
+      config.ceilings["protection-limit"],
+    ]).toEqual([8080, 0, 50, 7]);
     expect(config.memoRequired).toBe(true);
     expect(config.llm?.model).toBe("llama-3.3-70b-versatile");
     expect(config.llm?.baseUrl).toBe("http://127.0.0.1:9999/v1");
@@ -385,18 +379,19 @@ describe("TRUST_PROXY in the config", () => {
 
 describe("the insights variables", () => {
   test("ADMIN_TOKEN and INSIGHTS_SALT are kept redacted; retention, cap and pattern parsed", () => {
-    const { insights } = ok({
+    const config = ok({
       ADMIN_TOKEN: "an-admin-token-of-some-length",
       INSIGHTS_SALT: "a-salt-of-some-length",
       INSIGHTS_RETENTION_DAYS: "7",
       INSIGHTS_MAX_EVENTS: "5000",
       INSIGHTS_REDACT_PATTERN: String.raw`ORD-\d+`,
     });
+    const { insights } = config;
     expect(Redacted.value(insights.adminToken!)).toBe("an-admin-token-of-some-length");
     expect(String(insights.adminToken)).not.toContain("admin-token");
     expect(Redacted.value(insights.salt!)).toBe("a-salt-of-some-length");
     expect(insights.retentionMs).toBe(7 * 86_400_000);
-    expect(insights.maxEvents).toBe(5000);
+    expect(config.ceilings["insights-events"]).toBe(5000);
     expect(insights.redaction.test("ord-42")).toBe(true);
   });
 

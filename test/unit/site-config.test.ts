@@ -57,7 +57,7 @@ describe("siteAppConfig", () => {
       sitesFile: undefined,
     });
     expect(derived.llm).toBe(BASE.llm);
-    expect(derived.docsSite.maxPages).toBe(10);
+    expect(derived.ceilings["docs-pages"]).toBe(10);
   });
 
   test("llm:false takes the language model away; a folder site syncs no URL", () => {
