@@ -61,6 +61,11 @@ export const makeMemoryCeilingCounter = () => {
           else entry.count = Math.max(0, entry.count - 1);
         }
       }),
+    used: (counter, now) =>
+      Effect.sync(() => {
+        const entry = live(counter.key, now);
+        return counter.member === undefined ? (entry?.count ?? 0) : (entry?.members?.size ?? 0);
+      }),
   });
   return {
     counter,

@@ -9,7 +9,7 @@
 import * as Effect from "effect/Effect";
 import type { Redis } from "ioredis";
 import { CeilingCounter, type Counter } from "../../core/ports/ceiling-counter.ts";
-import { luaScript, runScript } from "./redis-client.ts";
+import { luaScript, runCommand, runScript } from "./redis-client.ts";
 
 /**
  * KEYS: the counters; ARGV[1]: "admit" or "give-back", then per counter its limit, keep ms and
@@ -66,5 +66,14 @@ export const redisCeilingCounter = (client: Redis, prefix: string) => {
       if (counters.length === 0) return;
       yield* runScript(client, COUNTERS, keysOf(counters), argsOf("give-back", counters));
     }),
+    used: (counter, _now) => {
+      const [key] = keysOf([counter]) as [string];
+      return counter.member === undefined
+        ? Effect.map(
+            runCommand(() => client.get(key)),
+            (count) => Number(count ?? "0"),
+          )
+        : runCommand(() => client.scard(key));
+    },
   });
 };

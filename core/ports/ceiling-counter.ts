@@ -53,5 +53,7 @@ export class CeilingCounter extends Context.Service<
       counters: ReadonlyArray<Counter>,
       now: number,
     ) => Effect.Effect<void, StoreUnavailable>;
+    /** What the counter holds now (a read: nothing counted); 0 when it is not held. */
+    readonly used: (counter: Counter, now: number) => Effect.Effect<number, StoreUnavailable>;
   }
 >()("core/CeilingCounter") {}

@@ -130,6 +130,25 @@ const fallBack = (
     }),
   );
 
+/**
+ * `view` with its free questions no more than the identity has left across sites (a read:
+ * nothing counted), so a status never shows a free question the cross-site cap would refuse.
+ */
+export const freeAcrossSites = (identity: string, view: QuotaView, now: number) =>
+  Effect.gen(function* () {
+    if (view.free === 0) return view;
+    const limit = (yield* CeilingLimitsInForce)["free-questions-across-sites"];
+    const used = yield* (yield* CeilingCounter).used(acrossSites(identity, limit, now), now);
+    const free = Math.min(view.free, Math.max(0, limit - used));
+    if (free === view.free) return view;
+    return {
+      ...view,
+      free,
+      remaining: free + view.paid,
+      requiresPayment: free === 0 && view.paid === 0,
+    } satisfies QuotaView;
+  });
+
 /** What the spender sees: its identity's view, plus its wallet's paid questions. */
 export const spenderView = (spender: Spender, now: number) =>
   Effect.gen(function* () {

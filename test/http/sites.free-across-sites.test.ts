@@ -4,7 +4,8 @@
  * together, on the memory store and on one Redis with two instances. Past the cap the client
  * meets the usual 402 ("free questions used", with the site's payment terms) on a site where it
  * still had free questions; a declined question is free and takes none; another address is not
- * touched; /metrics counts the refusals by the ceiling's name.
+ * touched; /metrics counts the refusals by the ceiling's name. GET /api/status shows no more
+ * free questions than are left across sites, and reading it counts none.
  */
 import { describe, expect, test } from "bun:test";
 import * as Redacted from "effect/Redacted";
@@ -85,5 +86,31 @@ describe.each(STORES)("free questions across sites (%s)", (_name, open) => {
     expect((await ask(two, "gamma", "198.51.100.61")).status).toBe(200);
     const metrics = await one.call("/metrics", { headers: { Authorization: `Bearer ${METRICS}` } });
     expect(await metrics.text()).toContain('ceiling_refusals_total{ceiling="free-questions-across-sites"} 2');
+  });
+
+  test("the status shows no more free questions than are left across sites, and reading it counts none", async () => {
+    const from = "198.51.100.62";
+    const status = async (on: SitesService, site: keyof typeof QUESTIONS) => {
+      const { free, remaining, requiresPayment } = await body(
+        await on.call(`/sites/${site}/api/status`, {}, from),
+      );
+      return { free, remaining, requiresPayment };
+    };
+    // Three on alpha and one on beta: one free question left across sites.
+    for (let i = 0; i < 3; i++) expect((await ask(i % 2 === 0 ? one : two, "alpha", from)).status).toBe(200);
+    expect((await ask(two, "beta", from)).status).toBe(200);
+    expect(await status(one, "alpha")).toEqual({ free: 0, remaining: 0, requiresPayment: true });
+    // beta has two of its own left, gamma three: each shows the one left across sites.
+    expect(await status(two, "beta")).toEqual({ free: 1, remaining: 1, requiresPayment: false });
+    for (let i = 0; i < 3; i++)
+      expect(await status(i % 2 === 0 ? one : two, "gamma")).toEqual({
+        free: 1,
+        remaining: 1,
+        requiresPayment: false,
+      });
+    // The reads took nothing: the last free question is still there, on gamma.
+    expect((await ask(one, "gamma", from)).status).toBe(200);
+    expect(await status(two, "gamma")).toEqual({ free: 0, remaining: 0, requiresPayment: true });
+    expect(await status(one, "beta")).toEqual({ free: 0, remaining: 0, requiresPayment: true });
   });
 });

@@ -38,6 +38,8 @@ const contract = (
     };
     const giveBack = (on: Instance, counters: ReadonlyArray<Counter>, now: number) =>
       on.runPromise(CeilingCounter.use((c) => c.giveBack(counters, now)));
+    const used = (on: Instance, counter: Counter, now: number) =>
+      on.runPromise(CeilingCounter.use((c) => c.used(counter, now)));
     const pair = (client: string, now: number, run: string) => [
       windowCounter("rpc-relay-per-client", `${run}:${client}`, 2, now),
       windowCounter("rpc-relay", `${run}:all`, 3, now),
@@ -77,6 +79,20 @@ const contract = (
       expect(await admit(b, of("s2"), T0)).toBe("ok");
       expect(await admit(a, of("s1"), T0)).toBe("ok");
       expect(await admit(b, of("s3"), T0)).toBe("chain-lookups-per-payment:undefined");
+      // A read names what is held, on either instance, and counts nothing.
+      expect(await used(a, of("s9")[0]!, T0)).toBe(2);
+      expect(await used(b, of("s9")[0]!, T0)).toBe(2);
+    });
+
+    test("a read of a counter says what it holds and counts nothing", async () => {
+      const run = crypto.randomUUID();
+      const counter = windowCounter("free-questions-across-sites", `${run}:c`, 2, T0);
+      expect(await used(a, counter, T0)).toBe(0);
+      expect(await admit(a, [counter], T0)).toBe("ok");
+      expect(await used(b, counter, T0)).toBe(1);
+      expect(await used(b, counter, T0)).toBe(1);
+      expect(await admit(b, [counter], T0)).toBe("ok");
+      expect(await used(a, counter, T0)).toBe(2);
     });
 
     test("concurrent admissions from two instances never pass the limit", async () => {

@@ -1,9 +1,12 @@
-/** GET /api/status: the caller's rateLimit state (never 402). */
+/**
+ * GET /api/status: the caller's rateLimit state (never 402). Its free questions are the site's
+ * left, or fewer when the client has fewer left across every site (free-questions-across-sites).
+ */
 import * as Clock from "effect/Clock";
 import * as Effect from "effect/Effect";
 import { Hono } from "hono";
 import { WalletCredits } from "../../../core/ports/wallet-credits.ts";
-import { spenderView } from "../../../core/use-cases/spend-query.ts";
+import { freeAcrossSites, spenderView } from "../../../core/use-cases/spend-query.ts";
 import type { AppEnv } from "../../hono-kit/app-env.ts";
 import { type AppRuntime, runOutcome, whenReady } from "../../hono-kit/run-effect.ts";
 import { SESSION_HEADER } from "../../payments/sign-in/session-token.ts";
@@ -16,18 +19,19 @@ import { errorResponse } from "../error-response.ts";
  * shared address holds many payers.
  */
 const payerStatus = (identity: string) =>
-  Effect.map(
-    Effect.flatMap(WalletCredits, (wallets) =>
-      Effect.flatMap(Clock.currentTimeMillis, (now) => wallets.viewAsPayer(identity, now)),
-    ),
-    (view) => ({ success: true, ...view, rateLimit: view }),
-  );
+  Effect.gen(function* () {
+    const now = yield* Clock.currentTimeMillis;
+    const asPayer = yield* (yield* WalletCredits).viewAsPayer(identity, now);
+    const view = yield* freeAcrossSites(identity, asPayer, now);
+    return { success: true, ...view, rateLimit: view };
+  });
 
 /** The holder of a session spends its wallet and sees which wallet it is. */
 const sessionStatus = (identity: string, token: string) =>
   Effect.gen(function* () {
     const wallet = yield* sessionWallet(token);
-    const view = yield* spenderView({ identity, wallet }, yield* Clock.currentTimeMillis);
+    const now = yield* Clock.currentTimeMillis;
+    const view = yield* freeAcrossSites(identity, yield* spenderView({ identity, wallet }, now), now);
     return { success: true, ...view, rateLimit: view, wallet };
   });
 
