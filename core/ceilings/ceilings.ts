@@ -217,7 +217,7 @@ export const CEILINGS = {
     setting: "FREE_QUESTIONS_ACROSS_SITES",
     scope: "service",
     protects: "the service's language-model key from one address taking every site's free answers",
-    note: "past it, on a site where free questions are left, the usual 402 (or a paid question when the client holds credits)",
+    note: "past it, on a site where free questions are left, the usual 402 (or a paid question when the client holds credits); `GET /api/status` shows no more free questions than are left across sites. A free question whose instance died before it was answered or declined keeps its count until the UTC day turns (it errs toward the operator)",
   },
   "paid-daily-cap": {
     counts: "paid questions spent",

@@ -25,7 +25,6 @@ export const COUNTERS = {
   payment_rejections_total: "Payments rejected, by reason",
   x402_settlement_failures_total:
     "x402 v2 payments verified but not settled on chain (no paid content was returned)",
-  protection_rate_limited_total: "Requests refused by the per-identity protection limit",
   ceiling_refusals_total:
     "Requests refused by a ceiling, by its name (core/ceilings/ceilings.ts; a refusal costs nothing of it)",
   site_index_loads_total:
@@ -60,7 +59,6 @@ export const COUNTERS = {
     "Round trips to Redis, by command (a script call is one, whatever it runs inside Redis; the memory store makes none)",
   rpc_relay_calls_total: "Calls to the widget's RPC relay, by method and outcome (forwarded or why refused)",
   request_body_timeouts_total: "Requests answered 408: their body was not complete within the deadline",
-  in_flight_limited_total: "Requests refused: their client had too many requests in flight",
   foreign_host_refused_total: "Requests refused by the Host and Origin allow-list, by header (host, origin)",
   x402_facilitator_auth_failures_total: "Wrong x402 facilitator tokens",
   x402_facilitator_auth_locked_total:

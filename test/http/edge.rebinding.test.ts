@@ -77,7 +77,7 @@ describe("bound to loopback (the default)", () => {
     expect((await postChat(t, {})).status).toBe(429);
     const metrics = t.metrics.render();
     expect(metrics).toContain('foreign_host_refused_total{header="origin"} 15');
-    expect(metrics).toContain("protection_rate_limited_total 1");
+    expect(metrics).toContain('ceiling_refusals_total{ceiling="protection-limit"} 1');
   });
 
   test("loopback origins (any port), the request's own origin and ALLOWED_ORIGINS are served", async () => {

@@ -154,7 +154,6 @@ describe("protection rate limit", () => {
     }
     // One WARN for the first request over the limit, not one per refusal.
     expect(t.lines.filter((line) => line.msg === "protection rate limit hit")).toHaveLength(1);
-    expect(t.metrics.render()).toContain("protection_rate_limited_total 3");
     expect(t.metrics.render()).toContain('ceiling_refusals_total{ceiling="protection-limit"} 3');
     // Another identity and another endpoint are not affected.
     expect((await t.call("/api/status", {}, "198.51.100.77")).status).toBe(200);

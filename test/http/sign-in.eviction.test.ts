@@ -116,10 +116,9 @@ const eviction = (
 };
 
 const BUDGET = 5;
-const withCap: TestAppOptions = { surface: { maxCreditlessSessions: CAP } };
+const withCap: TestAppOptions = { ceilings: { "creditless-sessions": CAP } };
 const withBudget: TestAppOptions = {
-  surface: { maxCreditlessSessions: CAP },
-  ceilings: { "creditless-sign-ins": BUDGET },
+  ceilings: { "creditless-sessions": CAP, "creditless-sign-ins": BUDGET },
 };
 
 const signInStatus = async (t: TestApp, wallet: Wallet) => {

@@ -233,7 +233,6 @@ export const createEdge = (options: EdgeOptions): Edge => {
     if (isLimited(path)) {
       const verdict = overLimit(route, identity);
       if (verdict !== "ok") {
-        metrics.count("protection_rate_limited_total");
         metrics.count("ceiling_refusals_total", { ceiling: "protection-limit" });
         if (verdict === "first-over") facts.log.warn("protection rate limit hit", { identity, path });
         return finish(tooManyRequests());
@@ -242,7 +241,6 @@ export const createEdge = (options: EdgeOptions): Edge => {
     const held = inFlight.get(identity) ?? 0;
     if (held >= maxInFlightPerClient) {
       // Counted and in the access line (429); no WARN per refusal, which a flood would multiply.
-      metrics.count("in_flight_limited_total");
       metrics.count("ceiling_refusals_total", { ceiling: "in-flight-per-client" });
       return finish(tooManyInFlight());
     }
