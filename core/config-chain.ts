@@ -72,8 +72,7 @@ export const chainOf = (
     return undefined;
   }
   if (network === undefined) problems.push("CHAIN_NETWORK: required when a payment wallet or mint is set");
-  const usdcMint =
-    s.USDC_MINT_ADDRESS ?? (s.CHAIN_NETWORK === undefined ? undefined : USDC_MINT[s.CHAIN_NETWORK]);
+  const net = s.CHAIN_NETWORK;
   if (network === "localnet" && text("USDC_MINT_ADDRESS") === undefined)
     problems.push("USDC_MINT_ADDRESS: required with CHAIN_NETWORK=localnet (the local chain's own mint)");
   if (wallet === undefined) problems.push("PAYMENT_WALLET_ADDRESS: required with CHAIN_NETWORK");
@@ -82,15 +81,8 @@ export const chainOf = (
   const key = s.PAYMENT_WALLET_SECRET_KEY;
   if (key !== undefined && wallet !== undefined && encodeBase58(Redacted.value(key).slice(32)) !== wallet)
     problems.push("PAYMENT_WALLET_SECRET_KEY: does not belong to PAYMENT_WALLET_ADDRESS (value hidden)");
-  const rpcUrl =
-    s.SOLANA_RPC_URL ?? (s.CHAIN_NETWORK === undefined ? undefined : DEFAULT_RPC_URL[s.CHAIN_NETWORK]);
-  if (problems.length > before || s.CHAIN_NETWORK === undefined || usdcMint === undefined) return undefined;
-  if (s.PAYMENT_WALLET_ADDRESS === undefined || rpcUrl === undefined) return undefined;
-  return {
-    network: s.CHAIN_NETWORK,
-    usdcMint,
-    wallet: s.PAYMENT_WALLET_ADDRESS,
-    rpcUrl,
-    walletSecretKey: key,
-  };
+  const usdcMint = s.USDC_MINT_ADDRESS ?? (net && USDC_MINT[net]);
+  const rpcUrl = s.SOLANA_RPC_URL ?? (net && DEFAULT_RPC_URL[net]);
+  if (problems.length > before || !net || !usdcMint || !rpcUrl || !s.PAYMENT_WALLET_ADDRESS) return undefined;
+  return { network: net, usdcMint, wallet: s.PAYMENT_WALLET_ADDRESS, rpcUrl, walletSecretKey: key };
 };

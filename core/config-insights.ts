@@ -5,14 +5,12 @@
  * a ceiling, insights-events).
  */
 import type * as Redacted from "effect/Redacted";
-import { type Decoded, envInteger, MIN_SECRET_LENGTH, rule, Secret } from "./config-fields.ts";
+import { type Decoded, envInteger, rule, Secret } from "./config-fields.ts";
 import { compileRedaction, DEFAULT_REDACTION } from "./insights/redaction.ts";
 import { DAY_MS } from "./time.ts";
 
 /** What the insights keep unless configured otherwise: 30 days, at most 100 000 events. */
 export const DEFAULT_INSIGHTS_BOUNDS = { retentionMs: 30 * DAY_MS, maxEvents: 100_000 } as const;
-
-export { MIN_SECRET_LENGTH };
 
 export interface InsightsConfig {
   /** undefined: no console, no admin API, nothing recorded. */

@@ -15,21 +15,17 @@ import { DOCS_SITE_FIELDS } from "./config-docs-site.ts";
 import { envInteger, Flag, field, Opaque, problemsOf, rule, Text, Url } from "./config-fields.ts";
 import { INSIGHTS_FIELDS } from "./config-insights.ts";
 import { DEFAULT_SITE_FIELDS } from "./config-site-default.ts";
-import { SURFACE_FIELDS } from "./config-surface.ts";
+import { hostName, SURFACE_FIELDS } from "./config-surface.ts";
 import { X402_FIELDS } from "./config-x402.ts";
 import { X402_AGENTS_FIELDS } from "./config-x402-agents.ts";
-import { parseIp } from "./ip.ts";
 import { parseTrustProxy } from "./trust-proxy.ts";
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
-const HOST_NAME =
-  /^(?=.{1,253}$)[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
-
 /** Every variable and its rule; the order is the order problems are named in. */
 const FIELDS = {
   HOST: field("must be an IP address or a host name, e.g. 0.0.0.0 or 127.0.0.1", (input) =>
-    typeof input === "string" && (parseIp(input) !== undefined || HOST_NAME.test(input)) ? input : undefined,
+    typeof input === "string" && hostName(input) !== undefined ? input : undefined,
   ),
   PORT: envInteger(0, 65535),
   TRUST_PROXY: rule((input) => {

@@ -17,7 +17,7 @@ import {
   Origins,
   Price,
 } from "./config-fields.ts";
-import { DEFAULT_MCP_TOOL_PRICES, type McpToolPrices } from "./config-mcp.ts";
+import { DEFAULT_MCP_TOOL_PRICES } from "./config-mcp.ts";
 import { DOCS_RULE, ToolPrices } from "./config-site.ts";
 import { DEFAULT_UNITS_PER_QUERY } from "./payments/question-price.ts";
 

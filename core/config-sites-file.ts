@@ -1,8 +1,7 @@
 /**
- * The sites file (SITES_FILE): each entry decoded by the site Schema (core/config-site.ts), the
- * rules across an entry's fields, and those across entries (ids and host names one site's
- * each). Every problem is named at once (`SITES_FILE: sites[2].price: ...`); secret values (the
- * owner's token and its hash) never appear in a problem.
+ * The sites file (SITES_FILE): each entry decoded by the site Schema (core/config-site.ts), then
+ * the rules across its fields and across entries (an id or host name is one site's). Every
+ * problem is named at once (`SITES_FILE: sites[2].price: ...`), never a secret value.
  */
 import * as Result from "effect/Result";
 import * as Schema from "effect/Schema";

@@ -1,12 +1,9 @@
 /**
  * What this service tells agents beside its prices (x402 extensions). X402_RECEIPT_SIGNING_KEY
- * is the Ed25519 seed (32 bytes as 64 hex characters, `openssl rand -hex 32`) that signs offers
- * and receipts (offer-receipt); unset, nothing is signed (`npm start` generates one in .data/).
- * X402_SERVICE_NAME, X402_SERVICE_TAGS (comma-separated) and X402_SERVICE_ICON_URL name the
- * service in each 402 for catalogues (bazaar), checked here by the spec's rules (printable
- * ASCII, at most 32 characters each, at most 5 tags, an absolute http(s) URL on a named host
- * of at most 2,048 characters)
- * so that no catalogue silently drops them. The seed is never shown in a problem.
+ * is the Ed25519 seed (64 hex characters, `openssl rand -hex 32`) that signs offers and receipts
+ * (offer-receipt); unset, nothing is signed (`npm start` generates one in .data/). The service's
+ * name, tags and icon for catalogues (bazaar) are checked by the spec's rules, so that no
+ * catalogue silently drops them. The seed is never shown in a problem.
  */
 import * as Redacted from "effect/Redacted";
 import * as Result from "effect/Result";
