@@ -129,7 +129,7 @@ export const startCluster = async (): Promise<ClusterSetup> => {
   for (const server of servers) {
     const client = rawClient(server.url);
     await waitFor(
-      async () => (await client.call("CLUSTER", "INFO")).toString().includes("cluster_state:ok"),
+      async () => String(await client.call("CLUSTER", "INFO")).includes("cluster_state:ok"),
       15_000,
       `cluster state on port ${server.port}`,
     );
