@@ -13,6 +13,7 @@ import { CEILING_FIELDS } from "./ceilings/read-ceilings.ts";
 import { CHAIN_FIELDS } from "./config-chain.ts";
 import { DOCS_SITE_FIELDS } from "./config-docs-site.ts";
 import { envInteger, Flag, field, Opaque, problemsOf, rule, Text, Url } from "./config-fields.ts";
+import { REDIS_FIELDS } from "./config-redis.ts";
 import { INSIGHTS_FIELDS } from "./config-insights.ts";
 import { DEFAULT_SITE_FIELDS } from "./config-site-default.ts";
 import { hostName, SURFACE_FIELDS } from "./config-surface.ts";
@@ -33,10 +34,7 @@ const FIELDS = {
     return typeof trust === "string" ? Result.fail(trust) : Result.succeed(trust);
   }),
   ...DEFAULT_SITE_FIELDS,
-  REDIS_URL: Url(true),
-  REDIS_WAIT_REPLICAS: envInteger(0, 16),
-  REDIS_WAIT_TIMEOUT_MS: envInteger(1, 60_000),
-  ALLOW_MEMORY_STORE_ON_MAINNET: Flag,
+  ...REDIS_FIELDS,
   ...CHAIN_FIELDS,
   PAYMENT_MEMO_REQUIRED: Flag,
   LLM_API_KEY: Opaque,

@@ -7,7 +7,7 @@
  * Modes: with no chain variables the service runs a local demo chain; with no LLM key it
  * answers extractively; with no vector settings it uses the local on-disk index.
  */
-import * as Redacted from "effect/Redacted";
+import type * as Redacted from "effect/Redacted";
 import * as Result from "effect/Result";
 import type { CeilingLimits } from "./ceilings/ceilings.ts";
 import { ceilingLimitsOf } from "./ceilings/read-ceilings.ts";
@@ -16,6 +16,7 @@ import { type DocsSiteConfig, docsSiteOf } from "./config-docs-site.ts";
 import { ConfigError } from "./config-fields.ts";
 import { type InsightsConfig, insightsOf } from "./config-insights.ts";
 import type { McpToolPrices } from "./config-mcp.ts";
+import { type RedisTarget, redisOf, waitReplicasOf } from "./config-redis.ts";
 import { decodeSettings, type Env, type Settings } from "./config-service.ts";
 import { defaultSiteOf } from "./config-site-default.ts";
 import { type SurfaceConfig, surfaceOf } from "./config-surface.ts";
@@ -27,6 +28,7 @@ export type { ChainConfig } from "./config-chain.ts";
 export type { DocsSiteConfig } from "./config-docs-site.ts";
 export { ConfigError, isOrigin, normalizeOrigin } from "./config-fields.ts";
 export type { InsightsConfig } from "./config-insights.ts";
+export type { RedisNode, RedisTarget } from "./config-redis.ts";
 export type { Env } from "./config-service.ts";
 export type { SurfaceConfig } from "./config-surface.ts";
 
@@ -47,8 +49,9 @@ export interface AppConfig {
   readonly freeQueries: number;
   readonly allowedOrigins: ReadonlyArray<string>;
   readonly trustProxy: TrustProxy;
-  readonly redisUrl: Redacted.Redacted<string> | undefined;
-  /** Replicas each payment claim waits for (Redis WAIT) before it is acknowledged; 0: none. */
+  /** The Redis of the store (a URL, Sentinel or a cluster); undefined: the memory store. */
+  readonly redis: RedisTarget | undefined;
+  /** Replicas each money write waits for (Redis WAIT) before it is acknowledged; 0: none. */
   readonly redisWaitReplicas: number;
   readonly redisWaitTimeoutMs: number;
   readonly allowVolatileStoreOnMainnet: boolean;
@@ -108,20 +111,6 @@ const vectorOf = (s: Settings, text: Text, problems: string[]): VectorConfig => 
   };
 };
 
-/** Rules that hold across the store's variables, checked on the text as written. */
-const storeProblems = (s: Settings, text: Text, problems: string[]) => {
-  if (
-    text("CHAIN_NETWORK") === "mainnet-beta" &&
-    text("REDIS_URL") === undefined &&
-    s.ALLOW_MEMORY_STORE_ON_MAINNET !== true
-  )
-    problems.push(
-      "REDIS_URL: required on mainnet-beta (the memory store forgets paid credits on restart); set ALLOW_MEMORY_STORE_ON_MAINNET=true to override",
-    );
-  if (text("REDIS_URL") === undefined && (s.REDIS_WAIT_REPLICAS ?? 0) > 0)
-    problems.push("REDIS_WAIT_REPLICAS: needs REDIS_URL (replicas of which Redis?)");
-};
-
 /** Reads and validates the whole configuration. */
 export const parseConfig = (env: Env): Result.Result<AppConfig, ConfigError> => {
   const { settings: s, text, problems } = decodeSettings(env);
@@ -133,8 +122,8 @@ export const parseConfig = (env: Env): Result.Result<AppConfig, ConfigError> => 
     freeQueries: ceilings["free-questions"],
     allowedOrigins: site.allowedOrigins,
     trustProxy: s.TRUST_PROXY ?? { kind: "none" },
-    redisUrl: s.REDIS_URL === undefined ? undefined : Redacted.make(s.REDIS_URL),
-    redisWaitReplicas: s.REDIS_WAIT_REPLICAS ?? 0,
+    redis: redisOf(s, text, problems),
+    redisWaitReplicas: waitReplicasOf(s),
     redisWaitTimeoutMs: s.REDIS_WAIT_TIMEOUT_MS ?? 1000,
     allowVolatileStoreOnMainnet: s.ALLOW_MEMORY_STORE_ON_MAINNET ?? false,
     chain: chainOf(s, text, problems),
@@ -156,6 +145,5 @@ export const parseConfig = (env: Env): Result.Result<AppConfig, ConfigError> => 
     sitesFile: s.SITES_FILE,
     ceilings,
   };
-  storeProblems(s, text, problems);
   return problems.length === 0 ? Result.succeed(config) : Result.fail(new ConfigError({ problems }));
 };

@@ -8,15 +8,14 @@
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import * as Option from "effect/Option";
-import type * as Redacted from "effect/Redacted";
 import * as Schema from "effect/Schema";
 import { AnswerCache } from "../../core/ports/answer-cache.ts";
-import { luaScript, runCommand, runScript } from "./redis-client.ts";
+import { luaScript, type RedisAddress, runCommand, runScript } from "./redis-client.ts";
 import { connection } from "./shared-connection.ts";
 import { TRIM_INDEX } from "./trim-index-lua.ts";
 
 export interface RedisAnswerCacheOptions {
-  readonly url: string | Redacted.Redacted<string>;
+  readonly url: RedisAddress;
   readonly keyPrefix?: string;
   /** Take the process's shared connection to this URL (a hosted site's cache: shared-connection.ts). */
   readonly shareConnection?: boolean;

@@ -5,16 +5,15 @@
  */
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
-import type * as Redacted from "effect/Redacted";
 import * as Schema from "effect/Schema";
 import { DocsSyncRecord, DocsSyncStore } from "../../core/ports/docs-sync.ts";
 import { StoreUnavailable } from "../../core/ports/store-errors.ts";
 import { DEFAULT_KEY_PREFIX } from "./keys.ts";
-import { luaScript, runCommand, runScript } from "./redis-client.ts";
+import { luaScript, type RedisAddress, runCommand, runScript } from "./redis-client.ts";
 import { connection } from "./shared-connection.ts";
 
 export interface RedisDocsSyncOptions {
-  readonly url: string | Redacted.Redacted<string>;
+  readonly url: RedisAddress;
   readonly keyPrefix?: string;
   /** Take the process's shared connection to this URL (a hosted site's record: shared-connection.ts). */
   readonly shareConnection?: boolean;

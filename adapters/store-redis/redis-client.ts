@@ -7,17 +7,37 @@
 import { createHash } from "node:crypto";
 import * as Effect from "effect/Effect";
 import * as Redacted from "effect/Redacted";
-import { Redis } from "ioredis";
+import { Redis, type RedisOptions } from "ioredis";
+import type { RedisNode, RedisTarget } from "../../core/config-redis.ts";
 import { StoreUnavailable } from "../../core/ports/store-errors.ts";
+import { openCluster, type StoreClient } from "./store-client.ts";
+
+/** Where to connect: a Redis URL (as text or Redacted), or the target the configuration chose. */
+export type RedisAddress = string | Redacted.Redacted<string> | RedisTarget;
 
 export interface ConnectOptions {
-  readonly url: string | Redacted.Redacted<string>;
+  readonly url: RedisAddress;
   /** Per-command deadline (default 2000 ms). */
   readonly commandTimeoutMs?: number;
 }
 
+const nodesText = (nodes: ReadonlyArray<RedisNode>) =>
+  nodes.map(({ host, port }) => (host.includes(":") ? `[${host}]:${port}` : `${host}:${port}`)).join(",");
+
 /** Where a Redis URL points, as host:port (or the socket path): never its user name or password. */
-export const endpointOf = (url: string): string => {
+export const endpointOf = (url: string | RedisTarget): string => {
+  if (typeof url !== "string") {
+    switch (url.kind) {
+      case "url":
+        return endpointOf(Redacted.value(url.url));
+      case "sentinel":
+        return `primary "${url.master}" of the sentinels ${nodesText(url.sentinels)}`;
+      case "cluster":
+        return `the cluster ${nodesText(url.nodes)}`;
+      default:
+        return url satisfies never;
+    }
+  }
   if (!URL.canParse(url)) return "the configured REDIS_URL";
   const parsed = new URL(url);
   if (parsed.protocol === "unix:" || parsed.hostname === "")
@@ -39,7 +59,8 @@ export const describeFailure = (cause: unknown): string => {
   const message = cause instanceof Error ? cause.message : "";
   const code = (cause as { code?: unknown } | undefined)?.code;
   if (typeof code === "string" && code in CONNECTION_CODES) return `redis ${CONNECTION_CODES[code]}`;
-  if (/^(NOAUTH|WRONGPASS)/.test(message)) return "redis refused the credentials in REDIS_URL";
+  if (/^(NOAUTH|WRONGPASS)/.test(message))
+    return "redis refused the credentials (REDIS_URL or REDIS_PASSWORD)";
   if (cause instanceof Error && cause.name === "ReplyError") {
     // The scripts' own refusal of a hash they did not write (quota-lua-prelude.ts, x402-lua.ts).
     if (message.includes("corrupt quota state")) return "corrupt quota state";
@@ -55,43 +76,96 @@ export const describeFailure = (cause: unknown): string => {
 /** Maps any failure of a Redis call to StoreUnavailable. */
 export const unavailable = (cause: unknown) => new StoreUnavailable({ reason: describeFailure(cause) });
 
-/** The URL in clear, for the driver only. */
-export const urlOf = (options: ConnectOptions) =>
+/** The target: a URL in clear (for the driver only), or the topology. */
+export const urlOf = (options: ConnectOptions): string | RedisTarget =>
   Redacted.isRedacted(options.url) ? Redacted.value(options.url) : options.url;
 
-/** Opens a connection and waits until it is ready; fails with StoreUnavailable naming host and port otherwise. */
-export const connect = (options: ConnectOptions) =>
+/** A text naming the target, to key connections by (it may hold a password: never shown). */
+export const targetKey = (options: ConnectOptions): string => {
+  const target = urlOf(options);
+  if (typeof target === "string") return target;
+  if (target.kind === "url") return Redacted.value(target.url);
+  return JSON.stringify({ ...target, password: target.password && Redacted.value(target.password) });
+};
+
+/** What every connection does: fail fast, never resend, pipeline what one turn of the loop sends. */
+const failFast = (timeout: number) =>
+  ({
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    // A command whose reply was lost is never sent twice behind the caller's back.
+    autoResendUnfulfilledCommands: false,
+    // Commands sent in one turn of the event loop go out in one write (and Redis reads them
+    // in one read): under load, fewer system calls on both sides per request. Measured on
+    // the status bench (docs/performance.md).
+    enableAutoPipelining: true,
+    connectTimeout: timeout,
+    commandTimeout: timeout,
+    retryStrategy: (times: number) => Math.min(50 * 2 ** times, 2000),
+  }) satisfies RedisOptions;
+
+/**
+ * A primary demoted by a failover answers writes READONLY: reconnect (1), which asks the
+ * sentinels for the new primary, and fail the command (never 2, resending it: a money write is
+ * retried by its caller or not at all).
+ */
+const onReadonly = (error: Error) => (error.message.startsWith("READONLY") ? 1 : false);
+
+const sentinelClient = (target: Extract<RedisTarget, { kind: "sentinel" }>, timeout: number) =>
+  new Redis({
+    ...failFast(timeout),
+    sentinels: target.sentinels.map(({ host, port }) => ({ host, port })),
+    name: target.master,
+    ...(target.password === undefined ? {} : { password: Redacted.value(target.password) }),
+    sentinelCommandTimeout: timeout,
+    // Asked again until the sentinels name a primary (during a failover, none for a moment).
+    sentinelRetryStrategy: (times: number) => Math.min(50 * 2 ** times, 2000),
+    // Listens for +switch-master on the sentinels and reconnects at once, rather than when the
+    // old primary next fails a command (or, demoted, answers READONLY).
+    failoverDetector: true,
+    reconnectOnError: onReadonly,
+  });
+
+/** A single-node client (by URL or through Sentinel), connected. */
+const openOne = async (client: Redis): Promise<Redis> => {
+  // Without a listener ioredis prints errors (with host names) to the console itself;
+  // every failure already reaches the caller as StoreUnavailable. The socket's own error
+  // (ECONNREFUSED...) says more than connect()'s "Connection is closed".
+  let socketError: unknown;
+  client.on("error", (error: unknown) => {
+    socketError = error;
+  });
+  await client.connect().catch((error: unknown) => {
+    client.disconnect();
+    throw socketError ?? error;
+  });
+  return client;
+};
+
+const open = (target: string | RedisTarget, timeout: number): Promise<StoreClient> => {
+  if (typeof target === "string") return openOne(new Redis(target, failFast(timeout)));
+  switch (target.kind) {
+    case "url":
+      return openOne(new Redis(Redacted.value(target.url), failFast(timeout)));
+    case "sentinel":
+      return openOne(sentinelClient(target, timeout));
+    case "cluster":
+      return openCluster({
+        // Split at the last colon (clusterSeeds), so an IPv6 host goes without brackets.
+        nodes: target.nodes.map(({ host, port }) => `${host}:${port}`),
+        timeoutMs: timeout,
+        password: target.password === undefined ? undefined : Redacted.value(target.password),
+      });
+    default:
+      return target satisfies never;
+  }
+};
+
+/** Opens a connection and waits until it is ready; fails with StoreUnavailable naming where, never a password. */
+export const connect = (options: ConnectOptions): Effect.Effect<StoreClient, StoreUnavailable> =>
   Effect.tryPromise({
-    try: async () => {
-      const url = urlOf(options);
-      const timeout = options.commandTimeoutMs ?? 2000;
-      const client = new Redis(url, {
-        lazyConnect: true,
-        enableOfflineQueue: false,
-        maxRetriesPerRequest: 1,
-        // A command whose reply was lost is never sent twice behind the caller's back.
-        autoResendUnfulfilledCommands: false,
-        // Commands sent in one turn of the event loop go out in one write (and Redis reads them
-        // in one read): under load, fewer system calls on both sides per request. Measured on
-        // the status bench (docs/performance.md).
-        enableAutoPipelining: true,
-        connectTimeout: timeout,
-        commandTimeout: timeout,
-        retryStrategy: (times: number) => Math.min(50 * 2 ** times, 2000),
-      });
-      // Without a listener ioredis prints errors (with host names) to the console itself;
-      // every failure already reaches the caller as StoreUnavailable. The socket's own error
-      // (ECONNREFUSED...) says more than connect()'s "Connection is closed".
-      let socketError: unknown;
-      client.on("error", (error: unknown) => {
-        socketError = error;
-      });
-      await client.connect().catch((error: unknown) => {
-        client.disconnect();
-        throw socketError ?? error;
-      });
-      return client;
-    },
+    try: () => open(urlOf(options), options.commandTimeoutMs ?? 2000),
     catch: (cause) =>
       new StoreUnavailable({
         reason: `cannot reach Redis at ${endpointOf(urlOf(options))}: ${describeFailure(cause)}`,
@@ -99,7 +173,7 @@ export const connect = (options: ConnectOptions) =>
   });
 
 /** Closes gracefully when possible, at once otherwise. */
-export const close = (client: Redis) =>
+export const close = (client: StoreClient) =>
   Effect.promise(() =>
     client.status === "ready"
       ? client.quit().then(
@@ -122,7 +196,7 @@ export const luaScript = (source: string): LuaScript => ({
 
 /** EVALSHA, falling back to EVAL (which also caches the script) when Redis does not know it yet; a plain promise. */
 export const evalScript = async (
-  client: Redis,
+  client: StoreClient,
   script: LuaScript,
   keys: ReadonlyArray<string>,
   args: ReadonlyArray<string | number>,
@@ -137,7 +211,7 @@ export const evalScript = async (
 
 /** `evalScript` as an effect, its failures StoreUnavailable. */
 export const runScript = (
-  client: Redis,
+  client: StoreClient,
   script: LuaScript,
   keys: ReadonlyArray<string>,
   args: ReadonlyArray<string | number>,

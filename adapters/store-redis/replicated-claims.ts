@@ -1,29 +1,36 @@
 /**
- * Claims that wait for replicas. Redis replicates asynchronously: a primary that fails right
- * after acknowledging a claim can be replaced by a replica that never saw it, and the same
- * signature would then be granted a second time. With `waitReplicas` set, each claim runs on a
- * connection of its own followed by `WAIT n timeout` (WAIT counts the replicas that hold this
- * connection's writes, and blocks the connection meanwhile, so the quota reads do not queue
- * behind it); fewer acknowledgements than asked fail the claim as StoreUnavailable (503, retry).
- * The grant may then exist on the primary only: a retry after a failover grants it once, a
- * retry without one answers "already used" and the credits are there.
+ * Money writes that wait for replicas. Redis replicates asynchronously: a primary that fails
+ * right after acknowledging a claim can be replaced by a replica that never saw it, and the same
+ * signature would then be granted a second time. With `waitReplicas` set (one by default behind
+ * Sentinel), each money write runs on a connection of its own followed by `WAIT n timeout` (WAIT
+ * counts the replicas that hold this connection's writes, and blocks the connection meanwhile,
+ * so the quota reads do not queue behind it); fewer acknowledgements than asked fail the write as
+ * StoreUnavailable (503 with Retry-After). The write may then exist on the primary only: a retry
+ * after a failover makes it once, a retry without one finds it made (a used signature, a claimed
+ * request, a kept result) and the credits are there.
+ *
+ * The money writes: a signature claim and mark (PaymentStore), every write of an x402 payment
+ * request (issue, claim, finish, settle), a pending settlement recorded, a payment listed for
+ * refund, a paid result kept for its payment identifier, and a client's allowance on a wallet's
+ * credits (the payer link). What is not money waits for nobody (docs/deployment.md says what a
+ * failover can lose).
  */
 import * as Effect from "effect/Effect";
 import type * as Scope from "effect/Scope";
-import type { Redis } from "ioredis";
 import { StoreUnavailable } from "../../core/ports/store-errors.ts";
 import type { RedisStoreOptions } from "./options.ts";
 import { close, connect, runCommand } from "./redis-client.ts";
+import type { StoreClient } from "./store-client.ts";
 
 export interface ReplicatedClaims {
-  /** Runs `write` on `client`, then waits for the replicas. */
+  /** Runs `write` (which writes on `client`), then waits for the replicas. */
   <A, E>(write: () => Effect.Effect<A, E>): Effect.Effect<A, E | StoreUnavailable>;
   /** The connection claims are written on. */
-  readonly client: Redis;
+  readonly client: StoreClient;
 }
 
 export const replicatedClaims = (
-  shared: Redis,
+  shared: StoreClient,
   options: Pick<RedisStoreOptions, "url" | "commandTimeoutMs" | "waitReplicas" | "waitTimeoutMs">,
 ): Effect.Effect<ReplicatedClaims, StoreUnavailable, Scope.Scope> =>
   Effect.gen(function* () {
@@ -42,7 +49,7 @@ export const replicatedClaims = (
     const waitFor = <A, E>(write: () => Effect.Effect<A, E>) =>
       Effect.gen(function* () {
         const result = yield* write();
-        const acknowledged = yield* runCommand(() => client.wait(replicas, timeoutMs));
+        const acknowledged = yield* runCommand((): Promise<number> => client.wait(replicas, timeoutMs));
         if (acknowledged < replicas)
           return yield* new StoreUnavailable({
             reason: `claim held by ${acknowledged} of ${replicas} Redis replicas after ${timeoutMs} ms`,

@@ -51,8 +51,8 @@ const indexOf = async (config: AppConfig): Promise<SiteIndexState> => {
 /** The site's last docs sync on Redis (a folder site has none). */
 const lastSyncOf = async (site: SiteDefinition, config: AppConfig): Promise<SiteFacts["lastSync"]> => {
   if (site.docs.kind === "folder") return null;
-  if (config.redisUrl === undefined) return UNKNOWN_WITHOUT_REDIS;
-  const store = RedisDocsSync.layer({ url: config.redisUrl, keyPrefix: siteKeyPrefix(site.id) });
+  if (config.redis === undefined) return UNKNOWN_WITHOUT_REDIS;
+  const store = RedisDocsSync.layer({ url: config.redis, keyPrefix: siteKeyPrefix(site.id) });
   const record = await Effect.runPromise(
     Effect.flatMap(DocsSyncStore, (sync) => sync.last).pipe(Effect.provide(store), Effect.orDie),
   );
@@ -61,7 +61,7 @@ const lastSyncOf = async (site: SiteDefinition, config: AppConfig): Promise<Site
 
 /** Today's figures from the site's insights on Redis. */
 const todayFromStore = async (site: SiteDefinition, config: AppConfig): Promise<SiteFacts["today"]> => {
-  if (config.redisUrl === undefined) return UNKNOWN_WITHOUT_REDIS;
+  if (config.redis === undefined) return UNKNOWN_WITHOUT_REDIS;
   const runtime = ManagedRuntime.make(
     storeLayerFor(config, memoryLogger().logger, {}, siteKeyPrefix(site.id)),
   );

@@ -113,14 +113,14 @@ export const LLM_DEFAULTS = { timeoutMs: 5000, primaryBudgetMs: 6000 } as const;
 
 /** The answer cache under `keyPrefix` on Redis (a hosted site's namespace), else a bounded LRU in this process. */
 export const answerCacheLayerWith = (keyPrefix: string | undefined) =>
-  chosen(({ redisUrl }) =>
-    redisUrl === undefined
+  chosen(({ redis }) =>
+    redis === undefined
       ? MemoryAnswerCache.layer()
       : chosenLazily(
           () => import("../../adapters/store-redis/index.ts"),
           ({ RedisAnswerCache }) =>
             RedisAnswerCache.layer({
-              url: redisUrl,
+              url: redis,
               ...(keyPrefix === undefined ? {} : { keyPrefix, shareConnection: true }),
             }).pipe(Layer.orDie),
         ),

@@ -60,13 +60,13 @@ const configuredStore = (logger: Logger, events: AppEvents, keyPrefix: string | 
         retentionMs: config.insights.retentionMs,
         maxEvents: config.ceilings["insights-events"],
       };
-      const { redisUrl } = config;
-      if (redisUrl === undefined) return Effect.succeed(MemoryStore.layer(limits, insights));
+      const { redis } = config;
+      if (redis === undefined) return Effect.succeed(MemoryStore.layer(limits, insights));
       return Effect.map(
         lazily(() => import("../../adapters/store-redis/index.ts")),
         ({ RedisStore }) =>
           RedisStore.layer({
-            url: redisUrl,
+            url: redis,
             // A hosted site's store takes the process's shared connection (shared-connection.ts).
             // Its used signatures are the service's: one transfer pays once on any site.
             ...(keyPrefix === undefined

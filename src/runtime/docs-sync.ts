@@ -34,7 +34,7 @@ const LEASE_MS = 60 * 60_000;
 
 /** The site's DocsSyncStore: this process's memory, or Redis under the site's key prefix. */
 const storeLayer = (config: AppConfig, keyPrefix: string | undefined) =>
-  config.redisUrl === undefined
+  config.redis === undefined
     ? Layer.unwrap(
         Effect.map(
           lazily(() => import("../../adapters/store-memory/index.ts")),
@@ -46,7 +46,7 @@ const storeLayer = (config: AppConfig, keyPrefix: string | undefined) =>
           lazily(() => import("../../adapters/store-redis/index.ts")),
           ({ RedisDocsSync }) =>
             RedisDocsSync.layer({
-              url: config.redisUrl!,
+              url: config.redis!,
               // A hosted site's record takes the process's shared connection.
               ...(keyPrefix === undefined ? {} : { keyPrefix, shareConnection: true }),
             }).pipe(Layer.orDie),
@@ -111,7 +111,7 @@ export const startSitesDocsSync = (sites: () => ReadonlyArray<SyncedSite>, logge
   // One store per site, kept while the site is (the memory store's lease and record live in it).
   const stores = new Map<string, { readonly key: string; readonly runtime: StoreRuntime }>();
   const storeOf = (site: SyncedSite): StoreRuntime => {
-    const key = `${site.keyPrefix ?? ""}\n${site.config.redisUrl === undefined ? "" : "redis"}`;
+    const key = `${site.keyPrefix ?? ""}\n${site.config.redis === undefined ? "" : "redis"}`;
     const held = stores.get(site.site);
     if (held !== undefined && held.key === key) return held.runtime;
     if (held !== undefined) void held.runtime.dispose();

@@ -50,8 +50,10 @@ export const warnAboutDefaults = (config: AppConfig, logger: Logger) => {
     logger.warn("no vector database configured: using the local index", {
       indexPath: config.vector.indexPath,
     });
-  if (config.redisUrl === undefined)
-    logger.warn("no REDIS_URL: quota and payments are kept in memory and lost on restart");
+  if (config.redis === undefined)
+    logger.warn(
+      "no REDIS_URL, REDIS_SENTINELS or REDIS_CLUSTER_NODES: quota and payments are kept in memory and lost on restart",
+    );
   if (config.chain?.walletSecretKey !== undefined) {
     logger.warn(
       "PAYMENT_WALLET_SECRET_KEY is set but never needed to receive payments; consider removing it from this service",

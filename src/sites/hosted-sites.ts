@@ -83,10 +83,10 @@ export const hostedSites = (options: HostedSitesOptions) => {
   const open = new Map<string, OpenSite>();
   // Runtimes a change replaced, closed after the grace period (or at once when the service stops).
   const retiring = new Map<ReturnType<typeof setTimeout>, () => Promise<void>>();
-  const onMemory = options.base.redisUrl === undefined;
+  const onMemory = options.base.redis === undefined;
   // The memory stores of removed sites, by id, for the process's life (see the header).
   const parked = new Map<string, SiteStore>();
-  const wallets = siteWallets(options.base.redisUrl);
+  const wallets = siteWallets(options.base.redis);
   // Whose a transfer is: listed for refund once in the service (site-attribution.ts).
   const attribution = options.transfers;
   let applying: Promise<void> = Promise.resolve();

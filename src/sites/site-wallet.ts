@@ -10,7 +10,7 @@
  * whatever its address (changing PAYMENT_WALLET_ADDRESS refuses nothing).
  */
 import * as Effect from "effect/Effect";
-import type * as Redacted from "effect/Redacted";
+import type { RedisTarget } from "../../core/config-redis.ts";
 import type { SiteDefinition } from "../../core/config-site.ts";
 import { siteKeyPrefix } from "./site-store.ts";
 
@@ -32,12 +32,12 @@ const refusal = (definition: SiteDefinition, held: string): Error | undefined =>
  * this process (as long as its memory stores). `bind` records `definition`'s wallet for its id,
  * or says why not; `moved` when an open site is being edited.
  */
-export const siteWallets = (redisUrl: Redacted.Redacted<string> | undefined) => {
+export const siteWallets = (redis: RedisTarget | undefined) => {
   const bound = new Map<string, string>();
   return {
     bind: async (definition: SiteDefinition, moved: boolean): Promise<Error | undefined> => {
       const wallet = walletOf(definition);
-      if (redisUrl === undefined) {
+      if (redis === undefined) {
         const held = moved ? wallet : (bound.get(definition.id) ?? wallet);
         const refused = refusal(definition, held);
         if (refused === undefined) bound.set(definition.id, wallet);
@@ -45,7 +45,7 @@ export const siteWallets = (redisUrl: Redacted.Redacted<string> | undefined) => 
       }
       const { claimSiteWallet } = await import("../../adapters/store-redis/site-wallet.ts");
       const held = await Effect.runPromise(
-        claimSiteWallet({ url: redisUrl, keyPrefix: siteKeyPrefix(definition.id) }, wallet, moved),
+        claimSiteWallet({ url: redis, keyPrefix: siteKeyPrefix(definition.id) }, wallet, moved),
       );
       return refusal(definition, held);
     },

@@ -57,7 +57,7 @@ const siteConfig = (id: string, instance: string, redisUrl?: string): AppConfig 
       delayMs: 0,
       syncEveryMs: 3_600_000,
     },
-    redisUrl: redisUrl === undefined ? undefined : Redacted.make(redisUrl),
+    redis: redisUrl === undefined ? undefined : { kind: "url", url: Redacted.make(redisUrl) },
   });
 };
 

@@ -107,7 +107,7 @@ export const buildSitesApp = async (options: SitesAppOptions) => {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "sites-app-"));
   const base = defaultConfig({
     vector: { kind: "local", indexPath: join(dataDir, "index.bin") },
-    redisUrl: options.redisUrl === undefined ? undefined : Redacted.make(options.redisUrl),
+    redis: options.redisUrl === undefined ? undefined : { kind: "url", url: Redacted.make(options.redisUrl) },
     freeQueries: 3,
     llm: options.llm,
   });

@@ -106,7 +106,7 @@ describe("chain configuration", () => {
     expect(ok({ ...mainnet, ALLOW_MEMORY_STORE_ON_MAINNET: "true" }).allowVolatileStoreOnMainnet).toBe(true);
     const withRedis = ok({ ...mainnet, REDIS_URL: "redis://127.0.0.1:6379" });
     expect(withRedis.chain?.rpcUrl).toBe("https://api.mainnet-beta.solana.com");
-    expect(ok(devnet()).redisUrl).toBeUndefined();
+    expect(ok(devnet()).redis).toBeUndefined();
   });
 });
 

@@ -28,7 +28,7 @@ describe("parseConfig defaults", () => {
       freeQueries: 3,
       allowedOrigins: [],
       trustProxy: { kind: "none" },
-      redisUrl: undefined,
+      redis: undefined,
       redisWaitReplicas: 0,
       redisWaitTimeoutMs: 1000,
       allowVolatileStoreOnMainnet: false,
@@ -204,7 +204,7 @@ describe("parseConfig defaults", () => {
       apiKey: undefined,
       collection: "docs",
     });
-    expect(config.redisUrl && Redacted.value(config.redisUrl)).toBe("redis://127.0.0.1:6379");
+    expect(config.redis?.kind === "url" && Redacted.value(config.redis.url)).toBe("redis://127.0.0.1:6379");
     expect(config.embeddingModel).toBe("Xenova/all-MiniLM-L6-v2");
   });
 
@@ -310,7 +310,7 @@ describe("mode-dependent rules are listed with the rest", () => {
       USDC_MINT_ADDRESS: WALLET,
       PAYMENT_WALLET_ADDRESS: WALLET,
     };
-    expect(ok({ ...mainnet, ALLOW_MEMORY_STORE_ON_MAINNET: "true" }).redisUrl).toBeUndefined();
+    expect(ok({ ...mainnet, ALLOW_MEMORY_STORE_ON_MAINNET: "true" }).redis).toBeUndefined();
     expect(problems({ ...mainnet, REDIS_URL: "no url" })).toEqual([
       "REDIS_URL: is not a valid URL (value hidden)",
     ]);
@@ -318,7 +318,7 @@ describe("mode-dependent rules are listed with the rest", () => {
 
   test("the Redis WAIT settings need REDIS_URL and whole numbers", () => {
     expect(problems({ REDIS_WAIT_REPLICAS: "1" })).toEqual([
-      "REDIS_WAIT_REPLICAS: needs REDIS_URL (replicas of which Redis?)",
+      "REDIS_WAIT_REPLICAS: needs REDIS_URL or REDIS_SENTINELS (replicas of which Redis?)",
     ]);
     expect(ok({ REDIS_WAIT_REPLICAS: "0", REDIS_WAIT_TIMEOUT_MS: "1000" }).redisWaitReplicas).toBe(0);
     expect(
