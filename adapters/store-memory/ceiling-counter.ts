@@ -5,6 +5,7 @@
  * due (at most once a second, on the next call).
  */
 import * as Effect from "effect/Effect";
+import { duplicateKey } from "../../core/ceilings/counters.ts";
 import { CeilingCounter, type Counter } from "../../core/ports/ceiling-counter.ts";
 
 interface Held {
@@ -29,16 +30,17 @@ export const makeMemoryCeilingCounter = () => {
   };
   const full = (counter: Counter, now: number) => {
     const entry = live(counter.key, now);
-    if (counter.member === undefined) return (entry?.count ?? 0) >= counter.limit;
+    if (counter.kind !== "distinct") return (entry?.count ?? 0) >= counter.limit;
     const members = entry?.members;
-    return !(members?.has(counter.member) ?? false) && (members?.size ?? 0) >= counter.limit;
+    return !(members?.has(counter.member ?? "") ?? false) && (members?.size ?? 0) >= counter.limit;
   };
   const count = (counter: Counter, now: number) => {
+    if (counter.kind === "check") return;
     const entry = live(counter.key, now) ?? { count: 0, members: undefined, keepUntil: 0 };
-    if (counter.member === undefined) entry.count += 1;
+    if (counter.kind === "count") entry.count += 1;
     else {
       entry.members ??= new Set();
-      entry.members.add(counter.member);
+      entry.members.add(counter.member ?? "");
     }
     entry.keepUntil = Math.max(entry.keepUntil, now + counter.keepMs);
     held.set(counter.key, entry);
@@ -46,6 +48,8 @@ export const makeMemoryCeilingCounter = () => {
   const counter = CeilingCounter.of({
     admit: (counters, now) =>
       Effect.sync(() => {
+        const twice = duplicateKey(counters);
+        if (twice !== undefined) throw new Error(`counter ${twice} named twice in one admit`);
         sweep(now);
         const refusedBy = counters.find((candidate) => full(candidate, now));
         if (refusedBy !== undefined) return { admitted: false, refusedBy } as const;
@@ -56,15 +60,15 @@ export const makeMemoryCeilingCounter = () => {
       Effect.sync(() => {
         for (const each of counters) {
           const entry = live(each.key, now);
-          if (entry === undefined) continue;
-          if (each.member !== undefined) entry.members?.delete(each.member);
+          if (entry === undefined || each.kind === "check") continue;
+          if (each.kind === "distinct") entry.members?.delete(each.member ?? "");
           else entry.count = Math.max(0, entry.count - 1);
         }
       }),
     used: (counter, now) =>
       Effect.sync(() => {
         const entry = live(counter.key, now);
-        return counter.member === undefined ? (entry?.count ?? 0) : (entry?.members?.size ?? 0);
+        return counter.kind === "distinct" ? (entry?.members?.size ?? 0) : (entry?.count ?? 0);
       }),
   });
   return {

@@ -28,6 +28,10 @@ const WINDOWS: Readonly<Record<number, string>> = {
   86400000: "a UTC day",
 };
 
+/** Said once under the table: how a windowed ceiling can be met twice at a window's edge. */
+const WINDOWS_NOTE =
+  "Windows are fixed, aligned on the epoch (a minute turns on the UTC minute, a day at UTC midnight), so every instance agrees on them from its clock: a client may spend a whole window's limit at its end and again at the next one's start, up to twice the limit within a moment, never more than the limit within one window.";
+
 const figure = (n: number) => n.toLocaleString("en-US");
 
 const windowText = (spec: CeilingSpec) =>
@@ -51,6 +55,8 @@ export const ceilingsSection = (): string =>
     "| variable | default (bounds) | ceiling | what it counts | instances | protects |",
     "|---|---|---|---|---|---|",
     ...CEILING_NAMES.map((name) => row(name, CEILINGS[name])),
+    "",
+    WINDOWS_NOTE,
     CEILINGS_END,
   ].join("\n");
 

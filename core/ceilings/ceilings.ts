@@ -9,6 +9,11 @@
  * The windowed counts of scope "service" go through one port, core/ports/ceiling-counter.ts (one
  * Lua script on Redis); caps on stored records are enforced where the records are written, and
  * are listed here so an operator finds every ceiling in one place.
+ *
+ * Windows are fixed, aligned on the epoch (a minute turns on the UTC minute, a day at UTC
+ * midnight), so every instance agrees on them from its clock alone and a count is one key; the
+ * price is that a client may spend a whole window's limit at its end and again at the next one's
+ * start: up to twice the limit within a moment, never more than the limit within one window.
  */
 import * as Context from "effect/Context";
 
@@ -217,7 +222,18 @@ export const CEILINGS = {
     setting: "FREE_QUESTIONS_ACROSS_SITES",
     scope: "service",
     protects: "the service's language-model key from one address taking every site's free answers",
-    note: "past it, on a site where free questions are left, the usual 402 (or a paid question when the client holds credits); `GET /api/status` shows no more free questions than are left across sites. A free question whose instance died before it was answered or declined keeps its count until the UTC day turns (it errs toward the operator)",
+    note: "never below the largest free-questions of the service's sites (the default site's and the sites file's, taken again on a reload), so it limits free questions summed over several sites and never cuts one site's own. Past it, on a site where free questions are left, the usual 402 (or a paid question when the client holds credits); `GET /api/status` shows no more free questions than are left across sites. Each free question is counted by its hold, so giving one back twice gives back one. A free question whose instance died before it was answered or declined keeps its count until the UTC day turns (it errs toward the operator)",
+  },
+  "declines-per-client": {
+    counts: 'declined questions ("not in the docs"), given back or not, on every site together',
+    key: "client",
+    windowMs: DAY,
+    limit: { default: 50, min: 1, max: 1_000_000 },
+    setting: "DECLINES_PER_CLIENT_PER_DAY",
+    scope: "service",
+    protects:
+      "the language model's bill: a declined question is free, yet with a model its decline may come after a whole generation",
+    note: 'past it a question is refused before anything is retrieved or generated: 429 `TOO_MANY_DECLINES` with `Retry-After` until UTC midnight, nothing charged. Refused rather than charged: a visitor expects not to pay for "not in the docs", and one who asks that often is a script; answered questions never count',
   },
   "paid-daily-cap": {
     counts: "paid questions spent",
@@ -235,9 +251,21 @@ export const CEILINGS = {
     limit: { default: 30, min: 1, max: 100_000 },
     setting: "COLD_INDEX_LOADS_PER_MINUTE",
     scope: "instance",
-    instanceReason: "a load costs this instance's CPU, disk and memory; each instance loads its own",
+    instanceReason:
+      "a load costs this instance's CPU, disk and memory, and each instance loads its own copy: the budget is per instance, so N instances load up to N times it a minute, each within its own means",
     protects: "the instance's CPU and disk from addresses asking large sites in turn",
-    note: "past it the question gets 503 `COLD_INDEX_LOADS_LIMITED` with `Retry-After`, nothing charged",
+    note: "admitted together with cold-index-loads-per-client, all or none. Only a question may spend the whole budget; a free listing (`llms.txt`, `llms-full.txt`, MCP `read_page` and `search`, the console) starts a load only while more than half of the minute's budget is left, so strangers reading listings never leave questions without loads (no listing file is kept apart from the index to serve instead). Past it 503 `COLD_INDEX_LOADS_LIMITED` with `Retry-After`, nothing charged and nothing of the budget spent. An index that failed to load answers 503 for 60 s without loading again",
+  },
+  "cold-index-loads-per-client": {
+    counts: "loads of a site's index not held in memory that one client's requests start",
+    key: "client",
+    windowMs: MINUTE,
+    limit: { default: 3, min: 1, max: 100_000 },
+    setting: "COLD_INDEX_LOADS_PER_CLIENT_PER_MINUTE",
+    scope: "instance",
+    instanceReason: "as cold-index-loads: the load it limits costs this instance",
+    protects: "the service's cold-index-loads from one address asking (or listing) every cold site in turn",
+    note: "past it 503 `COLD_INDEX_LOADS_LIMITED` with `Retry-After`, nothing charged; indexes already loaded answer as usual",
   },
   "sites-memory": {
     counts: "MiB the loaded indexes hold (past it the least recently used idle one is dropped)",

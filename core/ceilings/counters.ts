@@ -2,7 +2,9 @@
  * The counters of a windowed ceiling: its key for a subject in the window `now` falls in, how
  * long the store keeps it, and when a refusal by it ends. Windows are fixed, aligned on the epoch
  * (a minute window turns on the UTC minute, a day window at UTC midnight), so every instance
- * agrees on them from the clock alone.
+ * agrees on them from the clock alone. A fixed window admits up to twice its limit across a
+ * window's edge (a burst at the end of one and the start of the next); every ceiling's limit is
+ * set with that in mind, as the table's header says.
  */
 import type { Counter } from "../ports/ceiling-counter.ts";
 import { CEILINGS, type CeilingName } from "./ceilings.ts";
@@ -26,11 +28,41 @@ export const windowCounter = (name: CeilingName, subject: string, limit: number,
   const { index, endsAt } = windowAt(windowMs, now);
   return {
     ceiling: name,
+    kind: "count",
     key: `ceiling:${name}:${index}:${subject}`,
     limit,
     keepMs: endsAt - now + WINDOW_MARGIN_MS,
     freesAt: endsAt,
   };
+};
+
+/**
+ * As windowCounter, counting distinct `member`s in the window (each free question's hold), so a
+ * member given back twice, or never counted, gives nothing back. Its own key (a set, not a count).
+ */
+export const windowMembersCounter = (
+  name: CeilingName,
+  subject: string,
+  member: string,
+  limit: number,
+  now: number,
+): Counter => {
+  const counter = windowCounter(name, subject, limit, now);
+  return { ...counter, kind: "distinct", key: `${counter.key}:members`, member };
+};
+
+/** `counter` checked for room only: nothing counted in it (it is counted when its work happens). */
+export const checkOnly = (counter: Counter): Counter => ({ ...counter, kind: "check", member: undefined });
+
+/** The first key two counting counters share, if any (a check may share its key with one). */
+export const duplicateKey = (counters: ReadonlyArray<Counter>): string | undefined => {
+  const seen = new Set<string>();
+  for (const counter of counters) {
+    if (counter.kind === "check") continue;
+    if (seen.has(counter.key)) return counter.key;
+    seen.add(counter.key);
+  }
+  return undefined;
 };
 
 /** The counter of distinct `member`s of `subject`, kept `keepMs` from now (at least), never freed early. */
@@ -42,6 +74,7 @@ export const distinctCounter = (
   keepMs: number,
 ): Counter => ({
   ceiling: name,
+  kind: "distinct",
   key: `ceiling:${name}:${subject}`,
   limit,
   keepMs: Math.max(1, keepMs),

@@ -16,9 +16,18 @@ import type * as Effect from "effect/Effect";
 import type { CeilingName } from "../ceilings/ceilings.ts";
 import type { StoreUnavailable } from "./store-errors.ts";
 
+/**
+ * How a counter counts, named rather than read from an empty member so that both stores agree:
+ * "count" adds one per request; "distinct" adds its member (one already counted passes and takes
+ * nothing: a payment_id's signatures, a free question's hold); "check" must have room but counts
+ * nothing (a ceiling counted elsewhere, asked before the work it would count starts).
+ */
+export type CounterKind = "count" | "distinct" | "check";
+
 /** One counter a request must fit. */
 export interface Counter {
   readonly ceiling: CeilingName;
+  readonly kind: CounterKind;
   /** The counter's whole key (the window's number in it for a fixed window). */
   readonly key: string;
   readonly limit: number;
@@ -26,10 +35,7 @@ export interface Counter {
   readonly keepMs: number;
   /** When a refusal by it ends (epoch ms; its window's end); undefined: not while the key lives. */
   readonly freesAt: number | undefined;
-  /**
-   * Counts distinct members instead of requests: a member already counted passes and takes
-   * nothing (the signatures one payment_id was looked up with).
-   */
+  /** The member a "distinct" counter counts (ignored by the other kinds). */
   readonly member?: string | undefined;
 }
 
@@ -40,14 +46,18 @@ export type CounterVerdict =
 export class CeilingCounter extends Context.Service<
   CeilingCounter,
   {
-    /** Checks every counter, in order; counts in all when each has room, else names the first full one. */
+    /**
+     * Checks every counter, in order; counts in all when each has room, else names the first full
+     * one. A key named twice by counters that count is a defect (it would pass its limit by one).
+     */
     readonly admit: (
       counters: ReadonlyArray<Counter>,
       now: number,
     ) => Effect.Effect<CounterVerdict, StoreUnavailable>;
     /**
      * Takes one back from each counter still alive (a free question that was declined after
-     * all): what was given back counts no longer.
+     * all): what was given back counts no longer. A "distinct" counter gives back its member only,
+     * so giving back twice, or a member never counted, gives nothing.
      */
     readonly giveBack: (
       counters: ReadonlyArray<Counter>,

@@ -23,8 +23,9 @@ export interface RetrievedChunk extends DocChunk {
 }
 
 /**
- * The index could not answer. `retryAfterMs` is set when it was not even loaded: the service's
- * budget of cold index loads (cold-index-loads, core/ceilings/ceilings.ts) is spent until then.
+ * The index could not answer. `retryAfterMs` is set when it was not even loaded: the budget of
+ * cold index loads (cold-index-loads and cold-index-loads-per-client, core/ceilings/ceilings.ts)
+ * is spent until then.
  */
 export class RetrievalFailed extends Schema.TaggedError<RetrievalFailed>()("RetrievalFailed", {
   message: Schema.String,
@@ -34,6 +35,21 @@ export class RetrievalFailed extends Schema.TaggedError<RetrievalFailed>()("Retr
 export class EmbeddingFailed extends Schema.TaggedError<EmbeddingFailed>()("EmbeddingFailed", {
   message: Schema.String,
 }) {}
+
+/**
+ * Who a retrieval is for, so that loading an index not held in memory is charged to someone: a
+ * question (already holding a query of the client's) may spend the whole cold-load budget, a free
+ * listing only while plenty is left. Unset: a free use by nobody in particular (the CLI, a test).
+ */
+export interface RetrievalAsker {
+  /** The client identity (an IP, IPv6 per /64), when a client asks. */
+  readonly client: string | undefined;
+  readonly question: boolean;
+}
+
+export const RetrievalAsker = Context.Reference<RetrievalAsker>("core/RetrievalAsker", {
+  defaultValue: () => ({ client: undefined, question: false }),
+});
 
 /** Turns texts into vectors of `dimensions` numbers. */
 export class Embedder extends Context.Service<

@@ -19,7 +19,7 @@ import { callerReference } from "../payments/memo-reference.ts";
 import { PaymentSettings, PaymentTerms } from "../payments/payment-settings.ts";
 import { Conversations } from "../ports/conversations.ts";
 import { type Answer, type ChatTurn, Generator } from "../ports/generator.ts";
-import type { Retrieval, RetrievedChunk } from "../ports/retrieval.ts";
+import { type Retrieval, RetrievalAsker, type RetrievedChunk } from "../ports/retrieval.ts";
 import type { Hold, QuotaView } from "../quota.ts";
 import { decideRelevance, nothingMatches, type RelevanceEvidence } from "../relevance.ts";
 import { followUpQuery } from "./follow-up.ts";
@@ -131,7 +131,11 @@ export const prepareAnswer = Effect.fn("prepareAnswer")(function* (question: Que
   const found = yield* Effect.gen(function* () {
     const history = conversationKey === undefined ? [] : yield* conversations.recent(conversationKey);
     return { history, ...(yield* retrieveInDocsLanguage(followUpQuery(message, history), TOP_K)) };
-  }).pipe(Effect.onError(() => releaseHold(question, held)));
+  }).pipe(
+    // A question holds one of the client's queries: it may load a cold index on the client's count.
+    Effect.provideService(RetrievalAsker, { client: question.identity, question: true }),
+    Effect.onError(() => releaseHold(question, held)),
+  );
   const decline = (answer: Answer, retrieval: Retrieval, reason: Declined["reason"]) =>
     Effect.map(
       Effect.flatMap(Clock.currentTimeMillis, (now) => settleQuery(question, held, "release", now)),

@@ -9,8 +9,7 @@
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import * as Effect from "effect/Effect";
-import type { RetrievedChunk } from "../../core/ports/retrieval.ts";
-import { Retriever } from "../../core/ports/retrieval.ts";
+import { RetrievalAsker, type RetrievedChunk, Retriever } from "../../core/ports/retrieval.ts";
 import { askQuestion } from "../../core/use-cases/ask-question.ts";
 import { runOutcome } from "../hono-kit/run-effect.ts";
 import { mcpToolResource } from "../payments/priced-resources.ts";
@@ -71,7 +70,10 @@ export const createMcpServer = (context: McpRequestContext) => {
       underPrice(context, "search_docs", extra._meta, { query, limit }, async () => {
         const found = await runOutcome(
           runtime,
-          Effect.flatMap(Retriever, (retriever) => retriever.retrieve(query, limit ?? 5)),
+          Effect.flatMap(Retriever, (retriever) => retriever.retrieve(query, limit ?? 5)).pipe(
+            // A search holds no query of the client's: a cold index loads on the listings' share.
+            Effect.provideService(RetrievalAsker, { client: identity, question: false }),
+          ),
         );
         if (!found.ok)
           return {
@@ -102,7 +104,7 @@ export const createMcpServer = (context: McpRequestContext) => {
     },
     ({ page }, extra) =>
       underPrice(context, "read_page", extra._meta, { page }, async () => {
-        const read = await readPage(runtime, page);
+        const read = await readPage(runtime, page, identity);
         if (read === "unavailable")
           return {
             result: errorResult("The documentation index is temporarily unavailable. Try again shortly."),

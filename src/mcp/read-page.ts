@@ -5,7 +5,7 @@
  */
 import * as Effect from "effect/Effect";
 import { type DocPage, docPages } from "../../core/doc-pages.ts";
-import { Retriever } from "../../core/ports/retrieval.ts";
+import { RetrievalAsker, Retriever } from "../../core/ports/retrieval.ts";
 import { type AppRuntime, runOutcome } from "../hono-kit/run-effect.ts";
 
 /** Longest text one call returns: a long page is cut there, and says so. */
@@ -22,10 +22,16 @@ export const MAX_PAGE_CHARS = 30_000;
 export const PAGE_CACHE_SITES = 8;
 const cached = new Map<AppRuntime, { readonly version: string; readonly pages: ReadonlyArray<DocPage> }>();
 
-const pagesNow = async (runtime: AppRuntime): Promise<ReadonlyArray<DocPage> | undefined> => {
+const pagesNow = async (
+  runtime: AppRuntime,
+  client: string | undefined,
+): Promise<ReadonlyArray<DocPage> | undefined> => {
   const listed = await runOutcome(
     runtime,
-    Effect.flatMap(Retriever, (retriever) => retriever.listing),
+    Effect.flatMap(Retriever, (retriever) => retriever.listing).pipe(
+      // Free: it may load a cold index only on the client's count and while the budget is plenty.
+      Effect.provideService(RetrievalAsker, { client, question: false }),
+    ),
   );
   if (!listed.ok) return undefined;
   const held = cached.get(runtime);
@@ -55,8 +61,9 @@ export interface PageRead {
 export const readPage = async (
   runtime: AppRuntime,
   wanted: string,
+  client?: string,
 ): Promise<PageRead | "unknown" | "unavailable"> => {
-  const pages = await pagesNow(runtime);
+  const pages = await pagesNow(runtime, client);
   if (pages === undefined) return "unavailable";
   const [base = ""] = wanted.split("#");
   const page = pages.find(

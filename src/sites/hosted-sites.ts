@@ -93,10 +93,14 @@ export const hostedSites = (options: HostedSitesOptions) => {
   // Every site's index loads on its first question; past SITES_MEMORY_MB the least recently used idle one is dropped.
   const indexes = makeSiteIndexes(options.base.ceilings["sites-memory"] * MIB, {
     admitLoad: coldLoadBudget(
-      options.base.ceilings["cold-index-loads"],
-      () => options.metrics.count("ceiling_refusals_total", { ceiling: "cold-index-loads" }),
+      {
+        perMinute: options.base.ceilings["cold-index-loads"],
+        perClientPerMinute: options.base.ceilings["cold-index-loads-per-client"],
+      },
+      (ceiling) => options.metrics.count("ceiling_refusals_total", { ceiling }),
       options.now,
     ),
+    ...(options.now === undefined ? {} : { now: options.now }),
     onLoad: () => options.metrics.count("site_index_loads_total"),
     onDrop: (site, size, heldBytes) =>
       logger.info("site index dropped (memory budget)", { site, bytes: size.bytes, heldBytes }),

@@ -10,7 +10,9 @@
  *     dropping it would reload it on every question and never bring the total down.
  * So the total can exceed the budget by the indexes in use at that moment, never for long.
  * Concurrent first uses share one load (a Deferred every caller awaits); a failed load leaves
- * the site unloaded, so the next use tries again. A ping (/readyz, public) never loads: an
+ * the site unloaded and is remembered for FAILED_LOAD_HELD_MS: meanwhile a use fails at once
+ * with the same error, without loading or spending the cold-load budget (a broken index would
+ * otherwise spend one load per request); the first use after it tries again. A ping (/readyz, public) never loads: an
  * index not held is "ready" (it loads on the first question), so a stranger asking every
  * site's /readyz cannot make the service load 50 indexes and drop the ones in use.
  *
@@ -19,17 +21,22 @@
  * decodes from them), a Chroma snapshot's strings at 2 bytes a character plus its lexical
  * tables. A re-index that grows a held index is counted when it is swapped in.
  */
+import * as Cause from "effect/Cause";
 import * as Context from "effect/Context";
 import * as Deferred from "effect/Deferred";
 import * as Effect from "effect/Effect";
 import * as Exit from "effect/Exit";
 import * as Layer from "effect/Layer";
+import * as Option from "effect/Option";
 import * as Scope from "effect/Scope";
-import { RetrievalFailed, Retriever } from "../../core/ports/retrieval.ts";
+import { RetrievalAsker, RetrievalFailed, Retriever } from "../../core/ports/retrieval.ts";
 
 /** The default budget, in MiB (SITES_MEMORY_MB). */
 export const DEFAULT_SITES_MEMORY_MB = 512;
 export const MIB = 1024 * 1024;
+
+/** How long a failed load is answered from memory before the index is tried again. */
+export const FAILED_LOAD_HELD_MS = 60_000;
 
 /** What a loaded index holds, as its adapter reports it. */
 export interface IndexSize {
@@ -52,10 +59,12 @@ export interface HeldIndex extends IndexSize {
 
 export interface SiteIndexEvents {
   /**
-   * Asked before a load starts (not for an index loaded or loading): undefined admits it, a
-   * number refuses it for that many ms (the service's cold loads are spent, cold-loads.ts).
+   * Asked before a load starts (not for an index loaded or loading), with whom the use is for:
+   * undefined admits it, a number refuses it for that many ms (the cold loads are spent, cold-loads.ts).
    */
-  readonly admitLoad?: () => number | undefined;
+  readonly admitLoad?: (asker: RetrievalAsker) => number | undefined;
+  /** The clock a failed load is remembered by. */
+  readonly now?: () => number;
   readonly onLoad?: (site: string, size: IndexSize) => void;
   /** An index dropped to bring the total back under the budget; `heldBytes` is the total after. */
   readonly onDrop?: (site: string, size: IndexSize, heldBytes: number) => void;
@@ -87,6 +96,8 @@ interface Entry {
   size: IndexSize;
   refs: number;
   lastUse: number;
+  /** The last load failed: its error, answered until `until` (epoch ms). */
+  failed: { readonly error: RetrievalFailed; readonly until: number } | undefined;
 }
 
 const NOTHING: IndexSize = { bytes: 0, chunks: 0 };
@@ -97,6 +108,7 @@ const closeScope = (scope: Scope.Closeable) => Effect.runFork(Scope.close(scope,
 export const makeSiteIndexes = (budgetBytes: number, events: SiteIndexEvents = {}): SiteIndexes => {
   const entries = new Map<string, Entry>();
   let clock = 0;
+  const now = events.now ?? Date.now;
 
   const heldBytes = () => {
     let total = 0;
@@ -153,8 +165,12 @@ export const makeSiteIndexes = (budgetBytes: number, events: SiteIndexEvents = {
           const current = entries.get(entry.site) === entry && entry.load === load;
           if (Exit.isSuccess(exit) && current) {
             entry.state = { tag: "loaded", retriever: exit.value, scope };
+            entry.failed = undefined;
             enforce();
           } else {
+            const error = Exit.isFailure(exit) ? Cause.findErrorOption(exit.cause) : Option.none();
+            if (current && Option.isSome(error))
+              entry.failed = { error: error.value, until: now() + FAILED_LOAD_HELD_MS };
             // Forgotten or closed while loading: the callers waiting still get this index for
             // their one call (an adapter's scope holds only its re-index poll), nobody keeps it.
             closeScope(scope);
@@ -176,15 +192,16 @@ export const makeSiteIndexes = (budgetBytes: number, events: SiteIndexEvents = {
         case "loading":
           return Deferred.await(entry.state.done);
         case "idle": {
-          const wait = events.admitLoad?.();
-          if (wait !== undefined)
-            return Effect.fail(
-              new RetrievalFailed({
-                message: "the service's cold index loads are spent",
-                retryAfterMs: wait,
-              }),
-            );
-          return Deferred.await(startLoad(entry));
+          if (entry.failed !== undefined && now() < entry.failed.until)
+            return Effect.fail(entry.failed.error);
+          return Effect.flatMap(RetrievalAsker, (asker) => {
+            const wait = events.admitLoad?.(asker);
+            if (wait !== undefined)
+              return Effect.fail(
+                new RetrievalFailed({ message: "the cold index loads are spent", retryAfterMs: wait }),
+              );
+            return Deferred.await(startLoad(entry));
+          });
         }
       }
     });
@@ -199,7 +216,16 @@ export const makeSiteIndexes = (budgetBytes: number, events: SiteIndexEvents = {
       Effect.sync(() => {
         let entry = entries.get(site);
         if (entry === undefined) {
-          entry = { site, retrieval, state: { tag: "idle" }, load: {}, size: NOTHING, refs: 0, lastUse: 0 };
+          entry = {
+            site,
+            retrieval,
+            state: { tag: "idle" },
+            load: {},
+            size: NOTHING,
+            refs: 0,
+            lastUse: 0,
+            failed: undefined,
+          };
           entries.set(site, entry);
         }
         entry.refs += 1;

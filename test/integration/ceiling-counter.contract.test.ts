@@ -12,7 +12,12 @@ import * as ManagedRuntime from "effect/ManagedRuntime";
 import { makeMemoryCeilingCounter } from "../../adapters/store-memory/ceiling-counter.ts";
 import { redisCeilingCounter } from "../../adapters/store-redis/ceiling-counter.ts";
 import { close, connect } from "../../adapters/store-redis/redis-client.ts";
-import { distinctCounter, windowCounter } from "../../core/ceilings/counters.ts";
+import {
+  checkOnly,
+  distinctCounter,
+  windowCounter,
+  windowMembersCounter,
+} from "../../core/ceilings/counters.ts";
 import { CeilingCounter, type Counter } from "../../core/ports/ceiling-counter.ts";
 import { describeWithRedis, type RedisServer, startRedisServer } from "../support/redis-server.ts";
 
@@ -93,6 +98,43 @@ const contract = (
       expect(await used(b, counter, T0)).toBe(1);
       expect(await admit(b, [counter], T0)).toBe("ok");
       expect(await used(a, counter, T0)).toBe(2);
+    });
+
+    test("a windowed counter of members gives back its member once, and nothing for one never counted", async () => {
+      const run = crypto.randomUUID();
+      const hold = (id: string) => [windowMembersCounter("free-questions-across-sites", run, id, 2, T0)];
+      expect(await admit(a, hold("h1"), T0)).toBe("ok");
+      expect(await admit(b, hold("h2"), T0)).toBe("ok");
+      expect(await admit(a, hold("h3"), T0)).toBe(`free-questions-across-sites:${Date.UTC(2030, 0, 16)}`);
+      // A double release of h1, and releases of holds never counted, free one place only.
+      await giveBack(a, hold("h1"), T0);
+      await giveBack(b, hold("h1"), T0);
+      await giveBack(a, hold("h3"), T0);
+      await giveBack(b, hold(""), T0);
+      expect(await used(a, hold("h9")[0]!, T0)).toBe(1);
+      expect(await admit(b, hold("h4"), T0)).toBe("ok");
+      expect(await admit(a, hold("h5"), T0)).toBe(`free-questions-across-sites:${Date.UTC(2030, 0, 16)}`);
+    });
+
+    test("an empty member is a member on both stores, not a plain count", async () => {
+      const run = crypto.randomUUID();
+      const empty = [windowMembersCounter("free-questions-across-sites", run, "", 1, T0)];
+      expect(await admit(a, empty, T0)).toBe("ok");
+      expect(await admit(b, empty, T0)).toBe("ok");
+      expect(await used(a, empty[0]!, T0)).toBe(1);
+    });
+
+    test("a check needs room and counts nothing; a key counted twice in one admit is a defect", async () => {
+      const run = crypto.randomUUID();
+      const counter = windowCounter("declines-per-client", run, 1, T0);
+      expect(await admit(a, [checkOnly(counter)], T0)).toBe("ok");
+      expect(await used(b, counter, T0)).toBe(0);
+      await giveBack(b, [checkOnly(counter)], T0);
+      expect(await admit(b, [counter, checkOnly(counter)], T0)).toBe("ok");
+      expect(await admit(a, [checkOnly(counter)], T0)).toBe(`declines-per-client:${Date.UTC(2030, 0, 16)}`);
+      const twice = windowCounter("chain-lookups", run, 5, T0);
+      await expect(admit(a, [twice, twice], T0)).rejects.toThrow("named twice");
+      expect(await used(b, twice, T0)).toBe(0);
     });
 
     test("concurrent admissions from two instances never pass the limit", async () => {

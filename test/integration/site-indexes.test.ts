@@ -18,7 +18,7 @@ import { makeLogger } from "../../src/observability/log.ts";
 import { defaultConfig } from "../../src/runtime/app-layer.ts";
 import { ensureSiteIndex } from "../../src/runtime/site-index.ts";
 import { siteRetrieval } from "../../src/runtime/site-retrieval.ts";
-import { makeSiteIndexes, type SiteRetrieval } from "../../src/sites/site-indexes.ts";
+import { FAILED_LOAD_HELD_MS, makeSiteIndexes, type SiteRetrieval } from "../../src/sites/site-indexes.ts";
 
 /** Each site's docs: one animal, asked about by its own question. */
 const SITES = {
@@ -208,6 +208,40 @@ describe("the sites' indexes in bounded memory", () => {
     expect(
       (await Effect.runPromise(retriever("quokka").retrieve(SITES.quokka, 3))).chunks.length,
     ).toBeGreaterThan(0);
+    await indexes.close();
+  });
+
+  test("a failed load is answered from memory for a minute: no load and no cold-load budget spent, then tried again", async () => {
+    let clock = 1_000_000;
+    const asked: Array<boolean> = [];
+    const indexes = makeSiteIndexes(twoOfThree(), {
+      now: () => clock,
+      admitLoad: (asker) => {
+        asked.push(asker.question);
+        return undefined;
+      },
+    });
+    let builds = 0;
+    const missing = defaultConfig({ vector: { kind: "local", indexPath: join(work, "gone", "index.bin") } });
+    const broken: SiteRetrieval = (onSize) =>
+      Layer.unwrap(
+        Effect.sync(() => {
+          builds += 1;
+          return siteRetrieval(missing)(onSize);
+        }),
+      );
+    const attempt = () => Effect.runPromise(Effect.flip(indexes.retriever("broken", broken).listing));
+    const first = await attempt();
+    expect(first._tag).toBe("RetrievalFailed");
+    for (let i = 0; i < 5; i++) expect((await attempt()).message).toBe(first.message);
+    expect({ builds, admitted: asked.length }).toEqual({ builds: 1, admitted: 1 });
+    clock += FAILED_LOAD_HELD_MS - 1;
+    await attempt();
+    expect({ builds, admitted: asked.length }).toEqual({ builds: 1, admitted: 1 });
+    clock += 1;
+    await attempt();
+    // Unset, the asker is a free use by nobody in particular.
+    expect({ builds, asked }).toEqual({ builds: 2, asked: [false, false] });
     await indexes.close();
   });
 });

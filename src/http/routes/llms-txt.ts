@@ -7,7 +7,7 @@
 import * as Effect from "effect/Effect";
 import { type Context, Hono } from "hono";
 import { type DocPage, docPages } from "../../../core/doc-pages.ts";
-import { Retriever } from "../../../core/ports/retrieval.ts";
+import { RetrievalAsker, Retriever } from "../../../core/ports/retrieval.ts";
 import type { AppEnv } from "../../hono-kit/app-env.ts";
 import { type AppRuntime, runOutcome } from "../../hono-kit/run-effect.ts";
 import { unavailableResponse } from "../error-response.ts";
@@ -23,7 +23,9 @@ export const llmsTxtRoutes = (runtime: AppRuntime, title?: string) => {
     // One text per base path the site is asked under (its host names, `/sites/<id>`): two at most.
     const kept = new Map<string, { readonly version: string; readonly text: string }>();
     return async (c: Context<AppEnv>) => {
-      const outcome = await runOutcome(runtime, listing);
+      // Public and free: a cold index loads on the client's count, and only while the budget is plenty.
+      const asker = { client: c.env.identity, question: false };
+      const outcome = await runOutcome(runtime, Effect.provideService(listing, RetrievalAsker, asker));
       if (!outcome.ok) return unavailableResponse(c, outcome.error);
       const { version, chunks } = outcome.value;
       const base = c.env.basePath;
