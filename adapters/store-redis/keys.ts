@@ -54,33 +54,68 @@ export const DEFAULT_KEY_PREFIX = "docs-chat:";
 /**
  * The key names under one prefix. Used signatures may live under another (`ledgerPrefix`): a
  * hosted site's store keeps them in the service's ledger, so one transfer pays once service-wide.
+ *
+ * On a Redis Cluster (`cluster`) each name is its single-node name behind a hash tag, `{tag}`,
+ * so the keys one script touches share a slot; on one Redis the names carry no tag and stay
+ * byte for byte what they were (existing deployments keep their keys). The tags:
+ *
+ *   {<ledger prefix>}  the money and sessions of every site: quota, sig, x402, link, session,
+ *       sessions, wsessions, signins, evictable-sessions. A claim spans the service's ledger
+ *       and a site's quota, a link spans an identity's quota and a wallet's, the session
+ *       eviction order spans a site's sessions: one slot, so every script stays one atomic step
+ *   {<prefix>answer:<id>}  an answer id's owner and its feedback
+ *   {<prefix>answers} / {<prefix>pids} / {<prefix>unattributed}  a site's answer cache, paid
+ *       results and unattributed payments, each with its index
+ *   {<prefix>lock} / {<prefix>sponsor} / {<prefix>ceiling}  the service's settlement locks,
+ *       sponsor losses and ceiling counters (an admit spans a client's and everyone's counters)
+ *   none: the keys no script touches with another (ref:id, siwx, seal-key, insights, the
+ *       conversations, pending settlements, docs-sync, the site's wallet) hash on their own name
+ *
+ * So the money keys live on one primary (what one Redis gives today) and the rest spread.
  */
-export const keyLayout = (prefix: string, ledgerPrefix: string = prefix) => ({
-  /** The one hash holding an identity's whole quota state. */
-  quota: (identity: string) => `${prefix}quota:${identity}`,
-  signature: (signature: string) => `${ledgerPrefix}sig:${signature}`,
-  legacyReference: (identity: string) => `${prefix}ref:id:${identity}`,
-  payment: (paymentId: string) => `${prefix}x402:${paymentId}`,
-  answer: (answerId: string) => `${prefix}answer:${answerId}`,
-  feedback: (answerId: string) => `${prefix}feedback:${answerId}`,
-  insights: `${prefix}insights:events`,
-  unattributedAt: `${prefix}unattributed:at`,
-  unattributedEntries: `${prefix}unattributed:entries`,
-  settlementLock: (key: string) => `${prefix}lock:${key}`,
-  session: (tokenHash: string) => `${prefix}session:${tokenHash}`,
-  sessionGeneration: (wallet: string) => `${prefix}sessions:${wallet}`,
-  signInNonce: (nonce: string) => `${prefix}siwx:${nonce}`,
-  /** The wallet's live sessions (sorted set: token hash by expiry) and its sign-ins this window. */
-  walletSessions: (wallet: string) => `${prefix}wsessions:${wallet}`,
-  signIns: (wallet: string) => `${prefix}signins:${wallet}`,
-  /** The global eviction order of sessions (sorted set, capped: session-lua.ts). */
-  evictableSessions: `${prefix}evictable-sessions`,
-  /** The generated HMAC key every instance seals 402s and sign-in challenges with (no TTL). */
-  sealKey: `${prefix}seal-key`,
-  // Was payer:<identity> (a string, no allowance): those lapse unread, so they link nothing.
-  payerLink: (identity: string) => `${prefix}link:${identity}`,
-  paidResult: (key: string) => `${prefix}pid:${key}`,
-  paidResults: `${prefix}pids`,
-});
+export const keyLayout = (prefix: string, ledgerPrefix: string = prefix, cluster = false) => {
+  if (cluster && /[{}]/.test(prefix + ledgerPrefix))
+    throw new Error("a key prefix on Redis Cluster must hold no { or }: the hash tag must be the first");
+  /** The prefix of a family's keys: the tag (cluster only), then the single-node prefix. */
+  const tagged = (tag: string, under: string) => (cluster ? `{${tag}}${under}` : under);
+  const money = tagged(ledgerPrefix, prefix);
+  const ledger = tagged(ledgerPrefix, ledgerPrefix);
+  return {
+    /** The one hash holding an identity's whole quota state. */
+    quota: (identity: string) => `${money}quota:${identity}`,
+    signature: (signature: string) => `${ledger}sig:${signature}`,
+    legacyReference: (identity: string) => `${prefix}ref:id:${identity}`,
+    payment: (paymentId: string) => `${money}x402:${paymentId}`,
+    answer: (answerId: string) => `${tagged(`${prefix}answer:${answerId}`, prefix)}answer:${answerId}`,
+    feedback: (answerId: string) => `${tagged(`${prefix}answer:${answerId}`, prefix)}feedback:${answerId}`,
+    insights: `${prefix}insights:events`,
+    unattributedAt: `${tagged(`${prefix}unattributed`, prefix)}unattributed:at`,
+    unattributedEntries: `${tagged(`${prefix}unattributed`, prefix)}unattributed:entries`,
+    settlementLock: (key: string) => `${tagged(`${prefix}lock`, prefix)}lock:${key}`,
+    session: (tokenHash: string) => `${money}session:${tokenHash}`,
+    sessionGeneration: (wallet: string) => `${money}sessions:${wallet}`,
+    signInNonce: (nonce: string) => `${prefix}siwx:${nonce}`,
+    /** The wallet's live sessions (sorted set: token hash by expiry) and its sign-ins this window. */
+    walletSessions: (wallet: string) => `${money}wsessions:${wallet}`,
+    signIns: (wallet: string) => `${money}signins:${wallet}`,
+    /** The global eviction order of sessions (sorted set, capped: session-lua.ts). */
+    evictableSessions: `${money}evictable-sessions`,
+    /** The generated HMAC key every instance seals 402s and sign-in challenges with (no TTL). */
+    sealKey: `${prefix}seal-key`,
+    // Was payer:<identity> (a string, no allowance): those lapse unread, so they link nothing.
+    payerLink: (identity: string) => `${money}link:${identity}`,
+    paidResult: (key: string) => `${tagged(`${prefix}pids`, prefix)}pid:${key}`,
+    paidResults: `${tagged(`${prefix}pids`, prefix)}pids`,
+    /** What the sponsor losses and the ceiling counters put before their own names (sponsor-losses.ts, ceiling-counter.ts). */
+    sponsorPrefix: tagged(`${prefix}sponsor`, prefix),
+    ceilingPrefix: tagged(`${prefix}ceiling`, prefix),
+  };
+};
+
+/** The answer cache's entry and index names (answer-cache.ts), one slot per site on a cluster. */
+export const answerCacheKeys = (prefix: string, cluster: boolean) => {
+  const under = cluster ? `{${prefix}answers}${prefix}` : prefix;
+  return { entry: (key: string) => `${under}answer:${key}`, index: `${under}answers` };
+};
 
 export type KeyLayout = ReturnType<typeof keyLayout>;
