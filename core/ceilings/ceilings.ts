@@ -326,3 +326,17 @@ export const DEFAULT_CEILING_LIMITS: CeilingLimits = Object.fromEntries(
 export const CeilingLimitsInForce = Context.Reference<CeilingLimits>("core/CeilingLimits", {
   defaultValue: () => DEFAULT_CEILING_LIMITS,
 });
+
+/**
+ * The largest number of free questions a day any of the service's sites gives (the default
+ * site's and the sites file's, as of the last reload): free-questions-across-sites is never
+ * below it, so the cap limits free questions summed over several sites and never cuts one
+ * site's own. A getter, since a reload of the sites file changes it under running sites.
+ */
+export const LargestSiteFreeQuestions = Context.Reference<() => number>("core/LargestSiteFreeQuestions", {
+  defaultValue: () => () => 0,
+});
+
+/** free-questions-across-sites as it applies: the configured cap, or the largest site's own free questions. */
+export const freeAcrossSitesLimit = (limits: CeilingLimits, largestSiteFree: number) =>
+  Math.max(limits["free-questions-across-sites"], largestSiteFree);

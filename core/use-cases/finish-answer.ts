@@ -11,7 +11,7 @@ import * as Effect from "effect/Effect";
 import { Conversations } from "../ports/conversations.ts";
 import type { Answer } from "../ports/generator.ts";
 import { type PreparedAnswer, releaseHold } from "./prepare-answer.ts";
-import { settleQuery } from "./spend-query.ts";
+import { countDecline, settleQuery } from "./spend-query.ts";
 
 /** Counts the query; with the whole answer, the exchange is remembered for follow-ups. */
 export const chargeAnswer = Effect.fn("chargeAnswer")(function* (
@@ -36,8 +36,13 @@ export const chargeAnswer = Effect.fn("chargeAnswer")(function* (
 /** Gives the query back: nothing reached the client, or we failed. */
 export const releaseAnswer = (prepared: PreparedAnswer) => releaseHold(prepared, prepared);
 
-/** Settles a whole answer: released when it declined, charged otherwise; the quota state after. */
+/**
+ * Settles a whole answer: released when it declined (and counted among the client's declines),
+ * charged otherwise; the quota state after.
+ */
 export const finishAnswer = (prepared: PreparedAnswer, answer: Answer) =>
   answer.declined === true
-    ? Effect.flatMap(Clock.currentTimeMillis, (now) => settleQuery(prepared, prepared, "release", now))
+    ? Effect.flatMap(Clock.currentTimeMillis, (now) =>
+        Effect.andThen(countDecline(prepared.identity, now), settleQuery(prepared, prepared, "release", now)),
+      )
     : chargeAnswer(prepared, answer);

@@ -13,11 +13,24 @@
  * without it one address would take the free answers of every hosted site, each on the service's
  * language-model key. It is counted when the free hold is made and given back when the hold is
  * (a declined question stays free); past it the client holds a paid question or meets the usual
- * 402. A hold that lapses unsettled (the process died) keeps its count until the day turns.
+ * 402. It counts the hold's id, not a number, so a release given twice, or a hold never counted,
+ * gives nothing back. Its limit is never below the largest free questions of the service's sites
+ * (LargestSiteFreeQuestions), so it never cuts one site's own. A hold that lapses unsettled (the
+ * process died) keeps its count until the day turns.
+ *
+ * Declines: a declined question is given back, yet with a language model its decline may follow a
+ * whole generation; declines-per-client counts them (given back or not) and, once full, refuses
+ * the client's questions before anything is held, retrieved or generated (TooManyDeclines, 429),
+ * until the UTC day turns.
  */
 import * as Effect from "effect/Effect";
-import { CeilingLimitsInForce } from "../ceilings/ceilings.ts";
-import { windowCounter } from "../ceilings/counters.ts";
+import * as Schema from "effect/Schema";
+import {
+  CeilingLimitsInForce,
+  freeAcrossSitesLimit,
+  LargestSiteFreeQuestions,
+} from "../ceilings/ceilings.ts";
+import { checkOnly, windowCounter, windowMembersCounter } from "../ceilings/counters.ts";
 import { noteRefusal } from "../ceilings/refusals.ts";
 import { combinedView, fallbackRefusal } from "../payments/wallet-credits.ts";
 import { CeilingCounter } from "../ports/ceiling-counter.ts";
@@ -46,6 +59,8 @@ export interface HeldQuery {
   readonly hold: Hold;
   readonly onWallet: boolean;
   readonly wallet: string | undefined;
+  /** Why the wallet refused before the identity's hold was taken: still the reason if that one fails. */
+  readonly walletRefused?: QuotaExhausted | PaidDailyCapReached | undefined;
 }
 
 const reserveOnIdentity = (quota: QuotaStore["Service"], spender: Spender, now: number, paidOnly = false) =>
@@ -54,9 +69,41 @@ const reserveOnIdentity = (quota: QuotaStore["Service"], spender: Spender, now: 
     ({ hold }): HeldQuery => ({ hold, onWallet: false, wallet: spender.wallet }),
   );
 
-/** The counter of the identity's free questions on every site, on the UTC day of `at`. */
-const acrossSites = (identity: string, limit: number, at: number) =>
-  windowCounter("free-questions-across-sites", identity, limit, at);
+/** The client has had its declined questions of the day (declines-per-client): refused until `resetAt`. */
+export class TooManyDeclines extends Schema.TaggedError<TooManyDeclines>()("TooManyDeclines", {
+  resetAt: Schema.Number,
+}) {}
+
+/** The counter of the identity's free questions on every site, on the UTC day of `at`: one member a hold. */
+const acrossSites = (identity: string, holdId: string, at: number) =>
+  Effect.gen(function* () {
+    const limits = yield* CeilingLimitsInForce;
+    const limit = freeAcrossSitesLimit(limits, (yield* LargestSiteFreeQuestions)());
+    return windowMembersCounter("free-questions-across-sites", identity, holdId, limit, at);
+  });
+
+/** The counter of the identity's declined questions on the UTC day of `at`. */
+const declines = (identity: string, at: number) =>
+  Effect.map(CeilingLimitsInForce, (limits) =>
+    windowCounter("declines-per-client", identity, limits["declines-per-client"], at),
+  );
+
+/** Refuses a question of a client whose declines of the day are spent (a check: counts nothing). */
+const checkDeclines = (identity: string, now: number) =>
+  Effect.gen(function* () {
+    const counter = yield* declines(identity, now);
+    const verdict = yield* (yield* CeilingCounter).admit([checkOnly(counter)], now);
+    if (verdict.admitted) return;
+    yield* noteRefusal("declines-per-client");
+    return yield* Effect.fail(new TooManyDeclines({ resetAt: counter.freesAt ?? now }));
+  });
+
+/** Counts one declined question of the identity (it is given back all the same). */
+export const countDecline = (identity: string, now: number) =>
+  Effect.gen(function* () {
+    const counter = yield* declines(identity, now);
+    yield* (yield* CeilingCounter).admit([counter], now);
+  });
 
 /** A free question on the identity's quota (not a wallet's credits): counted across sites too. */
 const isFree = (held: HeldQuery) => !held.onWallet && held.hold.bucket === "free";
@@ -67,33 +114,35 @@ const isFree = (held: HeldQuery) => !held.onWallet && held.hold.bucket === "free
  */
 export const reserveQuery = (spender: Spender, now: number) =>
   Effect.gen(function* () {
-    const held = yield* reserveOnSite(spender, now);
+    yield* checkDeclines(spender.identity, now);
+    const held: HeldQuery = yield* reserveOnSite(spender, now);
     if (!isFree(held)) return held;
-    const limits = yield* CeilingLimitsInForce;
     const counter = yield* CeilingCounter;
-    const verdict = yield* counter.admit(
-      [acrossSites(spender.identity, limits["free-questions-across-sites"], now)],
-      now,
-    );
+    const quota = yield* QuotaStore;
+    // A store that fails here must not leave the free hold open for its whole lifetime.
+    const verdict = yield* Effect.flatMap(acrossSites(spender.identity, held.hold.id, now), (across) =>
+      counter.admit([across], now),
+    ).pipe(Effect.onError(() => Effect.ignore(quota.release(spender.identity, held.hold.id, now))));
     if (verdict.admitted) return held;
     yield* noteRefusal("free-questions-across-sites");
-    const quota = yield* QuotaStore;
     yield* quota.release(spender.identity, held.hold.id, now);
-    return yield* reserveOnIdentity(quota, spender, now, true);
+    const refusedOnWallet = held.walletRefused;
+    return yield* reserveOnIdentity(quota, spender, now, true).pipe(
+      // A wallet past its daily cap is told so (429), not offered a payment.
+      Effect.catchTag("QuotaExhausted", (refused) =>
+        Effect.fail(refusedOnWallet === undefined ? refused : fallbackRefusal(refusedOnWallet, refused)),
+      ),
+    );
   });
 
 /** Gives back the free question counted across sites when its hold is released. */
 const giveBackAcrossSites = (asked: Spender, held: HeldQuery, now: number) =>
   Effect.gen(function* () {
     if (!isFree(held)) return;
-    const limits = yield* CeilingLimitsInForce;
     const counter = yield* CeilingCounter;
-    // The day the hold was made in names the counter it took.
+    // The day the hold was made in names the counter it took; the hold's id is its member there.
     const heldAt = held.hold.day * DAY_MS;
-    yield* counter.giveBack(
-      [acrossSites(asked.identity, limits["free-questions-across-sites"], heldAt)],
-      now,
-    );
+    yield* counter.giveBack([yield* acrossSites(asked.identity, held.hold.id, heldAt)], now);
   });
 
 /** Holds one query on this site's store: the wallet's credits first, then the identity's quota. */
@@ -124,6 +173,7 @@ const fallBack = (
   onWallet: QuotaExhausted | PaidDailyCapReached,
 ) =>
   reserveOnIdentity(quota, spender, now).pipe(
+    Effect.map((held): HeldQuery => ({ ...held, walletRefused: onWallet })),
     Effect.catchTags({
       QuotaExhausted: (refused) => Effect.fail(fallbackRefusal(onWallet, refused)),
       PaidDailyCapReached: (refused) => Effect.fail(fallbackRefusal(onWallet, refused)),
@@ -137,8 +187,9 @@ const fallBack = (
 export const freeAcrossSites = (identity: string, view: QuotaView, now: number) =>
   Effect.gen(function* () {
     if (view.free === 0) return view;
-    const limit = (yield* CeilingLimitsInForce)["free-questions-across-sites"];
-    const used = yield* (yield* CeilingCounter).used(acrossSites(identity, limit, now), now);
+    const counter = yield* acrossSites(identity, "", now);
+    const { limit } = counter;
+    const used = yield* (yield* CeilingCounter).used(counter, now);
     const free = Math.min(view.free, Math.max(0, limit - used));
     if (free === view.free) return view;
     return {

@@ -42,6 +42,18 @@ export const errorResponse = (
         { success: false, error: `Message is too long (at most ${error.limit} characters)`, code },
         status,
       );
+    case "TooManyDeclines":
+      return c.json(
+        {
+          success: false,
+          error:
+            "Too many questions the docs do not cover today; try again after 00:00 UTC. Nothing was charged",
+          code,
+          resetAt: error.resetAt,
+        },
+        status,
+        { "Retry-After": secondsUntil(error.resetAt) },
+      );
     case "PaidDailyCapReached":
       return c.json(
         {

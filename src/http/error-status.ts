@@ -8,6 +8,7 @@ import type { PaymentRejected } from "../../core/payments/payment-rejected.ts";
 import type { PaidDailyCapReached } from "../../core/quota.ts";
 import type { SignInRefused } from "../../core/sign-in/sign-in-rules.ts";
 import type { EmptyMessage, MessageTooLong, QuotaExhausted } from "../../core/use-cases/prepare-answer.ts";
+import type { TooManyDeclines } from "../../core/use-cases/spend-query.ts";
 import type { Unavailable } from "../hono-kit/unavailable.ts";
 import { REJECTIONS } from "../payments/payment-rejections.ts";
 import { SIGN_IN_REFUSALS } from "../payments/sign-in/sign-in-refusals.ts";
@@ -19,6 +20,7 @@ export type AppError =
   | MessageTooLong
   | QuotaExhausted
   | PaidDailyCapReached
+  | TooManyDeclines
   | PaymentRejected
   | SignInRefused
   | Unavailable;
@@ -28,6 +30,7 @@ export const STATUS_OF = {
   MessageTooLong: 400,
   QuotaExhausted: 402,
   PaidDailyCapReached: 429,
+  TooManyDeclines: 429,
   PaymentRejected: 400,
   // Each reason has its own status (sign-in-refusals.ts); this is the usual one.
   SignInRefused: 401,

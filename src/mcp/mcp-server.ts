@@ -162,9 +162,13 @@ export const createMcpServer = (context: McpRequestContext) => {
                     ? errorResult(
                         "The daily limit of paid questions is reached; credits stay available after 00:00 UTC.",
                       )
-                    : errorResult(
-                        "The docs assistant is temporarily unavailable; nothing was charged. Try again shortly.",
-                      );
+                    : error._tag === "TooManyDeclines"
+                      ? errorResult(
+                          "Too many questions the docs do not cover today; try again after 00:00 UTC. Nothing was charged.",
+                        )
+                      : errorResult(
+                          "The docs assistant is temporarily unavailable; nothing was charged. Try again shortly.",
+                        );
             return { result, charged: false };
           }
           const { answer, sources, rateLimit } = asked.value;

@@ -12,7 +12,11 @@ import type { CacheOutcome } from "../../adapters/llm-fallback/index.ts";
 import { WebCryptoRandom } from "../../adapters/secure-random/index.ts";
 import { MemoryStore } from "../../adapters/store-memory/index.ts";
 import { VisitorHash } from "../../adapters/visitor-hash/index.ts";
-import { CeilingLimitsInForce, type CeilingName } from "../../core/ceilings/ceilings.ts";
+import {
+  CeilingLimitsInForce,
+  type CeilingName,
+  LargestSiteFreeQuestions,
+} from "../../core/ceilings/ceilings.ts";
 import { CeilingRefusals } from "../../core/ceilings/refusals.ts";
 import { type AppConfig, type ChainConfig, parseConfig } from "../../core/config.ts";
 import { InsightsSettings } from "../../core/insights/insights-settings.ts";
@@ -124,6 +128,8 @@ export interface AppParts {
   readonly ledgerStart?: number;
   /** Whose a transfer is among the service's sites (a hosted site's; src/sites/site-attribution.ts). */
   readonly attribution?: Layer.Layer<TransferAttribution>;
+  /** The largest free questions of the service's sites (src/sites/hosted-sites.ts); default this site's. */
+  readonly largestSiteFree?: () => number;
 }
 
 /**
@@ -192,6 +198,7 @@ export const appLayer = (
     WebCryptoRandom.layer,
     Layer.succeed(InsightsSettings)({ redaction: config.insights.redaction }),
     Layer.succeed(CeilingLimitsInForce)(config.ceilings),
+    Layer.succeed(LargestSiteFreeQuestions)(parts.largestSiteFree ?? (() => config.freeQueries)),
     Layer.succeed(CeilingRefusals)({ refused: (ceiling) => events.onCeilingRefused?.(ceiling) }),
     Layer.succeed(ChainLookupLimits)({
       perClientPerMinute: config.ceilings["chain-lookups-per-client"],

@@ -36,6 +36,8 @@ export interface ServiceParts {
   readonly attribution?: TransferAttribution["Service"];
   /** The site's retriever (an index loaded on first use, dropped past the memory budget); default: loaded now. */
   readonly retrievalOf?: (site: SiteDefinition, config: AppConfig) => AppParts["retrieval"];
+  /** The largest free questions of the service's sites, as of the last reload. */
+  readonly largestSiteFree?: () => number;
 }
 
 export interface SiteRuntime {
@@ -69,6 +71,7 @@ export const siteRuntime = (
           ? {}
           : { attribution: Layer.succeed(TransferAttribution)(parts.attribution) }),
         ...(retrieval === undefined ? {} : { retrieval }),
+        ...(parts.largestSiteFree === undefined ? {} : { largestSiteFree: parts.largestSiteFree }),
       },
       parts.events,
     ).pipe(Layer.orDie),

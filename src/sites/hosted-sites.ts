@@ -105,6 +105,10 @@ export const hostedSites = (options: HostedSitesOptions) => {
     onDrop: (site, size, heldBytes) =>
       logger.info("site index dropped (memory budget)", { site, bytes: size.bytes, heldBytes }),
   });
+  // The largest free questions of the service's sites (the default site's and the file's), taken
+  // again on each reload: free-questions-across-sites is never below it.
+  let largestFree = options.base.freeQueries;
+  const largestSiteFree = () => largestFree;
   const retrievalOf = (definition: SiteDefinition, config: AppConfig) =>
     Layer.succeed(Retriever)(indexes.retriever(definition.id, siteRetrieval(config, logger)));
   // The URL sites' docs, kept in sync by the service's one loop, one site after another (each
@@ -184,7 +188,7 @@ export const hostedSites = (options: HostedSitesOptions) => {
       config,
       chain,
       store,
-      { ...options, retrievalOf, attribution: attribution.service },
+      { ...options, retrievalOf, largestSiteFree, attribution: attribution.service },
       siteLog,
     );
     attribution.open(definition.id, {
@@ -237,6 +241,10 @@ export const hostedSites = (options: HostedSitesOptions) => {
         site.drain,
       );
     }
+    largestFree = Math.max(
+      options.base.freeQueries,
+      ...set.sites.map((definition) => definition.freeQueries),
+    );
     for (const definition of set.sites) {
       const before = open.get(definition.id);
       const fingerprint = sitesText(definition);
