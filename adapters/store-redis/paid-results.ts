@@ -14,6 +14,7 @@ import { PaidResults } from "../../core/ports/paid-results.ts";
 import { StoreUnavailable } from "../../core/ports/store-errors.ts";
 import type { KeyLayout } from "./keys.ts";
 import { luaScript, runCommand, runScript } from "./redis-client.ts";
+import { type ReplicatedClaims, unreplicated } from "./replicated-claims.ts";
 import { TRIM_INDEX } from "./trim-index-lua.ts";
 
 const KEEP_FIRST = luaScript(`${TRIM_INDEX}
@@ -44,7 +45,13 @@ const decoded = (raw: unknown) => {
     : Effect.succeed({ ...result, body: result.body });
 };
 
-export const redisPaidResults = (client: Redis, keys: KeyLayout, maxResults = MAX_PAID_RESULTS) =>
+/** `replicated`: the writer a kept result waits for replicas through (it decides what a retry is served). */
+export const redisPaidResults = (
+  client: Redis,
+  keys: KeyLayout,
+  maxResults = MAX_PAID_RESULTS,
+  replicated: ReplicatedClaims = unreplicated(client),
+) =>
   PaidResults.of({
     find: Effect.fn("RedisStore.findPaidResult")(function* (key, _now) {
       const raw = yield* runCommand(() => client.get(keys.paidResult(key)));
@@ -52,11 +59,13 @@ export const redisPaidResults = (client: Redis, keys: KeyLayout, maxResults = MA
     }),
     keep: Effect.fn("RedisStore.keepPaidResult")(function* (key, result, now) {
       const stored = JSON.stringify(result.body === undefined ? { ...result, body: undefined } : result);
-      const raw = yield* runScript(
-        client,
-        KEEP_FIRST,
-        [keys.paidResult(key), keys.paidResults],
-        [stored, PAID_RESULT_RETENTION_MS, now, maxResults],
+      const raw = yield* replicated(() =>
+        runScript(
+          replicated.client,
+          KEEP_FIRST,
+          [keys.paidResult(key), keys.paidResults],
+          [stored, PAID_RESULT_RETENTION_MS, now, maxResults],
+        ),
       );
       return yield* decoded(raw);
     }),

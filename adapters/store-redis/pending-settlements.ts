@@ -13,6 +13,7 @@ import { MAX_PENDING_SETTLEMENTS, type PendingSettlement } from "../../core/paym
 import { PendingSettlements } from "../../core/ports/pending-settlements.ts";
 import { StoreUnavailable } from "../../core/ports/store-errors.ts";
 import { luaScript, runCommand, runScript } from "./redis-client.ts";
+import { type ReplicatedClaims, unreplicated } from "./replicated-claims.ts";
 
 /** KEYS: [table]; ARGV: [signature, json, max]. 1: recorded (or replaced); 0: the table is full. */
 const RECORD = luaScript(`
@@ -56,13 +57,21 @@ const decode = Schema.decodeUnknownEffect(Schema.fromJsonString(Entry));
 const entryOf = (text: string) =>
   decode(text).pipe(Effect.mapError(() => new StoreUnavailable({ reason: "corrupt pending settlement" })));
 
-export const redisPendingSettlements = (client: Redis, prefix: string, max = MAX_PENDING_SETTLEMENTS) => {
+export const redisPendingSettlements = (
+  client: Redis,
+  prefix: string,
+  max = MAX_PENDING_SETTLEMENTS,
+  // A recorded settlement is money in flight: the reconciler credits or serves it from this entry.
+  replicated: ReplicatedClaims = unreplicated(client),
+) => {
   const table = `${prefix}pending-settlements`;
   const lease = `${prefix}pending-settlements:lease`;
   return PendingSettlements.of({
     record: (entry: PendingSettlement) =>
       Effect.map(
-        runScript(client, RECORD, [table], [entry.signature, JSON.stringify(entry), max]),
+        replicated(() =>
+          runScript(replicated.client, RECORD, [table], [entry.signature, JSON.stringify(entry), max]),
+        ),
         (reply) => reply === 1,
       ),
     find: (signature) =>

@@ -36,6 +36,7 @@ import {
 import type { KeyLayout } from "./keys.ts";
 import { LINK } from "./link-lua.ts";
 import { luaScript, runCommand, runScript } from "./redis-client.ts";
+import { type ReplicatedClaims, unreplicated } from "./replicated-claims.ts";
 import { SESSION_LOOKUP, sessionHints, sessionLookupOf } from "./session-lookup-lua.ts";
 import { CLOSE, CLOSE_ALL, OPEN } from "./session-lua.ts";
 
@@ -66,14 +67,17 @@ return 1
 const LINK_SCRIPT = luaScript(LINK);
 
 /**
- * KEYS = [link], ARGV = [generation key prefix, now]: the linked wallet, or false when there is
- * no link, it expired, or its wallet signed out everywhere since (a newer generation).
+ * KEYS = [link, and with a hinted wallet: its generation], ARGV = [hinted wallet or '', now]:
+ * the linked wallet, or false when there is no link, it expired, or its wallet signed out
+ * everywhere since (a newer generation); {'wallet', wallet} when the link names another wallet
+ * than the hint (call again with its generation key: the key is never built here).
  */
 const LINKED = luaScript(`
 local link = redis.call('HMGET', KEYS[1], 'w', 'g', 'e')
 local wallet, generation, expiresAt = link[1], link[2], link[3]
 if not (wallet and generation and expiresAt) or tonumber(expiresAt) <= tonumber(ARGV[2]) then return false end
-if (redis.call('GET', ARGV[1] .. wallet) or '0') ~= generation then return false end
+if wallet ~= ARGV[1] then return { 'wallet', wallet } end
+if (redis.call('GET', KEYS[2]) or '0') ~= generation then return false end
 return wallet
 `);
 
@@ -88,7 +92,13 @@ return session_lookup(KEYS[1], KEYS[2], ARGV[1], tonumber(ARGV[2]))
 const unexpected = new StoreUnavailable({ reason: "unexpected reply to a session read" });
 
 /** `maxEvictable`: the cap of the global eviction order (session-lua.ts). */
-export const redisSessions = (client: Redis, keys: KeyLayout, maxEvictable: number) => {
+/** `replicated`: a client's allowance on a wallet's credits (link) waits for replicas; sessions do not. */
+export const redisSessions = (
+  client: Redis,
+  keys: KeyLayout,
+  maxEvictable: number,
+  replicated: ReplicatedClaims = unreplicated(client),
+) => {
   // The first ARGV of every session script (session-lua.ts's prelude).
   const prelude = (now: number) => [
     now,
@@ -100,6 +110,8 @@ export const redisSessions = (client: Redis, keys: KeyLayout, maxEvictable: numb
     CLOSED_SESSION_MS,
   ];
   const hints = sessionHints();
+  // The wallet each identity was last seen linked to (the same bounded map, keyed by identity).
+  const linkHints = sessionHints();
   const findOnce = (tokenHash: string, now: number, hint: string | undefined) =>
     runScript(
       client,
@@ -154,19 +166,37 @@ export const redisSessions = (client: Redis, keys: KeyLayout, maxEvictable: numb
       ),
     link: (identity, wallet, queries, expiresAt, now) =>
       Effect.asVoid(
-        runScript(
-          client,
-          LINK_SCRIPT,
-          [keys.payerLink(identity), keys.sessionGeneration(wallet)],
-          [now, expiresAt, wallet, queries],
+        replicated(() =>
+          runScript(
+            replicated.client,
+            LINK_SCRIPT,
+            [keys.payerLink(identity), keys.sessionGeneration(wallet)],
+            [now, expiresAt, wallet, queries],
+          ),
         ),
       ),
-    // One round trip: the wallet's generation is named by the link, so it is reached by prefix.
-    linked: (identity, now) =>
-      Effect.map(
-        runScript(client, LINKED, [keys.payerLink(identity)], [keys.sessionGeneration(""), now]),
-        (wallet) => (typeof wallet === "string" ? wallet : undefined),
-      ),
+    // One round trip once the link's wallet is known here, else two (the generation's key is
+    // named by the link's wallet).
+    linked: Effect.fn("RedisSessions.linked")(function* (identity: string, now: number) {
+      let hint = linkHints.get(identity);
+      for (let call = 0; call < 3; call++) {
+        const reply = yield* runScript(
+          client,
+          LINKED,
+          hint === undefined
+            ? [keys.payerLink(identity)]
+            : [keys.payerLink(identity), keys.sessionGeneration(hint)],
+          [hint ?? "", now],
+        );
+        if (!Array.isArray(reply)) return typeof reply === "string" ? reply : undefined;
+        if (reply[0] !== "wallet" || typeof reply[1] !== "string") return yield* Effect.fail(unexpected);
+        hint = reply[1];
+        linkHints.remember(identity, hint);
+      }
+      return yield* Effect.fail(
+        new StoreUnavailable({ reason: "the payer link kept changing during a read" }),
+      );
+    }),
     // SET NX answers OK to exactly one caller on any number of instances.
     // A used nonce's key lives exactly until its challenge expires (useNonce's PX).
     nonceUsed: (nonce) =>

@@ -192,19 +192,19 @@ export const layer = (options: RedisStoreOptions): Layer.Layer<StoreServices, St
         Context.add(SettlementLocks, redisLocks(client, keys)),
         Context.add(
           PendingSettlements,
-          redisPendingSettlements(client, options.keyPrefix ?? DEFAULT_KEY_PREFIX),
+          redisPendingSettlements(client, options.keyPrefix ?? DEFAULT_KEY_PREFIX, undefined, replicated),
         ),
         Context.add(SponsorLosses, redisSponsorLosses(client, options.keyPrefix ?? DEFAULT_KEY_PREFIX)),
         Context.add(CeilingCounter, redisCeilingCounter(client, options.keyPrefix ?? DEFAULT_KEY_PREFIX)),
         Context.add(WalletCredits, redisWalletCredits(client, keys, limits)),
-        Context.add(WalletSessions, redisSessions(client, keys, maxCreditlessSessions)),
+        Context.add(WalletSessions, redisSessions(client, keys, maxCreditlessSessions, replicated)),
         Context.add(RequestSeal, hmacSeal(sealKey)),
-        Context.add(PaidResults, redisPaidResults(client, keys)),
+        Context.add(PaidResults, redisPaidResults(client, keys, undefined, replicated)),
         Context.add(Conversations, redisConversations(client, options.keyPrefix ?? DEFAULT_KEY_PREFIX)),
         Context.add(InsightsStore, redisInsights(client, keys, options.insights ?? DEFAULT_INSIGHTS_BOUNDS)),
         Context.add(
           UnattributedPayments,
-          redisUnattributed(client, keys, options.unattributed ?? DEFAULT_UNATTRIBUTED_BOUNDS),
+          redisUnattributed(client, keys, options.unattributed ?? DEFAULT_UNATTRIBUTED_BOUNDS, replicated),
         ),
       );
     }),

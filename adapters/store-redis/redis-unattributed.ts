@@ -17,6 +17,7 @@ import {
 import { UnattributedPayments } from "../../core/ports/unattributed-payments.ts";
 import type { KeyLayout } from "./keys.ts";
 import { luaScript, runCommand, runScript } from "./redis-client.ts";
+import { type ReplicatedClaims, unreplicated } from "./replicated-claims.ts";
 
 /** KEYS = [at set, entries hash], ARGV = [signature, JSON, at, kept above (exclusive), max entries]. */
 const RECORD = luaScript(`
@@ -48,14 +49,22 @@ const StoredJson = Schema.fromJsonString(Stored);
 const encode = Schema.encodeSync(StoredJson);
 const decode = Schema.decodeUnknownOption(StoredJson);
 
-export const redisUnattributed = (client: Redis, keys: KeyLayout, bounds: UnattributedBounds) =>
+/** `replicated`: a payment listed for refund waits for replicas (the owner refunds from this list). */
+export const redisUnattributed = (
+  client: Redis,
+  keys: KeyLayout,
+  bounds: UnattributedBounds,
+  replicated: ReplicatedClaims = unreplicated(client),
+) =>
   UnattributedPayments.of({
     record: Effect.fn("RedisStore.recordUnattributed")(function* (payment, now) {
-      yield* runScript(
-        client,
-        RECORD,
-        [keys.unattributedAt, keys.unattributedEntries],
-        [payment.signature, encode(payment), payment.at, now - bounds.retentionMs, bounds.maxEntries],
+      yield* replicated(() =>
+        runScript(
+          replicated.client,
+          RECORD,
+          [keys.unattributedAt, keys.unattributedEntries],
+          [payment.signature, encode(payment), payment.at, now - bounds.retentionMs, bounds.maxEntries],
+        ),
       );
     }),
     between: Effect.fn("RedisStore.unattributedBetween")(function* (from, to, now) {

@@ -29,14 +29,17 @@ export interface ReplicatedClaims {
   readonly client: StoreClient;
 }
 
+/** Writes that wait for nobody, on `client` (a store built without the replicated writer: its own tests). */
+export const unreplicated = (client: StoreClient): ReplicatedClaims =>
+  Object.assign(<A, E>(write: () => Effect.Effect<A, E>) => write(), { client });
+
 export const replicatedClaims = (
   shared: StoreClient,
   options: Pick<RedisStoreOptions, "url" | "commandTimeoutMs" | "waitReplicas" | "waitTimeoutMs">,
 ): Effect.Effect<ReplicatedClaims, StoreUnavailable, Scope.Scope> =>
   Effect.gen(function* () {
     const replicas = options.waitReplicas ?? 0;
-    if (replicas === 0)
-      return Object.assign(<A, E>(write: () => Effect.Effect<A, E>) => write(), { client: shared });
+    if (replicas === 0) return unreplicated(shared);
     const timeoutMs = options.waitTimeoutMs ?? 1000;
     // The command deadline must outlast WAIT's own.
     const client = yield* Effect.acquireRelease(

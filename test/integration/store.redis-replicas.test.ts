@@ -12,9 +12,13 @@ import * as ManagedRuntime from "effect/ManagedRuntime";
 import type { Redis } from "ioredis";
 import { RedisStore } from "../../adapters/store-redis/index.ts";
 import type { IssuedPayment } from "../../core/payments/x402-ledger.ts";
+import { PaidResults } from "../../core/ports/paid-results.ts";
 import { type PaymentRequestClaim, PaymentRequests } from "../../core/ports/payment-requests.ts";
 import { PaymentStore } from "../../core/ports/payment-store.ts";
+import { PendingSettlements } from "../../core/ports/pending-settlements.ts";
 import type { QuotaStore } from "../../core/ports/quota-store.ts";
+import { UnattributedPayments } from "../../core/ports/unattributed-payments.ts";
+import { WalletSessions } from "../../core/ports/wallet-sessions.ts";
 import { waitFor } from "../support/free-port.ts";
 import {
   type RedisServer,
@@ -27,7 +31,16 @@ import { issuedPayment } from "../support/x402-samples.ts";
 
 const WAIT_MS = 1000;
 
-type Runtime = ManagedRuntime.ManagedRuntime<QuotaStore | PaymentStore | PaymentRequests, unknown>;
+type Runtime = ManagedRuntime.ManagedRuntime<
+  | QuotaStore
+  | PaymentStore
+  | PaymentRequests
+  | PaidResults
+  | PendingSettlements
+  | UnattributedPayments
+  | WalletSessions,
+  unknown
+>;
 
 describe.skipIf(!redisServerAvailable())("claims on a primary with a replica", () => {
   let primary: RedisServer;
@@ -155,6 +168,57 @@ describe.skipIf(!redisServerAvailable())("claims on a primary with a replica", (
     expect(Exit.isSuccess(await issue(notWaiting, unwaited))).toBe(true);
     expect(Exit.isSuccess(await claimRequest(notWaiting, unwaited, "sig-x402-unwaited"))).toBe(true);
   });
+
+  test("with the replica stopped, every other money write fails after the wait too", async () => {
+    // The facilitator's mark of a signature it settled for another server.
+    notReplicated(
+      await waiting.runPromiseExit(
+        PaymentStore.use((store) => store.markUsed("sig-marked-outage", "other", T0)),
+      ),
+    );
+    // A paid result decides what a retry with the same payment identifier is served.
+    const result = { digest: "d", status: 200, headers: {}, body: "{}", keptAt: T0 };
+    notReplicated(
+      await waiting.runPromiseExit(PaidResults.use((r) => r.keep("route:pay_outage", result, T0))),
+    );
+    // A settlement of unknown outcome: the reconciler credits the wallet from this record.
+    const pending = {
+      signature: "sig-pending-outage",
+      kind: "credit" as const,
+      paymentId: "pay_pending_outage",
+      lease: "lease-1",
+      resource: "/api/chat",
+      method: "POST",
+      identity: "wallet:W",
+      queries: 10,
+      payer: "W",
+      blockhash: "B",
+      since: T0,
+    };
+    notReplicated(await waiting.runPromiseExit(PendingSettlements.use((p) => p.record(pending))));
+    // A payment we cannot attribute: the owner refunds it from this list.
+    const unattributed = {
+      signature: "sig-unattributed-outage",
+      payer: "Payer1111111111111111111111111111111111111",
+      units: 12_345n,
+      at: T0,
+      reason: "memo-not-ours" as const,
+      paymentId: "",
+    };
+    notReplicated(await waiting.runPromiseExit(UnattributedPayments.use((u) => u.record(unattributed, T0))));
+    // A client's allowance on the credits its identity bought for a wallet.
+    notReplicated(
+      await waiting.runPromiseExit(
+        WalletSessions.use((sessions) => sessions.link("client-a", "W", 100, T0 + 60_000, T0)),
+      ),
+    );
+    // Without the setting, the same writes are acknowledged unreplicated.
+    expect(
+      Exit.isSuccess(
+        await notWaiting.runPromiseExit(PaidResults.use((r) => r.keep("route:pay_unwaited", result, T0))),
+      ),
+    ).toBe(true);
+  }, 30_000);
 
   test("the replica back and in sync: claims are acknowledged again", async () => {
     await replica.up();
