@@ -8,7 +8,6 @@
 import * as Effect from "effect/Effect";
 import * as Option from "effect/Option";
 import * as Schema from "effect/Schema";
-import type { Redis } from "ioredis";
 import { MAX_PAID_RESULTS, PAID_RESULT_RETENTION_MS } from "../../core/payments/payment-identifier.ts";
 import { PaidResults } from "../../core/ports/paid-results.ts";
 import { StoreUnavailable } from "../../core/ports/store-errors.ts";
@@ -16,6 +15,7 @@ import type { KeyLayout } from "./keys.ts";
 import { luaScript, runCommand, runScript } from "./redis-client.ts";
 import { type ReplicatedClaims, unreplicated } from "./replicated-claims.ts";
 import { TRIM_INDEX } from "./trim-index-lua.ts";
+import type { StoreClient } from "./store-client.ts";
 
 const KEEP_FIRST = luaScript(`${TRIM_INDEX}
 local kept = redis.call('GET', KEYS[1])
@@ -47,7 +47,7 @@ const decoded = (raw: unknown) => {
 
 /** `replicated`: the writer a kept result waits for replicas through (it decides what a retry is served). */
 export const redisPaidResults = (
-  client: Redis,
+  client: StoreClient,
   keys: KeyLayout,
   maxResults = MAX_PAID_RESULTS,
   replicated: ReplicatedClaims = unreplicated(client),

@@ -16,7 +16,6 @@
  * wrong hold, because the script checks the link it reads against the hint.
  */
 import * as Effect from "effect/Effect";
-import type { Redis } from "ioredis";
 import { walletAccount } from "../../core/payments/wallet-credits.ts";
 import { StoreUnavailable } from "../../core/ports/store-errors.ts";
 import type { PayerHold } from "../../core/ports/wallet-credits.ts";
@@ -26,6 +25,7 @@ import type { KeyLayout } from "./keys.ts";
 import { LINK_PRELUDE } from "./link-lua.ts";
 import { PRELUDE } from "./quota-lua-prelude.ts";
 import { luaScript, runScript } from "./redis-client.ts";
+import type { StoreClient } from "./store-client.ts";
 
 /** Identities whose linked wallet is remembered; past it every hint is dropped. */
 export const MAX_WALLET_HINTS = 4096;
@@ -119,7 +119,7 @@ const decode = (
   });
 };
 
-export const redisReserveAsPayer = (client: Redis, keys: KeyLayout, limits: QuotaLimits) => {
+export const redisReserveAsPayer = (client: StoreClient, keys: KeyLayout, limits: QuotaLimits) => {
   const hints = new Map<string, string>();
   const remember = (identity: string, wallet: string) => {
     if (hints.size >= MAX_WALLET_HINTS) hints.clear();

@@ -8,12 +8,12 @@
  */
 import * as Effect from "effect/Effect";
 import * as Schema from "effect/Schema";
-import type { Redis } from "ioredis";
 import { MAX_PENDING_SETTLEMENTS, type PendingSettlement } from "../../core/payments/pending-settlement.ts";
 import { PendingSettlements } from "../../core/ports/pending-settlements.ts";
 import { StoreUnavailable } from "../../core/ports/store-errors.ts";
 import { luaScript, runCommand, runScript } from "./redis-client.ts";
 import { type ReplicatedClaims, unreplicated } from "./replicated-claims.ts";
+import type { StoreClient } from "./store-client.ts";
 
 /** KEYS: [table]; ARGV: [signature, json, max]. 1: recorded (or replaced); 0: the table is full. */
 const RECORD = luaScript(`
@@ -58,7 +58,7 @@ const entryOf = (text: string) =>
   decode(text).pipe(Effect.mapError(() => new StoreUnavailable({ reason: "corrupt pending settlement" })));
 
 export const redisPendingSettlements = (
-  client: Redis,
+  client: StoreClient,
   prefix: string,
   max = MAX_PENDING_SETTLEMENTS,
   // A recorded settlement is money in flight: the reconciler credits or serves it from this entry.

@@ -14,7 +14,6 @@
 import * as Clock from "effect/Clock";
 import * as Effect from "effect/Effect";
 import * as Schema from "effect/Schema";
-import type { Redis } from "ioredis";
 import {
   CONVERSATION_LIMITS,
   type ConversationLimits,
@@ -23,6 +22,7 @@ import {
 } from "../../core/ports/conversations.ts";
 import type { ChatTurn } from "../../core/ports/generator.ts";
 import { luaScript, runCommand, runScript } from "./redis-client.ts";
+import type { StoreClient } from "./store-client.ts";
 
 /** KEYS = [conversation:<key>], ARGV = [maxTurns, idleTtlMs, ...turns as JSON]. */
 const APPEND = luaScript(`
@@ -55,7 +55,7 @@ const Turn = Schema.fromJsonString(
 const decodeTurn = Schema.decodeUnknownOption(Turn);
 
 export const redisConversations = (
-  client: Redis,
+  client: StoreClient,
   prefix: string,
   options: Partial<ConversationLimits> = {},
 ) => {

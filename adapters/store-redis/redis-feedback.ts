@@ -4,12 +4,12 @@
  * at, comment) in one step, kept 90 days.
  */
 import * as Effect from "effect/Effect";
-import type { Redis } from "ioredis";
 import { ANSWER_MEMORY_MS } from "../../core/feedback.ts";
 import { FeedbackStore, UnknownAnswer } from "../../core/ports/feedback-store.ts";
 import { DAY_MS } from "../../core/time.ts";
 import type { KeyLayout } from "./keys.ts";
 import { luaScript, runCommand, runScript } from "./redis-client.ts";
+import type { StoreClient } from "./store-client.ts";
 
 const FEEDBACK_MEMORY_MS = 90 * DAY_MS;
 
@@ -23,7 +23,7 @@ redis.call('PEXPIRE', KEYS[2], ARGV[5])
 return 1
 `);
 
-export const redisFeedback = (client: Redis, keys: KeyLayout) =>
+export const redisFeedback = (client: StoreClient, keys: KeyLayout) =>
   FeedbackStore.of({
     issue: Effect.fn("RedisStore.issueAnswerId")(function* (identity, _now) {
       const id = crypto.randomUUID();

@@ -6,11 +6,11 @@
  * silence. Reads take one score range; a member the schema cannot read is skipped.
  */
 import * as Effect from "effect/Effect";
-import type { Redis } from "ioredis";
 import { decodeEvent, encodeEvent } from "../../core/insights/events.ts";
 import { type InsightsBounds, InsightsStore } from "../../core/ports/insights-store.ts";
 import type { KeyLayout } from "./keys.ts";
 import { luaScript, runCommand, runScript } from "./redis-client.ts";
+import type { StoreClient } from "./store-client.ts";
 
 /** KEYS = [insights], ARGV = [at, member, oldest kept, max events, retention ms]. */
 const APPEND = luaScript(`
@@ -24,7 +24,11 @@ return 1
 
 const eventOf = (member: string) => decodeEvent(member.slice(member.indexOf(" ") + 1));
 
-export const redisInsights = (client: Redis, keys: KeyLayout, { retentionMs, maxEvents }: InsightsBounds) =>
+export const redisInsights = (
+  client: StoreClient,
+  keys: KeyLayout,
+  { retentionMs, maxEvents }: InsightsBounds,
+) =>
   InsightsStore.of({
     append: Effect.fn("RedisStore.appendInsight")(function* (event) {
       const member = `${crypto.randomUUID()} ${encodeEvent(event)}`;

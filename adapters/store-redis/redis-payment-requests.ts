@@ -8,7 +8,6 @@
  */
 import * as Effect from "effect/Effect";
 import * as Schema from "effect/Schema";
-import type { Redis } from "ioredis";
 import { checkGrant } from "../../core/payments/grant-guard.ts";
 import { PaymentRejected, PaymentRejectionReason } from "../../core/payments/payment-rejected.ts";
 import { SIGNATURE_MEMORY_MS } from "../../core/payments/signature-ledger.ts";
@@ -29,6 +28,7 @@ import type { ReplicatedClaims } from "./replicated-claims.ts";
 import { toView } from "./replies.ts";
 import { X402_CLAIM, X402_CLAIM_AND_GRANT, X402_FINISH, X402_SERVE_AND_GRANT } from "./x402-lua.ts";
 import { decodePaymentHash, issuedFields } from "./x402-record.ts";
+import type { StoreClient } from "./store-client.ts";
 
 const SCRIPTS = {
   claim: luaScript(X402_CLAIM),
@@ -79,7 +79,7 @@ const decodeServeReply = (reply: unknown) => {
 
 /** The port over one connection (reads) and the replicated writer (writes), and a key layout. */
 export const makePaymentRequests = (
-  client: Redis,
+  client: StoreClient,
   replicated: ReplicatedClaims,
   keys: KeyLayout,
   limits: QuotaLimits,

@@ -23,7 +23,6 @@
  * Reads and writes of one session are one script, so a revocation and a read never interleave.
  */
 import * as Effect from "effect/Effect";
-import type { Redis } from "ioredis";
 import { walletAccount } from "../../core/payments/wallet-credits.ts";
 import { StoreUnavailable } from "../../core/ports/store-errors.ts";
 import { WalletSessions } from "../../core/ports/wallet-sessions.ts";
@@ -39,6 +38,7 @@ import { luaScript, runCommand, runScript } from "./redis-client.ts";
 import { type ReplicatedClaims, unreplicated } from "./replicated-claims.ts";
 import { SESSION_LOOKUP, sessionHints, sessionLookupOf } from "./session-lookup-lua.ts";
 import { CLOSE, CLOSE_ALL, OPEN } from "./session-lua.ts";
+import type { StoreClient } from "./store-client.ts";
 
 const SCRIPTS = { open: luaScript(OPEN), close: luaScript(CLOSE), closeAll: luaScript(CLOSE_ALL) };
 
@@ -94,7 +94,7 @@ const unexpected = new StoreUnavailable({ reason: "unexpected reply to a session
 /** `maxEvictable`: the cap of the global eviction order (session-lua.ts). */
 /** `replicated`: a client's allowance on a wallet's credits (link) waits for replicas; sessions do not. */
 export const redisSessions = (
-  client: Redis,
+  client: StoreClient,
   keys: KeyLayout,
   maxEvictable: number,
   replicated: ReplicatedClaims = unreplicated(client),

@@ -54,6 +54,7 @@ import { decodeClaim, decodeMarked, decodeReserve, decodeView, usedAtOf } from "
 import { countRoundTrips } from "./round-trips.ts";
 import { redisLocks } from "./settlement-locks.ts";
 import { connection } from "./shared-connection.ts";
+import { clusterMode, primaries } from "./store-client.ts";
 import { MARK_USED } from "./signature-lua.ts";
 import { redisSponsorLosses } from "./sponsor-losses.ts";
 import { viewAt } from "./view-at.ts";
@@ -83,7 +84,11 @@ export const layer = (options: RedisStoreOptions): Layer.Layer<StoreServices, St
         if (replicated.client !== client) countRoundTrips(replicated.client, options.onRoundTrip);
       }
       const endpoint = endpointOf(urlOf(options));
-      const keys = keyLayout(options.keyPrefix ?? DEFAULT_KEY_PREFIX, options.ledgerPrefix);
+      const keys = keyLayout(
+        options.keyPrefix ?? DEFAULT_KEY_PREFIX,
+        options.ledgerPrefix,
+        clusterMode(options),
+      );
       const { limits } = options;
       // Generated once by whichever instance comes first, then read by all: they seal alike.
       yield* runCommand(() => client.set(keys.sealKey, newSealKey(), "NX"));
@@ -125,7 +130,8 @@ export const layer = (options: RedisStoreOptions): Layer.Layer<StoreServices, St
         release: Effect.fn("RedisStore.release")(function* (identity, holdId, now) {
           return yield* Effect.flatMap(onQuota("release", identity, now, [holdId]), decodeView);
         }),
-        ping: Effect.asVoid(runCommand(() => client.ping())).pipe(
+        // Every primary: on a cluster each holds part of the keys, and one down fails their requests.
+        ping: Effect.asVoid(runCommand(() => Promise.all(primaries(client).map((node) => node.ping())))).pipe(
           Effect.mapError(
             ({ reason }) => new StoreUnavailable({ reason: `Redis at ${endpoint}: ${reason}` }),
           ),
@@ -194,8 +200,8 @@ export const layer = (options: RedisStoreOptions): Layer.Layer<StoreServices, St
           PendingSettlements,
           redisPendingSettlements(client, options.keyPrefix ?? DEFAULT_KEY_PREFIX, undefined, replicated),
         ),
-        Context.add(SponsorLosses, redisSponsorLosses(client, options.keyPrefix ?? DEFAULT_KEY_PREFIX)),
-        Context.add(CeilingCounter, redisCeilingCounter(client, options.keyPrefix ?? DEFAULT_KEY_PREFIX)),
+        Context.add(SponsorLosses, redisSponsorLosses(client, keys.sponsorPrefix)),
+        Context.add(CeilingCounter, redisCeilingCounter(client, keys.ceilingPrefix)),
         Context.add(WalletCredits, redisWalletCredits(client, keys, limits)),
         Context.add(WalletSessions, redisSessions(client, keys, maxCreditlessSessions, replicated)),
         Context.add(RequestSeal, hmacSeal(sealKey)),

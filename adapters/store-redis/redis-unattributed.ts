@@ -8,7 +8,6 @@
  */
 import * as Effect from "effect/Effect";
 import * as Schema from "effect/Schema";
-import type { Redis } from "ioredis";
 import {
   UNATTRIBUTED_REASONS,
   type UnattributedBounds,
@@ -18,6 +17,7 @@ import { UnattributedPayments } from "../../core/ports/unattributed-payments.ts"
 import type { KeyLayout } from "./keys.ts";
 import { luaScript, runCommand, runScript } from "./redis-client.ts";
 import { type ReplicatedClaims, unreplicated } from "./replicated-claims.ts";
+import type { StoreClient } from "./store-client.ts";
 
 /** KEYS = [at set, entries hash], ARGV = [signature, JSON, at, kept above (exclusive), max entries]. */
 const RECORD = luaScript(`
@@ -51,7 +51,7 @@ const decode = Schema.decodeUnknownOption(StoredJson);
 
 /** `replicated`: a payment listed for refund waits for replicas (the owner refunds from this list). */
 export const redisUnattributed = (
-  client: Redis,
+  client: StoreClient,
   keys: KeyLayout,
   bounds: UnattributedBounds,
   replicated: ReplicatedClaims = unreplicated(client),

@@ -7,7 +7,6 @@
  * a session reads its link in the same call (payer-hold.ts), and so does its view (payer-view.ts).
  */
 import * as Effect from "effect/Effect";
-import type { Redis } from "ioredis";
 import { walletAccount, walletLimits } from "../../core/payments/wallet-credits.ts";
 import { StoreUnavailable } from "../../core/ports/store-errors.ts";
 import { WalletCredits } from "../../core/ports/wallet-credits.ts";
@@ -21,6 +20,7 @@ import { COMMIT, RELEASE, RESERVE } from "./quota-lua.ts";
 import { luaScript, runCommand, runScript } from "./redis-client.ts";
 import { decodeReserve, decodeView } from "./replies.ts";
 import { viewAt } from "./view-at.ts";
+import type { StoreClient } from "./store-client.ts";
 
 const SCRIPTS = { reserve: luaScript(RESERVE), commit: luaScript(COMMIT), release: luaScript(RELEASE) };
 const LINKED = {
@@ -29,7 +29,7 @@ const LINKED = {
   view: luaScript(VIEW_THROUGH_LINK),
 };
 
-export const redisWalletCredits = (client: Redis, keys: KeyLayout, limits: QuotaLimits) => {
+export const redisWalletCredits = (client: StoreClient, keys: KeyLayout, limits: QuotaLimits) => {
   const rules = walletLimits(limits);
   const keyOf = (wallet: string) => keys.quota(walletAccount(wallet));
   const run = (script: keyof typeof SCRIPTS, wallet: string, now: number, holdId: string) =>

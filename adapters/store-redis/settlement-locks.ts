@@ -6,10 +6,10 @@
  */
 
 import * as Effect from "effect/Effect";
-import type { Redis } from "ioredis";
 import { SettlementLocks } from "../../core/ports/settlement-locks.ts";
 import type { KeyLayout } from "./keys.ts";
 import { luaScript, runScript } from "./redis-client.ts";
+import type { StoreClient } from "./store-client.ts";
 
 /**
  * A lock's value is "<holder>|s|<until>" (settling) or "<holder>|c|<until>" (cooling down after
@@ -70,7 +70,7 @@ return 1
 
 const VERDICTS = { 1: "acquired", 2: "held-by-holder", 0: "held-by-other" } as const;
 
-export const redisLocks = (client: Redis, keys: KeyLayout) => {
+export const redisLocks = (client: StoreClient, keys: KeyLayout) => {
   const names = (locks: ReadonlyArray<string>) => locks.map(keys.settlementLock);
   return SettlementLocks.of({
     acquire: (locks, holder, now, ttlMs) =>

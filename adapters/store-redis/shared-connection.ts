@@ -9,23 +9,23 @@
  */
 import * as Effect from "effect/Effect";
 import type * as Scope from "effect/Scope";
-import type { Redis } from "ioredis";
 import type { StoreUnavailable } from "../../core/ports/store-errors.ts";
-import { type ConnectOptions, close, connect, urlOf } from "./redis-client.ts";
+import { type ConnectOptions, close, connect, targetKey } from "./redis-client.ts";
+import type { StoreClient } from "./store-client.ts";
 
 interface Held {
-  readonly client: Redis;
+  readonly client: StoreClient;
   users: number;
 }
 
 /** By URL and command deadline: connections with other deadlines are not interchangeable. */
 const held = new Map<string, Held>();
-const keyOf = (options: ConnectOptions) => `${options.commandTimeoutMs ?? 2000}|${urlOf(options)}`;
+const keyOf = (options: ConnectOptions) => `${options.commandTimeoutMs ?? 2000}|${targetKey(options)}`;
 
 /** The process's connection for `options`, opened on first use and closed with its last user's scope. */
 export const sharedConnection = (
   options: ConnectOptions,
-): Effect.Effect<Redis, StoreUnavailable, Scope.Scope> => {
+): Effect.Effect<StoreClient, StoreUnavailable, Scope.Scope> => {
   const key = keyOf(options);
   return Effect.acquireRelease(
     Effect.gen(function* () {

@@ -7,7 +7,6 @@
  *   sponsor-lost:<hour>       the lamports lost in that UTC hour (INCRBY), kept two hours
  */
 import * as Effect from "effect/Effect";
-import type { Redis } from "ioredis";
 import {
   LOSS_WINDOW_MS,
   lossWindowOf,
@@ -17,6 +16,7 @@ import {
 import { SponsorLosses } from "../../core/ports/sponsor-losses.ts";
 import { StoreUnavailable } from "../../core/ports/store-errors.ts";
 import { luaScript, runScript } from "./redis-client.ts";
+import type { StoreClient } from "./store-client.ts";
 
 /** Shared by both scripts: ARGV[1] = now, ARGV[2] = the strike memory. The wallet's live record, or nil. */
 const PRELUDE = `
@@ -52,7 +52,7 @@ const standingOf = (reply: unknown) => {
   return Effect.succeed({ refusedUntil: Number(reply[0]), lostThisHour: Number(reply[1]) });
 };
 
-export const redisSponsorLosses = (client: Redis, prefix: string) => {
+export const redisSponsorLosses = (client: StoreClient, prefix: string) => {
   const keys = (wallet: string, now: number) => [
     `${prefix}sponsor-strikes:${wallet}`,
     `${prefix}sponsor-lost:${lossWindowOf(now)}`,

@@ -1,15 +1,19 @@
 /** A quota hash read at `now` on Redis: QuotaStore.view and WalletCredits.view. */
-import type { Redis } from "ioredis";
 import { StoreUnavailable } from "../../core/ports/store-errors.ts";
 import * as Quota from "../../core/quota.ts";
 import { decodeQuotaHash } from "./quota-hash.ts";
 import { unavailable } from "./redis-client.ts";
+import type { StoreClient } from "./store-client.ts";
 
 /**
  * One identity's view at `now`: one HGETALL, decoded by the rules of core/quota.ts. Never
  * rejects: a Redis failure or a hash our scripts did not write is a StoreUnavailable value.
  */
-export const viewAt = (client: Redis, quotaKey: (identity: string) => string, limits: Quota.QuotaLimits) => {
+export const viewAt = (
+  client: StoreClient,
+  quotaKey: (identity: string) => string,
+  limits: Quota.QuotaLimits,
+) => {
   const blankView = Quota.blankViews(limits);
   return (identity: string, now: number): Promise<Quota.QuotaView | StoreUnavailable> =>
     client.hgetall(quotaKey(identity)).then(

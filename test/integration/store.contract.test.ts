@@ -21,6 +21,7 @@ import { RequestSeal } from "../../core/ports/request-seal.ts";
 import type { StoreUnavailable } from "../../core/ports/store-errors.ts";
 import { WalletCredits } from "../../core/ports/wallet-credits.ts";
 import { DAY_MS } from "../../core/time.ts";
+import { clusterForSuite } from "../support/redis-cluster.ts";
 import { type RedisServer, redisServerAvailable, startRedisServer } from "../support/redis-server.ts";
 
 const LIMITS = { freePerDay: 3, paidDailyCap: 1000, holdTtlMs: 30_000 };
@@ -354,4 +355,12 @@ if (redisServerAvailable()) {
   storeContract("redis", (keyPrefix) => RedisStore.layer({ url: server!.url, limits: LIMITS, keyPrefix }), {
     shared: true,
   });
+  const cluster = clusterForSuite();
+  beforeAll(cluster.start, 60_000);
+  afterAll(cluster.stop);
+  storeContract(
+    "redis-cluster",
+    (keyPrefix) => RedisStore.layer({ url: cluster.target(), limits: LIMITS, keyPrefix }),
+    { shared: true },
+  );
 }
