@@ -14,8 +14,8 @@ import { StoreUnavailable } from "../../core/ports/store-errors.ts";
 import type { KeyLayout } from "./keys.ts";
 import { luaScript, runCommand, runScript } from "./redis-client.ts";
 import { type ReplicatedClaims, unreplicated } from "./replicated-claims.ts";
-import { TRIM_INDEX } from "./trim-index-lua.ts";
 import type { StoreClient } from "./store-client.ts";
+import { TRIM_INDEX } from "./trim-index-lua.ts";
 
 const KEEP_FIRST = luaScript(`${TRIM_INDEX}
 local kept = redis.call('GET', KEYS[1])

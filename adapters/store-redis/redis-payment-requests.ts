@@ -26,9 +26,9 @@ import type { KeyLayout } from "./keys.ts";
 import { luaScript, runCommand, runScript } from "./redis-client.ts";
 import type { ReplicatedClaims } from "./replicated-claims.ts";
 import { toView } from "./replies.ts";
+import type { StoreClient } from "./store-client.ts";
 import { X402_CLAIM, X402_CLAIM_AND_GRANT, X402_FINISH, X402_SERVE_AND_GRANT } from "./x402-lua.ts";
 import { decodePaymentHash, issuedFields } from "./x402-record.ts";
-import type { StoreClient } from "./store-client.ts";
 
 const SCRIPTS = {
   claim: luaScript(X402_CLAIM),

@@ -54,9 +54,9 @@ import { decodeClaim, decodeMarked, decodeReserve, decodeView, usedAtOf } from "
 import { countRoundTrips } from "./round-trips.ts";
 import { redisLocks } from "./settlement-locks.ts";
 import { connection } from "./shared-connection.ts";
-import { clusterMode, primaries } from "./store-client.ts";
 import { MARK_USED } from "./signature-lua.ts";
 import { redisSponsorLosses } from "./sponsor-losses.ts";
+import { clusterMode, primaries } from "./store-client.ts";
 import { viewAt } from "./view-at.ts";
 
 /** The default site's key prefix, whose ledger of used signatures hosted sites share. */

@@ -19,8 +19,8 @@ import { redisViewAsPayer } from "./payer-view.ts";
 import { COMMIT, RELEASE, RESERVE } from "./quota-lua.ts";
 import { luaScript, runCommand, runScript } from "./redis-client.ts";
 import { decodeReserve, decodeView } from "./replies.ts";
-import { viewAt } from "./view-at.ts";
 import type { StoreClient } from "./store-client.ts";
+import { viewAt } from "./view-at.ts";
 
 const SCRIPTS = { reserve: luaScript(RESERVE), commit: luaScript(COMMIT), release: luaScript(RELEASE) };
 const LINKED = {

@@ -5,8 +5,8 @@
  * redis-server the suites skip locally and fail in CI, as describeWithRedis does.
  */
 import type { RedisTarget } from "../../core/config-redis.ts";
-import { type ClusterSetup, startCluster } from "./redis-topologies.ts";
 import { rawClient } from "./redis-server.ts";
+import { type ClusterSetup, startCluster } from "./redis-topologies.ts";
 
 /** The store's target for a cluster's node list ("host:port,..."). */
 export const clusterTarget = (nodes: string): RedisTarget => ({
