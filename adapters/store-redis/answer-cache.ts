@@ -1,8 +1,8 @@
 /**
  * The answer cache on Redis, shared by every service instance. Each answer is one key
  * (`<prefix>answer:<key>`, JSON, expiring after `ttlSeconds`) listed in one sorted set by
- * time written; one Lua script writes it and trims the set to `maxEntries`, deleting the
- * oldest answers, so the cache stays bounded even on a Redis that never evicts (the store
+ * time written (keys.ts answerCacheKeys: a site's share a hash tag on a cluster); one Lua
+ * script writes it and trims the set to `maxEntries`, the caller deleting the oldest answers, so the cache stays bounded even on a Redis that never evicts (the store
  * requires noeviction). Any Redis failure is a miss: a cache never fails an answer.
  */
 import * as Effect from "effect/Effect";
@@ -10,9 +10,11 @@ import * as Layer from "effect/Layer";
 import * as Option from "effect/Option";
 import * as Schema from "effect/Schema";
 import { AnswerCache } from "../../core/ports/answer-cache.ts";
+import { answerCacheKeys } from "./keys.ts";
 import { luaScript, type RedisAddress, runCommand, runScript } from "./redis-client.ts";
 import { connection } from "./shared-connection.ts";
-import { TRIM_INDEX } from "./trim-index-lua.ts";
+import { clusterMode } from "./store-client.ts";
+import { deleteDropped, TRIM_INDEX } from "./trim-index-lua.ts";
 
 export interface RedisAnswerCacheOptions {
   readonly url: RedisAddress;
@@ -26,8 +28,7 @@ export interface RedisAnswerCacheOptions {
 const SET_AND_TRIM = luaScript(`${TRIM_INDEX}
 redis.call('SET', KEYS[1], ARGV[1], 'EX', tonumber(ARGV[2]))
 redis.call('ZADD', KEYS[2], tonumber(ARGV[3]), KEYS[1])
-trim_index(KEYS[2], tonumber(ARGV[4]))
-return 1
+return trim_index(KEYS[2], tonumber(ARGV[4]))
 `);
 
 const StoredAnswer = Schema.fromJsonString(
@@ -46,13 +47,12 @@ export const layer = (options: RedisAnswerCacheOptions) =>
     AnswerCache,
     Effect.gen(function* () {
       const client = yield* connection({ url: options.url, shareConnection: options.shareConnection });
-      const prefix = `${options.keyPrefix ?? "docs-chat:"}answer:`;
-      const index = `${options.keyPrefix ?? "docs-chat:"}answers`;
+      const names = answerCacheKeys(options.keyPrefix ?? "docs-chat:", clusterMode(options));
       const decode = Schema.decodeUnknownOption(StoredAnswer);
       let written = 0;
       return AnswerCache.of({
         get: (key) =>
-          runCommand(() => client.get(prefix + key)).pipe(
+          runCommand(() => client.get(names.entry(key))).pipe(
             Effect.map((raw) => (raw === null ? undefined : Option.getOrUndefined(decode(raw)))),
             Effect.orElseSucceed(() => undefined),
           ),
@@ -60,7 +60,7 @@ export const layer = (options: RedisAnswerCacheOptions) =>
           runScript(
             client,
             SET_AND_TRIM,
-            [prefix + key, index],
+            [names.entry(key), names.index],
             [
               JSON.stringify(answer),
               options.ttlSeconds ?? 86_400,
@@ -68,7 +68,11 @@ export const layer = (options: RedisAnswerCacheOptions) =>
               Date.now() * 1000 + (written++ % 1000),
               options.maxEntries ?? 10_000,
             ],
-          ).pipe(Effect.ignore),
+          ).pipe(
+            // The answers the cap dropped; a lost delete leaves them to their TTL.
+            Effect.flatMap((dropped) => runCommand(() => deleteDropped(client, dropped))),
+            Effect.ignore,
+          ),
       });
     }),
   );

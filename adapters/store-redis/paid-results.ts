@@ -15,16 +15,15 @@ import type { KeyLayout } from "./keys.ts";
 import { luaScript, runCommand, runScript } from "./redis-client.ts";
 import { type ReplicatedClaims, unreplicated } from "./replicated-claims.ts";
 import type { StoreClient } from "./store-client.ts";
-import { TRIM_INDEX } from "./trim-index-lua.ts";
+import { deleteDropped, TRIM_INDEX } from "./trim-index-lua.ts";
 
 const KEEP_FIRST = luaScript(`${TRIM_INDEX}
 local kept = redis.call('GET', KEYS[1])
-if kept then return kept end
+if kept then return { kept, {} } end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', tonumber(ARGV[2]))
 redis.call('ZADD', KEYS[2], tonumber(ARGV[3]), KEYS[1])
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', tonumber(ARGV[3]) - tonumber(ARGV[2]))
-trim_index(KEYS[2], tonumber(ARGV[4]))
-return ARGV[1]
+return { ARGV[1], trim_index(KEYS[2], tonumber(ARGV[4])) }
 `);
 
 const StoredResult = Schema.fromJsonString(
@@ -67,6 +66,9 @@ export const redisPaidResults = (
           [stored, PAID_RESULT_RETENTION_MS, now, maxResults],
         ),
       );
-      return yield* decoded(raw);
+      const [kept, dropped] = Array.isArray(raw) ? raw : [];
+      // The results the cap dropped: losing this delete leaves them to their one-day expiry.
+      yield* runCommand(() => deleteDropped(client, dropped));
+      return yield* decoded(kept);
     }),
   });
