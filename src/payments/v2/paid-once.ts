@@ -29,7 +29,7 @@ export interface PaidOnceDeps {
 /** A refusal of the extension's own, in the chat's words and the x402 error's at once. */
 export interface IdRefusal {
   readonly status: 400 | 409 | 503;
-  readonly code: "PAYMENT_ID_REQUIRED" | "PAYMENT_ID_INVALID" | "PAYMENT_ID_CONFLICT" | "SERVICE_UNAVAILABLE";
+  readonly code: "PAYMENT_ID_REQUIRED" | "PAYMENT_ID_INVALID" | "PAYMENT_ID_CONFLICT" | "STORE_UNAVAILABLE";
   readonly message: string;
 }
 
@@ -57,9 +57,11 @@ const REFUSALS = {
     message:
       "This payment identifier was used with another payment or another request: send the first one unchanged to get its result, or pay with a new identifier",
   },
+  // The code of every other answer given while the store is down (a failover), so a client
+  // retries on one code whatever the route and dialect.
   unavailable: {
     status: 503,
-    code: "SERVICE_UNAVAILABLE",
+    code: "STORE_UNAVAILABLE",
     message: "Payment identifiers cannot be checked right now; nothing was charged. Try again shortly.",
   },
 } as const satisfies Record<string, IdRefusal>;
