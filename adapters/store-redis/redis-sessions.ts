@@ -37,10 +37,8 @@ import { LINK } from "./link-lua.ts";
 import { luaScript, runCommand, runScript } from "./redis-client.ts";
 import { type ReplicatedClaims, unreplicated } from "./replicated-claims.ts";
 import { SESSION_LOOKUP, sessionHints, sessionLookupOf } from "./session-lookup-lua.ts";
-import { CLOSE, CLOSE_ALL, OPEN } from "./session-lua.ts";
+import { sessionWrites } from "./session-writes.ts";
 import type { StoreClient } from "./store-client.ts";
-
-const SCRIPTS = { open: luaScript(OPEN), close: luaScript(CLOSE), closeAll: luaScript(CLOSE_ALL) };
 
 /**
  * KEYS = [sign-ins, wallet's sessions], ARGV = [max, window ms]: 1 counted, 0 over the limit
@@ -99,16 +97,7 @@ export const redisSessions = (
   maxEvictable: number,
   replicated: ReplicatedClaims = unreplicated(client),
 ) => {
-  // The first ARGV of every session script (session-lua.ts's prelude).
-  const prelude = (now: number) => [
-    now,
-    keys.session(""),
-    keys.sessionGeneration(""),
-    keys.quota(walletAccount("")),
-    keys.walletSessions(""),
-    maxEvictable,
-    CLOSED_SESSION_MS,
-  ];
+  const writes = sessionWrites(client, keys, maxEvictable);
   const hints = sessionHints();
   // The wallet each identity was last seen linked to (the same bounded map, keyed by identity).
   const linkHints = sessionHints();
@@ -123,21 +112,7 @@ export const redisSessions = (
     );
   return WalletSessions.of({
     open: (tokenHash, wallet, expiresAt, now) =>
-      Effect.map(
-        runScript(
-          client,
-          SCRIPTS.open,
-          [
-            keys.evictableSessions,
-            keys.session(tokenHash),
-            keys.sessionGeneration(wallet),
-            keys.walletSessions(wallet),
-            keys.quota(walletAccount(wallet)),
-          ],
-          [...prelude(now), expiresAt, wallet, MAX_SESSIONS_PER_WALLET],
-        ),
-        () => hints.remember(tokenHash, wallet),
-      ),
+      Effect.map(writes.open(tokenHash, wallet, expiresAt, now), () => hints.remember(tokenHash, wallet)),
     // One call once the session's wallet is known here (opened or found before), else two.
     find: Effect.fn("RedisSessions.find")(function* (tokenHash: string, now: number) {
       let hint = hints.get(tokenHash);
@@ -151,19 +126,8 @@ export const redisSessions = (
       // A session's wallet never changes: a second redirect is a store that answers wrongly.
       return yield* Effect.fail(unexpected);
     }),
-    close: (tokenHash, now) =>
-      Effect.asVoid(
-        runScript(client, SCRIPTS.close, [keys.evictableSessions, keys.session(tokenHash)], prelude(now)),
-      ),
-    closeAll: (wallet, now) =>
-      Effect.asVoid(
-        runScript(
-          client,
-          SCRIPTS.closeAll,
-          [keys.evictableSessions, keys.sessionGeneration(wallet), keys.walletSessions(wallet)],
-          prelude(now),
-        ),
-      ),
+    close: (tokenHash, now) => writes.close(tokenHash, now),
+    closeAll: (wallet, now) => writes.closeAll(wallet, now),
     link: (identity, wallet, queries, expiresAt, now) =>
       Effect.asVoid(
         replicated(() =>
