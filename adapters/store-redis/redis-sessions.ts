@@ -23,12 +23,9 @@
  * Reads and writes of one session are one script, so a revocation and a read never interleave.
  */
 import * as Effect from "effect/Effect";
-import { walletAccount } from "../../core/payments/wallet-credits.ts";
 import { StoreUnavailable } from "../../core/ports/store-errors.ts";
 import { WalletSessions } from "../../core/ports/wallet-sessions.ts";
 import {
-  CLOSED_SESSION_MS,
-  MAX_SESSIONS_PER_WALLET,
   MAX_SIGN_INS_PER_WALLET,
   SIGN_IN_WINDOW_MS,
 } from "../../core/sign-in/session-ceilings.ts";
@@ -175,7 +172,7 @@ export const redisSessions = (
             runCommand(() => client.set(keys.signInNonce(nonce), "1", "PX", expiresAt - now, "NX")),
             (reply) => reply === "OK",
           ),
-    countSignIn: (wallet, now) =>
+    countSignIn: (wallet, _now) =>
       Effect.map(
         runScript(
           client,

@@ -53,7 +53,7 @@ export const sessionWrites = (client: StoreClient, keys: KeyLayout, maxEvictable
           SCRIPTS.trim,
           [
             keys.evictableSessions,
-            ...candidates.flatMap((hash, i) => [
+            ...candidates.flatMap((_hash, i) => [
               sessionKeys[i]!,
               keys.sessionGeneration(wallets[i]!),
               keys.walletSessions(wallets[i]!),
