@@ -15,6 +15,7 @@ import { type InsightsBounds, InsightsStore } from "../../core/ports/insights-st
 import { DAY_MS } from "../../core/time.ts";
 import { payment, question, source, T0, vote } from "../support/insight-events.ts";
 import { type RedisServer, redisServerAvailable, startRedisServer } from "../support/redis-server.ts";
+import { clusterForSuite } from "../support/redis-cluster.ts";
 
 const LIMITS = { freePerDay: 3, paidDailyCap: 1000, holdTtlMs: 30_000 };
 const BOUNDS: InsightsBounds = { retentionMs: 30 * DAY_MS, maxEvents: 1000 };
@@ -125,6 +126,14 @@ if (redisServerAvailable()) {
   insightsContract(
     "redis",
     (keyPrefix, insights) => RedisStore.layer({ url: server!.url, limits: LIMITS, keyPrefix, insights }),
+    true,
+  );
+  const cluster = clusterForSuite();
+  beforeAll(cluster.start, 60_000);
+  afterAll(cluster.stop);
+  insightsContract(
+    "redis-cluster",
+    (keyPrefix, insights) => RedisStore.layer({ url: cluster.target(), limits: LIMITS, keyPrefix, insights }),
     true,
   );
 

@@ -13,6 +13,7 @@ import type { UnattributedBounds, UnattributedPayment } from "../../core/payment
 import type { StoreUnavailable } from "../../core/ports/store-errors.ts";
 import { UnattributedPayments } from "../../core/ports/unattributed-payments.ts";
 import { type RedisServer, redisServerAvailable, startRedisServer } from "../support/redis-server.ts";
+import { clusterForSuite } from "../support/redis-cluster.ts";
 
 const LIMITS = { freePerDay: 3, paidDailyCap: 1000, holdTtlMs: 30_000 };
 const BOUNDS: UnattributedBounds = { retentionMs: 10_000, maxEntries: 3 };
@@ -83,6 +84,15 @@ if (redisServerAvailable()) {
     "redis",
     (keyPrefix) =>
       RedisStore.layer({ url: server?.url ?? "", limits: LIMITS, keyPrefix, unattributed: BOUNDS }),
+    true,
+  );
+  const cluster = clusterForSuite();
+  beforeAll(cluster.start, 60_000);
+  afterAll(cluster.stop);
+  contract(
+    "redis-cluster",
+    (keyPrefix) =>
+      RedisStore.layer({ url: cluster.target(), limits: LIMITS, keyPrefix, unattributed: BOUNDS }),
     true,
   );
 }

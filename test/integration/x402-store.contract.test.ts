@@ -29,6 +29,7 @@ import { PaymentStore } from "../../core/ports/payment-store.ts";
 import { QuotaStore } from "../../core/ports/quota-store.ts";
 import type { StoreUnavailable } from "../../core/ports/store-errors.ts";
 import { type RedisServer, redisServerAvailable, startRedisServer } from "../support/redis-server.ts";
+import { clusterForSuite } from "../support/redis-cluster.ts";
 
 const LIMITS = { freePerDay: 3, paidDailyCap: 1000, holdTtlMs: 30_000 };
 type Stores = PaymentRequests | PaymentStore | QuotaStore;
@@ -448,6 +449,14 @@ if (redisServerAvailable()) {
   contract(
     "redis",
     (keyPrefix) => RedisStore.layer({ url: server?.url ?? "", limits: LIMITS, keyPrefix }),
+    true,
+  );
+  const cluster = clusterForSuite();
+  beforeAll(cluster.start, 60_000);
+  afterAll(cluster.stop);
+  contract(
+    "redis-cluster",
+    (keyPrefix) => RedisStore.layer({ url: cluster.target(), limits: LIMITS, keyPrefix }),
     true,
   );
 
