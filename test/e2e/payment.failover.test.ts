@@ -2,16 +2,20 @@
  * A Redis failover under paid traffic, with real processes on loopback: a primary, its replica
  * and Sentinel, the store connected through Sentinel (REDIS_SENTINELS) with its money writes
  * waiting for the replica (REDIS_WAIT_REPLICAS=1, the default behind Sentinel), and real signed
- * transfers on the local chain. Paid by a signature (POST /api/payment) and by x402 v2 with a
- * payment identifier, then the primary is killed (SIGKILL): while Sentinel promotes the replica
- * every request is answered 503 STORE_UNAVAILABLE with Retry-After (never a 500, never a grant);
- * on the promoted replica the same signature is refused as used, the same x402 payload is
- * answered from its first result, the credits are all there, and the money moved once.
+ * transfers on the local chain. Paid by a signature (POST /api/payment), in the spec's 402
+ * dialect (X-Payment-Authorization) and by x402 v2 with a payment identifier, then the primary
+ * is killed (SIGKILL): until Sentinel has promoted the replica and the client follows, every
+ * HTTP request is answered 503 STORE_UNAVAILABLE with Retry-After and MCP a tool error saying to
+ * retry (never a 500, never a grant); on the promoted replica the same signature and the same
+ * authorization are refused as used, the same x402 payload is answered from its first result,
+ * the credits are all there, and the money moved once.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { KeyPairSigner } from "@solana/kit";
 import { generatePaymentId } from "@x402/extensions/payment-identifier";
 import { RedisStore } from "../../adapters/store-redis/index.ts";
+import { paymentMemo } from "../../core/payments/x402.ts";
+import { buildAuthorization, readPaymentRequest } from "../../src/payments/client/index.ts";
 import type { ExactFacilitator } from "../../src/payments/v2/exact-payment.ts";
 import { askChat, exhaustFreeQuestion } from "../support/chat-402.ts";
 import { waitFor } from "../support/free-port.ts";
@@ -26,6 +30,7 @@ import { namedPaymentHeader, settlementOf, startChainWithFacilitator } from "../
 const LIMITS = { freePerDay: 1, paidDailyCap: 1000, holdTtlMs: 120_000 };
 const BY_SIGNATURE = "198.51.100.81";
 const BY_X402 = "198.51.100.82";
+const BY_SPEC_402 = "198.51.100.87";
 
 describeWithRedis("a Redis failover behind Sentinel, under paid traffic", () => {
   let chain: TestChain;
@@ -83,6 +88,19 @@ describeWithRedis("a Redis failover behind Sentinel, under paid traffic", () => 
     expect(granted.body.queriesGranted).toBe(10);
     expect(await remaining(BY_SIGNATURE)).toBe(11);
 
+    // Paid in the spec's dialect (X-Payment-Authorization): 10 bought, 1 answered.
+    const request = await readPaymentRequest(await exhaustFreeQuestion(t, BY_SPEC_402));
+    const specSignature = await chain.sendUsdc({ units: 10_000n, memo: paymentMemo(request.payment_id) });
+    const specHeader = (
+      await buildAuthorization(
+        request,
+        { signer: chain.payer, network: "chain-devnet", rpcUrl: chain.url },
+        specSignature,
+      )
+    ).header;
+    expect((await askChat(t, BY_SPEC_402, { "X-Payment-Authorization": specHeader })).status).toBe(200);
+    expect(await remaining(BY_SPEC_402)).toBe(9);
+
     // Paid with x402 v2 under a payment id: the free question spent, 10 bought, 1 answered.
     const payer: KeyPairSigner = await chain.fundPayer();
     const wallet = { signer: payer, rpcUrl: chain.url, mint: chain.mint };
@@ -104,7 +122,13 @@ describeWithRedis("a Redis failover behind Sentinel, under paid traffic", () => 
     const oldPort = await redis.primaryPort();
     await redis.primary.down("SIGKILL");
     const killedAt = performance.now();
-    type Kind = "status" | "free question" | "signature again" | "x402 payload again" | "mcp";
+    type Kind =
+      | "status"
+      | "free question"
+      | "signature again"
+      | "x402 payload again"
+      | "spec authorization again"
+      | "mcp";
     const during: Array<{ kind: Kind; status: number; retryAfter: string | null; code: string | undefined }> =
       [];
     const record = (kind: Kind) => async (response: Response) => {
@@ -128,6 +152,9 @@ describeWithRedis("a Redis failover behind Sentinel, under paid traffic", () => 
         askChat(t, "198.51.100.84").then(record("free question")),
         t.pay({ signature, amount: 0.01, token: "USDC" }, BY_SIGNATURE).then(record("signature again")),
         askChat(t, BY_X402, { "PAYMENT-SIGNATURE": header }).then(record("x402 payload again")),
+        askChat(t, BY_SPEC_402, { "X-Payment-Authorization": specHeader }).then(
+          record("spec authorization again"),
+        ),
         // MCP answers in its own terms: a tool error that says to retry, over a 200.
         agent.callTool({ name: "ask_docs", arguments: { question: "How do I write a file?" } }).then(
           (result) => {
@@ -185,7 +212,9 @@ describeWithRedis("a Redis failover behind Sentinel, under paid traffic", () => 
       expect({ kind, status, code }).toEqual(
         kind === "signature again"
           ? { kind, status: 400, code: "SIGNATURE_ALREADY_USED" }
-          : { kind, status: 200, code: "REPLAYED" },
+          : kind === "spec authorization again"
+            ? { kind, status: 403, code: "PAYMENT_ALREADY_USED" }
+            : { kind, status: 200, code: "REPLAYED" },
       );
 
     // On the promoted replica: the signature is used, its credits are there, nothing granted twice.
@@ -200,6 +229,11 @@ describeWithRedis("a Redis failover behind Sentinel, under paid traffic", () => 
     expect(await again.text()).toBe(firstBody);
     expect(settlementOf(again)).toEqual(settlementOf(first));
     expect(await remaining(BY_X402)).toBe(9);
+    // The spec's authorization: used, its credits there.
+    const specAgain = await askChat(t, BY_SPEC_402, { "X-Payment-Authorization": specHeader });
+    expect(specAgain.status).toBe(403);
+    expect(((await specAgain.json()) as { code: string }).code).toBe("PAYMENT_ALREADY_USED");
+    expect(await remaining(BY_SPEC_402)).toBe(9);
     expect(await movedSince(chain, payer.address, before)).toEqual(ONE_PAYMENT);
   }, 50_000);
 });
