@@ -19,8 +19,8 @@ import { buildAuthorization, readPaymentRequest } from "../../src/payments/clien
 import type { ExactFacilitator } from "../../src/payments/v2/exact-payment.ts";
 import { askChat, exhaustFreeQuestion } from "../support/chat-402.ts";
 import { waitFor } from "../support/free-port.ts";
-import { connectMcp, textOf } from "../support/mcp-client.ts";
 import { chainReaderOf, type TestChain } from "../support/localnet.ts";
+import { connectMcp, textOf } from "../support/mcp-client.ts";
 import { type Balances, balancesOf, movedSince, ONE_PAYMENT } from "../support/money-moved.ts";
 import { describeWithRedis } from "../support/redis-server.ts";
 import { SENTINEL_MASTER, type SentinelSetup, startSentinelSetup } from "../support/redis-topologies.ts";
