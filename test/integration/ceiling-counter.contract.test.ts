@@ -11,6 +11,7 @@ import * as Layer from "effect/Layer";
 import * as ManagedRuntime from "effect/ManagedRuntime";
 import { makeMemoryCeilingCounter } from "../../adapters/store-memory/ceiling-counter.ts";
 import { redisCeilingCounter } from "../../adapters/store-redis/ceiling-counter.ts";
+import { keyLayout } from "../../adapters/store-redis/keys.ts";
 import { close, connect } from "../../adapters/store-redis/redis-client.ts";
 import {
   checkOnly,
@@ -19,6 +20,7 @@ import {
   windowMembersCounter,
 } from "../../core/ceilings/counters.ts";
 import { CeilingCounter, type Counter } from "../../core/ports/ceiling-counter.ts";
+import { clusterForSuite } from "../support/redis-cluster.ts";
 import { describeWithRedis, type RedisServer, startRedisServer } from "../support/redis-server.ts";
 
 type Instance = ManagedRuntime.ManagedRuntime<CeilingCounter, unknown>;
@@ -167,4 +169,19 @@ describeWithRedis("ceiling counter on Redis", () => {
       }).pipe(Effect.orDie),
     );
   contract("redis", () => [onRedis("ceilings-a:"), onRedis("ceilings-a:")]);
+});
+
+describeWithRedis("ceiling counter on Redis Cluster", () => {
+  const cluster = clusterForSuite();
+  beforeAll(cluster.start, 60_000);
+  afterAll(cluster.stop);
+  // The counters under the store's ceiling prefix: one hash tag, so an admit of several is one slot.
+  const onCluster = (prefix: string) =>
+    Layer.effect(CeilingCounter)(
+      Effect.gen(function* () {
+        const client = yield* Effect.acquireRelease(connect({ url: cluster.target() }), close);
+        return redisCeilingCounter(client, keyLayout(prefix, prefix, true).ceilingPrefix);
+      }).pipe(Effect.orDie),
+    );
+  contract("redis-cluster", () => [onCluster("ceilings-a:"), onCluster("ceilings-a:")]);
 });

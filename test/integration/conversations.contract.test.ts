@@ -10,6 +10,7 @@ import { close, connect } from "../../adapters/store-redis/redis-client.ts";
 import { redisConversations } from "../../adapters/store-redis/redis-conversations.ts";
 import type { ConversationLimits, Conversations } from "../../core/ports/conversations.ts";
 import type { ChatTurn } from "../../core/ports/generator.ts";
+import { clusterForSuite } from "../support/redis-cluster.ts";
 import { describeWithRedis, type RedisServer, startRedisServer } from "../support/redis-server.ts";
 
 type Store = Conversations["Service"];
@@ -122,5 +123,23 @@ describeWithRedis("conversations on Redis", () => {
     await client.rpush(`${prefix}conversation:c`, '{"role":"system","content":"x"}', "not json");
     await run(store.append("c", exchange(1)));
     expect(await run(store.recent("c"))).toEqual(exchange(1));
+  });
+});
+
+describeWithRedis("conversations on Redis Cluster", () => {
+  const cluster = clusterForSuite();
+  const clients: Array<Awaited<ReturnType<typeof openClient>>> = [];
+  const openClient = () => Effect.runPromise(connect({ url: cluster.target() }).pipe(Effect.orDie));
+  beforeAll(cluster.start, 60_000);
+  afterAll(async () => {
+    for (const client of clients) await Effect.runPromise(close(client));
+    await cluster.stop();
+  });
+  // Each command touches one key, so the conversations spread over the primaries.
+  contract("redis-cluster", async (limits) => {
+    const prefix = `conversations-${crypto.randomUUID()}:`;
+    const [first, second] = [await openClient(), await openClient()];
+    clients.push(first, second);
+    return [redisConversations(first, prefix, limits), redisConversations(second, prefix, limits)];
   });
 });

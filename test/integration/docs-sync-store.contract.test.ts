@@ -10,6 +10,7 @@ import * as ManagedRuntime from "effect/ManagedRuntime";
 import { makeMemoryDocsSync } from "../../adapters/store-memory/docs-sync.ts";
 import { RedisDocsSync } from "../../adapters/store-redis/index.ts";
 import { type DocsSyncRecord, DocsSyncStore, syncDue } from "../../core/ports/docs-sync.ts";
+import { clusterForSuite } from "../support/redis-cluster.ts";
 import { type RedisServer, redisServerAvailable, startRedisServer } from "../support/redis-server.ts";
 
 const RECORD: DocsSyncRecord = {
@@ -90,5 +91,15 @@ describe.skipIf(!redisServerAvailable())("on Redis", () => {
   contract("redis", () => [
     RedisDocsSync.layer({ url: server.url, keyPrefix: "t:" }).pipe(Layer.orDie),
     RedisDocsSync.layer({ url: server.url, keyPrefix: "t:" }).pipe(Layer.orDie),
+  ]);
+});
+
+describe.skipIf(!redisServerAvailable())("on Redis Cluster", () => {
+  const cluster = clusterForSuite();
+  beforeAll(cluster.start, 60_000);
+  afterAll(cluster.stop);
+  contract("redis-cluster", () => [
+    RedisDocsSync.layer({ url: cluster.target(), keyPrefix: "t:" }).pipe(Layer.orDie),
+    RedisDocsSync.layer({ url: cluster.target(), keyPrefix: "t:" }).pipe(Layer.orDie),
   ]);
 });

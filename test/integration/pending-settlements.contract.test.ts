@@ -14,6 +14,7 @@ import { redisPendingSettlements } from "../../adapters/store-redis/pending-sett
 import { close, connect } from "../../adapters/store-redis/redis-client.ts";
 import type { PendingSettlement } from "../../core/payments/pending-settlement.ts";
 import { PendingSettlements } from "../../core/ports/pending-settlements.ts";
+import { clusterForSuite } from "../support/redis-cluster.ts";
 import { describeWithRedis, type RedisServer, startRedisServer } from "../support/redis-server.ts";
 
 /** A table of two: the cap is reached in the test. */
@@ -102,4 +103,18 @@ describeWithRedis("pending settlements on Redis", () => {
       }).pipe(Effect.orDie),
     );
   contract("redis", () => [onRedis("pending-a:"), onRedis("pending-a:")]);
+});
+
+describeWithRedis("pending settlements on Redis Cluster", () => {
+  const cluster = clusterForSuite();
+  beforeAll(cluster.start, 60_000);
+  afterAll(cluster.stop);
+  const onCluster = (prefix: string) =>
+    Layer.effect(PendingSettlements)(
+      Effect.gen(function* () {
+        const client = yield* Effect.acquireRelease(connect({ url: cluster.target() }), close);
+        return redisPendingSettlements(client, prefix, CAP);
+      }).pipe(Effect.orDie),
+    );
+  contract("redis-cluster", () => [onCluster("pending-a:"), onCluster("pending-a:")]);
 });
