@@ -14,8 +14,8 @@ import type { InsightEvent } from "../../core/insights/events.ts";
 import { type InsightsBounds, InsightsStore } from "../../core/ports/insights-store.ts";
 import { DAY_MS } from "../../core/time.ts";
 import { payment, question, source, T0, vote } from "../support/insight-events.ts";
-import { type RedisServer, redisServerAvailable, startRedisServer } from "../support/redis-server.ts";
 import { clusterForSuite } from "../support/redis-cluster.ts";
+import { type RedisServer, redisServerAvailable, startRedisServer } from "../support/redis-server.ts";
 
 const LIMITS = { freePerDay: 3, paidDailyCap: 1000, holdTtlMs: 30_000 };
 const BOUNDS: InsightsBounds = { retentionMs: 30 * DAY_MS, maxEvents: 1000 };

@@ -12,8 +12,8 @@ import { RedisStore } from "../../adapters/store-redis/index.ts";
 import type { UnattributedBounds, UnattributedPayment } from "../../core/payments/unattributed.ts";
 import type { StoreUnavailable } from "../../core/ports/store-errors.ts";
 import { UnattributedPayments } from "../../core/ports/unattributed-payments.ts";
-import { type RedisServer, redisServerAvailable, startRedisServer } from "../support/redis-server.ts";
 import { clusterForSuite } from "../support/redis-cluster.ts";
+import { type RedisServer, redisServerAvailable, startRedisServer } from "../support/redis-server.ts";
 
 const LIMITS = { freePerDay: 3, paidDailyCap: 1000, holdTtlMs: 30_000 };
 const BOUNDS: UnattributedBounds = { retentionMs: 10_000, maxEntries: 3 };

@@ -28,8 +28,8 @@ import {
 import { PaymentStore } from "../../core/ports/payment-store.ts";
 import { QuotaStore } from "../../core/ports/quota-store.ts";
 import type { StoreUnavailable } from "../../core/ports/store-errors.ts";
-import { type RedisServer, redisServerAvailable, startRedisServer } from "../support/redis-server.ts";
 import { clusterForSuite } from "../support/redis-cluster.ts";
+import { type RedisServer, redisServerAvailable, startRedisServer } from "../support/redis-server.ts";
 
 const LIMITS = { freePerDay: 3, paidDailyCap: 1000, holdTtlMs: 30_000 };
 type Stores = PaymentRequests | PaymentStore | QuotaStore;
