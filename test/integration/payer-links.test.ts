@@ -4,7 +4,7 @@
  * (core/payments/link-allowance.ts), the session holder spends the rest, a give-back returns
  * the allowance, the owner's spending cuts it, and a link ends with the wallet's sessions.
  */
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import * as Effect from "effect/Effect";
 import type * as Layer from "effect/Layer";
 import * as ManagedRuntime from "effect/ManagedRuntime";
@@ -15,6 +15,7 @@ import { PaymentStore } from "../../core/ports/payment-store.ts";
 import { QuotaStore } from "../../core/ports/quota-store.ts";
 import { WalletCredits } from "../../core/ports/wallet-credits.ts";
 import { WalletSessions } from "../../core/ports/wallet-sessions.ts";
+import { clusterForSuite } from "../support/redis-cluster.ts";
 import { useRedisServer } from "../support/shared-redis.ts";
 
 const limits = { freePerDay: 1, paidDailyCap: 1000, holdTtlMs: 120_000 };
@@ -25,6 +26,9 @@ const A = "203.0.113.9";
 const B = "198.51.100.0/64";
 const DAY = 86_400_000;
 const shared = useRedisServer();
+const cluster = clusterForSuite();
+beforeAll(cluster.start, 60_000);
+afterAll(cluster.stop);
 const runtimes: Array<{ dispose: () => Promise<void> }> = [];
 afterAll(async () => {
   for (const runtime of runtimes) await runtime.dispose();
@@ -38,6 +42,15 @@ const STORES = [
     (prefix: string, cap: number) =>
       RedisStore.layer({
         url: shared.redis.url,
+        limits: { ...limits, paidDailyCap: cap },
+        keyPrefix: prefix,
+      }),
+  ],
+  [
+    "Redis Cluster",
+    (prefix: string, cap: number) =>
+      RedisStore.layer({
+        url: cluster.target(),
         limits: { ...limits, paidDailyCap: cap },
         keyPrefix: prefix,
       }),
