@@ -128,7 +128,10 @@ export interface AppParts {
   readonly ledgerStart?: number;
   /** Whose a transfer is among the service's sites (a hosted site's; src/sites/site-attribution.ts). */
   readonly attribution?: Layer.Layer<TransferAttribution>;
-  /** The largest free questions of the service's sites (src/sites/hosted-sites.ts); default this site's. */
+  /**
+   * The largest free questions of the service's sites (src/sites/site-free-questions.ts), the
+   * same for every site; default this site's own (a runtime built alone, as tests do).
+   */
   readonly largestSiteFree?: () => number;
 }
 

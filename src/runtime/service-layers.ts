@@ -27,6 +27,7 @@ import type { ExactFacilitator } from "../payments/v2/exact-payment.ts";
 import { startFacilitator } from "../payments/v2/facilitator.ts";
 import { startReconciler } from "../payments/v2/reconciler.ts";
 import { defaultSiteAttribution, type SiteAttribution, siteAttribution } from "../sites/site-attribution.ts";
+import { type SiteFreeQuestions, siteFreeQuestions } from "../sites/site-free-questions.ts";
 import type { StartedSites } from "../sites/start-sites.ts";
 import { type AppEvents, appLayer } from "./app-layer.ts";
 import type { DocsSyncWatch, ServiceDocsSync } from "./docs-sync.ts";
@@ -104,13 +105,18 @@ const facilitatorLayer = ({ config, logger, metrics }: ServiceSetup) =>
  * The root site's runtime, built now: a bad REDIS_URL fails the start, not the first request.
  * Its transfers are attributed among every site (the hosted ones join as they open).
  */
-const rootRuntimeLayer = ({ config, logger, events }: ServiceSetup, transfers: SiteAttribution) =>
+const rootRuntimeLayer = (
+  { config, logger, events }: ServiceSetup,
+  transfers: SiteAttribution,
+  freeQuestions: SiteFreeQuestions,
+) =>
   Layer.effect(RootRuntime)(
     Effect.flatMap(Chain, ({ chain }) =>
       part(
         async () => {
           const attribution = Layer.succeed(TransferAttribution)(transfers.service);
-          const layer = appLayer(config, chain, logger, { attribution }, events);
+          const parts = { attribution, largestSiteFree: freeQuestions.largest };
+          const layer = appLayer(config, chain, logger, parts, events);
           const runtime = ManagedRuntime.make(layer.pipe(Layer.orDie));
           const context = await runtime.context().catch(async (error: unknown) => {
             await runtime.dispose();
@@ -164,7 +170,7 @@ const reconcilerLayer = ({ logger, metrics }: ServiceSetup) =>
   );
 
 /** The sites of SITES_FILE beside the root one (loaded only when the file is set). */
-const sitesLayer = (setup: ServiceSetup, transfers: SiteAttribution) =>
+const sitesLayer = (setup: ServiceSetup, transfers: SiteAttribution, freeQuestions: SiteFreeQuestions) =>
   Layer.effect(Sites)(
     Effect.gen(function* () {
       const { config } = setup;
@@ -194,6 +200,7 @@ const sitesLayer = (setup: ServiceSetup, transfers: SiteAttribution) =>
             relayRpcUrl: chain.rpcUrl,
             limiters: setup.limiters,
             transfers,
+            freeQuestions,
             docsSync: loop,
             web: { fundDemoWallet },
           }),
@@ -203,10 +210,15 @@ const sitesLayer = (setup: ServiceSetup, transfers: SiteAttribution) =>
   );
 
 /** Every part, each over the parts it needs: released in the reverse order of their starts. */
-const serviceLayer = (setup: ServiceSetup, transfers = siteAttribution()) =>
-  Layer.mergeAll(reconcilerLayer(setup), sitesLayer(setup, transfers)).pipe(
+const serviceLayer = (
+  setup: ServiceSetup,
+  transfers = siteAttribution(),
+  // Every site reads the one largest free questions, the root site's runtime as the hosted ones.
+  freeQuestions = siteFreeQuestions(setup.config.freeQueries),
+) =>
+  Layer.mergeAll(reconcilerLayer(setup), sitesLayer(setup, transfers, freeQuestions)).pipe(
     Layer.provideMerge(docsSyncLayer(setup)),
-    Layer.provideMerge(rootRuntimeLayer(setup, transfers)),
+    Layer.provideMerge(rootRuntimeLayer(setup, transfers, freeQuestions)),
     Layer.provideMerge(facilitatorLayer(setup)),
     Layer.provideMerge(chainLayer(setup)),
   );

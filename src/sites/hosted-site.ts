@@ -36,7 +36,7 @@ export interface ServiceParts {
   readonly attribution?: TransferAttribution["Service"];
   /** The site's retriever (an index loaded on first use, dropped past the memory budget); default: loaded now. */
   readonly retrievalOf?: (site: SiteDefinition, config: AppConfig) => AppParts["retrieval"];
-  /** The largest free questions of the service's sites, as of the last reload. */
+  /** The largest free questions of the service's sites, as of the last reload (site-free-questions.ts). */
   readonly largestSiteFree?: () => number;
 }
 

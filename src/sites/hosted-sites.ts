@@ -28,6 +28,7 @@ import { type ServiceParts, type SiteRuntime, siteRuntime } from "./hosted-site.
 import type { SiteAttribution } from "./site-attribution.ts";
 import { siteAppConfig, siteChain } from "./site-config.ts";
 import { type DirectoryEntry, siteDirectory } from "./site-directory.ts";
+import type { SiteFreeQuestions } from "./site-free-questions.ts";
 import { MIB, makeSiteIndexes } from "./site-indexes.ts";
 import { siteLogger } from "./site-logger.ts";
 import { siteRoutes } from "./site-routes.ts";
@@ -46,6 +47,8 @@ export interface HostedSitesOptions extends ServiceParts {
   readonly docsSync: ServiceDocsSync;
   /** The service's attribution of transfers, the root site's part already in (site-attribution.ts). */
   readonly transfers: SiteAttribution;
+  /** The largest free questions of the service's sites, which every site reads (site-free-questions.ts). */
+  readonly freeQuestions: SiteFreeQuestions;
   /** The web parts of the default site (widget bundles, the demo faucet); each site relays to its own wallet. */
   readonly web: NonNullable<AppDeps["web"]>;
   readonly now?: () => number;
@@ -105,10 +108,6 @@ export const hostedSites = (options: HostedSitesOptions) => {
     onDrop: (site, size, heldBytes) =>
       logger.info("site index dropped (memory budget)", { site, bytes: size.bytes, heldBytes }),
   });
-  // The largest free questions of the service's sites (the default site's and the file's), taken
-  // again on each reload: free-questions-across-sites is never below it.
-  let largestFree = options.base.freeQueries;
-  const largestSiteFree = () => largestFree;
   const retrievalOf = (definition: SiteDefinition, config: AppConfig) =>
     Layer.succeed(Retriever)(indexes.retriever(definition.id, siteRetrieval(config, logger)));
   // The URL sites' docs, kept in sync by the service's one loop, one site after another (each
@@ -188,7 +187,12 @@ export const hostedSites = (options: HostedSitesOptions) => {
       config,
       chain,
       store,
-      { ...options, retrievalOf, largestSiteFree, attribution: attribution.service },
+      {
+        ...options,
+        retrievalOf,
+        largestSiteFree: options.freeQuestions.largest,
+        attribution: attribution.service,
+      },
       siteLog,
     );
     attribution.open(definition.id, {
@@ -241,10 +245,8 @@ export const hostedSites = (options: HostedSitesOptions) => {
         site.drain,
       );
     }
-    largestFree = Math.max(
-      options.base.freeQueries,
-      ...set.sites.map((definition) => definition.freeQueries),
-    );
+    // Taken again before any site opens: every site, the default one too, reads it.
+    options.freeQuestions.applied(set.sites);
     for (const definition of set.sites) {
       const before = open.get(definition.id);
       const fingerprint = sitesText(definition);

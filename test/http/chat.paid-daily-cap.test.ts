@@ -62,7 +62,11 @@ describe.each(STORES)("a wallet past its daily paid cap (%s)", (_name, open) => 
         payments.claim(`sig-cap-${++receipts}`, walletAccount(wallet.address), 5, Date.now()),
       ),
     );
-    const response = await signInWith(one, await proofFor(wallet, await challengeOf(one, from)), from);
+    // The sign-in helpers take a client whose calls answer a promise.
+    const client = {
+      call: async (path: string, init?: RequestInit, at?: string) => one.call(path, init, at),
+    };
+    const response = await signInWith(client, await proofFor(wallet, await challengeOf(client, from)), from);
     expect(response.status).toBe(200);
     return ((await response.json()) as { session: { token: string } }).session.token;
   };

@@ -31,6 +31,7 @@ import { signInSettings } from "../../src/runtime/sign-in-settings.ts";
 import { hostedSites } from "../../src/sites/hosted-sites.ts";
 import { defaultSiteAttribution, siteAttribution } from "../../src/sites/site-attribution.ts";
 import { siteAppConfig } from "../../src/sites/site-config.ts";
+import { siteFreeQuestions } from "../../src/sites/site-free-questions.ts";
 import { sharedServicesOf } from "../../src/sites/site-store.ts";
 import { sitesSummary } from "../../src/sites/site-summary.ts";
 import { USDC_MINT, WALLET } from "./parsed-tx.ts";
@@ -143,6 +144,9 @@ export const buildSitesApp = async (options: SitesAppOptions) => {
   // The service's one docs sync loop, as service-layers.ts makes it.
   const docsSync = serviceDocsSync(logger);
   const attribution = Layer.succeed(TransferAttribution)(transfers.service);
+  // The largest free questions of every site, read by the default site's runtime and the hosted ones (as service-layers.ts does).
+  const freeQuestions = siteFreeQuestions(config.freeQueries);
+  const largestSiteFree = freeQuestions.largest;
   const metrics = makeMetrics();
   // Refusals by ceilings reach /metrics as boot.ts wires them.
   const events: AppEvents = {
@@ -153,7 +157,9 @@ export const buildSitesApp = async (options: SitesAppOptions) => {
       config,
       chain,
       logger,
-      options.chain === undefined ? { attribution } : { chain: options.chain.layer, attribution },
+      options.chain === undefined
+        ? { attribution, largestSiteFree }
+        : { chain: options.chain.layer, attribution, largestSiteFree },
       events,
     ).pipe(Layer.orDie),
   );
@@ -172,6 +178,7 @@ export const buildSitesApp = async (options: SitesAppOptions) => {
     base: config,
     chain,
     transfers,
+    freeQuestions,
     docsSync,
     logger,
     metrics,
