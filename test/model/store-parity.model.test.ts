@@ -18,6 +18,7 @@ import { afterAll, beforeAll, test } from "bun:test";
 import type * as Effect from "effect/Effect";
 import * as Exit from "effect/Exit";
 import fc from "fast-check";
+import { type KeyLayout, keyLayout } from "../../adapters/store-redis/keys.ts";
 import { MAX_PENDING_SETTLEMENTS, type PendingSettlement } from "../../core/payments/pending-settlement.ts";
 import { SETTLEMENT_COOL_DOWN_MS, SETTLEMENT_LOCK_MS } from "../../core/payments/settlement-locks.ts";
 import { type IssuedPayment, LEASE_MS, SETTLE_GRACE_MS } from "../../core/payments/x402-ledger.ts";
@@ -33,6 +34,7 @@ import { SettlementLocks } from "../../core/ports/settlement-locks.ts";
 import { SponsorLosses } from "../../core/ports/sponsor-losses.ts";
 import type { QuotaLimits } from "../../core/quota.ts";
 import { DAY_MS } from "../../core/time.ts";
+import { clusterForSuite, keysOnEveryNode } from "../support/redis-cluster.ts";
 import { describeWithRedis, type RedisServer, rawClient, startRedisServer } from "../support/redis-server.ts";
 import { openPair, type PairStores, type StorePair } from "../support/store-pair.ts";
 import { type Expected, type ReferenceStore, referenceStore } from "./store-reference.ts";
@@ -515,13 +517,17 @@ const finalState = async (m: Model, pair: StorePair) => {
 };
 
 /** On Redis, quota keys exist only for the identities the commands credit or charge: none are left behind. */
-const noStrayQuotaKeys = async (url: string, pair: StorePair) => {
+const noStrayQuotaKeys = async (keys: ReadonlyArray<string>, layout: KeyLayout) => {
+  const allowed = new Set(IDENTITIES.map((identity) => layout.quota(identity)));
+  const stray = keys.filter((key) => !allowed.has(key));
+  if (stray.length > 0) throw new Error(`quota keys left behind on Redis: ${stray.join(", ")}`);
+};
+
+/** The quota keys of a pair's namespace on one server. */
+const quotaKeysOn = async (url: string, pair: StorePair) => {
   const raw = rawClient(url);
   try {
-    const keys = await raw.keys(`${pair.prefix}quota:*`);
-    const allowed = new Set(IDENTITIES.map((identity) => `${pair.prefix}quota:${identity}`));
-    const stray = keys.filter((key) => !allowed.has(key));
-    if (stray.length > 0) throw new Error(`quota keys left behind on Redis: ${stray.join(", ")}`);
+    return await raw.keys(`${pair.prefix}quota:*`);
   } finally {
     raw.disconnect();
   }
@@ -553,7 +559,7 @@ describeWithRedis("memory and Redis stores agree", () => {
           try {
             await fc.asyncModelRun(() => ({ model, real: pair }), cmds);
             await finalState(model, pair);
-            await noStrayQuotaKeys(url, pair);
+            await noStrayQuotaKeys(await quotaKeysOn(url, pair), keyLayout(pair.prefix));
           } finally {
             await pair.dispose();
           }
@@ -562,4 +568,40 @@ describeWithRedis("memory and Redis stores agree", () => {
       { numRuns: 150 },
     );
   }, 60_000);
+});
+
+describeWithRedis("memory and Redis Cluster stores agree", () => {
+  const cluster = clusterForSuite();
+  beforeAll(cluster.start, 60_000);
+  afterAll(cluster.stop);
+
+  test("the same command sequences give the expected results and the expected final state on both", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        limitsArbitrary,
+        fc.commands(commands, { maxCommands: 40, size: "max" }),
+        async (limits, cmds) => {
+          const pair = openPair(cluster.target(), limits);
+          const model: Model = {
+            limits,
+            ref: referenceStore(limits),
+            now: START,
+            payments: [],
+            leases: [],
+            holds: [],
+          };
+          try {
+            await fc.asyncModelRun(() => ({ model, real: pair }), cmds);
+            await finalState(model, pair);
+            // The quota keys carry the money hash tag on a cluster (keys.ts), on whichever primary holds it.
+            const layout = keyLayout(pair.prefix, pair.prefix, true);
+            await noStrayQuotaKeys(await keysOnEveryNode(cluster.setup(), `${layout.quota("")}*`), layout);
+          } finally {
+            await pair.dispose();
+          }
+        },
+      ),
+      { numRuns: 100 },
+    );
+  }, 120_000);
 });

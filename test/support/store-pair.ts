@@ -14,6 +14,7 @@ import type * as Layer from "effect/Layer";
 import * as ManagedRuntime from "effect/ManagedRuntime";
 import { MemoryStore } from "../../adapters/store-memory/index.ts";
 import { RedisStore } from "../../adapters/store-redis/index.ts";
+import type { RedisAddress } from "../../adapters/store-redis/redis-client.ts";
 import type { PaymentRequests } from "../../core/ports/payment-requests.ts";
 import type { PaymentStore } from "../../core/ports/payment-store.ts";
 import type { PendingSettlements } from "../../core/ports/pending-settlements.ts";
@@ -83,8 +84,8 @@ const plain = (value: unknown, names: ReadonlyMap<string, string>): unknown =>
     }),
   );
 
-/** A fresh memory store and a fresh namespace of the Redis server at `url`, with the same limits. */
-export const openPair = (url: string, limits: QuotaLimits): StorePair => {
+/** A fresh memory store and a fresh namespace of the Redis server (or cluster) at `url`, with the same limits. */
+export const openPair = (url: RedisAddress, limits: QuotaLimits): StorePair => {
   const prefix = `p-${crypto.randomUUID()}:`;
   const layers: readonly [
     Layer.Layer<PairStores, StoreUnavailable>,
