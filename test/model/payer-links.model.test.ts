@@ -22,6 +22,7 @@ import { WalletCredits } from "../../core/ports/wallet-credits.ts";
 import { WalletSessions } from "../../core/ports/wallet-sessions.ts";
 import type { QuotaLimits } from "../../core/quota.ts";
 import { DAY_MS } from "../../core/time.ts";
+import { clusterForSuite } from "../support/redis-cluster.ts";
 import { type RedisServer, redisServerAvailable, startRedisServer } from "../support/redis-server.ts";
 
 type Stores = PaymentStore | WalletCredits | WalletSessions;
@@ -185,43 +186,57 @@ describe("payer links on memory and Redis", () => {
     server = await startRedisServer();
   });
   afterAll(() => server?.stop());
+  // The same store on a 3-primary cluster, held to the same model.
+  const cluster = clusterForSuite();
+  beforeAll(cluster.start, 60_000);
+  afterAll(cluster.stop);
 
-  test("an identity spends through its link no more than it bought there; both stores agree", async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        fc.record({
-          paidDailyCap: fc.integer({ min: 1, max: 8 }),
-          holdTtlMs: fc.constantFrom(1_000, 30_000),
-        }),
-        fc.commands([grant, grant, reserve, reserve, reserve, settle, settle, signOutEverywhere, advance], {
-          maxCommands: 40,
-          size: "max",
-        }),
-        async (rules, cmds) => {
-          const limits: QuotaLimits = { freePerDay: 1, ...rules };
-          const layers = [
-            MemoryStore.layer(limits),
-            RedisStore.layer({ url: server?.url ?? "", limits, keyPrefix: `links-${crypto.randomUUID()}:` }),
-          ] as const;
-          const runtimes = layers.map((layer) => ManagedRuntime.make(layer as Layer.Layer<Stores, unknown>));
-          const pair: Pair = { run: (side, effect) => runtimes[side]!.runPromiseExit(effect) };
-          const model: Model = {
-            now: START,
-            holdTtlMs: limits.holdTtlMs,
-            balance: 0,
-            bought: new Map(),
-            spent: new Map(),
-            holds: [],
-            signatures: 0,
-          };
-          try {
-            await fc.asyncModelRun(() => ({ model, real: pair }), cmds);
-          } finally {
-            await Promise.all(runtimes.map((runtime) => runtime.dispose()));
-          }
-        },
-      ),
-      { numRuns: 100 },
-    );
-  }, 120_000);
+  const targets = [
+    ["Redis", () => server?.url ?? ""],
+    ["Redis Cluster", () => cluster.target()],
+  ] as const;
+  test.each(targets)(
+    "an identity spends through its link no more than it bought there; memory and %s agree",
+    async (_name, target) => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.record({
+            paidDailyCap: fc.integer({ min: 1, max: 8 }),
+            holdTtlMs: fc.constantFrom(1_000, 30_000),
+          }),
+          fc.commands([grant, grant, reserve, reserve, reserve, settle, settle, signOutEverywhere, advance], {
+            maxCommands: 40,
+            size: "max",
+          }),
+          async (rules, cmds) => {
+            const limits: QuotaLimits = { freePerDay: 1, ...rules };
+            const layers = [
+              MemoryStore.layer(limits),
+              RedisStore.layer({ url: target(), limits, keyPrefix: `links-${crypto.randomUUID()}:` }),
+            ] as const;
+            const runtimes = layers.map((layer) =>
+              ManagedRuntime.make(layer as Layer.Layer<Stores, unknown>),
+            );
+            const pair: Pair = { run: (side, effect) => runtimes[side]!.runPromiseExit(effect) };
+            const model: Model = {
+              now: START,
+              holdTtlMs: limits.holdTtlMs,
+              balance: 0,
+              bought: new Map(),
+              spent: new Map(),
+              holds: [],
+              signatures: 0,
+            };
+            try {
+              await fc.asyncModelRun(() => ({ model, real: pair }), cmds);
+            } finally {
+              await Promise.all(runtimes.map((runtime) => runtime.dispose()));
+            }
+          },
+        ),
+        { numRuns: 100 },
+      );
+    },
+    120_000,
+  );
 });

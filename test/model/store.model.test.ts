@@ -21,6 +21,7 @@ import { QuotaStore } from "../../core/ports/quota-store.ts";
 import type { StoreUnavailable } from "../../core/ports/store-errors.ts";
 import * as Quota from "../../core/quota.ts";
 import { DAY_MS } from "../../core/time.ts";
+import { clusterForSuite } from "../support/redis-cluster.ts";
 import { type RedisServer, redisServerAvailable, startRedisServer } from "../support/redis-server.ts";
 
 /** Small limits, drawn per run, so that exhaustion and the cap are hit often and mask nothing. */
@@ -186,5 +187,14 @@ describe("store model", () => {
     afterAll(() => server?.stop());
     test("redis store (two instances) follows the model", () =>
       modelRuns((keyPrefix, limits) => RedisStore.layer({ url: server!.url, limits, keyPrefix }), true, 50));
+    const cluster = clusterForSuite();
+    beforeAll(cluster.start, 60_000);
+    afterAll(cluster.stop);
+    test("redis store on a cluster (two instances) follows the model", () =>
+      modelRuns(
+        (keyPrefix, limits) => RedisStore.layer({ url: cluster.target(), limits, keyPrefix }),
+        true,
+        50,
+      ));
   }
 });
