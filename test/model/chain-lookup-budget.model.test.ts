@@ -10,6 +10,7 @@ import * as ManagedRuntime from "effect/ManagedRuntime";
 import fc from "fast-check";
 import { makeMemoryCeilingCounter } from "../../adapters/store-memory/ceiling-counter.ts";
 import { RedisStore } from "../../adapters/store-redis/index.ts";
+import type { RedisAddress } from "../../adapters/store-redis/redis-client.ts";
 import {
   admitLookup,
   type ChainLookupCeilings,
@@ -19,7 +20,9 @@ import {
 } from "../../core/payments/chain-lookup-budget.ts";
 import { CeilingCounter } from "../../core/ports/ceiling-counter.ts";
 import { admitChainLookup } from "../../core/use-cases/reserve-chain-lookup.ts";
+import { clusterTarget } from "../support/redis-cluster.ts";
 import { type RedisServer, redisServerAvailable, startRedisServer } from "../support/redis-server.ts";
+import { type ClusterSetup, startCluster } from "../support/redis-topologies.ts";
 
 const CEILINGS: ChainLookupCeilings = { perClientPerMinute: 3, perMinute: 5, perPayment: 2 };
 const START = Date.UTC(2026, 0, 1, 12, 0, 0);
@@ -63,10 +66,17 @@ const step = fc.record({
 });
 
 let server: RedisServer | undefined;
+// The same counters on a 3-primary cluster: an admit's counters share the ceilings' hash tag.
+let cluster: ClusterSetup | undefined;
 beforeAll(async () => {
-  if (redisServerAvailable()) server = await startRedisServer();
+  if (!redisServerAvailable()) return;
+  server = await startRedisServer();
+  cluster = await startCluster();
+}, 60_000);
+afterAll(async () => {
+  await server?.stop();
+  await cluster?.stop();
 });
-afterAll(() => server?.stop());
 
 const limits = Layer.succeed(ChainLookupLimits)(CEILINGS);
 
@@ -78,19 +88,19 @@ describe("chain lookup budget: model, memory and Redis agree", () => {
         const memory = ManagedRuntime.make(
           Layer.merge(Layer.succeed(CeilingCounter)(makeMemoryCeilingCounter().counter), limits),
         );
-        const redis =
-          server === undefined
-            ? undefined
-            : ManagedRuntime.make(
-                Layer.merge(
-                  RedisStore.layer({
-                    url: server.url,
-                    limits: { freePerDay: 1, paidDailyCap: 10, holdTtlMs: 60_000 },
-                    keyPrefix: `lk-${crypto.randomUUID()}:`,
-                  }),
-                  limits,
-                ),
-              );
+        const onRedis = (url: RedisAddress) =>
+          ManagedRuntime.make(
+            Layer.merge(
+              RedisStore.layer({
+                url,
+                limits: { freePerDay: 1, paidDailyCap: 10, holdTtlMs: 60_000 },
+                keyPrefix: `lk-${crypto.randomUUID()}:`,
+              }),
+              limits,
+            ),
+          );
+        const redis = server === undefined ? undefined : onRedis(server.url);
+        const onCluster = cluster === undefined ? undefined : onRedis(clusterTarget(cluster.nodes));
         try {
           let now = START;
           for (const { client, signature, payment, advanceMs } of steps) {
@@ -104,9 +114,11 @@ describe("chain lookup budget: model, memory and Redis agree", () => {
             expect(await memory.runPromise(admitChainLookup(request, now))).toEqual(want);
             if (redis !== undefined)
               expect(await redis.runPromise(admitChainLookup(request, now))).toEqual(want);
+            if (onCluster !== undefined)
+              expect(await onCluster.runPromise(admitChainLookup(request, now))).toEqual(want);
           }
         } finally {
-          await Promise.all([memory.dispose(), redis?.dispose()]);
+          await Promise.all([memory.dispose(), redis?.dispose(), onCluster?.dispose()]);
         }
       }),
       { numRuns: 60 },
