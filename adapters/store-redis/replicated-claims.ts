@@ -14,13 +14,17 @@
  * refund, a paid result kept for its payment identifier, and a client's allowance on a wallet's
  * credits (the payer link). What is not money waits for nobody (docs/deployment.md says what a
  * failover can lose).
+ *
+ * On a Redis Cluster WAIT has no key, so it is sent on this client's connection to every primary:
+ * the one that took the write counts the replicas holding it, the others answer at once for
+ * writes they already replicated. Every primary must then have the replicas asked for.
  */
 import * as Effect from "effect/Effect";
 import type * as Scope from "effect/Scope";
 import { StoreUnavailable } from "../../core/ports/store-errors.ts";
 import type { RedisStoreOptions } from "./options.ts";
 import { close, connect, runCommand } from "./redis-client.ts";
-import type { StoreClient } from "./store-client.ts";
+import { primaries, type StoreClient } from "./store-client.ts";
 
 export interface ReplicatedClaims {
   /** Runs `write` (which writes on `client`), then waits for the replicas. */
@@ -52,7 +56,10 @@ export const replicatedClaims = (
     const waitFor = <A, E>(write: () => Effect.Effect<A, E>) =>
       Effect.gen(function* () {
         const result = yield* write();
-        const acknowledged = yield* runCommand((): Promise<number> => client.wait(replicas, timeoutMs));
+        const acknowledged = yield* runCommand(
+          async (): Promise<number> =>
+            Math.min(...(await Promise.all(primaries(client).map((node) => node.wait(replicas, timeoutMs))))),
+        );
         if (acknowledged < replicas)
           return yield* new StoreUnavailable({
             reason: `claim held by ${acknowledged} of ${replicas} Redis replicas after ${timeoutMs} ms`,

@@ -110,6 +110,24 @@ describeWithRedis("two sites on a Redis Cluster", () => {
   afterAll(cluster.stop);
   ledgerSuite("3-primary cluster", () => cluster.target());
 
+  test("a claim that must wait for a replica fails as unavailable (503) when the primaries have none", async () => {
+    const runtime = ManagedRuntime.make(
+      RedisStore.layer({
+        url: cluster.target(),
+        limits: LIMITS,
+        keyPrefix: siteA,
+        waitReplicas: 1,
+        waitTimeoutMs: 100,
+      }),
+    );
+    try {
+      const exit = await runtime.runPromiseExit(PaymentStore.use((p) => p.claim("sig-wait", "c", 5, T0)));
+      expect(JSON.stringify(exit)).toContain("claim held by 0 of 1 Redis replicas after 100 ms");
+    } finally {
+      await runtime.dispose();
+    }
+  });
+
   test("each site's keys stay apart by its prefix; money on the service's slot, paid results on the site's", async () => {
     const sites = twoSites(cluster.target());
     try {
