@@ -51,7 +51,7 @@ export const describeStartupFailure = (
     case "StoreUnavailable":
       return {
         problem: String(field(error, "reason")),
-        fix: "start Redis or fix REDIS_URL; the service does not start without its store",
+        fix: "start Redis or fix REDIS_URL (or REDIS_SENTINELS, REDIS_CLUSTER_NODES); the service does not start without its store",
       };
     case "RetrievalFailed":
       return { problem: String(field(error, "message")) };

@@ -7,12 +7,18 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import * as Effect from "effect/Effect";
 import * as Exit from "effect/Exit";
+import * as ManagedRuntime from "effect/ManagedRuntime";
 import * as Redacted from "effect/Redacted";
+import * as Result from "effect/Result";
 import type { Redis } from "ioredis";
 import { close, connect } from "../../adapters/store-redis/redis-client.ts";
+import { parseConfig } from "../../core/config.ts";
 import type { RedisTarget } from "../../core/config-redis.ts";
+import { PaymentStore } from "../../core/ports/payment-store.ts";
+import { memoryLogger } from "../../src/observability/log.ts";
+import { storeLayerFor } from "../../src/runtime/app-layer.ts";
 import { freePort, waitFor } from "../support/free-port.ts";
-import { describeWithRedis } from "../support/redis-server.ts";
+import { describeWithRedis, rawClient } from "../support/redis-server.ts";
 import { SENTINEL_MASTER, type SentinelSetup, startSentinelSetup } from "../support/redis-topologies.ts";
 
 const SECRET = "sup3r-secret-pw";
@@ -74,6 +80,31 @@ describeWithRedis("a primary found through Sentinel", () => {
     expect(await reasonOf(sentinelTarget(redis.sentinels, "not-monitored"))).toContain(
       `cannot reach Redis at primary \\"not-monitored\\" of the sentinels ${redis.sentinels}:`,
     );
+  });
+
+  test("the service's store from REDIS_SENTINELS: its claims wait for the replica by default", async () => {
+    const parsed = parseConfig({ REDIS_SENTINELS: redis.sentinels, REDIS_SENTINEL_MASTER: SENTINEL_MASTER });
+    if (Result.isFailure(parsed)) throw new Error(parsed.failure.message);
+    expect(parsed.success.redisWaitReplicas).toBe(1);
+    const runtime = ManagedRuntime.make(
+      storeLayerFor(parsed.success, memoryLogger().logger, {}, "from-env:"),
+    );
+    try {
+      await runtime.runPromise(
+        PaymentStore.use((store) => store.claim("sig-from-env", "client-a", 10, Date.now())),
+      );
+      // Acknowledged means the replica holds it at that moment (WAIT 1).
+      const replica = rawClient(redis.replica.url);
+      // A site's store keeps used signatures in the service's ledger (docs-chat:).
+      expect(await replica.exists("docs-chat:sig:sig-from-env")).toBe(1);
+      replica.disconnect();
+      // And it was waited for: the primary ran WAIT.
+      const primary = rawClient(redis.primary.url);
+      expect(await primary.info("commandstats")).toMatch(/cmdstat_wait:calls=1,/);
+      primary.disconnect();
+    } finally {
+      await runtime.dispose();
+    }
   });
 
   test("the client writes to the primary, and to the promoted replica after a failover", async () => {
