@@ -9,6 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import * as Effect from "effect/Effect";
+import * as Layer from "effect/Layer";
 import * as ManagedRuntime from "effect/ManagedRuntime";
 import { RedisStore } from "../../adapters/store-redis/index.ts";
 import type { RedisAddress } from "../../adapters/store-redis/redis-client.ts";
@@ -125,6 +126,24 @@ describeWithRedis("two sites on a Redis Cluster", () => {
       expect(JSON.stringify(exit)).toContain("claim held by 0 of 1 Redis replicas after 100 ms");
     } finally {
       await runtime.dispose();
+    }
+  });
+
+  test("one primary that may evict keys makes the store refuse to start, naming the fix", async () => {
+    const node = rawClient(cluster.setup().servers[2]!.url);
+    await node.config("SET", "maxmemory-policy", "allkeys-lru");
+    try {
+      const exit = await Effect.runPromiseExit(
+        Effect.scoped(
+          Layer.build(RedisStore.layer({ url: cluster.target(), limits: LIMITS, keyPrefix: siteA })),
+        ),
+      );
+      expect(JSON.stringify(exit)).toContain(
+        'redis maxmemory-policy is \\"allkeys-lru\\": set it to noeviction',
+      );
+    } finally {
+      await node.config("SET", "maxmemory-policy", "noeviction");
+      node.disconnect();
     }
   });
 
