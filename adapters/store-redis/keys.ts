@@ -1,6 +1,9 @@
 /**
  * Key layout of the Redis store (README documents it). The identity or signature always
- * ends the key, so two different identities can never map to one key.
+ * ends the key, so two different identities can never map to one key. On a Redis Cluster each
+ * name below is preceded by its hash tag (`keyLayout`): `{docs-chat:}docs-chat:quota:<identity>`;
+ * on one Redis the names are exactly these. Moving to a cluster renames every key to its tag
+ * followed by its name (docs/deployment.md).
  *
  *   quota:<identity>  hash, all the quota state of one identity:
  *       day, free, spent  counters of UTC day `day` (free queries used, paid queries spent)

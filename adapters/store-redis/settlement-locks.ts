@@ -1,8 +1,9 @@
 /**
  * SettlementLocks on Redis: `lock:<key>` holds the holder's transaction id and the instant it
  * lapses, the rule of core/payments/settlement-locks.ts. Each step is one Lua
- * script over all the keys of a payment (all or none). The keys may differ in hash slot, so
- * this needs a single Redis node (or primary), like the memo references.
+ * script over all the keys of a payment (all or none). A payer's and a token account's locks are
+ * unrelated names (an account can have a delegate), so on a Redis Cluster every lock carries the
+ * one lock tag (keys.ts): settlements are few, one slot carries them.
  */
 
 import * as Effect from "effect/Effect";
