@@ -22,7 +22,14 @@ export const statusAppAt = async (
   const { makeMetrics } = await import(`${root}/src/observability/metrics.ts`);
   const { appLayer, defaultConfig } = await import(`${root}/src/runtime/app-layer.ts`);
   const unused = (what: string) => Effect.die(new Error(`${what} is not part of the status benchmark`));
-  const config = defaultConfig({ protectionRps: 1_000_000_000, ...settings });
+  // The store is `redis` (a target) since Sentinel and Cluster; `redisUrl` is what older
+  // checkouts read, so a comparison with one still runs both on Redis.
+  const { redisUrl } = settings;
+  const config = defaultConfig({
+    protectionRps: 1_000_000_000,
+    ...settings,
+    ...(redisUrl === undefined ? {} : { redis: { kind: "url", url: redisUrl } }),
+  });
   const chain = {
     network: "devnet" as const,
     usdcMint: "4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU",
