@@ -6,7 +6,7 @@
  */
 import * as Effect from "effect/Effect";
 import { duplicateKey } from "../../core/ceilings/counters.ts";
-import { CeilingCounter, type Counter } from "../../core/ports/ceiling-counter.ts";
+import { CeilingCounter, type Counter, keptMember } from "../../core/ports/ceiling-counter.ts";
 
 interface Held {
   count: number;
@@ -63,6 +63,13 @@ export const makeMemoryCeilingCounter = () => {
           if (entry === undefined || each.kind === "check") continue;
           if (each.kind === "distinct") entry.members?.delete(each.member ?? "");
           else entry.count = Math.max(0, entry.count - 1);
+        }
+      }),
+    keep: (counters, now) =>
+      Effect.sync(() => {
+        for (const each of counters) {
+          const members = each.kind === "distinct" ? live(each.key, now)?.members : undefined;
+          if (members?.delete(each.member ?? "") === true) members.add(keptMember(each.member ?? ""));
         }
       }),
     used: (counter, now) =>

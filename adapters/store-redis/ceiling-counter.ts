@@ -8,19 +8,28 @@
  */
 import * as Effect from "effect/Effect";
 import { duplicateKey } from "../../core/ceilings/counters.ts";
-import { CeilingCounter, type Counter } from "../../core/ports/ceiling-counter.ts";
+import { CeilingCounter, type Counter, KEPT_SUFFIX } from "../../core/ports/ceiling-counter.ts";
 import { luaScript, runCommand, runScript } from "./redis-client.ts";
 import type { StoreClient } from "./store-client.ts";
 
 /**
- * KEYS: the counters; ARGV[1]: "admit" or "give-back", then per counter its limit, keep ms, kind
- * ("count", "distinct" or "check") and member. admit: 0 after counting in all, or the 1-based
- * position of the first full counter (nothing written). give-back: one off each live count, its
- * member out of each distinct counter (nothing from a check), 0.
+ * KEYS: the counters; ARGV[1]: "admit", "give-back" or "keep", then per counter its limit, keep
+ * ms, kind ("count", "distinct" or "check") and member. admit: 0 after counting in all, or the
+ * 1-based position of the first full counter (nothing written). give-back: one off each live
+ * count, its member out of each distinct counter (nothing from a check), 0. keep: each distinct
+ * counter's member, if there, renamed to its kept name (still counted, never given back), 0.
  */
 const COUNTERS = luaScript(`
 local give = ARGV[1] == 'give-back'
 local function arg(i, k) return ARGV[1 + 4 * (i - 1) + k] end
+if ARGV[1] == 'keep' then
+  for i = 1, #KEYS do
+    if arg(i, 3) == 'distinct' and redis.call('SREM', KEYS[i], arg(i, 4)) == 1 then
+      redis.call('SADD', KEYS[i], arg(i, 4) .. '${KEPT_SUFFIX}')
+    end
+  end
+  return 0
+end
 if give then
   for i = 1, #KEYS do
     local kind = arg(i, 3)
@@ -45,7 +54,7 @@ end
 return 0
 `);
 
-const argsOf = (mode: "admit" | "give-back", counters: ReadonlyArray<Counter>) => [
+const argsOf = (mode: "admit" | "give-back" | "keep", counters: ReadonlyArray<Counter>) => [
   mode,
   ...counters.flatMap((counter) => [
     counter.limit,
@@ -73,6 +82,10 @@ export const redisCeilingCounter = (client: StoreClient, prefix: string) => {
     giveBack: Effect.fn("RedisStore.giveBackCeilings")(function* (counters, _now) {
       if (counters.length === 0) return;
       yield* runScript(client, COUNTERS, keysOf(counters), argsOf("give-back", counters));
+    }),
+    keep: Effect.fn("RedisStore.keepCeilings")(function* (counters, _now) {
+      if (counters.length === 0) return;
+      yield* runScript(client, COUNTERS, keysOf(counters), argsOf("keep", counters));
     }),
     used: (counter, _now) => {
       const [key] = keysOf([counter]) as [string];

@@ -222,7 +222,7 @@ export const CEILINGS = {
     setting: "FREE_QUESTIONS_ACROSS_SITES",
     scope: "service",
     protects: "the service's language-model key from one address taking every site's free answers",
-    note: "never below the largest free-questions of the service's sites (the default site's and the sites file's, taken again on a reload), so it limits free questions summed over several sites and never cuts one site's own. Past it, on a site where free questions are left, the usual 402 (or a paid question when the client holds credits); `GET /api/status` shows no more free questions than are left across sites. Each free question is counted by its hold, so giving one back twice gives back one. A free question whose instance died before it was answered or declined keeps its count until the UTC day turns (it errs toward the operator)",
+    note: "never below the largest free-questions of the service's sites (the default site's and the sites file's, taken again on a reload), so it limits free questions summed over several sites and never cuts one site's own. Past it, on a site where free questions are left, the usual 402 (or a paid question when the client holds credits); `GET /api/status` shows no more free questions than are left across sites. Each free question is counted by its hold, so giving one back twice gives back one, and one answered is kept: nothing gives it back. A free question whose instance died before it was answered or declined keeps its count until the UTC day turns (it errs toward the operator)",
   },
   "declines-per-client": {
     counts: 'declined questions ("not in the docs"), given back or not, on every site together',

@@ -51,8 +51,15 @@ export const windowMembersCounter = (
   return { ...counter, kind: "distinct", key: `${counter.key}:members`, member };
 };
 
-/** `counter` checked for room only: nothing counted in it (it is counted when its work happens). */
-export const checkOnly = (counter: Counter): Counter => ({ ...counter, kind: "check", member: undefined });
+/**
+ * `counter` checked for room only: nothing counted in it (it is counted when its work happens).
+ * A count only: a check reads a number, and a set of members holds none (Redis would refuse the read).
+ */
+export const checkOnly = (counter: Counter): Counter => {
+  if (counter.kind !== "count")
+    throw new Error(`only a count is checked, not ${counter.ceiling}'s ${counter.kind}`);
+  return { ...counter, kind: "check", member: undefined };
+};
 
 /** The first key two counting counters share, if any (a check may share its key with one). */
 export const duplicateKey = (counters: ReadonlyArray<Counter>): string | undefined => {

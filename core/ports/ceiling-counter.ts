@@ -39,6 +39,10 @@ export interface Counter {
   readonly member?: string | undefined;
 }
 
+/** What a kept member is renamed to: a giveBack names the member, so it no longer finds it. */
+export const KEPT_SUFFIX = ":kept";
+export const keptMember = (member: string) => `${member}${KEPT_SUFFIX}`;
+
 export type CounterVerdict =
   | { readonly admitted: true }
   | { readonly admitted: false; readonly refusedBy: Counter };
@@ -63,6 +67,12 @@ export class CeilingCounter extends Context.Service<
       counters: ReadonlyArray<Counter>,
       now: number,
     ) => Effect.Effect<void, StoreUnavailable>;
+    /**
+     * Marks the member of each "distinct" counter as spent for good (a free question answered): it
+     * still counts, and a later giveBack of it gives nothing back (the other kinds are left as
+     * they are). The store renames it to keptMember(member) in the same step.
+     */
+    readonly keep: (counters: ReadonlyArray<Counter>, now: number) => Effect.Effect<void, StoreUnavailable>;
     /** What the counter holds now (a read: nothing counted); 0 when it is not held. */
     readonly used: (counter: Counter, now: number) => Effect.Effect<number, StoreUnavailable>;
   }

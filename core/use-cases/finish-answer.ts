@@ -11,7 +11,7 @@ import * as Effect from "effect/Effect";
 import { Conversations } from "../ports/conversations.ts";
 import type { Answer } from "../ports/generator.ts";
 import { type PreparedAnswer, releaseHold } from "./prepare-answer.ts";
-import { countDecline, settleQuery } from "./spend-query.ts";
+import { settleDeclined, settleQuery } from "./spend-query.ts";
 
 /** Counts the query; with the whole answer, the exchange is remembered for follow-ups. */
 export const chargeAnswer = Effect.fn("chargeAnswer")(function* (
@@ -42,7 +42,5 @@ export const releaseAnswer = (prepared: PreparedAnswer) => releaseHold(prepared,
  */
 export const finishAnswer = (prepared: PreparedAnswer, answer: Answer) =>
   answer.declined === true
-    ? Effect.flatMap(Clock.currentTimeMillis, (now) =>
-        Effect.andThen(countDecline(prepared.identity, now), settleQuery(prepared, prepared, "release", now)),
-      )
+    ? Effect.flatMap(Clock.currentTimeMillis, (now) => settleDeclined(prepared, prepared, now))
     : chargeAnswer(prepared, answer);

@@ -24,7 +24,7 @@ import type { Hold, QuotaView } from "../quota.ts";
 import { decideRelevance, nothingMatches, type RelevanceEvidence } from "../relevance.ts";
 import { followUpQuery } from "./follow-up.ts";
 import { retrieveInDocsLanguage } from "./retrieve-in-docs-language.ts";
-import { countDecline, type HeldQuery, reserveQuery, type Spender, settleQuery } from "./spend-query.ts";
+import { type HeldQuery, reserveQuery, type Spender, settleDeclined, settleQuery } from "./spend-query.ts";
 
 export const TOP_K = 5;
 export const MAX_MESSAGE_LENGTH = 2000;
@@ -138,9 +138,7 @@ export const prepareAnswer = Effect.fn("prepareAnswer")(function* (question: Que
   );
   const decline = (answer: Answer, retrieval: Retrieval, reason: Declined["reason"]) =>
     Effect.map(
-      Effect.flatMap(Clock.currentTimeMillis, (now) =>
-        Effect.andThen(countDecline(question.identity, now), settleQuery(question, held, "release", now)),
-      ),
+      Effect.flatMap(Clock.currentTimeMillis, (now) => settleDeclined(question, held, now)),
       (rateLimit): Declined => ({
         kind: "declined",
         answer,

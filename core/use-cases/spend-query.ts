@@ -14,14 +14,17 @@
  * language-model key. It is counted when the free hold is made and given back when the hold is
  * (a declined question stays free); past it the client holds a paid question or meets the usual
  * 402. It counts the hold's id, not a number, so a release given twice, or a hold never counted,
- * gives nothing back. Its limit is never below the largest free questions of the service's sites
+ * gives nothing back; a commit marks the id kept (CeilingCounter.keep) before the site counts the
+ * question, so a release after it gives nothing back either. Its limit is never below the largest free questions of the service's sites
  * (LargestSiteFreeQuestions), so it never cuts one site's own. A hold that lapses unsettled (the
  * process died) keeps its count until the day turns.
  *
  * Declines: a declined question is given back, yet with a language model its decline may follow a
  * whole generation; declines-per-client counts them (given back or not) and, once full, refuses
- * the client's questions before anything is held, retrieved or generated (TooManyDeclines, 429),
- * until the UTC day turns.
+ * the client's questions before anything is retrieved or generated (TooManyDeclines, 429), until
+ * the UTC day turns. The check rides on the cross-site admit that follows the site's hold (one
+ * store call for both; the hold is given back at once when it refuses), and a client the site
+ * refuses is checked before it is offered a payment that would not help.
  */
 import * as Effect from "effect/Effect";
 import * as Schema from "effect/Schema";
@@ -33,7 +36,7 @@ import {
 import { checkOnly, windowCounter, windowMembersCounter } from "../ceilings/counters.ts";
 import { noteRefusal } from "../ceilings/refusals.ts";
 import { combinedView, fallbackRefusal } from "../payments/wallet-credits.ts";
-import { CeilingCounter } from "../ports/ceiling-counter.ts";
+import { CeilingCounter, type Counter } from "../ports/ceiling-counter.ts";
 import { QuotaStore } from "../ports/quota-store.ts";
 import { WalletCredits } from "../ports/wallet-credits.ts";
 import type { Hold, PaidDailyCapReached, QuotaExhausted, QuotaView } from "../quota.ts";
@@ -88,22 +91,40 @@ const declines = (identity: string, at: number) =>
     windowCounter("declines-per-client", identity, limits["declines-per-client"], at),
   );
 
-/** Refuses a question of a client whose declines of the day are spent (a check: counts nothing). */
+/** The client's declines of the day, checked for room (a check: counts nothing). */
+const declinesLeft = (identity: string, now: number) => Effect.map(declines(identity, now), checkOnly);
+
+const tooManyDeclines = (check: Counter, now: number) =>
+  Effect.andThen(
+    noteRefusal("declines-per-client"),
+    Effect.fail(new TooManyDeclines({ resetAt: check.freesAt ?? now })),
+  );
+
+/** Refuses a question of a client whose declines of the day are spent. */
 const checkDeclines = (identity: string, now: number) =>
   Effect.gen(function* () {
-    const counter = yield* declines(identity, now);
-    const verdict = yield* (yield* CeilingCounter).admit([checkOnly(counter)], now);
-    if (verdict.admitted) return;
-    yield* noteRefusal("declines-per-client");
-    return yield* Effect.fail(new TooManyDeclines({ resetAt: counter.freesAt ?? now }));
+    const check = yield* declinesLeft(identity, now);
+    const verdict = yield* (yield* CeilingCounter).admit([check], now);
+    if (!verdict.admitted) return yield* tooManyDeclines(check, now);
   });
 
 /** Counts one declined question of the identity (it is given back all the same). */
-export const countDecline = (identity: string, now: number) =>
+const countDecline = (identity: string, now: number) =>
   Effect.gen(function* () {
     const counter = yield* declines(identity, now);
     yield* (yield* CeilingCounter).admit([counter], now);
   });
+
+/**
+ * Gives a declined question back, then counts it among the client's declines. Given back first, so
+ * a store failing on the count leaves nothing held; and that failure does not turn a decline the
+ * client already has (free, and perhaps streamed) into an error: the next question's check meets
+ * the same store.
+ */
+export const settleDeclined = (asked: Spender, held: HeldQuery, now: number) =>
+  Effect.tap(settleQuery(asked, held, "release", now), () =>
+    Effect.ignore(countDecline(asked.identity, now)),
+  );
 
 /** A free question on the identity's quota (not a wallet's credits): counted across sites too. */
 const isFree = (held: HeldQuery) => !held.onWallet && held.hold.bucket === "free";
@@ -114,18 +135,28 @@ const isFree = (held: HeldQuery) => !held.onWallet && held.hold.bucket === "free
  */
 export const reserveQuery = (spender: Spender, now: number) =>
   Effect.gen(function* () {
-    yield* checkDeclines(spender.identity, now);
-    const held: HeldQuery = yield* reserveOnSite(spender, now);
-    if (!isFree(held)) return held;
+    const held: HeldQuery = yield* reserveOnSite(spender, now).pipe(
+      // Nothing left on the site: a client past its declines is told so, not offered a payment.
+      Effect.catchTag("QuotaExhausted", (refused) =>
+        Effect.andThen(checkDeclines(spender.identity, now), Effect.fail(refused)),
+      ),
+    );
     const counter = yield* CeilingCounter;
-    const quota = yield* QuotaStore;
-    // A store that fails here must not leave the free hold open for its whole lifetime.
-    const verdict = yield* Effect.flatMap(acrossSites(spender.identity, held.hold.id, now), (across) =>
-      counter.admit([across], now),
-    ).pipe(Effect.onError(() => Effect.ignore(quota.release(spender.identity, held.hold.id, now))));
+    const check = yield* declinesLeft(spender.identity, now);
+    // The declines' check and a free question's count across sites, in one store call.
+    const counters = isFree(held)
+      ? [check, yield* acrossSites(spender.identity, held.hold.id, now)]
+      : [check];
+    // A store that fails here must not leave the hold open for its whole lifetime.
+    const verdict = yield* counter
+      .admit(counters, now)
+      .pipe(Effect.onError(() => Effect.ignore(releaseOnSite(spender, held, now))));
     if (verdict.admitted) return held;
+    // Nothing was counted: only the site's hold is given back.
+    yield* releaseOnSite(spender, held, now);
+    if (verdict.refusedBy.ceiling === "declines-per-client") return yield* tooManyDeclines(check, now);
     yield* noteRefusal("free-questions-across-sites");
-    yield* quota.release(spender.identity, held.hold.id, now);
+    const quota = yield* QuotaStore;
     const refusedOnWallet = held.walletRefused;
     return yield* reserveOnIdentity(quota, spender, now, true).pipe(
       // A wallet past its daily cap is told so (429), not offered a payment.
@@ -135,14 +166,28 @@ export const reserveQuery = (spender: Spender, now: number) =>
     );
   });
 
-/** Gives back the free question counted across sites when its hold is released. */
-const giveBackAcrossSites = (asked: Spender, held: HeldQuery, now: number) =>
+/**
+ * The free question counted across sites, when its hold is settled: given back on a release, kept
+ * on a commit (before the site counts it, so no release after a commit can give it back).
+ */
+const settleAcrossSites = (asked: Spender, held: HeldQuery, outcome: "commit" | "release", now: number) =>
   Effect.gen(function* () {
     if (!isFree(held)) return;
     const counter = yield* CeilingCounter;
     // The day the hold was made in names the counter it took; the hold's id is its member there.
     const heldAt = held.hold.day * DAY_MS;
-    yield* counter.giveBack([yield* acrossSites(asked.identity, held.hold.id, heldAt)], now);
+    const across = yield* acrossSites(asked.identity, held.hold.id, heldAt);
+    yield* outcome === "release" ? counter.giveBack([across], now) : counter.keep([across], now);
+  });
+
+/** Gives the hold back where it is held (nothing counted across sites yet). */
+const releaseOnSite = (spender: Spender, held: HeldQuery, now: number) =>
+  Effect.gen(function* () {
+    if (held.onWallet && held.wallet !== undefined) {
+      yield* (yield* WalletCredits).release(held.wallet, held.hold.id, now, linkOf(spender));
+      return;
+    }
+    yield* (yield* QuotaStore).release(spender.identity, held.hold.id, now);
   });
 
 /** Holds one query on this site's store: the wallet's credits first, then the identity's quota. */
@@ -222,7 +267,7 @@ export const settleQuery = (
   QuotaStore | WalletCredits | CeilingCounter
 > =>
   Effect.gen(function* () {
-    if (outcome === "release") yield* giveBackAcrossSites(asked, held, now);
+    yield* settleAcrossSites(asked, held, outcome, now);
     const spender: Spender = { ...asked, wallet: held.wallet };
     if (held.onWallet && spender.wallet !== undefined) {
       const wallets = yield* WalletCredits;

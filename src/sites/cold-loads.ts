@@ -25,7 +25,11 @@ export interface ColdLoadLimits {
   readonly perClientPerMinute: number;
 }
 
-/** What of the minute's budget a free listing may spend: while more than half is left. */
+/**
+ * How many of the minute's loads free listings may start together: half, rounded down, so
+ * questions always keep at least half (an odd budget leaves them the larger part; a budget of 1
+ * leaves listings none: a cold site's listing waits until a question has loaded it).
+ */
 export const listingShare = (perMinute: number) => Math.floor(perMinute / 2);
 
 export const coldLoadBudget = (

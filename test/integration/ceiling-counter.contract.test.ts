@@ -118,6 +118,35 @@ const contract = (
       expect(await admit(a, hold("h5"), T0)).toBe(`free-questions-across-sites:${Date.UTC(2030, 0, 16)}`);
     });
 
+    test("a kept member still counts and is never given back; keeping a member not there, or a count, changes nothing", async () => {
+      const run = crypto.randomUUID();
+      const hold = (id: string) => [windowMembersCounter("free-questions-across-sites", run, id, 2, T0)];
+      const keep = (on: Instance, counters: ReadonlyArray<Counter>) =>
+        on.runPromise(CeilingCounter.use((c) => c.keep(counters, T0)));
+      expect(await admit(a, hold("h1"), T0)).toBe("ok");
+      await keep(b, hold("h1"));
+      // A release after the commit, twice, and a second keep: h1 still holds its place.
+      await giveBack(a, hold("h1"), T0);
+      await giveBack(b, hold("h1"), T0);
+      await keep(a, hold("h1"));
+      expect(await used(a, hold("h9")[0]!, T0)).toBe(1);
+      // A hold never counted is not made to count by a keep.
+      await keep(b, hold("h2"));
+      expect(await used(b, hold("h9")[0]!, T0)).toBe(1);
+      expect(await admit(b, hold("h2"), T0)).toBe("ok");
+      expect(await admit(a, hold("h3"), T0)).toBe(`free-questions-across-sites:${Date.UTC(2030, 0, 16)}`);
+      const count = windowCounter("declines-per-client", run, 5, T0);
+      expect(await admit(a, [count], T0)).toBe("ok");
+      await keep(b, [count]);
+      expect(await used(a, count, T0)).toBe(1);
+    });
+
+    test("only a count is checked: a check of a set of members is a defect", () => {
+      expect(() => checkOnly(windowMembersCounter("free-questions-across-sites", "x", "h1", 2, T0))).toThrow(
+        "only a count is checked",
+      );
+    });
+
     test("an empty member is a member on both stores, not a plain count", async () => {
       const run = crypto.randomUUID();
       const empty = [windowMembersCounter("free-questions-across-sites", run, "", 1, T0)];

@@ -91,9 +91,9 @@ describe.skipIf(!redisServerAvailable())("round trips per route on Redis", () =>
     return t;
   };
 
-  test("GET /api/status: one script call, with or without a payer link", async () => {
+  test("GET /api/status: one script call, with or without a payer link, and the free questions left across sites", async () => {
     const t = await app();
-    expect(await commandsOf(() => t.call("/api/status", {}, "192.0.2.1"))).toEqual(["evalsha quota"]);
+    expect(await commandsOf(() => t.call("/api/status", {}, "192.0.2.1"))).toEqual(STATUS);
     // A credit bought through 192.0.2.2: three paid questions it may spend through its link.
     await commandsOf(() =>
       t.runtime.runPromise(
@@ -107,7 +107,7 @@ describe.skipIf(!redisServerAvailable())("round trips per route on Redis", () =>
     const commands = await commandsOf(async () => {
       body = await (await t.call("/api/status", {}, "192.0.2.2")).json();
     });
-    expect(commands).toEqual(["evalsha quota"]);
+    expect(commands).toEqual(STATUS);
     expect(body).toMatchObject({ remaining: 4, free: 1, paid: 3, requiresPayment: false });
   });
 
@@ -132,7 +132,7 @@ describe.skipIf(!redisServerAvailable())("round trips per route on Redis", () =>
       ).json();
     });
     // Through the router like every route (no read of its own beside WalletSessions and the quotas).
-    expect(commands).toEqual(["evalsha session", "hgetall quota", "hgetall quota"]);
+    expect(commands).toEqual(["evalsha session", "hgetall quota", "hgetall quota", "scard ceiling"]);
     expect(body).toMatchObject({ remaining: 3, free: 1, paid: 2, wallet: SIGNED_IN });
   });
 
@@ -179,7 +179,7 @@ describe.skipIf(!redisServerAvailable())("round trips per route on Redis", () =>
     counted.length = 0;
     const seenByRedis = await commandsOf(() => t.chat("what is x402?", "192.0.2.5"));
     expect(counted).toEqual(seenByRedis.map((line) => line.split(" ")[0] ?? ""));
-    expect(counted).toEqual(["evalsha", "evalsha", "set"]);
+    expect(counted).toEqual(["evalsha", "evalsha", "evalsha", "evalsha", "set"]);
   });
 
   test("on the store's connection, auto-pipelined commands count one each and a MULTI block once", async () => {
@@ -270,12 +270,25 @@ const named = (line: string): string => {
   return `${command.toLowerCase()} ${key?.split(":")[1] ?? ""}`;
 };
 
-/** A free answer: the hold (the payer link read inside it), its commit, the answer's id (for feedback). */
-const ANSWERED = ["evalsha quota", "evalsha quota", "set answer"];
+/**
+ * A status read with free questions left: the quota (the payer link read inside it), then the
+ * client's free questions across sites (SCARD; it shows no more than are left there).
+ */
+const STATUS = ["evalsha quota", "scard ceiling"];
+/**
+ * A free answer: the hold (the payer link read inside it), the declines' check with the free
+ * question's count across sites (one script), that count kept before the commit, the commit, the
+ * answer's id (for feedback).
+ */
+const ANSWERED = ["evalsha quota", "evalsha ceiling", "evalsha ceiling", "evalsha quota", "set answer"];
 /**
  * An answer paid by the wallet through the identity's payer link: the hold (the link read inside
- * it), the settle through the link (it answers the wallet's view), the identity's view, the answer's id.
+ * it), the declines' check, the settle through the link (it answers the wallet's view), the
+ * identity's view, the answer's id.
  */
-const THROUGH_LINK = ["evalsha quota", "evalsha quota", "hgetall quota", "set answer"];
-/** A 402: the refused hold (the payer link read inside it); the memo reference it names is sealed. */
-const REFUSED = ["evalsha quota"];
+const THROUGH_LINK = ["evalsha quota", "evalsha ceiling", "evalsha quota", "hgetall quota", "set answer"];
+/**
+ * A 402: the refused hold (the payer link read inside it), then the declines' check (a client past
+ * them is told so, not offered a payment); the memo reference it names is sealed.
+ */
+const REFUSED = ["evalsha quota", "evalsha ceiling"];
