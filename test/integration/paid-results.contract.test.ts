@@ -10,13 +10,17 @@ import { Redis } from "ioredis";
 import { makeMemoryPaidResults } from "../../adapters/store-memory/paid-results.ts";
 import { keyLayout } from "../../adapters/store-redis/keys.ts";
 import { redisPaidResults } from "../../adapters/store-redis/paid-results.ts";
+import { close, connect } from "../../adapters/store-redis/redis-client.ts";
+import type { StoreClient } from "../../adapters/store-redis/store-client.ts";
 import {
   PAID_RESULT_RETENTION_MS,
   type PaidResult,
   resendOf,
 } from "../../core/payments/payment-identifier.ts";
 import type { PaidResults } from "../../core/ports/paid-results.ts";
+import { clusterTarget } from "../support/redis-cluster.ts";
 import { type RedisServer, redisServerAvailable, startRedisServer } from "../support/redis-server.ts";
+import { type ClusterSetup, startCluster } from "../support/redis-topologies.ts";
 
 const NOW = 1_800_000_000_000;
 const result = (digest: string, body: string | undefined = `{"answer":"${digest}"}`): PaidResult => ({
@@ -29,14 +33,21 @@ const result = (digest: string, body: string | undefined = `{"answer":"${digest}
 
 let server: RedisServer | undefined;
 let raw: Redis | undefined;
+// The same results on a 3-primary cluster: a site's results and their index share a hash tag.
+let cluster: ClusterSetup | undefined;
+let onCluster: StoreClient | undefined;
 beforeAll(async () => {
   if (!redisServerAvailable()) return;
   server = await startRedisServer();
   raw = new Redis(server.url);
-});
+  cluster = await startCluster();
+  onCluster = await Effect.runPromise(connect({ url: clusterTarget(cluster.nodes) }));
+}, 60_000);
 afterAll(async () => {
   raw?.disconnect();
+  if (onCluster !== undefined) await Effect.runPromise(close(onCluster));
   await server?.stop();
+  await cluster?.stop();
 });
 
 const STORES: ReadonlyArray<readonly [string, (max: number) => PaidResults["Service"]]> = [
@@ -48,6 +59,14 @@ const STORES: ReadonlyArray<readonly [string, (max: number) => PaidResults["Serv
           (max: number) => {
             if (raw === undefined) throw new Error("redis did not start");
             return redisPaidResults(raw, keyLayout(`pr-${crypto.randomUUID()}:`), max);
+          },
+        ],
+        [
+          "redis-cluster",
+          (max: number) => {
+            if (onCluster === undefined) throw new Error("the cluster did not start");
+            const prefix = `pr-${crypto.randomUUID()}:`;
+            return redisPaidResults(onCluster, keyLayout(prefix, prefix, true), max);
           },
         ],
       ] as const)
