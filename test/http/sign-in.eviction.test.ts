@@ -6,16 +6,18 @@
  * by the per-wallet cap keeps its record a day, not its 30 days. The sign-ins of wallets without
  * credits share one budget a minute (CREDITLESS_SIGN_INS_PER_MINUTE), which a paying wallet skips.
  */
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { generateKeyPairSigner } from "@solana/kit";
 import * as Effect from "effect/Effect";
 import { RedisStore } from "../../adapters/store-redis/index.ts";
+import { keyLayout } from "../../adapters/store-redis/keys.ts";
 import { walletAccount } from "../../core/payments/wallet-credits.ts";
 import { PaymentStore } from "../../core/ports/payment-store.ts";
 import { WalletSessions } from "../../core/ports/wallet-sessions.ts";
 import { CLOSED_SESSION_MS, MAX_SESSIONS_PER_WALLET } from "../../core/sign-in/session-ceilings.ts";
 import { hashSessionToken } from "../../src/payments/sign-in/session-token.ts";
 import { awayFromMinuteEdge } from "../support/minute-window.ts";
+import { clusterForSuite } from "../support/redis-cluster.ts";
 import { rawClient, redisServerAvailable } from "../support/redis-server.ts";
 import { useRedisServer } from "../support/shared-redis.ts";
 import { challengeOf, proofFor, signInWith } from "../support/sign-in-client.ts";
@@ -189,6 +191,42 @@ describe.skipIf(!redisServerAvailable())(
       } finally {
         redis.disconnect();
       }
+    });
+  },
+);
+
+describe.skipIf(!redisServerAvailable())(
+  "the session eviction order on a 3-primary Redis Cluster shared by two instances",
+  () => {
+    const cluster = clusterForSuite();
+    beforeAll(cluster.start, 60_000);
+    afterAll(cluster.stop);
+    let prefix = 0;
+    let keyPrefix = "";
+    const pair = async (ceilings: TestAppOptions = withCap) => {
+      keyPrefix = `sign-in-eviction-${++prefix}:`;
+      const limits = { freePerDay: 1, paidDailyCap: 1000, holdTtlMs: 120_000 };
+      const options = (): TestAppOptions => ({
+        ...ceilings,
+        freeQueries: 1,
+        store: RedisStore.layer({ url: cluster.target(), limits, keyPrefix }),
+      });
+      return [build(options()), build(options())] as const;
+    };
+    creditlessBudget(() => pair(withBudget));
+    // A session's key carries the service's tag on a cluster (keys.ts); its node is whichever holds that slot.
+    eviction(pair, async (token) => {
+      const key = keyLayout(keyPrefix, keyPrefix, true).session(await hashSessionToken(token));
+      for (const server of cluster.setup().servers) {
+        const redis = rawClient(server.url);
+        try {
+          const ttl = await redis.pttl(key).catch(() => -2);
+          if (ttl !== -2) return ttl;
+        } finally {
+          redis.disconnect();
+        }
+      }
+      return -2;
     });
   },
 );
