@@ -59,6 +59,9 @@ export const describeFailure = (cause: unknown): string => {
   const message = cause instanceof Error ? cause.message : "";
   const code = (cause as { code?: unknown } | undefined)?.code;
   if (typeof code === "string" && code in CONNECTION_CODES) return `redis ${CONNECTION_CODES[code]}`;
+  // ioredis's own text goes on with the last socket error (an address): only its start is read.
+  if (message.startsWith("All sentinels are unreachable"))
+    return "no sentinel named a primary (none reachable, or none monitors that name)";
   if (/^(NOAUTH|WRONGPASS)/.test(message))
     return "redis refused the credentials (REDIS_URL or REDIS_PASSWORD)";
   if (cause instanceof Error && cause.name === "ReplyError") {
