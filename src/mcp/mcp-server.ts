@@ -71,8 +71,9 @@ export const createMcpServer = (context: McpRequestContext) => {
         const found = await runOutcome(
           runtime,
           Effect.flatMap(Retriever, (retriever) => retriever.retrieve(query, limit ?? 5)).pipe(
-            // A search holds no query of the client's: a cold index loads on the listings' share.
-            Effect.provideService(RetrievalAsker, { client: identity, question: false }),
+            // A free search holds no query of the client's: a cold index loads on the listings'
+            // share; a priced one holds its questions first, and loads as a question does.
+            Effect.provideService(RetrievalAsker, { client: identity, question: prices.search_docs > 0 }),
           ),
         );
         if (!found.ok)
@@ -104,7 +105,7 @@ export const createMcpServer = (context: McpRequestContext) => {
     },
     ({ page }, extra) =>
       underPrice(context, "read_page", extra._meta, { page }, async () => {
-        const read = await readPage(runtime, page, identity);
+        const read = await readPage(runtime, page, { client: identity, question: prices.read_page > 0 });
         if (read === "unavailable")
           return {
             result: errorResult("The documentation index is temporarily unavailable. Try again shortly."),

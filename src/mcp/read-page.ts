@@ -24,13 +24,13 @@ const cached = new Map<AppRuntime, { readonly version: string; readonly pages: R
 
 const pagesNow = async (
   runtime: AppRuntime,
-  client: string | undefined,
+  asker: RetrievalAsker,
 ): Promise<ReadonlyArray<DocPage> | undefined> => {
   const listed = await runOutcome(
     runtime,
     Effect.flatMap(Retriever, (retriever) => retriever.listing).pipe(
-      // Free: it may load a cold index only on the client's count and while the budget is plenty.
-      Effect.provideService(RetrievalAsker, { client, question: false }),
+      // On the client's count; free, only while the budget is plenty (RetrievalAsker).
+      Effect.provideService(RetrievalAsker, asker),
     ),
   );
   if (!listed.ok) return undefined;
@@ -61,9 +61,10 @@ export interface PageRead {
 export const readPage = async (
   runtime: AppRuntime,
   wanted: string,
-  client?: string,
+  /** Who reads: a priced read holds the client's questions, and loads a cold index as a question does. */
+  asker: RetrievalAsker = { client: undefined, question: false },
 ): Promise<PageRead | "unknown" | "unavailable"> => {
-  const pages = await pagesNow(runtime, client);
+  const pages = await pagesNow(runtime, asker);
   if (pages === undefined) return "unavailable";
   const [base = ""] = wanted.split("#");
   const page = pages.find(
