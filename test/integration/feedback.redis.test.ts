@@ -5,7 +5,11 @@ import * as Layer from "effect/Layer";
 import * as ManagedRuntime from "effect/ManagedRuntime";
 import { Redis } from "ioredis";
 import { RedisStore } from "../../adapters/store-redis/index.ts";
+import { keyLayout } from "../../adapters/store-redis/keys.ts";
+import { close, connect } from "../../adapters/store-redis/redis-client.ts";
+import type { StoreClient } from "../../adapters/store-redis/store-client.ts";
 import { FeedbackStore } from "../../core/ports/feedback-store.ts";
+import { clusterForSuite } from "../support/redis-cluster.ts";
 import { type RedisServer, redisServerAvailable, startRedisServer } from "../support/redis-server.ts";
 
 const limits = { freePerDay: 3, paidDailyCap: 1000, holdTtlMs: 120_000 };
@@ -55,5 +59,45 @@ describe.skipIf(!redisServerAvailable())("feedback on Redis", () => {
       ),
     );
     expect(unknown._tag === "Failure" && unknown.failure._tag).toBe("UnknownAnswer");
+  });
+});
+
+describe.skipIf(!redisServerAvailable())("feedback on a 3-primary Redis Cluster", () => {
+  const cluster = clusterForSuite();
+  let raw: StoreClient;
+  let runtime: ManagedRuntime.ManagedRuntime<FeedbackStore, unknown>;
+  // An answer id's owner and its feedback share the id's tag: the vote's script touches both.
+  const keys = keyLayout("fb:", "fb:", true);
+
+  beforeAll(async () => {
+    await cluster.start();
+    raw = await Effect.runPromise(connect({ url: cluster.target() }));
+    runtime = ManagedRuntime.make(
+      Layer.orDie(RedisStore.layer({ url: cluster.target(), limits, keyPrefix: "fb:" })),
+    );
+  }, 60_000);
+  afterAll(async () => {
+    await runtime.dispose();
+    await Effect.runPromise(close(raw));
+    await cluster.stop();
+  });
+
+  test("a vote on an issued id is kept; a second replaces it; a stranger's is refused", async () => {
+    const id = await runtime.runPromise(FeedbackStore.use((store) => store.issue("1.2.3.4", T0)));
+    expect(await raw.get(keys.answer(id))).toBe("1.2.3.4");
+    const record = (identity: string, vote: "up" | "down") =>
+      runtime.runPromise(
+        Effect.result(
+          FeedbackStore.use((store) =>
+            store.record(identity, { answerId: id, vote, comment: undefined, at: T0 }),
+          ),
+        ),
+      );
+    expect((await record("1.2.3.4", "down"))._tag).toBe("Success");
+    expect((await record("1.2.3.4", "up"))._tag).toBe("Success");
+    expect(await raw.hgetall(keys.feedback(id))).toEqual({ vote: "up", at: String(T0) });
+    const stranger = await record("5.6.7.8", "down");
+    expect(stranger._tag === "Failure" && stranger.failure._tag).toBe("UnknownAnswer");
+    expect(await raw.hget(keys.feedback(id), "vote")).toBe("up");
   });
 });
