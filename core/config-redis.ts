@@ -4,7 +4,8 @@
  * REDIS_CLUSTER_NODES may be set. REDIS_URL carries its own password; the other two take the
  * data nodes' password from REDIS_PASSWORD. With Sentinel the money writes wait for one replica
  * by default (REDIS_WAIT_REPLICAS): Sentinel exists to promote a replica, and a replica that
- * never received a claim would grant its transfer again.
+ * never received a claim would grant its transfer again. On a cluster they wait only when asked
+ * (every primary must then have that many replicas: the wait goes to each of them).
  */
 import * as Redacted from "effect/Redacted";
 import * as Result from "effect/Result";
@@ -86,11 +87,9 @@ export const redisOf = (s: RedisSettings, text: TextOf, problems: string[]): Red
   else if (text("REDIS_PASSWORD") !== undefined && set.length === 0)
     problems.push("REDIS_PASSWORD: needs REDIS_SENTINELS or REDIS_CLUSTER_NODES");
   if (set.length === 0 && (s.REDIS_WAIT_REPLICAS ?? 0) > 0)
-    problems.push("REDIS_WAIT_REPLICAS: needs REDIS_URL or REDIS_SENTINELS (replicas of which Redis?)");
-  // WAIT counts the replicas of the one node a connection talks to; on a cluster each claim's
-  // node differs, which the writer does not follow yet.
-  if (text("REDIS_CLUSTER_NODES") !== undefined && (s.REDIS_WAIT_REPLICAS ?? 0) > 0)
-    problems.push("REDIS_WAIT_REPLICAS: not supported with REDIS_CLUSTER_NODES");
+    problems.push(
+      "REDIS_WAIT_REPLICAS: needs REDIS_URL, REDIS_SENTINELS or REDIS_CLUSTER_NODES (replicas of which Redis?)",
+    );
   if (
     text("CHAIN_NETWORK") === "mainnet-beta" &&
     set.length === 0 &&

@@ -77,10 +77,9 @@ describe("REDIS_CLUSTER_NODES", () => {
     });
   });
 
-  test("WAIT is not offered on a cluster yet", () => {
-    expect(problems({ REDIS_CLUSTER_NODES: "10.0.0.1:7000", REDIS_WAIT_REPLICAS: "1" })).toEqual([
-      "REDIS_WAIT_REPLICAS: not supported with REDIS_CLUSTER_NODES",
-    ]);
+  test("money writes wait on a cluster only when asked", () => {
+    expect(ok({ REDIS_CLUSTER_NODES: "10.0.0.1:7000" }).redisWaitReplicas).toBe(0);
+    expect(ok({ REDIS_CLUSTER_NODES: "10.0.0.1:7000", REDIS_WAIT_REPLICAS: "1" }).redisWaitReplicas).toBe(1);
   });
 });
 

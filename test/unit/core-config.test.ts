@@ -318,7 +318,7 @@ describe("mode-dependent rules are listed with the rest", () => {
 
   test("the Redis WAIT settings need REDIS_URL and whole numbers", () => {
     expect(problems({ REDIS_WAIT_REPLICAS: "1" })).toEqual([
-      "REDIS_WAIT_REPLICAS: needs REDIS_URL or REDIS_SENTINELS (replicas of which Redis?)",
+      "REDIS_WAIT_REPLICAS: needs REDIS_URL, REDIS_SENTINELS or REDIS_CLUSTER_NODES (replicas of which Redis?)",
     ]);
     expect(ok({ REDIS_WAIT_REPLICAS: "0", REDIS_WAIT_TIMEOUT_MS: "1000" }).redisWaitReplicas).toBe(0);
     expect(
