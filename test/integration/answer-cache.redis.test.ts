@@ -8,6 +8,7 @@ import * as ManagedRuntime from "effect/ManagedRuntime";
 import { Redis } from "ioredis";
 import { RedisAnswerCache } from "../../adapters/store-redis/index.ts";
 import { AnswerCache } from "../../core/ports/answer-cache.ts";
+import { clusterForSuite, keysOnEveryNode } from "../support/redis-cluster.ts";
 import { type RedisServer, redisServerAvailable, startRedisServer } from "../support/redis-server.ts";
 
 const answer = (text: string) => ({ text, tokensUsed: 7 });
@@ -63,5 +64,31 @@ describe.skipIf(!redisServerAvailable())("answer cache on Redis", () => {
     await cache.runPromise(AnswerCache.use((c) => c.set("k9", answer("x"))));
     await server.up();
     await cache.dispose();
+  });
+});
+
+describe.skipIf(!redisServerAvailable())("answer cache on a 3-primary Redis Cluster", () => {
+  const cluster = clusterForSuite();
+  const open = (keyPrefix: string, maxEntries = 100) =>
+    ManagedRuntime.make(
+      RedisAnswerCache.layer({ url: cluster.target(), keyPrefix, maxEntries, ttlSeconds: 60 }),
+    );
+  beforeAll(cluster.start, 60_000);
+  afterAll(cluster.stop);
+
+  test("shared by two instances and bounded: the dropped answers are deleted, key and index entry", async () => {
+    const [a, b] = [open("t:", 3), open("t:", 3)];
+    for (const key of ["a", "b", "c", "d", "e"])
+      await a.runPromise(AnswerCache.use((c) => c.set(key, answer(key))));
+    expect(await b.runPromise(AnswerCache.use((c) => c.get("e")))).toEqual(answer("e"));
+    expect(await b.runPromise(AnswerCache.use((c) => c.get("a")))).toBeUndefined();
+    // A site's answers and their index share the site's tag, on whichever primary holds it.
+    expect(await keysOnEveryNode(cluster.setup(), "*t:answer*")).toEqual([
+      "{t:answers}t:answer:c",
+      "{t:answers}t:answer:d",
+      "{t:answers}t:answer:e",
+      "{t:answers}t:answers",
+    ]);
+    await Promise.all([a.dispose(), b.dispose()]);
   });
 });
