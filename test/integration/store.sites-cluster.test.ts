@@ -189,4 +189,27 @@ describeWithRedis("two sites on a Redis Cluster", () => {
       await sites.dispose();
     }
   });
+
+  // Last: it stops a primary of the suite's cluster.
+  test("readiness pings every primary: one down fails it as unavailable, naming the cluster", async () => {
+    const runtime = ManagedRuntime.make(
+      RedisStore.layer({ url: cluster.target(), limits: LIMITS, keyPrefix: siteA }),
+    );
+    try {
+      expect(
+        await runtime.runPromise(
+          Effect.as(
+            QuotaStore.use((q) => q.ping),
+            "ok",
+          ),
+        ),
+      ).toBe("ok");
+      await cluster.setup().servers[2]!.down();
+      const exit = await runtime.runPromiseExit(QuotaStore.use((q) => q.ping));
+      expect(JSON.stringify(exit)).toContain("StoreUnavailable");
+      expect(JSON.stringify(exit)).toContain("Redis at the cluster 127.0.0.1:");
+    } finally {
+      await runtime.dispose();
+    }
+  });
 });
