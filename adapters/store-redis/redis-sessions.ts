@@ -25,10 +25,7 @@
 import * as Effect from "effect/Effect";
 import { StoreUnavailable } from "../../core/ports/store-errors.ts";
 import { WalletSessions } from "../../core/ports/wallet-sessions.ts";
-import {
-  MAX_SIGN_INS_PER_WALLET,
-  SIGN_IN_WINDOW_MS,
-} from "../../core/sign-in/session-ceilings.ts";
+import { MAX_SIGN_INS_PER_WALLET, SIGN_IN_WINDOW_MS } from "../../core/sign-in/session-ceilings.ts";
 import type { KeyLayout } from "./keys.ts";
 import { LINK } from "./link-lua.ts";
 import { luaScript, runCommand, runScript } from "./redis-client.ts";
