@@ -4,11 +4,13 @@
  * per site, one transfer could be claimed on the default site and again on each such site.
  * The ledger is the service's (on memory and on Redis): the second claim anywhere is refused.
  */
-import { afterEach, describe, expect, test } from "bun:test";
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import type * as Layer from "effect/Layer";
 import { encodeBase58 } from "../../core/base58.ts";
+import type { RedisTarget } from "../../core/config-redis.ts";
 import type { ChainLookup, ChainReader } from "../../core/ports/chain-reader.ts";
 import { recentBlockTime, USDC_MINT, usdcPayment, WALLET } from "../support/parsed-tx.ts";
+import { clusterForSuite } from "../support/redis-cluster.ts";
 import { describeWithRedis } from "../support/redis-server.ts";
 import { useRedisServer } from "../support/shared-redis.ts";
 import { buildSitesApp, docsFolder, siteDefinition } from "../support/sites-app.ts";
@@ -24,12 +26,12 @@ afterEach(async () => {
   for (const app of apps.splice(0)) await app.dispose();
 });
 
-const build = async (redisUrl?: string) => {
+const build = async (redis?: string | RedisTarget) => {
   const lookups = new Map<string, ChainLookup>();
   const chain = scriptedChain(lookups, { value: undefined }) as Layer.Layer<ChainReader, unknown>;
   const service = await buildSitesApp({
     defaultDocs: folder,
-    ...(redisUrl === undefined ? {} : { redisUrl }),
+    ...(redis === undefined ? {} : typeof redis === "string" ? { redisUrl: redis } : { redis }),
     chain: { layer: chain, wallet: WALLET, usdcMint: USDC_MINT },
     // Neither site has a wallet of its own: both receive in the service's.
     sites: [
@@ -52,8 +54,8 @@ const pay = (service: Awaited<ReturnType<typeof buildSitesApp>>, path: string, s
     "198.51.100.77",
   );
 
-const claimOnce = async (redisUrl?: string) => {
-  const { service, lookups } = await build(redisUrl);
+const claimOnce = async (redis?: string | RedisTarget) => {
+  const { service, lookups } = await build(redis);
   const signature = newSignature();
   lookups.set(signature, {
     kind: "found",
@@ -74,4 +76,12 @@ describe("one transfer pays once in the whole service (memory store)", () => {
 describeWithRedis("one transfer pays once in the whole service (Redis)", () => {
   const server = useRedisServer();
   test("claimed on one site, it is refused on every other", () => claimOnce(server.redis.url));
+});
+
+describeWithRedis("one transfer pays once in the whole service (a 3-primary Redis Cluster)", () => {
+  // Each site's quota under its own prefix, the ledger the service's: one hash tag, one slot.
+  const cluster = clusterForSuite();
+  beforeAll(cluster.start, 60_000);
+  afterAll(cluster.stop);
+  test("claimed on one site, it is refused on every other", () => claimOnce(cluster.target()));
 });

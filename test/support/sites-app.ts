@@ -16,6 +16,7 @@ import { ingest } from "../../adapters/docs-ingest/index.ts";
 import type { CeilingLimits } from "../../core/ceilings/ceilings.ts";
 import type { AppConfig } from "../../core/config.ts";
 import { DEFAULT_MCP_TOOL_PRICES } from "../../core/config-mcp.ts";
+import type { RedisTarget } from "../../core/config-redis.ts";
 import type { SiteDefinition } from "../../core/config-site.ts";
 import type { ChainReader } from "../../core/ports/chain-reader.ts";
 import { TransferAttribution } from "../../core/ports/transfer-attribution.ts";
@@ -76,6 +77,8 @@ export interface SitesAppOptions {
   /** Where indexes go (one per app group: two instances share it). */
   readonly dataDir?: string;
   readonly redisUrl?: string;
+  /** Another Redis than by URL (a cluster: test/support/redis-cluster.ts); over `redisUrl`. */
+  readonly redis?: RedisTarget;
   readonly chain?: {
     readonly layer: Layer.Layer<ChainReader, unknown>;
     readonly wallet: string;
@@ -108,7 +111,9 @@ export const buildSitesApp = async (options: SitesAppOptions) => {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "sites-app-"));
   const base = defaultConfig({
     vector: { kind: "local", indexPath: join(dataDir, "index.bin") },
-    redis: options.redisUrl === undefined ? undefined : { kind: "url", url: Redacted.make(options.redisUrl) },
+    redis:
+      options.redis ??
+      (options.redisUrl === undefined ? undefined : { kind: "url", url: Redacted.make(options.redisUrl) }),
     freeQueries: 3,
     llm: options.llm,
   });
