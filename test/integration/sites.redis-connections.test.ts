@@ -20,6 +20,8 @@ describeWithRedis("hosted sites on Redis", () => {
     const service = await buildSitesApp({
       redisUrl: server.redis.url,
       defaultDocs,
+      // One client asks every site in turn: more cold loads than one client is allowed a minute.
+      ceilings: { "cold-index-loads-per-client": 100 },
       sites: Array.from({ length: count }, (_, i) => ({ definition: siteDefinition(`site-${i}`), folder })),
     });
     try {
