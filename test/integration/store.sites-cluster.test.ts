@@ -11,8 +11,10 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import * as ManagedRuntime from "effect/ManagedRuntime";
+import type { Cluster } from "ioredis";
 import { RedisStore } from "../../adapters/store-redis/index.ts";
-import type { RedisAddress } from "../../adapters/store-redis/redis-client.ts";
+import { close, connect, type RedisAddress } from "../../adapters/store-redis/redis-client.ts";
+import { isCluster } from "../../adapters/store-redis/store-client.ts";
 import { PaidResults } from "../../core/ports/paid-results.ts";
 import { PaymentStore } from "../../core/ports/payment-store.ts";
 import { QuotaStore } from "../../core/ports/quota-store.ts";
@@ -144,6 +146,32 @@ describeWithRedis("two sites on a Redis Cluster", () => {
     } finally {
       await node.config("SET", "maxmemory-policy", "noeviction");
       node.disconnect();
+    }
+  });
+
+  test("the cluster client never sends a command twice behind the caller's back", async () => {
+    const client = await Effect.runPromise(connect({ url: cluster.target() }));
+    try {
+      expect(isCluster(client)).toBe(true);
+      const { options } = client as Cluster;
+      // A resend after "Connection is closed" could run a claim that already ran; MOVED/ASK say it did not.
+      expect({
+        retryDelayOnFailover: options.retryDelayOnFailover,
+        retryDelayOnClusterDown: options.retryDelayOnClusterDown,
+        enableOfflineQueue: options.enableOfflineQueue,
+        scaleReads: options.scaleReads,
+        resend: options.redisOptions?.autoResendUnfulfilledCommands,
+        retries: options.redisOptions?.maxRetriesPerRequest,
+      }).toEqual({
+        retryDelayOnFailover: 0,
+        retryDelayOnClusterDown: 0,
+        enableOfflineQueue: false,
+        scaleReads: "master",
+        resend: false,
+        retries: 1,
+      });
+    } finally {
+      await Effect.runPromise(close(client));
     }
   });
 
