@@ -67,8 +67,9 @@ export const redisPaidResults = (
         ),
       );
       const [kept, dropped] = Array.isArray(raw) ? raw : [];
-      // The results the cap dropped: losing this delete leaves them to their one-day expiry.
-      yield* runCommand(() => deleteDropped(client, dropped));
+      // The results the cap dropped. The result is kept whatever becomes of this delete: a lost
+      // one leaves them to their one-day expiry, and must not fail the keep.
+      yield* Effect.ignore(runCommand(() => deleteDropped(client, dropped)));
       return yield* decoded(kept);
     }),
   });
