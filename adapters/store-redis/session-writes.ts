@@ -82,7 +82,9 @@ export const sessionWrites = (client: StoreClient, keys: KeyLayout, maxEvictable
         }
         const oldest = hashesOf(reply, "done");
         if (oldest === undefined) return yield* Effect.fail(unexpected);
-        return yield* trim(oldest, now);
+        // The write is done: a trim that fails leaves the order over its cap until the next write
+        // trims it, and must not fail a sign-in whose session exists (its token would be lost).
+        return yield* Effect.ignore(trim(oldest, now));
       }
       return yield* Effect.fail(
         new StoreUnavailable({ reason: "the wallet's sessions kept changing during a session write" }),
