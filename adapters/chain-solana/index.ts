@@ -1,2 +1,2 @@
 /** ChainReader over Solana JSON-RPC: `ChainSolana.layer({ rpcUrl, timeoutMs?, attempts? })`. */
-export * as ChainSolana from "./chain-reader.ts";
+export * as ChainSolana from "./solana-chain-reader.ts";

@@ -10,7 +10,7 @@ import { parseHtml } from "./html.ts";
 import { parseMarkdown } from "./markdown.ts";
 import { HTML_EXTENSIONS, MARKDOWN_EXTENSIONS } from "./page-types.ts";
 import type { ParsedDocument } from "./parsed.ts";
-import { parseText } from "./text.ts";
+import { parseText } from "./plain-text.ts";
 
 export { HTML_EXTENSIONS, MARKDOWN_EXTENSIONS, SUPPORTED_EXTENSIONS, TEXT_EXTENSIONS } from "./page-types.ts";
 

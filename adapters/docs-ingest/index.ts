@@ -8,7 +8,7 @@ export {
   type IngestReport,
   ingest,
   planChanges,
-} from "./ingest.ts";
+} from "./ingest-collection.ts";
 export { type CrawlProgress, type CrawlSettings, DEFAULT_CRAWL } from "./site/crawl-settings.ts";
 export type { CrawlError, Skipped } from "./site/crawl-site.ts";
 export type { FetchFailure } from "./site/safe-fetch.ts";

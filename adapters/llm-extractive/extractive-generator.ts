@@ -9,7 +9,7 @@
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import * as Stream from "effect/Stream";
-import { DECLINED } from "../../core/declined.ts";
+import { DECLINED } from "../../core/answers/declined.ts";
 import {
   type Answer,
   type AnswerEvent,

@@ -14,8 +14,8 @@
 import type { Collection } from "chromadb";
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
+import { NO_EVIDENCE } from "../../core/answers/relevance.ts";
 import { Embedder, type Retrieval, Retriever } from "../../core/ports/retrieval.ts";
-import { NO_EVIDENCE } from "../../core/relevance.ts";
 import { questionVector } from "../shared/question-vector.ts";
 import { askedIn, CANDIDATES, fusedRetrieval } from "../shared/ranking/hybrid.ts";
 import {

@@ -9,6 +9,7 @@
 import { statSync } from "node:fs";
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
+import { NO_EVIDENCE } from "../../core/answers/relevance.ts";
 import {
   Embedder,
   type IndexListing,
@@ -17,7 +18,6 @@ import {
   RetrievalFailed,
   Retriever,
 } from "../../core/ports/retrieval.ts";
-import { NO_EVIDENCE } from "../../core/relevance.ts";
 import { questionVector } from "../shared/question-vector.ts";
 import { bm25Searcher } from "../shared/ranking/bm25.ts";
 import { askedIn, CANDIDATES, fusedRetrieval } from "../shared/ranking/hybrid.ts";

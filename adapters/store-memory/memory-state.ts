@@ -13,8 +13,8 @@ import * as Result from "effect/Result";
 import { isRemembered, markUsed, type UsedSignature } from "../../core/payments/signature-ledger.ts";
 import { AlreadyClaimed } from "../../core/ports/payment-store.ts";
 import * as Quota from "../../core/quota.ts";
-import { makeMemoryPaymentRequests } from "./memory-payment-requests.ts";
-import { makeMemoryWalletCredits } from "./memory-wallet-credits.ts";
+import { makeMemoryPaymentRequests } from "./payments/memory-payment-requests.ts";
+import { makeMemoryWalletCredits } from "./payments/memory-wallet-credits.ts";
 
 export interface MemoryIds {
   readonly holdId: () => string;

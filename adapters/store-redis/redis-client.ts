@@ -8,18 +8,11 @@ import { createHash } from "node:crypto";
 import * as Effect from "effect/Effect";
 import * as Redacted from "effect/Redacted";
 import { Redis, type RedisOptions } from "ioredis";
-import type { RedisNode, RedisTarget } from "../../core/config-redis.ts";
+import type { RedisNode, RedisTarget } from "../../core/config/config-redis.ts";
 import { StoreUnavailable } from "../../core/ports/store-errors.ts";
-import { openCluster, type StoreClient } from "./store-client.ts";
+import { type ConnectOptions, openCluster, type RedisAddress, type StoreClient } from "./store-client.ts";
 
-/** Where to connect: a Redis URL (as text or Redacted), or the target the configuration chose. */
-export type RedisAddress = string | Redacted.Redacted<string> | RedisTarget;
-
-export interface ConnectOptions {
-  readonly url: RedisAddress;
-  /** Per-command deadline (default 2000 ms). */
-  readonly commandTimeoutMs?: number;
-}
+export type { ConnectOptions, RedisAddress };
 
 const nodesText = (nodes: ReadonlyArray<RedisNode>) =>
   nodes.map(({ host, port }) => (host.includes(":") ? `[${host}]:${port}` : `${host}:${port}`)).join(",");

@@ -12,7 +12,16 @@
  */
 import * as Redacted from "effect/Redacted";
 import { Cluster, type Redis } from "ioredis";
-import type { ConnectOptions } from "./redis-client.ts";
+import type { RedisTarget } from "../../core/config/config-redis.ts";
+
+/** Where the store connects: a URL (clear or redacted), or a Sentinel or cluster target. */
+export type RedisAddress = string | Redacted.Redacted<string> | RedisTarget;
+
+export interface ConnectOptions {
+  readonly url: RedisAddress;
+  /** Per-command deadline (default 2000 ms). */
+  readonly commandTimeoutMs?: number;
+}
 
 /** One Redis or a cluster of them: what every adapter of the store talks to. */
 export type StoreClient = Redis | Cluster;

@@ -1,10 +1,10 @@
 /**
- * The ceilings' settings, as fields of the service's settings (core/config-service.ts) made from
+ * The ceilings' settings, as fields of the service's settings (core/config/config-service.ts) made from
  * the table (ceilings.ts): each ceiling with a `setting` takes that variable, a whole number
  * within its bounds; the others keep their default. The one reader of these variables.
  */
 import * as Schema from "effect/Schema";
-import { envInteger } from "../config-fields.ts";
+import { envInteger } from "../config/config-fields.ts";
 import { CEILING_NAMES, CEILINGS, type CeilingLimits, type CeilingSpec } from "./ceilings.ts";
 
 /** One optional field per ceiling setting, keyed by its variable. */

@@ -3,7 +3,7 @@
  * that decides "declined" (an answer not written from passages: the relevance decision declined
  * it before the model, or the model's answer says the docs do not cover it).
  */
-import { citedPassages } from "../answer-sources.ts";
+import { citedPassages } from "../answers/answer-sources.ts";
 import type { Answer } from "../ports/generator.ts";
 import type { RetrievedChunk } from "../ports/retrieval.ts";
 import type { Declined, PreparedAnswer, Question } from "../use-cases/prepare-answer.ts";

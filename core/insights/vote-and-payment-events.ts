@@ -1,5 +1,5 @@
 /** The events of a vote on an answer and of an accepted payment. */
-import type { Feedback } from "../feedback.ts";
+import type { Feedback } from "../answers/feedback.ts";
 import {
   MAX_FIELD_CHARS,
   MAX_RECEIPT_CHARS,

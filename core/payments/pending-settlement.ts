@@ -1,7 +1,7 @@
 /**
  * Sponsored x402 v2 settlements whose outcome is not known yet (x402's `settlement_pending`),
  * as pure transitions the memory store runs and the Redis store's Lua mirrors
- * (adapters/store-redis/pending-settlements.ts). An entry is written BEFORE the transaction is
+ * (adapters/store-redis/payments/redis-pending-settlements.ts). An entry is written BEFORE the transaction is
  * sent (write-ahead), so an instance that dies, or a store that fails, right after sending
  * leaves it behind; it is closed once the outcome is known and acted on:
  *

@@ -1,5 +1,5 @@
 /**
- * The settlement locks' rule (port: core/ports/settlement-locks.ts), as pure functions the
+ * The settlement locks' rule (port: core/ports/settlement-locks-store.ts), as pure functions the
  * memory store runs and the Redis store's Lua mirrors. A lock is a holder (the transaction id)
  * and an instant it lapses at: a crashed instance never blocks a payer for longer than that.
  *

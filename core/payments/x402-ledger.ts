@@ -1,6 +1,6 @@
 /**
  * The life of a payment request we issued (its `payment_id`), as pure transitions the memory
- * store runs and the Redis scripts mirror (adapters/store-redis/x402-lua.ts):
+ * store runs and the Redis scripts mirror (adapters/store-redis/payments/x402-lua.ts):
  *
  *   open --claim--> claimed (a lease while the handler runs) --finish(ok)--> served
  *                                                          \--finish(5xx)--> unserved

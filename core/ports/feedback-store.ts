@@ -1,9 +1,9 @@
 import * as Context from "effect/Context";
 import type * as Effect from "effect/Effect";
-import type { Feedback, UnknownAnswer } from "../feedback.ts";
+import type { Feedback, UnknownAnswer } from "../answers/feedback.ts";
 import type { StoreUnavailable } from "./store-errors.ts";
 
-export { UnknownAnswer } from "../feedback.ts";
+export { UnknownAnswer } from "../answers/feedback.ts";
 
 /**
  * Answer ids and the votes on them. An id is issued with each answer and bound to the client

@@ -1,7 +1,7 @@
 import * as Context from "effect/Context";
 import type * as Effect from "effect/Effect";
 import * as Schema from "effect/Schema";
-import type { RelevanceEvidence } from "../relevance.ts";
+import type { RelevanceEvidence } from "../answers/relevance.ts";
 
 /** One passage of the docs, as indexed. */
 export interface DocChunk {

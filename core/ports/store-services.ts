@@ -13,10 +13,10 @@ import type { PaymentStore } from "./payment-store.ts";
 import type { PendingSettlements } from "./pending-settlements.ts";
 import type { QuotaStore } from "./quota-store.ts";
 import type { RequestSeal } from "./request-seal.ts";
-import type { SettlementLocks } from "./settlement-locks.ts";
-import type { SponsorLosses } from "./sponsor-losses.ts";
+import type { SettlementLocks } from "./settlement-locks-store.ts";
+import type { SponsorLosses } from "./sponsor-losses-store.ts";
 import type { UnattributedPayments } from "./unattributed-payments.ts";
-import type { WalletCredits } from "./wallet-credits.ts";
+import type { WalletCredits } from "./wallet-credits-store.ts";
 import type { WalletSessions } from "./wallet-sessions.ts";
 
 /** The services of a store layer. */

@@ -7,7 +7,7 @@
  */
 import * as Duration from "effect/Duration";
 import * as Effect from "effect/Effect";
-import { listedSources } from "../answer-sources.ts";
+import { listedSources } from "../answers/answer-sources.ts";
 import { type Answer, GenerationFailed, Generator } from "../ports/generator.ts";
 import type { RetrievedChunk } from "../ports/retrieval.ts";
 import type { QuotaView } from "../quota.ts";
@@ -41,7 +41,7 @@ export const withinDeadline = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
 
 export interface AnsweredQuestion {
   readonly answer: Answer;
-  /** What the answer lists, numbered as its [n] cite them (core/answer-sources.ts). */
+  /** What the answer lists, numbered as its [n] cite them (core/answers/answer-sources.ts). */
   readonly sources: ReadonlyArray<RetrievedChunk>;
   readonly rateLimit: QuotaView;
   /** How prepareAnswer ended (the insights read "declined" from it). */

@@ -17,7 +17,7 @@ import { CeilingLimitsInForce } from "../ceilings/ceilings.ts";
 import { windowCounter } from "../ceilings/counters.ts";
 import { noteRefusal } from "../ceilings/refusals.ts";
 import { CeilingCounter, type Counter } from "../ports/ceiling-counter.ts";
-import { WalletCredits } from "../ports/wallet-credits.ts";
+import { WalletCredits } from "../ports/wallet-credits-store.ts";
 import { WalletSessions } from "../ports/wallet-sessions.ts";
 
 /** A counted sign-in and the shared counters it took (to give back if it fails after all). */

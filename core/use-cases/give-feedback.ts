@@ -3,7 +3,7 @@ import * as Clock from "effect/Clock";
 import * as Effect from "effect/Effect";
 import * as Result from "effect/Result";
 import * as Schema from "effect/Schema";
-import { decodeFeedbackRequest, type Feedback, toFeedback } from "../feedback.ts";
+import { decodeFeedbackRequest, type Feedback, toFeedback } from "../answers/feedback.ts";
 import { FeedbackStore } from "../ports/feedback-store.ts";
 
 /** The body is not a valid vote; `problem` says which field and why. */

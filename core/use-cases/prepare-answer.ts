@@ -3,7 +3,7 @@
  * (reserve one query), load the conversation and retrieve 5 passages. It ends holding a
  * reserved query, which phase two (finish-answer.ts) commits or releases once the answer is
  * out; between the two the edge answers in JSON or streams. Any failure here gives the query
- * back; a question the docs do not cover (core/relevance.ts decides from what retrieval
+ * back; a question the docs do not cover (core/answers/relevance.ts decides from what retrieval
  * measured) is declined here, uncharged and without calling the model. With a language model
  * (one that judges relevance itself), only a question nothing in the docs matches is declined
  * here; the model says the docs do not cover the rest. A question in another language than the
@@ -13,15 +13,15 @@
 import * as Clock from "effect/Clock";
 import * as Effect from "effect/Effect";
 import * as Schema from "effect/Schema";
-import { DECLINED } from "../declined.ts";
-import { languageNotice } from "../language-notice.ts";
+import { DECLINED } from "../answers/declined.ts";
+import { languageNotice } from "../answers/language-notice.ts";
+import { decideRelevance, nothingMatches, type RelevanceEvidence } from "../answers/relevance.ts";
 import { callerReference } from "../payments/memo-reference.ts";
 import { PaymentSettings, PaymentTerms } from "../payments/payment-settings.ts";
 import { Conversations } from "../ports/conversations.ts";
 import { type Answer, type ChatTurn, Generator } from "../ports/generator.ts";
 import { type Retrieval, RetrievalAsker, type RetrievedChunk } from "../ports/retrieval.ts";
 import type { Hold, QuotaView } from "../quota.ts";
-import { decideRelevance, nothingMatches, type RelevanceEvidence } from "../relevance.ts";
 import { followUpQuery } from "./follow-up.ts";
 import { retrieveInDocsLanguage } from "./retrieve-in-docs-language.ts";
 import { type HeldQuery, reserveQuery, type Spender, settleDeclined, settleQuery } from "./spend-query.ts";
@@ -29,7 +29,7 @@ import { type HeldQuery, reserveQuery, type Spender, settleDeclined, settleQuery
 export const TOP_K = 5;
 export const MAX_MESSAGE_LENGTH = 2000;
 
-export { DECLINED } from "../declined.ts";
+export { DECLINED } from "../answers/declined.ts";
 
 export class EmptyMessage extends Schema.TaggedError<EmptyMessage>()("EmptyMessage", {}) {}
 export class MessageTooLong extends Schema.TaggedError<MessageTooLong>()("MessageTooLong", {

@@ -1,7 +1,7 @@
 /** GET /api/admin/insights and /api/admin/export as use cases: the range's events, summarised or raw. */
 import * as Clock from "effect/Clock";
 import * as Effect from "effect/Effect";
-import { ANSWER_MEMORY_MS } from "../feedback.ts";
+import { ANSWER_MEMORY_MS } from "../answers/feedback.ts";
 import { type DayRange, rangeEnd, rangeStart } from "../insights/day-range.ts";
 import { summarize } from "../insights/summarize.ts";
 import { unattributedView } from "../insights/unattributed-view.ts";

@@ -5,7 +5,7 @@
  */
 import * as Clock from "effect/Clock";
 import * as Effect from "effect/Effect";
-import type { Feedback } from "../feedback.ts";
+import type { Feedback } from "../answers/feedback.ts";
 import { InsightsSettings } from "../insights/insights-settings.ts";
 import { type AnswerRecord, questionEvent } from "../insights/question-event.ts";
 import { type AcceptedPayment, paymentEvent, voteEvent } from "../insights/vote-and-payment-events.ts";

@@ -4,7 +4,7 @@
  * configured, and retrieved again in the docs' language; the answer is then written in the
  * visitor's. Without a model, or when the translation fails (WARN, the visitor is not kept
  * waiting for an error), there is nothing to retrieve with: the caller answers with the notice
- * (core/language-notice.ts), free.
+ * (core/answers/language-notice.ts), free.
  */
 import * as Effect from "effect/Effect";
 import { Generator } from "../ports/generator.ts";

@@ -38,7 +38,7 @@ import { noteRefusal } from "../ceilings/refusals.ts";
 import { combinedView, fallbackRefusal } from "../payments/wallet-credits.ts";
 import { CeilingCounter, type Counter } from "../ports/ceiling-counter.ts";
 import { QuotaStore } from "../ports/quota-store.ts";
-import { WalletCredits } from "../ports/wallet-credits.ts";
+import { WalletCredits } from "../ports/wallet-credits-store.ts";
 import type { Hold, PaidDailyCapReached, QuotaExhausted, QuotaView } from "../quota.ts";
 import { DAY_MS } from "../time.ts";
 

@@ -11,8 +11,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { syncSite } from "../../src/docs-sync/site-sync.ts";
 import { defaultConfig } from "../../src/runtime/app-layer.ts";
-import { syncSite } from "../../src/runtime/site-sync.ts";
 import { startStaticSite } from "../../test/support/static-site.ts";
 import { ensurePostgresDocs } from "./postgres-docs.ts";
 import { type Figure, record } from "./report.ts";

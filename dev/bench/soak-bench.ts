@@ -15,8 +15,8 @@
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { MAX_ANSWERS } from "../../adapters/store-memory/memory-feedback.ts";
-import { DEFAULT_INSIGHTS_BOUNDS } from "../../core/config-insights.ts";
+import { MAX_ANSWERS } from "../../adapters/store-memory/answers/memory-feedback.ts";
+import { DEFAULT_INSIGHTS_BOUNDS } from "../../core/config/config-insights.ts";
 import { envOf, readDockerfile } from "../../test/support/dockerfile.ts";
 import { REPO_ROOT } from "../../test/support/service-process.ts";
 import { rssMb, startBenchService } from "./bench-service.ts";

@@ -8,9 +8,9 @@
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { ensureSiteIndex } from "../../src/docs-sync/site-index.ts";
 import { makeLogger } from "../../src/observability/log.ts";
 import { defaultConfig } from "../../src/runtime/app-layer.ts";
-import { ensureSiteIndex } from "../../src/runtime/site-index.ts";
 import { siteAppConfig } from "../../src/sites/site-config.ts";
 import { siteDefinition } from "../../test/support/sites-app.ts";
 import { corpusFiles, siteFolders } from "./sites-corpus.ts";

@@ -7,10 +7,10 @@
  */
 import * as Result from "effect/Result";
 import { newHoldId, randomBase58 } from "../../adapters/shared/random-ids.ts";
-import { MAX_ANSWERS, makeMemoryFeedback } from "../../adapters/store-memory/memory-feedback.ts";
-import { makeMemoryInsights } from "../../adapters/store-memory/memory-insights.ts";
+import { MAX_ANSWERS, makeMemoryFeedback } from "../../adapters/store-memory/answers/memory-feedback.ts";
+import { makeMemoryInsights } from "../../adapters/store-memory/insights/memory-insights.ts";
 import { makeMemoryState } from "../../adapters/store-memory/memory-state.ts";
-import { DEFAULT_INSIGHTS_BOUNDS } from "../../core/config-insights.ts";
+import { DEFAULT_INSIGHTS_BOUNDS } from "../../core/config/config-insights.ts";
 import type { QuestionEvent } from "../../core/insights/events.ts";
 import { HOLD_TTL_MS } from "../../src/runtime/app-layer.ts";
 

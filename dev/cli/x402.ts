@@ -22,7 +22,7 @@ import {
   PaymentRequiredError,
   wrapFetchWithPayment,
   type X402Wallet,
-} from "../../src/payments/client/index.ts";
+} from "../../src/payments/client/payment-client.ts";
 import { loadKeypairFile } from "../localnet/keys.ts";
 import { DEFAULT_STATE_FILE, readStateFile, serviceStateFiles } from "../localnet/state-file.ts";
 import { payExact } from "./x402-exact.ts";

@@ -1,5 +1,5 @@
 /**
- * marked's lexer alone, called as `src/widget/markdown.ts` calls it: bundled by bundle-sizes.ts
+ * marked's lexer alone, called as `src/widget/markdown-dom.ts` calls it: bundled by bundle-sizes.ts
  * to state how much of `widget.js` the markdown parser is.
  */
 import { Lexer } from "marked";

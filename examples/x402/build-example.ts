@@ -14,7 +14,7 @@ import type { X402Network } from "../../core/payments/network.ts";
 import type { StoreUnavailable } from "../../core/ports/store-errors.ts";
 import type { StoreServices } from "../../core/ports/store-services.ts";
 import type { Logger } from "../../src/observability/log.ts";
-import { createPaywall, type PaywallDeps, specDialect } from "../../src/payments/server/index.ts";
+import { createPaywall, type PaywallDeps, specDialect } from "../../src/payments/server/payment-server.ts";
 import { exactDialect } from "../../src/payments/v2/exact-dialect.ts";
 import type { ExactFacilitator } from "../../src/payments/v2/exact-payment.ts";
 import { defaultConfig, quotaLimits } from "../../src/runtime/app-layer.ts";

@@ -5,7 +5,7 @@
  */
 import { Hono } from "hono";
 import type { LateTransferPolicy } from "../../core/payments/late-transfer.ts";
-import type { Paywall, X402Env } from "../../src/payments/server/index.ts";
+import type { Paywall, X402Env } from "../../src/payments/server/payment-server.ts";
 
 /** The tiers of /tiered-data/{tier}; any other tier is 404 before a price is asked. */
 export const TIERS = {

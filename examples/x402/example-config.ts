@@ -5,8 +5,8 @@
  */
 import * as Result from "effect/Result";
 import * as Schema from "effect/Schema";
-import type { Env } from "../../core/config.ts";
-import { envInteger, Flag, field, problemsOf, Url } from "../../core/config-fields.ts";
+import type { Env } from "../../core/config/config.ts";
+import { envInteger, Flag, field, problemsOf, Url } from "../../core/config/config-fields.ts";
 import { Network } from "../../core/payments/x402.ts";
 
 export const DEFAULT_PORT = 4020;
@@ -44,7 +44,7 @@ const Settings = Schema.Struct({
   REDIS_URL: Schema.optionalKey(Url(true)),
 });
 
-/** The config, or the list of problems (the service's rules: core/config-fields.ts). */
+/** The config, or the list of problems (the service's rules: core/config/config-fields.ts). */
 export const parseExampleConfig = (env: Env): Result.Result<ExampleConfig, ReadonlyArray<string>> => {
   const raw = Object.fromEntries(
     Object.keys(Settings.fields).flatMap((name) => {

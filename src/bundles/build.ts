@@ -14,10 +14,10 @@ const SOURCE = fileURLToPath(new URL("../", import.meta.url));
 
 /** The bundles: file name, entry point, format. */
 const BUNDLES = [
-  { file: "widget.js", entry: join(SOURCE, "widget/main.ts"), format: "iife" },
-  { file: "widget-pay.js", entry: join(SOURCE, "widget/pay/index.ts"), format: "esm" },
+  { file: "widget.js", entry: join(SOURCE, "widget/widget-entry.ts"), format: "iife" },
+  { file: "widget-pay.js", entry: join(SOURCE, "widget/pay/pay-bundle.ts"), format: "esm" },
   // The owner's console (/admin/console.js), built the same way.
-  { file: "admin.js", entry: join(SOURCE, "console/browser/main.ts"), format: "iife" },
+  { file: "admin.js", entry: join(SOURCE, "console/browser/console-entry.ts"), format: "iife" },
 ] as const;
 
 export interface BundleSize {

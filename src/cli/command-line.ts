@@ -4,7 +4,7 @@
  */
 import { type ParseArgsOptionsConfig, parseArgs } from "node:util";
 import * as Result from "effect/Result";
-import { type AppConfig, parseConfig } from "../../core/config.ts";
+import { type AppConfig, parseConfig } from "../../core/config/config.ts";
 
 const HELP = { help: { type: "boolean", short: "h", default: false } } as const;
 

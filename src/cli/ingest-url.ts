@@ -1,8 +1,8 @@
 /** `npm run ingest -- <url>`: one sync of a docs site, with readable progress and problems. */
 import type { CrawlSettings } from "../../adapters/docs-ingest/index.ts";
-import type { AppConfig } from "../../core/config.ts";
+import type { AppConfig } from "../../core/config/config.ts";
+import { syncSite } from "../docs-sync/site-sync.ts";
 import { describeIndex } from "../runtime/adapter-layers.ts";
-import { syncSite } from "../runtime/site-sync.ts";
 import { crawlProgress, errorLines, skippedLines, summaryLine } from "./site-lines.ts";
 
 export interface UrlFlags {

@@ -7,8 +7,8 @@
  */
 import * as Effect from "effect/Effect";
 import * as Result from "effect/Result";
+import { decideRelevance, measureRelevance } from "../../core/answers/relevance.ts";
 import { Retriever } from "../../core/ports/retrieval.ts";
-import { decideRelevance, measureRelevance } from "../../core/relevance.ts";
 import { retrievalLayer, withSettings } from "../runtime/adapter-layers.ts";
 import { commandLine } from "./command-line.ts";
 import { siteOf } from "./site-option.ts";

@@ -5,10 +5,10 @@
  * SITES_FILE, a bad file or an unknown id ends the command with what to do.
  */
 import * as Result from "effect/Result";
-import type { AppConfig } from "../../core/config.ts";
-import type { SiteDefinition, SitesSet } from "../../core/config-site.ts";
-import { loadSitesFile, siteDefaults } from "../runtime/sites-file.ts";
+import type { AppConfig } from "../../core/config/config.ts";
+import type { SiteDefinition, SitesSet } from "../../core/config/config-site.ts";
 import { siteAppConfig } from "../sites/site-config.ts";
+import { loadSitesFile, siteDefaults } from "../sites/sites-file.ts";
 
 type Fail = (message: string, code: 1 | 2) => never;
 

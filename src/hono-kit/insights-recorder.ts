@@ -6,7 +6,7 @@
  * API read its own instance's writes.
  */
 import type * as Effect from "effect/Effect";
-import type { Feedback } from "../../core/feedback.ts";
+import type { Feedback } from "../../core/answers/feedback.ts";
 import type { AnswerRecord } from "../../core/insights/question-event.ts";
 import type { AcceptedPayment } from "../../core/insights/vote-and-payment-events.ts";
 import type { StoreUnavailable } from "../../core/ports/store-errors.ts";

@@ -27,12 +27,13 @@ import type { CreditDialect, CreditRoute } from "../payments/server/dialect.ts";
 import { issuePaymentRequest, paymentRequestOf } from "../payments/server/issue-request.ts";
 import { withHeaders } from "../payments/server/spec-dialect.ts";
 import { x402Rejection } from "../payments/server/x402-errors.ts";
-import { signInExtensions } from "../payments/sign-in/advertise.ts";
-import { linkPayer } from "../payments/sign-in/payer-link.ts";
-import { issueChallenge } from "../payments/sign-in/wallet-sign-in.ts";
 import { exactCreditDialect } from "../payments/v2/credit-exact-dialect.ts";
 import type { ExactFacilitator } from "../payments/v2/exact-payment.ts";
 import { receiptInHeaders } from "../payments/v2/x402-extensions.ts";
+import { signInExtensions } from "../sign-in/advertise.ts";
+import { linkPayer } from "../sign-in/payer-link.ts";
+import type { WalletAccessDeps } from "../sign-in/wallet-access-header.ts";
+import { issueChallenge } from "../sign-in/wallet-sign-in.ts";
 import {
   errorResponse,
   QUOTA_EXHAUSTED_TEXT,
@@ -40,7 +41,6 @@ import {
   unavailableResponse,
 } from "./error-response.ts";
 import type { AppError } from "./error-status.ts";
-import type { WalletAccessDeps } from "./wallet-access.ts";
 
 export { CHAT_BINDING };
 

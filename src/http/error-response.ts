@@ -5,7 +5,7 @@ import type { QuotaExhausted } from "../../core/use-cases/prepare-answer.ts";
 import type { AppEnv } from "../hono-kit/app-env.ts";
 import { UNAVAILABLE, type Unavailable } from "../hono-kit/unavailable.ts";
 import { paymentInfo } from "../payments/payment-info.ts";
-import { renderSignInRefusal } from "../payments/sign-in/sign-in-refusals.ts";
+import { renderSignInRefusal } from "../sign-in/sign-in-refusals.ts";
 import { type AppError, codeOf, statusOf } from "./error-status.ts";
 
 export const QUOTA_EXHAUSTED_TEXT = "Free queries used up for today: buy more queries to continue";

@@ -11,7 +11,7 @@ import type { EmptyMessage, MessageTooLong, QuotaExhausted } from "../../core/us
 import type { TooManyDeclines } from "../../core/use-cases/spend-query.ts";
 import type { Unavailable } from "../hono-kit/unavailable.ts";
 import { REJECTIONS } from "../payments/payment-rejections.ts";
-import { SIGN_IN_REFUSALS } from "../payments/sign-in/sign-in-refusals.ts";
+import { SIGN_IN_REFUSALS } from "../sign-in/sign-in-refusals.ts";
 
 export type { Unavailable };
 

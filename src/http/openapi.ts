@@ -4,7 +4,7 @@
  * cannot drift. Schemas land in `components.schemas` under their identifiers.
  */
 import * as Schema from "effect/Schema";
-import { FeedbackRequest } from "../../core/feedback.ts";
+import { FeedbackRequest } from "../../core/answers/feedback.ts";
 import { ExportQuery, ExportResponse, InsightsQuery, InsightsResponse } from "./schemas/admin.ts";
 import { ChatRequest, PaymentRequest, SignInRequest } from "./schemas/requests.ts";
 import {

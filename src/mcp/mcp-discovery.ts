@@ -1,6 +1,6 @@
 /** The MCP endpoint's paid tools as the discovery manifest lists them (x402's well-known discovery). */
 import { z } from "zod";
-import { MCP_TOOLS, type McpToolPrices } from "../../core/config-mcp.ts";
+import { MCP_TOOLS, type McpToolPrices } from "../../core/config/config-mcp.ts";
 import { mcpToolResource } from "../payments/priced-resources.ts";
 import type { DiscoveryEntry } from "../payments/v2/discovery.ts";
 import { TOOL_EXAMPLES } from "./tool-examples.ts";

@@ -11,7 +11,7 @@ import { keptBody, type PaidResult } from "../../core/payments/payment-identifie
 import { runOutcome } from "../hono-kit/run-effect.ts";
 import type { Logger } from "../observability/log.ts";
 import { gatePayment, keepResult, type PaidOnceDeps } from "../payments/v2/paid-once.ts";
-import { paymentIdOf } from "../payments/v2/payment-identifier.ts";
+import { paymentIdOf } from "../payments/v2/payment-identifier-wire.ts";
 import { errorResult, type McpPaymentDeps, PAYMENT_RESPONSE_META } from "./mcp-payment.ts";
 
 const settlementOf = (result: ToolResult): unknown => result._meta?.[PAYMENT_RESPONSE_META];

@@ -17,10 +17,10 @@ import { acceptPayment } from "../payments/server/accept-payment.ts";
 import type { CreditDialect, CreditRoute, PaymentRefusal } from "../payments/server/dialect.ts";
 import { issuePaymentRequest, paymentRequestOf } from "../payments/server/issue-request.ts";
 import { x402Rejection } from "../payments/server/x402-errors.ts";
-import { signInExtensions } from "../payments/sign-in/advertise.ts";
-import { issueChallenge, type SignInSettings } from "../payments/sign-in/wallet-sign-in.ts";
 import type { ExactFacilitator } from "../payments/v2/exact-payment.ts";
 import { PAYMENT_RESPONSE_HEADER, PAYMENT_SIGNATURE_HEADER, paymentRequiredOf } from "../payments/v2/wire.ts";
+import { signInExtensions } from "../sign-in/advertise.ts";
+import { issueChallenge, type SignInSettings } from "../sign-in/wallet-sign-in.ts";
 
 /** The MCP transport's `_meta` keys. */
 export const PAYMENT_META = "x402/payment";

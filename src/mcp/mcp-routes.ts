@@ -3,13 +3,13 @@
  * its calls have the client identity, protection limit and access log of every other route.
  */
 import { Hono } from "hono";
-import type { McpToolPrices } from "../../core/config-mcp.ts";
+import type { McpToolPrices } from "../../core/config/config-mcp.ts";
 import type { AppEnv } from "../hono-kit/app-env.ts";
 import type { InsightsRecorder } from "../hono-kit/insights-recorder.ts";
 import type { AppRuntime } from "../hono-kit/run-effect.ts";
 import type { CreditDialect } from "../payments/server/dialect.ts";
-import type { WalletAccessDeps } from "../payments/sign-in/wallet-access.ts";
 import type { ExactFacilitator } from "../payments/v2/exact-payment.ts";
+import type { WalletAccessDeps } from "../sign-in/wallet-access.ts";
 import { transportCredentials } from "./mcp-sign-in.ts";
 
 export interface McpDeps {

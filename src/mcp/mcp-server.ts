@@ -14,7 +14,7 @@ import { askQuestion } from "../../core/use-cases/ask-question.ts";
 import { runOutcome } from "../hono-kit/run-effect.ts";
 import { mcpToolResource } from "../payments/priced-resources.ts";
 import { errorResult, offerPayment } from "./mcp-payment.ts";
-import { MAX_PAGE_CHARS, readPage } from "./read-page.ts";
+import { MAX_PAGE_CHARS, readPage } from "./mcp-read-page.ts";
 import { FREE_QUESTIONS_USED, type PricedCallContext, priceNote, underPrice } from "./tool-price.ts";
 import { MAX_QUESTION, TOOL_SCHEMAS } from "./tool-schemas.ts";
 

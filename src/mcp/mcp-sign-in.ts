@@ -5,11 +5,11 @@
  * HTTP) or in the call's `_meta["sign-in-with-x"]` (the proof object, or the same base64 text),
  * the `_meta` proof winning. A proof is single use (its nonce is spent when it signs in), so a
  * client that calls often exchanges one for a session at POST /api/session. Judged by the chat's
- * rules and ceilings (src/payments/sign-in/wallet-access.ts).
+ * rules and ceilings (src/sign-in/wallet-access.ts).
  */
-import { SESSION_HEADER } from "../payments/sign-in/session-token.ts";
-import type { WalletCredentials } from "../payments/sign-in/wallet-access.ts";
-import { proofOfHeader, SIGN_IN_WITH_X } from "../payments/sign-in/wallet-sign-in.ts";
+import { SESSION_HEADER } from "../sign-in/session-token.ts";
+import type { WalletCredentials } from "../sign-in/wallet-access.ts";
+import { proofOfHeader, SIGN_IN_WITH_X } from "../sign-in/wallet-sign-in.ts";
 
 /** The `_meta` key of a tool call's sign-in proof: the extension's own name. */
 export const SIGN_IN_META = SIGN_IN_WITH_X;

@@ -1,5 +1,5 @@
 /** A call of each MCP tool and its structured result, as catalogues show them (bazaar); valid against TOOL_SCHEMAS. */
-import type { McpTool } from "../../core/config-mcp.ts";
+import type { McpTool } from "../../core/config/config-mcp.ts";
 
 const SOURCE = {
   number: 1,

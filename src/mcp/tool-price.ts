@@ -8,7 +8,7 @@
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import * as Effect from "effect/Effect";
-import type { McpTool, McpToolPrices } from "../../core/config-mcp.ts";
+import type { McpTool, McpToolPrices } from "../../core/config/config-mcp.ts";
 import { formatUnits } from "../../core/payments/money.ts";
 import type { Spender } from "../../core/use-cases/spend-query.ts";
 import { spendQuestions } from "../../core/use-cases/spend-questions.ts";
@@ -16,14 +16,10 @@ import type { InsightsRecorder } from "../hono-kit/insights-recorder.ts";
 import { runOutcome } from "../hono-kit/run-effect.ts";
 import type { Logger } from "../observability/log.ts";
 import { mcpToolResource } from "../payments/priced-resources.ts";
-import { linkPayer } from "../payments/sign-in/payer-link.ts";
-import { SIGN_IN_REFUSALS } from "../payments/sign-in/sign-in-refusals.ts";
-import {
-  type WalletAccessDeps,
-  type WalletCredentials,
-  walletAccessOf,
-} from "../payments/sign-in/wallet-access.ts";
 import { receiptOf } from "../payments/v2/x402-extensions.ts";
+import { linkPayer } from "../sign-in/payer-link.ts";
+import { SIGN_IN_REFUSALS } from "../sign-in/sign-in-refusals.ts";
+import { type WalletAccessDeps, type WalletCredentials, walletAccessOf } from "../sign-in/wallet-access.ts";
 import { paidToolOnce } from "./mcp-paid-once.ts";
 import {
   buyWithPayload,

@@ -3,7 +3,7 @@
  * manifest describes the paid ones (one definition for both, so they cannot drift).
  */
 import { z } from "zod";
-import { MAX_PAGE_CHARS } from "./read-page.ts";
+import { MAX_PAGE_CHARS } from "./mcp-read-page.ts";
 
 export const MAX_QUESTION = 2000;
 

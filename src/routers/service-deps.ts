@@ -1,5 +1,5 @@
 /** What the routers of the service and of each of its sites are built from. */
-import type { AppConfig } from "../../core/config.ts";
+import type { AppConfig } from "../../core/config/config.ts";
 import type { DocsSyncRecord } from "../../core/ports/docs-sync.ts";
 import type { AppRuntime } from "../hono-kit/run-effect.ts";
 import type { WidgetApiDeps } from "../http/routes/widget-api.ts";
@@ -7,8 +7,8 @@ import type { ServiceLimiters } from "../http/service-limiters.ts";
 import type { ServiceLogger } from "../observability/log.ts";
 import type { Metrics } from "../observability/metrics.ts";
 import type { ReceiptKey } from "../payments/offer-receipt/receipt-key.ts";
-import type { SignInSettings } from "../payments/sign-in/wallet-sign-in.ts";
 import type { ExactFacilitator } from "../payments/v2/exact-payment.ts";
+import type { SignInSettings } from "../sign-in/wallet-sign-in.ts";
 import type { WebDeps } from "../web/web-routes.ts";
 
 export const MAX_BODY_BYTES = 16 * 1024;

@@ -13,7 +13,7 @@ import * as ExtractiveGenerator from "../../adapters/llm-extractive/index.ts";
 import type { CacheOptions, FallbackOptions } from "../../adapters/llm-fallback/index.ts";
 import { LocalIndex, LocalRetriever } from "../../adapters/retrieval-local/index.ts";
 import { MemoryAnswerCache } from "../../adapters/store-memory/index.ts";
-import type { AppConfig, VectorConfig } from "../../core/config.ts";
+import type { AppConfig, VectorConfig } from "../../core/config/config.ts";
 import type { AnswerCache } from "../../core/ports/answer-cache.ts";
 import { AppSettings } from "./app-settings.ts";
 

@@ -18,7 +18,7 @@ import {
   LargestSiteFreeQuestions,
 } from "../../core/ceilings/ceilings.ts";
 import { CeilingRefusals } from "../../core/ceilings/refusals.ts";
-import { type AppConfig, type ChainConfig, parseConfig } from "../../core/config.ts";
+import { type AppConfig, type ChainConfig, parseConfig } from "../../core/config/config.ts";
 import { InsightsSettings } from "../../core/insights/insights-settings.ts";
 import { CHAIN_LOOKUPS_PER_PAYMENT, ChainLookupLimits } from "../../core/payments/chain-lookup-budget.ts";
 import * as PaymentSettings from "../../core/payments/payment-settings.ts";

@@ -6,18 +6,18 @@
  * shutdown. Only listening and signals are runtime-specific.
  */
 import * as Result from "effect/Result";
-import { ConfigError, type Env, parseConfig } from "../../core/config.ts";
+import { ConfigError, type Env, parseConfig } from "../../core/config/config.ts";
 import { createApp } from "../app.ts";
 import { serviceLimiters } from "../http/service-limiters.ts";
 import { makeLogger } from "../observability/log.ts";
 import { makeMetrics } from "../observability/metrics.ts";
 import type { ExactFacilitator } from "../payments/v2/exact-payment.ts";
+import { signInSettings } from "../sign-in/sign-in-settings.ts";
 import type { AppEvents } from "./app-layer.ts";
 import { ensureDemoIndex } from "./demo-index.ts";
-import { receiptKeyFor } from "./receipt-key.ts";
+import { receiptKeyFor } from "./receipt-key-source.ts";
 import { type LocalChainStarter, type ResolvedChain, warnAboutDefaults } from "./resolve-chain.ts";
 import { startService } from "./service-layers.ts";
-import { signInSettings } from "./sign-in-settings.ts";
 import { describeStartupFailure } from "./startup-failure.ts";
 
 /** Upper bound on waiting for in-flight requests at shutdown (the answer deadline is 90 s). */
@@ -43,7 +43,7 @@ export const boot = async (env: Env, exitProcess: (code: number) => never, optio
   }
   const config = parsed.success;
   // A bad sites file is a bad setting: refused with every problem before anything starts.
-  const sitesFile = config.sitesFile === undefined ? undefined : await import("./sites-file.ts");
+  const sitesFile = config.sitesFile === undefined ? undefined : await import("../sites/sites-file.ts");
   const sitesAtStart =
     config.sitesFile === undefined || sitesFile === undefined
       ? undefined

@@ -7,7 +7,7 @@
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import * as Effect from "effect/Effect";
-import type { AppConfig } from "../../core/config.ts";
+import type { AppConfig } from "../../core/config/config.ts";
 import type { Logger } from "../observability/log.ts";
 import { indexLayer, withSettings } from "./adapter-layers.ts";
 

@@ -5,7 +5,7 @@
  * (src/main.ts, src/deno.ts, the container image) bring none and refuse to start.
  */
 import type { KeyPairSigner } from "@solana/kit";
-import type { AppConfig, ChainConfig } from "../../core/config.ts";
+import type { AppConfig, ChainConfig } from "../../core/config/config.ts";
 import { hostGuardOn } from "../http/edge/host-guard.ts";
 import type { FundDemoWallet } from "../http/routes/demo-faucet.ts";
 import type { Logger } from "../observability/log.ts";

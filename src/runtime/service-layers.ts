@@ -13,24 +13,24 @@ import * as Layer from "effect/Layer";
 import * as ManagedRuntime from "effect/ManagedRuntime";
 import * as Redacted from "effect/Redacted";
 import * as Scope from "effect/Scope";
-import type { AppConfig, Env } from "../../core/config.ts";
-import type { SitesSet } from "../../core/config-site.ts";
+import type { AppConfig, Env } from "../../core/config/config.ts";
+import type { SitesSet } from "../../core/config/config-site.ts";
 import { TransferAttribution } from "../../core/ports/transfer-attribution.ts";
+import type { DocsSyncWatch, ServiceDocsSync } from "../docs-sync/docs-sync-loop.ts";
 import type { AppRuntime } from "../hono-kit/run-effect.ts";
 import { runOutcome } from "../hono-kit/run-effect.ts";
 import type { ServiceLimiters } from "../http/service-limiters.ts";
 import type { ServiceLogger } from "../observability/log.ts";
 import type { Metrics } from "../observability/metrics.ts";
 import type { ReceiptKey } from "../payments/offer-receipt/receipt-key.ts";
-import type { SignInSettings } from "../payments/sign-in/wallet-sign-in.ts";
 import type { ExactFacilitator } from "../payments/v2/exact-payment.ts";
 import { startFacilitator } from "../payments/v2/facilitator.ts";
 import { startReconciler } from "../payments/v2/reconciler.ts";
+import type { SignInSettings } from "../sign-in/wallet-sign-in.ts";
 import { defaultSiteAttribution, type SiteAttribution, siteAttribution } from "../sites/site-attribution.ts";
 import { type SiteFreeQuestions, siteFreeQuestions } from "../sites/site-free-questions.ts";
 import type { StartedSites } from "../sites/start-sites.ts";
 import { type AppEvents, appLayer } from "./app-layer.ts";
-import type { DocsSyncWatch, ServiceDocsSync } from "./docs-sync.ts";
 import { type LocalChainStarter, type ResolvedChain, resolveChain } from "./resolve-chain.ts";
 
 class Chain extends Context.Service<Chain, ResolvedChain>()("runtime/Chain") {}
@@ -141,7 +141,7 @@ const docsSyncLayer = ({ config, logger }: ServiceSetup) =>
       async () => {
         if (config.docsSite.url === undefined && config.sitesFile === undefined)
           return { loop: undefined, root: undefined };
-        const { followDefaultSite, serviceDocsSync } = await import("./docs-sync.ts");
+        const { followDefaultSite, serviceDocsSync } = await import("../docs-sync/docs-sync-loop.ts");
         const loop = serviceDocsSync(logger);
         return { loop, root: followDefaultSite(loop, config) };
       },

@@ -3,7 +3,7 @@
  * Retriever (local file or Chroma collection, from the site's AppConfig) over its Embedder,
  * reporting each loaded index's size so the manager can keep the total under SITES_MEMORY_MB.
  */
-import type { AppConfig } from "../../core/config.ts";
+import type { AppConfig } from "../../core/config/config.ts";
 import type { Logger } from "../observability/log.ts";
 import type { SiteRetrieval } from "../sites/site-indexes.ts";
 import { describeIndex, retrievalLayerWith, withSettings } from "./adapter-layers.ts";

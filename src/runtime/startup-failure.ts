@@ -3,7 +3,7 @@
  * to do, never a stack trace and never a secret (a Redis URL's password, an API key). Covers
  * the listening socket (Bun and Deno word it differently) and the dependencies checked at start.
  */
-import type { AppConfig } from "../../core/config.ts";
+import type { AppConfig } from "../../core/config/config.ts";
 
 const field = (error: unknown, name: string): unknown =>
   typeof error === "object" && error !== null ? (error as Record<string, unknown>)[name] : undefined;

@@ -6,17 +6,17 @@
  */
 import * as Layer from "effect/Layer";
 import * as ManagedRuntime from "effect/ManagedRuntime";
-import type { AppConfig, ChainConfig } from "../../core/config.ts";
-import type { SiteDefinition } from "../../core/config-site.ts";
+import type { AppConfig, ChainConfig } from "../../core/config/config.ts";
+import type { SiteDefinition } from "../../core/config/config-site.ts";
 import { TransferAttribution } from "../../core/ports/transfer-attribution.ts";
 import type { AppRuntime } from "../hono-kit/run-effect.ts";
 import type { ServiceLimiters } from "../http/service-limiters.ts";
 import type { Logger, ServiceLogger } from "../observability/log.ts";
 import type { Metrics } from "../observability/metrics.ts";
 import type { ReceiptKey } from "../payments/offer-receipt/receipt-key.ts";
-import type { SignInSettings } from "../payments/sign-in/wallet-sign-in.ts";
 import type { ExactFacilitator } from "../payments/v2/exact-payment.ts";
 import { type AppEvents, type AppParts, appLayer } from "../runtime/app-layer.ts";
+import type { SignInSettings } from "../sign-in/wallet-sign-in.ts";
 import { type SiteStore, siteKeyPrefix } from "./site-store.ts";
 
 /** What every hosted site shares with the default site. */

@@ -3,7 +3,7 @@
  * once, its runtime and routes), served through the site directory the edge reads, and followed
  * when the sites file changes: a new site is opened, a changed one gets a new runtime over the
  * same store, a removed one is closed. A folder site's index follows its folder while it is open
- * (src/runtime/folder-docs.ts). The runtime a change replaces keeps serving the requests
+ * (src/docs-sync/folder-docs.ts). The runtime a change replaces keeps serving the requests
  * it already has for a grace period longer than a hold (120 s), then is closed; a removed site's
  * runtime is closed only once its reconciler found nothing pending, so the settlements it left
  * pending are followed to their end (credited or closed) though nothing serves it. On the memory
@@ -13,15 +13,15 @@
  */
 import * as Context from "effect/Context";
 import * as Layer from "effect/Layer";
-import type { AppConfig } from "../../core/config.ts";
-import type { SiteDefinition, SitesSet } from "../../core/config-site.ts";
-import { sitesText } from "../../core/config-sites-file.ts";
+import type { AppConfig } from "../../core/config/config.ts";
+import type { SiteDefinition, SitesSet } from "../../core/config/config-site.ts";
+import { sitesText } from "../../core/config/config-sites-file.ts";
 import { RequestSeal } from "../../core/ports/request-seal.ts";
 import { Retriever } from "../../core/ports/retrieval.ts";
 import { UnattributedPayments } from "../../core/ports/unattributed-payments.ts";
 import type { AppDeps } from "../app.ts";
-import type { ServiceDocsSync } from "../runtime/docs-sync.ts";
-import { type FolderSite, startFolderDocs } from "../runtime/folder-docs.ts";
+import type { ServiceDocsSync } from "../docs-sync/docs-sync-loop.ts";
+import { type FolderSite, startFolderDocs } from "../docs-sync/folder-docs.ts";
 import { siteRetrieval } from "../runtime/site-retrieval.ts";
 import { coldLoadBudget } from "./cold-loads.ts";
 import { type ServiceParts, type SiteRuntime, siteRuntime } from "./hosted-site.ts";
@@ -43,7 +43,7 @@ export const RETIRE_AFTER_MS = 130_000;
 
 export interface HostedSitesOptions extends ServiceParts {
   readonly shared: Context.Context<SharedServices>;
-  /** The service's one docs sync loop, which the sites file's URL sites join (docs-sync.ts). */
+  /** The service's one docs sync loop, which the sites file's URL sites join (src/docs-sync/docs-sync-loop.ts). */
   readonly docsSync: ServiceDocsSync;
   /** The service's attribution of transfers, the root site's part already in (site-attribution.ts). */
   readonly transfers: SiteAttribution;

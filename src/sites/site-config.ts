@@ -9,9 +9,9 @@
  * the site's title, when it fits their rules (printable ASCII, 32 characters), else the service's.
  */
 import { dirname, join } from "node:path";
-import type { AppConfig, ChainConfig, VectorConfig } from "../../core/config.ts";
-import type { SiteDefinition } from "../../core/config-site.ts";
-import { isCatalogText } from "../../core/config-x402-agents.ts";
+import type { AppConfig, ChainConfig, VectorConfig } from "../../core/config/config.ts";
+import type { SiteDefinition } from "../../core/config/config-site.ts";
+import { isCatalogText } from "../../core/config/config-x402-agents.ts";
 
 const siteVector = (vector: VectorConfig, id: string): VectorConfig =>
   vector.kind === "local"

@@ -5,8 +5,8 @@
  * own lease.
  */
 import * as Context from "effect/Context";
-import type { AppConfig, ChainConfig } from "../../core/config.ts";
-import type { SiteDefinition } from "../../core/config-site.ts";
+import type { AppConfig, ChainConfig } from "../../core/config/config.ts";
+import type { SiteDefinition } from "../../core/config/config-site.ts";
 import type { DocsSyncRecord } from "../../core/ports/docs-sync.ts";
 import { RequestSeal } from "../../core/ports/request-seal.ts";
 import { runOutcome } from "../hono-kit/run-effect.ts";

@@ -8,8 +8,8 @@
 import { existsSync, statSync } from "node:fs";
 import * as Clock from "effect/Clock";
 import * as Effect from "effect/Effect";
-import type { AppConfig } from "../../core/config.ts";
-import type { SiteDefinition } from "../../core/config-site.ts";
+import type { AppConfig } from "../../core/config/config.ts";
+import type { SiteDefinition } from "../../core/config/config-site.ts";
 import { formatDay } from "../../core/insights/day-range.ts";
 import type { SiteIndexState, SiteSummary, SiteToday } from "../../core/insights/sites-summary.ts";
 import { UNITS_PER_USDC } from "../../core/payments/money.ts";

@@ -10,8 +10,8 @@
  * whatever its address (changing PAYMENT_WALLET_ADDRESS refuses nothing).
  */
 import * as Effect from "effect/Effect";
-import type { RedisTarget } from "../../core/config-redis.ts";
-import type { SiteDefinition } from "../../core/config-site.ts";
+import type { RedisTarget } from "../../core/config/config-redis.ts";
+import type { SiteDefinition } from "../../core/config/config-site.ts";
 import { siteKeyPrefix } from "./site-store.ts";
 
 /** What a site without a wallet of its own is bound to. */
@@ -43,7 +43,7 @@ export const siteWallets = (redis: RedisTarget | undefined) => {
         if (refused === undefined) bound.set(definition.id, wallet);
         return refused;
       }
-      const { claimSiteWallet } = await import("../../adapters/store-redis/site-wallet.ts");
+      const { claimSiteWallet } = await import("../../adapters/store-redis/sites/redis-site-wallet.ts");
       const held = await Effect.runPromise(
         claimSiteWallet({ url: redis, keyPrefix: siteKeyPrefix(definition.id) }, wallet, moved),
       );

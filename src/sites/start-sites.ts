@@ -5,12 +5,12 @@
  * and the sites keep serving as they were.
  */
 import * as Result from "effect/Result";
-import type { Env } from "../../core/config.ts";
-import type { SitesSet } from "../../core/config-site.ts";
+import type { Env } from "../../core/config/config.ts";
+import type { SitesSet } from "../../core/config/config-site.ts";
 import type { AppRuntime } from "../hono-kit/run-effect.ts";
-import { loadSitesFile, siteDefaults, watchSitesFile } from "../runtime/sites-file.ts";
 import { type HostedSitesOptions, hostedSites } from "./hosted-sites.ts";
 import { sharedServicesOf } from "./site-store.ts";
+import { loadSitesFile, siteDefaults, watchSitesFile } from "./sites-file.ts";
 
 export interface StartSitesOptions extends Omit<HostedSitesOptions, "shared"> {
   readonly path: string;

@@ -2,9 +2,9 @@
 
 import { h, ICONS, icon } from "../browser/dom.ts";
 import { safeHref } from "../browser/safe-url.ts";
-import type { Api } from "./api.ts";
+import type { Api } from "./chat-api.ts";
 import type { StoredMessage } from "./conversation.ts";
-import { renderMarkdown } from "./markdown.ts";
+import { renderMarkdown } from "./markdown-dom.ts";
 
 let answers = 0;
 

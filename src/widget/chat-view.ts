@@ -2,9 +2,9 @@
 
 import { h } from "../browser/dom.ts";
 import { answerView } from "./answer-view.ts";
-import type { Api, PaymentInfo, RateLimit, ServiceError } from "./api.ts";
-import type { WidgetConfig } from "./config.ts";
+import type { Api, PaymentInfo, RateLimit, ServiceError } from "./chat-api.ts";
 import type { Conversation, conversationStore, StoredMessage } from "./conversation.ts";
+import type { WidgetConfig } from "./widget-settings.ts";
 
 export interface ChatViewDeps {
   readonly log: HTMLElement;

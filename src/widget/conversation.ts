@@ -3,7 +3,7 @@
  * the tab, and ends with it; other tabs have their own), with the `conversationId` the service
  * uses to answer follow-up questions.
  */
-import type { Source } from "./api.ts";
+import type { Source } from "./chat-api.ts";
 
 export interface StoredMessage {
   readonly role: "user" | "assistant";

@@ -1,5 +1,5 @@
 /** One clear sentence per refusal of the spec's error table (codes from POST /api/payment). */
-import type { ServiceError } from "./api.ts";
+import type { ServiceError } from "./chat-api.ts";
 
 const MESSAGES: Readonly<Record<string, string>> = {
   INVALID_AMOUNT: "That amount cannot be bought: choose 0.01 to 1.00 USDC.",

@@ -6,8 +6,8 @@
  */
 
 import { h } from "../browser/dom.ts";
-import type { Api, PaymentInfo, RateLimit } from "./api.ts";
-import type { PayModule } from "./pay/index.ts";
+import type { Api, PaymentInfo, RateLimit } from "./chat-api.ts";
+import type { PayModule } from "./pay/pay-bundle.ts";
 import { paymentMessage } from "./payment-messages.ts";
 
 /**

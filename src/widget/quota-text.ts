@@ -1,5 +1,5 @@
 /** The quota line of the header: questions left, the free/paid split and when free ones reset. */
-import type { RateLimit } from "./api.ts";
+import type { RateLimit } from "./chat-api.ts";
 
 const untilText = (ms: number): string => {
   const minutes = Math.max(1, Math.round(ms / 60_000));

@@ -3,7 +3,7 @@
  * data-theme or "dark"/"light" class, as Docusaurus, VitePress and others set it), else the
  * system preference. Followed live as either changes.
  */
-import type { Theme } from "./config.ts";
+import type { Theme } from "./widget-settings.ts";
 
 const pageTheme = (): "light" | "dark" | undefined => {
   const html = document.documentElement;

@@ -5,17 +5,17 @@
  */
 
 import { h, ICONS, icon } from "../browser/dom.ts";
-import { makeApi, type PaymentInfo, type RateLimit } from "./api.ts";
+import { makeApi, type PaymentInfo, type RateLimit } from "./chat-api.ts";
 import { chatView } from "./chat-view.ts";
-import type { WidgetConfig } from "./config.ts";
 import { conversationStore } from "./conversation.ts";
-import type { PayModule } from "./pay/index.ts";
+import type { PayModule } from "./pay/pay-bundle.ts";
 import { paymentPanel } from "./payment-panel.ts";
 import { quotaText } from "./quota-text.ts";
-import { signInPanel } from "./sign-in-panel.ts";
+import { signInPanel } from "./sign-in/sign-in-panel.ts";
+import { sessionStore, shortWallet } from "./sign-in/wallet-session.ts";
 import { STYLES } from "./styles.ts";
 import { followTheme } from "./theme.ts";
-import { sessionStore, shortWallet } from "./wallet-session.ts";
+import type { WidgetConfig } from "./widget-settings.ts";
 
 export const WIDGET_TAG = "docs-chat-widget";
 

@@ -12,7 +12,7 @@ import {
   CHAIN_LOOKUPS_PER_CLIENT_PER_MINUTE,
   CHAIN_LOOKUPS_PER_PAYMENT,
 } from "../../core/payments/chain-lookup-budget.ts";
-import { buildAuthorization, readPaymentRequest } from "../../src/payments/client/index.ts";
+import { buildAuthorization, readPaymentRequest } from "../../src/payments/client/payment-client.ts";
 import { askChat, exhaustFreeQuestion } from "../support/chat-402.ts";
 import { startTestChain, type TestChain } from "../support/localnet.ts";
 import { awayFromMinuteEdge } from "../support/minute-window.ts";

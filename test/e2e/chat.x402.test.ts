@@ -7,14 +7,14 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import * as Effect from "effect/Effect";
 import { paymentMemo } from "../../core/payments/x402.ts";
 import { decodeReceiptHeader } from "../../core/payments/x402-receipt.ts";
-import { WalletCredits } from "../../core/ports/wallet-credits.ts";
+import { WalletCredits } from "../../core/ports/wallet-credits-store.ts";
 import {
   buildAuthorization,
   createTransfer,
   readPaymentRequest,
   wrapFetchWithPayment,
   type X402Wallet,
-} from "../../src/payments/client/index.ts";
+} from "../../src/payments/client/payment-client.ts";
 import { askChat, exhaustFreeQuestion } from "../support/chat-402.ts";
 import { expiredRequest } from "../support/expired-request.ts";
 import { chainReaderOf, startTestChain, type TestChain } from "../support/localnet.ts";

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { PaymentRequired } from "@x402/core/types";
-import type { McpToolPrices } from "../../core/config-mcp.ts";
+import type { McpToolPrices } from "../../core/config/config-mcp.ts";
 import type { ExactFacilitator } from "../../src/payments/v2/exact-payment.ts";
 import type { TestChain } from "../support/localnet.ts";
 import { chainReaderOf } from "../support/localnet.ts";

@@ -15,7 +15,7 @@ import type { KeyPairSigner } from "@solana/kit";
 import { generatePaymentId } from "@x402/extensions/payment-identifier";
 import { RedisStore } from "../../adapters/store-redis/index.ts";
 import { paymentMemo } from "../../core/payments/x402.ts";
-import { buildAuthorization, readPaymentRequest } from "../../src/payments/client/index.ts";
+import { buildAuthorization, readPaymentRequest } from "../../src/payments/client/payment-client.ts";
 import type { ExactFacilitator } from "../../src/payments/v2/exact-payment.ts";
 import { askChat, exhaustFreeQuestion } from "../support/chat-402.ts";
 import { waitFor } from "../support/free-port.ts";

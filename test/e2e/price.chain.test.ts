@@ -12,7 +12,7 @@ import {
   createTransfer,
   readPaymentRequest,
   type X402Wallet,
-} from "../../src/payments/client/index.ts";
+} from "../../src/payments/client/payment-client.ts";
 import type { ExactFacilitator } from "../../src/payments/v2/exact-payment.ts";
 import { askChat, exhaustFreeQuestion } from "../support/chat-402.ts";
 import type { TestChain } from "../support/localnet.ts";

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { RedisStore } from "../../adapters/store-redis/index.ts";
 import { paymentMemo } from "../../core/payments/x402.ts";
-import { readPaymentRequest } from "../../src/payments/client/index.ts";
+import { readPaymentRequest } from "../../src/payments/client/payment-client.ts";
 import { exhaustFreeQuestion } from "../support/chat-402.ts";
 import { chainReaderOf, startTestChain, type TestChain } from "../support/localnet.ts";
 import { redisServerAvailable } from "../support/redis-server.ts";

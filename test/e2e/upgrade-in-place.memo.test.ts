@@ -13,7 +13,7 @@ import { join } from "node:path";
 import * as Result from "effect/Result";
 import Redis from "ioredis";
 import { hmacSeal } from "../../adapters/shared/hmac-seal.ts";
-import { parseConfig } from "../../core/config.ts";
+import { parseConfig } from "../../core/config/config.ts";
 import { memoReference } from "../../core/payments/memo-reference.ts";
 import { createApp } from "../../src/app.ts";
 import { serviceLimiters } from "../../src/http/service-limiters.ts";

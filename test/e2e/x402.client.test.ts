@@ -15,7 +15,7 @@ import {
   PaymentRequiredError,
   payPaymentRequest,
   wrapFetchWithPayment,
-} from "../../src/payments/client/index.ts";
+} from "../../src/payments/client/payment-client.ts";
 import { type ExampleServer, startExampleServer, useExampleServer } from "../support/x402-example.ts";
 
 const env = useExampleServer();

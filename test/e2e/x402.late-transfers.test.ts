@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { paymentMemo } from "../../core/payments/x402.ts";
 import { decodeReceiptHeader } from "../../core/payments/x402-receipt.ts";
-import { buildAuthorization } from "../../src/payments/client/index.ts";
+import { buildAuthorization } from "../../src/payments/client/payment-client.ts";
 import { expiredRequest } from "../support/expired-request.ts";
 import { startTestChain, type TestChain } from "../support/localnet.ts";
 import { redisServerAvailable, startRedisServer } from "../support/redis-server.ts";

@@ -23,8 +23,8 @@ import {
   createTransfer,
   readPaymentRequest,
   type X402Wallet,
-} from "../../src/payments/client/index.ts";
-import { createPaywall, PaywallConfigError, type X402Env } from "../../src/payments/server/index.ts";
+} from "../../src/payments/client/payment-client.ts";
+import { createPaywall, PaywallConfigError, type X402Env } from "../../src/payments/server/payment-server.ts";
 import { startTestChain, type TestChain } from "../support/localnet.ts";
 
 const LIMITS = { freePerDay: 3, paidDailyCap: 1000, holdTtlMs: 120_000 };

@@ -26,7 +26,7 @@ import { Hono } from "hono";
 import { ChainSolana } from "../../adapters/chain-solana/index.ts";
 import { memoryLogger } from "../../src/observability/log.ts";
 import { receiptKeyOf } from "../../src/payments/offer-receipt/receipt-key.ts";
-import { createPaywall, specDialect, type X402Env } from "../../src/payments/server/index.ts";
+import { createPaywall, specDialect, type X402Env } from "../../src/payments/server/payment-server.ts";
 import { exactDialect } from "../../src/payments/v2/exact-dialect.ts";
 import type { ExactFacilitator } from "../../src/payments/v2/exact-payment.ts";
 import { receiptOf, withX402Extensions } from "../../src/payments/v2/x402-extensions.ts";

@@ -13,7 +13,11 @@ import {
   type X402ErrorBody,
 } from "../../core/payments/x402.ts";
 import { decodeReceiptHeader } from "../../core/payments/x402-receipt.ts";
-import { buildAuthorization, createTransfer, PaymentExpiredError } from "../../src/payments/client/index.ts";
+import {
+  buildAuthorization,
+  createTransfer,
+  PaymentExpiredError,
+} from "../../src/payments/client/payment-client.ts";
 import { useExampleServer } from "../support/x402-example.ts";
 
 const env = useExampleServer();

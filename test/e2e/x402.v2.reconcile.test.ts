@@ -18,7 +18,7 @@ import { RedisStore } from "../../adapters/store-redis/index.ts";
 import type { CeilingCounter } from "../../core/ports/ceiling-counter.ts";
 import type { PaymentRequests } from "../../core/ports/payment-requests.ts";
 import { PendingSettlements } from "../../core/ports/pending-settlements.ts";
-import { WalletCredits } from "../../core/ports/wallet-credits.ts";
+import { WalletCredits } from "../../core/ports/wallet-credits-store.ts";
 import { runOutcome } from "../../src/hono-kit/run-effect.ts";
 import { memoryLogger } from "../../src/observability/log.ts";
 import type { Metrics } from "../../src/observability/metrics.ts";

@@ -6,7 +6,7 @@
 import { expect, test } from "bun:test";
 import { decodePaymentRequiredHeader } from "@x402/core/http";
 import { receiptKeyOf } from "../../src/payments/offer-receipt/receipt-key.ts";
-import { SIGN_IN_WITH_X } from "../../src/payments/sign-in/wallet-sign-in.ts";
+import { SIGN_IN_WITH_X } from "../../src/sign-in/wallet-sign-in.ts";
 import { testApps } from "../support/test-app.ts";
 import { offlineFacilitator } from "../support/x402-v2.ts";
 

@@ -11,7 +11,7 @@ import { generateKeyPairSigner } from "@solana/kit";
 import * as Effect from "effect/Effect";
 import { walletAccount } from "../../core/payments/wallet-credits.ts";
 import { PaymentStore } from "../../core/ports/payment-store.ts";
-import { SESSION_HEADER } from "../../src/payments/sign-in/session-token.ts";
+import { SESSION_HEADER } from "../../src/sign-in/session-token.ts";
 import { redisServerAvailable } from "../support/redis-server.ts";
 import { useRedisServer } from "../support/shared-redis.ts";
 import { challengeOf, proofFor, signInWith } from "../support/sign-in-client.ts";

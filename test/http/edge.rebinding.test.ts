@@ -6,7 +6,7 @@
  * before and one WARN line says so at start. A docs site in ALLOWED_ORIGINS keeps its widget.
  */
 import { describe, expect, test } from "bun:test";
-import type { AppConfig } from "../../core/config.ts";
+import type { AppConfig } from "../../core/config/config.ts";
 import { memoryLogger } from "../../src/observability/log.ts";
 import { defaultConfig } from "../../src/runtime/app-layer.ts";
 import { warnAboutDefaults } from "../../src/runtime/resolve-chain.ts";

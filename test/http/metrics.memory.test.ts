@@ -5,7 +5,7 @@
  */
 import { expect, test } from "bun:test";
 import { MemoryStore } from "../../adapters/store-memory/index.ts";
-import { DEFAULT_INSIGHTS_BOUNDS } from "../../core/config-insights.ts";
+import { DEFAULT_INSIGHTS_BOUNDS } from "../../core/config/config-insights.ts";
 import { METRICS_TOKEN, testApps } from "../support/test-app.ts";
 
 const build = testApps();

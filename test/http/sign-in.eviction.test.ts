@@ -15,7 +15,7 @@ import { walletAccount } from "../../core/payments/wallet-credits.ts";
 import { PaymentStore } from "../../core/ports/payment-store.ts";
 import { WalletSessions } from "../../core/ports/wallet-sessions.ts";
 import { CLOSED_SESSION_MS, MAX_SESSIONS_PER_WALLET } from "../../core/sign-in/session-ceilings.ts";
-import { hashSessionToken } from "../../src/payments/sign-in/session-token.ts";
+import { hashSessionToken } from "../../src/sign-in/session-token.ts";
 import { awayFromMinuteEdge } from "../support/minute-window.ts";
 import { clusterForSuite } from "../support/redis-cluster.ts";
 import { rawClient, redisServerAvailable } from "../support/redis-server.ts";

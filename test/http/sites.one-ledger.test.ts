@@ -7,7 +7,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import type * as Layer from "effect/Layer";
 import { encodeBase58 } from "../../core/base58.ts";
-import type { RedisTarget } from "../../core/config-redis.ts";
+import type { RedisTarget } from "../../core/config/config-redis.ts";
 import type { ChainLookup, ChainReader } from "../../core/ports/chain-reader.ts";
 import { recentBlockTime, USDC_MINT, usdcPayment, WALLET } from "../support/parsed-tx.ts";
 import { clusterForSuite } from "../support/redis-cluster.ts";

@@ -6,7 +6,7 @@
  * dropped: put back, its visitors' paid questions were gone.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { SiteDefinition } from "../../core/config-site.ts";
+import type { SiteDefinition } from "../../core/config/config-site.ts";
 import { waitFor } from "../support/free-port.ts";
 import { describeWithRedis, type RedisServer, startRedisServer } from "../support/redis-server.ts";
 import { buildSitesApp, docsFolder, siteDefinition } from "../support/sites-app.ts";

@@ -9,11 +9,7 @@ import { RedisStore } from "../../adapters/store-redis/index.ts";
 import { walletAccount } from "../../core/payments/wallet-credits.ts";
 import { PaymentStore } from "../../core/ports/payment-store.ts";
 import { WalletSessions } from "../../core/ports/wallet-sessions.ts";
-import {
-  hashSessionToken,
-  newSessionToken,
-  SESSION_HEADER,
-} from "../../src/payments/sign-in/session-token.ts";
+import { hashSessionToken, newSessionToken, SESSION_HEADER } from "../../src/sign-in/session-token.ts";
 import { useRedisServer } from "../support/shared-redis.ts";
 import { type TestApp, testApps } from "../support/test-app.ts";
 

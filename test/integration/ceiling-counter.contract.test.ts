@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import * as ManagedRuntime from "effect/ManagedRuntime";
-import { makeMemoryCeilingCounter } from "../../adapters/store-memory/ceiling-counter.ts";
-import { redisCeilingCounter } from "../../adapters/store-redis/ceiling-counter.ts";
+import { makeMemoryCeilingCounter } from "../../adapters/store-memory/ceilings/memory-ceiling-counter.ts";
+import { redisCeilingCounter } from "../../adapters/store-redis/ceilings/redis-ceiling-counter.ts";
 import { keyLayout } from "../../adapters/store-redis/keys.ts";
 import { close, connect } from "../../adapters/store-redis/redis-client.ts";
 import {

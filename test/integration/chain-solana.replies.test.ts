@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { SolanaError } from "@solana/kit";
 import * as Effect from "effect/Effect";
 import * as Result from "effect/Result";
-import { make, type ReaderRpc } from "../../adapters/chain-solana/chain-reader.ts";
 import { classifyRpcFailure } from "../../adapters/chain-solana/rpc-problem.ts";
+import { make, type ReaderRpc } from "../../adapters/chain-solana/solana-chain-reader.ts";
 import { startTestChain, type TestChain } from "../support/localnet.ts";
 import { toPlainJson } from "../support/plain-json.ts";
 

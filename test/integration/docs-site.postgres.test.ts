@@ -10,13 +10,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as Effect from "effect/Effect";
 import { ingest } from "../../adapters/docs-ingest/index.ts";
-import type { AppConfig } from "../../core/config.ts";
+import type { AppConfig } from "../../core/config/config.ts";
 import { Retriever } from "../../core/ports/retrieval.ts";
 import { ensurePostgresDocs } from "../../dev/bench/postgres-docs.ts";
 import { readQuestions } from "../../dev/eval/questions.ts";
+import { syncSite } from "../../src/docs-sync/site-sync.ts";
 import { indexLayer, retrievalLayer, withSettings } from "../../src/runtime/adapter-layers.ts";
 import { defaultConfig } from "../../src/runtime/app-layer.ts";
-import { syncSite } from "../../src/runtime/site-sync.ts";
 import { type StaticSite, startStaticSite } from "../support/static-site.ts";
 
 const DEV_SET = join(import.meta.dir, "../fixtures/eval/postgres-dev.tsv");

@@ -10,11 +10,11 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import * as Effect from "effect/Effect";
-import type { AppConfig } from "../../core/config.ts";
+import type { AppConfig } from "../../core/config/config.ts";
 import { Retriever } from "../../core/ports/retrieval.ts";
+import { type SiteSyncOptions, syncSite } from "../../src/docs-sync/site-sync.ts";
 import { retrievalLayer, withSettings } from "../../src/runtime/adapter-layers.ts";
 import { defaultConfig } from "../../src/runtime/app-layer.ts";
-import { type SiteSyncOptions, syncSite } from "../../src/runtime/site-sync.ts";
 import { type StaticSite, startStaticSite } from "../support/static-site.ts";
 
 const page = (title: string, body: string, head = "") =>

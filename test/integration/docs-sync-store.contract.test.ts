@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import * as ManagedRuntime from "effect/ManagedRuntime";
-import { makeMemoryDocsSync } from "../../adapters/store-memory/docs-sync.ts";
+import { makeMemoryDocsSync } from "../../adapters/store-memory/docs-sync/memory-docs-sync.ts";
 import { RedisDocsSync } from "../../adapters/store-redis/index.ts";
 import { type DocsSyncRecord, DocsSyncStore, syncDue } from "../../core/ports/docs-sync.ts";
 import { clusterForSuite } from "../support/redis-cluster.ts";

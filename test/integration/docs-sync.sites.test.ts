@@ -10,15 +10,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as Redacted from "effect/Redacted";
 import { Redis } from "ioredis";
-import type { AppConfig } from "../../core/config.ts";
-import { makeLogger } from "../../src/observability/log.ts";
-import { defaultConfig } from "../../src/runtime/app-layer.ts";
+import type { AppConfig } from "../../core/config/config.ts";
 import {
   followDefaultSite,
   type SyncedSite,
   serviceDocsSync,
   startSitesDocsSync,
-} from "../../src/runtime/docs-sync.ts";
+} from "../../src/docs-sync/docs-sync-loop.ts";
+import { makeLogger } from "../../src/observability/log.ts";
+import { defaultConfig } from "../../src/runtime/app-layer.ts";
 import { type RedisServer, redisServerAvailable, startRedisServer } from "../support/redis-server.ts";
 import { type StaticSite, startStaticSite } from "../support/static-site.ts";
 

@@ -11,7 +11,7 @@ import { AutoTokenizer } from "@huggingface/transformers";
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import * as Result from "effect/Result";
-import { ingest } from "../../adapters/docs-ingest/ingest.ts";
+import { ingest } from "../../adapters/docs-ingest/ingest-collection.ts";
 import * as TransformersEmbedder from "../../adapters/embed-transformers/transformers-embedder.ts";
 import * as LocalIndex from "../../adapters/retrieval-local/local-index.ts";
 import * as LocalRetriever from "../../adapters/retrieval-local/local-retriever.ts";

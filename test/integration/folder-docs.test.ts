@@ -1,5 +1,5 @@
 /**
- * A folder site's index follows its folder (src/runtime/folder-docs.ts), on real files and a
+ * A folder site's index follows its folder (src/docs-sync/folder-docs.ts), on real files and a
  * real local index: at opening only a changed folder is indexed again (a restart over an
  * unchanged one indexes nothing); while followed, a page changed, added or removed is indexed
  * once the folder has settled, and only once (no loop); a folder that disappears is one WARN
@@ -11,11 +11,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as Effect from "effect/Effect";
 import { readIndexFile } from "../../adapters/retrieval-local/index.ts";
-import type { AppConfig } from "../../core/config.ts";
+import type { AppConfig } from "../../core/config/config.ts";
+import { type FolderDocs, type FolderSite, startFolderDocs } from "../../src/docs-sync/folder-docs.ts";
+import { stampPath } from "../../src/docs-sync/folder-stamp.ts";
 import { memoryLogger } from "../../src/observability/log.ts";
 import { defaultConfig } from "../../src/runtime/app-layer.ts";
-import { type FolderDocs, type FolderSite, startFolderDocs } from "../../src/runtime/folder-docs.ts";
-import { stampPath } from "../../src/runtime/folder-stamp.ts";
 import { siteLogger } from "../../src/sites/site-logger.ts";
 import { waitFor } from "../support/free-port.ts";
 

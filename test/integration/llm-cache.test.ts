@@ -11,7 +11,7 @@ import * as ExtractiveGenerator from "../../adapters/llm-extractive/index.ts";
 import type { CacheOutcome } from "../../adapters/llm-fallback/index.ts";
 import { NOT_COVERED_SENTENCE } from "../../adapters/llm-groq/prompt.ts";
 import { MemoryAnswerCache } from "../../adapters/store-memory/index.ts";
-import { parseConfig } from "../../core/config.ts";
+import { parseConfig } from "../../core/config/config.ts";
 import type { GenerationInput } from "../../core/ports/generator.ts";
 import { generatorLayer, withSettings } from "../../src/runtime/adapter-layers.ts";
 import { type FakeGroq, startFakeGroq } from "../support/fake-groq.ts";

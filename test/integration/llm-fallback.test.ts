@@ -6,7 +6,7 @@ import * as Stream from "effect/Stream";
 import * as ExtractiveGenerator from "../../adapters/llm-extractive/index.ts";
 import { type FallbackEvent, withFallback } from "../../adapters/llm-fallback/index.ts";
 import * as GroqGenerator from "../../adapters/llm-groq/index.ts";
-import { parseConfig } from "../../core/config.ts";
+import { parseConfig } from "../../core/config/config.ts";
 import type { AnswerEvent, GenerationInput } from "../../core/ports/generator.ts";
 import { generatorLayer, withSettings } from "../../src/runtime/adapter-layers.ts";
 import { type FakeGroq, startFakeGroq } from "../support/fake-groq.ts";

@@ -7,9 +7,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import * as Effect from "effect/Effect";
 import { Redis } from "ioredis";
-import { makeMemoryPaidResults } from "../../adapters/store-memory/paid-results.ts";
+import { makeMemoryPaidResults } from "../../adapters/store-memory/payments/memory-paid-results.ts";
 import { keyLayout } from "../../adapters/store-redis/keys.ts";
-import { redisPaidResults } from "../../adapters/store-redis/paid-results.ts";
+import { redisPaidResults } from "../../adapters/store-redis/payments/redis-paid-results.ts";
 import { close, connect } from "../../adapters/store-redis/redis-client.ts";
 import type { StoreClient } from "../../adapters/store-redis/store-client.ts";
 import {

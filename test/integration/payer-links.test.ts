@@ -13,7 +13,7 @@ import { RedisStore } from "../../adapters/store-redis/index.ts";
 import { walletAccount } from "../../core/payments/wallet-credits.ts";
 import { PaymentStore } from "../../core/ports/payment-store.ts";
 import { QuotaStore } from "../../core/ports/quota-store.ts";
-import { WalletCredits } from "../../core/ports/wallet-credits.ts";
+import { WalletCredits } from "../../core/ports/wallet-credits-store.ts";
 import { WalletSessions } from "../../core/ports/wallet-sessions.ts";
 import { clusterForSuite } from "../support/redis-cluster.ts";
 import { useRedisServer } from "../support/shared-redis.ts";

@@ -8,11 +8,11 @@ import * as Layer from "effect/Layer";
 import * as Redacted from "effect/Redacted";
 import * as Result from "effect/Result";
 import { chunkDocument } from "../../adapters/docs-ingest/document.ts";
-import { ingest } from "../../adapters/docs-ingest/ingest.ts";
+import { ingest } from "../../adapters/docs-ingest/ingest-collection.ts";
 import * as HashEmbedder from "../../adapters/embed-hash/hash-embedder.ts";
 import { ChromaIndex, ChromaRetriever } from "../../adapters/retrieval-chroma/index.ts";
+import { measureRelevance } from "../../core/answers/relevance.ts";
 import { ChunkIndex, Embedder, Retriever } from "../../core/ports/retrieval.ts";
-import { measureRelevance } from "../../core/relevance.ts";
 import { type LocalChroma, startLocalChroma } from "../support/chroma-server.ts";
 import { freePort } from "../support/free-port.ts";
 

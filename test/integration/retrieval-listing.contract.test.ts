@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
-import { ingest } from "../../adapters/docs-ingest/ingest.ts";
+import { ingest } from "../../adapters/docs-ingest/ingest-collection.ts";
 import * as HashEmbedder from "../../adapters/embed-hash/hash-embedder.ts";
 import { ChromaIndex, ChromaRetriever } from "../../adapters/retrieval-chroma/index.ts";
 import * as LocalIndex from "../../adapters/retrieval-local/local-index.ts";

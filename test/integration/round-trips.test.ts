@@ -14,11 +14,7 @@ import { countRoundTrips } from "../../adapters/store-redis/round-trips.ts";
 import { walletAccount } from "../../core/payments/wallet-credits.ts";
 import { PaymentStore } from "../../core/ports/payment-store.ts";
 import { WalletSessions } from "../../core/ports/wallet-sessions.ts";
-import {
-  hashSessionToken,
-  newSessionToken,
-  SESSION_HEADER,
-} from "../../src/payments/sign-in/session-token.ts";
+import { hashSessionToken, newSessionToken, SESSION_HEADER } from "../../src/sign-in/session-token.ts";
 import {
   type RedisServer,
   rawClient,

@@ -10,7 +10,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as Result from "effect/Result";
-import { parseConfig } from "../../core/config.ts";
+import { parseConfig } from "../../core/config/config.ts";
 import { startLocalnet } from "../../dev/localnet/index.ts";
 import { serviceLimiters } from "../../src/http/service-limiters.ts";
 import { memoryLogger } from "../../src/observability/log.ts";

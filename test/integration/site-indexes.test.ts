@@ -12,11 +12,11 @@ import * as Context from "effect/Context";
 import * as Deferred from "effect/Deferred";
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
-import type { AppConfig } from "../../core/config.ts";
+import type { AppConfig } from "../../core/config/config.ts";
 import { Retriever } from "../../core/ports/retrieval.ts";
+import { ensureSiteIndex } from "../../src/docs-sync/site-index.ts";
 import { makeLogger } from "../../src/observability/log.ts";
 import { defaultConfig } from "../../src/runtime/app-layer.ts";
-import { ensureSiteIndex } from "../../src/runtime/site-index.ts";
 import { siteRetrieval } from "../../src/runtime/site-retrieval.ts";
 import { FAILED_LOAD_HELD_MS, makeSiteIndexes, type SiteRetrieval } from "../../src/sites/site-indexes.ts";
 

@@ -19,7 +19,7 @@ import { PaymentStore } from "../../core/ports/payment-store.ts";
 import { QuotaStore } from "../../core/ports/quota-store.ts";
 import { RequestSeal } from "../../core/ports/request-seal.ts";
 import type { StoreUnavailable } from "../../core/ports/store-errors.ts";
-import { WalletCredits } from "../../core/ports/wallet-credits.ts";
+import { WalletCredits } from "../../core/ports/wallet-credits-store.ts";
 import { DAY_MS } from "../../core/time.ts";
 import { clusterForSuite } from "../support/redis-cluster.ts";
 import { type RedisServer, redisServerAvailable, startRedisServer } from "../support/redis-server.ts";

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import * as Layer from "effect/Layer";
 import * as ManagedRuntime from "effect/ManagedRuntime";
 import fc from "fast-check";
-import { makeMemoryCeilingCounter } from "../../adapters/store-memory/ceiling-counter.ts";
+import { makeMemoryCeilingCounter } from "../../adapters/store-memory/ceilings/memory-ceiling-counter.ts";
 import { RedisStore } from "../../adapters/store-redis/index.ts";
 import type { RedisAddress } from "../../adapters/store-redis/redis-client.ts";
 import {

@@ -18,7 +18,7 @@ import { MemoryStore } from "../../adapters/store-memory/index.ts";
 import { RedisStore } from "../../adapters/store-redis/index.ts";
 import { walletAccount } from "../../core/payments/wallet-credits.ts";
 import { PaymentStore } from "../../core/ports/payment-store.ts";
-import { WalletCredits } from "../../core/ports/wallet-credits.ts";
+import { WalletCredits } from "../../core/ports/wallet-credits-store.ts";
 import { WalletSessions } from "../../core/ports/wallet-sessions.ts";
 import type { QuotaLimits } from "../../core/quota.ts";
 import { DAY_MS } from "../../core/time.ts";

@@ -30,8 +30,8 @@ import {
 import { PaymentStore } from "../../core/ports/payment-store.ts";
 import { PendingSettlements } from "../../core/ports/pending-settlements.ts";
 import { QuotaStore } from "../../core/ports/quota-store.ts";
-import { SettlementLocks } from "../../core/ports/settlement-locks.ts";
-import { SponsorLosses } from "../../core/ports/sponsor-losses.ts";
+import { SettlementLocks } from "../../core/ports/settlement-locks-store.ts";
+import { SponsorLosses } from "../../core/ports/sponsor-losses-store.ts";
 import type { QuotaLimits } from "../../core/quota.ts";
 import { DAY_MS } from "../../core/time.ts";
 import { clusterForSuite, keysOnEveryNode } from "../support/redis-cluster.ts";

@@ -5,7 +5,7 @@
  */
 import { expect, test } from "bun:test";
 import fc from "fast-check";
-import { makeAnswerIds } from "../../adapters/store-memory/answer-ids.ts";
+import { makeAnswerIds } from "../../adapters/store-memory/answers/answer-ids.ts";
 
 type Op = { readonly kind: "add"; readonly id: string; readonly owner: string } | { readonly kind: "drop" };
 const op: fc.Arbitrary<Op> = fc.oneof(

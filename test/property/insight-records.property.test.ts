@@ -5,7 +5,7 @@
  */
 import { expect, test } from "bun:test";
 import fc from "fast-check";
-import { makeInsightRecords } from "../../adapters/store-memory/insight-records.ts";
+import { makeInsightRecords } from "../../adapters/store-memory/insights/insight-records.ts";
 import { BILLINGS, CHANNELS, type InsightEvent, PAYMENT_DIALECTS } from "../../core/insights/events.ts";
 
 const at = fc.nat({ max: 2 ** 45 });

@@ -6,7 +6,7 @@
 import { describe, expect, test } from "bun:test";
 import * as Schema from "effect/Schema";
 import fc from "fast-check";
-import { makeMemoryInsights } from "../../adapters/store-memory/memory-insights.ts";
+import { makeMemoryInsights } from "../../adapters/store-memory/insights/memory-insights.ts";
 import { encodeEvent, type InsightEvent, QuestionEvent } from "../../core/insights/events.ts";
 import { questionEvent } from "../../core/insights/question-event.ts";
 import { DEFAULT_REDACTION } from "../../core/insights/redaction.ts";

@@ -4,7 +4,7 @@
  * Redis does with one command (KEYS, FLUSHALL reach one node of a cluster only). Without
  * redis-server the suites skip locally and fail in CI, as describeWithRedis does.
  */
-import type { RedisTarget } from "../../core/config-redis.ts";
+import type { RedisTarget } from "../../core/config/config-redis.ts";
 import { rawClient } from "./redis-server.ts";
 import { type ClusterSetup, startCluster } from "./redis-topologies.ts";
 

@@ -1,5 +1,5 @@
 /** Relevance evidence for scripted retrievers: one the rule answers, one it declines. */
-import type { RelevanceEvidence } from "../../core/relevance.ts";
+import type { RelevanceEvidence } from "../../core/answers/relevance.ts";
 
 /** A large corpus whose best passage holds every word of the question, two of them side by side. */
 export const COVERED: RelevanceEvidence = {

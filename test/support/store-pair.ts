@@ -19,8 +19,8 @@ import type { PaymentRequests } from "../../core/ports/payment-requests.ts";
 import type { PaymentStore } from "../../core/ports/payment-store.ts";
 import type { PendingSettlements } from "../../core/ports/pending-settlements.ts";
 import type { QuotaStore } from "../../core/ports/quota-store.ts";
-import type { SettlementLocks } from "../../core/ports/settlement-locks.ts";
-import type { SponsorLosses } from "../../core/ports/sponsor-losses.ts";
+import type { SettlementLocks } from "../../core/ports/settlement-locks-store.ts";
+import type { SponsorLosses } from "../../core/ports/sponsor-losses-store.ts";
 import type { StoreUnavailable } from "../../core/ports/store-errors.ts";
 import type { QuotaLimits } from "../../core/quota.ts";
 

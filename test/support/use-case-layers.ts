@@ -9,8 +9,8 @@ import * as Layer from "effect/Layer";
 import * as Result from "effect/Result";
 import * as Stream from "effect/Stream";
 import { hmacSeal } from "../../adapters/shared/hmac-seal.ts";
-import { makeMemoryCeilingCounter } from "../../adapters/store-memory/ceiling-counter.ts";
-import { makeMemoryUnattributed } from "../../adapters/store-memory/memory-unattributed.ts";
+import { makeMemoryCeilingCounter } from "../../adapters/store-memory/ceilings/memory-ceiling-counter.ts";
+import { makeMemoryUnattributed } from "../../adapters/store-memory/payments/memory-unattributed.ts";
 import { memoReference } from "../../core/payments/memo-reference.ts";
 import { PaymentSettings } from "../../core/payments/payment-settings.ts";
 import { DEFAULT_UNATTRIBUTED_BOUNDS } from "../../core/payments/unattributed.ts";
@@ -23,7 +23,7 @@ import { QuotaStore } from "../../core/ports/quota-store.ts";
 import { RequestSeal } from "../../core/ports/request-seal.ts";
 import { RetrievalFailed, type RetrievedChunk, Retriever } from "../../core/ports/retrieval.ts";
 import { UnattributedPayments } from "../../core/ports/unattributed-payments.ts";
-import { WalletCredits } from "../../core/ports/wallet-credits.ts";
+import { WalletCredits } from "../../core/ports/wallet-credits-store.ts";
 import {
   commit,
   emptyQuota,

@@ -24,7 +24,7 @@ import {
   createTransfer,
   readPaymentRequest,
   type X402Wallet,
-} from "../../src/payments/client/index.ts";
+} from "../../src/payments/client/payment-client.ts";
 import type { ExactFacilitator } from "../../src/payments/v2/exact-payment.ts";
 import { startFacilitator } from "../../src/payments/v2/facilitator.ts";
 import { startTestChain, type TestChain } from "./localnet.ts";

@@ -1,6 +1,6 @@
 /** An answer's sources and citations: the passages it listed, numbered as its [n] cite them. */
 import { describe, expect, test } from "bun:test";
-import { citedNumbers, citedPassages, listedSources } from "../../core/answer-sources.ts";
+import { citedNumbers, citedPassages, listedSources } from "../../core/answers/answer-sources.ts";
 
 const RETRIEVED = ["a", "b", "c", "d", "e"] as const;
 

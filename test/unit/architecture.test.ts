@@ -3,11 +3,16 @@
  * included): each room imports only the rooms the map allows, nothing the service runs imports
  * the tooling (dev/, examples/, test/), no adapter imports another's files, and no file is part
  * of an import cycle. A new import that crosses a forbidden boundary fails here.
+ *
+ * And the map of capabilities: a capability has one name in every layer (sign-in is `sign-in`
+ * in core, in each store and in src alike), each of its folders opens with a note of what is
+ * where whose paths exist, the settings live in core/config/, and no two files of the product
+ * share a name.
  */
 import { describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { type ImportEdge, importCycles, importsOf, sourceFiles } from "../support/import-graph.ts";
 import { REPO_ROOT } from "../support/service-process.ts";
 
@@ -41,6 +46,8 @@ const ROOMS: ReadonlyArray<Room> = [
     holds: under("src/payments"),
     mayImport: ["core", "observability", "hono-kit", "solana"],
   },
+  // Wallet sign-in's service side: it renders its own refusals, so it never needs the edge.
+  { name: "sign-in", holds: under("src/sign-in"), mayImport: ["core", "hono-kit", "payments"] },
   { name: "bundles", holds: under("src/bundles"), mayImport: [] },
   {
     name: "browser code",
@@ -50,7 +57,7 @@ const ROOMS: ReadonlyArray<Room> = [
   {
     name: "http",
     holds: under("src/http"),
-    mayImport: ["core", "observability", "hono-kit", "payments", "bundles", "web"],
+    mayImport: ["core", "observability", "hono-kit", "payments", "sign-in", "bundles", "web"],
   },
   { name: "web", holds: under("src/web"), mayImport: ["core", "hono-kit", "bundles"] },
   {
@@ -58,11 +65,15 @@ const ROOMS: ReadonlyArray<Room> = [
     holds: under("src/console"),
     mayImport: ["core", "observability", "hono-kit", "http", "web", "bundles"],
   },
-  { name: "mcp", holds: under("src/mcp"), mayImport: ["core", "observability", "hono-kit", "payments"] },
+  {
+    name: "mcp",
+    holds: under("src/mcp"),
+    mayImport: ["core", "observability", "hono-kit", "payments", "sign-in"],
+  },
   {
     name: "programs",
     holds: (file) =>
-      under("src/runtime", "src/cli", "src/sites", "src/routers")(file) ||
+      under("src/runtime", "src/cli", "src/sites", "src/docs-sync", "src/routers")(file) ||
       oneOf("src/app.ts", "src/main.ts", "src/deno.ts")(file),
     mayImport: [
       "core",
@@ -72,6 +83,7 @@ const ROOMS: ReadonlyArray<Room> = [
       "hono-kit",
       "solana",
       "payments",
+      "sign-in",
       "bundles",
       "http",
       "web",
@@ -134,7 +146,14 @@ describe("the rooms of docs/architecture.md", () => {
     );
     expect(refused("src/runtime/resolve-chain.ts", "dev/localnet/index.ts")).toContain("imports tooling");
     expect(refused("src/widget/pay/transfer.ts", "dev/localnet/client.ts")).toContain("imports tooling");
-    expect(refused("src/widget/api.ts", "src/http/schemas/responses.ts")).toContain("may not import");
+    expect(refused("src/widget/chat-api.ts", "src/http/schemas/responses.ts")).toContain("may not import");
+    expect(refused("src/sign-in/wallet-sign-in.ts", "src/http/error-response.ts")).toContain(
+      "may not import",
+    );
+    expect(refused("src/payments/server/dialect.ts", "src/sign-in/session-token.ts")).toContain(
+      "may not import",
+    );
+    expect(refused("src/http/routes/sign-in-routes.ts", "src/sign-in/wallet-sign-in.ts")).toBeUndefined();
     expect(refused("src/http/routes/chat.ts", "src/console/routes/admin-gate.ts")).toContain(
       "may not import",
     );
@@ -155,5 +174,100 @@ describe("the rooms of docs/architecture.md", () => {
     writeFileSync(join(folder, "c.ts"), 'import type { A } from "./a.ts";\nexport type C = A;\n');
     expect(importCycles(folder, ["a.ts", "b.ts", "c.ts"])).toEqual([["a.ts", "b.ts"]]);
     rmSync(folder, { recursive: true });
+  });
+});
+
+/**
+ * Each capability and its folders, one per layer where it has files; the first folder's note is
+ * the map of the capability. A capability's name is its folder's name in every layer.
+ */
+const CAPABILITIES: Readonly<Record<string, ReadonlyArray<string>>> = {
+  "sign-in": [
+    "core/sign-in",
+    "adapters/store-memory/sign-in",
+    "adapters/store-redis/sign-in",
+    "src/sign-in",
+    "src/widget/sign-in",
+  ],
+  payments: [
+    "core/payments",
+    "adapters/store-memory/payments",
+    "adapters/store-redis/payments",
+    "src/payments",
+  ],
+  answers: ["core/answers", "adapters/store-memory/answers", "adapters/store-redis/answers"],
+  insights: ["core/insights", "adapters/store-memory/insights", "adapters/store-redis/insights"],
+  "docs-sync": ["src/docs-sync", "adapters/store-memory/docs-sync", "adapters/store-redis/docs-sync"],
+  ceilings: ["core/ceilings", "adapters/store-memory/ceilings", "adapters/store-redis/ceilings"],
+  quota: ["adapters/store-redis/quota"],
+  sites: ["src/sites", "adapters/store-redis/sites"],
+  config: ["core/config"],
+};
+
+/** Every folder under the product's roots, repository-relative. */
+const productFolders = (): ReadonlyArray<string> => {
+  const walk = (folder: string): ReadonlyArray<string> =>
+    readdirSync(join(REPO_ROOT, folder), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory() && entry.name !== "node_modules")
+      .flatMap((entry) => [`${folder}/${entry.name}`, ...walk(`${folder}/${entry.name}`)]);
+  return PRODUCT.flatMap(walk);
+};
+
+/** The paths a note names in backticks: repository paths, and file names of its own folder. */
+const namedPaths = (folder: string, note: string): ReadonlyArray<string> =>
+  [...note.matchAll(/`([^`\s]+)`/g)].flatMap(([, name]) => {
+    if (name === undefined) return [];
+    if (/^(core|adapters|src|test|dev|docs|examples)\//.test(name)) return [name.replace(/\/$/, "")];
+    if (/^[\w.-]+\.ts$/.test(name) || /^[\w-]+\/$/.test(name))
+      return [`${folder}/${name.replace(/\/$/, "")}`];
+    return [];
+  });
+
+describe("the capabilities of the product, by folder", () => {
+  test("no two files of core/, adapters/ and src/ share a name", () => {
+    // The one exception: an adapter folder is a package, and index.ts is its door, the file the
+    // program imports it by; the folder's name (adapters/store-redis) tells the doors apart.
+    const door = (file: string) => /^adapters\/[^/]+\/index\.ts$/.test(file);
+    const byName = new Map<string, string[]>();
+    for (const file of sourceFiles(REPO_ROOT, PRODUCT).filter((file) => !door(file)))
+      byName.set(basename(file), [...(byName.get(basename(file)) ?? []), file]);
+    expect([...byName.values()].filter((files) => files.length > 1)).toEqual([]);
+  });
+
+  test("each capability has one name in every layer: no other folder carries it", () => {
+    const named = productFolders().filter((folder) => basename(folder) in CAPABILITIES);
+    const listed = Object.values(CAPABILITIES).flat();
+    expect(named.filter((folder) => !listed.includes(folder))).toEqual([]);
+    expect(listed.filter((folder) => !existsSync(join(REPO_ROOT, folder)))).toEqual([]);
+    for (const [name, folders] of Object.entries(CAPABILITIES))
+      expect(folders.filter((folder) => basename(folder) !== name)).toEqual([]);
+  });
+
+  test("each capability folder opens with a note of what is where, and the note's paths exist", () => {
+    const problems = Object.entries(CAPABILITIES).flatMap(([name, folders]) =>
+      folders.flatMap((folder) => {
+        const path = join(REPO_ROOT, folder, "README.md");
+        if (!existsSync(path)) return [`${folder} has no README.md`];
+        const note = readFileSync(path, "utf8");
+        const missing = namedPaths(folder, note).filter((named) => !existsSync(join(REPO_ROOT, named)));
+        const others = folders.filter((other) => other !== folder && !note.includes(`${other}/`));
+        return [
+          ...(note.startsWith(`# ${name}`) ? [] : [`${folder}/README.md does not open with "# ${name}"`]),
+          ...missing.map((named) => `${folder}/README.md names ${named}, which does not exist`),
+          // The first folder's note is the capability's map: it names the others.
+          ...(folder === folders[0]
+            ? others.map((other) => `${folder}/README.md does not name ${other}/`)
+            : []),
+        ];
+      }),
+    );
+    expect(problems).toEqual([]);
+  });
+
+  test("the settings live in core/config/", () => {
+    const strays = sourceFiles(REPO_ROOT, ["core"]).filter(
+      (file) => basename(file).startsWith("config") && !file.startsWith("core/config/"),
+    );
+    expect(strays).toEqual([]);
   });
 });

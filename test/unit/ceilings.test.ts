@@ -15,7 +15,7 @@ import {
   DEFAULT_CEILING_LIMITS,
 } from "../../core/ceilings/ceilings.ts";
 import { ceilingsSection } from "../../core/ceilings/ceilings-doc.ts";
-import { parseConfig } from "../../core/config.ts";
+import { parseConfig } from "../../core/config/config.ts";
 import { REPO_ROOT } from "../support/service-process.ts";
 
 test("docs/configuration.md holds the table of ceilings as the table writes it", () => {

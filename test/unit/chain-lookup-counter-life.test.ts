@@ -7,7 +7,7 @@ import { expect, test } from "bun:test";
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import { TestClock } from "effect/testing";
-import { makeMemoryCeilingCounter } from "../../adapters/store-memory/ceiling-counter.ts";
+import { makeMemoryCeilingCounter } from "../../adapters/store-memory/ceilings/memory-ceiling-counter.ts";
 import { PAYMENT_COUNTER_MAX_MS, paymentCounterUntil } from "../../core/payments/chain-lookup-budget.ts";
 import { CeilingCounter } from "../../core/ports/ceiling-counter.ts";
 import { reserveChainLookup } from "../../core/use-cases/reserve-chain-lookup.ts";

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import * as Redacted from "effect/Redacted";
 import * as Result from "effect/Result";
 import { encodeBase58 } from "../../core/base58.ts";
-import { type AppConfig, type Env, parseConfig } from "../../core/config.ts";
+import { type AppConfig, type Env, parseConfig } from "../../core/config/config.ts";
 import { addressOf } from "../support/parsed-tx.ts";
 
 /** The config as JSON (its amounts are bigints: the price of a question, the facilitator's minimum). */

@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import * as Redacted from "effect/Redacted";
 import * as Result from "effect/Result";
-import { type AppConfig, type Env, parseConfig } from "../../core/config.ts";
+import { type AppConfig, type Env, parseConfig } from "../../core/config/config.ts";
 
 const ok = (env: Env): AppConfig => {
   const result = parseConfig(env);

@@ -1,5 +1,5 @@
 /**
- * A folder site's `baseUrl` in the sites file (core/config-site.ts): kept with the folder so its
+ * A folder site's `baseUrl` in the sites file (core/config/config-site.ts): kept with the folder so its
  * sources link to its pages, refused for a URL site (its sources already link), and every bad
  * value named as one problem of the file's one ConfigError.
  */
@@ -8,10 +8,10 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as Result from "effect/Result";
-import { DEFAULT_MCP_TOOL_PRICES } from "../../core/config-mcp.ts";
-import type { SiteDefaults } from "../../core/config-site.ts";
-import { parseSites } from "../../core/config-sites-file.ts";
-import { loadSitesFile } from "../../src/runtime/sites-file.ts";
+import { DEFAULT_MCP_TOOL_PRICES } from "../../core/config/config-mcp.ts";
+import type { SiteDefaults } from "../../core/config/config-site.ts";
+import { parseSites } from "../../core/config/config-sites-file.ts";
+import { loadSitesFile } from "../../src/sites/sites-file.ts";
 
 const DEFAULTS: SiteDefaults = {
   freeQueries: 3,

@@ -1,15 +1,15 @@
 /**
- * The sites file's rules (core/config-site.ts): every field's rule names the site and the
+ * The sites file's rules (core/config/config-site.ts): every field's rule names the site and the
  * field, several problems come out together, an unknown key is refused, and the owner's token
  * (and its hash) never appears in a problem.
  */
 import { describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
 import * as Result from "effect/Result";
-import type { Env } from "../../core/config.ts";
-import { DEFAULT_MCP_TOOL_PRICES } from "../../core/config-mcp.ts";
-import type { SiteDefaults, SitesSet } from "../../core/config-site.ts";
-import { parseSites } from "../../core/config-sites-file.ts";
+import type { Env } from "../../core/config/config.ts";
+import { DEFAULT_MCP_TOOL_PRICES } from "../../core/config/config-mcp.ts";
+import type { SiteDefaults, SitesSet } from "../../core/config/config-site.ts";
+import { parseSites } from "../../core/config/config-sites-file.ts";
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 const DEFAULTS: SiteDefaults = {

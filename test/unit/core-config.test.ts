@@ -3,7 +3,7 @@ import * as Redacted from "effect/Redacted";
 import * as Result from "effect/Result";
 import { encodeBase58 } from "../../core/base58.ts";
 import { DEFAULT_CEILING_LIMITS } from "../../core/ceilings/ceilings.ts";
-import { type AppConfig, DEFAULT_INDEX_PATH, type Env, parseConfig } from "../../core/config.ts";
+import { type AppConfig, DEFAULT_INDEX_PATH, type Env, parseConfig } from "../../core/config/config.ts";
 import { DEFAULT_REDACTION } from "../../core/insights/redaction.ts";
 
 const ok = (env: Env): AppConfig => {

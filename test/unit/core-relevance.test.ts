@@ -10,7 +10,7 @@ import {
   type RelevanceEvidence,
   type TermEvidence,
   termWeights,
-} from "../../core/relevance.ts";
+} from "../../core/answers/relevance.ts";
 
 /** A term: passages of the docs that hold it, the best passages that do, a common word or a name. */
 const word = (term: string, documents: number, inPassages: number[] = [], common = true): TermEvidence => ({

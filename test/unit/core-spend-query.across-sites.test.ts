@@ -11,7 +11,7 @@ import * as Exit from "effect/Exit";
 import * as Layer from "effect/Layer";
 import * as Option from "effect/Option";
 import { TestClock } from "effect/testing";
-import { makeMemoryCeilingCounter } from "../../adapters/store-memory/ceiling-counter.ts";
+import { makeMemoryCeilingCounter } from "../../adapters/store-memory/ceilings/memory-ceiling-counter.ts";
 import { windowCounter, windowMembersCounter } from "../../core/ceilings/counters.ts";
 import { CeilingCounter, type Counter } from "../../core/ports/ceiling-counter.ts";
 import { StoreUnavailable } from "../../core/ports/store-errors.ts";

@@ -8,7 +8,7 @@ import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as Result from "effect/Result";
-import { type Env, parseConfig } from "../../core/config.ts";
+import { type Env, parseConfig } from "../../core/config/config.ts";
 import { defaultConfig } from "../../src/runtime/app-layer.ts";
 import { REPO_ROOT } from "../support/service-process.ts";
 

@@ -7,7 +7,7 @@ import { gzipSync } from "node:zlib";
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import * as Result from "effect/Result";
-import { ingest, planChanges } from "../../adapters/docs-ingest/ingest.ts";
+import { ingest, planChanges } from "../../adapters/docs-ingest/ingest-collection.ts";
 import * as HashEmbedder from "../../adapters/embed-hash/hash-embedder.ts";
 import { readIndexFile } from "../../adapters/retrieval-local/index-file.ts";
 import * as LocalIndex from "../../adapters/retrieval-local/local-index.ts";

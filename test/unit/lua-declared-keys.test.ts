@@ -97,7 +97,8 @@ const undeclaredKeys = (lua: string): string[] => {
 };
 
 const allScripts = () =>
-  readdirSync(DIR)
+  // The store's folders by capability (payments/, sign-in/, quota/...) hold scripts too.
+  (readdirSync(DIR, { recursive: true }) as string[])
     .filter((file) => file.endsWith(".ts"))
     .flatMap((file) => scriptsOf(readFileSync(join(DIR, file), "utf8")).map((lua) => ({ file, lua })));
 

@@ -9,7 +9,7 @@ import * as Layer from "effect/Layer";
 import * as ManagedRuntime from "effect/ManagedRuntime";
 import { type IndexListing, type ListedChunk, Retriever } from "../../core/ports/retrieval.ts";
 import type { AppRuntime } from "../../src/hono-kit/run-effect.ts";
-import { PAGE_CACHE_SITES, readPage } from "../../src/mcp/read-page.ts";
+import { PAGE_CACHE_SITES, readPage } from "../../src/mcp/mcp-read-page.ts";
 
 const chunk = (site: string): ListedChunk => ({
   id: `${site}.md:0`,

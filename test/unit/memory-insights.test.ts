@@ -4,7 +4,7 @@
  * kept whole, with their sources' texts.
  */
 import { describe, expect, test } from "bun:test";
-import { makeMemoryInsights } from "../../adapters/store-memory/memory-insights.ts";
+import { makeMemoryInsights } from "../../adapters/store-memory/insights/memory-insights.ts";
 import type { InsightEvent } from "../../core/insights/events.ts";
 
 const DAY = 86_400_000;

@@ -14,7 +14,7 @@ import {
 import { buildLexicalTables, chunkFields, codeOf } from "../../adapters/shared/ranking/lexical.ts";
 import { analysisFor, terms } from "../../adapters/shared/text-analysis/analyze.ts";
 import { stem } from "../../adapters/shared/text-analysis/stem.ts";
-import { measureRelevance } from "../../core/relevance.ts";
+import { measureRelevance } from "../../core/answers/relevance.ts";
 
 const dot = (a: Float32Array, b: Float32Array) => a.reduce((sum, x, i) => sum + x * b[i]!, 0);
 

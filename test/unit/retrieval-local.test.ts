@@ -6,12 +6,12 @@ import { join } from "node:path";
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import * as Result from "effect/Result";
-import { ingest } from "../../adapters/docs-ingest/ingest.ts";
+import { ingest } from "../../adapters/docs-ingest/ingest-collection.ts";
 import * as HashEmbedder from "../../adapters/embed-hash/hash-embedder.ts";
 import * as LocalIndex from "../../adapters/retrieval-local/local-index.ts";
 import * as LocalRetriever from "../../adapters/retrieval-local/local-retriever.ts";
+import { measureRelevance } from "../../core/answers/relevance.ts";
 import { Embedder, type RetrievedChunk, Retriever } from "../../core/ports/retrieval.ts";
-import { measureRelevance } from "../../core/relevance.ts";
 
 let work: string;
 let indexPath: string;

@@ -5,8 +5,8 @@
 import { describe, expect, test } from "bun:test";
 import * as Redacted from "effect/Redacted";
 import * as Result from "effect/Result";
-import { type AppConfig, type ChainConfig, parseConfig } from "../../core/config.ts";
-import type { SiteDefinition } from "../../core/config-site.ts";
+import { type AppConfig, type ChainConfig, parseConfig } from "../../core/config/config.ts";
+import type { SiteDefinition } from "../../core/config/config-site.ts";
 import { siteAppConfig, siteChain } from "../../src/sites/site-config.ts";
 
 const SERVICE_WALLET = "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM";

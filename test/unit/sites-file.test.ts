@@ -1,5 +1,5 @@
 /**
- * SITES_FILE on disk (src/runtime/sites-file.ts): JSON and YAML read alike, folders resolved
+ * SITES_FILE on disk (src/sites/sites-file.ts): JSON and YAML read alike, folders resolved
  * against the file's folder, unreadable or malformed files refused with the reason; and the
  * watcher, on real files in a temp folder, hands over a changed valid set, refuses a bad one
  * with one WARN naming every problem and keeps the old set, and survives the file vanishing.
@@ -10,14 +10,14 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as Result from "effect/Result";
-import type { SitesSet } from "../../core/config-site.ts";
+import type { SitesSet } from "../../core/config/config-site.ts";
 import type { LogFields, Logger } from "../../src/observability/log.ts";
 import {
   loadSitesFile,
   MAX_SITES_FILE_BYTES,
   type SitesFileWatch,
   watchSitesFile,
-} from "../../src/runtime/sites-file.ts";
+} from "../../src/sites/sites-file.ts";
 import { waitFor } from "../support/free-port.ts";
 import { REPO_ROOT } from "../support/service-process.ts";
 

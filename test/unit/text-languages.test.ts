@@ -7,7 +7,7 @@ import {
   LANGUAGE_CODES,
   questionLanguage,
 } from "../../adapters/shared/text-analysis/languages.ts";
-import { DOCS_LANGUAGES, languageNotice, localeLanguage } from "../../core/language-notice.ts";
+import { DOCS_LANGUAGES, languageNotice, localeLanguage } from "../../core/answers/language-notice.ts";
 
 const GERMAN_DOCS = [
   "Der Wassertank fasst 1,8 Liter. Füllen Sie ihn nur mit frischem, kaltem Wasser.",

@@ -1,5 +1,5 @@
 /**
- * The widget keeps its own copy of the response types it reads (src/widget/api.ts), so browser
+ * The widget keeps its own copy of the response types it reads (src/widget/chat-api.ts), so browser
  * code never imports server code; this file holds the copy to the server's response Schemas. It
  * is checked by `tsc --noEmit` in `npm test`: a field the server drops or retypes makes a
  * server response no longer assignable to the widget's type, and the typecheck fails.
@@ -11,7 +11,7 @@ import type {
   Source as SourceSchema,
   RateLimit as StatusSchema,
 } from "../../src/http/schemas/responses.ts";
-import type { PaymentInfo, RateLimit, Source } from "../../src/widget/api.ts";
+import type { PaymentInfo, RateLimit, Source } from "../../src/widget/chat-api.ts";
 
 /** Compiles only when a value of type `Server` can be read as `Widget`. */
 const readsAs = <Server, Widget>(check: (server: Server) => Widget) => check;

@@ -21,7 +21,7 @@ import {
   verifyOfferSignatureJWS,
   verifyReceiptMatchesOffer,
 } from "@x402/extensions/offer-receipt";
-import { DEFAULT_MCP_TOOL_PRICES } from "../../core/config-mcp.ts";
+import { DEFAULT_MCP_TOOL_PRICES } from "../../core/config/config-mcp.ts";
 import { chatDiscoveryEntry } from "../../src/http/chat-discovery.ts";
 import { mcpDiscoveryEntries } from "../../src/mcp/mcp-discovery.ts";
 import { bazaarExtension } from "../../src/payments/bazaar/bazaar-declaration.ts";

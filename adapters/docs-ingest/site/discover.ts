@@ -3,7 +3,7 @@
  * a sitemap or an llms.txt; else the Sitemap lines of robots.txt; else /sitemap.xml (and
  * sitemap indexes below any of them); else a crawl of the links under the start path.
  */
-import { llmsKind, llmsTxtLinks } from "./llms-txt.ts";
+import { llmsKind, llmsTxtLinks } from "./llms-txt-links.ts";
 import { allowEverything, parseRobots, type Robots } from "./robots.ts";
 import { type FetchFailure, type FetchLimits, gunzipCapped, safeFetch } from "./safe-fetch.ts";
 import { inScope, type SiteScope } from "./site-scope.ts";

@@ -8,7 +8,7 @@ import { basename } from "node:path";
 import { parseHtmlDom, parseHtmlTree } from "../html.ts";
 import { parseMarkdown } from "../markdown.ts";
 import type { ParsedDocument } from "../parsed.ts";
-import { parseText } from "../text.ts";
+import { parseText } from "../plain-text.ts";
 import { type PageLinks, pageLinks } from "./page-links.ts";
 import { type Conditions, type FetchFailure, type FetchLimits, safeFetch } from "./safe-fetch.ts";
 

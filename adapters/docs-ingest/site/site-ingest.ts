@@ -17,7 +17,7 @@ import {
   type IngestOptions,
   planChanges,
   writeChanges,
-} from "../ingest.ts";
+} from "../ingest-collection.ts";
 import type { CrawlProgress, CrawlSettings } from "./crawl-settings.ts";
 import { type CrawlError, crawlSite, type SitePage, type Skipped } from "./crawl-site.ts";
 import type { PageRecord, SiteStateStore } from "./site-state.ts";

@@ -4,8 +4,9 @@
  * evidence for the best passages (how much of the question's idf weight they contain), which
  * core's decideRelevance turns into "answer" or "decline".
  */
+
+import type { RelevanceEvidence } from "../../../core/answers/relevance.ts";
 import type { RetrievedChunk } from "../../../core/ports/retrieval.ts";
-import type { RelevanceEvidence } from "../../../core/relevance.ts";
 import { type Analysis, analysisFor } from "../text-analysis/analyze.ts";
 import { commonWords, questionLanguage } from "../text-analysis/languages.ts";
 import type { Bm25Searcher } from "./bm25.ts";
@@ -168,7 +169,7 @@ const vocabularyBreadth = (lexical: Bm25Searcher): number => {
  * What retrieval knows about each of the question's terms (how rare it is in the docs, whether
  * the docs use it at all, which of the results contain it) and how many of the question's
  * adjacent word pairs stand side by side in a result ("replication slot" vs "slot" here and
- * "replication" there); core/relevance.ts weighs them into a decision.
+ * "replication" there); core/answers/relevance.ts weighs them into a decision.
  */
 export const relevanceEvidence = (
   lexical: Bm25Searcher,

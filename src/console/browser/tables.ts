@@ -1,7 +1,7 @@
 /** Tables of the console, built with DOM calls: every text from a visitor stays text. */
 import { h } from "../../browser/dom.ts";
 import { safeHref } from "../../browser/safe-url.ts";
-import type { Report } from "./api.ts";
+import type { Report } from "./console-api.ts";
 
 type Cell = Node | string | number;
 type Page = { readonly title: string; readonly url: string; readonly page: string };

@@ -1,7 +1,7 @@
 /** The console's report view: figures, the two charts and the tables. */
 import { h } from "../../browser/dom.ts";
-import type { Report } from "./api.ts";
 import { barChart } from "./chart.ts";
+import type { Report } from "./console-api.ts";
 import {
   downVotedTable,
   gapsTable,

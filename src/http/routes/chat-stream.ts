@@ -11,7 +11,7 @@ import * as Effect from "effect/Effect";
 import * as Stream from "effect/Stream";
 import type { Context } from "hono";
 import { type SSEStreamingApi, streamSSE } from "hono/streaming";
-import { listedSources } from "../../../core/answer-sources.ts";
+import { listedSources } from "../../../core/answers/answer-sources.ts";
 import type { AnswerOutcome } from "../../../core/insights/question-event.ts";
 import { type Answer, GenerationFailed, Generator } from "../../../core/ports/generator.ts";
 import type { QuotaView } from "../../../core/quota.ts";

@@ -15,10 +15,10 @@ import { withHeaders } from "../../payments/server/spec-dialect.ts";
 import type { ExactFacilitator } from "../../payments/v2/exact-payment.ts";
 import { type PaidOnceDeps, paidOnce } from "../../payments/v2/paid-once.ts";
 import { receiptInHeaders } from "../../payments/v2/x402-extensions.ts";
+import { type WalletAccessDeps, walletAccess } from "../../sign-in/wallet-access-header.ts";
 import { issueAnswerId } from "../answer-id.ts";
 import { buyQueries, type ChatPaymentDeps, chatDialects, chatErrorResponse } from "../chat-payment.ts";
 import { decodeChatRequest, publicSource } from "../chat-request.ts";
-import { type WalletAccessDeps, walletAccess } from "../wallet-access.ts";
 import { streamAnswer } from "./chat-stream.ts";
 
 export interface ChatDeps {

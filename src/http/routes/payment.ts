@@ -1,4 +1,4 @@
-/** POST /api/payment (GET /api/payment/info is payment-info.ts). */
+/** POST /api/payment (GET /api/payment/info is payment-info-routes.ts). */
 import * as Clock from "effect/Clock";
 import * as Effect from "effect/Effect";
 import { Hono } from "hono";
@@ -12,8 +12,8 @@ import { type AppRuntime, runOutcome } from "../../hono-kit/run-effect.ts";
 import type { Metrics } from "../../observability/metrics.ts";
 import { grantOnResend, isClaimKey, keepGrant } from "../../payments/claim-once.ts";
 import { renderRejection, retryAfterOf } from "../../payments/payment-rejections.ts";
-import { linkPayer } from "../../payments/sign-in/payer-link.ts";
-import { openSession } from "../../payments/sign-in/wallet-sign-in.ts";
+import { linkPayer } from "../../sign-in/payer-link.ts";
+import { openSession } from "../../sign-in/wallet-sign-in.ts";
 import { errorResponse } from "../error-response.ts";
 import { codeOf } from "../error-status.ts";
 import { PaymentRequest } from "../schemas/requests.ts";
@@ -56,7 +56,7 @@ export const paymentRoutes = (
   paidDailyCap: number,
   recorder: InsightsRecorder,
 ) =>
-  // The middleware on this route only: GET /info (payment-info.ts) runs without one.
+  // The middleware on this route only: GET /info (payment-info-routes.ts) runs without one.
   new Hono<AppEnv>().post("/", async (c) => {
     const request = await readBody(c, PaymentRequest, (problems) =>
       c.json(

@@ -5,12 +5,12 @@
 import * as Clock from "effect/Clock";
 import * as Effect from "effect/Effect";
 import { Hono } from "hono";
-import { WalletCredits } from "../../../core/ports/wallet-credits.ts";
+import { WalletCredits } from "../../../core/ports/wallet-credits-store.ts";
 import { freeAcrossSites, spenderView } from "../../../core/use-cases/spend-query.ts";
 import type { AppEnv } from "../../hono-kit/app-env.ts";
 import { type AppRuntime, runOutcome, whenReady } from "../../hono-kit/run-effect.ts";
-import { SESSION_HEADER } from "../../payments/sign-in/session-token.ts";
-import { sessionWallet } from "../../payments/sign-in/wallet-sign-in.ts";
+import { SESSION_HEADER } from "../../sign-in/session-token.ts";
+import { sessionWallet } from "../../sign-in/wallet-sign-in.ts";
 import { errorResponse } from "../error-response.ts";
 
 /**

@@ -10,7 +10,7 @@
 import type { PaymentRequirements, ResourceInfo } from "@x402/core/types";
 import type { PricedResource } from "../priced-resources.ts";
 import { DEFAULT_EXPIRES_IN_SECONDS } from "../server/paywall-options.ts";
-import { paymentIdentifierExtensions } from "./payment-identifier.ts";
+import { paymentIdentifierExtensions } from "./payment-identifier-wire.ts";
 import { type ExactOffer, exactRequirements } from "./wire.ts";
 
 /** One paid resource as its room declares it for discovery. */

@@ -22,8 +22,8 @@ import { type PayerHold, settlementKeysOf } from "../../../core/payments/settlem
 import type { CeilingCounter } from "../../../core/ports/ceiling-counter.ts";
 import { PaymentStore } from "../../../core/ports/payment-store.ts";
 import { PendingSettlements } from "../../../core/ports/pending-settlements.ts";
-import type { SettlementLocks } from "../../../core/ports/settlement-locks.ts";
-import type { SponsorLosses } from "../../../core/ports/sponsor-losses.ts";
+import type { SettlementLocks } from "../../../core/ports/settlement-locks-store.ts";
+import type { SponsorLosses } from "../../../core/ports/sponsor-losses-store.ts";
 import { reserveChainLookup } from "../../../core/use-cases/reserve-chain-lookup.ts";
 import type { Outcome } from "../../hono-kit/run-effect.ts";
 import { type ExactFacilitator, type ExactRefusal, simulateCosigned } from "./exact-payment.ts";

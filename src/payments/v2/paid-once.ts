@@ -16,7 +16,7 @@ import { PaidResults } from "../../../core/ports/paid-results.ts";
 import type { Outcome } from "../../hono-kit/run-effect.ts";
 import type { Logger } from "../../observability/log.ts";
 import { sha256Hex as hex } from "../sha256-hex.ts";
-import { type NamedPayment, paymentIdOfHeader } from "./payment-identifier.ts";
+import { type NamedPayment, paymentIdOfHeader } from "./payment-identifier-wire.ts";
 import { PAYMENT_RESPONSE_HEADER, PAYMENT_SIGNATURE_HEADER } from "./wire.ts";
 
 export interface PaidOnceDeps {

@@ -15,7 +15,7 @@ import {
   SETTLEMENT_COOL_DOWN_MS,
   SETTLEMENT_LOCK_MS,
 } from "../../../core/payments/settlement-locks.ts";
-import { SettlementLocks } from "../../../core/ports/settlement-locks.ts";
+import { SettlementLocks } from "../../../core/ports/settlement-locks-store.ts";
 import type { StoreUnavailable } from "../../../core/ports/store-errors.ts";
 import type { Outcome } from "../../hono-kit/run-effect.ts";
 import type { RunPayment } from "../server/dialect.ts";

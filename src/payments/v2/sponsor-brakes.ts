@@ -17,7 +17,7 @@ import {
   type SponsorStanding,
   sponsorRefusal,
 } from "../../../core/payments/sponsor-losses.ts";
-import { SponsorLosses } from "../../../core/ports/sponsor-losses.ts";
+import { SponsorLosses } from "../../../core/ports/sponsor-losses-store.ts";
 import type { StoreUnavailable } from "../../../core/ports/store-errors.ts";
 import type { Outcome } from "../../hono-kit/run-effect.ts";
 import type { ExactFacilitator } from "./exact-payment.ts";

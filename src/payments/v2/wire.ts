@@ -13,7 +13,7 @@ import { parseDecimalUnits } from "../../../core/payments/money.ts";
 import { type PaymentRequest, paymentMemo } from "../../../core/payments/x402.ts";
 import type { X402Extensions } from "./extensions-hook.ts";
 import { encodeHeaderJson } from "./header-json.ts";
-import { paymentIdentifierExtensions } from "./payment-identifier.ts";
+import { paymentIdentifierExtensions } from "./payment-identifier-wire.ts";
 
 export const PAYMENT_REQUIRED_HEADER = "PAYMENT-REQUIRED";
 export const PAYMENT_SIGNATURE_HEADER = "PAYMENT-SIGNATURE";

@@ -3,7 +3,7 @@
  * but the library's own imports, pays `url` with the given keypair and reports what it got.
  */
 import { createKeyPairSignerFromBytes } from "@solana/kit";
-import { wrapFetchWithPayment } from "../../../src/payments/client/index.ts";
+import { wrapFetchWithPayment } from "../../../src/payments/client/payment-client.ts";
 
 export interface PayInput {
   readonly url: string;
