@@ -297,6 +297,15 @@ export const CEILINGS = {
     scope: "service",
     protects: "the store's memory",
   },
+  conversations: {
+    counts:
+      "conversations kept for follow-ups (the least recently answered dropped first; each also expires 30 minutes after its last answer, and keeps its last 6 turns of at most 4,000 characters)",
+    key: "site",
+    windowMs: undefined,
+    limit: { default: 10_000, min: 10_000, max: 10_000 },
+    scope: "service",
+    protects: "the store's memory (about 240 MB at the cap in the worst case)",
+  },
   "docs-pages": {
     counts: "pages one crawl takes (the rest are counted and left out)",
     key: "site",

@@ -6,6 +6,7 @@
  */
 import * as Context from "effect/Context";
 import type * as Effect from "effect/Effect";
+import { CEILINGS } from "../ceilings/ceilings.ts";
 import type { ChatTurn } from "./generator.ts";
 import type { StoreUnavailable } from "./store-errors.ts";
 
@@ -22,10 +23,10 @@ export interface ConversationLimits {
   readonly maxKeyChars: number;
 }
 
-/** At the cap, at most 10,000 x 6 x 4,000 characters: about 240 MB in the worst case. */
+/** The cap in all is the table's (core/ceilings/ceilings.ts): 10,000 x 6 x 4,000 characters at most. */
 export const CONVERSATION_LIMITS: ConversationLimits = {
   maxTurns: 6,
-  maxConversations: 10_000,
+  maxConversations: CEILINGS.conversations.limit.default,
   idleTtlMs: 30 * 60 * 1000,
   maxContentChars: 4000,
   maxKeyChars: 512,
