@@ -47,7 +47,7 @@ export const errorResponse = (
         {
           success: false,
           error:
-            "Too many questions the docs do not cover today; try again after 00:00 UTC. Nothing was charged",
+            "Too many questions the docs do not cover today; try again after 00:00 UTC. Nothing was charged.",
           code,
           resetAt: error.resetAt,
         },
