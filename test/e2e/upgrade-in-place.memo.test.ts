@@ -10,20 +10,13 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import * as Result from "effect/Result";
-import Redis from "ioredis";
+import type { Redis } from "ioredis";
 import { hmacSeal } from "../../adapters/shared/hmac-seal.ts";
-import { parseConfig } from "../../core/config/config.ts";
 import { memoReference } from "../../core/payments/memo-reference.ts";
-import { createApp } from "../../src/app.ts";
-import { serviceLimiters } from "../../src/http/service-limiters.ts";
-import { memoryLogger } from "../../src/observability/log.ts";
-import { makeMetrics } from "../../src/observability/metrics.ts";
-import { ensureDemoIndex } from "../../src/runtime/demo-index.ts";
-import { startService } from "../../src/runtime/service-layers.ts";
 import { chainEnv, startTestChain } from "../support/localnet.ts";
-import { describeWithRedis } from "../support/redis-server.ts";
+import { describeWithRedis, rawClient } from "../support/redis-server.ts";
 import { useRedisServer } from "../support/shared-redis.ts";
+import { startFromEnv } from "../support/started-service.ts";
 
 const CLIENT = "198.51.100.202";
 const OTHER = "198.51.100.203";
@@ -37,31 +30,13 @@ describeWithRedis("memo references after an in-place upgrade", () => {
   const index = join(mkdtempSync(join(tmpdir(), "upgrade-memo-")), "index.bin");
 
   /** The service started the real way on this Redis and chain, and its app. */
-  const start = async () => {
-    const env = {
+  const start = () =>
+    startFromEnv({
       ...chainEnv(chain),
       REDIS_URL: `${server.redis.url}/8`,
       RATE_LIMIT_FREE_QUERIES: "0",
       INDEX_PATH: index,
-    };
-    const config = Result.getOrThrow(parseConfig(env));
-    const { logger } = memoryLogger();
-    await ensureDemoIndex(config, logger);
-    const metrics = makeMetrics();
-    const limiters = serviceLimiters();
-    const service = await startService({
-      config,
-      env,
-      logger,
-      metrics,
-      events: {},
-      signIn: () => undefined,
-      receiptKey: () => undefined,
-      limiters,
     });
-    const app = createApp({ runtime: service.runtime, config, logger, metrics, limiters });
-    return { service, app };
-  };
   let running: Awaited<ReturnType<typeof start>> | undefined;
   const call = (path: string, from: string, init: RequestInit = {}) =>
     (running as NonNullable<typeof running>).app.request(path, init, { remoteAddress: from });
@@ -82,7 +57,7 @@ describeWithRedis("memo references after an in-place upgrade", () => {
 
   beforeAll(async () => {
     chain = await startTestChain();
-    raw = new Redis(`${server.redis.url}/8`);
+    raw = rawClient(`${server.redis.url}/8`);
     await raw.flushdb();
     // As the old store wrote them (its reference script): both keys, 90 days (here a day).
     await raw.set(`docs-chat:ref:id:${CLIENT}`, REFERENCE, "PX", DAY);

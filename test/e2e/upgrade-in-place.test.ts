@@ -11,19 +11,12 @@ import { createHash } from "node:crypto";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import * as Result from "effect/Result";
-import Redis from "ioredis";
-import { parseConfig } from "../../core/config/config.ts";
-import { createApp } from "../../src/app.ts";
-import { serviceLimiters } from "../../src/http/service-limiters.ts";
-import { memoryLogger } from "../../src/observability/log.ts";
-import { makeMetrics } from "../../src/observability/metrics.ts";
-import { ensureDemoIndex } from "../../src/runtime/demo-index.ts";
-import { type StartedService, startService } from "../../src/runtime/service-layers.ts";
+import type { StartedService } from "../../src/runtime/service-layers.ts";
 import { newSessionToken, SESSION_HEADER } from "../../src/sign-in/session-token.ts";
 import { USDC_MINT, WALLET } from "../support/parsed-tx.ts";
-import { describeWithRedis } from "../support/redis-server.ts";
+import { describeWithRedis, rawClient } from "../support/redis-server.ts";
 import { useRedisServer } from "../support/shared-redis.ts";
+import { startFromEnv } from "../support/started-service.ts";
 
 const CLIENT = "198.51.100.201";
 const PAYER = "4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T";
@@ -33,7 +26,7 @@ const DAY = 86_400_000;
 describeWithRedis("an existing single-site deployment, upgraded in place", () => {
   const server = useRedisServer();
   let service: StartedService | undefined;
-  let app: ReturnType<typeof createApp>;
+  let app: Awaited<ReturnType<typeof startFromEnv>>["app"];
   const token = newSessionToken();
   const now = Date.now();
   const today = Math.floor(now / DAY);
@@ -41,7 +34,7 @@ describeWithRedis("an existing single-site deployment, upgraded in place", () =>
   beforeAll(async () => {
     const url = `${server.redis.url}/7`;
     // The single-site layout, written key by key (adapters/store-redis/keys.ts as it was).
-    const raw = new Redis(url);
+    const raw = rawClient(url);
     await raw.flushdb();
     await raw.hset(`docs-chat:quota:${CLIENT}`, { day: today, free: 0, spent: 0, credits: 40 });
     await raw.hset(`docs-chat:quota:wallet:${PAYER}`, { day: today, free: 0, spent: 0, credits: 25 });
@@ -73,22 +66,7 @@ describeWithRedis("an existing single-site deployment, upgraded in place", () =>
       // An index of its own (a fresh clone has none at the default path), made as boot makes it.
       INDEX_PATH: join(mkdtempSync(join(tmpdir(), "upgrade-")), "index.bin"),
     };
-    const config = Result.getOrThrow(parseConfig(env));
-    const { logger } = memoryLogger();
-    await ensureDemoIndex(config, logger);
-    const metrics = makeMetrics();
-    const limiters = serviceLimiters();
-    service = await startService({
-      config,
-      env,
-      logger,
-      metrics,
-      events: {},
-      signIn: () => undefined,
-      receiptKey: () => undefined,
-      limiters,
-    });
-    app = createApp({ runtime: service.runtime, config, logger, metrics, limiters });
+    ({ service, app } = await startFromEnv(env));
   });
   afterAll(() => service?.stop());
 

@@ -6,57 +6,34 @@
  * were spent on another site, that free question is refused too, and the answer is still the
  * cap's 429. On the memory store and on one Redis shared by two instances.
  */
-import { describe, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { generateKeyPairSigner } from "@solana/kit";
 import * as Effect from "effect/Effect";
 import { walletAccount } from "../../core/payments/wallet-credits.ts";
 import { PaymentStore } from "../../core/ports/payment-store.ts";
 import { SESSION_HEADER } from "../../src/sign-in/session-token.ts";
-import { redisServerAvailable } from "../support/redis-server.ts";
-import { useRedisServer } from "../support/shared-redis.ts";
+import { describeOnStores, QUESTIONS, sampleSites } from "../support/hosted-sites.ts";
 import { challengeOf, proofFor, signInWith } from "../support/sign-in-client.ts";
-import {
-  docsFolder,
-  type SitesService,
-  siteDefinition,
-  sitesInstances,
-  useInstances,
-} from "../support/sites-app.ts";
+import type { SitesService } from "../support/sites-app.ts";
 
 const CAP = 2;
-const docs = {
-  default: docsFolder({ "guide.md": "# Service guide\n\nStart the service with npm start.\n" }),
-  alpha: docsFolder({ "alpha.md": "# Zorblax\n\nThe Zorblax frobnicator takes a level from one to nine.\n" }),
-};
 const QUESTION = "How do I start the service?";
-const ALPHA_QUESTION = "What level does the Zorblax frobnicator take?";
-
-const redis = redisServerAvailable() ? useRedisServer() : undefined;
+const ALPHA_QUESTION = QUESTIONS.alpha;
 // Each site gives 3 free questions a day, and 3 across sites: three on alpha spend them.
-const STORES = sitesInstances(redis, (redisUrl) => ({
-  defaultDocs: docs.default,
-  sites: [
-    {
-      definition: siteDefinition("alpha", { docs: { kind: "folder", path: docs.alpha }, freeQueries: 3 }),
-      folder: docs.alpha,
-    },
-  ],
+const { defaultDocs, sites } = sampleSites(["alpha"], () => ({ freeQueries: 3 }));
+const options = () => ({
+  defaultDocs,
+  sites,
   ceilings: { "paid-daily-cap": CAP, "free-questions-across-sites": 3 },
-  ...(redisUrl === undefined ? {} : { redisUrl }),
-}));
+});
 
 let receipts = 0;
 
-describe.each(STORES)("a wallet past its daily paid cap (%s)", (_name, open) => {
-  let one: SitesService;
-  let two: SitesService;
-  useInstances(open, (first, second) => {
-    [one, two] = [first, second];
-  });
-
+describeOnStores("a wallet past its daily paid cap (%s)", options, (instances) => {
   /** A wallet holding 5 credits on the default site, signed in from `from`: its session's token. */
   const signedIn = async (from: string) => {
     const wallet = await generateKeyPairSigner();
+    const { one } = instances;
     await one.runtime.runPromise(
       Effect.flatMap(PaymentStore, (payments) =>
         payments.claim(`sig-cap-${++receipts}`, walletAccount(wallet.address), 5, Date.now()),
@@ -84,6 +61,7 @@ describe.each(STORES)("a wallet past its daily paid cap (%s)", (_name, open) => 
     Math.ceil((Math.floor(Date.now() / 86_400_000 + 1) * 86_400_000 - Date.now()) / 1000);
 
   test("its client's free questions answer after the cap, then 429 PAID_DAILY_CAP_REACHED, not a 402", async () => {
+    const { one, two } = instances;
     const from = "198.51.100.90";
     const token = await signedIn(from);
     const statuses: number[] = [];
@@ -97,6 +75,7 @@ describe.each(STORES)("a wallet past its daily paid cap (%s)", (_name, open) => 
   });
 
   test("with its client's free questions across sites spent elsewhere: 429 PAID_DAILY_CAP_REACHED, not a 402", async () => {
+    const { one, two } = instances;
     const from = "198.51.100.91";
     // The client's three free questions across sites, spent on alpha without the wallet.
     for (let i = 0; i < 3; i++)

@@ -11,6 +11,7 @@ import { generateKeyPairSigner } from "@solana/kit";
 import * as Effect from "effect/Effect";
 import { RedisStore } from "../../adapters/store-redis/index.ts";
 import { keyLayout } from "../../adapters/store-redis/keys.ts";
+import type { RedisTarget } from "../../core/config/config-redis.ts";
 import { walletAccount } from "../../core/payments/wallet-credits.ts";
 import { PaymentStore } from "../../core/ports/payment-store.ts";
 import { WalletSessions } from "../../core/ports/wallet-sessions.ts";
@@ -128,6 +129,26 @@ const signInStatus = async (t: TestApp, wallet: Wallet) => {
   return (await signInWith(t, await proofFor(wallet, await challengeOf(t, from)), from)).status;
 };
 
+/**
+ * Two instances on one Redis (at `url`, read when a pair is made), each pair under a key prefix
+ * of its own; `keyPrefix()` is the latest pair's.
+ */
+const pairsOn = (url: () => string | RedisTarget) => {
+  let prefix = 0;
+  let keyPrefix = "";
+  const pair = async (ceilings: TestAppOptions = withCap) => {
+    keyPrefix = `sign-in-eviction-${++prefix}:`;
+    const limits = { freePerDay: 1, paidDailyCap: 1000, holdTtlMs: 120_000 };
+    const options = (): TestAppOptions => ({
+      ...ceilings,
+      freeQueries: 1,
+      store: RedisStore.layer({ url: url(), limits, keyPrefix }),
+    });
+    return [build(options()), build(options())] as const;
+  };
+  return { pair, keyPrefix: () => keyPrefix };
+};
+
 const creditlessBudget = (pair: () => Promise<readonly [TestApp, TestApp]>) =>
   test("the sign-ins of wallets without credits share one budget a minute; a paying wallet still signs in", async () => {
     // The budget is per UTC minute: start well inside one, so the minute cannot turn mid-test.
@@ -171,23 +192,12 @@ describe.skipIf(!redisServerAvailable())(
   "the session eviction order on one Redis shared by two instances",
   () => {
     const context = useRedisServer();
-    let prefix = 0;
-    let keyPrefix = "";
-    const pair = async (ceilings: TestAppOptions = withCap) => {
-      keyPrefix = `sign-in-eviction-${++prefix}:`;
-      const limits = { freePerDay: 1, paidDailyCap: 1000, holdTtlMs: 120_000 };
-      const options = (): TestAppOptions => ({
-        ...ceilings,
-        freeQueries: 1,
-        store: RedisStore.layer({ url: context.redis.url, limits, keyPrefix }),
-      });
-      return [build(options()), build(options())] as const;
-    };
+    const { pair, keyPrefix } = pairsOn(() => context.redis.url);
     creditlessBudget(() => pair(withBudget));
     eviction(pair, async (token) => {
       const redis = rawClient(context.redis.url);
       try {
-        return await redis.pttl(`${keyPrefix}session:${await hashSessionToken(token)}`);
+        return await redis.pttl(`${keyPrefix()}session:${await hashSessionToken(token)}`);
       } finally {
         redis.disconnect();
       }
@@ -201,22 +211,11 @@ describe.skipIf(!redisServerAvailable())(
     const cluster = clusterForSuite();
     beforeAll(cluster.start, 60_000);
     afterAll(cluster.stop);
-    let prefix = 0;
-    let keyPrefix = "";
-    const pair = async (ceilings: TestAppOptions = withCap) => {
-      keyPrefix = `sign-in-eviction-${++prefix}:`;
-      const limits = { freePerDay: 1, paidDailyCap: 1000, holdTtlMs: 120_000 };
-      const options = (): TestAppOptions => ({
-        ...ceilings,
-        freeQueries: 1,
-        store: RedisStore.layer({ url: cluster.target(), limits, keyPrefix }),
-      });
-      return [build(options()), build(options())] as const;
-    };
+    const { pair, keyPrefix } = pairsOn(() => cluster.target());
     creditlessBudget(() => pair(withBudget));
     // A session's key carries the service's tag on a cluster (keys.ts); its node is whichever holds that slot.
     eviction(pair, async (token) => {
-      const key = keyLayout(keyPrefix, keyPrefix, true).session(await hashSessionToken(token));
+      const key = keyLayout(keyPrefix(), keyPrefix(), true).session(await hashSessionToken(token));
       for (const server of cluster.setup().servers) {
         const redis = rawClient(server.url);
         try {

@@ -5,39 +5,25 @@
  * a free listing (llms.txt) loads only while more than half of the minute's budget is left. A
  * refusal spends nothing. The clock is the test's.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import * as Redacted from "effect/Redacted";
-import { buildSitesApp, docsFolder, type SitesService, siteDefinition } from "../support/sites-app.ts";
+import { describe, expect, test } from "bun:test";
+import { metricsOf, metricsSurface, QUESTIONS, sampleSites, useSitesApp } from "../support/hosted-sites.ts";
+import type { SitesService } from "../support/sites-app.ts";
 
-const METRICS = "metrics-token-0123456789abcdef";
 const MINUTE = 60_000;
 // 10 s into a minute: a refusal frees in 50 s.
 const clock = Math.floor(Date.now() / MINUTE) * MINUTE + 10_000;
 
-const docs = {
-  default: docsFolder({ "guide.md": "# Service guide\n\nStart the service with npm start.\n" }),
-  alpha: docsFolder({ "alpha.md": "# Zorblax\n\nThe Zorblax frobnicator takes a level from one to nine.\n" }),
-  beta: docsFolder({ "beta.md": "# Quuxly\n\nQuuxly shards every widget table by tenant.\n" }),
-  gamma: docsFolder({ "gamma.md": "# Wibble\n\nWibble caches every answer for an hour.\n" }),
-  delta: docsFolder({ "delta.md": "# Frotz\n\nFrotz compresses each log file with zstd.\n" }),
-};
-const sites = (["alpha", "beta", "gamma", "delta"] as const).map((id) => ({
-  definition: siteDefinition(id, { docs: { kind: "folder", path: docs[id] }, freeQueries: 3 }),
-  folder: docs[id],
-}));
+const samples = sampleSites(["alpha", "beta", "gamma", "delta"], () => ({ freeQueries: 3 }));
+// Three loads a minute for the instance (a listing starts at most the first), two per client.
+const ceilings = { "cold-index-loads": 3, "cold-index-loads-per-client": 2 };
 
 let service: SitesService;
-beforeAll(async () => {
-  service = await buildSitesApp({
-    sites,
-    defaultDocs: docs.default,
-    surface: { metricsToken: Redacted.make(METRICS) },
-    // Three loads a minute for the instance (a listing starts at most the first), two per client.
-    ceilings: { "cold-index-loads": 3, "cold-index-loads-per-client": 2 },
-    now: () => clock,
-  });
-});
-afterAll(() => service.dispose());
+useSitesApp(
+  () => ({ ...samples, surface: metricsSurface, ceilings, now: () => clock }),
+  (built) => {
+    service = built;
+  },
+);
 
 const STRANGER = "203.0.113.66";
 const VISITOR = "198.51.100.9";
@@ -55,22 +41,16 @@ describe("cold index loads, one address", () => {
     expect(refused.status).toBe(503);
     expect(refused.headers.get("Retry-After")).toBe("50");
     expect(await refused.json()).toMatchObject({ success: false, code: "COLD_INDEX_LOADS_LIMITED" });
-    const again = await service.ask("/sites/gamma/api/chat", "How long does Wibble cache answers?", STRANGER);
+    const again = await service.ask("/sites/gamma/api/chat", QUESTIONS.gamma, STRANGER);
     expect(again.status).toBe(503);
     // The visitor's question takes the instance's third load.
-    const answered = await service.ask(
-      "/sites/delta/api/chat",
-      "How does Frotz compress log files?",
-      VISITOR,
-    );
+    const answered = await service.ask("/sites/delta/api/chat", QUESTIONS.delta, VISITOR);
     expect(answered.status).toBe(200);
     // Past half the budget, a listing by anyone loads nothing; a loaded site still lists.
     const listing = await service.call("/sites/gamma/llms.txt", {}, "203.0.113.67");
     expect(listing.status).toBe(503);
     expect((await service.call("/sites/alpha/llms.txt", {}, "203.0.113.67")).status).toBe(200);
-    const metrics = await (
-      await service.call("/metrics", { headers: { Authorization: `Bearer ${METRICS}` } })
-    ).text();
+    const metrics = await metricsOf(service);
     expect(metrics).toMatch(/^site_index_loads_total 3$/m);
     expect(metrics).toContain('ceiling_refusals_total{ceiling="cold-index-loads-per-client"} 2');
     expect(metrics).toContain('ceiling_refusals_total{ceiling="cold-index-loads"} 1');

@@ -6,32 +6,24 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { buildSitesApp, docsFolder, type SitesService, siteDefinition } from "../support/sites-app.ts";
+import { QUESTIONS, sampleSites } from "../support/hosted-sites.ts";
+import { buildSitesApp, type SitesService } from "../support/sites-app.ts";
 
 const MINUTE = 60_000;
 const clock = Math.floor(Date.now() / MINUTE) * MINUTE + 10_000;
-const docs = {
-  default: docsFolder({ "guide.md": "# Service guide\n\nStart the service with npm start.\n" }),
-  alpha: docsFolder({ "alpha.md": "# Zorblax\n\nThe Zorblax frobnicator takes a level from one to nine.\n" }),
-  beta: docsFolder({ "beta.md": "# Quuxly\n\nQuuxly shards every widget table by tenant.\n" }),
-  gamma: docsFolder({ "gamma.md": "# Wibble\n\nWibble caches every answer for an hour.\n" }),
-};
-const site = (id: "alpha" | "beta" | "gamma", searchPrice: number) => ({
-  definition: siteDefinition(id, {
-    docs: { kind: "folder", path: docs[id] },
-    mcpToolPrices: { search_docs: searchPrice, read_page: 0, ask_docs: 1 },
-  }),
-  folder: docs[id],
-});
+// alpha prices a search at one question; beta and gamma search for free.
+const SEARCH_PRICE = { alpha: 1, beta: 0, gamma: 0 };
+const { defaultDocs, sites } = sampleSites(["alpha", "beta", "gamma"], (id) => ({
+  mcpToolPrices: { search_docs: SEARCH_PRICE[id], read_page: 0, ask_docs: 1 },
+}));
 
 let service: SitesService;
 let server: ReturnType<typeof Bun.serve>;
 const AGENT = "198.51.100.120";
 beforeAll(async () => {
   service = await buildSitesApp({
-    // alpha prices a search at one question; beta and gamma search for free.
-    sites: [site("alpha", 1), site("beta", 0), site("gamma", 0)],
-    defaultDocs: docs.default,
+    sites,
+    defaultDocs,
     // Two loads a minute: listings (and free searches) may start one.
     ceilings: { "cold-index-loads": 2, "cold-index-loads-per-client": 3 },
     now: () => clock,
@@ -64,12 +56,12 @@ describe("cold index loads and priced MCP tools", () => {
   test("past the listings' share a free search is refused, a priced one loads as a question", async () => {
     // Another address's listing takes the listings' one load of the minute.
     expect((await service.call("/sites/gamma/llms.txt", {}, "203.0.113.90")).status).toBe(200);
-    const free = await search("beta", "How does Quuxly shard widget tables?");
+    const free = await search("beta", QUESTIONS.beta);
     expect(free).toEqual({
       isError: true,
       text: "Documentation search is temporarily unavailable. Try again shortly.",
     });
-    const priced = await search("alpha", "What level does the Zorblax frobnicator take?");
+    const priced = await search("alpha", QUESTIONS.alpha);
     expect(priced.isError).toBe(false);
     expect(priced.text).toContain("Zorblax");
   });

@@ -6,44 +6,26 @@
  * loads again. /metrics counts the loads and the refusals by the ceiling's name. The clock is
  * the test's.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import * as Redacted from "effect/Redacted";
-import { buildSitesApp, docsFolder, type SitesService, siteDefinition } from "../support/sites-app.ts";
+import { describe, expect, test } from "bun:test";
+import { METRICS, metricsSurface, QUESTIONS, sampleSites, useSitesApp } from "../support/hosted-sites.ts";
+import type { SitesService } from "../support/sites-app.ts";
 
-const METRICS = "metrics-token-0123456789abcdef";
 const MINUTE = 60_000;
 // 10 s into a minute: the refusal frees in 50 s.
 let clock = Math.floor(Date.now() / MINUTE) * MINUTE + 10_000;
 
-const docs = {
-  default: docsFolder({ "guide.md": "# Service guide\n\nStart the service with npm start.\n" }),
-  alpha: docsFolder({ "alpha.md": "# Zorblax\n\nThe Zorblax frobnicator takes a level from one to nine.\n" }),
-  beta: docsFolder({ "beta.md": "# Quuxly\n\nQuuxly shards every widget table by tenant.\n" }),
-  gamma: docsFolder({ "gamma.md": "# Wibble\n\nWibble caches every answer for an hour.\n" }),
-};
-const QUESTIONS = {
-  alpha: "What level does the Zorblax frobnicator take?",
-  beta: "How does Quuxly shard widget tables?",
-  gamma: "How long does Wibble cache answers?",
-} as const;
-const sites = (["alpha", "beta", "gamma"] as const).map((id) => ({
-  definition: siteDefinition(id, { docs: { kind: "folder", path: docs[id] }, freeQueries: 3 }),
-  folder: docs[id],
-}));
+const samples = sampleSites(["alpha", "beta", "gamma"], () => ({ freeQueries: 3 }));
+const ceilings = { "cold-index-loads": 2 };
 
 let service: SitesService;
-beforeAll(async () => {
-  service = await buildSitesApp({
-    sites,
-    defaultDocs: docs.default,
-    surface: { metricsToken: Redacted.make(METRICS) },
-    ceilings: { "cold-index-loads": 2 },
-    now: () => clock,
-  });
-});
-afterAll(() => service.dispose());
+useSitesApp(
+  () => ({ ...samples, surface: metricsSurface, ceilings, now: () => clock }),
+  (built) => {
+    service = built;
+  },
+);
 
-const ask = async (site: keyof typeof QUESTIONS, from = "198.51.100.70") => {
+const ask = async (site: "alpha" | "beta" | "gamma", from = "198.51.100.70") => {
   const response = await service.ask(`/sites/${site}/api/chat`, QUESTIONS[site], from);
   return { response, body: (await response.json()) as Record<string, unknown> };
 };

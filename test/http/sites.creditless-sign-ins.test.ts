@@ -5,50 +5,26 @@
  * site at once; counted per site, each site gave a stranger the budget again. /metrics counts
  * the refusals by the ceiling's name.
  */
-import { describe, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { generateKeyPairSigner } from "@solana/kit";
-import * as Redacted from "effect/Redacted";
+import { describeOnStores, METRICS, metricsSurface, sampleSites } from "../support/hosted-sites.ts";
 import { awayFromMinuteEdge } from "../support/minute-window.ts";
-import { redisServerAvailable } from "../support/redis-server.ts";
-import { useRedisServer } from "../support/shared-redis.ts";
 import { challengeOf, proofFor, signInWith } from "../support/sign-in-client.ts";
-import {
-  docsFolder,
-  type SitesService,
-  siteDefinition,
-  sitesInstances,
-  useInstances,
-} from "../support/sites-app.ts";
+import type { SitesService } from "../support/sites-app.ts";
 
-const METRICS = "metrics-token-0123456789abcdef";
 const BUDGET = 4;
 const SITES = ["alpha", "beta", "gamma"] as const;
-const docs = {
-  default: docsFolder({ "guide.md": "# Service guide\n\nStart the service with npm start.\n" }),
-  ...Object.fromEntries(SITES.map((id) => [id, docsFolder({ [`${id}.md`]: `# ${id}\n\nAbout ${id}.\n` })])),
-} as Record<"default" | (typeof SITES)[number], string>;
-const sites = SITES.map((id) => ({
-  definition: siteDefinition(id, { docs: { kind: "folder", path: docs[id] } }),
-  folder: docs[id],
-}));
-
-const redis = redisServerAvailable() ? useRedisServer() : undefined;
-const STORES = sitesInstances(redis, (redisUrl) => ({
-  defaultDocs: docs.default,
+const { defaultDocs, sites } = sampleSites(SITES);
+const options = () => ({
+  defaultDocs,
   sites,
-  surface: { metricsToken: Redacted.make(METRICS) },
+  surface: metricsSurface,
   ceilings: { "creditless-sign-ins": BUDGET },
-  ...(redisUrl === undefined ? {} : { redisUrl }),
-}));
+});
 
 let client = 0;
 
-describe.each(STORES)("creditless sign-ins over hosted sites (%s)", (_name, open) => {
-  let one: SitesService;
-  let two: SitesService;
-  useInstances(open, (first, second) => {
-    [one, two] = [first, second];
-  });
+describeOnStores("creditless sign-ins over hosted sites (%s)", options, (instances) => {
   /** A fresh wallet signs in on `site`, from an address of its own: the response's status. */
   const signIn = async (on: SitesService, site: string) => {
     const at = {
@@ -61,6 +37,7 @@ describe.each(STORES)("creditless sign-ins over hosted sites (%s)", (_name, open
   };
 
   test("fresh wallets on three sites and two instances stop at the one budget", async () => {
+    const { one, two } = instances;
     // The budget is per UTC minute: start well inside one, so the minute cannot turn mid-test.
     await awayFromMinuteEdge(10_000);
     const statuses = [];

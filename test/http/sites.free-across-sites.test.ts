@@ -7,61 +7,39 @@
  * touched; /metrics counts the refusals by the ceiling's name. GET /api/status shows no more
  * free questions than are left across sites, and reading it counts none.
  */
-import { describe, expect, test } from "bun:test";
-import * as Redacted from "effect/Redacted";
+import { expect, test } from "bun:test";
 import { QUOTA_EXHAUSTED_TEXT } from "../../src/http/error-response.ts";
-import { redisServerAvailable } from "../support/redis-server.ts";
-import { useRedisServer } from "../support/shared-redis.ts";
 import {
-  docsFolder,
-  type SitesService,
-  siteDefinition,
-  sitesInstances,
-  useInstances,
-} from "../support/sites-app.ts";
+  describeOnStores,
+  metricsOf,
+  metricsSurface,
+  QUESTIONS,
+  sampleSites,
+} from "../support/hosted-sites.ts";
+import type { SitesService } from "../support/sites-app.ts";
 
-const METRICS = "metrics-token-0123456789abcdef";
 /** Three free questions a site, four sites, five free answers across them. */
 const ACROSS = 5;
-const docs = {
-  default: docsFolder({ "guide.md": "# Service guide\n\nStart the service with npm start.\n" }),
-  alpha: docsFolder({ "alpha.md": "# Zorblax\n\nThe Zorblax frobnicator takes a level from one to nine.\n" }),
-  beta: docsFolder({ "beta.md": "# Quuxly\n\nQuuxly shards every widget table by tenant.\n" }),
-  gamma: docsFolder({ "gamma.md": "# Wibble\n\nWibble caches every answer for an hour.\n" }),
-};
-const QUESTIONS = {
-  alpha: "What level does the Zorblax frobnicator take?",
-  beta: "How does Quuxly shard widget tables?",
-  gamma: "How long does Wibble cache answers?",
-} as const;
-const sites = (["alpha", "beta", "gamma"] as const).map((id) => ({
-  definition: siteDefinition(id, { docs: { kind: "folder", path: docs[id] }, freeQueries: 3 }),
-  folder: docs[id],
-}));
-
-const redis = redisServerAvailable() ? useRedisServer() : undefined;
-const STORES = sitesInstances(redis, (redisUrl) => ({
-  defaultDocs: docs.default,
-  sites,
-  surface: { metricsToken: Redacted.make(METRICS) },
-  ceilings: { "free-questions-across-sites": ACROSS },
-  ...(redisUrl === undefined ? {} : { redisUrl }),
-}));
+const { defaultDocs, sites } = sampleSites(["alpha", "beta", "gamma"], () => ({ freeQueries: 3 }));
 
 const body = async (response: Response) => (await response.json()) as Record<string, unknown>;
 
-describe.each(STORES)("free questions across sites (%s)", (_name, open) => {
-  let one: SitesService;
-  let two: SitesService;
-  useInstances(open, (first, second) => {
-    [one, two] = [first, second];
-  });
-  const ask = async (on: SitesService, site: keyof typeof QUESTIONS, from: string, question?: string) => {
+const options = () => ({
+  defaultDocs,
+  sites,
+  surface: metricsSurface,
+  ceilings: { "free-questions-across-sites": ACROSS },
+});
+
+describeOnStores("free questions across sites (%s)", options, (instances) => {
+  type Site = "alpha" | "beta" | "gamma";
+  const ask = async (on: SitesService, site: Site, from: string, question?: string) => {
     const response = await on.ask(`/sites/${site}/api/chat`, question ?? QUESTIONS[site], from);
     return { status: response.status, body: await body(response) };
   };
 
   test("one address gets at most the cap over every site; a declined question takes none", async () => {
+    const { one, two } = instances;
     const from = "198.51.100.60";
     // Three on alpha (its own free questions), then one on beta, on either instance.
     for (let i = 0; i < 3; i++) expect((await ask(i % 2 === 0 ? one : two, "alpha", from)).status).toBe(200);
@@ -84,13 +62,13 @@ describe.each(STORES)("free questions across sites (%s)", (_name, open) => {
     }
     // Another address is not touched.
     expect((await ask(two, "gamma", "198.51.100.61")).status).toBe(200);
-    const metrics = await one.call("/metrics", { headers: { Authorization: `Bearer ${METRICS}` } });
-    expect(await metrics.text()).toContain('ceiling_refusals_total{ceiling="free-questions-across-sites"} 2');
+    expect(await metricsOf(one)).toContain('ceiling_refusals_total{ceiling="free-questions-across-sites"} 2');
   });
 
   test("the status shows no more free questions than are left across sites, and reading it counts none", async () => {
+    const { one, two } = instances;
     const from = "198.51.100.62";
-    const status = async (on: SitesService, site: keyof typeof QUESTIONS) => {
+    const status = async (on: SitesService, site: Site) => {
       const { free, remaining, requiresPayment } = await body(
         await on.call(`/sites/${site}/api/status`, {}, from),
       );

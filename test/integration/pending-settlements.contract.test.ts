@@ -16,22 +16,12 @@ import type { PendingSettlement } from "../../core/payments/pending-settlement.t
 import { PendingSettlements } from "../../core/ports/pending-settlements.ts";
 import { clusterForSuite } from "../support/redis-cluster.ts";
 import { describeWithRedis, type RedisServer, startRedisServer } from "../support/redis-server.ts";
+import { pendingSettlement } from "../support/store-fixtures.ts";
 
 /** A table of two: the cap is reached in the test. */
 const CAP = 2;
-const entry = (signature: string, lease: string): PendingSettlement => ({
-  signature,
-  kind: "credit",
-  paymentId: `pay_${signature}`,
-  lease,
-  resource: "/api/chat",
-  method: "POST",
-  identity: "wallet:W",
-  queries: 10,
-  payer: "W",
-  blockhash: "B",
-  since: 1_000,
-});
+const entry = (signature: string, lease: string): PendingSettlement =>
+  pendingSettlement({ signature, paymentId: `pay_${signature}`, lease, since: 1_000 });
 
 type Instance = ManagedRuntime.ManagedRuntime<PendingSettlements, unknown>;
 

@@ -26,7 +26,7 @@ import {
   redisServerAvailable,
   startRedisServer,
 } from "../support/redis-server.ts";
-import { STORE_LIMITS, T0 } from "../support/store-fixtures.ts";
+import { pendingSettlement, STORE_LIMITS, T0 } from "../support/store-fixtures.ts";
 import { issuedPayment } from "../support/x402-samples.ts";
 
 const WAIT_MS = 1000;
@@ -182,19 +182,12 @@ describe.skipIf(!redisServerAvailable())("claims on a primary with a replica", (
       await waiting.runPromiseExit(PaidResults.use((r) => r.keep("route:pay_outage", result, T0))),
     );
     // A settlement of unknown outcome: the reconciler credits the wallet from this record.
-    const pending = {
+    const pending = pendingSettlement({
       signature: "sig-pending-outage",
-      kind: "credit" as const,
       paymentId: "pay_pending_outage",
       lease: "lease-1",
-      resource: "/api/chat",
-      method: "POST",
-      identity: "wallet:W",
-      queries: 10,
-      payer: "W",
-      blockhash: "B",
       since: T0,
-    };
+    });
     notReplicated(await waiting.runPromiseExit(PendingSettlements.use((p) => p.record(pending))));
     // A payment we cannot attribute: the owner refunds it from this list.
     const unattributed = {

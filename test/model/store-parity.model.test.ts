@@ -533,6 +533,31 @@ const quotaKeysOn = async (url: string, pair: StorePair) => {
   }
 };
 
+/**
+ * One run of the property: the commands on a fresh pair of stores (`open`) and the model, then
+ * the final state and no stray quota key (`noStrayKeys`); the pair is disposed either way.
+ */
+const runOn =
+  (open: (limits: QuotaLimits) => StorePair, noStrayKeys: (pair: StorePair) => Promise<void>) =>
+  async (limits: QuotaLimits, cmds: Iterable<Command>) => {
+    const pair = open(limits);
+    const model: Model = {
+      limits,
+      ref: referenceStore(limits),
+      now: START,
+      payments: [],
+      leases: [],
+      holds: [],
+    };
+    try {
+      await fc.asyncModelRun(() => ({ model, real: pair }), cmds);
+      await finalState(model, pair);
+      await noStrayKeys(pair);
+    } finally {
+      await pair.dispose();
+    }
+  };
+
 describeWithRedis("memory and Redis stores agree", () => {
   let server: RedisServer | undefined;
   beforeAll(async () => {
@@ -546,24 +571,10 @@ describeWithRedis("memory and Redis stores agree", () => {
       fc.asyncProperty(
         limitsArbitrary,
         fc.commands(commands, { maxCommands: 40, size: "max" }),
-        async (limits, cmds) => {
-          const pair = openPair(url, limits);
-          const model: Model = {
-            limits,
-            ref: referenceStore(limits),
-            now: START,
-            payments: [],
-            leases: [],
-            holds: [],
-          };
-          try {
-            await fc.asyncModelRun(() => ({ model, real: pair }), cmds);
-            await finalState(model, pair);
-            await noStrayQuotaKeys(await quotaKeysOn(url, pair), keyLayout(pair.prefix));
-          } finally {
-            await pair.dispose();
-          }
-        },
+        runOn(
+          (limits) => openPair(url, limits),
+          async (pair) => noStrayQuotaKeys(await quotaKeysOn(url, pair), keyLayout(pair.prefix)),
+        ),
       ),
       { numRuns: 150 },
     );
@@ -580,26 +591,14 @@ describeWithRedis("memory and Redis Cluster stores agree", () => {
       fc.asyncProperty(
         limitsArbitrary,
         fc.commands(commands, { maxCommands: 40, size: "max" }),
-        async (limits, cmds) => {
-          const pair = openPair(cluster.target(), limits);
-          const model: Model = {
-            limits,
-            ref: referenceStore(limits),
-            now: START,
-            payments: [],
-            leases: [],
-            holds: [],
-          };
-          try {
-            await fc.asyncModelRun(() => ({ model, real: pair }), cmds);
-            await finalState(model, pair);
-            // The quota keys carry the money hash tag on a cluster (keys.ts), on whichever primary holds it.
+        runOn(
+          (limits) => openPair(cluster.target(), limits),
+          // The quota keys carry the money hash tag on a cluster (keys.ts), on whichever primary holds it.
+          async (pair) => {
             const layout = keyLayout(pair.prefix, pair.prefix, true);
             await noStrayQuotaKeys(await keysOnEveryNode(cluster.setup(), `${layout.quota("")}*`), layout);
-          } finally {
-            await pair.dispose();
-          }
-        },
+          },
+        ),
       ),
       { numRuns: 100 },
     );

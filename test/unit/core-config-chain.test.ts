@@ -3,6 +3,7 @@ import * as Redacted from "effect/Redacted";
 import * as Result from "effect/Result";
 import { encodeBase58 } from "../../core/base58.ts";
 import { type AppConfig, type Env, parseConfig } from "../../core/config/config.ts";
+import { parsedConfig as ok, configProblems as problems } from "../support/parsed-config.ts";
 import { addressOf } from "../support/parsed-tx.ts";
 
 /** The config as JSON (its amounts are bigints: the price of a question, the facilitator's minimum). */
@@ -29,16 +30,6 @@ beforeAll(async () => {
   other = await solanaKeypair();
 });
 
-const ok = (env: Env): AppConfig => {
-  const result = parseConfig(env);
-  if (Result.isFailure(result)) throw new Error(result.failure.message);
-  return result.success;
-};
-const problems = (env: Env): ReadonlyArray<string> => {
-  const result = parseConfig(env);
-  if (Result.isSuccess(result)) throw new Error("expected a ConfigError");
-  return result.failure.problems;
-};
 const namesOf = (env: Env) => problems(env).map((problem) => problem.split(":")[0]);
 const devnet = (): Env => ({
   CHAIN_NETWORK: "devnet",

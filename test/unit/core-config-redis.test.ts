@@ -1,19 +1,7 @@
 /** The store's Redis: one URL, Sentinel or a cluster, exactly one; the password and WAIT rules. */
 import { describe, expect, test } from "bun:test";
 import * as Redacted from "effect/Redacted";
-import * as Result from "effect/Result";
-import { type AppConfig, type Env, parseConfig } from "../../core/config/config.ts";
-
-const ok = (env: Env): AppConfig => {
-  const result = parseConfig(env);
-  if (Result.isFailure(result)) throw new Error(result.failure.message);
-  return result.success;
-};
-const problems = (env: Env): ReadonlyArray<string> => {
-  const result = parseConfig(env);
-  if (Result.isSuccess(result)) throw new Error("expected a ConfigError");
-  return result.failure.problems;
-};
+import { parsedConfig as ok, configProblems as problems } from "../support/parsed-config.ts";
 
 const SENTINELS = "10.0.0.1:26379, sentinel-b.internal:26380,[::1]:26381";
 

@@ -3,19 +3,14 @@ import * as Redacted from "effect/Redacted";
 import * as Result from "effect/Result";
 import { encodeBase58 } from "../../core/base58.ts";
 import { DEFAULT_CEILING_LIMITS } from "../../core/ceilings/ceilings.ts";
-import { type AppConfig, DEFAULT_INDEX_PATH, type Env, parseConfig } from "../../core/config/config.ts";
+import { DEFAULT_INDEX_PATH, type Env, parseConfig } from "../../core/config/config.ts";
 import { DEFAULT_REDACTION } from "../../core/insights/redaction.ts";
+import { configFailure, parsedConfig as ok } from "../support/parsed-config.ts";
 
-const ok = (env: Env): AppConfig => {
-  const result = parseConfig(env);
-  if (Result.isFailure(result)) throw new Error(result.failure.message);
-  return result.success;
-};
 const problems = (env: Env): ReadonlyArray<string> => {
-  const result = parseConfig(env);
-  if (Result.isSuccess(result)) throw new Error("expected a ConfigError");
-  expect(result.failure._tag).toBe("ConfigError");
-  return result.failure.problems;
+  const failure = configFailure(env);
+  expect(failure._tag).toBe("ConfigError");
+  return failure.problems;
 };
 const WALLET = "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM";
 const namesOf = (list: ReadonlyArray<string>) => list.map((problem) => problem.split(":")[0]);
