@@ -74,6 +74,10 @@ describeWithRedis("a primary found through Sentinel", () => {
   }, 30_000);
   afterAll(async () => {
     if (client !== undefined) await Effect.runPromise(close(client));
+    // close() QUITs a ready client, and a QUIT ends the connection but not the failover detector's
+    // subscriptions on the sentinels (ioredis closes those only in disconnect()): left open, they
+    // would reconnect to the stopped sentinels every minute for the rest of the test run.
+    client?.disconnect();
     await redis?.stop();
   });
 
