@@ -178,7 +178,9 @@ export const close = (client: StoreClient) =>
   Effect.promise(() =>
     client.status === "ready"
       ? client.quit().then(
-          () => undefined,
+          // QUIT ends the data connection only: a Sentinel client's failover detector keeps its
+          // own connections to the sentinels (reconnecting for ever once they stop) until this.
+          () => client.disconnect(),
           () => client.disconnect(),
         )
       : Promise.resolve(client.disconnect()),

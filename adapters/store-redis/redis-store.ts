@@ -57,7 +57,7 @@ import { decodeClaim, decodeMarked, decodeReserve, decodeView, usedAtOf } from "
 import { countRoundTrips } from "./round-trips.ts";
 import { connection } from "./shared-connection.ts";
 import { redisSessions } from "./sign-in/redis-sessions.ts";
-import { clusterMode, primaries } from "./store-client.ts";
+import { clusterMode, pingPrimaries } from "./store-client.ts";
 
 /** The default site's key prefix, whose ledger of used signatures hosted sites share. */
 export { DEFAULT_KEY_PREFIX } from "./keys.ts";
@@ -131,7 +131,7 @@ export const layer = (options: RedisStoreOptions): Layer.Layer<StoreServices, St
           return yield* Effect.flatMap(onQuota("release", identity, now, [holdId]), decodeView);
         }),
         // Every primary: on a cluster each holds part of the keys, and one down fails their requests.
-        ping: Effect.asVoid(runCommand(() => Promise.all(primaries(client).map((node) => node.ping())))).pipe(
+        ping: runCommand(() => pingPrimaries(client)).pipe(
           Effect.mapError(
             ({ reason }) => new StoreUnavailable({ reason: `Redis at ${endpoint}: ${reason}` }),
           ),

@@ -33,6 +33,27 @@ export const isCluster = (client: StoreClient): client is Cluster => client inst
 export const primaries = (client: StoreClient): ReadonlyArray<Redis> =>
   isCluster(client) ? client.nodes("master") : [client];
 
+/**
+ * Pings every primary. On a cluster, a primary the slot map still names but the client no
+ * longer holds (its connection ended when it stopped) fails it too: pinging only the nodes
+ * left would call a cluster ready with a third of its slots unserved.
+ */
+export const pingPrimaries = async (client: StoreClient): Promise<void> => {
+  if (!isCluster(client)) {
+    await client.ping();
+    return;
+  }
+  const held = new Map(
+    client.nodes("master").map((node) => [`${node.options.host}:${node.options.port}`, node]),
+  );
+  for (const owners of client.slots) {
+    const primary = owners[0];
+    if (primary !== undefined && !held.has(primary))
+      throw new Error(`cluster primary ${primary} is not connected`);
+  }
+  await Promise.all([...held.values()].map((node) => node.ping()));
+};
+
 /** Every node, replicas too: a replica with the wrong eviction policy becomes a primary on failover. */
 export const everyNode = (client: StoreClient): ReadonlyArray<Redis> =>
   isCluster(client) ? client.nodes("all") : [client];
