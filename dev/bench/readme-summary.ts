@@ -65,6 +65,9 @@ export const benchmarkSummary = (benchmarks: string): string => {
   const STATUS = "memory store: req/s, same moment";
   const REDIS = "Redis store: req/s, same moment";
   const HEAP = "live heap of the filled structures";
+  const TWO = "GET /api/status, one Redis: two instances / one";
+  const FAILOVER = "failover (down-after 1000 ms): kill to first 200";
+  const WAIT = "POST /api/payment p95: REDIS_WAIT_REPLICAS=1 / 0";
   const text = [
     "`npm run bench` measures every figure beside a baseline run in the same moment and writes",
     `[BENCHMARKS.md](BENCHMARKS.md) (${totals[1]} of ${totals[2]} goals met on the machine of the last run).`,
@@ -86,6 +89,13 @@ export const benchmarkSummary = (benchmarks: string): string => {
     `${verdict("soak", SOAK)}), peak **${cell("soak", "peak RSS", "value")}**`,
     `(goal ${cell("soak", "peak RSS", "goal")}: ${verdict("soak", "peak RSS")}); the live heap of the filled`,
     `structures **${cell("soak", HEAP, "value")}** (goal ${cell("soak", HEAP, "goal")}: ${verdict("soak", HEAP)}).`,
+    `Beyond one Redis (\`npm run bench -- redis-topologies\`, 2 cores): two instances serve status at`,
+    `**${cell("redis-topologies", TWO, "comparison")}** of one (goal ${cell("redis-topologies", TWO, "goal").replace(/^>= /, "")}:`,
+    `${verdict("redis-topologies", TWO)}), a Sentinel failover makes clients wait`,
+    `**${cell("redis-topologies", FAILOVER, "comparison").replace(/^median /, "")}** (median, goal`,
+    `${cell("redis-topologies", FAILOVER, "goal").replace(/^<= /, "")}: ${verdict("redis-topologies", FAILOVER)}),`,
+    `and waiting for a replica adds **${cell("redis-topologies", WAIT, "comparison")}** to a paid answer's p95`,
+    `(goal ${cell("redis-topologies", WAIT, "goal").replace(/^<= /, "")}: ${verdict("redis-topologies", WAIT)}).`,
   ].join(" ");
   return [BEGIN, ...wrap(text, 100), END].join("\n");
 };

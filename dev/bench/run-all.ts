@@ -2,7 +2,8 @@
  * `npm run bench [-- name...]`: the benchmark scripts in turn (each prints its figures and
  * records its section), then the sections this run recorded replace theirs in BENCHMARKS.md
  * (the others are kept as they are). The soak test (10 minutes after its warm-up) runs only
- * when named: `npm run bench -- soak`, and so does the stranger flood (`npm run bench -- strangers`).
+ * when named: `npm run bench -- soak`, and so do the stranger flood (`npm run bench -- strangers`) and the
+ * Redis topologies (`npm run bench -- redis-topologies`).
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -28,6 +29,7 @@ const SCRIPTS: ReadonlyArray<readonly [string, boolean]> = [
   ["sites-service-bench.ts", true],
   ["soak-bench.ts", false],
   ["strangers-bench.ts", false],
+  ["redis-topologies-bench.ts", false],
 ];
 /** Section keys in the order BENCHMARKS.md shows them. */
 const ORDER = [
@@ -40,6 +42,7 @@ const ORDER = [
   "mcp",
   "startup",
   "load",
+  "redis-topologies",
   "identities",
   "retrieval",
   "crawl",

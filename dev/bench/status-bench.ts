@@ -65,6 +65,9 @@ const compare = async (name: string, path: string, baseline: { url: string }, su
     app = best(app, await runWrk(subject.url + path, LOAD));
   }
   if (base === undefined || app === undefined) throw new Error("no rounds ran");
+  // A refusal is cheaper than an answer: a ratio over non-2xx answers would flatter the app.
+  if (base.errors > 0 || app.errors > 0)
+    throw new Error(`${path}: non-2xx answers under load (baseline ${base.errors}, app ${app.errors})`);
   const row = (label: string, r: LoadResult) =>
     `  ${label.padEnd(32)} ${r.rps.toFixed(0).padStart(8)} req/s   p50 ${r.p50Ms.toFixed(2)} ms   p99 ${r.p99Ms.toFixed(2)} ms   non-2xx ${r.errors}`;
   console.log(`\n${name}`);

@@ -25,8 +25,12 @@ export const statusAppAt = async (
   // The store is `redis` (a target) since Sentinel and Cluster; `redisUrl` is what older
   // checkouts read, so a comparison with one still runs both on Redis.
   const { redisUrl } = settings;
+  // The per-client protection limit out of the way (wrk is one client): a ceiling now, a field
+  // (`protectionRps`) in older checkouts.
+  const { ceilings } = defaultConfig();
   const config = defaultConfig({
     protectionRps: 1_000_000_000,
+    ...(ceilings === undefined ? {} : { ceilings: { ...ceilings, "protection-limit": 1_000_000 } }),
     ...settings,
     ...(redisUrl === undefined ? {} : { redis: { kind: "url", url: redisUrl } }),
   });
