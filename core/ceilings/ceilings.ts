@@ -346,6 +346,15 @@ export const LargestSiteFreeQuestions = Context.Reference<() => number>("core/La
   defaultValue: () => () => 0,
 });
 
+/**
+ * The free questions a day all the service's sites give together (as of the last reload). When
+ * they are no more than the cap across sites, the cap can never bind (one site, for one), and a
+ * view need not read its counter. A getter, like the largest.
+ */
+export const AllSitesFreeQuestions = Context.Reference<() => number>("core/AllSitesFreeQuestions", {
+  defaultValue: () => () => Number.POSITIVE_INFINITY,
+});
+
 /** free-questions-across-sites as it applies: the configured cap, or the largest site's own free questions. */
 export const freeAcrossSitesLimit = (limits: CeilingLimits, largestSiteFree: number) =>
   Math.max(limits["free-questions-across-sites"], largestSiteFree);

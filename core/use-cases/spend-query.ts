@@ -29,6 +29,7 @@
 import * as Effect from "effect/Effect";
 import * as Schema from "effect/Schema";
 import {
+  AllSitesFreeQuestions,
   CeilingLimitsInForce,
   freeAcrossSitesLimit,
   LargestSiteFreeQuestions,
@@ -230,8 +231,25 @@ const fallBack = (
  * nothing counted), so a status never shows a free question the cross-site cap would refuse.
  */
 export const freeAcrossSites = (identity: string, view: QuotaView, now: number) =>
+  view.free === 0
+    ? Effect.succeed(view)
+    : Effect.flatMap(crossSiteCapMayBind, (mayBind) =>
+        mayBind ? readAcrossSites(identity, view, now) : Effect.succeed(view),
+      );
+
+/**
+ * Whether the cap across sites can refuse anything: not when the sites together give no more
+ * free questions than it (one site, for one). Decided before any counter is named, so a status
+ * of a single-site service pays nothing for it.
+ */
+const crossSiteCapMayBind = Effect.flatMap(AllSitesFreeQuestions, (total) =>
+  Effect.flatMap(LargestSiteFreeQuestions, (largest) =>
+    Effect.map(CeilingLimitsInForce, (limits) => total() > freeAcrossSitesLimit(limits, largest())),
+  ),
+);
+
+const readAcrossSites = (identity: string, view: QuotaView, now: number) =>
   Effect.gen(function* () {
-    if (view.free === 0) return view;
     const counter = yield* acrossSites(identity, "", now);
     const { limit } = counter;
     const used = yield* (yield* CeilingCounter).used(counter, now);

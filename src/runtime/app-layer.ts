@@ -13,6 +13,7 @@ import { WebCryptoRandom } from "../../adapters/secure-random/index.ts";
 import { MemoryStore } from "../../adapters/store-memory/index.ts";
 import { VisitorHash } from "../../adapters/visitor-hash/index.ts";
 import {
+  AllSitesFreeQuestions,
   CeilingLimitsInForce,
   type CeilingName,
   LargestSiteFreeQuestions,
@@ -129,10 +130,11 @@ export interface AppParts {
   /** Whose a transfer is among the service's sites (a hosted site's; src/sites/site-attribution.ts). */
   readonly attribution?: Layer.Layer<TransferAttribution>;
   /**
-   * The largest free questions of the service's sites (src/sites/site-free-questions.ts), the
-   * same for every site; default this site's own (a runtime built alone, as tests do).
+   * The largest free questions of the service's sites and all of them together
+   * (src/sites/site-free-questions.ts), the same for every site; default this site's own (a
+   * runtime built alone, as tests do).
    */
-  readonly largestSiteFree?: () => number;
+  readonly sitesFree?: { readonly largest: () => number; readonly total: () => number };
 }
 
 /**
@@ -201,7 +203,8 @@ export const appLayer = (
     WebCryptoRandom.layer,
     Layer.succeed(InsightsSettings)({ redaction: config.insights.redaction }),
     Layer.succeed(CeilingLimitsInForce)(config.ceilings),
-    Layer.succeed(LargestSiteFreeQuestions)(parts.largestSiteFree ?? (() => config.freeQueries)),
+    Layer.succeed(LargestSiteFreeQuestions)(parts.sitesFree?.largest ?? (() => config.freeQueries)),
+    Layer.succeed(AllSitesFreeQuestions)(parts.sitesFree?.total ?? (() => config.freeQueries)),
     Layer.succeed(CeilingRefusals)({ refused: (ceiling) => events.onCeilingRefused?.(ceiling) }),
     Layer.succeed(ChainLookupLimits)({
       perClientPerMinute: config.ceilings["chain-lookups-per-client"],

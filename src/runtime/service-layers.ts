@@ -115,7 +115,7 @@ const rootRuntimeLayer = (
       part(
         async () => {
           const attribution = Layer.succeed(TransferAttribution)(transfers.service);
-          const parts = { attribution, largestSiteFree: freeQuestions.largest };
+          const parts = { attribution, sitesFree: freeQuestions };
           const layer = appLayer(config, chain, logger, parts, events);
           const runtime = ManagedRuntime.make(layer.pipe(Layer.orDie));
           const context = await runtime.context().catch(async (error: unknown) => {

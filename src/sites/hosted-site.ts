@@ -36,8 +36,8 @@ export interface ServiceParts {
   readonly attribution?: TransferAttribution["Service"];
   /** The site's retriever (an index loaded on first use, dropped past the memory budget); default: loaded now. */
   readonly retrievalOf?: (site: SiteDefinition, config: AppConfig) => AppParts["retrieval"];
-  /** The largest free questions of the service's sites, as of the last reload (site-free-questions.ts). */
-  readonly largestSiteFree?: () => number;
+  /** The largest free questions of the service's sites and their sum, as of the last reload (site-free-questions.ts). */
+  readonly sitesFree?: { readonly largest: () => number; readonly total: () => number };
 }
 
 export interface SiteRuntime {
@@ -71,7 +71,7 @@ export const siteRuntime = (
           ? {}
           : { attribution: Layer.succeed(TransferAttribution)(parts.attribution) }),
         ...(retrieval === undefined ? {} : { retrieval }),
-        ...(parts.largestSiteFree === undefined ? {} : { largestSiteFree: parts.largestSiteFree }),
+        ...(parts.sitesFree === undefined ? {} : { sitesFree: parts.sitesFree }),
       },
       parts.events,
     ).pipe(Layer.orDie),

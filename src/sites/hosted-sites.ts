@@ -190,7 +190,7 @@ export const hostedSites = (options: HostedSitesOptions) => {
       {
         ...options,
         retrievalOf,
-        largestSiteFree: options.freeQuestions.largest,
+        sitesFree: options.freeQuestions,
         attribution: attribution.service,
       },
       siteLog,

@@ -8,12 +8,16 @@
  */
 export const siteFreeQuestions = (defaultSite: number) => {
   let largest = defaultSite;
+  let total = defaultSite;
   return {
     /** What each site's runtime reads (a getter: it changes under running sites on a reload). */
     largest: (): number => largest,
+    /** The free questions of every site together (AllSitesFreeQuestions), read the same way. */
+    total: (): number => total,
     /** The sites file's sites, each time they are applied. */
     applied: (sites: ReadonlyArray<{ readonly freeQueries: number }>) => {
       largest = Math.max(defaultSite, ...sites.map((site) => site.freeQueries));
+      total = sites.reduce((sum, site) => sum + site.freeQueries, defaultSite);
     },
   };
 };

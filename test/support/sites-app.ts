@@ -151,7 +151,7 @@ export const buildSitesApp = async (options: SitesAppOptions) => {
   const attribution = Layer.succeed(TransferAttribution)(transfers.service);
   // The largest free questions of every site, read by the default site's runtime and the hosted ones (as service-layers.ts does).
   const freeQuestions = siteFreeQuestions(config.freeQueries);
-  const largestSiteFree = freeQuestions.largest;
+  const sitesFree = freeQuestions;
   const metrics = makeMetrics();
   // Refusals by ceilings reach /metrics as boot.ts wires them.
   const events: AppEvents = {
@@ -163,8 +163,8 @@ export const buildSitesApp = async (options: SitesAppOptions) => {
       chain,
       logger,
       options.chain === undefined
-        ? { attribution, largestSiteFree }
-        : { chain: options.chain.layer, attribution, largestSiteFree },
+        ? { attribution, sitesFree }
+        : { chain: options.chain.layer, attribution, sitesFree },
       events,
     ).pipe(Layer.orDie),
   );
